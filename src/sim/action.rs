@@ -1,0 +1,225 @@
+//! The sandbox inputs, and the `ACTION[:MACHINE]@TIME` notation shared by the command line and
+//! the page's URL (`kill-kubelet@2m,start-kubelet:node-1@9m30s`).
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::time::{SimTime, format_go_duration, parse_go_duration};
+
+/// What the reader (or a chapter's script) can do to the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActionKind {
+    KillKubelet,
+    StartKubelet,
+    StopRuntime,
+    StartRuntime,
+    CutNetwork,
+    RestoreNetwork,
+    CreatePod,
+    CreateToleratingPod,
+    AddMachine,
+    AddDuplicateMachine,
+    LabelNodeRole,
+}
+
+impl ActionKind {
+    /// Every action, in the order the page lists them.
+    pub const ALL: [ActionKind; 11] = [
+        ActionKind::KillKubelet,
+        ActionKind::StartKubelet,
+        ActionKind::StopRuntime,
+        ActionKind::StartRuntime,
+        ActionKind::CutNetwork,
+        ActionKind::RestoreNetwork,
+        ActionKind::CreatePod,
+        ActionKind::CreateToleratingPod,
+        ActionKind::AddMachine,
+        ActionKind::AddDuplicateMachine,
+        ActionKind::LabelNodeRole,
+    ];
+
+    /// The action's name in the notation.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionKind::KillKubelet => "kill-kubelet",
+            ActionKind::StartKubelet => "start-kubelet",
+            ActionKind::StopRuntime => "stop-runtime",
+            ActionKind::StartRuntime => "start-runtime",
+            ActionKind::CutNetwork => "cut-network",
+            ActionKind::RestoreNetwork => "restore-network",
+            ActionKind::CreatePod => "create-pod",
+            ActionKind::CreateToleratingPod => "create-tolerating-pod",
+            ActionKind::AddMachine => "add-machine",
+            ActionKind::AddDuplicateMachine => "add-duplicate-machine",
+            ActionKind::LabelNodeRole => "label-node-role",
+        }
+    }
+
+    /// The action named `name`.
+    pub fn from_name(name: &str) -> Option<ActionKind> {
+        ActionKind::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// Whether the action is aimed at one machine (and so takes `:MACHINE`).
+    pub fn targets_machine(self) -> bool {
+        !matches!(self, ActionKind::CreatePod | ActionKind::CreateToleratingPod | ActionKind::AddMachine)
+    }
+}
+
+impl fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One input: an action, the machine it is aimed at (if it takes one), and when.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Action {
+    pub at: SimTime,
+    pub kind: ActionKind,
+    /// The machine, for actions that take one; `None` means the chapter's first machine.
+    pub machine: Option<String>,
+}
+
+impl Action {
+    /// `kind` at `at`, aimed at the default machine.
+    pub fn new(kind: ActionKind, at: SimTime) -> Action {
+        Action { at, kind, machine: None }
+    }
+
+    /// `kind` at `at`, aimed at `machine`.
+    pub fn on(kind: ActionKind, machine: &str, at: SimTime) -> Action {
+        Action { at, kind, machine: Some(machine.to_string()) }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.name())?;
+        if let Some(m) = &self.machine {
+            write!(f, ":{m}")?;
+        }
+        write!(f, "@{}", format_go_duration(self.at.since_start()))
+    }
+}
+
+/// Why an action list could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionParseError(pub String);
+
+impl fmt::Display for ActionParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ActionParseError {}
+
+/// The longest machine name accepted (a DNS label).
+const MAX_MACHINE_NAME: usize = 63;
+
+/// Parses one `ACTION[:MACHINE]@TIME` (also accepted: `ACTION@TIME:MACHINE`).
+pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
+    let err = |why: String| ActionParseError(format!("invalid action {text:?}: {why}"));
+    let text = text.trim();
+    let (head, time) = text.split_once('@').ok_or_else(|| err("expected ACTION@TIME, e.g. kill-kubelet@2m".into()))?;
+    let (name, mut machine) = match head.split_once(':') {
+        Some((n, m)) => (n, Some(m)),
+        None => (head, None),
+    };
+    let time = match time.split_once(':') {
+        Some((t, m)) if machine.is_none() => {
+            machine = Some(m);
+            t
+        }
+        Some(_) => return Err(err("the machine is given twice".into())),
+        None => time,
+    };
+    let kind = ActionKind::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = ActionKind::ALL.iter().map(|a| a.name()).collect();
+        err(format!("unknown action {name:?}; known actions: {}", known.join(", ")))
+    })?;
+    let at = parse_go_duration(time).map_err(|e| err(e.to_string()))?;
+    let machine = match machine {
+        None => None,
+        Some(_) if !kind.targets_machine() => return Err(err(format!("{name} does not take a machine"))),
+        Some(m) if is_dns_label(m) => Some(m.to_string()),
+        Some(m) => return Err(err(format!("{m:?} is not a machine name (lowercase letters, digits and '-')"))),
+    };
+    Ok(Action { at: SimTime::from_micros(at.as_micros() as u64), kind, machine })
+}
+
+/// Parses a comma-separated action list, sorted by time (stable for equal times).
+pub fn parse_actions(text: &str) -> Result<Vec<Action>, ActionParseError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut actions = text.split(',').map(parse_action).collect::<Result<Vec<_>, _>>()?;
+    actions.sort_by_key(|a| a.at);
+    Ok(actions)
+}
+
+/// Formats actions as the comma-separated notation.
+pub fn format_actions(actions: &[Action]) -> String {
+    actions.iter().map(Action::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn is_dns_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= MAX_MACHINE_NAME
+        && s.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_examples() {
+        let a = parse_actions("kill-kubelet@2m,start-kubelet@9m30s").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[0], Action::new(ActionKind::KillKubelet, SimTime::from_secs(120)));
+        assert_eq!(a[1], Action::new(ActionKind::StartKubelet, SimTime::from_secs(570)));
+        assert_eq!(
+            parse_action("cut-network:node-2@1500ms").unwrap(),
+            Action::on(ActionKind::CutNetwork, "node-2", SimTime::from_millis(1500))
+        );
+        assert_eq!(
+            parse_action("cut-network@90s:node-2").unwrap(),
+            Action::on(ActionKind::CutNetwork, "node-2", SimTime::from_secs(90))
+        );
+    }
+
+    #[test]
+    fn round_trips_through_the_notation() {
+        let text = "create-pod@25s,kill-kubelet:node-2@2m0s,start-kubelet@9m30s";
+        assert_eq!(format_actions(&parse_actions(text).unwrap()), text);
+    }
+
+    #[test]
+    fn sorts_by_time() {
+        let a = parse_actions("start-kubelet@5m,kill-kubelet@1m").unwrap();
+        assert_eq!(a[0].kind, ActionKind::KillKubelet);
+    }
+
+    #[test]
+    fn rejects_bad_input_with_a_reason() {
+        for (bad, why) in [
+            ("explode@1m", "unknown action"),
+            ("kill-kubelet", "expected ACTION@TIME"),
+            ("kill-kubelet@soon", "invalid duration"),
+            ("kill-kubelet@-5s", "negative"),
+            ("create-pod:node-1@1m", "does not take a machine"),
+            ("kill-kubelet:Node_1@1m", "not a machine name"),
+            ("kill-kubelet:a@1m:b", "given twice"),
+            ("kill-kubelet@99999h", "longer than a week"),
+        ] {
+            let e = parse_actions(bad).unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+}

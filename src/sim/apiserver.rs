@@ -1,0 +1,851 @@
+//! The simulated kube-apiserver: an object store with uids, resourceVersions and creation
+//! timestamps, the admission plugins that matter for nodes (TaintNodesByCondition,
+//! NodeRestriction, DefaultTolerationSeconds, ServiceAccount), and the answers the real one gives
+//! (201, 200, 403, 404, 409) with their exact messages.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::objects::{
+    Lease, Node, Object, OwnerReference, Pod, PodCondition, PodStatus, Status, Taint, Time, Toleration,
+};
+use super::record::{Body, ChangeType, Log, Method};
+use super::rng::Rng;
+use super::time::{SimTime, WallTime};
+
+/// The namespace node Leases live in.
+pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
+/// Content type of strategic-merge patches.
+pub(crate) const SMP: &str = "application/strategic-merge-patch+json";
+/// Content type of JSON bodies.
+pub(crate) const JSON: &str = "application/json";
+
+/// The taint TaintNodesByCondition adds to every new Node.
+pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
+/// The taint the node lifecycle controller adds when a node's Ready condition is Unknown.
+pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+
+/// One operation on the API server, as a client sends it.
+#[derive(Clone, Debug)]
+pub(crate) enum ApiOp {
+    CreateNode(Node),
+    GetNode(String),
+    /// The kubelet's `PATCH nodes/NAME/status`, from the version it read to the one it wants.
+    PatchNodeStatus {
+        base: Arc<Node>,
+        wanted: Arc<Node>,
+    },
+    /// A `PATCH nodes/NAME` that sets labels.
+    PatchNodeLabels {
+        name: String,
+        labels: BTreeMap<String, String>,
+    },
+    /// The TTL controller's annotation patch on `nodes/NAME`.
+    PatchNodeAnnotations {
+        name: String,
+        annotations: BTreeMap<String, String>,
+    },
+    /// The node IPAM controller's `spec.podCIDR` patch on `nodes/NAME`.
+    PatchNodePodCidr {
+        name: String,
+        cidr: String,
+    },
+    /// The node lifecycle controller's `PUT nodes/NAME/status`.
+    UpdateNodeStatus(Node),
+    /// The node lifecycle controller's taint patch on `nodes/NAME`.
+    PatchNodeTaints {
+        name: String,
+        taints: Vec<Taint>,
+    },
+    GetLease(String),
+    CreateLease(Lease),
+    UpdateLease(Arc<Lease>),
+    CreatePod(Pod),
+    BindPod {
+        namespace: String,
+        name: String,
+        uid: String,
+        node: String,
+    },
+    /// A `PATCH pods/NAME/status` carrying the whole wanted status.
+    PatchPodStatus {
+        namespace: String,
+        name: String,
+        status: PodStatus,
+    },
+    /// A `PUT pods/NAME/status`.
+    UpdatePodStatus(Pod),
+    DeletePod {
+        namespace: String,
+        name: String,
+        grace_seconds: Option<i64>,
+    },
+}
+
+impl ApiOp {
+    /// Method and path of the request.
+    pub(crate) fn route(&self) -> (Method, String) {
+        // Built by concatenation: this runs for every request, and `format!` is slow.
+        fn join(parts: &[&str]) -> String {
+            let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+            for p in parts {
+                s.push_str(p);
+            }
+            s
+        }
+        const NODES: &str = "/api/v1/nodes";
+        const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
+        const NS: &str = "/api/v1/namespaces/";
+        match self {
+            ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
+            ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
+            ApiOp::PatchNodeStatus { wanted, .. } => {
+                (Method::Patch, join(&[NODES, "/", &wanted.metadata.name, "/status"]))
+            }
+            ApiOp::PatchNodeLabels { name, .. }
+            | ApiOp::PatchNodeTaints { name, .. }
+            | ApiOp::PatchNodeAnnotations { name, .. }
+            | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
+            ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
+            ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
+            ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
+            ApiOp::UpdateLease(l) => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
+            ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
+            ApiOp::BindPod { namespace, name, .. } => {
+                (Method::Post, join(&[NS, namespace, "/pods/", name, "/binding"]))
+            }
+            ApiOp::PatchPodStatus { namespace, name, .. } => {
+                (Method::Patch, join(&[NS, namespace, "/pods/", name, "/status"]))
+            }
+            ApiOp::UpdatePodStatus(p) => {
+                (Method::Put, join(&[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
+            }
+            ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
+        }
+    }
+
+    /// The body the request carries, and its content type.
+    pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
+        let obj = |o: Object| Some((Body::Object(o), JSON));
+        match self {
+            ApiOp::GetNode(_) | ApiOp::GetLease(_) => None,
+            ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
+            ApiOp::PatchNodeStatus { base, wanted } => Some((
+                Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
+                SMP,
+            )),
+            ApiOp::PatchNodeLabels { labels, .. } => {
+                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), SMP))
+            }
+            ApiOp::PatchNodeTaints { taints, .. } => {
+                Some((Body::Json(serde_json::json!({ "spec": { "taints": taints } })), SMP))
+            }
+            ApiOp::PatchNodeAnnotations { annotations, .. } => {
+                Some((Body::Json(serde_json::json!({ "metadata": { "annotations": annotations } })), SMP))
+            }
+            ApiOp::PatchNodePodCidr { cidr, .. } => {
+                Some((Body::Json(serde_json::json!({ "spec": { "podCIDR": cidr, "podCIDRs": [cidr] } })), SMP))
+            }
+            ApiOp::CreateLease(l) => obj(Object::Lease(Arc::new(l.clone()))),
+            ApiOp::UpdateLease(l) => obj(Object::Lease(l.clone())),
+            ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
+            ApiOp::BindPod { namespace, name, uid, node } => Some((
+                Body::Json(serde_json::json!({
+                    "kind": "Binding",
+                    "apiVersion": "v1",
+                    "metadata": { "name": name, "namespace": namespace, "uid": uid, "creationTimestamp": null },
+                    "target": { "kind": "Node", "name": node },
+                })),
+                JSON,
+            )),
+            ApiOp::PatchPodStatus { status, .. } => Some((Body::Json(serde_json::json!({ "status": status })), SMP)),
+            ApiOp::DeletePod { grace_seconds, .. } => Some((
+                Body::Json(match grace_seconds {
+                    Some(g) => {
+                        serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": g })
+                    }
+                    None => serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" }),
+                }),
+                JSON,
+            )),
+        }
+    }
+}
+
+/// Who is calling, as authentication and NodeRestriction see it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Caller<'a> {
+    /// A kubelet, authenticated as `system:node:<name>`.
+    Node(&'a str),
+    /// A control-plane component or an administrator: not restricted.
+    Trusted,
+}
+
+/// What one request did.
+pub(crate) type ApiResult = Result<Object, Box<Status>>;
+
+/// The store and its admission chain.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ApiServer {
+    resource_version: u64,
+    pub(crate) nodes: BTreeMap<String, Arc<Node>>,
+    pub(crate) leases: BTreeMap<String, Arc<Lease>>,
+    pub(crate) pods: BTreeMap<(String, String), Arc<Pod>>,
+    pub(crate) events: BTreeMap<(String, String), Arc<super::objects::Event>>,
+}
+
+/// The mutable context one request runs in.
+pub(crate) struct Ctx<'a> {
+    pub(crate) now: SimTime,
+    pub(crate) wall: WallTime,
+    pub(crate) log: &'a mut Log,
+    pub(crate) rng: &'a mut Rng,
+    pub(crate) request: Option<u32>,
+}
+
+impl Ctx<'_> {
+    fn time(&self) -> Time {
+        Time::at(self.wall)
+    }
+}
+
+fn not_found(group: &str, resource: &str, name: &str) -> Box<Status> {
+    let qualified = qualified(group, resource);
+    Box::new(Status::failure(404, "NotFound", format!("{qualified} \"{name}\" not found"), group, resource, name))
+}
+
+fn qualified(group: &str, resource: &str) -> String {
+    if group.is_empty() { resource.to_string() } else { format!("{resource}.{group}") }
+}
+
+fn forbidden(group: &str, resource: &str, name: &str, why: String) -> Box<Status> {
+    let qualified = qualified(group, resource);
+    Box::new(Status::failure(
+        403,
+        "Forbidden",
+        format!("{qualified} \"{name}\" is forbidden: {why}"),
+        group,
+        resource,
+        name,
+    ))
+}
+
+fn conflict(group: &str, resource: &str, name: &str) -> Box<Status> {
+    let qualified = qualified(group, resource);
+    Box::new(Status::failure(
+        409,
+        "Conflict",
+        format!(
+            "Operation cannot be fulfilled on {qualified} \"{name}\": the object has been modified; please apply your changes to the latest version and try again"
+        ),
+        group,
+        resource,
+        name,
+    ))
+}
+
+/// Whether a kubelet may set this label on its own Node (`IsKubeletLabel` plus the
+/// `node-restriction.kubernetes.io/` ban).
+pub fn kubelet_may_set_label(key: &str) -> bool {
+    const EXACT: [&str; 11] = [
+        "kubernetes.io/hostname",
+        "kubernetes.io/os",
+        "kubernetes.io/arch",
+        "beta.kubernetes.io/os",
+        "beta.kubernetes.io/arch",
+        "beta.kubernetes.io/instance-type",
+        "node.kubernetes.io/instance-type",
+        "topology.kubernetes.io/zone",
+        "topology.kubernetes.io/region",
+        "failure-domain.beta.kubernetes.io/zone",
+        "failure-domain.beta.kubernetes.io/region",
+    ];
+    let Some((prefix, _)) = key.split_once('/') else { return true };
+    if prefix == "node-restriction.kubernetes.io" || prefix.ends_with(".node-restriction.kubernetes.io") {
+        return false;
+    }
+    if EXACT.contains(&key) {
+        return true;
+    }
+    let under = |ns: &str| prefix == ns || prefix.ends_with(&format!(".{ns}"));
+    if under("kubelet.kubernetes.io") || under("node.kubernetes.io") {
+        return true;
+    }
+    !(under("kubernetes.io") || under("k8s.io"))
+}
+
+fn forbidden_labels<'a>(labels: impl Iterator<Item = &'a String>) -> Vec<&'a str> {
+    let mut bad: Vec<&str> = labels.map(String::as_str).filter(|k| !kubelet_may_set_label(k)).collect();
+    bad.sort_unstable();
+    bad
+}
+
+impl ApiServer {
+    fn next_rv(&mut self) -> u64 {
+        self.resource_version += 1;
+        self.resource_version
+    }
+
+    /// Starts the resourceVersion counter where a freshly installed cluster's would be.
+    pub(crate) fn with_resource_version(rv: u64) -> ApiServer {
+        ApiServer { resource_version: rv, ..ApiServer::default() }
+    }
+
+    /// The current version of a Node.
+    pub(crate) fn node(&self, name: &str) -> Option<&Arc<Node>> {
+        self.nodes.get(name)
+    }
+
+    /// The current version of a node's Lease.
+    pub(crate) fn lease(&self, name: &str) -> Option<&Arc<Lease>> {
+        self.leases.get(name)
+    }
+
+    /// Every Pod, in namespace/name order.
+    pub(crate) fn pods(&self) -> impl Iterator<Item = &Arc<Pod>> {
+        self.pods.values()
+    }
+
+    /// Pods bound to `node`.
+    pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
+        self.pods.values().filter(move |p| p.spec.node_name == node)
+    }
+
+    fn store_node(&mut self, ctx: &mut Ctx<'_>, mut node: Node, change: ChangeType) -> Object {
+        node.metadata.resource_version = self.next_rv();
+        let node = Arc::new(node);
+        match self.nodes.get_mut(&node.metadata.name) {
+            Some(slot) => *slot = node.clone(),
+            None => {
+                self.nodes.insert(node.metadata.name.clone(), node.clone());
+            }
+        }
+        let obj = Object::Node(node);
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
+    fn store_lease(&mut self, ctx: &mut Ctx<'_>, mut lease: Lease, change: ChangeType) -> Object {
+        lease.metadata.resource_version = self.next_rv();
+        let lease = Arc::new(lease);
+        match self.leases.get_mut(&lease.metadata.name) {
+            Some(slot) => *slot = lease.clone(),
+            None => {
+                self.leases.insert(lease.metadata.name.clone(), lease.clone());
+            }
+        }
+        let obj = Object::Lease(lease);
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
+    fn store_pod(&mut self, ctx: &mut Ctx<'_>, mut pod: Pod, change: ChangeType) -> Object {
+        pod.metadata.resource_version = self.next_rv();
+        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+        let pod = Arc::new(pod);
+        let obj = Object::Pod(pod.clone());
+        if change == ChangeType::Deleted {
+            self.pods.remove(&key);
+        } else {
+            self.pods.insert(key, pod);
+        }
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
+    /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]).
+    pub(crate) fn store_event(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        mut event: super::objects::Event,
+        change: ChangeType,
+    ) -> Arc<super::objects::Event> {
+        event.metadata.resource_version = self.next_rv();
+        let event = Arc::new(event);
+        self.events.insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
+        ctx.log.push_change(ctx.now, change, Object::Event(event.clone()), None);
+        event
+    }
+
+    fn new_meta(&mut self, ctx: &mut Ctx<'_>, meta: &mut super::objects::ObjectMeta) {
+        meta.uid = ctx.rng.uuid();
+        meta.creation_timestamp = Some(ctx.time());
+        if meta.name.is_empty() && !meta.generate_name.is_empty() {
+            meta.name = format!("{}{}", meta.generate_name, ctx.rng.name_suffix(5));
+        }
+    }
+
+    /// Runs one request through authorization, admission and the store.
+    pub(crate) fn execute(&mut self, ctx: &mut Ctx<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
+        // NodeRestriction: a kubelet may only touch its own Node and Lease.
+        if let Caller::Node(me) = caller {
+            let target = match &op {
+                ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => Some(("nodes", n.metadata.name.as_str())),
+                ApiOp::PatchNodeStatus { wanted, .. } => Some(("nodes", wanted.metadata.name.as_str())),
+                ApiOp::GetNode(n)
+                | ApiOp::PatchNodeLabels { name: n, .. }
+                | ApiOp::PatchNodeTaints { name: n, .. }
+                | ApiOp::PatchNodeAnnotations { name: n, .. }
+                | ApiOp::PatchNodePodCidr { name: n, .. } => Some(("nodes", n.as_str())),
+                ApiOp::GetLease(n) => Some(("leases", n.as_str())),
+                ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
+                ApiOp::UpdateLease(l) => Some(("leases", l.metadata.name.as_str())),
+                _ => None,
+            };
+            match target {
+                Some(("nodes", name)) if name != me && !matches!(op, ApiOp::GetNode(_)) => {
+                    return Err(forbidden(
+                        "",
+                        "nodes",
+                        name,
+                        format!("node \"{me}\" is not allowed to modify node \"{name}\""),
+                    ));
+                }
+                Some(("leases", name)) if name != me => {
+                    return Err(forbidden(
+                        "coordination.k8s.io",
+                        "leases",
+                        name,
+                        "can only access node lease with the same name as the requesting node".into(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let lease_group = "coordination.k8s.io";
+        match op {
+            ApiOp::CreateNode(mut node) => {
+                let name = node.metadata.name.clone();
+                if let Caller::Node(me) = caller {
+                    let bad = forbidden_labels(node.metadata.labels.keys());
+                    if !bad.is_empty() {
+                        return Err(forbidden(
+                            "",
+                            "nodes",
+                            &name,
+                            format!("node \"{me}\" is not allowed to set the following labels: {}", bad.join(", ")),
+                        ));
+                    }
+                }
+                if self.nodes.contains_key(&name) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("nodes \"{name}\" already exists"),
+                        "",
+                        "nodes",
+                        &name,
+                    )));
+                }
+                // TaintNodesByCondition: every new Node starts tainted not-ready:NoSchedule.
+                if !node.has_taint(TAINT_NOT_READY, "NoSchedule") {
+                    node.spec.taints.push(Taint::new(TAINT_NOT_READY, "NoSchedule", None));
+                }
+                self.new_meta(ctx, &mut node.metadata);
+                Ok(self.store_node(ctx, node, ChangeType::Added))
+            }
+            ApiOp::GetNode(name) => {
+                self.nodes.get(&name).map(|n| Object::Node(n.clone())).ok_or_else(|| not_found("", "nodes", &name))
+            }
+            ApiOp::PatchNodeStatus { base, wanted } => {
+                let name = wanted.metadata.name.clone();
+                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let mut node = Node::clone(current);
+                merge_node_status_patch(&mut node, &base, &wanted);
+                if node == **current {
+                    return Ok(Object::Node(current.clone()));
+                }
+                Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::PatchNodeLabels { name, labels } => {
+                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                if let Caller::Node(_) = caller {
+                    let changed: Vec<&String> = labels
+                        .iter()
+                        .filter(|(k, v)| current.metadata.labels.get(*k) != Some(*v))
+                        .map(|(k, _)| k)
+                        .collect();
+                    let bad = forbidden_labels(changed.into_iter());
+                    if !bad.is_empty() {
+                        return Err(forbidden(
+                            "",
+                            "nodes",
+                            &name,
+                            format!("is not allowed to modify labels: {}", bad.join(", ")),
+                        ));
+                    }
+                }
+                let mut node = Node::clone(current);
+                node.metadata.labels.extend(labels);
+                if node == **current {
+                    return Ok(Object::Node(current.clone()));
+                }
+                Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::UpdateNodeStatus(wanted) => {
+                let name = wanted.metadata.name.clone();
+                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                if current.metadata.resource_version != wanted.metadata.resource_version {
+                    return Err(conflict("", "nodes", &name));
+                }
+                let mut node = Node::clone(current);
+                node.status = wanted.status;
+                Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::PatchNodeTaints { name, taints } => {
+                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                if let Caller::Node(me) = caller {
+                    return Err(forbidden(
+                        "",
+                        "nodes",
+                        &name,
+                        format!("node \"{me}\" is not allowed to modify taints"),
+                    ));
+                }
+                let mut node = Node::clone(current);
+                node.spec.taints = taints;
+                if node == **current {
+                    return Ok(Object::Node(current.clone()));
+                }
+                Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::PatchNodeAnnotations { name, annotations } => {
+                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let mut node = Node::clone(current);
+                node.metadata.annotations = annotations;
+                if node == **current {
+                    return Ok(Object::Node(current.clone()));
+                }
+                Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::PatchNodePodCidr { name, cidr } => {
+                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let mut node = Node::clone(current);
+                node.spec.pod_cidr = cidr.clone();
+                node.spec.pod_cidrs = vec![cidr];
+                if node == **current {
+                    return Ok(Object::Node(current.clone()));
+                }
+                Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::GetLease(name) => self
+                .leases
+                .get(&name)
+                .map(|l| Object::Lease(l.clone()))
+                .ok_or_else(|| not_found(lease_group, "leases", &name)),
+            ApiOp::CreateLease(mut lease) => {
+                let name = lease.metadata.name.clone();
+                if lease.metadata.namespace != NODE_LEASE_NAMESPACE && matches!(caller, Caller::Node(_)) {
+                    return Err(forbidden(
+                        lease_group,
+                        "leases",
+                        &name,
+                        format!("can only access leases in the \"{NODE_LEASE_NAMESPACE}\" system namespace"),
+                    ));
+                }
+                if self.leases.contains_key(&name) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("leases.coordination.k8s.io \"{name}\" already exists"),
+                        lease_group,
+                        "leases",
+                        &name,
+                    )));
+                }
+                self.new_meta(ctx, &mut lease.metadata);
+                Ok(self.store_lease(ctx, lease, ChangeType::Added))
+            }
+            ApiOp::UpdateLease(lease) => {
+                let name = lease.metadata.name.clone();
+                let Some(current) = self.leases.get(&name) else {
+                    return Err(not_found(lease_group, "leases", &name));
+                };
+                if current.metadata.resource_version != lease.metadata.resource_version {
+                    return Err(conflict(lease_group, "leases", &name));
+                }
+                // The stored object is the client's, with the server's own fields kept.
+                let mut next = Lease::clone(&lease);
+                next.metadata.uid.clone_from(&current.metadata.uid);
+                next.metadata.creation_timestamp = current.metadata.creation_timestamp;
+                Ok(self.store_lease(ctx, next, ChangeType::Modified))
+            }
+            ApiOp::CreatePod(mut pod) => {
+                admit_pod(&mut pod, ctx.rng);
+                self.new_meta(ctx, &mut pod.metadata);
+                let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+                if self.pods.contains_key(&key) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("pods \"{}\" already exists", key.1),
+                        "",
+                        "pods",
+                        &key.1,
+                    )));
+                }
+                Ok(self.store_pod(ctx, pod, ChangeType::Added))
+            }
+            ApiOp::BindPod { namespace, name, node, .. } => {
+                let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
+                    return Err(not_found("", "pods", &name));
+                };
+                if current.is_terminating() {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "Conflict",
+                        format!(
+                            "Operation cannot be fulfilled on pods/binding \"{name}\": pod {name} is being deleted, cannot be assigned to a host"
+                        ),
+                        "",
+                        "pods/binding",
+                        &name,
+                    )));
+                }
+                if !current.spec.node_name.is_empty() {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "Conflict",
+                        format!(
+                            "Operation cannot be fulfilled on pods/binding \"{name}\": pod {name} is already assigned to node \"{}\"",
+                            current.spec.node_name
+                        ),
+                        "",
+                        "pods/binding",
+                        &name,
+                    )));
+                }
+                let mut pod = Pod::clone(current);
+                pod.spec.node_name = node;
+                let now = ctx.time();
+                set_pod_condition(&mut pod.status, "PodScheduled", "True", "", "", now);
+                self.store_pod(ctx, pod, ChangeType::Modified);
+                // The binding subresource answers with a Status, not the Pod.
+                Ok(Object::Pod(self.pods[&(namespace, name)].clone()))
+            }
+            ApiOp::PatchPodStatus { namespace, name, status } => {
+                let Some(current) = self.pods.get(&(namespace, name.clone())) else {
+                    return Err(not_found("", "pods", &name));
+                };
+                if let Caller::Node(me) = caller
+                    && current.spec.node_name != me
+                {
+                    return Err(forbidden(
+                        "",
+                        "pods",
+                        &name,
+                        format!("node \"{me}\" can only update pod status for pods with spec.nodeName set to itself"),
+                    ));
+                }
+                let mut pod = Pod::clone(current);
+                pod.status = status;
+                if pod == **current {
+                    return Ok(Object::Pod(current.clone()));
+                }
+                Ok(self.store_pod(ctx, pod, ChangeType::Modified))
+            }
+            ApiOp::UpdatePodStatus(wanted) => {
+                let key = (wanted.metadata.namespace.clone(), wanted.metadata.name.clone());
+                let Some(current) = self.pods.get(&key) else { return Err(not_found("", "pods", &key.1)) };
+                if current.metadata.resource_version != wanted.metadata.resource_version {
+                    return Err(conflict("", "pods", &key.1));
+                }
+                let mut pod = Pod::clone(current);
+                pod.status = wanted.status;
+                Ok(self.store_pod(ctx, pod, ChangeType::Modified))
+            }
+            ApiOp::DeletePod { namespace, name, grace_seconds } => {
+                let Some(current) = self.pods.get(&(namespace, name.clone())) else {
+                    return Err(not_found("", "pods", &name));
+                };
+                let mut pod = Pod::clone(current);
+                let grace = grace_seconds.unwrap_or(pod.spec.termination_grace_period_seconds);
+                // An unbound Pod, or a zero grace period, goes at once; otherwise the Pod waits for
+                // its kubelet with a deletionTimestamp ("Terminating").
+                if grace == 0 || pod.spec.node_name.is_empty() {
+                    if pod.metadata.deletion_timestamp.is_none() {
+                        pod.metadata.deletion_timestamp = Some(ctx.time());
+                        pod.metadata.deletion_grace_period_seconds = Some(0);
+                    }
+                    Ok(self.store_pod(ctx, pod, ChangeType::Deleted))
+                } else {
+                    if pod.metadata.deletion_timestamp.is_some() {
+                        return Ok(Object::Pod(current.clone()));
+                    }
+                    pod.metadata.deletion_timestamp =
+                        Some(Time::at(ctx.wall + std::time::Duration::from_secs(grace as u64)));
+                    pod.metadata.deletion_grace_period_seconds = Some(grace);
+                    pod.metadata.generation = pod.metadata.generation.map(|g| g + 1);
+                    Ok(self.store_pod(ctx, pod, ChangeType::Modified))
+                }
+            }
+        }
+    }
+}
+
+/// Applies the kubelet's status patch: what differs between `base` and `wanted` is written over
+/// the current object (conditions merge by type, as the patch's merge key says; other fields are
+/// replaced when they changed).
+fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
+    let (b, w) = (&base.status, &wanted.status);
+    let s = &mut node.status;
+    if b.capacity != w.capacity {
+        s.capacity = w.capacity.clone();
+    }
+    if b.allocatable != w.allocatable {
+        s.allocatable = w.allocatable.clone();
+    }
+    for cond in &w.conditions {
+        if b.conditions.iter().any(|c| c == cond) {
+            continue;
+        }
+        match s.conditions.iter_mut().find(|c| c.type_ == cond.type_) {
+            Some(c) => *c = cond.clone(),
+            None => s.conditions.push(cond.clone()),
+        }
+    }
+    if b.addresses != w.addresses {
+        s.addresses = w.addresses.clone();
+    }
+    if b.daemon_endpoints != w.daemon_endpoints {
+        s.daemon_endpoints = w.daemon_endpoints.clone();
+    }
+    if b.node_info != w.node_info {
+        s.node_info = w.node_info.clone();
+    }
+    if b.images != w.images {
+        s.images = w.images.clone();
+    }
+    if b.runtime_handlers != w.runtime_handlers {
+        s.runtime_handlers = w.runtime_handlers.clone();
+    }
+    if b.features != w.features {
+        s.features = w.features.clone();
+    }
+    // The status strategy keeps label and annotation changes sent this way (the 409 path
+    // reconciles the kubelet's default labels through it).
+    for (k, v) in &wanted.metadata.labels {
+        if base.metadata.labels.get(k) != Some(v) {
+            node.metadata.labels.insert(k.clone(), v.clone());
+        }
+    }
+    for (k, v) in &wanted.metadata.annotations {
+        if base.metadata.annotations.get(k) != Some(v) {
+            node.metadata.annotations.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+/// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
+pub(crate) fn set_pod_condition(status: &mut PodStatus, ty: &str, value: &str, reason: &str, message: &str, now: Time) {
+    match status.conditions.iter_mut().find(|c| c.type_ == ty) {
+        Some(c) => {
+            if c.status != value {
+                c.last_transition_time = now;
+                c.status = value.to_string();
+            }
+            c.reason = reason.to_string();
+            c.message = message.to_string();
+        }
+        None => status.conditions.push(PodCondition {
+            type_: ty.to_string(),
+            observed_generation: None,
+            status: value.to_string(),
+            last_probe_time: None,
+            last_transition_time: now,
+            reason: reason.to_string(),
+            message: message.to_string(),
+        }),
+    }
+}
+
+/// Admission for new Pods: the ServiceAccount plugin's token volume, and DefaultTolerationSeconds.
+fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
+    // DefaultTolerationSeconds: 300 s for not-ready and unreachable, unless already tolerated.
+    for key in [TAINT_NOT_READY, TAINT_UNREACHABLE] {
+        let tolerated = pod
+            .spec
+            .tolerations
+            .iter()
+            .any(|t| (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty()));
+        if !tolerated {
+            pod.spec.tolerations.push(Toleration {
+                key: key.to_string(),
+                operator: "Exists".into(),
+                value: String::new(),
+                effect: "NoExecute".into(),
+                toleration_seconds: Some(300),
+            });
+        }
+    }
+    // ServiceAccount admission: mount the projected API token.
+    if pod.spec.service_account_name.is_empty() {
+        pod.spec.service_account_name = "default".into();
+        pod.spec.service_account = "default".into();
+    }
+    if pod.spec.volumes.is_empty() {
+        let volume = format!("kube-api-access-{}", rng.name_suffix(5));
+        pod.spec.volumes.push(super::objects::Volume {
+            name: volume.clone(),
+            projected: super::objects::ProjectedVolume {
+                sources: vec![
+                    serde_json::json!({ "serviceAccountToken": { "expirationSeconds": 3607, "path": "token" } }),
+                    serde_json::json!({ "configMap": { "name": "kube-root-ca.crt", "items": [{ "key": "ca.crt", "path": "ca.crt" }] } }),
+                    serde_json::json!({ "downwardAPI": { "items": [{ "path": "namespace", "fieldRef": { "apiVersion": "v1", "fieldPath": "metadata.namespace" } }] } }),
+                ],
+                default_mode: 420,
+            },
+        });
+        for c in &mut pod.spec.containers {
+            c.volume_mounts.push(super::objects::VolumeMount {
+                name: volume.clone(),
+                read_only: true,
+                mount_path: "/var/run/secrets/kubernetes.io/serviceaccount".into(),
+            });
+        }
+    }
+}
+
+/// A fresh `ownerReferences` entry pointing at a controller.
+pub(crate) fn controller_ref(api_version: &'static str, kind: &'static str, name: &str, uid: &str) -> OwnerReference {
+    OwnerReference {
+        api_version: api_version.into(),
+        kind: kind.into(),
+        name: name.into(),
+        uid: uid.into(),
+        controller: Some(true),
+        block_owner_deletion: Some(true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kubelet_label_rules_follow_node_restriction() {
+        for ok in [
+            "kubernetes.io/hostname",
+            "kubernetes.io/os",
+            "topology.kubernetes.io/zone",
+            "node.kubernetes.io/instance-type",
+            "node.kubernetes.io/exclude-disruption",
+            "kubelet.kubernetes.io/anything",
+            "foo.node.kubernetes.io/bar",
+            "example.com/team",
+            "plain",
+        ] {
+            assert!(kubelet_may_set_label(ok), "{ok} should be allowed");
+        }
+        for bad in [
+            "node-role.kubernetes.io/worker",
+            "node-role.kubernetes.io/control-plane",
+            "kubernetes.io/role",
+            "example.k8s.io/x",
+            "node-restriction.kubernetes.io/secure",
+            "a.node-restriction.kubernetes.io/b",
+        ] {
+            assert!(!kubelet_may_set_label(bad), "{bad} should be forbidden");
+        }
+    }
+}

@@ -1,0 +1,704 @@
+//! kube-controller-manager's node lifecycle controller
+//! (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`), plus the two small controllers
+//! that also act on every new Node: node IPAM (`spec.podCIDR`) and TTL (an annotation).
+//!
+//! * Every 5 s `monitorNodeHealth` checks each Node's Ready heartbeat and Lease `renewTime`;
+//!   after the grace period it writes Unknown conditions (`NodeStatusUnknown`), records
+//!   `NodeNotReady` and marks the node's Pods not Ready.
+//! * On every Node change `doNoScheduleTaintingPass` keeps the NoSchedule taints in line with the
+//!   conditions (`not-ready`, `unreachable`, ...), stamped with `timeAdded`.
+//! * NoExecute taints are queued per zone and applied by a rate-limited 100 ms loop, with the Ready
+//!   condition observed *before* the pass's own Unknown write, so they land one pass later.
+//! * Zone states: with no Ready node anywhere, master disruption mode removes NoExecute taints
+//!   and evicts nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::sim::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE, set_pod_condition};
+use crate::sim::events::{Source, controller_node_ref};
+use crate::sim::objects::{MicroTime, Node, NodeCondition, Object, Pod, Taint, Time};
+use crate::sim::record::{Actor, Log};
+use crate::sim::time::{SimTime, millis, secs};
+use crate::sim::world::{Reply, Timer, World};
+
+/// `--node-monitor-period`.
+pub const NODE_MONITOR_PERIOD: Duration = secs(5);
+/// `--node-startup-grace-period`.
+pub(crate) const NODE_STARTUP_GRACE_PERIOD: Duration = secs(60);
+/// `NodeEvictionPeriod`: how often the NoExecute tainting loop runs.
+const NODE_EVICTION_PERIOD: Duration = millis(100);
+/// `--node-eviction-rate`.
+const EVICTION_QPS: f64 = 0.1;
+/// `--secondary-node-eviction-rate`.
+const SECONDARY_EVICTION_QPS: f64 = 0.01;
+/// `--unhealthy-zone-threshold`.
+const UNHEALTHY_ZONE_THRESHOLD: f64 = 0.55;
+/// `--large-cluster-size-threshold`.
+const LARGE_CLUSTER_THRESHOLD: usize = 50;
+
+/// What the controller remembers about one Node (`nodeHealthData`).
+#[derive(Clone, Copy, Debug)]
+struct Health {
+    probe: SimTime,
+    ready_transition: SimTime,
+    /// The Ready condition's heartbeat and transition times as last observed.
+    saved_ready: Option<(Time, Time)>,
+    /// The Lease `renewTime` as last observed.
+    saved_lease: Option<MicroTime>,
+}
+
+/// A zone's health, as `ComputeZoneState` classifies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneState {
+    Initial,
+    Normal,
+    PartialDisruption,
+    FullDisruption,
+}
+
+/// A token bucket (`flowcontrol.NewTokenBucketRateLimiter`), or the never-limiter at qps 0.
+#[derive(Clone, Debug)]
+struct Limiter {
+    qps: f64,
+    tokens: f64,
+    at: SimTime,
+}
+
+impl Limiter {
+    fn new(qps: f64, now: SimTime) -> Limiter {
+        Limiter { qps, tokens: 1.0, at: now }
+    }
+
+    fn refill(&mut self, now: SimTime) {
+        if self.qps > 0.0 {
+            let dt = (now - self.at).as_secs_f64();
+            self.tokens = (self.tokens + dt * self.qps).min(1.0);
+        }
+        self.at = now;
+    }
+
+    fn try_accept(&mut self, now: SimTime) -> bool {
+        if self.qps <= 0.0 {
+            return false;
+        }
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// When the next token will be there, if ever.
+    fn next_token(&self) -> Option<SimTime> {
+        (self.qps > 0.0).then(|| {
+            let missing = (1.0 - self.tokens).max(0.0);
+            self.at + Duration::from_secs_f64(missing / self.qps)
+        })
+    }
+}
+
+/// One zone's NoExecute tainting queue (`RateLimitedTimedQueue`).
+#[derive(Clone, Debug)]
+struct TaintQueue {
+    queue: Vec<String>,
+    set: BTreeSet<String>,
+    limiter: Limiter,
+}
+
+impl TaintQueue {
+    fn add(&mut self, node: &str) -> bool {
+        if self.set.insert(node.to_string()) {
+            self.queue.push(node.to_string());
+            true
+        } else {
+            false
+        }
+    }
+
+    fn remove(&mut self, node: &str) {
+        self.set.remove(node);
+        self.queue.retain(|n| n != node);
+    }
+
+    /// `SwapLimiter`: a fresh bucket, drained if the old one had no token.
+    fn swap_limiter(&mut self, qps: f64, now: SimTime) {
+        if (self.limiter.qps - qps).abs() < f64::EPSILON {
+            return;
+        }
+        let mut fresh = Limiter::new(qps, now);
+        if !self.limiter.try_accept(now) {
+            fresh.tokens = 0.0;
+        }
+        self.limiter = fresh;
+    }
+}
+
+/// The controller's memory.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NodeLifecycle {
+    known: BTreeSet<String>,
+    health: BTreeMap<String, Health>,
+    zone_states: BTreeMap<String, ZoneState>,
+    tainters: BTreeMap<String, TaintQueue>,
+    tainting_scheduled: bool,
+    /// Whether the last pass found every zone fully disrupted.
+    all_disrupted: bool,
+    /// Each Node's zone key, refreshed whenever the Node changes.
+    zones: BTreeMap<String, String>,
+}
+
+/// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty.
+fn compute_zone(node: &Node) -> String {
+    const PREFIX: &str = "topology.kubernetes.io/";
+    let l = &node.metadata.labels;
+    let mut region = "";
+    let mut zone = "";
+    for (k, v) in l.range::<str, _>((std::ops::Bound::Included(PREFIX), std::ops::Bound::Unbounded)) {
+        match k.strip_prefix(PREFIX) {
+            Some("region") => region = v,
+            Some("zone") => zone = v,
+            Some(_) => {}
+            None => break,
+        }
+    }
+    if region.is_empty() && zone.is_empty() { String::new() } else { format!("{region}:\x00:{zone}") }
+}
+
+impl World {
+    /// A Node's zone key, from the cache kept up to date on every Node change.
+    fn zone_of(&self, node: &Node) -> String {
+        match self.nlc.zones.get(&node.metadata.name) {
+            Some(z) => z.clone(),
+            None => compute_zone(node),
+        }
+    }
+}
+
+/// A condition status as a static string.
+fn status_str(s: &str) -> &'static str {
+    match s {
+        "True" => "True",
+        "False" => "False",
+        _ => "Unknown",
+    }
+}
+
+/// How many nodes of a zone are Ready and not.
+#[derive(Clone, Copy, Debug, Default)]
+struct ZoneCount {
+    ready: usize,
+    not_ready: usize,
+}
+
+impl ZoneCount {
+    fn total(self) -> usize {
+        self.ready + self.not_ready
+    }
+}
+
+/// `ComputeZoneState`.
+fn compute_zone_state(ready: usize, not_ready: usize) -> ZoneState {
+    if not_ready > 0 && ready == 0 {
+        ZoneState::FullDisruption
+    } else if not_ready > 2 && not_ready as f64 / (ready + not_ready) as f64 >= UNHEALTHY_ZONE_THRESHOLD {
+        ZoneState::PartialDisruption
+    } else {
+        ZoneState::Normal
+    }
+}
+
+const ACTOR: Actor = Actor::NodeLifecycleController;
+
+impl World {
+    /// `monitorNodeHealth`, every 5 s.
+    pub(crate) fn monitor_node_health(&mut self, log: &mut Log) {
+        let nodes: Vec<Arc<Node>> = self.api.nodes.values().cloned().collect();
+        // Newly seen nodes: RegisteredNode, a zone limiter, reachable.
+        for node in &nodes {
+            let name = &node.metadata.name;
+            if !self.nlc.known.contains(name) {
+                self.nlc.known.insert(name.clone());
+                self.event(
+                    log,
+                    Source::Controller("node-controller"),
+                    controller_node_ref(name, &node.metadata.uid),
+                    "Normal",
+                    "RegisteredNode",
+                    format!("Node {name} event: Registered Node {name} in Controller"),
+                );
+                let zone = self.zone_of(node);
+                if !self.nlc.zone_states.contains_key(&zone) {
+                    self.nlc.zone_states.insert(zone.clone(), ZoneState::Initial);
+                    let now = self.now;
+                    self.nlc.tainters.insert(
+                        zone.clone(),
+                        TaintQueue {
+                            queue: Vec::new(),
+                            set: BTreeSet::new(),
+                            limiter: Limiter::new(EVICTION_QPS, now),
+                        },
+                    );
+                }
+                self.mark_node_as_reachable(name, log);
+            }
+        }
+        let mut zone_conditions: BTreeMap<String, ZoneCount> = BTreeMap::new();
+        for node in &nodes {
+            let name = &node.metadata.name;
+            let Some(node) = self.api.node(name).cloned() else { continue };
+            let (observed, current) = self.try_update_node_health(&node, log);
+            if !node.metadata.labels.contains_key("node.kubernetes.io/exclude-disruption") {
+                let count = zone_conditions.entry(self.zone_of(&node)).or_default();
+                if current == Some("True") {
+                    count.ready += 1;
+                } else {
+                    count.not_ready += 1;
+                }
+            }
+            let Some(current) = current else { continue };
+            self.process_taint_based_eviction(name, observed, log);
+            if current != "True" && observed == "True" {
+                let uid = node.metadata.uid.clone();
+                self.event(
+                    log,
+                    Source::Controller("node-controller"),
+                    controller_node_ref(name, &uid),
+                    "Normal",
+                    "NodeNotReady",
+                    format!("Node {name} status is now: NodeNotReady"),
+                );
+                self.mark_pods_not_ready(name, log);
+            }
+        }
+        self.handle_disruption(zone_conditions, log);
+    }
+
+    /// `tryUpdateNodeHealth`: returns the Ready status observed before this pass and the one after.
+    fn try_update_node_health(&mut self, node: &Arc<Node>, log: &mut Log) -> (&'static str, Option<&'static str>) {
+        let now = self.now;
+        let name = &node.metadata.name;
+        let current = node.condition("Ready");
+        let stamps = current.map(|c| (c.last_heartbeat_time, c.last_transition_time));
+        let (observed, grace) = match current {
+            Some(c) => (status_str(&c.status), self.config.profile.node_monitor_grace_period()),
+            None => ("Unknown", NODE_STARTUP_GRACE_PERIOD),
+        };
+        let created = node
+            .metadata
+            .creation_timestamp
+            .map(|t| SimTime::from_micros((t.0.0 - self.config.epoch.0).max(0) as u64))
+            .unwrap_or(now);
+        let mut health = match self.nlc.health.get(name).copied() {
+            None => Health {
+                probe: if current.is_none() { created } else { now },
+                ready_transition: if current.is_none() { created } else { now },
+                saved_ready: stamps,
+                saved_lease: None,
+            },
+            Some(mut h) => {
+                match (h.saved_ready, stamps) {
+                    (None, Some(c)) => {
+                        h.probe = now;
+                        h.ready_transition = now;
+                        h.saved_ready = Some(c);
+                    }
+                    (Some(_), None) => h.saved_ready = None,
+                    (Some(saved), Some(c)) if saved.0 != c.0 => {
+                        if saved.1 != c.1 {
+                            h.ready_transition = now;
+                        }
+                        h.probe = now;
+                        h.saved_ready = Some(c);
+                    }
+                    _ => {}
+                }
+                h
+            }
+        };
+        // A renewed Lease always counts as a heartbeat.
+        if let Some(lease) = self.api.lease(name)
+            && let Some(renew) = lease.spec.renew_time
+            && health.saved_lease.is_none_or(|saved| saved < renew)
+        {
+            health.saved_lease = Some(renew);
+            health.probe = now;
+        }
+        let mut result_current = current.map(|c| status_str(&c.status));
+        if now > health.probe + grace {
+            let mut updated = Node::clone(node);
+            let stamp = Time::at(self.wall());
+            for ty in ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"] {
+                match updated.status.conditions.iter_mut().find(|c| c.type_ == ty) {
+                    Some(c) => {
+                        if c.status != "Unknown" {
+                            c.status = "Unknown".into();
+                            c.reason = "NodeStatusUnknown".into();
+                            c.message = "Kubelet stopped posting node status.".into();
+                            c.last_transition_time = stamp;
+                        }
+                    }
+                    None => updated.status.conditions.push(NodeCondition {
+                        type_: ty.into(),
+                        status: "Unknown".into(),
+                        last_heartbeat_time: node.metadata.creation_timestamp.unwrap_or(stamp),
+                        last_transition_time: stamp,
+                        reason: "NodeStatusNeverUpdated".into(),
+                        message: "Kubelet never posted node status.".into(),
+                    }),
+                }
+            }
+            if updated.condition("Ready") != current {
+                match self.call(log, ACTOR, None, ApiOp::UpdateNodeStatus(updated)) {
+                    Reply::Ok(Object::Node(stored)) => {
+                        health.saved_ready =
+                            stored.condition("Ready").map(|c| (c.last_heartbeat_time, c.last_transition_time));
+                        health.ready_transition = now;
+                        result_current = Some("Unknown");
+                    }
+                    _ => {
+                        self.log_line(log, ACTOR, format!("\"Error updating node\" node=\"{name}\""));
+                    }
+                }
+            }
+        }
+        match self.nlc.health.get_mut(name) {
+            Some(h) => *h = health,
+            None => {
+                self.nlc.health.insert(name.clone(), health);
+            }
+        }
+        (observed, result_current)
+    }
+
+    /// `processTaintBaseEviction`, with the Ready status observed before this pass's update.
+    fn process_taint_based_eviction(&mut self, name: &str, observed: &str, log: &mut Log) {
+        let Some(node) = self.api.node(name).cloned() else { return };
+        let zone = self.zone_of(&node);
+        match observed {
+            "False" => {
+                if node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
+                    self.swap_no_execute(name, TAINT_NOT_READY, TAINT_UNREACHABLE, log);
+                } else if let Some(q) = self.nlc.tainters.get_mut(&zone)
+                    && q.add(name)
+                {
+                    self.log_line(
+                        log,
+                        ACTOR,
+                        format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""),
+                    );
+                    self.schedule_tainting();
+                }
+            }
+            "Unknown" => {
+                if node.has_taint(TAINT_NOT_READY, "NoExecute") {
+                    self.swap_no_execute(name, TAINT_UNREACHABLE, TAINT_NOT_READY, log);
+                } else if let Some(q) = self.nlc.tainters.get_mut(&zone) {
+                    if !node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
+                        q.remove(name);
+                    }
+                    if q.add(name) {
+                        self.log_line(
+                            log,
+                            ACTOR,
+                            format!("\"Node is unresponsive. Adding it to the Taint queue\" node=\"{name}\""),
+                        );
+                        self.schedule_tainting();
+                    }
+                }
+            }
+            "True" if self.mark_node_as_reachable(name, log) => {
+                self.log_line(log, ACTOR, format!("\"Node is healthy again, removed all taints\" node=\"{name}\""));
+            }
+            _ => {}
+        }
+    }
+
+    /// Swaps one NoExecute taint for the other at once ("instantly swap").
+    fn swap_no_execute(&mut self, name: &str, add: &str, remove: &str, log: &mut Log) {
+        let Some(node) = self.api.node(name).cloned() else { return };
+        let stamp = Some(Time::at(self.wall()));
+        let mut taints: Vec<Taint> = node.spec.taints.clone();
+        taints.push(Taint::new(add, "NoExecute", stamp));
+        self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints: taints.clone() });
+        taints.retain(|t| !(t.key == remove && t.effect == "NoExecute"));
+        self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints });
+    }
+
+    /// `markNodeAsReachable`: removes both NoExecute taints and forgets the queued tainting.
+    /// Returns whether a taint was removed.
+    fn mark_node_as_reachable(&mut self, name: &str, log: &mut Log) -> bool {
+        let Some(node) = self.api.node(name).cloned() else { return false };
+        let tainted = node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute");
+        let zone = self.zone_of(&node);
+        if !tainted && self.nlc.tainters.get(&zone).is_none_or(|q| !q.set.contains(name)) {
+            return false;
+        }
+        let mut removed = false;
+        for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
+            let Some(current) = self.api.node(name).cloned() else { break };
+            if current.has_taint(key, "NoExecute") {
+                let taints = current
+                    .spec
+                    .taints
+                    .iter()
+                    .filter(|t| !(t.key == key && t.effect == "NoExecute"))
+                    .cloned()
+                    .collect();
+                self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints });
+                removed = true;
+            }
+        }
+        if let Some(q) = self.nlc.tainters.get_mut(&self.zone_of(&node)) {
+            q.remove(name);
+        }
+        removed
+    }
+
+    fn schedule_tainting(&mut self) {
+        if !self.nlc.tainting_scheduled {
+            self.nlc.tainting_scheduled = true;
+            // The 100 ms loop runs on its own grid.
+            let next = (self.now.as_micros() / 100_000 + 1) * 100_000;
+            self.at(SimTime::from_micros(next), Timer::NoExecuteTainting);
+        }
+    }
+
+    /// `doNoExecuteTaintingPass`: one rate-limited step for every zone's queue.
+    pub(crate) fn no_execute_tainting_pass(&mut self, log: &mut Log) {
+        self.nlc.tainting_scheduled = false;
+        let now = self.now;
+        let zones: Vec<String> = self.nlc.tainters.keys().cloned().collect();
+        let mut wake: Option<SimTime> = None;
+        for zone in zones {
+            loop {
+                let q = self.nlc.tainters.get_mut(&zone).expect("zone");
+                let Some(head) = q.queue.first().cloned() else { break };
+                if !q.limiter.try_accept(now) {
+                    if let Some(t) = q.limiter.next_token() {
+                        wake = Some(wake.map_or(t, |w: SimTime| w.min(t)));
+                    }
+                    break;
+                }
+                q.queue.remove(0);
+                let Some(node) = self.api.node(&head).cloned() else { continue };
+                let stamp = Some(Time::at(self.wall()));
+                let (add, remove) = match node.ready_status() {
+                    Some("False") => (TAINT_NOT_READY, TAINT_UNREACHABLE),
+                    Some("Unknown") => (TAINT_UNREACHABLE, TAINT_NOT_READY),
+                    _ => continue,
+                };
+                if !node.has_taint(add, "NoExecute") || node.has_taint(remove, "NoExecute") {
+                    let mut taints: Vec<Taint> = node
+                        .spec
+                        .taints
+                        .iter()
+                        .filter(|t| !(t.key == remove && t.effect == "NoExecute"))
+                        .cloned()
+                        .collect();
+                    if !node.has_taint(add, "NoExecute") {
+                        taints.push(Taint::new(add, "NoExecute", stamp));
+                    }
+                    self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: head.clone(), taints });
+                }
+            }
+        }
+        if let Some(t) = wake {
+            self.nlc.tainting_scheduled = true;
+            let grid = t.as_micros().div_ceil(NODE_EVICTION_PERIOD.as_micros() as u64)
+                * NODE_EVICTION_PERIOD.as_micros() as u64;
+            self.at(SimTime::from_micros(grid), Timer::NoExecuteTainting);
+        }
+    }
+
+    /// `handleDisruption`: zone states, master disruption mode, and the tainting rates.
+    fn handle_disruption(&mut self, zone_conditions: BTreeMap<String, ZoneCount>, log: &mut Log) {
+        let now = self.now;
+        let new_states: Vec<(&String, ZoneState)> =
+            zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(c.ready, c.not_ready))).collect();
+        let all_are = !new_states.is_empty() && new_states.iter().all(|(_, s)| *s == ZoneState::FullDisruption);
+        if all_are == self.nlc.all_disrupted
+            && new_states.iter().all(|(z, s)| self.nlc.zone_states.get(*z) == Some(s))
+            && self.nlc.zone_states.len() == new_states.len()
+        {
+            return;
+        }
+        self.nlc.all_disrupted = all_are;
+        let new_states: Vec<(String, ZoneState)> = new_states.into_iter().map(|(z, s)| (z.clone(), s)).collect();
+        self.nlc.zone_states.retain(|z, _| zone_conditions.contains_key(z));
+        let all_were = self.nlc.zone_states.values().all(|s| *s == ZoneState::FullDisruption);
+        if !all_are || !all_were {
+            if all_are {
+                self.log_line(
+                    log,
+                    ACTOR,
+                    "\"Controller detected that all Nodes are not-Ready. Entering master disruption mode\"".into(),
+                );
+                let names: Vec<String> = self.api.nodes.keys().cloned().collect();
+                for name in names {
+                    self.mark_node_as_reachable(&name, log);
+                }
+                for q in self.nlc.tainters.values_mut() {
+                    q.swap_limiter(0.0, now);
+                }
+                for s in self.nlc.zone_states.values_mut() {
+                    *s = ZoneState::FullDisruption;
+                }
+                return;
+            }
+            if all_were {
+                self.log_line(
+                    log,
+                    ACTOR,
+                    "\"Controller detected that some Nodes are Ready. Exiting master disruption mode\"".into(),
+                );
+                for h in self.nlc.health.values_mut() {
+                    h.probe = now;
+                    h.ready_transition = now;
+                }
+                for (zone, state) in &new_states {
+                    let size = zone_conditions[zone].total();
+                    self.set_limiter_in_zone(zone, size, *state);
+                    self.nlc.zone_states.insert(zone.clone(), *state);
+                }
+                self.schedule_tainting();
+                return;
+            }
+        }
+        for (zone, state) in &new_states {
+            if self.nlc.zone_states.get(zone) != Some(state) {
+                let size = zone_conditions[zone].total();
+                self.log_line(
+                    log,
+                    ACTOR,
+                    format!(
+                        "\"Controller detected that zone is now in new state\" zone=\"{zone}\" newState=\"{state:?}\""
+                    ),
+                );
+                self.set_limiter_in_zone(zone, size, *state);
+                self.nlc.zone_states.insert(zone.clone(), *state);
+            }
+        }
+    }
+
+    fn set_limiter_in_zone(&mut self, zone: &str, size: usize, state: ZoneState) {
+        let qps = match state {
+            ZoneState::Normal | ZoneState::FullDisruption | ZoneState::Initial => EVICTION_QPS,
+            ZoneState::PartialDisruption => {
+                if size > LARGE_CLUSTER_THRESHOLD {
+                    SECONDARY_EVICTION_QPS
+                } else {
+                    0.0
+                }
+            }
+        };
+        let now = self.now;
+        if let Some(q) = self.nlc.tainters.get_mut(zone) {
+            q.swap_limiter(qps, now);
+        }
+    }
+
+    /// `MarkPodsNotReady`: every Pod on the node gets Ready=False and a `NodeNotReady` event.
+    fn mark_pods_not_ready(&mut self, node: &str, log: &mut Log) {
+        let pods: Vec<Arc<Pod>> = self.api.pods_on(node).cloned().collect();
+        let stamp = Time::at(self.wall());
+        for pod in pods {
+            if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+                continue;
+            }
+            let Some(ready) = pod.condition("Ready") else { continue };
+            if ready.status == "False" {
+                continue;
+            }
+            let mut updated = Pod::clone(&pod);
+            let (reason, message) = (ready.reason.clone(), ready.message.clone());
+            set_pod_condition(&mut updated.status, "Ready", "False", &reason, &message, stamp);
+            if let Reply::Ok(Object::Pod(stored)) = self.call(log, ACTOR, None, ApiOp::UpdatePodStatus(updated)) {
+                self.event(
+                    log,
+                    Source::Controller("node-controller"),
+                    crate::sim::events::pod_ref(&stored, None),
+                    "Warning",
+                    "NodeNotReady",
+                    "Node is not ready".into(),
+                );
+            }
+        }
+    }
+
+    /// Reacts to a Node added or changed: NoSchedule taints, Pod CIDR, TTL annotation.
+    pub(crate) fn node_added_or_updated(&mut self, name: &str, log: &mut Log) {
+        if let Some(node) = self.api.node(name) {
+            let zone = compute_zone(node);
+            if self.nlc.zones.get(name) != Some(&zone) {
+                self.nlc.zones.insert(name.to_string(), zone);
+            }
+        }
+        self.no_schedule_tainting_pass(name, log);
+        let Some(node) = self.api.node(name).cloned() else { return };
+        if !node.metadata.annotations.contains_key("node.alpha.kubernetes.io/ttl") {
+            let mut annotations = node.metadata.annotations.clone();
+            annotations.insert("node.alpha.kubernetes.io/ttl".into(), "0".into());
+            self.call(log, Actor::TtlController, None, ApiOp::PatchNodeAnnotations { name: name.into(), annotations });
+        }
+        if node.spec.pod_cidr.is_empty() {
+            let next = self.ipam.len() as u32;
+            let index = *self.ipam.entry(name.to_string()).or_insert(next);
+            let cidr = format!("10.244.{index}.0/24");
+            self.call(log, Actor::NodeIpamController, None, ApiOp::PatchNodePodCidr { name: name.into(), cidr });
+        }
+    }
+
+    /// `doNoScheduleTaintingPass`.
+    fn no_schedule_tainting_pass(&mut self, name: &str, log: &mut Log) {
+        let Some(node) = self.api.node(name).cloned() else { return };
+        let mut wanted: Vec<&str> = Vec::new();
+        for c in &node.status.conditions {
+            let key = match (&*c.type_, &*c.status) {
+                ("Ready", "False") => TAINT_NOT_READY,
+                ("Ready", "Unknown") => TAINT_UNREACHABLE,
+                ("MemoryPressure", "True") => "node.kubernetes.io/memory-pressure",
+                ("DiskPressure", "True") => "node.kubernetes.io/disk-pressure",
+                ("PIDPressure", "True") => "node.kubernetes.io/pid-pressure",
+                ("NetworkUnavailable", "True") => "node.kubernetes.io/network-unavailable",
+                _ => continue,
+            };
+            wanted.push(key);
+        }
+        if node.spec.unschedulable {
+            wanted.push("node.kubernetes.io/unschedulable");
+        }
+        const MANAGED: [&str; 7] = [
+            TAINT_NOT_READY,
+            TAINT_UNREACHABLE,
+            "node.kubernetes.io/memory-pressure",
+            "node.kubernetes.io/disk-pressure",
+            "node.kubernetes.io/pid-pressure",
+            "node.kubernetes.io/network-unavailable",
+            "node.kubernetes.io/unschedulable",
+        ];
+        let existing: Vec<&Taint> =
+            node.spec.taints.iter().filter(|t| t.effect == "NoSchedule" && MANAGED.contains(&t.key.as_str())).collect();
+        let to_add: Vec<&str> = wanted.iter().copied().filter(|k| !existing.iter().any(|t| t.key == *k)).collect();
+        let to_del: Vec<String> =
+            existing.iter().filter(|t| !wanted.contains(&t.key.as_str())).map(|t| t.key.clone()).collect();
+        if to_add.is_empty() && to_del.is_empty() {
+            return;
+        }
+        let stamp = Some(Time::at(self.wall()));
+        let mut taints = node.spec.taints.clone();
+        if !to_add.is_empty() {
+            for k in &to_add {
+                taints.push(Taint::new(k, "NoSchedule", stamp));
+            }
+            self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints: taints.clone() });
+        }
+        if !to_del.is_empty() {
+            taints.retain(|t| !(t.effect == "NoSchedule" && to_del.contains(&t.key)));
+            self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints });
+        }
+    }
+}

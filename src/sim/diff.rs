@@ -1,0 +1,121 @@
+//! Short, field-naming accounts of what one change did to an object ("Ready: False → True",
+//! "+taint node.kubernetes.io/unreachable:NoExecute"), for the timeline and the request list.
+
+use super::objects::{Lease, Node, Object, Pod};
+use super::record::ChangeType;
+
+/// Describes the change from `prev` to `next`.
+pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> String {
+    let name = next.meta().name.as_str();
+    match change {
+        ChangeType::Added => return format!("created {} {name}", next.kind().as_str()),
+        ChangeType::Deleted => return format!("deleted {} {name}", next.kind().as_str()),
+        ChangeType::Modified => {}
+    }
+    let mut parts = Vec::new();
+    match (prev, next) {
+        (Some(Object::Node(a)), Object::Node(b)) => node_changes(a, b, &mut parts),
+        (Some(Object::Lease(a)), Object::Lease(b)) => lease_changes(a, b, &mut parts),
+        (Some(Object::Pod(a)), Object::Pod(b)) => pod_changes(a, b, &mut parts),
+        (_, Object::Event(e)) => parts.push(format!("count {}", e.occurrences())),
+        _ => {}
+    }
+    parts.join(", ")
+}
+
+fn node_changes(a: &Node, b: &Node, parts: &mut Vec<String>) {
+    let mut heartbeat_only = true;
+    for c in &b.status.conditions {
+        match a.condition(&c.type_) {
+            Some(old) if old.status != c.status => {
+                parts.push(format!("{}: {} → {}", c.type_, old.status, c.status));
+                heartbeat_only = false;
+            }
+            Some(old) if old.message != c.message || old.reason != c.reason => {
+                parts.push(format!("{} message", c.type_));
+                heartbeat_only = false;
+            }
+            Some(old) if old.last_heartbeat_time != c.last_heartbeat_time => {}
+            Some(_) => {}
+            None => {
+                parts.push(format!("{}: {}", c.type_, c.status));
+                heartbeat_only = false;
+            }
+        }
+    }
+    for t in &b.spec.taints {
+        if !a.spec.taints.iter().any(|o| o.key == t.key && o.effect == t.effect) {
+            parts.push(format!("+taint {}", t.display()));
+        }
+    }
+    for t in &a.spec.taints {
+        if !b.spec.taints.iter().any(|o| o.key == t.key && o.effect == t.effect) {
+            parts.push(format!("−taint {}", t.display()));
+        }
+    }
+    if a.spec.pod_cidr != b.spec.pod_cidr {
+        parts.push(format!("podCIDR {}", b.spec.pod_cidr));
+    }
+    for (k, v) in &b.metadata.labels {
+        if a.metadata.labels.get(k) != Some(v) {
+            parts.push(format!("label {k}={v}"));
+        }
+    }
+    for (k, v) in &b.metadata.annotations {
+        if a.metadata.annotations.get(k) != Some(v) {
+            parts.push(format!("annotation {k}: {v}"));
+        }
+    }
+    let (sa, sb) = (&a.status, &b.status);
+    for (field, changed) in [
+        ("addresses", sa.addresses != sb.addresses),
+        ("nodeInfo", sa.node_info != sb.node_info),
+        ("images", sa.images != sb.images),
+        ("capacity", sa.capacity != sb.capacity),
+        ("runtimeHandlers", sa.runtime_handlers != sb.runtime_handlers),
+    ] {
+        if changed {
+            parts.push(field.to_string());
+        }
+    }
+    if parts.is_empty() && heartbeat_only && a.status.conditions != b.status.conditions {
+        parts.push("lastHeartbeatTime".into());
+    }
+}
+
+fn lease_changes(a: &Lease, b: &Lease, parts: &mut Vec<String>) {
+    if a.spec.renew_time != b.spec.renew_time
+        && let Some(t) = b.spec.renew_time
+    {
+        let s = t.0.rfc3339_micros();
+        parts.push(format!("renewTime {}", &s[11..23]));
+    }
+    if a.spec.holder_identity != b.spec.holder_identity {
+        parts.push(format!("holderIdentity {}", b.spec.holder_identity.clone().unwrap_or_default()));
+    }
+    if a.metadata.owner_references != b.metadata.owner_references {
+        parts.push("ownerReferences".into());
+    }
+}
+
+fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
+    if a.spec.node_name != b.spec.node_name {
+        parts.push(format!("spec.nodeName {}", b.spec.node_name));
+    }
+    if a.metadata.deletion_timestamp.is_none() && b.metadata.deletion_timestamp.is_some() {
+        parts.push("deletionTimestamp set (Terminating)".into());
+    }
+    if a.status.phase != b.status.phase {
+        parts.push(format!("phase {} → {}", a.status.phase, b.status.phase));
+    }
+    for c in &b.status.conditions {
+        match a.condition(&c.type_) {
+            Some(old) if old.status != c.status => parts.push(format!("{}: {} → {}", c.type_, old.status, c.status)),
+            None => parts.push(format!("{}: {}", c.type_, c.status)),
+            _ => {}
+        }
+    }
+    if a.status.pod_ip != b.status.pod_ip && !b.status.pod_ip.is_empty() {
+        parts.push(format!("podIP {}", b.status.pod_ip));
+    }
+}

@@ -1,0 +1,123 @@
+//! Kubernetes object shapes, written by hand in the API's field order and serialized with
+//! serde to the JSON the API server serves. A native test round-trips every object the
+//! simulation emits through `k8s-openapi`'s types, so a misspelt or invented field fails.
+
+mod event;
+mod lease;
+mod meta;
+mod node;
+mod pod;
+mod status;
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+pub use event::{Event, EventSeries, EventSource};
+pub use lease::{Lease, LeaseSpec};
+pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, Time};
+pub use node::{
+    ContainerImage, DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures,
+    NodeRuntimeHandler, NodeRuntimeHandlerFeatures, NodeSpec, NodeStatus, NodeSystemInfo, Quantities, Taint,
+};
+pub use pod::{
+    Binding, BindingMeta, Container, ContainerState, ContainerStateRunning, ContainerStateTerminated,
+    ContainerStateWaiting, ContainerStatus, EmptyObject, Pod, PodCondition, PodIp, PodSpec, PodStatus, ProjectedVolume,
+    ResourceRequirements, Toleration, Volume, VolumeMount,
+};
+pub use status::{Status, StatusDetails, StatusMeta};
+
+/// The kinds of object the simulated API server stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Kind {
+    Node,
+    Lease,
+    Pod,
+    Event,
+}
+
+impl Kind {
+    /// The kind's name as it appears in `kind:`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Node => "Node",
+            Kind::Lease => "Lease",
+            Kind::Pod => "Pod",
+            Kind::Event => "Event",
+        }
+    }
+}
+
+/// Identifies one stored object.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ObjectKey {
+    pub kind: Kind,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ObjectKey {
+    /// A cluster-scoped key.
+    pub fn cluster(kind: Kind, name: &str) -> ObjectKey {
+        ObjectKey { kind, namespace: String::new(), name: name.to_string() }
+    }
+
+    /// A namespaced key.
+    pub fn namespaced(kind: Kind, namespace: &str, name: &str) -> ObjectKey {
+        ObjectKey { kind, namespace: namespace.to_string(), name: name.to_string() }
+    }
+}
+
+impl fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.namespace.is_empty() {
+            write!(f, "{}/{}", self.kind.as_str(), self.name)
+        } else {
+            write!(f, "{}/{}/{}", self.kind.as_str(), self.namespace, self.name)
+        }
+    }
+}
+
+/// One version of any stored object. Versions are shared, never mutated.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Object {
+    Node(Arc<Node>),
+    Lease(Arc<Lease>),
+    Pod(Arc<Pod>),
+    Event(Arc<Event>),
+}
+
+impl Object {
+    /// The object's metadata.
+    pub fn meta(&self) -> &ObjectMeta {
+        match self {
+            Object::Node(o) => &o.metadata,
+            Object::Lease(o) => &o.metadata,
+            Object::Pod(o) => &o.metadata,
+            Object::Event(o) => &o.metadata,
+        }
+    }
+
+    /// The object's kind.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Object::Node(_) => Kind::Node,
+            Object::Lease(_) => Kind::Lease,
+            Object::Pod(_) => Kind::Pod,
+            Object::Event(_) => Kind::Event,
+        }
+    }
+
+    /// The key the object is stored under.
+    pub fn key(&self) -> ObjectKey {
+        let m = self.meta();
+        ObjectKey { kind: self.kind(), namespace: m.namespace.clone(), name: m.name.clone() }
+    }
+
+    /// The object as a JSON value.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("objects always serialize")
+    }
+}

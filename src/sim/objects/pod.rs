@@ -1,0 +1,266 @@
+//! `v1.Pod` and `v1.Binding`, with the fields the simulation's Pods carry, in the API's order.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::meta::{ObjectMeta, ObjectReference, Time};
+
+/// A Pod as the API server serves it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pod {
+    pub kind: &'static str,
+    #[serde(rename = "apiVersion")]
+    pub api_version: &'static str,
+    pub metadata: ObjectMeta,
+    pub spec: PodSpec,
+    pub status: PodStatus,
+}
+
+impl Pod {
+    /// The condition of type `ty`, if present.
+    pub fn condition(&self, ty: &str) -> Option<&PodCondition> {
+        self.status.conditions.iter().find(|c| c.type_ == ty)
+    }
+
+    /// Whether the Pod's `Ready` condition is True.
+    pub fn is_ready(&self) -> bool {
+        self.condition("Ready").is_some_and(|c| c.status == "True")
+    }
+
+    /// Whether the Pod has been deleted gracefully and is waiting for its kubelet.
+    pub fn is_terminating(&self) -> bool {
+        self.metadata.deletion_timestamp.is_some()
+    }
+}
+
+/// `v1.PodSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<Volume>,
+    pub containers: Vec<Container>,
+    pub restart_policy: String,
+    pub termination_grace_period_seconds: i64,
+    pub dns_policy: String,
+    pub service_account_name: String,
+    pub service_account: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub host_network: bool,
+    pub security_context: EmptyObject,
+    pub scheduler_name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
+    pub priority: i32,
+    pub enable_service_links: bool,
+    pub preemption_policy: String,
+}
+
+/// An always-empty object (`{}`), such as a defaulted `securityContext`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct EmptyObject {}
+
+/// `v1.Volume` (only the projected service-account token volume is modelled).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Volume {
+    pub name: String,
+    pub projected: ProjectedVolume,
+}
+
+/// `v1.ProjectedVolumeSource`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectedVolume {
+    pub sources: Vec<serde_json::Value>,
+    pub default_mode: i32,
+}
+
+/// `v1.Container`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    pub name: String,
+    pub image: String,
+    pub resources: ResourceRequirements,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub volume_mounts: Vec<VolumeMount>,
+    pub termination_message_path: String,
+    pub termination_message_policy: String,
+    pub image_pull_policy: String,
+}
+
+/// `v1.ResourceRequirements`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ResourceRequirements {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub limits: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub requests: BTreeMap<String, String>,
+}
+
+/// `v1.VolumeMount`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeMount {
+    pub name: String,
+    pub read_only: bool,
+    pub mount_path: String,
+}
+
+/// `v1.Toleration`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Toleration {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub key: String,
+    pub operator: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub effect: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
+}
+
+impl Toleration {
+    /// Whether this toleration tolerates a taint with `key`, `value` and `effect`
+    /// (`v1.Toleration.ToleratesTaint`).
+    pub fn tolerates(&self, key: &str, value: &str, effect: &str) -> bool {
+        if !self.effect.is_empty() && self.effect != effect {
+            return false;
+        }
+        if !self.key.is_empty() && self.key != key {
+            return false;
+        }
+        match self.operator.as_str() {
+            "Exists" => true,
+            "" | "Equal" => self.value == value,
+            _ => false,
+        }
+    }
+}
+
+/// `v1.PodStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    pub phase: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<PodCondition>,
+    #[serde(rename = "hostIP", skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
+    #[serde(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]
+    pub host_ips: Vec<PodIp>,
+    #[serde(rename = "podIP", skip_serializing_if = "String::is_empty")]
+    pub pod_ip: String,
+    #[serde(rename = "podIPs", skip_serializing_if = "Vec::is_empty")]
+    pub pod_ips: Vec<PodIp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<Time>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub container_statuses: Vec<ContainerStatus>,
+    pub qos_class: String,
+}
+
+/// `v1.PodIP` / `v1.HostIP`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PodIp {
+    pub ip: String,
+}
+
+/// `v1.PodCondition`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodCondition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    pub status: String,
+    pub last_probe_time: Option<Time>,
+    pub last_transition_time: Time,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// `v1.ContainerStatus`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStatus {
+    pub name: String,
+    pub state: ContainerState,
+    pub last_state: ContainerState,
+    pub ready: bool,
+    pub restart_count: i32,
+    pub image: String,
+    #[serde(rename = "imageID")]
+    pub image_id: String,
+    #[serde(rename = "containerID", skip_serializing_if = "String::is_empty")]
+    pub container_id: String,
+    pub started: bool,
+}
+
+/// `v1.ContainerState`: at most one of the three is set.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ContainerState {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<ContainerStateWaiting>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<ContainerStateRunning>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminated: Option<ContainerStateTerminated>,
+}
+
+/// `v1.ContainerStateWaiting`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContainerStateWaiting {
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// `v1.ContainerStateRunning`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateRunning {
+    pub started_at: Time,
+}
+
+/// `v1.ContainerStateTerminated`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateTerminated {
+    pub exit_code: i32,
+    pub reason: String,
+    pub started_at: Time,
+    pub finished_at: Time,
+    #[serde(rename = "containerID")]
+    pub container_id: String,
+}
+
+/// `v1.Binding`: what the scheduler POSTs to `pods/NAME/binding`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Binding {
+    pub kind: &'static str,
+    #[serde(rename = "apiVersion")]
+    pub api_version: &'static str,
+    pub metadata: BindingMeta,
+    pub target: ObjectReference,
+}
+
+/// The metadata of a Binding: the Pod's name, namespace and uid.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BindingMeta {
+    pub name: String,
+    pub namespace: String,
+    pub uid: String,
+    #[serde(rename = "creationTimestamp")]
+    pub creation_timestamp: Option<Time>,
+}

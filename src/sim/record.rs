@@ -1,0 +1,480 @@
+//! What the simulation produces: a log of requests, object changes, Kubernetes Events, kubelet
+//! log lines and applied inputs, each stamped with simulated time and a global sequence number.
+//!
+//! Every list is in time order, and `seq` orders entries across lists. The log also indexes every
+//! object's versions by key, so the state of the cluster at any instant can be read without
+//! running the simulation again (see [`crate::sim::Snapshot`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use std::sync::Arc;
+
+use super::action::Action;
+use super::machine::MachineView;
+use super::objects::{Kind, Object, ObjectKey, ObjectReference, Status};
+use super::time::SimTime;
+
+/// Who sent a request or wrote a log line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Actor {
+    /// The kubelet on a machine, named by the machine.
+    Kubelet(Arc<str>),
+    /// kube-controller-manager's node lifecycle controller.
+    NodeLifecycleController,
+    /// kube-controller-manager's taint eviction controller.
+    TaintEvictionController,
+    /// kube-controller-manager's ReplicaSet controller.
+    ReplicaSetController,
+    /// kube-controller-manager's node IPAM controller (hands out `spec.podCIDR`).
+    NodeIpamController,
+    /// kube-controller-manager's TTL controller (the `node.alpha.kubernetes.io/ttl` annotation).
+    TtlController,
+    /// kube-scheduler.
+    Scheduler,
+    /// A person with kubectl (the reader's own actions that create Pods).
+    Kubectl,
+}
+
+impl Actor {
+    /// The user the actor authenticates as.
+    pub fn user(&self, node_name: &str) -> String {
+        match self {
+            Actor::Kubelet(_) => format!("system:node:{node_name}"),
+            Actor::NodeLifecycleController => "system:serviceaccount:kube-system:node-controller".into(),
+            Actor::TaintEvictionController => "system:kube-controller-manager".into(),
+            Actor::ReplicaSetController => "system:serviceaccount:kube-system:replicaset-controller".into(),
+            Actor::NodeIpamController => "system:serviceaccount:kube-system:node-controller".into(),
+            Actor::TtlController => "system:serviceaccount:kube-system:ttl-controller".into(),
+            Actor::Scheduler => "system:kube-scheduler".into(),
+            Actor::Kubectl => "kubernetes-admin".into(),
+        }
+    }
+
+    /// The machine a kubelet runs on.
+    pub fn machine(&self) -> Option<&str> {
+        match self {
+            Actor::Kubelet(m) => Some(&**m),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Kubelet(m) => write!(f, "kubelet/{m}"),
+            Actor::NodeLifecycleController => f.write_str("node-lifecycle-controller"),
+            Actor::TaintEvictionController => f.write_str("taint-eviction-controller"),
+            Actor::ReplicaSetController => f.write_str("replicaset-controller"),
+            Actor::NodeIpamController => f.write_str("node-ipam-controller"),
+            Actor::TtlController => f.write_str("ttl-controller"),
+            Actor::Scheduler => f.write_str("kube-scheduler"),
+            Actor::Kubectl => f.write_str("kubectl"),
+        }
+    }
+}
+
+/// An HTTP method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    /// The method as sent on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// How a request ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The API server answered with this HTTP status code.
+    Code(u16),
+    /// No answer before the client's timeout: the network to the API server is cut.
+    Timeout,
+}
+
+impl Outcome {
+    /// The HTTP code, if there was an answer.
+    pub fn code(self) -> Option<u16> {
+        match self {
+            Outcome::Code(c) => Some(c),
+            Outcome::Timeout => None,
+        }
+    }
+
+    /// Whether the request succeeded (2xx).
+    pub fn is_success(self) -> bool {
+        matches!(self, Outcome::Code(200..=299))
+    }
+}
+
+/// The body a request carried.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// A whole object (POST, PUT).
+    Object(Object),
+    /// A strategic-merge patch of a Node's status, from the version the sender read to the one it
+    /// wants; the patch document is computed from the two when it is shown.
+    StatusPatch { base: Object, wanted: Object },
+    /// Any other JSON document (label and taint patches, bindings, delete options).
+    Json(serde_json::Value),
+}
+
+/// What the API server answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Response {
+    /// The object as stored.
+    Object(Object),
+    /// An error.
+    Status(Status),
+}
+
+/// One request to the API server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub seq: u64,
+    /// When it was sent.
+    pub t: SimTime,
+    /// When its answer (or its timeout) arrived.
+    pub end: SimTime,
+    pub actor: Actor,
+    /// The node name the sender acts for (kubelets) or about (controllers), if any.
+    pub node: Option<String>,
+    pub method: Method,
+    /// The path, without query.
+    pub path: String,
+    /// The query string, without `?`, possibly empty.
+    pub query: &'static str,
+    /// `Content-Type` of the body, if there is one.
+    pub content_type: Option<&'static str>,
+    pub outcome: Outcome,
+    /// For failures without an answer, the client-side error text.
+    pub error: Option<String>,
+    pub body: Option<Body>,
+    pub response: Option<Response>,
+    /// Indices into [`Log::changes`] of the object changes this request made.
+    pub changes: Vec<u32>,
+}
+
+/// How an object changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ChangeType {
+    Added,
+    Modified,
+    Deleted,
+}
+
+/// One new version of one object (or its deletion).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub seq: u64,
+    pub t: SimTime,
+    pub change: ChangeType,
+    /// The object after the change; for deletions, its last version.
+    pub object: Object,
+    /// The request that made the change, an index into [`Log::requests`].
+    pub request: Option<u32>,
+}
+
+/// A Kubernetes Event being recorded (created, or counted again).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRecord {
+    pub seq: u64,
+    pub t: SimTime,
+    pub reason: String,
+    /// `Normal` or `Warning`.
+    pub type_: String,
+    pub message: String,
+    pub object: ObjectReference,
+    /// The component that reported it (`kubelet`, `node-controller`, ...).
+    pub source: String,
+    /// The Event's `count` after this occurrence.
+    pub count: i32,
+    /// The key of the Event object.
+    pub key: ObjectKey,
+}
+
+/// A line a component logged (the lines a reader would find with `journalctl -u kubelet`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLine {
+    pub seq: u64,
+    pub t: SimTime,
+    pub actor: Actor,
+    pub message: String,
+}
+
+/// An input applied to the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppliedInput {
+    pub seq: u64,
+    pub t: SimTime,
+    pub action: Action,
+    /// Whether the input came from the chapter's script (rather than the reader).
+    pub scripted: bool,
+    /// Why the input changed nothing, if it made no sense at that moment.
+    pub rejected: Option<String>,
+}
+
+/// A machine's visible state from `t` on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MachineRecord {
+    pub seq: u64,
+    pub t: SimTime,
+    /// The machine's index (machines are never removed).
+    pub index: usize,
+    pub view: Arc<MachineView>,
+}
+
+/// Everything the simulation has produced so far.
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    pub requests: Vec<Request>,
+    pub changes: Vec<Change>,
+    pub events: Vec<EventRecord>,
+    pub lines: Vec<LogLine>,
+    pub inputs: Vec<AppliedInput>,
+    pub machines: Vec<MachineRecord>,
+    next_seq: u64,
+    keys: BTreeMap<ObjectKey, usize>,
+    history: Vec<(ObjectKey, Vec<u32>)>,
+}
+
+/// The lengths of a log's lists at one moment: enough to cut it back to that moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LogMark {
+    requests: usize,
+    changes: usize,
+    events: usize,
+    lines: usize,
+    inputs: usize,
+    machines: usize,
+    next_seq: u64,
+}
+
+impl Log {
+    /// The next sequence number.
+    pub(crate) fn seq(&mut self) -> u64 {
+        self.next_seq += 1;
+        self.next_seq
+    }
+
+    pub(crate) fn mark(&self) -> LogMark {
+        LogMark {
+            requests: self.requests.len(),
+            changes: self.changes.len(),
+            events: self.events.len(),
+            lines: self.lines.len(),
+            inputs: self.inputs.len(),
+            machines: self.machines.len(),
+            next_seq: self.next_seq,
+        }
+    }
+
+    /// Cuts the log back to `mark`.
+    pub(crate) fn truncate(&mut self, mark: LogMark) {
+        self.requests.truncate(mark.requests);
+        self.events.truncate(mark.events);
+        self.lines.truncate(mark.lines);
+        self.inputs.truncate(mark.inputs);
+        self.machines.truncate(mark.machines);
+        self.next_seq = mark.next_seq;
+        if self.changes.len() > mark.changes {
+            let cut = mark.changes as u32;
+            self.changes.truncate(mark.changes);
+            for (_, versions) in &mut self.history {
+                let keep = versions.partition_point(|&i| i < cut);
+                versions.truncate(keep);
+            }
+        }
+    }
+
+    pub(crate) fn push_change(&mut self, t: SimTime, change: ChangeType, object: Object, request: Option<u32>) -> u32 {
+        let seq = self.seq();
+        let idx = self.changes.len() as u32;
+        let meta = object.meta();
+        let borrowed = KeyRef(object.kind(), &meta.namespace, &meta.name);
+        let slot = match self.keys.get(&borrowed as &dyn KeyLike) {
+            Some(&slot) => slot,
+            None => {
+                let key = object.key();
+                let slot = self.history.len();
+                self.keys.insert(key.clone(), slot);
+                self.history.push((key, Vec::new()));
+                slot
+            }
+        };
+        self.history[slot].1.push(idx);
+        self.changes.push(Change { seq, t, change, object, request });
+        idx
+    }
+
+    /// The visible state of machine `index` at `t`.
+    pub fn machine_at(&self, index: usize, t: SimTime) -> Option<&Arc<MachineView>> {
+        self.machines.iter().rev().find(|r| r.index == index && r.t <= t).map(|r| &r.view)
+    }
+
+    /// The number of machines that exist at `t`.
+    pub fn machine_count_at(&self, t: SimTime) -> usize {
+        self.machines.iter().filter(|r| r.t <= t).map(|r| r.index + 1).max().unwrap_or(0)
+    }
+
+    /// Every object key that has ever existed, in key order.
+    pub fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
+        self.keys.keys()
+    }
+
+    /// Keys of one kind, in key order.
+    pub fn keys_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectKey> {
+        self.keys.keys().filter(move |k| k.kind == kind)
+    }
+
+    /// The indices into [`Log::changes`] of every version of `key`, oldest first.
+    pub fn versions(&self, key: &ObjectKey) -> &[u32] {
+        self.versions_of(key.kind, &key.namespace, &key.name)
+    }
+
+    /// [`Log::versions`] without building a key.
+    pub fn versions_of(&self, kind: Kind, namespace: &str, name: &str) -> &[u32] {
+        match self.keys.get(&KeyRef(kind, namespace, name) as &dyn KeyLike) {
+            Some(&slot) => &self.history[slot].1,
+            None => &[],
+        }
+    }
+
+    /// The change that produced the version of `key` current at `t`, if the object existed then.
+    pub fn version_at(&self, key: &ObjectKey, t: SimTime) -> Option<&Change> {
+        self.version_of_at(key.kind, &key.namespace, &key.name, t)
+    }
+
+    /// [`Log::version_at`] without building a key.
+    pub fn version_of_at(&self, kind: Kind, namespace: &str, name: &str, t: SimTime) -> Option<&Change> {
+        let versions = self.versions_of(kind, namespace, name);
+        let n = versions.partition_point(|&i| self.changes[i as usize].t <= t);
+        let change = &self.changes[*versions.get(n.checked_sub(1)?)? as usize];
+        (change.change != ChangeType::Deleted).then_some(change)
+    }
+
+    /// The version of `key` before the one made by change `idx`, if any.
+    pub fn previous_version(&self, idx: u32) -> Option<&Change> {
+        let key = self.changes[idx as usize].object.key();
+        let versions = self.versions(&key);
+        let n = versions.partition_point(|&i| i < idx);
+        n.checked_sub(1).map(|p| &self.changes[versions[p] as usize])
+    }
+
+    /// The number of entries (requests, events, changes, log lines, inputs) so far.
+    pub fn len(&self) -> usize {
+        self.requests.len()
+            + self.events.len()
+            + self.changes.len()
+            + self.lines.len()
+            + self.inputs.len()
+            + self.machines.len()
+    }
+
+    /// Whether nothing has happened yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A short account of what request `idx` did, e.g. `Ready: False → True`, `403 Forbidden: …`,
+    /// or `no answer` for a timeout.
+    pub fn summary(&self, idx: usize) -> String {
+        let r = &self.requests[idx];
+        match (&r.outcome, &r.response) {
+            (Outcome::Timeout, _) => return "no answer: the network to the API server is cut".into(),
+            (_, Some(Response::Status(s))) if s.status == "Failure" => {
+                return format!("{} {}: {}", s.code, s.reason, s.message);
+            }
+            _ => {}
+        }
+        let parts: Vec<String> = r
+            .changes
+            .iter()
+            .map(|&c| {
+                let change = &self.changes[c as usize];
+                let prev = self.previous_version(c).map(|p| &p.object);
+                super::diff::summarize(prev, &change.object, change.change)
+            })
+            .filter(|s| !s.is_empty())
+            .collect();
+        if parts.is_empty() {
+            return if r.method == Method::Get { "read".into() } else { "no change".into() };
+        }
+        parts.join("; ")
+    }
+
+    /// Index of the first request at or after `t`.
+    pub fn first_request_from(&self, t: SimTime) -> usize {
+        self.requests.partition_point(|r| r.t < t)
+    }
+
+    /// Index of the first event at or after `t`.
+    pub fn first_event_from(&self, t: SimTime) -> usize {
+        self.events.partition_point(|e| e.t < t)
+    }
+}
+
+/// Lets the key index be searched with borrowed strings.
+trait KeyLike {
+    fn parts(&self) -> (Kind, &str, &str);
+}
+
+impl KeyLike for ObjectKey {
+    fn parts(&self) -> (Kind, &str, &str) {
+        (self.kind, &self.namespace, &self.name)
+    }
+}
+
+struct KeyRef<'a>(Kind, &'a str, &'a str);
+
+impl KeyLike for KeyRef<'_> {
+    fn parts(&self) -> (Kind, &str, &str) {
+        (self.0, self.1, self.2)
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn KeyLike + 'a> for ObjectKey {
+    fn borrow(&self) -> &(dyn KeyLike + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn KeyLike + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn KeyLike + '_ {}
+
+impl PartialOrd for dyn KeyLike + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn KeyLike + '_ {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.parts().cmp(&other.parts())
+    }
+}

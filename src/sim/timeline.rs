@@ -1,0 +1,296 @@
+//! A chapter's timeline: its inputs, the log they produce, checkpoints for forking, and
+//! [`Snapshot`]s for reading the cluster at any instant.
+//!
+//! The log indexes every object version, so reading the state at `t` (a seek) is a handful of
+//! binary searches and never re-runs the simulation. Forking at `t` keeps the past: the world is
+//! restored from the last checkpoint before `t`, the log is cut back to that checkpoint, and the
+//! simulation runs again, deterministically, with the new input.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::action::{Action, ActionKind};
+use super::machine::MachineView;
+use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
+use super::record::{Change, Log, LogMark};
+use super::scenario::{Chapter, Scenario, resolve_steps};
+use super::time::{SimTime, secs};
+use super::world::{Config, World, check_action};
+
+/// How often the world is checkpointed: every minute for the first half hour (where readers
+/// fork), every ten minutes after.
+fn checkpoint_every(t: SimTime) -> Duration {
+    if t < SimTime::from_secs(1800) { secs(60) } else { secs(600) }
+}
+
+/// One input of a timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub action: Action,
+    /// Whether the chapter's script applies it (rather than the reader).
+    pub scripted: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    t: SimTime,
+    world: World,
+    mark: LogMark,
+    next_input: usize,
+}
+
+/// A chapter's timeline, computed up to its horizon.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    scenario: Scenario,
+    config: Config,
+    inputs: Vec<Input>,
+    next_input: usize,
+    world: World,
+    log: Log,
+    checkpoints: Vec<Checkpoint>,
+}
+
+/// Why an action could not be added to a timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForkError(pub String);
+
+impl std::fmt::Display for ForkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ForkError {}
+
+impl Timeline {
+    /// The chapter as scripted.
+    pub fn new(chapter: Chapter, config: Config) -> Timeline {
+        Timeline::with_actions(chapter, config, &[])
+    }
+
+    /// The chapter with the reader's actions: the script up to the first action, then the
+    /// actions (each replacing what the script would have done after it).
+    pub fn with_actions(chapter: Chapter, config: Config, actions: &[Action]) -> Timeline {
+        Timeline::from_scenario(chapter.scenario(), config, actions)
+    }
+
+    /// Any scenario (benchmarks and tests build their own clusters), with the reader's actions.
+    pub fn from_scenario(scenario: Scenario, config: Config, actions: &[Action]) -> Timeline {
+        let mut actions = actions.to_vec();
+        actions.sort_by_key(|a| a.at);
+        let first = actions.first().map(|a| a.at).unwrap_or(SimTime::MAX);
+        let mut inputs: Vec<Input> = scenario
+            .script
+            .iter()
+            .filter(|a| a.at < first)
+            .map(|a| Input { action: a.clone(), scripted: true })
+            .collect();
+        inputs.extend(actions.into_iter().map(|action| Input { action, scripted: false }));
+        let mut world = World::new(config.clone(), &scenario.machines);
+        for rs in &scenario.replicasets {
+            world.add_replicaset(rs);
+        }
+        let log = Log::default();
+        let checkpoints = vec![Checkpoint { t: SimTime::ZERO, world: world.clone(), mark: log.mark(), next_input: 0 }];
+        Timeline { scenario, config, inputs, next_input: 0, world, log, checkpoints }
+    }
+
+    /// The chapter.
+    pub fn chapter(&self) -> Chapter {
+        self.scenario.chapter
+    }
+
+    /// The scenario the timeline runs.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The configuration (profile, seed, epoch).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Every input, in time order.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+
+    /// The reader's actions (not the script's), in time order.
+    pub fn actions(&self) -> Vec<Action> {
+        self.inputs.iter().filter(|i| !i.scripted).map(|i| i.action.clone()).collect()
+    }
+
+    /// Everything produced up to the horizon.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// How far the timeline has been computed: everything before this instant is final.
+    pub fn horizon(&self) -> SimTime {
+        self.world.now
+    }
+
+    /// Computes the timeline up to `t`.
+    pub fn run_until(&mut self, t: SimTime) {
+        while self.world.now < t {
+            let last = self.checkpoints.last().map(|c| c.t).unwrap_or(SimTime::ZERO);
+            let boundary = last + checkpoint_every(last);
+            let target = t.min(boundary);
+            self.advance(target);
+            if target == boundary {
+                self.checkpoints.push(Checkpoint {
+                    t: target,
+                    world: self.world.clone(),
+                    mark: self.log.mark(),
+                    next_input: self.next_input,
+                });
+            }
+        }
+    }
+
+    /// Runs everything due before `target`.
+    fn advance(&mut self, target: SimTime) {
+        while let Some(input) = self.inputs.get(self.next_input) {
+            if input.action.at >= target {
+                break;
+            }
+            let Input { action, scripted } = input.clone();
+            self.world.run_until(action.at, &mut self.log);
+            self.world.apply(&action, scripted, &mut self.log);
+            self.world.record_machines(&mut self.log);
+            self.next_input += 1;
+        }
+        self.world.run_until(target, &mut self.log);
+    }
+
+    /// Adds the reader's action at `action.at`: the past is kept, the future is recomputed with
+    /// the action (later inputs are dropped). The timeline is then computed to at least its
+    /// previous horizon.
+    pub fn fork(&mut self, action: Action) -> Result<(), ForkError> {
+        let t = action.at;
+        let horizon = self.horizon().max(t);
+        self.run_until(t + Duration::from_micros(1));
+        self.at(t).check_action(action.kind, action.machine.as_deref()).map_err(ForkError)?;
+        let keep = self.checkpoints.iter().rposition(|c| c.t <= t).expect("a checkpoint at zero");
+        self.checkpoints.truncate(keep + 1);
+        let cp = self.checkpoints[keep].clone();
+        self.world = cp.world;
+        self.log.truncate(cp.mark);
+        self.next_input = cp.next_input;
+        self.inputs.retain(|i| i.action.at <= t);
+        self.inputs.push(Input { action, scripted: false });
+        self.run_until(horizon);
+        Ok(())
+    }
+
+    /// The cluster as it was at `t` (which must not be past the horizon to be complete).
+    pub fn at(&self, t: SimTime) -> Snapshot<'_> {
+        Snapshot { log: &self.log, t }
+    }
+
+    /// Each step's moment in this timeline (`None`: the step did not happen).
+    pub fn steps(&self) -> Vec<Option<SimTime>> {
+        resolve_steps(&self.scenario, &self.log)
+    }
+}
+
+/// The cluster at one instant, read from a timeline's log.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot<'a> {
+    log: &'a Log,
+    t: SimTime,
+}
+
+impl<'a> Snapshot<'a> {
+    /// The instant.
+    pub fn time(&self) -> SimTime {
+        self.t
+    }
+
+    /// The change that made the current version of `key`, if the object exists.
+    pub fn version(&self, key: &ObjectKey) -> Option<&'a Change> {
+        self.log.version_at(key, self.t)
+    }
+
+    fn objects_of(&self, kind: Kind) -> impl Iterator<Item = &'a Object> + 'a {
+        let (log, t) = (self.log, self.t);
+        log.keys_of(kind).filter_map(move |k| log.version_at(k, t)).map(|c| &c.object)
+    }
+
+    /// Every Node, by name.
+    pub fn nodes(&self) -> Vec<Arc<Node>> {
+        self.objects_of(Kind::Node)
+            .filter_map(|o| match o {
+                Object::Node(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The Node named `name`.
+    pub fn node(&self, name: &str) -> Option<Arc<Node>> {
+        match self.log.version_of_at(Kind::Node, "", name, self.t).map(|c| &c.object) {
+            Some(Object::Node(n)) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    /// Every Lease, by name.
+    pub fn leases(&self) -> Vec<Arc<Lease>> {
+        self.objects_of(Kind::Lease)
+            .filter_map(|o| match o {
+                Object::Lease(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The Lease of node `name`.
+    pub fn lease(&self, name: &str) -> Option<Arc<Lease>> {
+        match self.log.version_of_at(Kind::Lease, "kube-node-lease", name, self.t).map(|c| &c.object) {
+            Some(Object::Lease(l)) => Some(l.clone()),
+            _ => None,
+        }
+    }
+
+    /// Every Pod, by namespace and name.
+    pub fn pods(&self) -> Vec<Arc<Pod>> {
+        self.objects_of(Kind::Pod)
+            .filter_map(|o| match o {
+                Object::Pod(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every Event object, by namespace and name.
+    pub fn events(&self) -> Vec<Arc<Event>> {
+        self.objects_of(Kind::Event)
+            .filter_map(|o| match o {
+                Object::Event(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every object: Nodes, Leases, Pods, then Events.
+    pub fn objects(&self) -> Vec<Object> {
+        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event]
+            .into_iter()
+            .flat_map(|k| self.objects_of(k).cloned())
+            .collect()
+    }
+
+    /// What can be seen of each machine.
+    pub fn machines(&self) -> Vec<Arc<MachineView>> {
+        (0..self.log.machine_count_at(self.t)).filter_map(|i| self.log.machine_at(i, self.t).cloned()).collect()
+    }
+
+    /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
+    pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), String> {
+        let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
+        let pods = self.objects_of(Kind::Pod).count();
+        check_action(kind, machine, &views, |n| self.node(n).is_some(), pods).map(|_| ())
+    }
+}

@@ -1,0 +1,307 @@
+//! Installs what the build and the tests need, each step only when it is missing or the wrong
+//! version. Works on a fresh machine with only rustup, cargo, node and npm.
+//!
+//! Versions have one source of truth each, and this module checks they agree:
+//! * wasm-bindgen: `Cargo.lock` (the `wasm-bindgen` crate); `Trunk.toml [tools] wasm_bindgen`
+//!   must equal it.
+//! * wasm-opt: `xtask/tools/package.json` (npm `binaryen`, exact version);
+//!   `Trunk.toml [tools] wasm_opt` must be `version_<major>` of it.
+//! * trunk: [`TRUNK_VERSION`] (0.22 needs a newer rustc than the project's).
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{Paths, Result, bail, cargo, cmd, probe, read, run};
+
+/// The trunk release the project builds with.
+pub(crate) const TRUNK_VERSION: &str = "0.21.14";
+
+/// Where Debian's Chromium and its driver live (Playwright and wasm-bindgen-test use them).
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Tool versions the project pins, read from the files that pin them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Pins {
+    /// e.g. `0.2.130`
+    pub(crate) wasm_bindgen: String,
+    /// e.g. `132` (npm `binaryen` major version, which is binaryen's release number)
+    pub(crate) binaryen: String,
+}
+
+impl Pins {
+    /// Reads the pins and checks `Trunk.toml` agrees with them.
+    pub(crate) fn read(paths: &Paths) -> Result<Self> {
+        let lock = read(&paths.root.join("Cargo.lock"))?;
+        let wasm_bindgen = lock_version(&lock, "wasm-bindgen")?;
+
+        let tools_pkg = paths.tools_dir.join("package.json");
+        let pkg = read(&tools_pkg)?;
+        let binaryen_full = json_string_field(&pkg, "binaryen")
+            .ok_or_else(|| crate::util::Error(format!("{} has no exact \"binaryen\" version", tools_pkg.display())))?;
+        let binaryen = binaryen_full
+            .split('.')
+            .next()
+            .filter(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
+            .ok_or_else(|| {
+                crate::util::Error(format!(
+                    "{}: binaryen version {binaryen_full:?} must be exact, like \"132.0.0\"",
+                    tools_pkg.display()
+                ))
+            })?
+            .to_owned();
+
+        let trunk_toml = read(&paths.root.join("Trunk.toml"))?;
+        let trunk_wb = toml_value(&trunk_toml, "tools", "wasm_bindgen");
+        let trunk_wo = toml_value(&trunk_toml, "tools", "wasm_opt");
+        if trunk_wb.as_deref() != Some(wasm_bindgen.as_str()) {
+            bail!(
+                "Trunk.toml [tools] wasm_bindgen is {trunk_wb:?} but Cargo.lock has wasm-bindgen \
+                 {wasm_bindgen}: set wasm_bindgen = \"{wasm_bindgen}\" in Trunk.toml"
+            );
+        }
+        let want_wo = format!("version_{binaryen}");
+        if trunk_wo.as_deref() != Some(want_wo.as_str()) {
+            bail!(
+                "Trunk.toml [tools] wasm_opt is {trunk_wo:?} but xtask/tools/package.json pins \
+                 binaryen {binaryen_full}: set wasm_opt = \"{want_wo}\" in Trunk.toml"
+            );
+        }
+        Ok(Pins { wasm_bindgen, binaryen })
+    }
+}
+
+/// The single version of package `name` in a `Cargo.lock`.
+pub(crate) fn lock_version(lock: &str, name: &str) -> Result<String> {
+    let wanted = format!("name = \"{name}\"");
+    let mut versions = Vec::new();
+    let mut lines = lock.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if line == wanted
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")).and_then(|l| l.strip_suffix('"'))
+        {
+            versions.push(v.to_owned());
+        }
+    }
+    match versions.as_slice() {
+        [v] => Ok(v.clone()),
+        [] => bail!("Cargo.lock has no `{name}` package"),
+        many => bail!("Cargo.lock has several `{name}` versions: {many:?}; keep exactly one"),
+    }
+}
+
+/// The string value of `key` in `[table]` of a simple TOML file (no inline tables).
+pub(crate) fn toml_value(toml: &str, table: &str, key: &str) -> Option<String> {
+    let header = format!("[{table}]");
+    let mut in_table = false;
+    for line in toml.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            in_table = line == header;
+            continue;
+        }
+        if !in_table {
+            continue;
+        }
+        if let Some((k, v)) = line.split_once('=')
+            && k.trim() == key
+        {
+            return Some(v.trim().trim_matches('"').to_owned());
+        }
+    }
+    None
+}
+
+/// The value of the first `"key": "value"` in a JSON text (enough for package.json pins).
+pub(crate) fn json_string_field(json: &str, key: &str) -> Option<String> {
+    let needle = format!("\"{key}\"");
+    let rest = &json[json.find(&needle)? + needle.len()..];
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    Some(rest[..rest.find('"')?].to_owned())
+}
+
+/// What `install` should cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// What a release build of the site needs.
+    Build,
+    /// Also clippy/rustfmt, wasm-bindgen-test-runner, Chromium, chromedriver, Playwright.
+    Test,
+}
+
+/// Installs what is missing for `scope`, then runs `cargo fetch` (trunk builds offline).
+pub(crate) fn install(paths: &Paths, scope: Scope) -> Result<Pins> {
+    let pins = Pins::read(paths)?;
+    require_tool(paths, "node", "Node.js 20 or newer")?;
+    require_tool(paths, "npm", "npm (comes with Node.js)")?;
+    rust_target(paths)?;
+    if scope == Scope::Test {
+        rust_components(paths)?;
+    }
+    trunk(paths)?;
+    wasm_bindgen(paths, &pins)?;
+    wasm_opt(paths, &pins)?;
+    if scope == Scope::Test {
+        chromium(paths)?;
+        npm_ci(paths, &paths.e2e_dir, &[("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")])?;
+    }
+    run(cargo(paths).arg("fetch"))?;
+    Ok(pins)
+}
+
+fn require_tool(paths: &Paths, tool: &str, what: &str) -> Result<()> {
+    if probe(cmd(paths, tool).arg("--version")).is_none() {
+        bail!("`{tool}` is not on PATH: install {what} first");
+    }
+    Ok(())
+}
+
+fn rustup(paths: &Paths) -> Command {
+    let mut c = cmd(paths, "rustup");
+    // Pick the toolchain that builds the project, even if rustup's default differs.
+    if let Some(t) = std::env::var_os("RUSTUP_TOOLCHAIN") {
+        c.env("RUSTUP_TOOLCHAIN", t);
+    }
+    c
+}
+
+fn rust_target(paths: &Paths) -> Result<()> {
+    const TARGET: &str = "wasm32-unknown-unknown";
+    let installed = probe(rustup(paths).args(["target", "list", "--installed"]));
+    match installed {
+        Some(list) if list.lines().any(|l| l.trim() == TARGET) => Ok(()),
+        Some(_) => run(rustup(paths).args(["target", "add", TARGET])),
+        None => bail!("`rustup` is not on PATH: install Rust with rustup (the {TARGET} target is needed)"),
+    }
+}
+
+fn rust_components(paths: &Paths) -> Result<()> {
+    let clippy = probe(cargo(paths).args(["clippy", "--version"])).is_some();
+    let fmt = probe(cargo(paths).args(["fmt", "--version"])).is_some();
+    if clippy && fmt {
+        return Ok(());
+    }
+    run(rustup(paths).args(["component", "add", "clippy", "rustfmt"]))
+}
+
+fn trunk(paths: &Paths) -> Result<()> {
+    let want = format!("trunk {TRUNK_VERSION}");
+    if probe(cmd(paths, "trunk").arg("--version")).as_deref() == Some(want.as_str()) {
+        return Ok(());
+    }
+    println!("xtask: installing {want} (about 12 minutes of compiling on 2 cores)");
+    run(cargo(paths).args(["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))
+}
+
+fn wasm_bindgen(paths: &Paths, pins: &Pins) -> Result<()> {
+    let want = &pins.wasm_bindgen;
+    let ok = |tool: &str| {
+        probe(cmd(paths, tool).arg("--version")).is_some_and(|v| v.split_whitespace().nth(1) == Some(want.as_str()))
+    };
+    if ok("wasm-bindgen") && ok("wasm-bindgen-test-runner") {
+        return Ok(());
+    }
+    println!("xtask: installing wasm-bindgen-cli {want} (about 3 minutes)");
+    // Not --locked: its lockfile pins a crate the registry mirror lacks.
+    run(cargo(paths).args(["install", "wasm-bindgen-cli", "--version", want, "--force"]))
+}
+
+fn wasm_opt(paths: &Paths, pins: &Pins) -> Result<()> {
+    npm_ci(paths, &paths.tools_dir, &[])?;
+    let want = format!("version_{}", pins.binaryen);
+    let bin = paths.tools_dir.join("node_modules").join(".bin").join("wasm-opt");
+    let got = probe(cmd(paths, &bin).arg("--version")).unwrap_or_default();
+    // `wasm-opt version 132 (version_132)`
+    if got.split_whitespace().nth(2) != Some(pins.binaryen.as_str()) {
+        bail!("{} --version printed {got:?}, expected {want}", bin.display());
+    }
+    Ok(())
+}
+
+/// `npm ci` in `dir`, skipped when `node_modules` was installed from the same lockfile
+/// (xtask keeps a copy of the lockfile in `node_modules/.xtask-lock`).
+pub(crate) fn npm_ci(paths: &Paths, dir: &Path, env: &[(&str, &str)]) -> Result<()> {
+    let lock = dir.join("package-lock.json");
+    let stamp = dir.join("node_modules").join(".xtask-lock");
+    let lock_text = read(&lock)?;
+    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == lock_text) {
+        return Ok(());
+    }
+    let mut c = cmd(paths, "npm");
+    c.args(["ci", "--no-audit", "--no-fund"]).current_dir(dir);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    run(&mut c)?;
+    std::fs::write(&stamp, lock_text)?;
+    Ok(())
+}
+
+fn chromium(paths: &Paths) -> Result<()> {
+    if Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file() {
+        return Ok(());
+    }
+    println!("xtask: installing Debian's chromium and chromium-driver");
+    let root = probe(cmd(paths, "id").arg("-u")).as_deref() == Some("0");
+    let apt = |args: &[&str]| {
+        let mut c = if root {
+            cmd(paths, "apt-get")
+        } else {
+            let mut c = cmd(paths, "sudo");
+            c.args(["--preserve-env=DEBIAN_FRONTEND", "apt-get"]);
+            c
+        };
+        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        c
+    };
+    run(&mut apt(&["update"]))?;
+    run(&mut apt(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"]))?;
+    if !Path::new(CHROMIUM).is_file() || !Path::new(CHROMEDRIVER).is_file() {
+        bail!("apt-get installed chromium, but {CHROMIUM} or {CHROMEDRIVER} is still missing");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_one_version_from_a_lockfile() {
+        let lock = "[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.130\"\n\n\
+                    [[package]]\nname = \"wasm-bindgen-test\"\nversion = \"0.3.80\"\n";
+        assert_eq!(lock_version(lock, "wasm-bindgen").unwrap(), "0.2.130");
+        assert_eq!(lock_version(lock, "wasm-bindgen-test").unwrap(), "0.3.80");
+        assert!(lock_version(lock, "leptos").is_err());
+    }
+
+    #[test]
+    fn two_versions_are_an_error() {
+        let lock = "name = \"a\"\nversion = \"1.0.0\"\nname = \"a\"\nversion = \"2.0.0\"\n";
+        assert!(lock_version(lock, "a").is_err());
+    }
+
+    #[test]
+    fn reads_toml_values_in_their_table() {
+        let toml =
+            "[build]\nwasm_opt = \"no\"\n[tools]\n# c\nwasm_bindgen = \"0.2.130\" # x\nwasm_opt = \"version_132\"\n";
+        assert_eq!(toml_value(toml, "tools", "wasm_opt").as_deref(), Some("version_132"));
+        assert_eq!(toml_value(toml, "tools", "wasm_bindgen").as_deref(), Some("0.2.130"));
+        assert_eq!(toml_value(toml, "build", "wasm_opt").as_deref(), Some("no"));
+        assert_eq!(toml_value(toml, "tools", "missing"), None);
+    }
+
+    #[test]
+    fn reads_package_json_pins() {
+        let pkg = "{ \"dependencies\": {\n  \"binaryen\" : \"132.0.0\"\n} }";
+        assert_eq!(json_string_field(pkg, "binaryen").as_deref(), Some("132.0.0"));
+        assert_eq!(json_string_field(pkg, "nope"), None);
+    }
+
+    #[test]
+    fn the_repository_pins_agree() {
+        let pins = Pins::read(&Paths::new()).expect("Cargo.lock, Trunk.toml and package.json agree");
+        assert!(pins.wasm_bindgen.starts_with("0.2."));
+    }
+}

@@ -1,0 +1,201 @@
+//! `cargo xtask`: the project's build, serve and test entry points.
+//!
+//! ```text
+//! cargo xtask build  [--skip-install]
+//! cargo xtask serve  [--port N] [--skip-install] [--no-build]
+//! cargo xtask test   [--skip-install] [--e2e-only] [--no-build] [--grep PATTERN] [-- PLAYWRIGHT ARGS]
+//! ```
+//!
+//! Every command first installs what is missing (see `install.rs`), so a fresh machine with
+//! rustup, cargo, node and npm needs nothing else. `cargo xtask help` prints the details.
+
+mod install;
+mod server;
+mod test;
+mod util;
+
+use std::process::ExitCode;
+
+use util::{Paths, Result, bail, cmd, fmt_duration, run};
+
+const USAGE: &str = "\
+cargo xtask <command> [options]
+
+Commands:
+  build    Install missing tools, then build the release site into dist/.
+  serve    `build`, then serve dist/ on http://127.0.0.1:PORT/ (and under /docs/k8s/nodeline/).
+             --port N       port to listen on (default 8080; 0 picks a free one)
+             --no-build     serve the existing dist/ as it is
+  test     Install tools and test dependencies, then run every check CI runs, in order,
+           stopping at the first failure: fmt, clippy (native), clippy (wasm32), cargo test
+           (native), wasm-bindgen tests in Chromium, release build, Playwright tests.
+             --e2e-only     only build the site and run the Playwright tests
+             --no-build     with --e2e-only: reuse the existing dist/ (no trunk build)
+             --grep PATTERN only Playwright tests whose title matches PATTERN
+             -- ARGS        anything after `--` goes to `playwright test` as is
+                            (e.g. `-- --headed`, `-- specs/smoke.spec.ts`)
+  bundle   (not yet available)
+  bench    (not yet available)
+  help     Print this help.
+
+Options for every command:
+  --skip-install   do not check or install tools (fast iteration when they are known good)
+
+Examples:
+  cargo xtask test
+  cargo xtask test --e2e-only --grep \"Play toggles\"
+  cargo xtask test --e2e-only --no-build --skip-install -- --repeat-each 5
+  cargo xtask serve --port 9000
+";
+
+/// Parsed command line.
+#[derive(Debug, Default)]
+struct Options {
+    skip_install: bool,
+    port: Option<u16>,
+    no_build: bool,
+    e2e_only: bool,
+    grep: Option<String>,
+    playwright_args: Vec<String>,
+}
+
+fn parse(command: &str, args: &[String]) -> Result<Options> {
+    let mut o = Options::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or_else(|| util::Error(format!("{name} needs a value")));
+        match (command, arg.as_str()) {
+            (_, "--skip-install") => o.skip_install = true,
+            ("serve" | "test", "--no-build") => o.no_build = true,
+            ("serve", "--port") => {
+                let v = value("--port")?;
+                o.port = Some(v.parse().map_err(|_| util::Error(format!("--port: not a port number: {v}")))?);
+            }
+            ("serve", a) if a.starts_with("--port=") => {
+                let v = &a["--port=".len()..];
+                o.port = Some(v.parse().map_err(|_| util::Error(format!("--port: not a port number: {v}")))?);
+            }
+            ("test", "--e2e-only") => o.e2e_only = true,
+            ("test", "--grep" | "-g") => o.grep = Some(value("--grep")?),
+            ("test", a) if a.starts_with("--grep=") => o.grep = Some(a["--grep=".len()..].to_owned()),
+            ("test", "--") => {
+                o.playwright_args = it.by_ref().cloned().collect();
+            }
+            (_, a) => bail!("unknown option for `{command}`: {a}\n\n{USAGE}"),
+        }
+    }
+    if command == "test" && o.no_build && !o.e2e_only {
+        bail!("`--no-build` only makes sense with `--e2e-only`");
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match command.as_str() {
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        "build" | "serve" | "test" => match parse(command, rest) {
+            Ok(o) => match command.as_str() {
+                "build" => build_cmd(&o),
+                "serve" => serve_cmd(&o),
+                _ => test::run_all(&o),
+            },
+            Err(e) => Err(e),
+        },
+        "bundle" | "bench" => {
+            Err(util::Error(format!("`cargo xtask {command}` is not yet available (it comes with a later change)")))
+        }
+        other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Builds the release site into `dist/` with trunk (offline: tools and crates are local).
+pub(crate) fn build_site(paths: &Paths) -> Result<()> {
+    let mut c = cmd(paths, "trunk");
+    c.args(["build", "--release", "--offline=true", "--dist"]).arg(&paths.dist).env("TRUNK_OFFLINE", "true");
+    run(&mut c)?;
+    if !paths.dist.join("index.html").is_file() {
+        bail!("trunk finished but {} has no index.html", paths.dist.display());
+    }
+    Ok(())
+}
+
+fn build_cmd(o: &Options) -> Result<()> {
+    let paths = Paths::new();
+    let start = std::time::Instant::now();
+    if !o.skip_install {
+        install::install(&paths, install::Scope::Build)?;
+    }
+    build_site(&paths)?;
+    println!("xtask: built {} in {}", paths.dist.display(), fmt_duration(start.elapsed()));
+    Ok(())
+}
+
+fn serve_cmd(o: &Options) -> Result<()> {
+    let paths = Paths::new();
+    if !o.no_build {
+        if !o.skip_install {
+            install::install(&paths, install::Scope::Build)?;
+        }
+        build_site(&paths)?;
+    }
+    if !paths.dist.join("index.html").is_file() {
+        bail!("{} has no index.html: run without --no-build", paths.dist.display());
+    }
+    let port = o.port.unwrap_or(8080);
+    let server = server::Server::start(&format!("127.0.0.1:{port}"), &paths.dist, &[server::DOCS_PREFIX])
+        .map_err(|e| util::Error(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+    let url = server.url();
+    println!("xtask: serving {} at {url}", paths.dist.display());
+    println!("xtask: also at {}{} (press Ctrl-C to stop)", url.trim_end_matches('/'), server::DOCS_PREFIX);
+    server.wait();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| (*a).to_owned()).collect()
+    }
+
+    #[test]
+    fn parses_test_options() {
+        let o =
+            parse("test", &args(&["--e2e-only", "--grep", "Play", "--skip-install", "--", "--headed", "x"])).unwrap();
+        assert!(o.e2e_only && o.skip_install);
+        assert_eq!(o.grep.as_deref(), Some("Play"));
+        assert_eq!(o.playwright_args, args(&["--headed", "x"]));
+    }
+
+    #[test]
+    fn parses_serve_port() {
+        assert_eq!(parse("serve", &args(&["--port", "9000"])).unwrap().port, Some(9000));
+        assert_eq!(parse("serve", &args(&["--port=0"])).unwrap().port, Some(0));
+        assert!(parse("serve", &args(&["--port", "x"])).is_err());
+        assert!(parse("serve", &args(&["--port"])).is_err());
+    }
+
+    #[test]
+    fn rejects_unknown_and_misplaced_options() {
+        assert!(parse("build", &args(&["--port", "1"])).is_err());
+        assert!(parse("build", &args(&["--grep", "x"])).is_err());
+        assert!(parse("test", &args(&["--no-build"])).is_err());
+        assert!(parse("test", &args(&["--bogus"])).is_err());
+    }
+}

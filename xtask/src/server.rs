@@ -1,0 +1,377 @@
+//! A small static file server on std only, for `cargo xtask serve` and the browser tests.
+//!
+//! It serves one directory (normally `dist/`) at `/` and again under each extra mount prefix
+//! (`/docs/k8s/nodeline/`, where docs sites embed the app), so tests can prove the build works
+//! from a sub-path. GET and HEAD only; directories serve their `index.html` (a directory URL
+//! without the trailing slash is redirected to it, so relative asset URLs resolve); anything
+//! else is a 404.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The sub-path under which the site is also served (docs sites embed it there).
+pub(crate) const DOCS_PREFIX: &str = "/docs/k8s/nodeline/";
+
+/// A running server; [`Server::stop`] (or dropping it) shuts it down.
+#[derive(Debug)]
+pub(crate) struct Server {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Binds `addr` (port 0 picks a free port) and serves `root` at `/` and under `prefixes`
+    /// on a background thread.
+    pub(crate) fn start(addr: &str, root: &Path, prefixes: &[&str]) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(addr)?;
+        let addr = listener.local_addr()?;
+        let site = Arc::new(Site {
+            root: root.to_path_buf(),
+            prefixes: prefixes.iter().map(|p| normalize_prefix(p)).collect(),
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop_flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                if stop_flag.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = conn else { continue };
+                let site = Arc::clone(&site);
+                std::thread::spawn(move || {
+                    // A broken connection only concerns that client.
+                    let _ = site.handle(stream);
+                });
+            }
+        });
+        Ok(Server { addr, stop, thread: Some(thread) })
+    }
+
+    pub(crate) fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT/`
+    pub(crate) fn url(&self) -> String {
+        format!("http://{}/", self.addr())
+    }
+
+    /// Blocks forever (until the process is interrupted).
+    pub(crate) fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Stops accepting connections and joins the accept thread.
+    pub(crate) fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(t) = self.thread.take() {
+            self.stop.store(true, Ordering::SeqCst);
+            // Wake the blocking accept() so it sees the flag.
+            let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn normalize_prefix(p: &str) -> String {
+    let p = p.trim_matches('/');
+    if p.is_empty() { "/".to_owned() } else { format!("/{p}/") }
+}
+
+#[derive(Debug)]
+struct Site {
+    root: PathBuf,
+    prefixes: Vec<String>,
+}
+
+/// What to answer.
+#[derive(Debug, PartialEq, Eq)]
+enum Reply {
+    File(PathBuf),
+    Redirect(String),
+    NotFound,
+}
+
+impl Site {
+    fn handle(&self, mut stream: TcpStream) -> std::io::Result<()> {
+        stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+        stream.set_write_timeout(Some(Duration::from_secs(30)))?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut request_line = String::new();
+        reader.by_ref().take(8192).read_line(&mut request_line)?;
+        // Drain the headers (we need none of them).
+        let mut header_bytes = 0usize;
+        loop {
+            let mut line = String::new();
+            let n = reader.read_line(&mut line)?;
+            header_bytes += n;
+            if n == 0 || line == "\r\n" || line == "\n" || header_bytes > 64 * 1024 {
+                break;
+            }
+        }
+
+        let mut parts = request_line.split_whitespace();
+        let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
+            return respond(&mut stream, 400, "Bad Request", "text/plain; charset=utf-8", b"bad request\n", true);
+        };
+        let head = method == "HEAD";
+        if method != "GET" && !head {
+            return respond(
+                &mut stream,
+                405,
+                "Method Not Allowed",
+                "text/plain; charset=utf-8",
+                b"method not allowed\n",
+                !head,
+            );
+        }
+
+        match self.resolve(target) {
+            Reply::File(path) => match std::fs::read(&path) {
+                Ok(body) => respond(&mut stream, 200, "OK", content_type(&path), &body, !head),
+                Err(_) => not_found(&mut stream, !head),
+            },
+            Reply::Redirect(location) => {
+                let msg = format!(
+                    "HTTP/1.1 301 Moved Permanently\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                stream.write_all(msg.as_bytes())?;
+                stream.flush()?;
+                let _ = stream.shutdown(Shutdown::Write);
+                Ok(())
+            }
+            Reply::NotFound => not_found(&mut stream, !head),
+        }
+    }
+
+    /// Maps a request target to a reply. Pure, so it is unit-tested.
+    fn resolve(&self, target: &str) -> Reply {
+        let path_part = target.split(['?', '#']).next().unwrap_or("");
+        let Some(path) = percent_decode(path_part) else {
+            return Reply::NotFound;
+        };
+        if !path.starts_with('/') {
+            return Reply::NotFound;
+        }
+        // `/docs/k8s/nodeline` without the slash: redirect, or relative URLs break.
+        for prefix in &self.prefixes {
+            if prefix != "/" && path == prefix.trim_end_matches('/') {
+                return Reply::Redirect(format!("{prefix}{}", query_of(target)));
+            }
+        }
+        // Longest prefix first, then `/`.
+        let rel = self
+            .prefixes
+            .iter()
+            .filter(|p| p.as_str() != "/" && path.starts_with(p.as_str()))
+            .max_by_key(|p| p.len())
+            .map_or(&path[1..], |p| &path[p.len()..]);
+
+        let mut file = self.root.clone();
+        for comp in Path::new(rel).components() {
+            match comp {
+                Component::Normal(c) => file.push(c),
+                Component::CurDir => {}
+                // `..`, absolute or prefix components: never leave the root.
+                _ => return Reply::NotFound,
+            }
+        }
+        if file.is_dir() {
+            if !path.ends_with('/') {
+                return Reply::Redirect(format!("{path}/{}", query_of(target)));
+            }
+            file.push("index.html");
+        }
+        if file.is_file() { Reply::File(file) } else { Reply::NotFound }
+    }
+}
+
+fn query_of(target: &str) -> &str {
+    target.find('?').map_or("", |i| &target[i..])
+}
+
+fn not_found(stream: &mut TcpStream, body: bool) -> std::io::Result<()> {
+    respond(stream, 404, "Not Found", "text/plain; charset=utf-8", b"404 not found\n", body)
+}
+
+fn respond(
+    stream: &mut TcpStream,
+    code: u16,
+    reason: &str,
+    content_type: &str,
+    body: &[u8],
+    send_body: bool,
+) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {code} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    if send_body {
+        stream.write_all(body)?;
+    }
+    stream.flush()?;
+    let _ = stream.shutdown(Shutdown::Write);
+    Ok(())
+}
+
+/// The Content-Type for a file, by extension.
+pub(crate) fn content_type(path: &Path) -> &'static str {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    match ext.as_str() {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "webmanifest" => "application/manifest+json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "avif" => "image/avif",
+        "ico" => "image/x-icon",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "ttf" => "font/ttf",
+        "otf" => "font/otf",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "xml" => "application/xml",
+        "pdf" => "application/pdf",
+        "gz" => "application/gzip",
+        "zip" => "application/zip",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Decodes `%XX` escapes; `None` for malformed escapes, non-UTF-8 or an encoded NUL.
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            let b = u8::from_str_radix(hex, 16).ok()?;
+            if b == 0 {
+                return None;
+            }
+            out.push(b);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn site() -> (PathBuf, Site) {
+        let dir = std::env::temp_dir().join(format!(
+            "xtask-server-test-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("index.html"), "<h1>home</h1>").unwrap();
+        std::fs::write(dir.join("app_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+        std::fs::write(dir.join("sub").join("index.html"), "sub").unwrap();
+        let site = Site { root: dir.clone(), prefixes: vec!["/".into(), normalize_prefix(DOCS_PREFIX)] };
+        (dir, site)
+    }
+
+    #[test]
+    fn resolves_files_directories_and_prefixes() {
+        let (dir, s) = site();
+        assert_eq!(s.resolve("/"), Reply::File(dir.join("index.html")));
+        assert_eq!(s.resolve("/?chapter=registration&step=4"), Reply::File(dir.join("index.html")));
+        assert_eq!(s.resolve("/app_bg.wasm"), Reply::File(dir.join("app_bg.wasm")));
+        assert_eq!(s.resolve("/sub/"), Reply::File(dir.join("sub").join("index.html")));
+        assert_eq!(s.resolve("/sub?x=1"), Reply::Redirect("/sub/?x=1".into()));
+        assert_eq!(s.resolve(DOCS_PREFIX), Reply::File(dir.join("index.html")));
+        assert_eq!(s.resolve("/docs/k8s/nodeline/app_bg.wasm"), Reply::File(dir.join("app_bg.wasm")));
+        assert_eq!(s.resolve("/docs/k8s/nodeline?embed=1"), Reply::Redirect("/docs/k8s/nodeline/?embed=1".into()));
+        assert_eq!(s.resolve("/missing.js"), Reply::NotFound);
+        assert_eq!(s.resolve("/docs/"), Reply::NotFound);
+    }
+
+    #[test]
+    fn never_leaves_the_root() {
+        let (_dir, s) = site();
+        assert_eq!(s.resolve("/../etc/passwd"), Reply::NotFound);
+        assert_eq!(s.resolve("/%2e%2e/etc/passwd"), Reply::NotFound);
+        assert_eq!(s.resolve("/sub/../../x"), Reply::NotFound);
+        assert_eq!(s.resolve("/%00"), Reply::NotFound);
+        assert_eq!(s.resolve("/%zz"), Reply::NotFound);
+        assert_eq!(s.resolve("relative"), Reply::NotFound);
+    }
+
+    #[test]
+    fn content_types() {
+        assert_eq!(content_type(Path::new("a/nodeline_bg.wasm")), "application/wasm");
+        assert_eq!(content_type(Path::new("x.JS")), "text/javascript; charset=utf-8");
+        assert_eq!(content_type(Path::new("favicon.svg")), "image/svg+xml");
+        assert_eq!(content_type(Path::new("index.html")), "text/html; charset=utf-8");
+        assert_eq!(content_type(Path::new("noext")), "application/octet-stream");
+    }
+
+    fn get(addr: SocketAddr, request: &str) -> String {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn serves_over_tcp() {
+        let (dir, _) = site();
+        let server = Server::start("127.0.0.1:0", &dir, &[DOCS_PREFIX]).unwrap();
+        let addr = server.addr();
+
+        let r = get(addr, "GET /app_bg.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+        assert!(r.contains("Content-Type: application/wasm\r\n"), "{r}");
+        assert!(r.contains("Content-Length: 8\r\n"), "{r}");
+
+        let r = get(addr, "GET /docs/k8s/nodeline/ HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n") && r.ends_with("<h1>home</h1>"), "{r}");
+
+        let r = get(addr, "HEAD / HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n") && r.ends_with("\r\n\r\n"), "{r}");
+
+        let r = get(addr, "GET /nope HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 404 Not Found\r\n"), "{r}");
+
+        let r = get(addr, "POST / HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 405 "), "{r}");
+
+        server.stop();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

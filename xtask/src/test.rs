@@ -1,0 +1,126 @@
+//! `cargo xtask test`: every check CI runs, in order, stopping at the first failure, with a
+//! summary line and the time of each stage at the end.
+
+use std::time::{Duration, Instant};
+
+use crate::install::{self, CHROMEDRIVER};
+use crate::server::{DOCS_PREFIX, Server};
+use crate::util::{Paths, Result, cargo, cmd, fmt_duration, run};
+use crate::{Options, build_site};
+
+const WASM: &str = "wasm32-unknown-unknown";
+
+/// One named step of the pipeline.
+type Stage<'a> = (&'static str, Box<dyn Fn() -> Result<()> + 'a>);
+
+#[derive(Debug)]
+enum Outcome {
+    Passed(Duration),
+    Failed(Duration, String),
+    NotRun,
+}
+
+/// Runs the stages; prints a summary whatever happens.
+pub(crate) fn run_all(o: &Options) -> Result<()> {
+    let paths = Paths::new();
+    let mut stages: Vec<Stage<'_>> = Vec::new();
+
+    if !o.skip_install {
+        stages.push((
+            "install tools and test dependencies",
+            Box::new(|| install::install(&paths, install::Scope::Test).map(|_| ())),
+        ));
+    }
+    if !o.e2e_only {
+        stages.push(("cargo fmt --check", Box::new(|| run(cargo(&paths).args(["fmt", "--all", "--", "--check"])))));
+        stages.push((
+            "clippy (native)",
+            Box::new(|| run(cargo(&paths).args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))),
+        ));
+        stages.push((
+            "clippy (wasm32)",
+            Box::new(|| {
+                run(cargo(&paths)
+                    .args(["clippy", "--target", WASM, "--lib", "--bins", "--tests", "--", "-D", "warnings"]))
+            }),
+        ));
+        stages.push(("cargo test (native)", Box::new(|| run(cargo(&paths).args(["test", "--workspace"])))));
+        stages.push((
+            "cargo test (wasm32, Chromium)",
+            Box::new(|| {
+                run(cargo(&paths)
+                    .args(["test", "--target", WASM, "--lib", "--tests"])
+                    .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER", "wasm-bindgen-test-runner")
+                    .env("CHROMEDRIVER", CHROMEDRIVER)
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120"))
+            }),
+        ));
+    }
+    if !o.no_build {
+        stages.push(("release build (trunk)", Box::new(|| build_site(&paths))));
+    }
+    stages.push(("browser tests (Playwright)", Box::new(|| e2e(&paths, o))));
+
+    let total = Instant::now();
+    let mut outcomes: Vec<(&str, Outcome)> = Vec::new();
+    let mut failed = false;
+    for (name, stage) in &stages {
+        if failed {
+            outcomes.push((name, Outcome::NotRun));
+            continue;
+        }
+        println!("\n==> xtask test: {name}");
+        let start = Instant::now();
+        match stage() {
+            Ok(()) => {
+                let d = start.elapsed();
+                println!("==> PASS {name} ({})", fmt_duration(d));
+                outcomes.push((name, Outcome::Passed(d)));
+            }
+            Err(e) => {
+                let d = start.elapsed();
+                println!("==> FAIL {name} ({}): {e}", fmt_duration(d));
+                outcomes.push((name, Outcome::Failed(d, e.0)));
+                failed = true;
+            }
+        }
+    }
+
+    let passed = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Passed(_))).count();
+    let n_failed = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Failed(..))).count();
+    println!("\n==> xtask test summary");
+    for (name, outcome) in &outcomes {
+        match outcome {
+            Outcome::Passed(d) => println!("  PASS  {:>9}  {name}", fmt_duration(*d)),
+            Outcome::Failed(d, e) => println!("  FAIL  {:>9}  {name}: {e}", fmt_duration(*d)),
+            Outcome::NotRun => println!("  ----  {:>9}  {name} (not run)", ""),
+        }
+    }
+    println!("  total {:>9}", fmt_duration(total.elapsed()));
+    println!("stages: {passed} passed, {n_failed} failed");
+    if let Some((name, _)) = outcomes.iter().find(|(_, o)| matches!(o, Outcome::Failed(..))) {
+        crate::util::bail!("stage failed: {name}");
+    }
+    Ok(())
+}
+
+/// Serves `dist/` on an ephemeral port in this process and runs Playwright against it.
+fn e2e(paths: &Paths, o: &Options) -> Result<()> {
+    if !paths.dist.join("index.html").is_file() {
+        crate::util::bail!("{} has no index.html: build first", paths.dist.display());
+    }
+    let server = Server::start("127.0.0.1:0", &paths.dist, &[DOCS_PREFIX])?;
+    let base_url = server.url();
+    println!("xtask: serving {} at {base_url} (and under {DOCS_PREFIX})", paths.dist.display());
+
+    let playwright = paths.e2e_dir.join("node_modules").join(".bin").join("playwright");
+    let mut c = cmd(paths, &playwright);
+    c.arg("test").current_dir(&paths.e2e_dir).env("BASE_URL", &base_url).env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+    if let Some(g) = &o.grep {
+        c.args(["--grep", g]);
+    }
+    c.args(&o.playwright_args);
+    let result = run(&mut c);
+    server.stop();
+    result
+}
