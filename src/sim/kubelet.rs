@@ -77,6 +77,8 @@ pub(crate) enum KubeletTimer {
     LeaseEnsure { then_update: bool },
     /// Retry undelivered events.
     EventFlush,
+    /// The informers' watches reconnect after the network returns (reflector backoff).
+    Relist,
     /// The container manager's `NodeAllocatableEnforced` event.
     AllocatableEnforced,
     /// The next step of starting or stopping a Pod's containers.
@@ -277,6 +279,8 @@ impl World {
                     if let Some(k) = self.machines[m].kubelet_mut() {
                         k.pleg_relisted = true;
                     }
+                    // The sync loop stops skipping pod synchronization.
+                    self.kubelet_sync_pods(m, log);
                 } else {
                     self.kubelet_after(m, secs(1), KubeletTimer::PlegRelist);
                 }
@@ -295,6 +299,11 @@ impl World {
             }
             KubeletTimer::LeaseEnsure { then_update } => self.kubelet_lease_ensure(m, then_update, log),
             KubeletTimer::EventFlush => self.kubelet_flush_events(m, log),
+            KubeletTimer::Relist => {
+                if !self.machines[m].network_cut {
+                    self.kubelet_sync_pods(m, log);
+                }
+            }
             KubeletTimer::Pod { uid, step } => self.kubelet_pod_step(m, &uid, step, log),
         }
     }
@@ -309,16 +318,27 @@ impl World {
         }
         let k = self.machines[m].kubelet_mut().expect("running");
         let was_network = k.network_error.clone();
+        let was_down = k.runtime_synced_at.is_none_or(|t| t + MAX_WAIT_FOR_CONTAINER_RUNTIME <= now);
         k.runtime_synced_at = Some(now);
         k.network_error = (!cni).then(|| CNI_NOT_READY.to_string());
-        if was_network.is_some() && k.network_error.is_none() && was_network.as_deref() != Some("network state unknown")
-        {
+        let network_back = was_network.is_some() && k.network_error.is_none();
+        if was_down || network_back {
             self.kubelet_sync_pods(m, log);
         }
     }
 
     /// The errors that keep Ready False, in the order the Ready setter combines them.
     fn kubelet_ready_errors(&self, m: usize) -> Vec<String> {
+        let mut errs = self.kubelet_runtime_errors(m);
+        if let Some(e) = self.machines[m].kubelet().and_then(|k| k.network_error.as_ref()) {
+            errs.push(e.clone());
+        }
+        errs
+    }
+
+    /// `runtimeErrors()`: the runtime status check and PLEG health. While there are any, the
+    /// kubelet's sync loop skips pod synchronization.
+    fn kubelet_runtime_errors(&self, m: usize) -> Vec<String> {
         let machine = &self.machines[m];
         let k = machine.kubelet().expect("running");
         let mut errs = Vec::new();
@@ -337,9 +357,6 @@ impl World {
                     format_go_duration(since)
                 ));
             }
-        }
-        if let Some(e) = &k.network_error {
-            errs.push(e.clone());
         }
         errs
     }
@@ -848,6 +865,18 @@ impl World {
         self.kubelet_after(m, wait, KubeletTimer::LeaseEnsure { then_update });
     }
 
+    /// The network is back: the informers' watches reconnect at the reflector's next retry. Its
+    /// backoff starts at 800 ms and doubles to 30 s, with up to 100 % jitter, so after a long cut
+    /// the retry comes within a minute.
+    pub(crate) fn kubelet_network_restored(&mut self, m: usize, cut_for: Duration) {
+        if self.machines[m].kubelet().is_none() {
+            return;
+        }
+        let interval = cut_for.clamp(millis(800), secs(30));
+        let delay = self.rng.between(millis(100), interval * 2);
+        self.kubelet_after(m, delay, KubeletTimer::Relist);
+    }
+
     /// The reader's "Label node-role" action: the kubelet tries to label its own Node
     /// `node-role.kubernetes.io/worker`, and NodeRestriction refuses.
     pub(crate) fn kubelet_label_node_role(&mut self, m: usize, log: &mut Log) {
@@ -874,7 +903,8 @@ impl World {
         let fresh = self.api.node(&machine.hostname).cloned();
         let k = self.machines[m].kubelet_mut().expect("running");
         k.node_cache = fresh;
-        if !self.machines[m].runtime_up {
+        if !self.machines[m].runtime_up || !self.kubelet_runtime_errors(m).is_empty() {
+            // "Skipping pod synchronization": the sync loop waits for the runtime and PLEG.
             return;
         }
         let host = self.machines[m].hostname.clone();

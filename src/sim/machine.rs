@@ -103,6 +103,8 @@ pub(crate) struct Machine {
     pub(crate) runtime_down_since: Option<SimTime>,
     pub(crate) cni_ready: bool,
     pub(crate) network_cut: bool,
+    /// When the network was cut.
+    pub(crate) network_cut_since: Option<SimTime>,
     pub(crate) containers: Vec<RunningContainer>,
     pub(crate) kubelet: KubeletProcess,
     /// Whether systemd wants the kubelet running (false after `kill-kubelet`).
@@ -184,6 +186,7 @@ impl Machine {
             runtime_down_since: None,
             cni_ready: spec.cni_ready_after.is_none(),
             network_cut: false,
+            network_cut_since: None,
             containers: Vec::new(),
             kubelet: KubeletProcess::Stopped,
             kubelet_enabled: false,

@@ -178,7 +178,9 @@ impl Timeline {
         self.world = cp.world;
         self.log.truncate(cp.mark);
         self.next_input = cp.next_input;
-        self.inputs.retain(|i| i.action.at <= t);
+        // The reader's inputs up to now stay; the script's stop before the first action of the
+        // reader, exactly as `with_actions` builds it.
+        self.inputs.retain(|i| if i.scripted { i.action.at < t } else { i.action.at <= t });
         self.inputs.push(Input { action, scripted: false });
         self.run_until(horizon);
         Ok(())

@@ -491,8 +491,17 @@ impl World {
                 self.machines[m].runtime_up = true;
                 self.machines[m].runtime_down_since = None;
             }
-            ActionKind::CutNetwork => self.machines[m.expect("machine")].network_cut = true,
-            ActionKind::RestoreNetwork => self.machines[m.expect("machine")].network_cut = false,
+            ActionKind::CutNetwork => {
+                let m = m.expect("machine");
+                self.machines[m].network_cut = true;
+                self.machines[m].network_cut_since = Some(self.now);
+            }
+            ActionKind::RestoreNetwork => {
+                let m = m.expect("machine");
+                self.machines[m].network_cut = false;
+                let since = self.machines[m].network_cut_since.take().unwrap_or(self.now);
+                self.kubelet_network_restored(m, self.now - since);
+            }
             ActionKind::CreatePod => self.kubectl_create_pod(false, log),
             ActionKind::CreateToleratingPod => self.kubectl_create_pod(true, log),
             ActionKind::AddMachine => {

@@ -145,6 +145,7 @@ pub(crate) fn install(paths: &Paths, scope: Scope) -> Result<Pins> {
     if scope == Scope::Test {
         chromium(paths)?;
         npm_ci(paths, &paths.e2e_dir, &[("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")])?;
+        python_validator(paths)?;
     }
     run(cargo(paths).arg("fetch"))?;
     Ok(pins)
@@ -235,6 +236,32 @@ pub(crate) fn npm_ci(paths: &Paths, dir: &Path, env: &[(&str, &str)]) -> Result<
     }
     run(&mut c)?;
     std::fs::write(&stamp, lock_text)?;
+    Ok(())
+}
+
+/// The Python interpreter of the test virtualenv (schema validation with `kubernetes-validate`).
+pub(crate) fn test_python(paths: &Paths) -> std::path::PathBuf {
+    paths.root.join("target").join("nodeline-py").join("bin").join("python")
+}
+
+/// A virtualenv in `target/nodeline-py` with `tests/validate/requirements.txt`, re-installed only
+/// when the requirements change.
+fn python_validator(paths: &Paths) -> Result<()> {
+    let requirements = paths.root.join("tests").join("validate").join("requirements.txt");
+    let wanted = read(&requirements)?;
+    let venv = paths.root.join("target").join("nodeline-py");
+    let stamp = venv.join(".xtask-requirements");
+    let python = test_python(paths);
+    if python.is_file() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
+        return Ok(());
+    }
+    require_tool(paths, "python3", "Python 3 with the venv module")?;
+    println!("xtask: creating {} with kubernetes-validate", venv.display());
+    run(cmd(paths, "python3").args(["-m", "venv", "--clear"]).arg(&venv))?;
+    run(cmd(paths, &python)
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+        .arg(&requirements))?;
+    std::fs::write(&stamp, wanted)?;
     Ok(())
 }
 

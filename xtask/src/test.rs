@@ -44,7 +44,16 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
                     .args(["clippy", "--target", WASM, "--lib", "--bins", "--tests", "--", "-D", "warnings"]))
             }),
         ));
-        stages.push(("cargo test (native)", Box::new(|| run(cargo(&paths).args(["test", "--workspace"])))));
+        stages.push((
+            "cargo test (native)",
+            Box::new(|| {
+                // The schema test must run in CI, with the virtualenv the install stage made.
+                run(cargo(&paths)
+                    .args(["test", "--workspace"])
+                    .env("NODELINE_REQUIRE_SCHEMA", "1")
+                    .env("NODELINE_PYTHON", install::test_python(&paths)))
+            }),
+        ));
         stages.push((
             "cargo test (wasm32, Chromium)",
             Box::new(|| {

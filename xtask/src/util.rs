@@ -55,12 +55,9 @@ pub(crate) struct Paths {
 impl Paths {
     pub(crate) fn new() -> Self {
         let root = workspace_root();
-        Paths {
-            dist: root.join("dist"),
-            tools_dir: root.join("xtask").join("tools"),
-            e2e_dir: root.join("tests").join("e2e"),
-            root,
-        }
+        // NODELINE_DIST builds and serves another folder (parallel work in one checkout).
+        let dist = std::env::var_os("NODELINE_DIST").map(PathBuf::from).unwrap_or_else(|| root.join("dist"));
+        Paths { dist, tools_dir: root.join("xtask").join("tools"), e2e_dir: root.join("tests").join("e2e"), root }
     }
 
     /// `$CARGO_HOME/bin` (where `cargo install` puts binaries), default `~/.cargo/bin`.
