@@ -122,7 +122,7 @@ const MAX_MACHINE_NAME: usize = 63;
 
 /// Parses one `ACTION[:MACHINE]@TIME` (also accepted: `ACTION@TIME:MACHINE`).
 pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
-    let err = |why: String| ActionParseError(format!("invalid action {text:?}: {why}"));
+    let err = |why: String| ActionParseError(format!("invalid action \"{text}\": {why}"));
     let text = text.trim();
     let (head, time) = text.split_once('@').ok_or_else(|| err("expected ACTION@TIME, e.g. kill-kubelet@2m".into()))?;
     let (name, mut machine) = match head.split_once(':') {
@@ -139,14 +139,14 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
     };
     let kind = ActionKind::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = ActionKind::ALL.iter().map(|a| a.name()).collect();
-        err(format!("unknown action {name:?}; known actions: {}", known.join(", ")))
+        err(format!("unknown action \"{name}\"; known actions: {}", known.join(", ")))
     })?;
     let at = parse_go_duration(time).map_err(|e| err(e.to_string()))?;
     let machine = match machine {
         None => None,
         Some(_) if !kind.targets_machine() => return Err(err(format!("{name} does not take a machine"))),
         Some(m) if is_dns_label(m) => Some(m.to_string()),
-        Some(m) => return Err(err(format!("{m:?} is not a machine name (lowercase letters, digits and '-')"))),
+        Some(m) => return Err(err(format!("\"{m}\" is not a machine name (lowercase letters, digits and '-')"))),
     };
     Ok(Action { at: SimTime::from_micros(at.as_micros() as u64), kind, machine })
 }
@@ -157,8 +157,20 @@ pub fn parse_actions(text: &str) -> Result<Vec<Action>, ActionParseError> {
         return Ok(Vec::new());
     }
     let mut actions = text.split(',').map(parse_action).collect::<Result<Vec<_>, _>>()?;
-    actions.sort_by_key(|a| a.at);
+    sort_by_time(&mut actions);
     Ok(actions)
+}
+
+/// Sorts actions by time, keeping the given order for equal times.
+pub fn sort_by_time(actions: &mut [Action]) {
+    // A plain insertion sort: lists are short, and it keeps the page's code small.
+    for i in 1..actions.len() {
+        let mut j = i;
+        while j > 0 && actions[j - 1].at > actions[j].at {
+            actions.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 /// Formats actions as the comma-separated notation.

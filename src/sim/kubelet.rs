@@ -14,7 +14,7 @@ use super::machine::{KubeletProcess, RunningContainer, WORKLOAD_IMAGE_SIZE};
 use super::objects::{
     ContainerImage, ContainerState, ContainerStateRunning, ContainerStateWaiting, ContainerStatus, DaemonEndpoint,
     Lease, LeaseSpec, MicroTime, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures,
-    NodeRuntimeHandler, NodeRuntimeHandlerFeatures, Object, OwnerReference, Pod, PodIp, PodStatus, Time,
+    NodeRuntimeHandler, NodeRuntimeHandlerFeatures, Object, OwnerReference, Pod, PodCondition, PodIp, PodStatus, Time,
 };
 use super::record::{Actor, Log};
 use super::time::{SimTime, format_go_duration, millis, secs};
@@ -1198,7 +1198,16 @@ impl World {
 pub(crate) fn order_pod_conditions(status: &mut PodStatus, generation: Option<i64>) {
     const ORDER: [&str; 6] =
         ["PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled", "DisruptionTarget"];
-    status.conditions.sort_by_key(|c| ORDER.iter().position(|o| *o == c.type_).unwrap_or(ORDER.len()));
+    let rank = |c: &PodCondition| ORDER.iter().position(|o| *o == c.type_).unwrap_or(ORDER.len());
+    // Insertion sort: at most six conditions.
+    let conditions = &mut status.conditions;
+    for i in 1..conditions.len() {
+        let mut j = i;
+        while j > 0 && rank(&conditions[j - 1]) > rank(&conditions[j]) {
+            conditions.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     if let Some(g) = generation {
         status.observed_generation = Some(g);
         for c in &mut status.conditions {

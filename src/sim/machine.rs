@@ -233,8 +233,8 @@ impl Machine {
     /// Adds a pulled image, keeping the list largest first.
     pub(crate) fn add_image(&mut self, image: ContainerImage) {
         let images = Arc::make_mut(&mut self.images);
-        images.push(image);
-        images.sort_by_key(|i| std::cmp::Reverse(i.size_bytes));
+        let at = images.partition_point(|i| i.size_bytes >= image.size_bytes);
+        images.insert(at, image);
     }
 
     /// Whether the image is already on the machine.

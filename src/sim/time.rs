@@ -116,7 +116,7 @@ pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 /// `time.ParseDuration` does, limited to non-negative values up to [`MAX_DURATION`]. A bare
 /// `0` is accepted, as in Go.
 pub fn parse_go_duration(text: &str) -> Result<Duration, DurationError> {
-    let err = |why: &str| DurationError(format!("invalid duration {text:?}: {why}"));
+    let err = |why: &str| DurationError(format!("invalid duration \"{text}\": {why}"));
     let s = text.trim();
     if s.is_empty() {
         return Err(err("empty"));

@@ -78,7 +78,7 @@ impl Timeline {
     /// Any scenario (benchmarks and tests build their own clusters), with the reader's actions.
     pub fn from_scenario(scenario: Scenario, config: Config, actions: &[Action]) -> Timeline {
         let mut actions = actions.to_vec();
-        actions.sort_by_key(|a| a.at);
+        super::action::sort_by_time(&mut actions);
         let first = actions.first().map(|a| a.at).unwrap_or(SimTime::MAX);
         let mut inputs: Vec<Input> = scenario
             .script

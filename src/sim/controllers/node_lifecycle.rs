@@ -58,6 +58,18 @@ pub enum ZoneState {
     FullDisruption,
 }
 
+impl ZoneState {
+    /// The state's name as the controller logs it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ZoneState::Initial => "Initial",
+            ZoneState::Normal => "Normal",
+            ZoneState::PartialDisruption => "PartialDisruption",
+            ZoneState::FullDisruption => "FullDisruption",
+        }
+    }
+}
+
 /// A token bucket (`flowcontrol.NewTokenBucketRateLimiter`), or the never-limiter at qps 0.
 #[derive(Clone, Debug)]
 struct Limiter {
@@ -575,7 +587,8 @@ impl World {
                     log,
                     ACTOR,
                     format!(
-                        "\"Controller detected that zone is now in new state\" zone=\"{zone}\" newState=\"{state:?}\""
+                        "\"Controller detected that zone is now in new state\" zone=\"{zone}\" newState=\"{}\"",
+                        state.as_str()
                     ),
                 );
                 self.set_limiter_in_zone(zone, size, *state);

@@ -64,7 +64,7 @@ pub(crate) fn fit_error(reasons: &[String], profile: Profile) -> String {
         *counts.entry(r).or_default() += 1;
     }
     let mut items: Vec<String> = counts.iter().map(|(r, c)| format!("{c} {r}")).collect();
-    items.sort();
+    items.sort_unstable();
     let preemption = format!("preemption: 0/{n} nodes are available: {n} Preemption is not helpful for scheduling.");
     let post = match profile {
         // DynamicResources is on by default from 1.34 and runs its PostFilter before preemption.
@@ -81,7 +81,10 @@ impl World {
     pub(crate) fn schedule_pending(&mut self, log: &mut Log) {
         let mut pending: Vec<Arc<Pod>> =
             self.api.pods().filter(|p| p.spec.node_name.is_empty() && !p.is_terminating()).cloned().collect();
-        pending.sort_by_key(|p| (p.metadata.creation_timestamp, p.metadata.name.clone()));
+        // Names are unique, so an unstable sort is deterministic.
+        pending.sort_unstable_by(|a, b| {
+            (a.metadata.creation_timestamp, &a.metadata.name).cmp(&(b.metadata.creation_timestamp, &b.metadata.name))
+        });
         let live: Vec<String> = pending.iter().map(|p| p.metadata.uid.clone()).collect();
         self.scheduler.unschedulable.retain(|uid, _| live.contains(uid));
         for pod in pending {

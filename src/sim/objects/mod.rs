@@ -118,6 +118,7 @@ impl Object {
 
     /// The object as a JSON value.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("objects always serialize")
+        // Objects have string keys only, so serialization cannot fail.
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 }
