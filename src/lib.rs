@@ -9,6 +9,7 @@
 //!   and holds no cluster state of its own.
 //! * `cli` (native only): the `nodeline` command-line face used by docs authors and tests.
 
+pub mod render;
 pub mod sim;
 
 #[cfg(target_arch = "wasm32")]

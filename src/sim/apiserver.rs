@@ -61,6 +61,10 @@ pub(crate) enum ApiOp {
     CreateLease(Lease),
     UpdateLease(Arc<Lease>),
     CreatePod(Pod),
+    GetPod {
+        namespace: String,
+        name: String,
+    },
     BindPod {
         namespace: String,
         name: String,
@@ -111,6 +115,7 @@ impl ApiOp {
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
             ApiOp::UpdateLease(l) => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
             ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
+            ApiOp::GetPod { namespace, name } => (Method::Get, join(&[NS, namespace, "/pods/", name])),
             ApiOp::BindPod { namespace, name, .. } => {
                 (Method::Post, join(&[NS, namespace, "/pods/", name, "/binding"]))
             }
@@ -128,7 +133,7 @@ impl ApiOp {
     pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
         let obj = |o: Object| Some((Body::Object(o), JSON));
         match self {
-            ApiOp::GetNode(_) | ApiOp::GetLease(_) => None,
+            ApiOp::GetNode(_) | ApiOp::GetLease(_) | ApiOp::GetPod { .. } => None,
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
                 Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
@@ -586,6 +591,11 @@ impl ApiServer {
                 }
                 Ok(self.store_pod(ctx, pod, ChangeType::Added))
             }
+            ApiOp::GetPod { namespace, name } => self
+                .pods
+                .get(&(namespace, name.clone()))
+                .map(|p| Object::Pod(p.clone()))
+                .ok_or_else(|| not_found("", "pods", &name)),
             ApiOp::BindPod { namespace, name, node, .. } => {
                 let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
                     return Err(not_found("", "pods", &name));

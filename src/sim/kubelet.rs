@@ -44,6 +44,8 @@ const MAX_WAIT_FOR_CONTAINER_RUNTIME: Duration = secs(30);
 const PLEG_RELIST_THRESHOLD: Duration = secs(180);
 /// `updateRuntimeUp` period.
 const RUNTIME_CHECK_PERIOD: Duration = secs(5);
+/// How long a pod worker waits before syncing a Pod again after an error.
+const POD_WORKER_BACKOFF: Duration = secs(10);
 /// systemd's `RestartSec=10` in the kubelet unit.
 pub(crate) const SYSTEMD_RESTART_SEC: Duration = secs(10);
 
@@ -88,8 +90,17 @@ pub(crate) enum KubeletTimer {
 /// Steps of the pod worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PodStep {
+    /// The pod worker tries again after a failed sync.
+    Retry,
+    /// The sandbox is up: the Pod has an IP.
+    Sandbox,
     Pull,
-    Pulled,
+    /// The image pull finished: how long it took, and how long including its wait in the
+    /// (serialized) pull queue.
+    Pulled {
+        pull: Duration,
+        total: Duration,
+    },
     Create,
     Start,
     Killed,
@@ -940,27 +951,12 @@ impl World {
                     self.set_worker(m, &uid, Worker::Running);
                     self.kubelet_report_running(m, pod, log);
                 }
-                None | Some(Worker::WaitingForNetwork) => {
-                    if !network_ready && !pod.spec.host_network {
-                        if worker.is_none() {
-                            self.set_worker(m, &uid, Worker::WaitingForNetwork);
-                            let err =
-                                self.machines[m].kubelet().and_then(|k| k.network_error.clone()).unwrap_or_default();
-                            self.event(
-                                log,
-                                Source::Kubelet(m),
-                                pod_ref(pod, None),
-                                "Warning",
-                                "NetworkNotReady",
-                                format!("network is not ready: {err}"),
-                            );
-                        }
-                        continue;
-                    }
-                    self.set_worker(m, &uid, Worker::Starting);
+                None => {
+                    // SyncPod: the status goes out first, then the network check.
                     self.kubelet_report_starting(m, pod, log);
-                    self.kubelet_after(m, millis(150), KubeletTimer::Pod { uid, step: PodStep::Pull });
+                    self.kubelet_try_start(m, pod, network_ready, log);
                 }
+                Some(Worker::WaitingForNetwork) => {}
                 Some(Worker::Running) => {
                     if !pod.is_ready() || pod.status.phase != "Running" {
                         self.kubelet_report_running(m, pod, log);
@@ -981,6 +977,30 @@ impl World {
         }
     }
 
+    /// Starts a Pod's sandbox, or (non-hostNetwork Pods while the pod network is not ready) records
+    /// `NetworkNotReady` and retries after the pod worker's backoff.
+    fn kubelet_try_start(&mut self, m: usize, pod: &Pod, network_ready: bool, log: &mut Log) {
+        let uid = pod.metadata.uid.clone();
+        if !network_ready && !pod.spec.host_network {
+            self.set_worker(m, &uid, Worker::WaitingForNetwork);
+            let err = self.machines[m].kubelet().and_then(|k| k.network_error.clone()).unwrap_or_default();
+            self.event(
+                log,
+                Source::Kubelet(m),
+                pod_ref(pod, None),
+                "Warning",
+                "NetworkNotReady",
+                format!("network is not ready: {err}"),
+            );
+            self.kubelet_after(m, POD_WORKER_BACKOFF, KubeletTimer::Pod { uid, step: PodStep::Retry });
+            return;
+        }
+        self.set_worker(m, &uid, Worker::Starting);
+        // Creating the sandbox takes a moment; then the Pod has an IP.
+        let d = self.rng.between(millis(250), millis(450));
+        self.kubelet_after(m, d, KubeletTimer::Pod { uid, step: PodStep::Sandbox });
+    }
+
     fn set_worker(&mut self, m: usize, uid: &str, w: Worker) {
         if let Some(k) = self.machines[m].kubelet_mut() {
             k.workers.insert(uid.to_string(), w);
@@ -993,6 +1013,25 @@ impl World {
         let image = pod.spec.containers[0].image.clone();
         let cref = pod_ref(&pod, Some(&container));
         match step {
+            PodStep::Retry => {
+                if self.machines[m].kubelet().and_then(|k| k.workers.get(uid)) != Some(&Worker::WaitingForNetwork) {
+                    return;
+                }
+                if !self.machines[m].runtime_up || !self.kubelet_runtime_errors(m).is_empty() {
+                    self.kubelet_after(
+                        m,
+                        POD_WORKER_BACKOFF,
+                        KubeletTimer::Pod { uid: uid.into(), step: PodStep::Retry },
+                    );
+                    return;
+                }
+                let network_ready = self.machines[m].kubelet().is_some_and(|k| k.network_error.is_none());
+                self.kubelet_try_start(m, &pod, network_ready, log);
+            }
+            PodStep::Sandbox => {
+                self.kubelet_report_sandbox(m, &pod, log);
+                self.kubelet_after(m, millis(40), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Pull });
+            }
             PodStep::Pull => {
                 if self.machines[m].has_image(&image) {
                     self.event(
@@ -1013,13 +1052,23 @@ impl World {
                         "Pulling",
                         format!("Pulling image \"{image}\""),
                     );
-                    let d = self.rng.between(millis(1_400), millis(2_600));
-                    self.kubelet_after(m, d, KubeletTimer::Pod { uid: uid.into(), step: PodStep::Pulled });
+                    // serializeImagePulls (default true): one pull at a time per machine. A pull
+                    // that waited finds the layers already there and finishes quickly.
+                    let now = self.now;
+                    let busy = self.machines[m].pulls_busy_until.filter(|b| *b > now);
+                    let pull = match busy {
+                        Some(_) => self.rng.between(millis(300), millis(700)),
+                        None => self.rng.between(millis(1_400), millis(2_600)),
+                    };
+                    let done = busy.unwrap_or(now) + pull;
+                    self.machines[m].pulls_busy_until = Some(done);
+                    let step = PodStep::Pulled { pull, total: done - now };
+                    self.kubelet_after(m, done - now, KubeletTimer::Pod { uid: uid.into(), step });
                 }
             }
-            PodStep::Pulled => {
-                let took = self.now - self.log_pull_start(uid, log);
-                let took = format_go_duration(Duration::from_millis(took.as_millis() as u64));
+            PodStep::Pulled { pull, total } => {
+                let ms = |d: Duration| format_go_duration(Duration::from_millis(d.as_millis() as u64));
+                let (pull, total) = (ms(pull), ms(total));
                 if !self.machines[m].has_image(&image) {
                     self.machines[m].add_image(ContainerImage {
                         names: vec![
@@ -1030,7 +1079,7 @@ impl World {
                     });
                 }
                 self.event(log, Source::Kubelet(m), cref, "Normal", "Pulled", format!(
-                    "Successfully pulled image \"{image}\" in {took} ({took} including waiting). Image size: {WORKLOAD_IMAGE_SIZE} bytes."
+                    "Successfully pulled image \"{image}\" in {pull} ({total} including waiting). Image size: {WORKLOAD_IMAGE_SIZE} bytes."
                 ));
                 self.kubelet_after(m, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
             }
@@ -1090,11 +1139,6 @@ impl World {
         }
     }
 
-    /// When the image pull for this pod started (its `Pulling` event).
-    fn log_pull_start(&self, uid: &str, log: &Log) -> SimTime {
-        log.events.iter().rev().find(|e| e.reason == "Pulling" && e.object.uid == uid).map(|e| e.t).unwrap_or(self.now)
-    }
-
     fn kubelet_status_base(&self, m: usize, pod: &Pod) -> PodStatus {
         let machine = &self.machines[m];
         let mut status = pod.status.clone();
@@ -1140,14 +1184,7 @@ impl World {
         let uid = pod.metadata.uid.clone();
         let Some(running) = self.machines[m].containers.iter().find(|c| c.pod_uid == uid).cloned() else { return };
         let mut status = self.kubelet_status_base(m, pod);
-        if status.pod_ip.is_empty() {
-            let cidr = self.api.node(&self.machines[m].hostname).map(|n| n.spec.pod_cidr.clone()).unwrap_or_default();
-            let prefix = cidr.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap_or_else(|| "10.244.0".into());
-            let ip = format!("{prefix}.{}", self.machines[m].next_pod_ip);
-            self.machines[m].next_pod_ip += 1;
-            status.pod_ip = ip.clone();
-            status.pod_ips = vec![PodIp { ip }];
-        }
+        self.assign_pod_ip(m, &mut status);
         let c = &pod.spec.containers[0];
         status.phase = "Running".into();
         let generation = pod.metadata.generation;
@@ -1172,6 +1209,30 @@ impl World {
             container_id: format!("containerd://{}", running.id),
             started: true,
         }];
+        self.kubelet_patch_pod_status(m, pod, status, log);
+    }
+
+    /// The CNI plugin's address for a Pod whose sandbox is up (host-local IPAM over the Node's
+    /// `spec.podCIDR`).
+    fn assign_pod_ip(&mut self, m: usize, status: &mut PodStatus) {
+        if !status.pod_ip.is_empty() {
+            return;
+        }
+        let cidr = self.api.node(&self.machines[m].hostname).map(|n| n.spec.pod_cidr.clone()).unwrap_or_default();
+        let prefix = cidr.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap_or_else(|| "10.244.0".into());
+        let ip = format!("{prefix}.{}", self.machines[m].next_pod_ip);
+        self.machines[m].next_pod_ip += 1;
+        status.pod_ip = ip.clone();
+        status.pod_ips = vec![PodIp { ip }];
+    }
+
+    /// The sandbox is up: `PodReadyToStartContainers` turns True and the Pod has its IP.
+    fn kubelet_report_sandbox(&mut self, m: usize, pod: &Pod, log: &mut Log) {
+        let now = Time::at(self.wall());
+        let mut status = self.kubelet_status_base(m, pod);
+        self.assign_pod_ip(m, &mut status);
+        set_pod_condition(&mut status, "PodReadyToStartContainers", "True", "", "", now);
+        order_pod_conditions(&mut status, pod.metadata.generation);
         self.kubelet_patch_pod_status(m, pod, status, log);
     }
 

@@ -115,6 +115,8 @@ pub(crate) struct Machine {
     pub(crate) kubelet_gen: u32,
     /// The next pod IP's last octet.
     pub(crate) next_pod_ip: u32,
+    /// When the image pull in progress (pulls are serialized) finishes.
+    pub(crate) pulls_busy_until: Option<SimTime>,
 }
 
 /// The images every machine has before any Pod runs.
@@ -193,6 +195,7 @@ impl Machine {
             kubelet_touched: false,
             kubelet_gen: 0,
             next_pod_ip: 2,
+            pulls_busy_until: None,
         }
     }
 

@@ -435,9 +435,16 @@ impl World {
         let stamp = Some(Time::at(self.wall()));
         let mut taints: Vec<Taint> = node.spec.taints.clone();
         taints.push(Taint::new(add, "NoExecute", stamp));
-        self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints: taints.clone() });
+        self.patch_taints(name, taints.clone(), log);
         taints.retain(|t| !(t.key == remove && t.effect == "NoExecute"));
-        self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints });
+        self.patch_taints(name, taints, log);
+    }
+
+    /// `AddOrUpdateTaintOnNode` / `RemoveTaintOffNode`: read the Node (from the API server's
+    /// watch cache, `resourceVersion=0`), then patch its taints.
+    fn patch_taints(&mut self, name: &str, taints: Vec<Taint>, log: &mut Log) {
+        self.call_with(log, ACTOR, None, ApiOp::GetNode(name.to_string()), "resourceVersion=0");
+        self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.to_string(), taints });
     }
 
     /// `markNodeAsReachable`: removes both NoExecute taints and forgets the queued tainting.
@@ -460,7 +467,7 @@ impl World {
                     .filter(|t| !(t.key == key && t.effect == "NoExecute"))
                     .cloned()
                     .collect();
-                self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints });
+                self.patch_taints(name, taints, log);
                 removed = true;
             }
         }
@@ -514,7 +521,7 @@ impl World {
                     if !node.has_taint(add, "NoExecute") {
                         taints.push(Taint::new(add, "NoExecute", stamp));
                     }
-                    self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: head.clone(), taints });
+                    self.patch_taints(&head, taints, log);
                 }
             }
         }
@@ -707,11 +714,11 @@ impl World {
             for k in &to_add {
                 taints.push(Taint::new(k, "NoSchedule", stamp));
             }
-            self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints: taints.clone() });
+            self.patch_taints(name, taints.clone(), log);
         }
         if !to_del.is_empty() {
             taints.retain(|t| !(t.effect == "NoSchedule" && to_del.contains(&t.key)));
-            self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.into(), taints });
+            self.patch_taints(name, taints, log);
         }
     }
 }

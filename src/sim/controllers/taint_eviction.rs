@@ -132,6 +132,13 @@ impl World {
             "TaintManagerEviction",
             format!("Marking for deletion Pod {namespace}/{name}"),
         );
+        // addConditionAndDeletePod reads the Pod live before changing it.
+        self.call(
+            log,
+            Actor::TaintEvictionController,
+            None,
+            ApiOp::GetPod { namespace: namespace.into(), name: name.into() },
+        );
         let mut status = pod.status.clone();
         set_pod_condition(
             &mut status,

@@ -1,0 +1,179 @@
+//! The command line's grammar (clap) and the parsers for its values.
+//!
+//! Every value parser returns a one-line message that names what is accepted, so that a bad
+//! argument always ends in a single line on stderr (see `super::usage_error`).
+
+use std::fmt;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::sim::{Action, Chapter, DEFAULT_SEED, Profile, format_go_duration, parse_actions, parse_go_duration};
+
+/// The longest simulated time the command line runs (`--until`, `--at`).
+pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
+
+const AFTER_HELP: &str = "\
+Notation:
+  CHAPTER   registration, node-failure or kubelet-restart
+  DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the chapter, at most 24h)
+  LIST      comma-separated ACTION[:MACHINE]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
+  ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,
+            create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role
+
+The same arguments always print the same bytes. Bad arguments exit with status 2.";
+
+/// The whole command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "nodeline",
+    version,
+    about = "The Kubernetes node lifecycle, simulated: what the kubelet, the API server and the \
+             controllers do when a machine joins, fails and comes back.",
+    long_about = None,
+    after_help = AFTER_HELP,
+    subcommand_required = true,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+const TIMELINE_HELP: &str = "\
+Output: one JSON object per line, in log order, keys in this order:
+  request  t_ms, seq, kind (\"request\"), actor, method, path, query (only if any), code (null when no
+           answer came before the client's timeout), error (only when code is null), summary
+  event    t_ms, seq, kind (\"event\"), reason, type, message, object (Kind/name or Kind/namespace/name),
+           source, count
+t_ms is whole milliseconds since the start of the chapter; --until includes that millisecond.";
+
+const OBJECTS_HELP: &str = "\
+Output: a List (apiVersion v1, kind List, metadata.resourceVersion \"\") of every Node, Lease, Pod and
+Event at the end of the millisecond given by --at, printed exactly as kubectl get -o json|yaml prints.";
+
+/// The subcommands. A future `kubectl --chapter C --at T -- ARGS` (answering kubectl commands
+/// from a snapshot) fits here as another variant built from [`SimArgs`] and [`At`].
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a chapter's API requests and Kubernetes Events as JSON Lines, in order.
+    #[command(after_help = format!("{TIMELINE_HELP}\n\n{AFTER_HELP}"))]
+    Timeline(TimelineArgs),
+    /// Print every Node, Lease, Pod and Event at one moment as a kubectl-style List.
+    #[command(after_help = format!("{OBJECTS_HELP}\n\n{AFTER_HELP}"))]
+    Objects(ObjectsArgs),
+}
+
+/// What to simulate: shared by every subcommand.
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// The chapter to run
+    #[arg(long, value_name = "CHAPTER", value_parser = parse_chapter)]
+    pub chapter: Chapter,
+    /// Your actions (the chapter's own script stops at the first of them)
+    #[arg(long, value_name = "LIST", value_parser = parse_action_list)]
+    pub actions: Option<ActionList>,
+    /// Kubernetes version of the simulated cluster: 1.34 or 1.31
+    #[arg(long = "k8s", value_name = "VERSION", value_parser = parse_profile, default_value = "1.34")]
+    pub k8s: Profile,
+    /// Seed for jitter, uids and generated names
+    #[arg(long, value_name = "N", value_parser = parse_seed, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
+    pub seed: u64,
+}
+
+/// `nodeline timeline`.
+#[derive(Debug, Args)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// Print what happens up to and including this time [default: the chapter's length]
+    #[arg(long, value_name = "DURATION", value_parser = parse_time, allow_hyphen_values = true)]
+    pub until: Option<At>,
+}
+
+/// `nodeline objects`.
+#[derive(Debug, Args)]
+pub struct ObjectsArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// The moment to show
+    #[arg(long, value_name = "DURATION", value_parser = parse_time, allow_hyphen_values = true)]
+    pub at: At,
+    /// Output format, as kubectl prints it: json or yaml
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", value_parser = parse_format, default_value = "json")]
+    pub output: Format,
+}
+
+/// An instant on the simulated clock, given on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At(pub Duration);
+
+/// A parsed `--actions` list (a newtype, so that clap takes it as one value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionList(pub Vec<Action>);
+
+/// `-o`: how objects are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Yaml,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+        })
+    }
+}
+
+fn chapter_names() -> String {
+    Chapter::ALL.iter().map(|c| c.id()).collect::<Vec<_>>().join(", ")
+}
+
+fn parse_chapter(s: &str) -> Result<Chapter, String> {
+    Chapter::from_id(s).ok_or_else(|| format!("unknown chapter; accepted: {}", chapter_names()))
+}
+
+fn parse_action_list(s: &str) -> Result<ActionList, String> {
+    parse_actions(s).map(ActionList).map_err(|e| e.to_string())
+}
+
+fn parse_profile(s: &str) -> Result<Profile, String> {
+    Profile::parse(s).ok_or_else(|| {
+        let known: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+        format!("unknown Kubernetes version; accepted: {}", known.join(", "))
+    })
+}
+
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim().parse().map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
+}
+
+fn parse_time(s: &str) -> Result<At, String> {
+    let limit = format_go_duration(MAX_TIME);
+    let limit = limit.trim_end_matches("0m0s");
+    if s.starts_with("--") {
+        return Err("expected a duration such as 90s, 2m30s or 1h, not an option".into());
+    }
+    let d = parse_go_duration(s).map_err(|e| {
+        if e.0.contains("longer than") {
+            format!("past the limit of {limit}")
+        } else {
+            format!("{e}; use Go notation such as 90s, 2m30s or 1h")
+        }
+    })?;
+    if d > MAX_TIME {
+        return Err(format!("past the limit of {limit}"));
+    }
+    Ok(At(d))
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    match s {
+        "json" => Ok(Format::Json),
+        "yaml" => Ok(Format::Yaml),
+        _ => Err("unknown output format; accepted: json, yaml".into()),
+    }
+}

@@ -1,0 +1,126 @@
+//! JSON exactly as `kubectl get -o json` prints it.
+//!
+//! kubectl's `JSONPrinter` (k8s.io/cli-runtime `pkg/printers/json.go`) calls
+//! `json.MarshalIndent(obj, "", "    ")` on unstructured maps and appends a newline. So:
+//!
+//! * four spaces of indentation, `"key": value`, empty objects and arrays as `{}` and `[]`;
+//! * object keys sorted bytewise (Go sorts map keys), whatever order the value holds them in;
+//! * strings escaped as `encoding/json` does with HTML escaping on: `"`, `\`, `\b`, `\f`, `\n`,
+//!   `\r`, `\t` by name, other control characters as `\u00XX` (lowercase hex), `<`, `>`, `&` as
+//!   `\u003c`, `\u003e`, `\u0026`, and U+2028, U+2029 as `\u2028`, `\u2029`;
+//! * integers that fit an `int64` as integers; anything else as Go prints a `float64`.
+
+use serde_json::Value;
+
+use super::gofmt;
+
+const INDENT: &str = "    ";
+
+/// `value` as `kubectl -o json` prints it, with the final newline.
+pub fn to_string_pretty(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, 0);
+    out.push('\n');
+    out
+}
+
+fn newline(out: &mut String, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str(INDENT);
+    }
+}
+
+fn write_value(out: &mut String, value: &Value, depth: usize) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&gofmt::json_number(n)),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, depth + 1);
+                write_value(out, item, depth + 1);
+            }
+            newline(out, depth);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            if map.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push('{');
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, depth + 1);
+                write_string(out, key);
+                out.push_str(": ");
+                write_value(out, item, depth + 1);
+            }
+            newline(out, depth);
+            out.push('}');
+        }
+    }
+}
+
+/// A JSON string literal as Go's `encoding/json` writes it (HTML escaping on).
+pub fn write_string(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\0'..='\u{1f}' => {
+                let b = c as u32 as u8;
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn indents_four_spaces_and_sorts_keys() {
+        let v = json!({"b": [1, {}], "a": {"y": [], "x": null}});
+        assert_eq!(
+            to_string_pretty(&v),
+            "{\n    \"a\": {\n        \"x\": null,\n        \"y\": []\n    },\n    \"b\": [\n        1,\n        {}\n    ]\n}\n"
+        );
+    }
+
+    #[test]
+    fn escapes_like_go() {
+        let mut s = String::new();
+        write_string(&mut s, "<a&b>\u{8}\u{c}\u{1}\u{7f}\u{2028}é\"\\");
+        assert_eq!(s, r#""\u003ca\u0026b\u003e\b\f\u0001\u{7f}\u2028é\"\\""#.replace("\\u{7f}", "\u{7f}"));
+    }
+}

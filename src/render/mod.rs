@@ -1,0 +1,19 @@
+//! Text renderings of what the simulation produces, byte for byte as the real tools print them.
+//!
+//! Pure functions from values to strings (no I/O), so they build for wasm32 too and the page can
+//! offer the same text as the command line:
+//!
+//! * [`json`]: `kubectl get -o json` (Go's `json.MarshalIndent` with four spaces, keys sorted,
+//!   `<`, `>` and `&` escaped as Go escapes them).
+//! * [`yaml`]: `kubectl get -o yaml` (sigs.k8s.io/yaml, that is go-yaml v2's emitter: its key
+//!   order, quoting rules and 80-column folding).
+//! * [`timeline`]: the JSON Lines account of a timeline's requests and events
+//!   (`nodeline timeline`).
+//! * [`list`]: the `v1` `List` of every object at an instant (`nodeline objects`).
+
+pub mod json;
+pub mod list;
+pub mod timeline;
+pub mod yaml;
+
+mod gofmt;
