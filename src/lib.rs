@@ -9,8 +9,12 @@
 //!   and holds no cluster state of its own.
 //! * `cli` (native only): the `nodeline` command-line face used by docs authors and tests.
 
+pub mod i18n;
+pub mod link;
+pub mod playback;
 pub mod render;
 pub mod sim;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -1,45 +1,69 @@
-//! The Leptos page (wasm32 only). It renders what the simulation says at the playhead and
-//! holds no cluster state of its own.
+//! The Leptos page (wasm32 only). It renders what the simulation says at the playhead and holds
+//! no cluster state of its own: see [`state::AppCtx`].
 //!
-//! For now this is the minimal shell that keeps the build and test pipeline honest: a `<main>`
-//! landmark, the title and a Play/Pause toggle.
+//! Layout, wide screen first: the header with the chapters; then two columns, the stage, timeline
+//! and sandbox on the left, narration and inspector on the right. Below 960 px the columns stack.
+
+pub mod chrome;
+pub mod controls;
+pub mod inspector;
+pub mod narration;
+pub mod playloop;
+pub mod stage;
+pub mod state;
+pub mod timeline;
 
 use leptos::prelude::*;
 
+use crate::i18n::Key;
+use crate::link;
+use state::AppCtx;
+
 /// Starts the app: installs the panic hook and mounts [`App`] on `<body>`.
 pub fn start() {
-    install_panic_hook();
+    chrome::install_panic_hook();
     leptos::mount::mount_to_body(App);
-}
-
-/// Sends Rust panics to the browser console as errors (the default hook writes to a stderr the
-/// browser does not have). The release build aborts after the hook runs.
-fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        leptos::logging::error!("nodeline panicked: {info}");
-    }));
-}
-
-/// The accessible name of the play/pause button in each state.
-#[must_use]
-pub fn play_button_label(playing: bool) -> &'static str {
-    if playing { "Pause" } else { "Play" }
 }
 
 /// The page.
 #[component]
 pub fn App() -> impl IntoView {
-    let (playing, set_playing) = signal(false);
+    let location = window().location();
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let (link, notices) = link::parse(&search, &hash);
+    let lang = link.lang.unwrap_or_else(chrome::browser_lang);
+    let ctx = AppCtx::new(&link, lang, chrome::prefers_reduced_motion());
+    provide_context(ctx);
+    ctx.notify_link(&notices);
+    chrome::notify_rejected_inputs(ctx);
+    chrome::sync_document(ctx);
+    chrome::sync_url(ctx);
+    playloop::run(ctx);
 
+    let t = move |k: Key| ctx.lang.get().text(k);
     view! {
-        <main>
-            <h1>"nodeline"</h1>
-            <button
-                type="button"
-                on:click=move |_| set_playing.update(|p| *p = !*p)
-            >
-                {move || play_button_label(playing.get())}
-            </button>
+        <a class="skip" href="#story">{move || t(Key::SkipToContent)}</a>
+        <Show when=move || !ctx.embed>
+            <chrome::Header />
+        </Show>
+        <chrome::Notices />
+        <main id="story" class="layout" class:embed=ctx.embed tabindex="-1">
+            <div class="col-main">
+                <stage::Stage />
+                <timeline::TimelineBar />
+                <Show when=move || !ctx.embed>
+                    <controls::Controls />
+                </Show>
+            </div>
+            <div class="col-side">
+                <narration::Narration />
+                <Show when=move || !ctx.embed>
+                    <inspector::Inspector />
+                </Show>
+            </div>
         </main>
+        <timeline::ShortcutSheet />
+        <chrome::LiveRegion />
     }
 }

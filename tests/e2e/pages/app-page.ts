@@ -53,6 +53,33 @@ export class AppPage {
     return this.page.getByRole('button', { name: 'Pause', exact: true });
   }
 
+  /** The one polite live region; it announces "Step N of M: title". */
+  get status(): Locator {
+    return this.page.getByRole('status');
+  }
+
+  /** The simulated clock ("T+00:43"). */
+  get clock(): Locator {
+    return this.page.getByLabel('Simulated time', { exact: true });
+  }
+
+  /** The chapter navigation link for chapter `n` (1-based). */
+  chapterLink(n: number): Locator {
+    return this.page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: new RegExp(`^Chapter ${n}\\b`) });
+  }
+
+  /** The notices region. */
+  get notices(): Locator {
+    return this.page.getByRole('region', { name: 'Notices' });
+  }
+
+  /** Waits until the clock shows at least `seconds` of simulated time. */
+  async waitForClockAtLeast(seconds: number, timeout = 60_000): Promise<void> {
+    await expect
+      .poll(async () => parseClock(await this.clock.innerText()), { timeout })
+      .toBeGreaterThanOrEqual(seconds);
+  }
+
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   }
@@ -61,4 +88,13 @@ export class AppPage {
   expectNoErrors(): void {
     expect(this.errors, 'console errors, page errors or failed requests').toEqual([]);
   }
+}
+
+/** Seconds in a clock label like "T+06:30" or "T+1:02:03". */
+export function parseClock(label: string): number {
+  const m = label.trim().match(/^T\+(?:(\d+):)?(\d+):(\d+)$/);
+  if (!m) {
+    return Number.NaN;
+  }
+  return (Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3]);
 }

@@ -1,0 +1,229 @@
+//! The page around the story: header and chapter navigation, notices, the polite live region,
+//! the error panel a panic leaves, and keeping `<html>` and the URL in step with the state.
+
+use std::cell::Cell;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::state::AppCtx;
+use crate::i18n::{Key, Lang};
+use crate::link::{self, Theme};
+use crate::sim::Chapter;
+
+thread_local! {
+    /// The language the error panel speaks (a panic cannot read signals).
+    static PANIC_LANG: Cell<Lang> = const { Cell::new(Lang::En) };
+}
+
+/// Replaces the page with an error panel and a reload button when Rust panics (the release
+/// build aborts right after), instead of leaving a frozen or blank page.
+pub(super) fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        leptos::logging::error!("nodeline panicked: {info}");
+        let lang = PANIC_LANG.with(Cell::get);
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Some(body) = doc.body() else { return };
+        if doc.get_element_by_id("nodeline-error").is_some() {
+            return;
+        }
+        let Ok(panel) = doc.create_element("div") else { return };
+        panel.set_id("nodeline-error");
+        let _ = panel.set_attribute("role", "alert");
+        let _ = panel.set_attribute("class", "error-panel");
+        let parts = [("h2", lang.text(Key::ErrorTitle)), ("p", lang.text(Key::ErrorBody))];
+        for (tag, text) in parts {
+            if let Ok(el) = doc.create_element(tag) {
+                el.set_text_content(Some(text));
+                let _ = panel.append_child(&el);
+            }
+        }
+        if let Ok(button) = doc.create_element("button") {
+            let _ = button.set_attribute("type", "button");
+            button.set_text_content(Some(lang.text(Key::Reload)));
+            let reload = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().reload();
+                }
+            });
+            let _ = button.add_event_listener_with_callback("click", reload.as_ref().unchecked_ref());
+            reload.forget();
+            let _ = panel.append_child(&button);
+            let _ = body.append_child(&panel);
+            if let Some(b) = button.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        }
+    }));
+}
+
+/// The reader's preferred language, from the browser.
+pub(super) fn browser_lang() -> Lang {
+    let nav = window().navigator();
+    let list: Vec<String> = nav.languages().iter().filter_map(|v| v.as_string()).collect();
+    let mut prefs: Vec<&str> = list.iter().map(String::as_str).collect();
+    let single = nav.language();
+    if let Some(l) = single.as_deref() {
+        prefs.push(l);
+    }
+    Lang::negotiate(prefs)
+}
+
+/// Whether the reader asked for reduced motion.
+pub(super) fn prefers_reduced_motion() -> bool {
+    window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches())
+}
+
+/// Shows why an action from the link had no effect.
+pub(super) fn notify_rejected_inputs(ctx: AppCtx) {
+    let rejected: Vec<(String, String)> = ctx.session.with_value(|s| {
+        s.timeline
+            .log()
+            .inputs
+            .iter()
+            .filter(|i| !i.scripted)
+            .filter_map(|i| i.rejected.as_ref().map(|why| (i.action.to_string(), why.clone())))
+            .collect()
+    });
+    let lang = ctx.lang.get_untracked();
+    for (action, why) in rejected {
+        ctx.notify(lang.fill(Key::NoticeActionRejected, &[&action, &why]));
+    }
+}
+
+/// Keeps `<html lang>`, the theme attribute and the document title in step with the state.
+pub(super) fn sync_document(ctx: AppCtx) {
+    Effect::new(move |_| {
+        let lang = ctx.lang.get();
+        PANIC_LANG.with(|c| c.set(lang));
+        let Some(html) = document().document_element() else { return };
+        let _ = html.set_attribute("lang", lang.code());
+        match ctx.theme.get() {
+            Some(Theme::Light) => {
+                let _ = html.set_attribute("data-theme", "light");
+            }
+            Some(Theme::Dark) => {
+                let _ = html.set_attribute("data-theme", "dark");
+            }
+            None => {
+                let _ = html.remove_attribute("data-theme");
+            }
+        }
+        let chapter = lang.chapter(ctx.chapter.get()).title;
+        document().set_title(&format!("{chapter} — {}", lang.text(Key::AppTitle)));
+    });
+}
+
+/// Keeps the address bar a link to what the reader sees: chapter, actions, and (when paused)
+/// the playhead.
+pub(super) fn sync_url(ctx: AppCtx) {
+    Effect::new(move |_| {
+        ctx.rev.track();
+        ctx.chapter.track();
+        ctx.lang.track();
+        let playing = ctx.playback.with(|p| p.playing);
+        if playing {
+            // The playhead moves every frame; the URL catches up when playback stops.
+            return;
+        }
+        ctx.playback.track();
+        let query = link::to_query(&ctx.link());
+        let Ok(history) = window().history() else { return };
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
+    });
+}
+
+/// The header: title, tagline, chapter navigation.
+#[component]
+pub fn Header() -> impl IntoView {
+    let ctx = AppCtx::get();
+    let t = move |k: Key| ctx.lang.get().text(k);
+    view! {
+        <header class="site-header">
+            <div class="brand">
+                <h1>{move || t(Key::AppTitle)}</h1>
+                <p class="tagline">{move || t(Key::Tagline)}</p>
+            </div>
+            <nav class="chapters" aria-label=move || t(Key::ChapterNav)>
+                <ol>
+                    {Chapter::ALL
+                        .into_iter()
+                        .map(|chapter| {
+                            let current = move || ctx.chapter.get() == chapter;
+                            view! {
+                                <li>
+                                    <a
+                                        href=move || format!("?chapter={}&lang={}", chapter.id(), ctx.lang.get().code())
+                                        aria-current=move || current().then_some("page")
+                                        class:current=current
+                                        on:click=move |ev| {
+                                            ev.prevent_default();
+                                            ctx.load(chapter, &[]);
+                                        }
+                                    >
+                                        <span class="chapter-number">
+                                            {move || ctx.lang.get().fill(Key::ChapterLabel, &[&chapter.number().to_string()])}
+                                        </span>
+                                        <span class="chapter-title">{move || ctx.lang.get().chapter(chapter).title}</span>
+                                    </a>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ol>
+            </nav>
+            <div class="header-tools">
+                <span class="k8s-version" title=move || t(Key::KubernetesVersion)>
+                    {format!("Kubernetes {}", ctx.profile.as_str())}
+                </span>
+            </div>
+        </header>
+    }
+}
+
+/// Notices about the link, the reader's actions, and the page itself.
+#[component]
+pub fn Notices() -> impl IntoView {
+    let ctx = AppCtx::get();
+    let t = move |k: Key| ctx.lang.get().text(k);
+    view! {
+        <section class="notices" aria-label=move || t(Key::NotesTitle) hidden=move || ctx.notices.with(Vec::is_empty) && !ctx.reduced_motion.get()>
+            <ul>
+                <For each=move || ctx.notices.get() key=|n| n.id let:notice>
+                    <li class="notice">
+                        <span class="notice-text">{notice.text.clone()}</span>
+                        <button
+                            type="button"
+                            class="notice-dismiss"
+                            aria-label=move || t(Key::Dismiss)
+                            on:click=move |_| ctx.notices.update(|n| n.retain(|x| x.id != notice.id))
+                        >
+                            "×"
+                        </button>
+                    </li>
+                </For>
+                <Show when=move || ctx.reduced_motion.get()>
+                    <li class="notice quiet">{move || t(Key::ReducedMotion)}</li>
+                </Show>
+            </ul>
+        </section>
+    }
+}
+
+/// The one polite live region: step changes and state changes worth announcing.
+#[component]
+pub fn LiveRegion() -> impl IntoView {
+    let ctx = AppCtx::get();
+    let step = Memo::new(move |_| ctx.current_step());
+    let text = move || {
+        let n = step.get();
+        if n == 0 {
+            return String::new();
+        }
+        let lang = ctx.lang.get();
+        let chapter = lang.chapter(ctx.chapter.get());
+        let title = chapter.steps.get(n - 1).map(|s| s.title).unwrap_or_default();
+        format!("{}: {title}", lang.fill(Key::StepOf, &[&n.to_string(), &chapter.steps.len().to_string()]))
+    };
+    view! { <div class="sr-only" role="status" aria-live="polite">{text}</div> }
+}

@@ -1,0 +1,144 @@
+//! The sandbox controls: the reader's actions at the playhead, on a chosen machine. Every button
+//! stays focusable; one that makes no sense now is `aria-disabled` and says why, and pressing it
+//! says so again in a notice instead of doing nothing.
+
+use leptos::prelude::*;
+
+use super::state::AppCtx;
+use crate::i18n::Key;
+use crate::sim::ActionKind;
+use crate::view::controls::{self as vm, ButtonState};
+
+/// Availability is recomputed at most this often (in simulated milliseconds) while playing: it
+/// changes only with inputs and machine restarts, and a fork recomputes it at once.
+const RESOLUTION_MS: u64 = 100;
+
+/// The sandbox panel.
+#[component]
+pub fn Controls() -> impl IntoView {
+    let ctx = AppCtx::get();
+    let t = move |k: Key| ctx.lang.get().text(k);
+    let tick = Memo::new(move |_| ctx.t().as_millis() / RESOLUTION_MS);
+    // (name, hostname) of each machine at the playhead.
+    let machines = Memo::new(move |_| {
+        tick.track();
+        let at = ctx.playback.with_untracked(|p| p.t);
+        ctx.with_session(|s| {
+            s.at(at).machines().iter().map(|m| (m.name.clone(), m.hostname.clone())).collect::<Vec<_>>()
+        })
+    });
+    let index = Memo::new(move |_| vm::clamp_machine(ctx.machine.get(), machines.with(Vec::len)));
+    let names = Memo::new(move |_| machines.with(|m| m.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()));
+    let states = Memo::new(move |_| {
+        tick.track();
+        let at = ctx.playback.with_untracked(|p| p.t);
+        let machine = names.with(|n| vm::machine_arg(ActionKind::KillKubelet, n, index.get()));
+        ctx.with_session(|s| vm::button_states(&s.at(at), machine.as_deref()))
+    });
+    let actions = Memo::new(move |_| ctx.with_session(|s| s.timeline.actions()));
+
+    let press = move |kind: ActionKind| {
+        let lang = ctx.lang.get_untracked();
+        let state = states.with_untracked(|s| s.iter().find(|b| b.kind == kind).cloned());
+        if let Some(ButtonState { unavailable: Some(why), .. }) = state {
+            ctx.notify(lang.fill(Key::ActionUnavailable, &[&why]));
+            return;
+        }
+        let machine = names.with_untracked(|n| vm::machine_arg(kind, n, index.get_untracked()));
+        if let Err(e) = ctx.act(kind, machine) {
+            ctx.notify(lang.fill(Key::ActionUnavailable, &[&e]));
+        }
+    };
+
+    let button = move |kind: ActionKind| {
+        let why = move || states.with(|s| s.iter().find(|b| b.kind == kind).and_then(|b| b.unavailable.clone()));
+        let why_id = format!("why-{}", kind.name());
+        view! {
+            <div class="action">
+                <button
+                    type="button"
+                    class="action-button"
+                    data-action=kind.name()
+                    aria-disabled=move || why().is_some().then_some("true")
+                    aria-describedby={
+                        let why_id = why_id.clone();
+                        move || why().is_some().then(|| why_id.clone())
+                    }
+                    on:click=move |_| press(kind)
+                >
+                    {move || t(vm::label(kind))}
+                </button>
+                {move || {
+                    why()
+                        .map(|w| {
+                            view! {
+                                <span class="why" id=why_id.clone()>
+                                    {ctx.lang.get().fill(Key::ActionUnavailable, &[&w])}
+                                </span>
+                            }
+                        })
+                }}
+            </div>
+        }
+    };
+
+    let groups = vm::GROUPS
+        .iter()
+        .map(|group| view! { <div class="action-group">{group.iter().map(|&k| button(k)).collect_view()}</div> })
+        .collect_view();
+
+    let options = move || {
+        let lang = ctx.lang.get();
+        machines
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, host))| {
+                let label = if name == host { name.clone() } else { lang.fill(Key::MachineHostname, &[&name, &host]) };
+                view! {
+                    <option value=i.to_string() prop:selected=move || index.get() == i>
+                        {label}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
+
+    let fork = move || {
+        let summary = actions.with(|a| vm::fork_summary(a))?;
+        let template = ctx.lang.get().text(Key::ForkNotice);
+        let (before, after) = template.split_once("{0}").unwrap_or((template, ""));
+        Some(view! {
+            <div class="fork">
+                <p>{before} <code class="notation">{summary}</code> {after}</p>
+                <button type="button" class="secondary" on:click=move |_| ctx.load(ctx.chapter.get_untracked(), &[])>
+                    {move || t(Key::ResetSandbox)}
+                </button>
+            </div>
+        })
+    };
+
+    view! {
+        <section class="controls panel" aria-labelledby="controls-title">
+            <div class="controls-head">
+                <h2 id="controls-title">{move || t(Key::Sandbox)}</h2>
+                <div class="machine-pick">
+                    <label for="sandbox-machine">{move || t(Key::ActingOn)}</label>
+                    <select
+                        id="sandbox-machine"
+                        on:change=move |ev| {
+                            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                                ctx.machine.set(i);
+                            }
+                        }
+                    >
+                        {options}
+                    </select>
+                </div>
+            </div>
+            <p class="help">{move || t(Key::SandboxHelp)}</p>
+            <div class="action-groups">{groups}</div>
+            {fork}
+        </section>
+    }
+}

@@ -1,0 +1,192 @@
+//! The narration: the current step's text, its words linked to the stage, a "Play from this
+//! step" link, and a compact list of every step of the chapter.
+//!
+//! Step changes are announced by the page's one live region (`chrome::LiveRegion`), so this panel
+//! is not a live region itself.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+use super::state::AppCtx;
+use crate::i18n::{Key, Segment, segments};
+
+/// Whether a click is a plain left click (not one that opens a new tab or window).
+fn plain_click(ev: &leptos::ev::MouseEvent) -> bool {
+    ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key()
+}
+
+/// Seeks to step `n` and plays; copies the step's full link to the clipboard when the browser
+/// allows it, and says so.
+fn play_from(ctx: AppCtx, n: usize) {
+    if !ctx.seek_step(n) {
+        return;
+    }
+    ctx.playback.update(|p| {
+        let t = p.t;
+        p.play(t);
+    });
+    let link = ctx.step_link(n);
+    let location = window().location();
+    let url = format!("{}{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default(), link);
+    copy_to_clipboard(ctx, url);
+}
+
+/// Writes `url` to the clipboard (only in secure contexts, where `navigator.clipboard` exists)
+/// and shows a notice once it is there.
+fn copy_to_clipboard(ctx: AppCtx, url: String) {
+    let navigator = window().navigator();
+    let available = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !available {
+        return;
+    }
+    let promise = navigator.clipboard().write_text(&url);
+    let lang = ctx.lang.get_untracked();
+    let done = Closure::once(move |_: JsValue| ctx.notify(lang.fill(Key::LinkCopied, &[&url])));
+    // A refused write (no permission, no focus) is not an error worth a notice: the link is on
+    // the page for the reader to copy.
+    let refused = Closure::once(|_: JsValue| {});
+    let _ = promise.then2(&done, &refused);
+    done.forget();
+    refused.forget();
+}
+
+/// One paragraph of narration: text, code, and terms that highlight a stage element while
+/// hovered or focused.
+fn paragraph(ctx: AppCtx, text: &'static str) -> impl IntoView {
+    let parts = segments(text)
+        .into_iter()
+        .map(|segment| match segment {
+            Segment::Text(t) => t.into_any(),
+            Segment::Code(c) => view! { <code>{c}</code> }.into_any(),
+            Segment::Term { target, words } => view! {
+                <button
+                    type="button"
+                    class="term"
+                    data-term=target
+                    class:active=move || ctx.highlight.get() == Some(target)
+                    on:mouseenter=move |_| ctx.highlight.set(Some(target))
+                    on:mouseleave=move |_| ctx.highlight.set(None)
+                    on:focus=move |_| ctx.highlight.set(Some(target))
+                    on:blur=move |_| ctx.highlight.set(None)
+                >
+                    {words}
+                </button>
+            }
+            .into_any(),
+        })
+        .collect_view();
+    view! { <p>{parts}</p> }
+}
+
+/// The narration panel.
+#[component]
+pub fn Narration() -> impl IntoView {
+    let ctx = AppCtx::get();
+    // Before step 1's moment, step 1 is shown.
+    let step = Memo::new(move |_| ctx.current_step().max(1));
+    // Which steps happen in this timeline.
+    let reached = Memo::new(move |_| ctx.with_session(|s| s.steps.iter().map(Option::is_some).collect::<Vec<bool>>()));
+    let text = move || ctx.lang.get().chapter(ctx.chapter.get());
+    let link = move |n: usize| {
+        ctx.chapter.track();
+        ctx.lang.track();
+        ctx.step_link(n)
+    };
+    let step_reached = move |n: usize| reached.with(|r| r.get(n - 1).copied().unwrap_or(false));
+    // A term that leaves the page while hovered or focused never gets its mouseleave or blur:
+    // a new step (or language) clears the highlight.
+    Effect::new(move |prev: Option<()>| {
+        step.track();
+        ctx.lang.track();
+        ctx.chapter.track();
+        if prev.is_some() {
+            ctx.highlight.set(None);
+        }
+    });
+
+    let step_of = move || {
+        let total = text().steps.len();
+        ctx.lang.get().fill(Key::StepOf, &[&step.get().to_string(), &total.to_string()])
+    };
+    let title = move || text().steps.get(step.get() - 1).map(|s| s.title).unwrap_or_default();
+    let body = move || {
+        let paragraphs = text().steps.get(step.get() - 1).map(|s| s.body).unwrap_or_default();
+        paragraphs.iter().map(|p| paragraph(ctx, p)).collect_view()
+    };
+
+    let list = move || {
+        let lang = ctx.lang.get();
+        let steps = text().steps;
+        steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let n = i + 1;
+                let current = move || step.get() == n;
+                let entry = if step_reached(n) {
+                    view! {
+                        // The accessible name says what the link does and contains the
+                        // visible title (WCAG 2.5.3).
+                        <a
+                            href=move || link(n)
+                            aria-label=format!("{} {}", lang.fill(Key::PlayFromStep, &[&n.to_string()]), s.title)
+                            aria-current=move || current().then_some("step")
+                            on:click=move |ev: leptos::ev::MouseEvent| {
+                                if plain_click(&ev) {
+                                    ev.prevent_default();
+                                    play_from(ctx, n);
+                                }
+                            }
+                        >
+                            {s.title}
+                        </a>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <span class="not-reached">
+                            {s.title}
+                            <span class="why">{lang.text(Key::StepNotReached)}</span>
+                        </span>
+                    }
+                    .into_any()
+                };
+                view! { <li class:current=current>{entry}</li> }
+            })
+            .collect_view()
+    };
+
+    view! {
+        <section class="narration panel" aria-labelledby="narration-title">
+            <p class="step-of">{step_of}</p>
+            <h2 id="narration-title">{title}</h2>
+            <div class="narration-body">{body}</div>
+            <Show
+                when=move || step_reached(step.get())
+                fallback=move || view! { <p class="not-reached">{move || ctx.lang.get().text(Key::StepNotReached)}</p> }
+            >
+                <p class="play-from">
+                    <a
+                        href=move || link(step.get())
+                        on:click=move |ev: leptos::ev::MouseEvent| {
+                            if plain_click(&ev) {
+                                ev.prevent_default();
+                                play_from(ctx, step.get_untracked());
+                            }
+                        }
+                    >
+                        <span aria-hidden="true" class="play-glyph">
+                            "▶"
+                        </span>
+                        {move || ctx.lang.get().text(Key::PlayFromThisStep)}
+                    </a>
+                </p>
+            </Show>
+            <nav class="step-list" aria-label=move || ctx.lang.get().text(Key::StepsNav)>
+                <ol>{list}</ol>
+            </nav>
+        </section>
+    }
+}

@@ -1,0 +1,86 @@
+//! The stage: the machines, the control plane and the objects the API server stores, drawn as
+//! one SVG, with every request travelling along its arrow.
+//!
+//! Everything is derived by [`crate::view::stage`], which also writes the SVG markup (typed view
+//! trees for a drawing this size would cost tens of kilobytes of wasm). The drawing is three
+//! layers, each rewritten only when its markup changes: the scene (when the cluster changes), the
+//! Lease cards (their "renewed … ago" ticks every second) and the packets (every frame while
+//! requests are on their way).
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use super::state::AppCtx;
+use crate::i18n::Key;
+use crate::view::stage::{self as vm, Layout, Scene, Timing};
+
+/// The stage.
+#[component]
+pub fn Stage() -> impl IntoView {
+    let ctx = AppCtx::get();
+    let t = move |k: Key| ctx.lang.get().text(k);
+
+    // The layout follows the stage's own width.
+    let section = NodeRef::<leptos::html::Section>::new();
+    let width = RwSignal::new(0.0f64);
+    Effect::new(move |_| {
+        if let Some(el) = section.get() {
+            width.set(f64::from(el.client_width()));
+        }
+    });
+    let resize = window_event_listener(ev::resize, move |_| {
+        if let Some(el) = section.get_untracked() {
+            width.set(f64::from(el.client_width()));
+        }
+    });
+    on_cleanup(move || resize.remove());
+
+    // Packets last 0.6 s of real time at the rate playback runs at; when paused, at the chosen
+    // speed (the last frame's rate could be a fast-forward's).
+    let timing = Memo::new(move |_| {
+        let rate = if ctx.playback.with(|p| p.playing) {
+            ctx.rate.with(|r| r.0)
+        } else {
+            ctx.playback.with(|p| p.speed_factor())
+        };
+        Timing::new(rate, ctx.reduced_motion.get())
+    });
+    let scene = Memo::new(move |_| {
+        let (at, lang, timing) = (ctx.t(), ctx.lang.get(), timing.get());
+        let layout = Layout::for_width(width.get());
+        ctx.with_session(|s| Scene::build(s, at, timing, layout, lang))
+    });
+    let drawing = Memo::new(move |_| scene.with(|s| vm::scene_markup(s, t(Key::LinkCut))));
+    let leases = Memo::new(move |_| scene.with(|s| vm::leases_markup(&s.store.leases)));
+    let packets = Memo::new(move |_| {
+        let (at, lang, timing) = (ctx.t(), ctx.lang.get(), timing.get());
+        scene.with(|sc| ctx.with_session(|s| vm::packets_markup(&vm::packets(s.timeline.log(), at, timing, sc, lang))))
+    });
+    let caption = Memo::new(move |_| {
+        let (at, lang, timing) = (ctx.t(), ctx.lang.get(), timing.get());
+        ctx.with_session(|s| vm::caption(s.timeline.log(), at, timing, lang))
+    });
+
+    view! {
+        <section class="stage" node_ref=section aria-labelledby="stage-title" aria-describedby="stage-desc">
+            <h2 id="stage-title" class="sr-only">
+                {move || t(Key::Stage)}
+            </h2>
+            <p id="stage-desc" class="sr-only">
+                {move || t(Key::StageDescription)}
+            </p>
+            <svg
+                class=move || {
+                    if scene.with(|s| s.layout) == Layout::Narrow { "stage-svg narrow" } else { "stage-svg wide" }
+                }
+                viewBox=move || scene.with(Scene::view_box)
+                data-highlight=move || ctx.highlight.get()
+            >
+                <g class="scene" inner_html=drawing></g>
+                <g class="lease-cards" inner_html=leases></g>
+                <g class="packets" aria-hidden="true" inner_html=packets></g>
+            </svg>
+            <p class="stage-caption">{caption}</p>
+        </section>
+    }
+}

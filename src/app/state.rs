@@ -1,0 +1,221 @@
+//! The page's state: one [`Session`] (the chapter's timeline, kept in a `StoredValue`) and a few
+//! signals (playhead, playback, language, highlight, notices). Components derive everything else
+//! with memos; nothing here is cluster state of its own: the cluster is whatever the timeline says
+//! at the playhead.
+
+use leptos::prelude::*;
+
+use crate::i18n::Lang;
+use crate::link::{self, Link, Notice, Theme};
+use crate::playback::Playback;
+use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, SimTime, Timeline};
+use crate::view::notice::notice_text;
+use crate::view::session::Session;
+
+/// A notice shown at the top of the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UiNotice {
+    pub id: u64,
+    pub text: String,
+}
+
+/// The handle every component gets from context. It is `Copy`: all fields are arena handles.
+#[derive(Clone, Copy)]
+pub struct AppCtx {
+    pub session: StoredValue<Session>,
+    /// Bumped whenever the timeline changes (a fork, a reset, another chapter, more computed).
+    pub rev: RwSignal<u64>,
+    pub playback: RwSignal<Playback>,
+    /// The effective playback rate of the last frame (for animation lengths) and whether it was
+    /// fast-forwarding.
+    pub rate: RwSignal<(f64, bool)>,
+    pub chapter: RwSignal<Chapter>,
+    pub lang: RwSignal<Lang>,
+    pub theme: RwSignal<Option<Theme>>,
+    /// The stage element narration points at, while hovered or focused.
+    pub highlight: RwSignal<Option<&'static str>>,
+    /// The machine sandbox actions are aimed at (an index into the snapshot's machines).
+    pub machine: RwSignal<usize>,
+    pub notices: RwSignal<Vec<UiNotice>>,
+    pub reduced_motion: RwSignal<bool>,
+    pub embed: bool,
+    pub profile: crate::sim::Profile,
+    next_notice: StoredValue<u64>,
+}
+
+impl AppCtx {
+    /// The context, from inside a component.
+    pub fn get() -> AppCtx {
+        expect_context::<AppCtx>()
+    }
+
+    /// Builds the state from a parsed link.
+    pub fn new(link: &Link, lang: Lang, reduced_motion: bool) -> AppCtx {
+        let config = Config { profile: link.profile, ..Config::default() };
+        let timeline = Timeline::with_actions(link.chapter, config, &link.actions);
+        let mut session = Session::new(timeline);
+        // Steps are found in the computed log: compute the chapter first.
+        session.ensure(SimTime::ZERO);
+        let start = link
+            .t
+            .or_else(|| link.step.and_then(|s| session.steps.get(s - 1).copied().flatten()))
+            .unwrap_or(SimTime::ZERO);
+        session.ensure(start);
+        let mut playback = Playback::new(start, session.end());
+        if let Some(speed) = link.speed {
+            playback.speed = speed;
+        }
+        playback.playing = link.autoplay.unwrap_or(link.step.is_some() && link.t.is_none());
+        AppCtx {
+            session: StoredValue::new(session),
+            rev: RwSignal::new(0),
+            playback: RwSignal::new(playback),
+            rate: RwSignal::new((1.0, false)),
+            chapter: RwSignal::new(link.chapter),
+            lang: RwSignal::new(lang),
+            theme: RwSignal::new(link.theme),
+            highlight: RwSignal::new(None),
+            machine: RwSignal::new(0),
+            notices: RwSignal::new(Vec::new()),
+            reduced_motion: RwSignal::new(reduced_motion),
+            embed: link.embed,
+            profile: link.profile,
+            next_notice: StoredValue::new(0),
+        }
+    }
+
+    /// The playhead (tracked).
+    pub fn t(&self) -> SimTime {
+        self.playback.with(|p| p.t)
+    }
+
+    /// Runs `f` on the session, tracking the timeline's revision.
+    pub fn with_session<U>(&self, f: impl FnOnce(&Session) -> U) -> U {
+        self.rev.track();
+        self.session.with_value(f)
+    }
+
+    /// Shows a notice.
+    pub fn notify(&self, text: String) {
+        let id = self.next_notice.with_value(|n| *n);
+        self.next_notice.set_value(id + 1);
+        self.notices.update(|n| {
+            n.push(UiNotice { id, text });
+            // Keep the list short: the newest matter.
+            if n.len() > 6 {
+                n.remove(0);
+            }
+        });
+    }
+
+    /// Shows the notices a link produced.
+    pub fn notify_link(&self, notices: &[Notice]) {
+        let lang = self.lang.get_untracked();
+        for n in notices {
+            self.notify(notice_text(lang, n));
+        }
+    }
+
+    /// Moves the playhead, computing the timeline further if needed.
+    pub fn seek(&self, t: SimTime) {
+        let grew = self.session.try_update_value(|s| s.ensure(t)).unwrap_or(false);
+        if grew {
+            self.rev.update(|r| *r += 1);
+        }
+        let end = self.session.with_value(Session::end);
+        self.playback.update(|p| {
+            p.end = end;
+            p.seek(t);
+        });
+    }
+
+    /// Seeks to step `n` (1-based), if it happens in this timeline.
+    pub fn seek_step(&self, n: usize) -> bool {
+        match self.session.with_value(|s| s.steps.get(n.wrapping_sub(1)).copied().flatten()) {
+            Some(t) => {
+                self.seek(t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The step the playhead is in (1-based; 0 before the first).
+    pub fn current_step(&self) -> usize {
+        let t = self.t();
+        self.with_session(|s| {
+            s.steps.iter().enumerate().filter(|(_, m)| m.is_some_and(|m| m <= t)).map(|(i, _)| i + 1).max()
+        })
+        .unwrap_or(0)
+    }
+
+    /// Applies a sandbox action at the playhead (forking the timeline), or explains why not.
+    pub fn act(&self, kind: ActionKind, machine: Option<String>) -> Result<(), String> {
+        let at = self.playback.get_untracked().t;
+        // Actions land on whole milliseconds so their URL notation is exact.
+        let at = SimTime::from_millis(at.as_millis());
+        let action = Action { at, kind, machine };
+        let result: Result<(), ForkError> = self
+            .session
+            .try_update_value(|s| {
+                let r = s.timeline.fork(action);
+                s.refresh();
+                s.ensure(at);
+                r
+            })
+            .unwrap_or(Ok(()));
+        self.rev.update(|r| *r += 1);
+        let end = self.session.with_value(Session::end);
+        self.playback.update(|p| p.end = end);
+        result.map_err(|e| e.0)
+    }
+
+    /// Starts the chapter again, with or without the reader's actions.
+    pub fn load(&self, chapter: Chapter, actions: &[Action]) {
+        let config = Config { profile: self.profile, ..Config::default() };
+        let timeline = Timeline::with_actions(chapter, config, actions);
+        let mut session = Session::new(timeline);
+        session.ensure(SimTime::ZERO);
+        let end = session.end();
+        self.session.set_value(session);
+        self.chapter.set(chapter);
+        self.machine.set(0);
+        self.rev.update(|r| *r += 1);
+        self.playback.update(|p| {
+            p.end = end;
+            p.seek(SimTime::ZERO);
+            p.playing = false;
+        });
+    }
+
+    /// The link that reproduces what the reader sees now.
+    pub fn link(&self) -> Link {
+        let actions = self.session.with_value(|s| s.timeline.actions());
+        let playback = self.playback.get_untracked();
+        Link {
+            chapter: self.chapter.get_untracked(),
+            step: None,
+            autoplay: Some(playback.playing),
+            t: Some(SimTime::from_millis(playback.t.as_millis())),
+            actions,
+            speed: (playback.speed != crate::playback::DEFAULT_SPEED).then_some(playback.speed),
+            embed: self.embed,
+            theme: self.theme.get_untracked(),
+            lang: Some(self.lang.get_untracked()),
+            origin: None,
+            profile: self.profile,
+        }
+    }
+
+    /// A "Play from step N" link for the current chapter.
+    pub fn step_link(&self, n: usize) -> String {
+        let link = Link {
+            chapter: self.chapter.get_untracked(),
+            step: Some(n),
+            lang: Some(self.lang.get_untracked()),
+            profile: self.profile,
+            ..Link::default()
+        };
+        format!("?{}", link::to_query(&link))
+    }
+}

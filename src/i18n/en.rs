@@ -1,0 +1,341 @@
+//! English.
+
+use super::{ChapterText, Key, StepText};
+use crate::sim::Chapter;
+
+pub(super) fn text(key: Key) -> &'static str {
+    match key {
+        Key::AppTitle => "nodeline",
+        Key::Tagline => "How a machine becomes a Kubernetes Node, and how the cluster notices when it goes quiet",
+        Key::SkipToContent => "Skip to the story",
+        Key::ChapterNav => "Chapters",
+        Key::ChapterLabel => "Chapter {0}",
+        Key::StepLabel => "Step {0}",
+        Key::StepOf => "Step {0} of {1}",
+        Key::PlayFromThisStep => "Play from this step",
+        Key::LinkCopied => "Link copied: {0}",
+        Key::StepNotReached => "This step does not happen in this timeline: your actions changed the story.",
+        Key::PreviousStep => "Previous step",
+        Key::NextStep => "Next step",
+        Key::Play => "Play",
+        Key::Pause => "Pause",
+        Key::Replay => "Replay",
+        Key::Speed => "Speed",
+        Key::SkipQuiet => "Fast-forward quiet stretches",
+        Key::FastForwarding => "Fast-forwarding a quiet stretch (×{0}); the clock shows true time",
+        Key::Clock => "Simulated time",
+        Key::Timeline => "Timeline",
+        Key::TimelineHelp => {
+            "Drag or use the arrow keys to move through time. Numbered marks are the chapter's steps; ticks are requests and events."
+        }
+        Key::Requests => "Requests",
+        Key::EventsTrack => "Events",
+        Key::Stage => "Stage",
+        Key::StageDescription => {
+            "The machines, the control plane and the kube-node-lease namespace, with every request on its way to the API server."
+        }
+        Key::Machine => "Machine {0}",
+        Key::KubeletRunning => "kubelet running",
+        Key::KubeletStopped => "kubelet stopped",
+        Key::KubeletRestarting => "kubelet exited, systemd restarts it in 10 s",
+        Key::RuntimeUp => "containerd running",
+        Key::RuntimeDown => "containerd stopped",
+        Key::CniNotReady => "no CNI config: NetworkReady=false",
+        Key::NetworkOk => "network to the API server",
+        Key::NetworkCut => "network to the API server cut",
+        Key::ContainersRunning => "{0} containers running",
+        Key::NoContainers => "no containers",
+        Key::ControlPlane => "Control plane",
+        Key::ApiServer => "kube-apiserver",
+        Key::NodeLifecycleController => "node lifecycle controller",
+        Key::Scheduler => "kube-scheduler",
+        Key::TaintEvictionController => "taint eviction controller",
+        Key::ReplicaSetController => "ReplicaSet controller",
+        Key::LeaseNamespace => "namespace kube-node-lease",
+        Key::LeaseRenewed => "renewed {0} ago",
+        Key::NoLease => "no Lease yet",
+        Key::NodeObject => "Node {0}",
+        Key::NoNodeYet => "no Node object yet",
+        Key::Sandbox => "Sandbox",
+        Key::SandboxHelp => "Change the story at the playhead: the past is kept, the future is simulated again.",
+        Key::ActingOn => "Machine",
+        Key::KillKubelet => "Kill kubelet",
+        Key::StartKubelet => "Start kubelet",
+        Key::StopRuntime => "Stop container runtime",
+        Key::StartRuntime => "Start container runtime",
+        Key::CutNetwork => "Cut kubelet network",
+        Key::RestoreNetwork => "Restore kubelet network",
+        Key::CreatePod => "Create Pod",
+        Key::CreateToleratingPod => "Create Pod tolerating not-ready",
+        Key::AddMachine => "Add machine",
+        Key::AddDuplicateMachine => "Add machine with duplicate name",
+        Key::LabelNodeRole => "Label node-role",
+        Key::ActionUnavailable => "Not now: {0}",
+        Key::ActionApplied => "{0} at {1}: the timeline was simulated again from here.",
+        Key::ForkNotice => "Your actions: {0}",
+        Key::ResetSandbox => "Back to the chapter's story",
+        Key::Inspector => "Inspector",
+        Key::TabNode => "Node",
+        Key::TabLease => "Lease",
+        Key::TabPods => "Pods",
+        Key::TabEvents => "Events",
+        Key::Conditions => "Conditions",
+        Key::ColType => "Type",
+        Key::ColStatus => "Status",
+        Key::ColLastHeartbeatTime => "LastHeartbeatTime",
+        Key::ColLastTransitionTime => "LastTransitionTime",
+        Key::ColReason => "Reason",
+        Key::ColMessage => "Message",
+        Key::Taints => "Taints",
+        Key::NoTaints => "none",
+        Key::ColKey => "Key",
+        Key::ColEffect => "Effect",
+        Key::ColTimeAdded => "TimeAdded",
+        Key::HolderIdentity => "HolderIdentity",
+        Key::RenewTime => "RenewTime",
+        Key::LeaseDuration => "LeaseDurationSeconds",
+        Key::RenewedAgo => "{0} ago",
+        Key::GraceCountdown => "About {0} left of the {1} grace period.",
+        Key::GracePassed => "The grace period ({0}) has passed since the last renewal the controller saw.",
+        Key::ColName => "Name",
+        Key::ColPhase => "Status",
+        Key::ColReady => "Ready",
+        Key::ColNode => "Node",
+        Key::ColAge => "Age",
+        Key::NoPods => "No Pods",
+        Key::ColLastSeen => "Last seen",
+        Key::ColObject => "Object",
+        Key::ColSource => "From",
+        Key::NoEvents => "No events",
+        Key::NotesTitle => "Notices",
+        Key::Dismiss => "Dismiss",
+        Key::NoticeUnknownChapter => "There is no chapter \"{1}\" ({0}); showing the first chapter.",
+        Key::NoticeBadStep => "\"{1}\" is not a step number ({0}); starting at the first step.",
+        Key::NoticeStepOutOfRange => "There is no step {1} in this chapter ({0}); using step {2}.",
+        Key::NoticeBadFlag => "\"{1}\" is not 0 or 1 ({0}); ignored.",
+        Key::NoticeBadTime => "\"{1}\" is not a duration like 90s or 2m30s ({0}); ignored.",
+        Key::NoticeTimeTooLate => "\"{1}\" is later than this page simulates ({0}); using 2h.",
+        Key::NoticeBadAction => "\"{1}\" is not an action this page knows ({0}); dropped.",
+        Key::NoticeBadSpeed => "\"{1}\" is not one of the speeds ({0}); using 1×.",
+        Key::NoticeBadTheme => "\"{1}\" is not light or dark ({0}); following your system.",
+        Key::NoticeBadLang => "\"{1}\" is not a language this page speaks ({0}); using your browser's.",
+        Key::NoticeBadOrigin => "\"{1}\" is not a web origin like https://docs.example ({0}); ignored.",
+        Key::NoticeBadProfile => {
+            "\"{1}\" is not a Kubernetes version this page models ({0}: 1.34 or 1.31); using 1.34."
+        }
+        Key::NoticeUnknownParam => "The link has a parameter this page does not know: {0}={1}; ignored.",
+        Key::NoticeRepeated => "The link gives {0} more than once; the first value is used.",
+        Key::NoticeActionRejected => "{0} had no effect: {1}.",
+        Key::ReducedMotion => "Reduced motion is on: states change without animation.",
+        Key::Shortcuts => "Keyboard shortcuts",
+        Key::ShortcutsTitle => "Keyboard shortcuts",
+        Key::ShortcutPlayPause => "Play or pause",
+        Key::ShortcutPrevStep => "Previous step",
+        Key::ShortcutNextStep => "Next step",
+        Key::ShortcutSlower => "Slower",
+        Key::ShortcutFaster => "Faster",
+        Key::ShortcutHelp => "Show or hide this list",
+        Key::ShortcutClose => "Close this list",
+        Key::Close => "Close",
+        Key::Language => "Language",
+        Key::KubernetesVersion => "Kubernetes version",
+        Key::ErrorTitle => "Something went wrong",
+        Key::ErrorBody => {
+            "nodeline hit an internal error and stopped. Reloading the page starts it again from the link you opened."
+        }
+        Key::Reload => "Reload",
+        Key::Loading => "Loading the simulation…",
+        Key::ChapterEnd => "End of the chapter's story. Replay it from step 1, or change the story with the sandbox.",
+        Key::PlayFromStep => "Play from step {0}:",
+        Key::StepsNav => "Steps of this chapter",
+        Key::InspectNode => "Node to inspect",
+        Key::ChangedLegend => "Marked cells changed in the last 2 s of simulated time.",
+        Key::EventsCapped => "Showing the {0} most recent events.",
+        Key::GracePeriodTitle => "Node monitor grace period",
+        Key::GraceExplain => {
+            "The node lifecycle controller counts from the check (every 5 s) at which it last saw a heartbeat, a Lease renewal or a status update, on its own clock. It marks the node Unknown at its first check after the grace period; leaseDurationSeconds plays no part."
+        }
+        Key::GraceNextCheck => "The controller marks the node Unknown at its next check.",
+        Key::GraceNodeUnknown => {
+            "The controller has marked the node Unknown; it stays so until the kubelet posts its status again."
+        }
+        Key::MachineHostname => "{0} (hostname {1})",
+        Key::TimelineRegion => "Playback",
+        Key::SpeedValue => "{0}×",
+        Key::StepMarkerTitle => "Step {0}: {1} ({2})",
+        Key::ShortcutsOnTimeline => "On the timeline",
+        Key::ShortcutSeekSecond => "1 second back or forward",
+        Key::ShortcutSeekTenSeconds => "10 seconds back or forward",
+        Key::ShortcutSeekMinute => "1 minute back or forward",
+        Key::ShortcutSeekEnds => "To the start or the end",
+        Key::KeyCapSpace => "Space",
+        Key::KeyCapShift => "Shift",
+        Key::KeyCapEsc => "Esc",
+        Key::KeyCapPageUp => "Page Up",
+        Key::KeyCapPageDown => "Page Down",
+        Key::KeyCapHome => "Home",
+        Key::KeyCapEnd => "End",
+        Key::TrackLegendKubelet => "kubelet",
+        Key::TrackLegendControllers => "controllers",
+        Key::TrackLegendScheduler => "scheduler",
+        Key::TrackLegendKubectl => "kubectl",
+        Key::TrackLegendRoutine => "Lease renewals and reads",
+        Key::TrackLegendTimeout => "timed out",
+        Key::TrackLegendNormal => "Normal",
+        Key::TrackLegendWarning => "Warning",
+        Key::StagePart => "{0}: {1}",
+        Key::OneContainerRunning => "1 container running",
+        Key::ControllerManager => "kube-controller-manager",
+        Key::IpamTtlControllers => "node IPAM + TTL controllers",
+        Key::KubectlClient => "kubectl (you)",
+        Key::StoredObjects => "Objects stored by the API server",
+        Key::LeaseObject => "Lease {0}",
+        Key::LeaseStale => "renewed {0} ago (> {1} grace period)",
+        Key::LastRequest => "Last request, from {0}: {1}",
+        Key::NoRequestYet => "No request yet.",
+        Key::RequestWaiting => "no answer yet",
+        Key::RequestTimeout => "timeout",
+        Key::LinkCut => "cut",
+        Key::MoreItems => "+{0} more",
+    }
+}
+
+pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
+    match chapter {
+        Chapter::Registration => &REGISTRATION,
+        Chapter::NodeFailure => &NODE_FAILURE,
+        Chapter::KubeletRestart => &KUBELET_RESTART,
+    }
+}
+
+static REGISTRATION: ChapterText = ChapterText {
+    title: "Node registration",
+    summary: "How a machine running a kubelet becomes a Node the scheduler can use.",
+    steps: &[
+        StepText {
+            title: "A machine with a kubelet, and no Node yet",
+            body: &[
+                "The [[machine|machine]] runs containerd and a [[kubelet|kubelet]] started with `--register-node` at its default, `true`. Nothing in the cluster knows this machine yet: the [[apiserver|API server]] has no Node object for it.",
+                "containerd is up, but no CNI plugin has written its configuration yet, so the [[runtime|runtime]] reports `NetworkReady=false`. That will matter in step 4.",
+            ],
+        },
+        StepText {
+            title: "The kubelet POSTs its Node",
+            body: &[
+                "The [[kubelet|kubelet]] sends `POST /api/v1/nodes`. The body already carries a status: `addresses`, `capacity`, `allocatable`, `nodeInfo` and the [[conditions|conditions]], with `Ready` `False`, reason `KubeletNotReady`, because the runtime's network is not ready.",
+                "The TaintNodesByCondition admission plugin adds `node.kubernetes.io/not-ready:NoSchedule` to the new Node's [[taints|taints]]. Names are unique: a second machine with the same name would get `409 AlreadyExists` and adopt this object.",
+                "Right after, the kubelet's first [[lease|Lease]] attempt finds no Node to own it; the Lease is created on the next 10 s tick.",
+            ],
+        },
+        StepText {
+            title: "Status PATCHes, labels, and what a kubelet may not do",
+            body: &[
+                "From now on the kubelet recomputes its status every 10 s (`nodeStatusUpdateFrequency`) and sends `PATCH /api/v1/nodes/node-1/status` only when something changed, or every 5 minutes (`nodeStatusReportFrequency`) when nothing did.",
+                "Labels live on `metadata`. The kubelet sets `kubernetes.io/hostname`, `kubernetes.io/os` and `kubernetes.io/arch`. When it tries `node-role.kubernetes.io/worker`, the NodeRestriction admission plugin answers `403 Forbidden`: roles are set by an administrator, never by the node itself.",
+                "In practice you meet this earlier: a kubelet started with `--node-labels=node-role.kubernetes.io/worker` refuses to start (`unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels`). The API server refuses any kubelet that tries anyway, which is what you see here.",
+            ],
+        },
+        StepText {
+            title: "Not Ready: the taint keeps ordinary Pods off",
+            body: &[
+                "`Ready` stays `False` while the runtime's network is not ready. The [[scheduler|scheduler]] does not read conditions: it reads [[taints|taints]]. An ordinary Pod does not tolerate `node.kubernetes.io/not-ready`, so it stays Pending with a `FailedScheduling` event.",
+                "A Pod that tolerates the taint is bound at once. Its containers still cannot start: the kubelet reports `NetworkNotReady` until the network is there.",
+            ],
+        },
+        StepText {
+            title: "Ready: the taint comes off, the Pod is bound",
+            body: &[
+                "The CNI configuration appears and containerd reports `NetworkReady=true`. The kubelet's fast startup loop patches `Ready` to `True` within a moment and records `NodeReady`.",
+                "The [[nlc|node lifecycle controller]] removes the not-ready taint. The [[scheduler|scheduler]] binds the pending Pod with `POST /api/v1/namespaces/default/pods/NAME/binding`, which sets `spec.nodeName`. The [[kubelet|kubelet]] sees a Pod for its node, pulls the image and starts the [[containers|containers]].",
+            ],
+        },
+        StepText {
+            title: "Alive is not Ready: two heartbeats",
+            body: &[
+                "Every 10 s the kubelet renews its [[lease|Lease]] in `kube-node-lease` with a `PUT`: `renewTime` moves, nothing else. That is the cheap, fast heartbeat the control plane watches.",
+                "The Node's status is the slow one: `lastHeartbeatTime` in the [[conditions|conditions]] moves only when the kubelet PATCHes, on a change or every 5 minutes. Play on to see the 5-minute report arrive.",
+            ],
+        },
+    ],
+};
+
+static NODE_FAILURE: ChapterText = ChapterText {
+    title: "Node failure and Pod recovery",
+    summary: "Kill the kubelet on node-1 and watch the cluster notice, taint, evict and replace.",
+    steps: &[
+        StepText {
+            title: "Two nodes, two heartbeats",
+            body: &[
+                "node-1 runs the Deployment's Pod; node-2 joined a little later. Each [[kubelet|kubelet]] renews its [[lease|Lease]] every 10 s and PATCHes its Node status every 5 minutes.",
+                "The [[nlc|node lifecycle controller]] checks every node every 5 s (`--node-monitor-period`). A Lease `renewTime` that moved counts as a heartbeat.",
+            ],
+        },
+        StepText {
+            title: "The kubelet on node-1 stops",
+            body: &[
+                "`systemctl stop kubelet`: the [[kubelet|kubelet]] is gone, but its Pod's [[containers|containers]] keep running on the machine: nothing stops them.",
+                "The [[lease|Lease]] is no longer renewed. Its `leaseDurationSeconds` is 40, but no component acts on that: the controller only watches whether `renewTime` moves.",
+            ],
+        },
+        StepText {
+            title: "The grace period runs out: Unknown",
+            body: &[
+                "After the node monitor grace period (50 s since Kubernetes 1.32; 40 s before) without a renewal, the [[nlc|controller]] sets `Ready`, `MemoryPressure`, `DiskPressure` and `PIDPressure` to `Unknown` with reason `NodeStatusUnknown` and message `Kubelet stopped posting node status.`",
+                "`kubectl get nodes` now shows `NotReady`. The node's [[pods|Pods]] are marked not Ready, each with a `NodeNotReady` warning.",
+            ],
+        },
+        StepText {
+            title: "Unreachable taints; the 300 s countdown starts",
+            body: &[
+                "Milliseconds after the Unknown write, the controller adds `node.kubernetes.io/unreachable:NoSchedule`; one monitor pass later (about 5 s), the NoExecute one. Both carry `timeAdded`.",
+                "Every Pod was given `tolerationSeconds: 300` for that taint at admission (DefaultTolerationSeconds), so the [[eviction|taint eviction controller]] schedules the deletion 300 s from now. With every node down it would evict nothing: a one-node cluster never gets here.",
+            ],
+        },
+        StepText {
+            title: "The toleration runs out: the Pod is deleted",
+            body: &[
+                "The [[eviction|taint eviction controller]] records `TaintManagerEviction`, adds the `DisruptionTarget` condition and deletes the Pod. The deletion sets `deletionTimestamp`: the Pod shows `Terminating` because no kubelet is there to confirm its containers stopped. They are still running on node-1.",
+            ],
+        },
+        StepText {
+            title: "A replacement runs on node-2",
+            body: &[
+                "The [[replicaset|ReplicaSet controller]] does not count Terminating Pods, so it creates a replacement at once. The [[scheduler|scheduler]] binds it to node-2 (node-1 is tainted), and node-2's kubelet starts it.",
+                "Recovery took about the grace period plus 300 s, by design: a node that is briefly unreachable should not lose its Pods.",
+            ],
+        },
+    ],
+};
+
+static KUBELET_RESTART: ChapterText = ChapterText {
+    title: "Kubelet restart",
+    summary: "The kubelet comes back: 409, adoption, Ready, and the evictions that were still pending are cancelled.",
+    steps: &[
+        StepText {
+            title: "Down for a while",
+            body: &[
+                "The kubelet on node-1 stopped two minutes ago. The Node is `NotReady`, its [[conditions|conditions]] `Unknown`, and both unreachable [[taints|taints]] are on. The Pod's deletion is scheduled but its 300 s have not run out.",
+            ],
+        },
+        StepText {
+            title: "The kubelet starts and adopts its Node",
+            body: &[
+                "The [[kubelet|kubelet]] records `Starting`, builds its Node again and POSTs it: `409 AlreadyExists`. It GETs the existing object and adopts it; only a few default labels and annotations would be reconciled.",
+                "The pressure events fire again (`x2`: once for the fresh object, once coming back from Unknown), then `NodeNotReady` while PLEG has not relisted yet, and `NodeAllocatableEnforced`.",
+            ],
+        },
+        StepText {
+            title: "Ready again",
+            body: &[
+                "The fast status loop PATCHes `Ready` `True` as soon as the runtime and PLEG checks pass: `NodeReady`. [[lease|Lease]] renewals resume.",
+            ],
+        },
+        StepText {
+            title: "Taints off, evictions cancelled",
+            body: &[
+                "The [[nlc|controller]] removes the NoSchedule taint at once and the NoExecute one at its next pass. The [[eviction|taint eviction controller]] cancels the pending deletion (`Cancelling deletion of Pod`), and the kubelet reports the still-running Pod Ready again.",
+                "Had the kubelet come back within the grace period, the node would never have gone NotReady: the only trace would be the `Starting`, pressure and `NodeAllocatableEnforced` events.",
+            ],
+        },
+    ],
+};

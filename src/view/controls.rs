@@ -1,0 +1,140 @@
+//! The sandbox controls' view model: which actions the reader can take at the playhead, on which
+//! machine, and why the others are not possible now.
+
+use crate::i18n::Key;
+use crate::sim::{Action, ActionKind, Snapshot, format_actions};
+
+/// The actions in the groups the page lays them out in (each pair undoes the other).
+pub const GROUPS: [&[ActionKind]; 6] = [
+    &[ActionKind::KillKubelet, ActionKind::StartKubelet],
+    &[ActionKind::StopRuntime, ActionKind::StartRuntime],
+    &[ActionKind::CutNetwork, ActionKind::RestoreNetwork],
+    &[ActionKind::CreatePod, ActionKind::CreateToleratingPod],
+    &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
+    &[ActionKind::LabelNodeRole],
+];
+
+/// The button label of an action.
+pub fn label(kind: ActionKind) -> Key {
+    match kind {
+        ActionKind::KillKubelet => Key::KillKubelet,
+        ActionKind::StartKubelet => Key::StartKubelet,
+        ActionKind::StopRuntime => Key::StopRuntime,
+        ActionKind::StartRuntime => Key::StartRuntime,
+        ActionKind::CutNetwork => Key::CutNetwork,
+        ActionKind::RestoreNetwork => Key::RestoreNetwork,
+        ActionKind::CreatePod => Key::CreatePod,
+        ActionKind::CreateToleratingPod => Key::CreateToleratingPod,
+        ActionKind::AddMachine => Key::AddMachine,
+        ActionKind::AddDuplicateMachine => Key::AddDuplicateMachine,
+        ActionKind::LabelNodeRole => Key::LabelNodeRole,
+    }
+}
+
+/// The machine index to act on: the chosen one if it exists, else the first.
+pub fn clamp_machine(index: usize, machines: usize) -> usize {
+    if index < machines { index } else { 0 }
+}
+
+/// The machine argument of an action: `None` for actions that take no machine and for the first
+/// machine (the notation's default, so links stay short), else the machine's name.
+pub fn machine_arg(kind: ActionKind, machines: &[String], index: usize) -> Option<String> {
+    if !kind.targets_machine() {
+        return None;
+    }
+    let index = clamp_machine(index, machines.len());
+    if index == 0 { None } else { machines.get(index).cloned() }
+}
+
+/// One sandbox button at the playhead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ButtonState {
+    pub kind: ActionKind,
+    /// Why the action is not possible now (`None`: it is).
+    pub unavailable: Option<String>,
+}
+
+/// Every action's availability at the snapshot's instant, aimed at `machine` (`None`: the first
+/// machine), in [`GROUPS`] order.
+pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>) -> Vec<ButtonState> {
+    GROUPS
+        .iter()
+        .flat_map(|g| g.iter())
+        .map(|&kind| {
+            let m = if kind.targets_machine() { machine } else { None };
+            ButtonState { kind, unavailable: snapshot.check_action(kind, m).err() }
+        })
+        .collect()
+}
+
+/// The machines' names at the snapshot's instant.
+pub fn machine_names(snapshot: &Snapshot<'_>) -> Vec<String> {
+    snapshot.machines().iter().map(|m| m.name.clone()).collect()
+}
+
+/// The reader's actions in the link notation (`kill-kubelet@1m30s,start-kubelet@2m`), if any.
+pub fn fork_summary(actions: &[Action]) -> Option<String> {
+    (!actions.is_empty()).then(|| format_actions(actions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Chapter, Config, SimTime, Timeline};
+
+    #[test]
+    fn every_action_has_one_place_and_a_label() {
+        let listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
+        assert_eq!(listed, ActionKind::ALL.to_vec());
+        assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
+    }
+
+    #[test]
+    fn the_first_machine_is_the_default() {
+        let names = vec!["node-1".to_string(), "node-2".to_string()];
+        assert_eq!(machine_arg(ActionKind::KillKubelet, &names, 0), None);
+        assert_eq!(machine_arg(ActionKind::KillKubelet, &names, 1), Some("node-2".into()));
+        assert_eq!(machine_arg(ActionKind::KillKubelet, &names, 7), None);
+        // Actions that take no machine never get one (the notation would reject it).
+        assert_eq!(machine_arg(ActionKind::CreatePod, &names, 1), None);
+        assert_eq!(machine_arg(ActionKind::AddMachine, &names, 1), None);
+        assert_eq!(clamp_machine(3, 2), 0);
+        assert_eq!(clamp_machine(1, 2), 1);
+    }
+
+    fn unavailable(states: &[ButtonState], kind: ActionKind) -> Option<String> {
+        states.iter().find(|b| b.kind == kind).unwrap().unavailable.clone()
+    }
+
+    #[test]
+    fn availability_comes_from_the_simulation() {
+        let mut tl = Timeline::new(Chapter::Registration, Config::default());
+        tl.run_until(SimTime::from_secs(100));
+        let states = button_states(&tl.at(SimTime::from_secs(90)), None);
+        assert_eq!(states.len(), ActionKind::ALL.len());
+        assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
+        assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
+        assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");
+        assert_eq!(unavailable(&states, ActionKind::RestoreNetwork).unwrap(), "the network of node-1 is not cut");
+        assert_eq!(unavailable(&states, ActionKind::StartRuntime).unwrap(), "containerd on node-1 is already running");
+        // A machine that does not exist is explained too.
+        let states = button_states(&tl.at(SimTime::from_secs(90)), Some("node-9"));
+        assert!(unavailable(&states, ActionKind::KillKubelet).unwrap().contains("no machine named node-9"));
+        assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
+        assert_eq!(machine_names(&tl.at(SimTime::from_secs(90))), ["node-1"]);
+    }
+
+    #[test]
+    fn after_a_kill_the_pair_swaps() {
+        let mut tl = Timeline::new(Chapter::Registration, Config::default());
+        tl.run_until(SimTime::from_secs(100));
+        let action = Action::new(ActionKind::KillKubelet, SimTime::from_secs(90));
+        tl.fork(action.clone()).unwrap();
+        let states = button_states(&tl.at(SimTime::from_secs(91)), None);
+        assert!(unavailable(&states, ActionKind::KillKubelet).is_some());
+        assert_eq!(unavailable(&states, ActionKind::StartKubelet), None);
+        assert!(unavailable(&states, ActionKind::LabelNodeRole).unwrap().contains("not running"));
+        assert_eq!(fork_summary(&tl.actions()).as_deref(), Some("kill-kubelet@1m30s"));
+        assert_eq!(fork_summary(&[]), None);
+    }
+}

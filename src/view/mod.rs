@@ -1,0 +1,9 @@
+//! View models: what the page shows, derived from the simulation by plain functions that are
+//! tested natively. The Leptos components in `app` only render these.
+
+pub mod controls;
+pub mod inspector;
+pub mod notice;
+pub mod session;
+pub mod stage;
+pub mod track;

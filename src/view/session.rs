@@ -1,0 +1,82 @@
+//! A chapter's timeline together with what the page derives from it whenever it changes.
+
+use std::time::Duration;
+
+use crate::link;
+use crate::sim::{Request, SimTime, Snapshot, Timeline};
+
+/// How far past the playhead the timeline is kept computed.
+const LOOKAHEAD: Duration = Duration::from_secs(120);
+
+/// How long past the chapter's story (or the reader's last action) playback runs.
+const AFTERWORD: Duration = Duration::from_secs(180);
+
+/// A chapter's timeline and what is derived from it when it changes.
+pub struct Session {
+    pub timeline: Timeline,
+    /// Each step's moment (`None`: the reader's actions changed the story and it did not happen).
+    pub steps: Vec<Option<SimTime>>,
+    /// Significant moments (steps, events, inputs, non-routine requests), sorted; playback slows
+    /// down before each.
+    pub significant: Vec<SimTime>,
+}
+
+impl Session {
+    /// Wraps a timeline.
+    pub fn new(timeline: Timeline) -> Session {
+        let mut s = Session { timeline, steps: Vec::new(), significant: Vec::new() };
+        s.refresh();
+        s
+    }
+
+    /// Where playback stops by itself.
+    pub fn end(&self) -> SimTime {
+        let story = SimTime::ZERO + self.timeline.scenario().duration;
+        let last_action = self.timeline.actions().last().map(|a| a.at + AFTERWORD).unwrap_or(SimTime::ZERO);
+        story.max(last_action).min(link::MAX_T)
+    }
+
+    /// Makes sure the timeline is computed past `t`.
+    pub fn ensure(&mut self, t: SimTime) -> bool {
+        let want = (t + LOOKAHEAD).max(self.end() + Duration::from_secs(1));
+        if self.timeline.horizon() < want {
+            self.timeline.run_until(want);
+            self.refresh();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Recomputes what is derived from the timeline (after a fork).
+    pub fn refresh(&mut self) {
+        self.steps = self.timeline.steps();
+        let log = self.timeline.log();
+        let mut moments: Vec<SimTime> = self.steps.iter().flatten().copied().collect();
+        moments.extend(log.events.iter().map(|e| e.t));
+        moments.extend(log.inputs.iter().map(|i| i.t));
+        moments.extend(log.requests.iter().filter(|r| !is_routine(r)).map(|r| r.t));
+        moments.sort_unstable();
+        moments.dedup();
+        self.significant = moments;
+    }
+
+    /// The first significant moment strictly after `t`.
+    pub fn next_significant(&self, t: SimTime) -> Option<SimTime> {
+        let i = self.significant.partition_point(|m| *m <= t);
+        self.significant.get(i).copied()
+    }
+
+    /// The cluster at `t`.
+    pub fn at(&self, t: SimTime) -> Snapshot<'_> {
+        self.timeline.at(t)
+    }
+}
+
+/// Whether a request is a routine heartbeat (a successful Lease renewal, or a kubelet reading a
+/// Lease or Node): playback may fast-forward through those.
+pub fn is_routine(r: &Request) -> bool {
+    use crate::sim::{Method, Outcome};
+    matches!(r.outcome, Outcome::Code(200))
+        && (r.method == Method::Get || (r.method == Method::Put && r.path.contains("/leases/")))
+}

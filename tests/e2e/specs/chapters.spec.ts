@@ -1,0 +1,34 @@
+import { expect, test } from '@playwright/test';
+import { AppPage } from '../pages/app-page';
+
+// Each chapter, played fast from its first step, reaches its last step. The live region says
+// which step the playhead is in; waiting for it is waiting for a state, not for time.
+const chapters = [
+  { n: 1, id: 'registration', steps: 6 },
+  { n: 2, id: 'node-failure', steps: 6 },
+  { n: 3, id: 'kubelet-restart', steps: 4 },
+];
+
+test.describe('chapters', () => {
+  for (const chapter of chapters) {
+    test(`${chapter.id} plays through to its last step`, async ({ page }) => {
+      test.setTimeout(120_000);
+      const app = new AppPage(page);
+      await app.goto(`?chapter=${chapter.id}&step=1&speed=60`);
+      await expect(app.pauseButton).toBeVisible();
+      await expect(app.chapterLink(chapter.n)).toHaveAttribute('aria-current', 'page');
+      await expect(app.status).toContainText(`Step ${chapter.steps} of ${chapter.steps}`, { timeout: 100_000 });
+      app.expectNoErrors();
+    });
+  }
+
+  test('the chapter navigation switches chapters', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('?chapter=registration&autoplay=0');
+    await app.chapterLink(2).click();
+    await expect(app.chapterLink(2)).toHaveAttribute('aria-current', 'page');
+    await expect(page).toHaveURL(/chapter=node-failure/);
+    await expect(page).toHaveTitle(/Node failure/);
+    app.expectNoErrors();
+  });
+});
