@@ -3,6 +3,7 @@
 //! NodeRestriction, DefaultTolerationSeconds, ServiceAccount), and the answers the real one gives
 //! (201, 200, 403, 404, 409) with their exact messages.
 
+use super::vecmap::VecMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -193,10 +194,10 @@ pub(crate) type ApiResult = Result<Object, Box<Status>>;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ApiServer {
     resource_version: u64,
-    pub(crate) nodes: BTreeMap<String, Arc<Node>>,
-    pub(crate) leases: BTreeMap<String, Arc<Lease>>,
-    pub(crate) pods: BTreeMap<(String, String), Arc<Pod>>,
-    pub(crate) events: BTreeMap<(String, String), Arc<super::objects::Event>>,
+    pub(crate) nodes: VecMap<String, Arc<Node>>,
+    pub(crate) leases: VecMap<String, Arc<Lease>>,
+    pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
+    pub(crate) events: VecMap<(String, String), Arc<super::objects::Event>>,
 }
 
 /// The mutable context one request runs in.

@@ -10,7 +10,7 @@
 //! Writing an Event is a request too, but the timeline keeps Events on their own track, so they
 //! are not logged as requests.
 
-use std::collections::BTreeMap;
+use super::vecmap::VecMap;
 use std::time::Duration;
 
 use super::apiserver::Ctx;
@@ -33,7 +33,7 @@ struct EventKey {
 /// One process's event cache.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Recorder {
-    seen: BTreeMap<EventKey, (ObjectKey, i32)>,
+    seen: VecMap<EventKey, (ObjectKey, i32)>,
 }
 
 impl Recorder {

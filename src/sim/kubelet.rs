@@ -4,7 +4,7 @@
 //! request that times out (a cut network) delays the rest of its loop exactly as long as the
 //! client waits. Constants and strings follow `pkg/kubelet` (see `docs/kubernetes-notes.md`).
 
-use std::collections::BTreeMap;
+use super::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -136,7 +136,7 @@ pub(crate) struct Kubelet {
     lease_sleep: Duration,
     pub(crate) recorder: Recorder,
     pub(crate) pending_events: Vec<PendingEvent>,
-    workers: BTreeMap<String, Worker>,
+    workers: VecMap<String, Worker>,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<StatusInputs>,
 }
@@ -175,7 +175,7 @@ impl Kubelet {
             lease_sleep: millis(100),
             recorder: Recorder::default(),
             pending_events: Vec::new(),
-            workers: BTreeMap::new(),
+            workers: VecMap::new(),
             quiet_inputs: None,
         }
     }

@@ -25,6 +25,7 @@ pub mod rng;
 pub mod scenario;
 pub mod time;
 pub mod timeline;
+pub mod vecmap;
 mod world;
 
 pub use action::{Action, ActionKind, ActionParseError, format_actions, parse_action, parse_actions};

@@ -5,7 +5,6 @@
 //! object's versions by key, so the state of the cluster at any instant can be read without
 //! running the simulation again (see [`crate::sim::Snapshot`]).
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -16,6 +15,7 @@ use super::action::Action;
 use super::machine::MachineView;
 use super::objects::{Kind, Object, ObjectKey, ObjectReference, Status};
 use super::time::SimTime;
+use super::vecmap::VecMap;
 
 /// Who sent a request or wrote a log line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -254,7 +254,7 @@ pub struct Log {
     pub inputs: Vec<AppliedInput>,
     pub machines: Vec<MachineRecord>,
     next_seq: u64,
-    keys: BTreeMap<ObjectKey, usize>,
+    keys: VecMap<ObjectKey, usize>,
     history: Vec<(ObjectKey, Vec<u32>)>,
 }
 
@@ -311,8 +311,7 @@ impl Log {
         let seq = self.seq();
         let idx = self.changes.len() as u32;
         let meta = object.meta();
-        let borrowed = KeyRef(object.kind(), &meta.namespace, &meta.name);
-        let slot = match self.keys.get(&borrowed as &dyn KeyLike) {
+        let slot = match self.keys.get_by(|k| key_cmp(k, object.kind(), &meta.namespace, &meta.name)) {
             Some(&slot) => slot,
             None => {
                 let key = object.key();
@@ -354,7 +353,7 @@ impl Log {
 
     /// [`Log::versions`] without building a key.
     pub fn versions_of(&self, kind: Kind, namespace: &str, name: &str) -> &[u32] {
-        match self.keys.get(&KeyRef(kind, namespace, name) as &dyn KeyLike) {
+        match self.keys.get_by(|k| key_cmp(k, kind, namespace, name)) {
             Some(&slot) => &self.history[slot].1,
             None => &[],
         }
@@ -434,47 +433,7 @@ impl Log {
     }
 }
 
-/// Lets the key index be searched with borrowed strings.
-trait KeyLike {
-    fn parts(&self) -> (Kind, &str, &str);
-}
-
-impl KeyLike for ObjectKey {
-    fn parts(&self) -> (Kind, &str, &str) {
-        (self.kind, &self.namespace, &self.name)
-    }
-}
-
-struct KeyRef<'a>(Kind, &'a str, &'a str);
-
-impl KeyLike for KeyRef<'_> {
-    fn parts(&self) -> (Kind, &str, &str) {
-        (self.0, self.1, self.2)
-    }
-}
-
-impl<'a> std::borrow::Borrow<dyn KeyLike + 'a> for ObjectKey {
-    fn borrow(&self) -> &(dyn KeyLike + 'a) {
-        self
-    }
-}
-
-impl PartialEq for dyn KeyLike + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.parts() == other.parts()
-    }
-}
-
-impl Eq for dyn KeyLike + '_ {}
-
-impl PartialOrd for dyn KeyLike + '_ {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for dyn KeyLike + '_ {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.parts().cmp(&other.parts())
-    }
+/// Orders a stored key against a key given by its parts (no allocation).
+fn key_cmp(k: &ObjectKey, kind: Kind, namespace: &str, name: &str) -> std::cmp::Ordering {
+    (k.kind, k.namespace.as_str(), k.name.as_str()).cmp(&(kind, namespace, name))
 }

@@ -6,8 +6,9 @@
 //! wait (for its client timeout). Watches are modelled as a reconcile pass one millisecond after
 //! any Node or Pod change.
 
+use super::vecmap::VecMap;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -139,14 +140,14 @@ pub(crate) struct World {
     pub(crate) eviction: TaintEviction,
     pub(crate) replicasets: ReplicaSetController,
     /// Node names whose Pod CIDR has been handed out, in order.
-    pub(crate) ipam: BTreeMap<String, u32>,
+    pub(crate) ipam: VecMap<String, u32>,
     pub(crate) controller_recorder: Recorder,
     reconcile_pending: bool,
     /// Nodes and Pods changed since the last reconcile pass.
-    pub(crate) dirty_nodes: BTreeSet<String>,
+    pub(crate) dirty_nodes: VecMap<String, ()>,
     pub(crate) dirty_pods: bool,
     /// Machines whose visible state may have changed since it was last recorded.
-    pub(crate) dirty_machines: BTreeSet<usize>,
+    pub(crate) dirty_machines: VecMap<usize, ()>,
     last_views: Vec<Option<Arc<MachineView>>>,
 }
 
@@ -168,12 +169,12 @@ impl World {
             scheduler: Scheduler::default(),
             eviction: TaintEviction::default(),
             replicasets: ReplicaSetController::default(),
-            ipam: BTreeMap::new(),
+            ipam: VecMap::new(),
             controller_recorder: Recorder::controllers(),
             reconcile_pending: false,
-            dirty_nodes: BTreeSet::new(),
+            dirty_nodes: VecMap::new(),
             dirty_pods: false,
-            dirty_machines: (0..machines.len()).collect(),
+            dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
         };
         // The monitor pass runs every 5 s from kube-controller-manager's start, at a seeded phase.
@@ -266,7 +267,7 @@ impl World {
         if self.dirty_machines.is_empty() {
             return;
         }
-        for m in std::mem::take(&mut self.dirty_machines) {
+        for m in std::mem::take(&mut self.dirty_machines).into_keys() {
             let view = self.machines[m].view();
             if self.last_views.len() <= m {
                 self.last_views.resize(m + 1, None);
@@ -283,7 +284,7 @@ impl World {
 
     /// Marks a machine's visible state as possibly changed.
     pub(crate) fn touch(&mut self, m: usize) {
-        self.dirty_machines.insert(m);
+        self.dirty_machines.add(m);
     }
 
     /// Asks for a reconcile pass, as a watch event would.
@@ -297,7 +298,7 @@ impl World {
     fn reconcile(&mut self, log: &mut Log) {
         let nodes = std::mem::take(&mut self.dirty_nodes);
         let pods_changed = std::mem::take(&mut self.dirty_pods);
-        for name in &nodes {
+        for name in nodes.keys() {
             self.node_added_or_updated(name, log);
         }
         if pods_changed || !nodes.is_empty() {
@@ -406,7 +407,7 @@ impl World {
             let change = &log.changes[c as usize];
             match change.object.kind() {
                 Kind::Node => {
-                    self.dirty_nodes.insert(change.object.meta().name.clone());
+                    self.dirty_nodes.add(change.object.meta().name.clone());
                 }
                 Kind::Pod => self.dirty_pods = true,
                 _ => {}

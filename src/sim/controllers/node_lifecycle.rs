@@ -12,7 +12,7 @@
 //! * Zone states: with no Ready node anywhere, master disruption mode removes NoExecute taints
 //!   and evicts nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sim::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -117,13 +117,13 @@ impl Limiter {
 #[derive(Clone, Debug)]
 struct TaintQueue {
     queue: Vec<String>,
-    set: BTreeSet<String>,
+    set: VecMap<String, ()>,
     limiter: Limiter,
 }
 
 impl TaintQueue {
     fn add(&mut self, node: &str) -> bool {
-        if self.set.insert(node.to_string()) {
+        if self.set.add(node.to_string()) {
             self.queue.push(node.to_string());
             true
         } else {
@@ -152,15 +152,15 @@ impl TaintQueue {
 /// The controller's memory.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeLifecycle {
-    known: BTreeSet<String>,
-    health: BTreeMap<String, Health>,
-    zone_states: BTreeMap<String, ZoneState>,
-    tainters: BTreeMap<String, TaintQueue>,
+    known: VecMap<String, ()>,
+    health: VecMap<String, Health>,
+    zone_states: VecMap<String, ZoneState>,
+    tainters: VecMap<String, TaintQueue>,
     tainting_scheduled: bool,
     /// Whether the last pass found every zone fully disrupted.
     all_disrupted: bool,
     /// Each Node's zone key, refreshed whenever the Node changes.
-    zones: BTreeMap<String, String>,
+    zones: VecMap<String, String>,
 }
 
 /// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty.
@@ -233,7 +233,7 @@ impl World {
         for node in &nodes {
             let name = &node.metadata.name;
             if !self.nlc.known.contains(name) {
-                self.nlc.known.insert(name.clone());
+                self.nlc.known.add(name.clone());
                 self.event(
                     log,
                     Source::Controller("node-controller"),
@@ -248,23 +248,19 @@ impl World {
                     let now = self.now;
                     self.nlc.tainters.insert(
                         zone.clone(),
-                        TaintQueue {
-                            queue: Vec::new(),
-                            set: BTreeSet::new(),
-                            limiter: Limiter::new(EVICTION_QPS, now),
-                        },
+                        TaintQueue { queue: Vec::new(), set: VecMap::new(), limiter: Limiter::new(EVICTION_QPS, now) },
                     );
                 }
                 self.mark_node_as_reachable(name, log);
             }
         }
-        let mut zone_conditions: BTreeMap<String, ZoneCount> = BTreeMap::new();
+        let mut zone_conditions: VecMap<String, ZoneCount> = VecMap::new();
         for node in &nodes {
             let name = &node.metadata.name;
             let Some(node) = self.api.node(name).cloned() else { continue };
             let (observed, current) = self.try_update_node_health(&node, log);
             if !node.metadata.labels.contains_key("node.kubernetes.io/exclude-disruption") {
-                let count = zone_conditions.entry(self.zone_of(&node)).or_default();
+                let count = zone_conditions.get_or_insert_with(self.zone_of(&node), ZoneCount::default);
                 if current == Some("True") {
                     count.ready += 1;
                 } else {
@@ -534,7 +530,7 @@ impl World {
     }
 
     /// `handleDisruption`: zone states, master disruption mode, and the tainting rates.
-    fn handle_disruption(&mut self, zone_conditions: BTreeMap<String, ZoneCount>, log: &mut Log) {
+    fn handle_disruption(&mut self, zone_conditions: VecMap<String, ZoneCount>, log: &mut Log) {
         let now = self.now;
         let new_states: Vec<(&String, ZoneState)> =
             zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(c.ready, c.not_ready))).collect();
@@ -666,7 +662,7 @@ impl World {
         }
         if node.spec.pod_cidr.is_empty() {
             let next = self.ipam.len() as u32;
-            let index = *self.ipam.entry(name.to_string()).or_insert(next);
+            let index = *self.ipam.get_or_insert_with(name.to_string(), || next);
             let cidr = format!("10.244.{index}.0/24");
             self.call(log, Actor::NodeIpamController, None, ApiOp::PatchNodePodCidr { name: name.into(), cidr });
         }

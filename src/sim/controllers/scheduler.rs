@@ -3,7 +3,7 @@
 //! `FailedScheduling` message built as `FitError.Error()` builds it, the unschedulable queue with
 //! its 5-minute flush, and binding through `pods/NAME/binding`.
 
-use std::collections::BTreeMap;
+use crate::sim::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -27,7 +27,7 @@ const INITIAL_BACKOFF: Duration = secs(1);
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scheduler {
     /// Unschedulable Pods (by uid) and when they last failed.
-    unschedulable: BTreeMap<String, SimTime>,
+    unschedulable: VecMap<String, SimTime>,
     flush_scheduled: bool,
 }
 
@@ -59,9 +59,9 @@ pub(crate) fn fit_error(reasons: &[String], profile: Profile) -> String {
     if n == 0 {
         return "no nodes available to schedule pods".into();
     }
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut counts: VecMap<&str, usize> = VecMap::new();
     for r in reasons {
-        *counts.entry(r).or_default() += 1;
+        *counts.get_or_insert_with(r, || 0) += 1;
     }
     let mut items: Vec<String> = counts.iter().map(|(r, c)| format!("{c} {r}")).collect();
     items.sort_unstable();

@@ -3,7 +3,7 @@
 //! (the 300 s DefaultTolerationSeconds ones, usually), and the deletion is cancelled if the
 //! taints go away first.
 
-use std::collections::BTreeMap;
+use crate::sim::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,7 +26,7 @@ pub(crate) struct ScheduledEviction {
 /// The controller's work queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TaintEviction {
-    pub(crate) scheduled: BTreeMap<(String, String), ScheduledEviction>,
+    pub(crate) scheduled: VecMap<(String, String), ScheduledEviction>,
 }
 
 /// `getMinTolerationTime` over the tolerations that match the taints: `None` if not every taint
