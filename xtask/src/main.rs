@@ -11,6 +11,7 @@
 
 mod install;
 mod server;
+mod size;
 mod test;
 mod util;
 

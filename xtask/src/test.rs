@@ -68,6 +68,12 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
     if !o.no_build {
         stages.push(("release build (trunk)", Box::new(|| build_site(&paths))));
     }
+    if !o.e2e_only {
+        stages.push((
+            "first-load size (budget 200 KB gzip; regression ceiling)",
+            Box::new(|| crate::size::check(&paths.dist)),
+        ));
+    }
     stages.push(("browser tests (Playwright)", Box::new(|| e2e(&paths, o))));
 
     let total = Instant::now();

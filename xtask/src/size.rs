@@ -1,0 +1,119 @@
+//! What a reader's browser downloads on first load, raw and gzip, by kind — and the budget.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::util::{Result, bail};
+
+/// The product's first-load budget: everything transferred, gzip (docs/design: quality budgets).
+pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
+
+/// The regression ceiling the test suite enforces while the page is still over [`BUDGET_GZIP`]:
+/// the measured first load plus a small margin. It only ever moves down; the gap to the budget
+/// is printed on every run (README: performance).
+pub(crate) const CEILING_GZIP: u64 = 360 * 1000;
+
+/// One file the page loads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Asset {
+    pub(crate) name: String,
+    pub(crate) kind: &'static str,
+    pub(crate) raw: u64,
+    pub(crate) gzip: u64,
+}
+
+fn kind_of(name: &str) -> &'static str {
+    match Path::new(name).extension().and_then(|e| e.to_str()) {
+        Some("html") => "html",
+        Some("js") => "js",
+        Some("wasm") => "wasm",
+        Some("css") => "css",
+        _ => "other",
+    }
+}
+
+/// gzip (zlib's default level, as web servers use) of `bytes`.
+pub(crate) fn gzip_len(bytes: &[u8]) -> u64 {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).expect("writing to memory");
+    enc.finish().expect("writing to memory").len() as u64
+}
+
+/// The files at the top of `dist`: the page and what it loads (sub-folders such as `public/`
+/// hold pages and examples that are not part of the first load).
+pub(crate) fn first_load(dist: &Path) -> Result<Vec<Asset>> {
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dist)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
+    files.sort();
+    let mut assets = Vec::new();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if name.starts_with('.') || name.ends_with(".zip") || name.ends_with(".tar.gz") {
+            continue;
+        }
+        let bytes = std::fs::read(&path)?;
+        assets.push(Asset { kind: kind_of(&name), raw: bytes.len() as u64, gzip: gzip_len(&bytes), name });
+    }
+    if !assets.iter().any(|a| a.kind == "wasm") {
+        bail!("{} has no .wasm file: build the site first", dist.display());
+    }
+    Ok(assets)
+}
+
+/// A table of the assets, by kind and in total.
+pub(crate) fn report(assets: &[Asset]) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("{:<8} {:>10} {:>10}\n", "kind", "raw", "gzip"));
+    for kind in ["html", "js", "wasm", "css", "other"] {
+        let (raw, gz) = assets.iter().filter(|a| a.kind == kind).fold((0, 0), |(r, g), a| (r + a.raw, g + a.gzip));
+        if raw > 0 {
+            out.push_str(&format!("{kind:<8} {raw:>10} {gz:>10}\n"));
+        }
+    }
+    let (raw, gz) = totals(assets);
+    out.push_str(&format!("{:<8} {raw:>10} {gz:>10}   (budget {} gzip)\n", "total", BUDGET_GZIP));
+    out
+}
+
+/// Raw and gzip totals.
+pub(crate) fn totals(assets: &[Asset]) -> (u64, u64) {
+    assets.iter().fold((0, 0), |(r, g), a| (r + a.raw, g + a.gzip))
+}
+
+/// Prints the report and fails if the first load is over budget.
+pub(crate) fn check(dist: &Path) -> Result<()> {
+    let assets = first_load(dist)?;
+    print!("{}", report(&assets));
+    let (_, gz) = totals(&assets);
+    if gz > CEILING_GZIP {
+        bail!("first load is {gz} bytes gzip, over the {CEILING_GZIP}-byte regression ceiling");
+    }
+    if gz > BUDGET_GZIP {
+        println!(
+            "NOT MET: the product budget is {BUDGET_GZIP} bytes gzip; the first load is {} bytes over it \
+             (regression ceiling {CEILING_GZIP}: passes)",
+            gz - BUDGET_GZIP
+        );
+    } else {
+        println!("within the {BUDGET_GZIP}-byte budget");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gzip_shrinks_repetitive_text() {
+        let text = "nodeline ".repeat(1000);
+        assert!(gzip_len(text.as_bytes()) < 200);
+    }
+
+    #[test]
+    fn kinds_follow_extensions() {
+        assert_eq!(kind_of("index.html"), "html");
+        assert_eq!(kind_of("nodeline-abc_bg.wasm"), "wasm");
+        assert_eq!(kind_of("favicon-1.svg"), "other");
+    }
+}
