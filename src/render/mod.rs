@@ -10,8 +10,12 @@
 //! * [`timeline`]: the JSON Lines account of a timeline's requests and events
 //!   (`nodeline timeline`).
 //! * [`list`]: the `v1` `List` of every object at an instant (`nodeline objects`).
+//! * [`kubectl`]: `kubectl get` tables, `kubectl describe node`, `-o yaml|json|name` and
+//!   kubectl's errors for the cluster at an instant (the page's kubectl panel, `nodeline
+//!   kubectl`).
 
 pub mod json;
+pub mod kubectl;
 pub mod list;
 pub mod timeline;
 pub mod yaml;

@@ -1,0 +1,145 @@
+//! kubectl's own output for the simulated cluster: `kubectl get` tables, `kubectl describe node`,
+//! `-o yaml|json|name`, and kubectl's errors, to the character.
+//!
+//! The pieces follow how kubectl and the API server split the work:
+//!
+//! * [`get`]: the API server's table conversion (`pkg/printers/internalversion`: the columns and
+//!   cells of Nodes, Pods, Leases and Events, AGE computed at `now`) and kubectl's table printer
+//!   (cli-runtime `HumanReadablePrinter`: headers, `-o wide`, `NAMESPACE` and `kind/` prefixes).
+//! * [`describe`]: `kubectl describe node` (kubectl `pkg/describe`), with the Lease, the
+//!   non-terminated Pods and the Events it asks the API server for.
+//! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
+//!   cobra/pflag parse it, with kubectl's error messages.
+//! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
+//!   apimachinery's `resource.Quantity`, whose exact behaviour shows in the output.
+//!
+//! Everything is a pure function of a [`Cluster`] (the objects at one moment and the wall-clock
+//! `now` that ages are measured from), so the page, the command line and the tests print the
+//! same bytes.
+
+pub mod command;
+pub mod describe;
+pub mod get;
+pub mod gosort;
+pub mod quantity;
+pub mod tabwriter;
+
+use std::sync::Arc;
+
+use crate::sim::objects::{Event, Lease, Node, ObjectMeta, Pod};
+use crate::sim::{Snapshot, WallTime};
+
+/// The objects the API server holds at one moment, in the order it lists them (by namespace,
+/// then name, as etcd keys sort), and the wall-clock instant ages are computed at.
+#[derive(Clone, Debug, Default)]
+pub struct Cluster {
+    pub nodes: Vec<Arc<Node>>,
+    pub leases: Vec<Arc<Lease>>,
+    pub pods: Vec<Arc<Pod>>,
+    pub events: Vec<Arc<Event>>,
+    /// The instant AGE columns count to.
+    pub now: WallTime,
+}
+
+impl Cluster {
+    /// The cluster in `snapshot`, seen at `now`.
+    pub fn from_snapshot(snapshot: &Snapshot<'_>, now: WallTime) -> Cluster {
+        let mut c = Cluster {
+            nodes: snapshot.nodes(),
+            leases: snapshot.leases(),
+            pods: snapshot.pods(),
+            events: snapshot.events(),
+            now,
+        };
+        c.nodes.sort_unstable_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        c.leases.sort_unstable_by(|a, b| etcd_order(&a.metadata, &b.metadata));
+        c.pods.sort_unstable_by(|a, b| etcd_order(&a.metadata, &b.metadata));
+        c.events.sort_unstable_by(|a, b| etcd_order(&a.metadata, &b.metadata));
+        c
+    }
+}
+
+/// The order of `/registry/<resource>/<namespace>/<name>` keys: bytewise on `namespace/name`.
+pub fn etcd_order(a: &ObjectMeta, b: &ObjectMeta) -> std::cmp::Ordering {
+    fn key(m: &ObjectMeta) -> impl Iterator<Item = u8> + '_ {
+        m.namespace.bytes().chain(std::iter::once(b'/')).chain(m.name.bytes())
+    }
+    key(a).cmp(key(b))
+}
+
+/// What a kubectl command printed and how it exited.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    /// The exit status (0 or 1, as kubectl's).
+    pub code: i32,
+}
+
+/// `duration.HumanDuration` from k8s.io/apimachinery, the AGE format of `kubectl get` and
+/// `kubectl describe`, for a signed span in microseconds.
+pub fn human_duration(micros: i64) -> String {
+    // Go's `int(d.Seconds())` truncates toward zero.
+    let seconds = micros / 1_000_000;
+    if seconds < -1 {
+        return "<invalid>".into();
+    }
+    if seconds < 0 {
+        return "0s".into();
+    }
+    if seconds < 60 * 2 {
+        return format!("{seconds}s");
+    }
+    let minutes = seconds / 60;
+    if minutes < 10 {
+        let s = seconds % 60;
+        return if s == 0 { format!("{minutes}m") } else { format!("{minutes}m{s}s") };
+    }
+    if minutes < 60 * 3 {
+        return format!("{minutes}m");
+    }
+    let hours = seconds / 3600;
+    if hours < 8 {
+        let m = minutes % 60;
+        return if m == 0 { format!("{hours}h") } else { format!("{hours}h{m}m") };
+    }
+    if hours < 48 {
+        return format!("{hours}h");
+    }
+    if hours < 24 * 8 {
+        let h = hours % 24;
+        return if h == 0 { format!("{}d", hours / 24) } else { format!("{}d{h}h", hours / 24) };
+    }
+    if hours < 24 * 365 * 2 {
+        return format!("{}d", hours / 24);
+    }
+    if hours < 24 * 365 * 8 {
+        let dy = (hours / 24) % 365;
+        return if dy == 0 { format!("{}y", hours / 24 / 365) } else { format!("{}y{dy}d", hours / 24 / 365) };
+    }
+    format!("{}y", hours / 24 / 365)
+}
+
+/// kubectl's `translateTimestampSince`: the age of `then` at `now`, `<unknown>` when unset.
+pub fn since(now: WallTime, then: Option<WallTime>) -> String {
+    match then {
+        Some(then) => human_duration(now.0 - then.0),
+        None => "<unknown>".into(),
+    }
+}
+
+/// `time.Time.Format(time.RFC1123Z)` in UTC; Go's zero time for an unset one.
+pub fn rfc1123z(t: Option<WallTime>) -> String {
+    match t {
+        Some(t) => t.rfc1123z(),
+        None => "Mon, 01 Jan 0001 00:00:00 +0000".into(),
+    }
+}
+
+/// kubectl's `WriteEscaped`: terminal escapes and carriage returns made visible.
+pub fn escape_terminal(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains(['\x1b', '\r']) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.replace('\x1b', "^[").replace('\r', "\\r"))
+}
