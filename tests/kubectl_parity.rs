@@ -115,7 +115,9 @@ fn objects(c: &Cluster) -> Vec<Object> {
 
 struct Served {
     cluster: Cluster,
-    /// When the server last built a Table (the instant its AGE cells count to).
+    /// The instant the server's Tables count AGE to while a command runs (a real API server
+    /// uses its clock at each response; one instant per command keeps a command's several
+    /// Tables consistent with nodeline's single rendering).
     table_now: Mutex<Option<WallTime>>,
 }
 
@@ -246,7 +248,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
         return unknown("resource in the wrong group");
     }
     let cluster = &served.cluster;
-    let now = real_now();
+    let now = served.table_now.lock().unwrap().unwrap_or_else(real_now);
     let all: Vec<Object> = objects(cluster)
         .into_iter()
         .filter(|o| o.kind().as_str() == resource.kind())
@@ -254,10 +256,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
         .collect();
     match rest {
         [_, name] => match all.into_iter().find(|o| o.meta().name == *name) {
-            Some(o) if table => {
-                *served.table_now.lock().unwrap() = Some(now);
-                (200, table_json(resource, &[o], now))
-            }
+            Some(o) if table => (200, table_json(resource, &[o], now)),
             Some(o) => (200, o.to_json()),
             None => status(
                 404,
@@ -273,7 +272,6 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
                 Some(Err(e)) => return status(400, "BadRequest", e, None),
             };
             if table {
-                *served.table_now.lock().unwrap() = Some(now);
                 (200, table_json(resource, &selected, now))
             } else {
                 let items: Vec<Value> = selected
@@ -603,7 +601,8 @@ enum Check {
 }
 
 fn check_one(k: &Kubectl, id: usize, served: &Served, args: &str, check: Check, failures: &mut Vec<String>) -> usize {
-    *served.table_now.lock().unwrap() = None;
+    let table_now = real_now();
+    *served.table_now.lock().unwrap() = Some(table_now);
     let argv = words(args);
     let ran = k.run(id, &argv);
     let cluster = &served.cluster;
@@ -638,8 +637,7 @@ fn check_one(k: &Kubectl, id: usize, served: &Served, args: &str, check: Check, 
             })
         }
         Check::ServerAges => {
-            let now = served.table_now.lock().unwrap().unwrap_or(ran.started);
-            let o = ours_at(now);
+            let o = ours_at(table_now);
             o.stdout == ran.stdout && o.stderr == ran.stderr && o.code == ran.code
         }
         Check::Json => {

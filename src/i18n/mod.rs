@@ -407,6 +407,26 @@ keys! {
     RequestTimeout,
     LinkCut,
     MoreItems,
+    // kubectl panel
+    TabYaml,
+    TabKubectl,
+    TabRequests,
+    YamlObject,
+    YamlCompareWith,
+    YamlNoCompare,
+    YamlCreatedBy,
+    YamlChangedBy,
+    YamlChangedAt,
+    YamlChangedLegend,
+    YamlDiffTitle,
+    YamlNoChanges,
+    KubectlPromptLabel,
+    KubectlRun,
+    KubectlSuggestions,
+    KubectlHelp,
+    KubectlEmpty,
+    RequestsHelp,
+    RequestEffect,
 }
 
 #[cfg(test)]

@@ -3,7 +3,10 @@
 
 pub mod controls;
 pub mod inspector;
+pub mod kubectl;
 pub mod notice;
+pub mod requests;
 pub mod session;
 pub mod stage;
 pub mod track;
+pub mod yaml;

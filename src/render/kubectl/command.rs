@@ -15,53 +15,16 @@ pub const DEFAULT_NAMESPACE: &str = "default";
 
 /// kubectl's top-level commands, in the order they are added to the root command (cobra
 /// suggests in this order).
-const COMMANDS: &[&str] = &[
-    "create",
-    "expose",
-    "run",
-    "set",
-    "explain",
-    "get",
-    "edit",
-    "delete",
-    "rollout",
-    "scale",
-    "autoscale",
-    "certificate",
-    "cluster-info",
-    "top",
-    "cordon",
-    "uncordon",
-    "drain",
-    "taint",
-    "describe",
-    "logs",
-    "attach",
-    "exec",
-    "port-forward",
-    "proxy",
-    "cp",
-    "auth",
-    "debug",
-    "events",
-    "diff",
-    "apply",
-    "patch",
-    "replace",
-    "wait",
-    "kustomize",
-    "label",
-    "annotate",
-    "completion",
-    "config",
-    "plugin",
-    "version",
-    "api-versions",
-    "api-resources",
-    "options",
-];
+const COMMANDS: &str = "create expose run set explain get edit delete rollout scale autoscale certificate \
+cluster-info top cordon uncordon drain taint describe logs attach exec port-forward proxy cp auth debug events diff apply \
+patch replace wait kustomize label annotate completion config plugin version api-versions api-resources options";
+
+fn commands() -> impl Iterator<Item = &'static str> {
+    COMMANDS.split(' ')
+}
 
 /// A flag: long name, shorthand, whether it takes a value, and whether nodeline acts on it.
+#[derive(Clone, Copy)]
 struct Flag {
     long: &'static str,
     short: Option<char>,
@@ -69,79 +32,35 @@ struct Flag {
     supported: bool,
 }
 
-const fn flag(long: &'static str, short: Option<char>, value: bool, supported: bool) -> Flag {
-    Flag { long, short, value, supported }
+/// Flag tables, one `SVXlong` entry per flag: the shorthand (`_` for none), `v` or `b` (takes a
+/// value or is a boolean), `+` or `-` (simulated or not), then the long name.
+fn flags(table: &'static str) -> impl Iterator<Item = Flag> {
+    table.split(' ').filter(|e| e.len() > 3).map(|e| {
+        let b = e.as_bytes();
+        Flag {
+            long: &e[3..],
+            short: (b[0] != b'_').then_some(char::from(b[0])),
+            value: b[1] == b'v',
+            supported: b[2] == b'+',
+        }
+    })
 }
 
 /// kubectl's global flags (`kubectl options`).
-const GLOBAL_FLAGS: &[Flag] = &[
-    flag("namespace", Some('n'), true, true),
-    flag("help", Some('h'), false, true),
-    flag("as", None, true, false),
-    flag("as-group", None, true, false),
-    flag("as-uid", None, true, false),
-    flag("cache-dir", None, true, false),
-    flag("certificate-authority", None, true, false),
-    flag("client-certificate", None, true, false),
-    flag("client-key", None, true, false),
-    flag("cluster", None, true, false),
-    flag("context", None, true, false),
-    flag("disable-compression", None, false, false),
-    flag("insecure-skip-tls-verify", None, false, false),
-    flag("kubeconfig", None, true, false),
-    flag("log-flush-frequency", None, true, false),
-    flag("match-server-version", None, false, false),
-    flag("password", None, true, false),
-    flag("profile", None, true, false),
-    flag("profile-output", None, true, false),
-    flag("request-timeout", None, true, false),
-    flag("server", Some('s'), true, false),
-    flag("tls-server-name", None, true, false),
-    flag("token", None, true, false),
-    flag("user", None, true, false),
-    flag("username", None, true, false),
-    flag("v", Some('v'), true, false),
-    flag("vmodule", None, true, false),
-    flag("warnings-as-errors", None, false, false),
-];
+const GLOBAL_FLAGS: &str = "nv+namespace hb+help _v-as _v-as-group _v-as-uid _v-cache-dir _v-certificate-authority \
+_v-client-certificate _v-client-key _v-cluster _v-context _b-disable-compression _b-insecure-skip-tls-verify \
+_v-kubeconfig _v-log-flush-frequency _b-match-server-version _v-password _v-profile _v-profile-output \
+_v-request-timeout sv-server _v-tls-server-name _v-token _v-user _v-username vv-v _v-vmodule _b-warnings-as-errors";
 
 /// `kubectl get`'s own flags.
-const GET_FLAGS: &[Flag] = &[
-    flag("all-namespaces", Some('A'), false, true),
-    flag("output", Some('o'), true, true),
-    flag("no-headers", None, false, true),
-    flag("show-kind", None, false, true),
-    flag("ignore-not-found", None, false, true),
-    flag("allow-missing-template-keys", None, false, false),
-    flag("chunk-size", None, true, false),
-    flag("field-selector", None, true, false),
-    flag("filename", Some('f'), true, false),
-    flag("kustomize", Some('k'), true, false),
-    flag("label-columns", Some('L'), true, false),
-    flag("output-watch-events", None, false, false),
-    flag("raw", None, true, false),
-    flag("recursive", Some('R'), false, false),
-    flag("selector", Some('l'), true, false),
-    flag("server-print", None, false, false),
-    flag("show-labels", None, false, false),
-    flag("show-managed-fields", None, false, false),
-    flag("sort-by", None, true, false),
-    flag("subresource", None, true, false),
-    flag("template", None, true, false),
-    flag("watch", Some('w'), false, false),
-    flag("watch-only", None, false, false),
-];
+const GET_FLAGS: &str = "Ab+all-namespaces ov+output _b+no-headers _b+show-kind _b+ignore-not-found \
+_b-allow-missing-template-keys _v-chunk-size _v-field-selector fv-filename kv-kustomize Lv-label-columns \
+_b-output-watch-events _v-raw Rb-recursive lv-selector _b-server-print _b-show-labels _b-show-managed-fields \
+_v-sort-by _v-subresource _v-template wb-watch _b-watch-only";
 
 /// `kubectl describe`'s own flags.
-const DESCRIBE_FLAGS: &[Flag] = &[
-    flag("all-namespaces", Some('A'), false, true),
-    flag("show-events", None, false, true),
-    flag("chunk-size", None, true, false),
-    flag("filename", Some('f'), true, false),
-    flag("kustomize", Some('k'), true, false),
-    flag("recursive", Some('R'), false, false),
-    flag("selector", Some('l'), true, false),
-];
+const DESCRIBE_FLAGS: &str =
+    "Ab+all-namespaces _b+show-events _v-chunk-size fv-filename kv-kustomize Rb-recursive lv-selector";
 
 /// The output formats kubectl's printer flags accept.
 const OUTPUT_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
@@ -225,8 +144,8 @@ pub fn run_line(line: &str, cluster: &Cluster) -> Output {
 
 /// Levenshtein distance, ignoring ASCII case (cobra's `ld(s, t, true)`).
 fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let a: Vec<char> = a.to_ascii_lowercase().chars().collect();
+    let b: Vec<char> = b.to_ascii_lowercase().chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
@@ -242,9 +161,8 @@ fn distance(a: &str, b: &str) -> usize {
 /// cobra's "unknown command" error, with its suggestions (Levenshtein distance at most 2, or a
 /// prefix).
 fn unknown_command(name: &str) -> Output {
-    let typed = name.to_lowercase();
-    let suggestions: Vec<&str> =
-        COMMANDS.iter().copied().filter(|c| distance(name, c) <= 2 || c.starts_with(&typed)).collect();
+    let typed = name.to_ascii_lowercase();
+    let suggestions: Vec<&str> = commands().filter(|c| distance(name, c) <= 2 || c.starts_with(&typed)).collect();
     let mut msg = format!("Error: unknown command \"{name}\" for \"kubectl\"\n");
     if !suggestions.is_empty() {
         msg.push_str("\nDid you mean this?\n");
@@ -288,12 +206,12 @@ fn parse_bool(s: &str) -> Option<bool> {
 }
 
 /// pflag's parsing of `args` for `command` (whose own flags are `own`).
-fn parse_flags(command: &str, own: &[Flag], args: &[String]) -> Result<Parsed, Output> {
-    let find_long = |name: &str| own.iter().chain(GLOBAL_FLAGS).find(|f| f.long == name);
-    let find_short = |c: char| own.iter().chain(GLOBAL_FLAGS).find(|f| f.short == Some(c));
+fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Parsed, Output> {
+    let find_long = |name: &str| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.long == name);
+    let find_short = |c: char| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.short == Some(c));
     let mut p = Parsed::default();
     let mut i = 0;
-    let set = |p: &mut Parsed, f: &Flag, value: String| -> Result<(), Output> {
+    let set = |p: &mut Parsed, f: Flag, value: String| -> Result<(), Output> {
         if !f.value && parse_bool(&value).is_none() {
             let name = match f.short {
                 Some(s) => format!("-{s}, --{}", f.long),
@@ -409,13 +327,13 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
             break;
         }
         if let Some(long) = a.strip_prefix("--") {
-            let takes_value = GLOBAL_FLAGS.iter().any(|f| f.value && f.long == long.split('=').next().unwrap_or(""));
+            let takes_value = flags(GLOBAL_FLAGS).any(|f| f.value && f.long == long.split('=').next().unwrap_or(""));
             i += if takes_value && !long.contains('=') { 2 } else { 1 };
             continue;
         }
         if a.len() > 1 && a.starts_with('-') {
             let last = a.chars().last().unwrap_or('-');
-            let takes_value = GLOBAL_FLAGS.iter().any(|f| f.value && f.short == Some(last)) && !a.contains('=');
+            let takes_value = flags(GLOBAL_FLAGS).any(|f| f.value && f.short == Some(last)) && !a.contains('=');
             i += if takes_value && a.len() == 2 { 2 } else { 1 };
             continue;
         }
@@ -426,7 +344,7 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
         if args.iter().any(|a| a == "-h" || a == "--help") || args.is_empty() {
             return Output { stdout: HELP.into(), stderr: String::new(), code: 0 };
         }
-        return match parse_flags("", &[], args) {
+        return match parse_flags("", "", args) {
             Err(out) => out,
             Ok(_) => Output { stdout: HELP.into(), stderr: String::new(), code: 0 },
         };
@@ -445,7 +363,7 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
             Err(out) => out,
         },
         "help" => Output { stdout: HELP.into(), stderr: String::new(), code: 0 },
-        known if COMMANDS.contains(&known) => fail(format!(
+        known if commands().any(|c| c == known) => fail(format!(
             "error: nodeline's kubectl does not simulate \"kubectl {known}\": it answers get and describe; the \
              sandbox's buttons change the cluster"
         )),
@@ -499,46 +417,35 @@ fn resolve(args: &[String]) -> Result<Request, Output> {
 }
 
 /// The object `resource/name` in `namespace`.
-fn find(cluster: &Cluster, resource: Resource, namespace: &str, name: &str) -> Option<Object> {
-    let in_ns = |ns: &str| !resource.namespaced() || ns == namespace;
+/// Every object of `resource`, in list order.
+fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
     match resource {
-        Resource::Nodes => cluster.nodes.iter().find(|n| n.metadata.name == name).map(|n| Object::Node(n.clone())),
-        Resource::Pods => cluster
-            .pods
-            .iter()
-            .find(|p| p.metadata.name == name && in_ns(&p.metadata.namespace))
-            .map(|p| Object::Pod(p.clone())),
-        Resource::Leases => cluster
-            .leases
-            .iter()
-            .find(|l| l.metadata.name == name && in_ns(&l.metadata.namespace))
-            .map(|l| Object::Lease(l.clone())),
-        Resource::Events => cluster
-            .events
-            .iter()
-            .find(|e| e.metadata.name == name && in_ns(&e.metadata.namespace))
-            .map(|e| Object::Event(e.clone())),
+        Resource::Nodes => cluster.nodes.iter().map(|n| Object::Node(n.clone())).collect(),
+        Resource::Pods => cluster.pods.iter().map(|p| Object::Pod(p.clone())).collect(),
+        Resource::Leases => cluster.leases.iter().map(|l| Object::Lease(l.clone())).collect(),
+        Resource::Events => cluster.events.iter().map(|e| Object::Event(e.clone())).collect(),
     }
+}
+
+/// The object `resource/name` in `namespace`.
+fn find(cluster: &Cluster, resource: Resource, namespace: &str, name: &str) -> Option<Object> {
+    let mut all = all_of(cluster, resource);
+    let at = all.iter().position(|o| {
+        let m = o.meta();
+        m.name == name && (!resource.namespaced() || m.namespace == namespace)
+    })?;
+    Some(all.swap_remove(at))
 }
 
 /// Every object of `resource` in `scope`, in list order.
 fn list(cluster: &Cluster, resource: Resource, scope: &Scope) -> Vec<Object> {
-    let admits = |ns: &str| match scope {
-        Scope::AllNamespaces => true,
-        Scope::Namespace(n) => !resource.namespaced() || ns == n,
-    };
-    match resource {
-        Resource::Nodes => cluster.nodes.iter().map(|n| Object::Node(n.clone())).collect(),
-        Resource::Pods => {
-            cluster.pods.iter().filter(|p| admits(&p.metadata.namespace)).map(|p| Object::Pod(p.clone())).collect()
-        }
-        Resource::Leases => {
-            cluster.leases.iter().filter(|l| admits(&l.metadata.namespace)).map(|l| Object::Lease(l.clone())).collect()
-        }
-        Resource::Events => {
-            cluster.events.iter().filter(|e| admits(&e.metadata.namespace)).map(|e| Object::Event(e.clone())).collect()
-        }
+    let mut all = all_of(cluster, resource);
+    if let Scope::Namespace(n) = scope
+        && resource.namespaced()
+    {
+        all.retain(|o| &o.meta().namespace == n);
     }
+    all
 }
 
 fn not_found(resource: Resource, name: &str) -> String {
@@ -749,25 +656,11 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         };
         return Output { stdout: String::new(), stderr: msg, code: 0 };
     }
-    let texts: Vec<String> = nodes
-        .iter()
-        .map(|n| {
-            let text = describe::describe_node(n, cluster);
-            if show_events { text } else { strip_events(text) }
-        })
-        .collect();
+    let texts: Vec<String> = nodes.iter().map(|n| describe::describe_node_with(n, cluster, show_events)).collect();
     // Named Nodes are separated by a blank line; Nodes found by a name prefix
     // (`DescribeMatchingResources`) are each followed by one.
     let stdout = if by_prefix { texts.iter().map(|t| format!("{t}\n")).collect() } else { texts.join("\n\n") };
     finish(stdout, errors)
-}
-
-/// `--show-events=false`: kubectl does not ask for Events, so the section is not there.
-fn strip_events(text: String) -> String {
-    match text.rfind("\nEvents:") {
-        Some(i) => text[..=i].to_string(),
-        None => text,
-    }
 }
 
 #[cfg(test)]

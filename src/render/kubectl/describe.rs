@@ -26,12 +26,15 @@ struct Prefix {
 }
 
 impl Prefix {
-    fn line(&mut self, level: usize, text: &str) {
-        let mut s = String::with_capacity(text.len() + 2 * level);
+    /// `Write(level, …)` of the concatenated parts.
+    fn put(&mut self, level: usize, parts: &[&str]) {
+        let mut s = String::new();
         for _ in 0..level {
             s.push_str("  ");
         }
-        s.push_str(text);
+        for p in parts {
+            s.push_str(p);
+        }
         self.w.write(&escape_terminal(&s));
     }
 }
@@ -61,77 +64,69 @@ pub fn node_events<'a>(cluster: &'a Cluster, node: &Node) -> Vec<&'a Event> {
 
 /// `kubectl describe node NAME` for `node`, the rest read from `cluster`.
 pub fn describe_node(node: &Node, cluster: &Cluster) -> String {
+    describe_node_with(node, cluster, true)
+}
+
+/// [`describe_node`], without the Events (`--show-events=false`: kubectl does not ask for them,
+/// so the section is not there).
+pub fn describe_node_with(node: &Node, cluster: &Cluster, show_events: bool) -> String {
     let lease = cluster
         .leases
         .iter()
         .find(|l| l.metadata.namespace == NODE_LEASE_NAMESPACE && l.metadata.name == node.metadata.name);
     let pods = non_terminated_pods(cluster, &node.metadata.name);
-    let events = node_events(cluster, node);
+    let events = show_events.then(|| node_events(cluster, node));
     render(node, lease.map(|l| &**l), &pods, events, cluster.now)
 }
 
-fn render(node: &Node, lease: Option<&Lease>, pods: &[&Pod], mut events: Vec<&Event>, now: WallTime) -> String {
+fn render(node: &Node, lease: Option<&Lease>, pods: &[&Pod], events: Option<Vec<&Event>>, now: WallTime) -> String {
     let mut w = Prefix { w: TabWriter::describe() };
     let meta = &node.metadata;
-    w.line(0, &format!("Name:\t{}\n", meta.name));
-    w.line(0, &format!("Roles:\t{}\n", super::get::node_roles(node)));
-    multiline(&mut w, "Labels", meta.labels.iter().map(|(k, v)| format!("{k}={v}\n")).collect());
+    w.put(0, &["Name:\t", &meta.name, "\n"]);
+    w.put(0, &["Roles:\t", &super::get::node_roles(node), "\n"]);
+    multiline(&mut w, "Labels", meta.labels.iter().map(|(k, v)| [k.as_str(), "=", v, "\n"].concat()).collect());
     annotations(&mut w, &meta.annotations);
-    w.line(0, &format!("CreationTimestamp:\t{}\n", rfc1123z(meta.creation_timestamp.map(|t| t.0))));
-    let mut taints = node.spec.taints.clone();
+    w.put(0, &["CreationTimestamp:\t", &rfc1123z(meta.creation_timestamp.map(|t| t.0)), "\n"]);
     // sort.Slice (unstable), by "Effect,Key".
-    gosort::sort(&mut taints, &|a, b| format!("{},{}", a.effect, a.key) < format!("{},{}", b.effect, b.key));
-    multiline(&mut w, "Taints", taints.iter().map(|t| format!("{}\n", t.display())).collect());
-    w.line(0, &format!("Unschedulable:\t{}\n", node.spec.unschedulable));
+    let mut taints: Vec<(String, String)> =
+        node.spec.taints.iter().map(|t| ([t.effect.as_str(), ",", &t.key].concat(), t.display() + "\n")).collect();
+    gosort::sort(&mut taints, &|a, b| a.0 < b.0);
+    multiline(&mut w, "Taints", taints.into_iter().map(|t| t.1).collect());
+    w.put(0, &["Unschedulable:\t", if node.spec.unschedulable { "true" } else { "false" }, "\n"]);
     match lease {
         Some(l) => {
-            w.line(0, "Lease:\n");
-            let holder = l.spec.holder_identity.as_deref().unwrap_or("<unset>");
-            w.line(1, &format!("HolderIdentity:\t{holder}\n"));
             let at = |t: Option<crate::sim::objects::MicroTime>| t.map_or("<unset>".into(), |t| t.0.rfc1123z());
-            w.line(1, &format!("AcquireTime:\t{}\n", at(l.spec.acquire_time)));
-            w.line(1, &format!("RenewTime:\t{}\n", at(l.spec.renew_time)));
+            w.put(0, &["Lease:\n"]);
+            w.put(1, &["HolderIdentity:\t", l.spec.holder_identity.as_deref().unwrap_or("<unset>"), "\n"]);
+            w.put(1, &["AcquireTime:\t", &at(l.spec.acquire_time), "\n"]);
+            w.put(1, &["RenewTime:\t", &at(l.spec.renew_time), "\n"]);
         }
-        None => {
-            w.line(0, &format!("Lease:\tFailed to get lease: leases.coordination.k8s.io \"{}\" not found\n", meta.name))
-        }
+        None => w.put(0, &["Lease:\tFailed to get lease: leases.coordination.k8s.io \"", &meta.name, "\" not found\n"]),
     }
     if !node.status.conditions.is_empty() {
-        w.line(0, "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n");
-        w.line(1, "----\t------\t-----------------\t------------------\t------\t-------\n");
+        w.put(0, &["Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n"]);
+        w.put(1, &["----\t------\t-----------------\t------------------\t------\t-------\n"]);
         for c in &node.status.conditions {
-            w.line(
-                1,
-                &format!(
-                    "{} \t{} \t{} \t{} \t{} \t{}\n",
-                    c.type_,
-                    c.status,
-                    c.last_heartbeat_time.0.rfc1123z(),
-                    c.last_transition_time.0.rfc1123z(),
-                    c.reason,
-                    c.message
-                ),
-            );
+            let (hb, tr) = (c.last_heartbeat_time.0.rfc1123z(), c.last_transition_time.0.rfc1123z());
+            w.put(1, &[&c.type_, " \t", &c.status, " \t", &hb, " \t", &tr, " \t", &c.reason, " \t", &c.message, "\n"]);
         }
     }
-    w.line(0, "Addresses:\n");
+    w.put(0, &["Addresses:\n"]);
     for a in &node.status.addresses {
-        w.line(1, &format!("{}:\t{}\n", a.type_, a.address));
+        w.put(1, &[&a.type_, ":\t", &a.address, "\n"]);
     }
-    let resources = |w: &mut Prefix, title: &str, list: &BTreeMap<String, String>| {
+    for (title, list) in [("Capacity:\n", &node.status.capacity), ("Allocatable:\n", &node.status.allocatable)] {
         if list.is_empty() {
-            return;
+            continue;
         }
-        w.line(0, &format!("{title}:\n"));
-        for (name, value) in list {
+        w.put(0, &[title]);
+        for (name, value) in list.iter() {
             let shown = Quantity::parse(value).map_or_else(|| value.clone(), |q| q.canonical());
-            w.line(0, &format!("  {name}:\t{shown}\n"));
+            w.put(0, &["  ", name, ":\t", &shown, "\n"]);
         }
-    };
-    resources(&mut w, "Capacity", &node.status.capacity);
-    resources(&mut w, "Allocatable", &node.status.allocatable);
+    }
     let info = &node.status.node_info;
-    w.line(0, "System Info:\n");
+    w.put(0, &["System Info:\n"]);
     for (label, value) in [
         ("Machine ID", &info.machine_id),
         ("System UUID", &info.system_uuid),
@@ -144,35 +139,37 @@ fn render(node: &Node, lease: Option<&Lease>, pods: &[&Pod], mut events: Vec<&Ev
         ("Kubelet Version", &info.kubelet_version),
         ("Kube-Proxy Version", &info.kube_proxy_version),
     ] {
-        w.line(0, &format!("  {label}:\t{value}\n"));
+        w.put(0, &["  ", label, ":\t", value, "\n"]);
     }
     if !node.spec.pod_cidr.is_empty() {
-        w.line(0, &format!("PodCIDR:\t{}\n", node.spec.pod_cidr));
+        w.put(0, &["PodCIDR:\t", &node.spec.pod_cidr, "\n"]);
     }
     if !node.spec.pod_cidrs.is_empty() {
-        w.line(0, &format!("PodCIDRs:\t{}\n", node.spec.pod_cidrs.join(",")));
+        w.put(0, &["PodCIDRs:\t", &node.spec.pod_cidrs.join(","), "\n"]);
     }
     if !node.spec.provider_id.is_empty() {
-        w.line(0, &format!("ProviderID:\t{}\n", node.spec.provider_id));
+        w.put(0, &["ProviderID:\t", &node.spec.provider_id, "\n"]);
     }
     node_resources(&mut w, node, pods, now);
-    describe_events(&mut w, &mut events, now);
+    if let Some(mut events) = events {
+        describe_events(&mut w, &mut events, now);
+    }
     w.w.finish()
 }
 
 /// `printLabelsMultiline` / `printNodeTaintsMultiline`: the title, then one entry per line
 /// (continuation lines start with a tab), or `<none>`.
 fn multiline(w: &mut Prefix, title: &str, entries: Vec<String>) {
-    w.line(0, &format!("{title}:\t"));
+    w.put(0, &[title, ":\t"]);
     if entries.is_empty() {
-        w.line(0, "<none>\n");
+        w.put(0, &["<none>\n"]);
         return;
     }
     for (i, e) in entries.iter().enumerate() {
         if i != 0 {
-            w.line(0, "\t");
+            w.put(0, &["\t"]);
         }
-        w.line(0, e);
+        w.put(0, &[e]);
     }
 }
 
@@ -180,146 +177,150 @@ fn multiline(w: &mut Prefix, title: &str, entries: Vec<String>) {
 /// shortened to 138 bytes; `kubectl.kubernetes.io/last-applied-configuration` left out.
 fn annotations(w: &mut Prefix, annotations: &BTreeMap<String, String>) {
     const MAX: usize = 140;
-    w.line(0, "Annotations:\t");
+    w.put(0, &["Annotations:\t"]);
     let keys: Vec<&String> =
         annotations.keys().filter(|k| *k != "kubectl.kubernetes.io/last-applied-configuration").collect();
     if keys.is_empty() {
-        w.line(0, "<none>\n");
+        w.put(0, &["<none>\n"]);
         return;
     }
     for (i, key) in keys.into_iter().enumerate() {
         if i != 0 {
-            w.line(0, "\t");
+            w.put(0, &["\t"]);
         }
         let value = annotations[key].strip_suffix('\n').unwrap_or(&annotations[key]);
         if value.len() + key.len() + 2 > MAX || value.contains('\n') {
-            w.line(0, &format!("{key}:\n"));
+            w.put(0, &[key, ":\n"]);
             for s in value.split('\n') {
-                w.line(0, &format!("\t  {}\n", shorten(s, MAX - 2)));
+                w.put(0, &["\t  ", &shorten(s, MAX - 2), "\n"]);
             }
         } else {
-            w.line(0, &format!("{key}: {value}\n"));
+            w.put(0, &[key, ": ", value, "\n"]);
         }
     }
 }
 
-/// Go's `s[:n] + "..."` when longer than `n` bytes (a byte cut, which can split a character;
-/// kubectl then prints the broken bytes, here they become U+FFFD).
+/// Go's `s[:n] + "..."` when longer than `n` bytes. (Go cuts bytes, which can split a character
+/// of a non-ASCII value; this cuts before that character.)
 fn shorten(s: &str, n: usize) -> String {
-    if s.len() > n { format!("{}...", String::from_utf8_lossy(&s.as_bytes()[..n])) } else { s.to_string() }
+    if s.len() <= n {
+        return s.to_string();
+    }
+    let mut cut = n;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    [&s[..cut], "..."].concat()
 }
+
+/// Quantities by resource name (a `ResourceList`; a handful of entries).
+type Resources = Vec<(String, Quantity)>;
 
 /// A Pod's requests and limits: the sum over its containers (`PodRequestsAndLimits`).
-fn pod_requests_and_limits(pod: &Pod) -> (BTreeMap<String, Quantity>, BTreeMap<String, Quantity>) {
-    let mut reqs: BTreeMap<String, Quantity> = BTreeMap::new();
-    let mut limits: BTreeMap<String, Quantity> = BTreeMap::new();
+fn pod_requests_and_limits(pod: &Pod) -> (Resources, Resources) {
+    let mut reqs = Resources::new();
+    let mut limits = Resources::new();
     for c in &pod.spec.containers {
-        add_all(&mut reqs, &c.resources.requests);
-        add_all(&mut limits, &c.resources.limits);
-    }
-    (reqs, limits)
-}
-
-fn add_all(into: &mut BTreeMap<String, Quantity>, list: &BTreeMap<String, String>) {
-    for (name, value) in list {
-        let Some(q) = Quantity::parse(value) else { continue };
-        match into.get_mut(name) {
-            Some(total) => total.add(&q),
-            None => {
-                into.insert(name.clone(), q);
-            }
-        }
-    }
-}
-
-fn quantity(list: &BTreeMap<String, Quantity>, name: &str) -> Quantity {
-    list.get(name).copied().unwrap_or_default()
-}
-
-/// `describeNodeResource`.
-fn node_resources(w: &mut Prefix, node: &Node, pods: &[&Pod], now: WallTime) {
-    w.line(0, &format!("Non-terminated Pods:\t({} in total)\n", pods.len()));
-    w.line(1, "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n");
-    w.line(1, "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n");
-    let source = if node.status.allocatable.is_empty() { &node.status.capacity } else { &node.status.allocatable };
-    let allocatable: BTreeMap<String, Quantity> =
-        source.iter().filter_map(|(k, v)| Some((k.clone(), Quantity::parse(v)?))).collect();
-    let alloc_cpu = quantity(&allocatable, "cpu").milli_value();
-    let alloc_mem = quantity(&allocatable, "memory").value();
-    for pod in pods {
-        let (req, limit) = pod_requests_and_limits(pod);
-        let (cr, cl) = (quantity(&req, "cpu"), quantity(&limit, "cpu"));
-        let (mr, ml) = (quantity(&req, "memory"), quantity(&limit, "memory"));
-        w.line(
-            1,
-            &format!(
-                "{}\t{}\t\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{}\n",
-                pod.metadata.namespace,
-                pod.metadata.name,
-                cr.canonical(),
-                percent(cr.milli_value(), alloc_cpu),
-                cl.canonical(),
-                percent(cl.milli_value(), alloc_cpu),
-                mr.canonical(),
-                percent(mr.value(), alloc_mem),
-                ml.canonical(),
-                percent(ml.value(), alloc_mem),
-                since(now, pod.metadata.creation_timestamp.map(|t| t.0)),
-            ),
-        );
-    }
-    w.line(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n");
-    w.line(1, "Resource\tRequests\tLimits\n");
-    w.line(1, "--------\t--------\t------\n");
-    let mut reqs: BTreeMap<String, Quantity> = BTreeMap::new();
-    let mut limits: BTreeMap<String, Quantity> = BTreeMap::new();
-    for pod in pods {
-        let (r, l) = pod_requests_and_limits(pod);
-        for (into, from) in [(&mut reqs, r), (&mut limits, l)] {
-            for (name, q) in from {
-                match into.get_mut(&name) {
-                    Some(total) => total.add(&q),
-                    None => {
-                        into.insert(name, q);
-                    }
+        for (into, list) in [(&mut reqs, &c.resources.requests), (&mut limits, &c.resources.limits)] {
+            for (name, value) in list {
+                if let Some(q) = Quantity::parse(value) {
+                    add(into, name, &q);
                 }
             }
         }
     }
+    (reqs, limits)
+}
+
+fn add(into: &mut Resources, name: &str, q: &Quantity) {
+    match into.iter_mut().find(|(n, _)| n == name) {
+        Some((_, total)) => total.add(q),
+        None => into.push((name.to_string(), *q)),
+    }
+}
+
+fn quantity(list: &Resources, name: &str) -> Quantity {
+    list.iter().find(|(n, _)| n == name).map(|(_, q)| *q).unwrap_or_default()
+}
+
+/// `q (p%)`.
+fn with_percent(q: &Quantity, percent: i64) -> String {
+    [q.canonical(), " (".into(), percent.to_string(), "%)".into()].concat()
+}
+
+/// `describeNodeResource`.
+fn node_resources(w: &mut Prefix, node: &Node, pods: &[&Pod], now: WallTime) {
+    w.put(0, &["Non-terminated Pods:\t(", &pods.len().to_string(), " in total)\n"]);
+    w.put(1, &["Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n"]);
+    w.put(1, &["---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n"]);
+    let source = if node.status.allocatable.is_empty() { &node.status.capacity } else { &node.status.allocatable };
+    // In name order, as the map holds them.
+    let allocatable: Vec<(&str, Quantity)> =
+        source.iter().filter_map(|(k, v)| Some((k.as_str(), Quantity::parse(v)?))).collect();
+    let alloc = |name: &str| allocatable.iter().find(|(k, _)| *k == name).map(|(_, q)| *q).unwrap_or_default();
+    let alloc_cpu = alloc("cpu").milli_value();
+    let alloc_mem = alloc("memory").value();
+    let mut reqs = Resources::new();
+    let mut limits = Resources::new();
+    for pod in pods {
+        let (req, limit) = pod_requests_and_limits(pod);
+        let (cr, cl) = (quantity(&req, "cpu"), quantity(&limit, "cpu"));
+        let (mr, ml) = (quantity(&req, "memory"), quantity(&limit, "memory"));
+        w.put(
+            1,
+            &[
+                &pod.metadata.namespace,
+                "\t",
+                &pod.metadata.name,
+                "\t\t",
+                &with_percent(&cr, percent(cr.milli_value(), alloc_cpu)),
+                "\t",
+                &with_percent(&cl, percent(cl.milli_value(), alloc_cpu)),
+                "\t",
+                &with_percent(&mr, percent(mr.value(), alloc_mem)),
+                "\t",
+                &with_percent(&ml, percent(ml.value(), alloc_mem)),
+                "\t",
+                &since(now, pod.metadata.creation_timestamp.map(|t| t.0)),
+                "\n",
+            ],
+        );
+        for (into, from) in [(&mut reqs, req), (&mut limits, limit)] {
+            for (name, q) in &from {
+                add(into, name, q);
+            }
+        }
+    }
+    w.put(0, &["Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n"]);
+    w.put(1, &["Resource\tRequests\tLimits\n"]);
+    w.put(1, &["--------\t--------\t------\n"]);
     // Guarded fractions: zero when the node has none of the resource.
     let frac = |part: i64, whole: i64| if whole != 0 { percent(part, whole) } else { 0 };
     let row = |w: &mut Prefix, name: &str, milli: bool| {
-        let (r, l, a) = (quantity(&reqs, name), quantity(&limits, name), quantity(&allocatable, name));
+        let (r, l, a) = (quantity(&reqs, name), quantity(&limits, name), alloc(name));
         let v = |q: &Quantity| if milli { q.milli_value() } else { q.value() };
-        w.line(
+        w.put(
             1,
-            &format!(
-                "{name}\t{} ({}%)\t{} ({}%)\n",
-                r.canonical(),
-                frac(v(&r), v(&a)),
-                l.canonical(),
-                frac(v(&l), v(&a))
-            ),
+            &[name, "\t", &with_percent(&r, frac(v(&r), v(&a))), "\t", &with_percent(&l, frac(v(&l), v(&a))), "\n"],
         );
     };
     row(w, "cpu", true);
     row(w, "memory", false);
     row(w, "ephemeral-storage", false);
-    for name in allocatable.keys().filter(|k| k.starts_with("hugepages-")) {
+    for (name, _) in allocatable.iter().filter(|(k, _)| k.starts_with("hugepages-")) {
         row(w, name, false);
     }
     let standard =
         |k: &str| matches!(k, "cpu" | "memory" | "ephemeral-storage" | "pods") || k.starts_with("hugepages-");
-    for name in allocatable.keys().filter(|k| !standard(k)) {
-        let (r, l) = (quantity(&reqs, name), quantity(&limits, name));
-        w.line(1, &format!("{name}\t{}\t{}\n", r.canonical(), l.canonical()));
+    for (name, _) in allocatable.iter().filter(|(k, _)| !standard(k)) {
+        w.put(1, &[name, "\t", &quantity(&reqs, name).canonical(), "\t", &quantity(&limits, name).canonical(), "\n"]);
     }
 }
 
 /// `DescribeEvents`.
 fn describe_events(w: &mut Prefix, events: &mut [&Event], now: WallTime) {
     if events.is_empty() {
-        w.line(0, "Events:\t<none>\n");
+        w.put(0, &["Events:\t<none>\n"]);
         return;
     }
     w.w.flush();
@@ -330,20 +331,23 @@ fn describe_events(w: &mut Prefix, events: &mut [&Event], now: WallTime) {
         (None, Some(_)) => true,
         _ => false,
     });
-    w.line(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
-    w.line(1, "----\t------\t----\t----\t-------\n");
+    w.put(0, &["Events:\n  Type\tReason\tAge\tFrom\tMessage\n"]);
+    w.put(1, &["----\t------\t----\t----\t-------\n"]);
     for e in events.iter() {
         let first = match e.event_time {
             Some(t) => since(now, Some(t.0)),
             None => since(now, e.first_timestamp.map(|t| t.0)),
         };
+        let repeated = |last: String, count: i32| {
+            [last, " (x".into(), count.to_string(), " over ".into(), first.clone(), ")".into()].concat()
+        };
         let interval = match (&e.series, e.count.unwrap_or(0)) {
-            (Some(s), _) => format!("{} (x{} over {first})", since(now, Some(s.last_observed_time.0)), s.count),
-            (None, count) if count > 1 => format!("{} (x{count} over {first})", since(now, last(e))),
-            _ => first,
+            (Some(s), _) => repeated(since(now, Some(s.last_observed_time.0)), s.count),
+            (None, count) if count > 1 => repeated(since(now, last(e)), count),
+            _ => first.clone(),
         };
         let source = if e.source.component.is_empty() { &e.reporting_component } else { &e.source.component };
-        w.line(1, &format!("{}\t{}\t{interval}\t{source}\t{}\n", e.type_, e.reason, e.message.trim()));
+        w.put(1, &[&e.type_, "\t", &e.reason, "\t", &interval, "\t", source, "\t", e.message.trim(), "\n"]);
     }
 }
 

@@ -238,18 +238,20 @@ pub fn node_status(node: &Node) -> String {
 /// ROLES: the sorted roles from `node-role.kubernetes.io/<role>` label keys and the value of a
 /// `kubernetes.io/role` label, comma-separated, or `<none>`.
 pub fn node_roles(node: &Node) -> String {
+    // A sorted set (`sets.String.List()`), kept by inserting in place.
     let mut roles: Vec<&str> = Vec::new();
     for (k, v) in &node.metadata.labels {
-        if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
-            if !role.is_empty() {
-                roles.push(role);
-            }
-        } else if k == "kubernetes.io/role" && !v.is_empty() {
-            roles.push(v);
+        let role = match k.strip_prefix("node-role.kubernetes.io/") {
+            Some(role) => role,
+            None if k == "kubernetes.io/role" => v.as_str(),
+            None => "",
+        };
+        if !role.is_empty()
+            && let Err(at) = roles.binary_search(&role)
+        {
+            roles.insert(at, role);
         }
     }
-    roles.sort_unstable();
-    roles.dedup();
     if roles.is_empty() { "<none>".into() } else { roles.join(",") }
 }
 
@@ -459,7 +461,7 @@ pub fn print_table(w: &mut TabWriter, table: &Table, o: &PrintOptions) {
         if o.with_namespace {
             names.push("NAMESPACE".into());
         }
-        names.extend(table.columns.iter().filter(|c| shown(c)).map(|c| c.name.to_uppercase()));
+        names.extend(table.columns.iter().filter(|c| shown(c)).map(|c| c.name.to_ascii_uppercase()));
         line.push_str(&names.join("\t"));
         line.push('\n');
         w.write(&line);

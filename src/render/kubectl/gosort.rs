@@ -5,24 +5,31 @@
 //! algorithm leaves, so nodeline runs the same algorithm on the same input order.
 
 /// `sort.Sort(data)` with `Less(i, j) = less(&v[i], &v[j])`.
-pub fn sort<T>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
+pub fn sort<T: Clone>(v: &mut [T], less: &dyn Fn(&T, &T) -> bool) {
     let n = v.len();
     if n <= 1 {
         return;
     }
+    // The algorithm runs on a permutation (one copy of its code, whatever `T` is), then the
+    // permutation is applied.
+    let items: Vec<T> = v.to_vec();
+    let mut idx: Vec<usize> = (0..n).collect();
     let limit = usize::BITS - n.leading_zeros();
-    let mut d = Data { v, less };
+    let mut d = Data { v: &mut idx, less: &|a, b| less(&items[a], &items[b]) };
     pdqsort(&mut d, 0, n, limit as usize);
+    for (slot, &i) in v.iter_mut().zip(&idx) {
+        *slot = items[i].clone();
+    }
 }
 
-struct Data<'a, T> {
-    v: &'a mut [T],
-    less: &'a dyn Fn(&T, &T) -> bool,
+struct Data<'a> {
+    v: &'a mut [usize],
+    less: &'a dyn Fn(usize, usize) -> bool,
 }
 
-impl<T> Data<'_, T> {
+impl Data<'_> {
     fn less(&self, i: usize, j: usize) -> bool {
-        (self.less)(&self.v[i], &self.v[j])
+        (self.less)(self.v[i], self.v[j])
     }
     fn swap(&mut self, i: usize, j: usize) {
         self.v.swap(i, j);
@@ -36,7 +43,7 @@ enum Hint {
     Decreasing,
 }
 
-fn insertion_sort<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
+fn insertion_sort(d: &mut Data<'_>, a: usize, b: usize) {
     for i in a + 1..b {
         let mut j = i;
         while j > a && d.less(j, j - 1) {
@@ -46,7 +53,7 @@ fn insertion_sort<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
     }
 }
 
-fn sift_down<T>(d: &mut Data<'_, T>, lo: usize, hi: usize, first: usize) {
+fn sift_down(d: &mut Data<'_>, lo: usize, hi: usize, first: usize) {
     let mut root = lo;
     loop {
         let mut child = 2 * root + 1;
@@ -64,7 +71,7 @@ fn sift_down<T>(d: &mut Data<'_, T>, lo: usize, hi: usize, first: usize) {
     }
 }
 
-fn heap_sort<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
+fn heap_sort(d: &mut Data<'_>, a: usize, b: usize) {
     let first = a;
     let hi = b - a;
     for i in (0..hi.div_ceil(2)).rev() {
@@ -76,7 +83,7 @@ fn heap_sort<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
     }
 }
 
-fn pdqsort<T>(d: &mut Data<'_, T>, mut a: usize, mut b: usize, mut limit: usize) {
+fn pdqsort(d: &mut Data<'_>, mut a: usize, mut b: usize, mut limit: usize) {
     const MAX_INSERTION: usize = 12;
     let mut was_balanced = true;
     let mut was_partitioned = true;
@@ -123,7 +130,7 @@ fn pdqsort<T>(d: &mut Data<'_, T>, mut a: usize, mut b: usize, mut limit: usize)
     }
 }
 
-fn partition<T>(d: &mut Data<'_, T>, a: usize, b: usize, pivot: usize) -> (usize, bool) {
+fn partition(d: &mut Data<'_>, a: usize, b: usize, pivot: usize) -> (usize, bool) {
     d.swap(a, pivot);
     // i and j are inclusive; j can go below a + 1 (to a), so work in isize.
     let (mut i, mut j) = (a as isize + 1, b as isize - 1);
@@ -159,7 +166,7 @@ fn partition<T>(d: &mut Data<'_, T>, a: usize, b: usize, pivot: usize) -> (usize
     (j as usize, false)
 }
 
-fn partition_equal<T>(d: &mut Data<'_, T>, a: usize, b: usize, pivot: usize) -> usize {
+fn partition_equal(d: &mut Data<'_>, a: usize, b: usize, pivot: usize) -> usize {
     d.swap(a, pivot);
     let (mut i, mut j) = (a as isize + 1, b as isize - 1);
     loop {
@@ -179,7 +186,7 @@ fn partition_equal<T>(d: &mut Data<'_, T>, a: usize, b: usize, pivot: usize) -> 
     i as usize
 }
 
-fn partial_insertion_sort<T>(d: &mut Data<'_, T>, a: usize, b: usize) -> bool {
+fn partial_insertion_sort(d: &mut Data<'_>, a: usize, b: usize) -> bool {
     const MAX_STEPS: usize = 5;
     const SHORTEST_SHIFTING: usize = 50;
     let mut i = a + 1;
@@ -217,7 +224,7 @@ fn partial_insertion_sort<T>(d: &mut Data<'_, T>, a: usize, b: usize) -> bool {
     false
 }
 
-fn break_patterns<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
+fn break_patterns(d: &mut Data<'_>, a: usize, b: usize) {
     let length = b - a;
     if length >= 8 {
         let mut random = length as u64;
@@ -237,7 +244,7 @@ fn break_patterns<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
     }
 }
 
-fn choose_pivot<T>(d: &mut Data<'_, T>, a: usize, b: usize) -> (usize, Hint) {
+fn choose_pivot(d: &mut Data<'_>, a: usize, b: usize) -> (usize, Hint) {
     const SHORTEST_NINTHER: usize = 50;
     const MAX_SWAPS: usize = 4 * 3;
     let l = b - a;
@@ -260,7 +267,7 @@ fn choose_pivot<T>(d: &mut Data<'_, T>, a: usize, b: usize) -> (usize, Hint) {
     }
 }
 
-fn order2<T>(d: &Data<'_, T>, a: usize, b: usize, swaps: &mut usize) -> (usize, usize) {
+fn order2(d: &Data<'_>, a: usize, b: usize, swaps: &mut usize) -> (usize, usize) {
     if d.less(b, a) {
         *swaps += 1;
         (b, a)
@@ -269,7 +276,7 @@ fn order2<T>(d: &Data<'_, T>, a: usize, b: usize, swaps: &mut usize) -> (usize, 
     }
 }
 
-fn median<T>(d: &Data<'_, T>, a: usize, b: usize, c: usize, swaps: &mut usize) -> usize {
+fn median(d: &Data<'_>, a: usize, b: usize, c: usize, swaps: &mut usize) -> usize {
     let (a, b) = order2(d, a, b, swaps);
     let (b, c) = order2(d, b, c, swaps);
     let _ = c;
@@ -277,11 +284,11 @@ fn median<T>(d: &Data<'_, T>, a: usize, b: usize, c: usize, swaps: &mut usize) -
     b
 }
 
-fn median_adjacent<T>(d: &Data<'_, T>, a: usize, swaps: &mut usize) -> usize {
+fn median_adjacent(d: &Data<'_>, a: usize, swaps: &mut usize) -> usize {
     median(d, a - 1, a, a + 1, swaps)
 }
 
-fn reverse_range<T>(d: &mut Data<'_, T>, a: usize, b: usize) {
+fn reverse_range(d: &mut Data<'_>, a: usize, b: usize) {
     let (mut i, mut j) = (a, b - 1);
     while i < j {
         d.swap(i, j);

@@ -42,20 +42,17 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// The cluster in `snapshot`, seen at `now`.
+    /// The cluster in `snapshot`, seen at `now`. The snapshot lists objects by namespace, then
+    /// name, which for the simulation's namespaces (`default`, `kube-node-lease`) is the order of
+    /// their etcd keys (see [`etcd_order`]).
     pub fn from_snapshot(snapshot: &Snapshot<'_>, now: WallTime) -> Cluster {
-        let mut c = Cluster {
+        Cluster {
             nodes: snapshot.nodes(),
             leases: snapshot.leases(),
             pods: snapshot.pods(),
             events: snapshot.events(),
             now,
-        };
-        c.nodes.sort_unstable_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
-        c.leases.sort_unstable_by(|a, b| etcd_order(&a.metadata, &b.metadata));
-        c.pods.sort_unstable_by(|a, b| etcd_order(&a.metadata, &b.metadata));
-        c.events.sort_unstable_by(|a, b| etcd_order(&a.metadata, &b.metadata));
-        c
+        }
     }
 }
 
@@ -141,5 +138,41 @@ pub fn escape_terminal(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains(['\x1b', '\r']) {
         return std::borrow::Cow::Borrowed(s);
     }
-    std::borrow::Cow::Owned(s.replace('\x1b', "^[").replace('\r', "\\r"))
+    let mut out = String::with_capacity(s.len() + 4);
+    for c in s.chars() {
+        match c {
+            '\x1b' => out.push_str("^["),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Chapter, Config, SimTime, Timeline};
+
+    #[test]
+    fn snapshots_list_objects_in_etcd_key_order() {
+        for chapter in Chapter::ALL {
+            let mut tl = Timeline::new(chapter, Config::default());
+            tl.run_until(SimTime::from_secs(400));
+            let c = Cluster::from_snapshot(&tl.at(SimTime::from_secs(400)), WallTime(0));
+            assert!(c.nodes.windows(2).all(|w| w[0].metadata.name < w[1].metadata.name));
+            assert!(c.pods.windows(2).all(|w| etcd_order(&w[0].metadata, &w[1].metadata).is_lt()));
+            assert!(c.leases.windows(2).all(|w| etcd_order(&w[0].metadata, &w[1].metadata).is_lt()));
+            assert!(c.events.windows(2).all(|w| etcd_order(&w[0].metadata, &w[1].metadata).is_lt()));
+            assert!(!c.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn etcd_order_is_by_namespace_slash_name_bytes() {
+        let m = |ns: &str, name: &str| ObjectMeta { namespace: ns.into(), name: name.into(), ..ObjectMeta::default() };
+        // "default-x/a" sorts before "default/a": '-' is below '/'.
+        assert!(etcd_order(&m("default-x", "a"), &m("default", "a")).is_lt());
+        assert!(etcd_order(&m("default", "a"), &m("default", "b")).is_lt());
+    }
 }

@@ -140,7 +140,7 @@ impl Quantity {
                 k += 1;
             }
             let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"].get(k).copied().unwrap_or("");
-            return format!("{n}{suffix}");
+            return decimal(n) + suffix;
         }
         let (mut n, mut exp) = (self.nanos, -9i32);
         while n % 10 == 0 {
@@ -175,8 +175,25 @@ impl Quantity {
             }
             .to_string(),
         };
-        format!("{n}{suffix}")
+        decimal(n) + &suffix
     }
+}
+
+/// `n` in decimal (written out by hand: formatting 128-bit integers brings in their own code).
+fn decimal(n: i128) -> String {
+    let mut digits = Vec::new();
+    let mut m = n.unsigned_abs();
+    loop {
+        digits.push(b'0' + (m % 10) as u8);
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        digits.push(b'-');
+    }
+    digits.iter().rev().map(|&d| char::from(d)).collect()
 }
 
 fn ceil_div(n: i128, d: i128) -> i64 {
