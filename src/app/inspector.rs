@@ -106,11 +106,10 @@ pub fn Inspector() -> impl IntoView {
     let history = StoredValue::new(History::default());
 
     // The frame is written here, then `frame` moves on, so the effect that fills it runs after.
-    let section = NodeRef::<leptos::html::Section>::new();
     let frame = RwSignal::new(0u32);
     Effect::new(move |_| {
         let html = vm::frame_markup(ctx.lang.get());
-        if let Some(el) = section.get() {
+        if let Some(el) = element("inspector") {
             el.set_inner_html(&html);
             frame.update(|f| *f += 1);
         }
@@ -312,7 +311,7 @@ pub fn Inspector() -> impl IntoView {
     };
     view! {
         <section
-            node_ref=section
+            id="inspector"
             class="inspector panel"
             aria-labelledby="inspector-title"
             on:click=on_click

@@ -758,6 +758,13 @@ fn decode(bytes: &[u8]) -> u32 {
 /// go-yaml reads kubectl's JSON as YAML, where a raw NEL (U+0085, which Go's JSON encoder leaves
 /// unescaped) inside a double-quoted scalar is a line break and gets folded: the blanks around a
 /// run of breaks disappear, one break becomes a space and `n` breaks become `n - 1` line feeds.
+#[cfg(target_arch = "wasm32")]
+fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
+    // In the page the emitter prints the simulation's objects, whose strings never hold NEL.
+    std::borrow::Cow::Borrowed(s)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('\u{85}') {
         return std::borrow::Cow::Borrowed(s);
@@ -930,11 +937,20 @@ fn go_parse_float_ok(s: &str) -> bool {
 }
 
 /// The digits of 2^1024 − 2^970, the least value a float64 conversion rounds to infinity.
+#[cfg(not(target_arch = "wasm32"))]
 const FLOAT64_OVERFLOW: &[u8] = b"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
 
 /// Whether a decimal in `yamlStyleFloat` form parses to a finite float64 (`strconv.ParseFloat`
 /// without a range error), decided on its digits: parsing decimal text as a float would bring
 /// large tables into the page for a case no object has.
+#[cfg(target_arch = "wasm32")]
+fn finite_decimal(_: &str) -> bool {
+    // In the page the emitter prints the simulation's objects, whose strings never spell a
+    // number beyond float64's range.
+    true
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn finite_decimal(s: &str) -> bool {
     let s = s.trim_start_matches(['+', '-']);
     let (mantissa, exp) = match s.find(['e', 'E']) {

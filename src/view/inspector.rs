@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use crate::i18n::{Key, Lang};
-use crate::sim::objects::{Event, Kind, Lease, Node, NodeCondition, ObjectKey, Pod, Taint, Time};
+use crate::sim::objects::{Event, Kind, Lease, Node, NodeCondition, ObjectKey, Pod, Taint};
 use crate::sim::record::{ChangeType, Log};
 use crate::sim::{MachineView, NODE_MONITOR_PERIOD, SimTime, Snapshot, WallTime};
 use crate::view::stage::escape;
@@ -44,10 +44,6 @@ pub fn since(now: WallTime, then: Option<WallTime>) -> String {
     crate::render::kubectl::since(now, then)
 }
 
-fn time_since(now: WallTime, then: Option<Time>) -> String {
-    since(now, then.map(|t| t.0))
-}
-
 // ----------------------------------------------------------------------------------------------
 // Node
 
@@ -79,7 +75,7 @@ pub fn node_line(node: &Node, now: WallTime) -> NodeLine {
         name: node.metadata.name.clone(),
         status: node_status(node),
         roles: node_roles(node),
-        age: time_since(now, node.metadata.creation_timestamp),
+        age: since(now, node.metadata.creation_timestamp.map(|t| t.0)),
         version: node.status.node_info.kubelet_version.clone(),
     }
 }
@@ -377,16 +373,12 @@ pub struct PodRow {
     pub age: String,
 }
 
-/// The Pods tab row of `pod` at `now`.
+/// The Pods tab row of `pod` at `now`: cells of `kubectl get pods -o wide`.
 pub fn pod_row(pod: &Pod, now: WallTime) -> PodRow {
-    PodRow {
-        namespace: pod.metadata.namespace.clone(),
-        name: pod.metadata.name.clone(),
-        status: pod_status(pod),
-        ready: pod_ready(pod),
-        node: if pod.spec.node_name.is_empty() { "<none>".into() } else { pod.spec.node_name.clone() },
-        age: time_since(now, pod.metadata.creation_timestamp),
-    }
+    let mut cells = crate::render::kubectl::get::pod_row(pod, now).cells.into_iter();
+    let mut next = || cells.next().unwrap_or_default();
+    let (name, ready, status, _restarts, age, _ip, node) = (next(), next(), next(), next(), next(), next(), next());
+    PodRow { namespace: pod.metadata.namespace.clone(), name, status, ready, node, age }
 }
 
 /// Every Pod at the snapshot's instant, by namespace and name.
@@ -417,29 +409,24 @@ pub struct EventRow {
 /// `firstTimestamp`/`lastTimestamp`/`count`, or `eventTime` and `series` from the
 /// events.k8s.io recorder.
 pub fn event_row(e: &Event, now: WallTime) -> EventRow {
-    let first = e.first_timestamp.map(|t| t.0).or(e.event_time.map(|m| m.0));
-    let mut last = e.last_timestamp.map(|t| t.0).or(first);
-    let mut count = e.count.unwrap_or(0);
-    if let Some(series) = &e.series {
-        last = Some(series.last_observed_time.0);
-        count = series.count;
-    } else if count == 0 {
-        count = 1;
-    }
-    let last_seen = if count > 1 {
-        format!("{} (x{count} over {})", since(now, last), since(now, first))
+    // The cells of `kubectl get events -o wide`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT,
+    // SOURCE, MESSAGE, FIRST SEEN, COUNT, NAME.
+    let mut cells = crate::render::kubectl::get::event_row(e, now).cells.into_iter();
+    let mut next = || cells.next().unwrap_or_default();
+    let (last, type_, reason, object, _sub, _source, message, first, count) =
+        (next(), next(), next(), next(), next(), next(), next(), next(), next());
+    let last_seen = if count != "1" && count != "0" {
+        [last, " (x".into(), count, " over ".into(), first, ")".into()].concat()
     } else {
-        since(now, last)
+        last
     };
-    let kind = e.involved_object.kind.to_ascii_lowercase();
-    let object = if e.involved_object.name.is_empty() { kind } else { format!("{kind}/{}", e.involved_object.name) };
     EventRow {
-        id: format!("{}/{}", e.metadata.namespace, e.metadata.name),
+        id: [e.metadata.namespace.as_str(), "/", &e.metadata.name].concat(),
         last_seen,
-        type_: e.type_.clone(),
-        reason: e.reason.clone(),
+        type_,
+        reason,
         object,
-        message: e.message.trim().to_string(),
+        message,
     }
 }
 
@@ -917,7 +904,7 @@ mod tests {
     use super::*;
     use crate::sim::objects::{
         Container, ContainerState, ContainerStateRunning, ContainerStateWaiting, ContainerStatus, EventSeries,
-        EventSource, MicroTime, ObjectMeta, ObjectReference, PodSpec, PodStatus,
+        EventSource, MicroTime, ObjectMeta, ObjectReference, PodSpec, PodStatus, Time,
     };
     use crate::sim::{Action, ActionKind, Chapter, Config, DEFAULT_EPOCH, Timeline};
 
