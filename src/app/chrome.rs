@@ -9,7 +9,8 @@ use wasm_bindgen::JsCast;
 use super::state::AppCtx;
 use crate::i18n::{Key, Lang};
 use crate::link::{self, Theme};
-use crate::sim::Chapter;
+use crate::sim::{Chapter, Refusal};
+use crate::view::notice::refusal_text;
 
 thread_local! {
     /// The language the error panel speaks (a panic cannot read signals).
@@ -76,7 +77,7 @@ pub(super) fn prefers_reduced_motion() -> bool {
 
 /// Shows why an action from the link had no effect.
 pub(super) fn notify_rejected_inputs(ctx: AppCtx) {
-    let rejected: Vec<(String, String)> = ctx.session.with_value(|s| {
+    let rejected: Vec<(String, Refusal)> = ctx.session.with_value(|s| {
         s.timeline
             .log()
             .inputs
@@ -87,7 +88,7 @@ pub(super) fn notify_rejected_inputs(ctx: AppCtx) {
     });
     let lang = ctx.lang.get_untracked();
     for (action, why) in rejected {
-        ctx.notify(lang.fill(Key::NoticeActionRejected, &[&action, &why]));
+        ctx.notify(lang.fill(Key::NoticeActionRejected, &[&action, &refusal_text(lang, &why)]));
     }
 }
 
@@ -173,11 +174,56 @@ pub fn Header() -> impl IntoView {
                 </ol>
             </nav>
             <div class="header-tools">
+                <LanguageSwitch />
                 <span class="k8s-version" title=move || t(Key::KubernetesVersion)>
                     {format!("Kubernetes {}", ctx.profile.as_str())}
                 </span>
             </div>
         </header>
+    }
+}
+
+/// The language switch: one link per language, each to what the reader sees now (chapter,
+/// actions, playhead) in that language. Following it switches in place; the URL keeps the choice.
+#[component]
+fn LanguageSwitch() -> impl IntoView {
+    let ctx = AppCtx::get();
+    view! {
+        <nav class="lang-switch" aria-label=move || ctx.lang.get().text(Key::Language)>
+            <ul>
+                {Lang::ALL
+                    .into_iter()
+                    .map(|lang| {
+                        let current = move || ctx.lang.get() == lang;
+                        let href = move || {
+                            ctx.rev.track();
+                            ctx.chapter.track();
+                            ctx.lang.track();
+                            let link = link::Link { lang: Some(lang), ..ctx.link() };
+                            format!("?{}", link::to_query(&link))
+                        };
+                        view! {
+                            <li>
+                                <a
+                                    href=href
+                                    lang=lang.code()
+                                    hreflang=lang.code()
+                                    aria-current=move || current().then_some("true")
+                                    class:current=current
+                                    title=move || lang.fill(Key::LanguageSwitch, &[lang.endonym()])
+                                    on:click=move |ev| {
+                                        ev.prevent_default();
+                                        ctx.lang.set(lang);
+                                    }
+                                >
+                                    {lang.endonym()}
+                                </a>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </nav>
     }
 }
 

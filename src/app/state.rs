@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::i18n::Lang;
 use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
-use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, SimTime, Timeline};
+use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, SimTime, Timeline};
 use crate::view::notice::notice_text;
 use crate::view::session::Session;
 
@@ -150,7 +150,7 @@ impl AppCtx {
     }
 
     /// Applies a sandbox action at the playhead (forking the timeline), or explains why not.
-    pub fn act(&self, kind: ActionKind, machine: Option<String>) -> Result<(), String> {
+    pub fn act(&self, kind: ActionKind, machine: Option<String>) -> Result<(), Refusal> {
         let at = self.playback.get_untracked().t;
         // Actions land on whole milliseconds so their URL notation is exact.
         let at = SimTime::from_millis(at.as_millis());
