@@ -70,6 +70,17 @@ pub(super) fn browser_lang() -> Lang {
     Lang::negotiate(prefs)
 }
 
+/// Reads the link again when only its fragment changes (`#step=4` typed into the address bar,
+/// or a "Play from step" link in the same document): the page's state comes from the link, so a
+/// reload is the one way to honour it exactly, notices included.
+pub(super) fn reload_on_hash_change() {
+    let on_change = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+        let _ = window().location().reload();
+    });
+    let _ = window().add_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
+    on_change.forget();
+}
+
 /// Whether the reader asked for reduced motion.
 pub(super) fn prefers_reduced_motion() -> bool {
     window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches())

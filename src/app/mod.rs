@@ -25,6 +25,14 @@ pub fn start() {
     leptos::mount::mount_to_body(App);
 }
 
+/// Panics on purpose: the browser tests call it (`window.wasmBindings.nodelineSelfTestPanic()`)
+/// to check that a Rust panic leaves a visible error panel with a reload button, not a blank
+/// page. No link, message or control of the page reaches it.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = nodelineSelfTestPanic)]
+pub fn self_test_panic() {
+    panic!("nodeline self-test: a deliberate panic");
+}
+
 /// The page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -40,6 +48,8 @@ pub fn App() -> impl IntoView {
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
     playloop::run(ctx);
+    playloop::pause_when_hidden(ctx);
+    chrome::reload_on_hash_change();
 
     let t = move |k: Key| ctx.lang.get().text(k);
     view! {
@@ -49,6 +59,15 @@ pub fn App() -> impl IntoView {
         </Show>
         <chrome::Notices />
         <main id="story" class="layout" class:embed=ctx.embed tabindex="-1">
+            // Without the header, the page's one h1 names the chapter (for screen readers).
+            <Show when=move || ctx.embed>
+                <h1 class="sr-only">
+                    {move || {
+                        let lang = ctx.lang.get();
+                        format!("{} — {}", lang.chapter(ctx.chapter.get()).title, lang.text(Key::AppTitle))
+                    }}
+                </h1>
+            </Show>
             <div class="col-main">
                 <stage::Stage />
                 <timeline::TimelineBar />
