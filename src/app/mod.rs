@@ -23,6 +23,11 @@ use state::AppCtx;
 pub fn start() {
     chrome::install_panic_hook();
     leptos::mount::mount_to_body(App);
+    // The moment the page is interactive: the story is simulated and every control is mounted
+    // (`cargo xtask bench` measures navigation to this mark).
+    if let Some(p) = window().performance() {
+        let _ = p.mark("nodeline-interactive");
+    }
 }
 
 /// Panics on purpose: the browser tests call it (`window.wasmBindings.nodelineSelfTestPanic()`)

@@ -4,11 +4,13 @@
 //! cargo xtask build  [--skip-install]
 //! cargo xtask serve  [--port N] [--skip-install] [--no-build]
 //! cargo xtask test   [--skip-install] [--e2e-only] [--no-build] [--grep PATTERN] [-- PLAYWRIGHT ARGS]
+//! cargo xtask bench  [--skip-install]
 //! ```
 //!
 //! Every command first installs what is missing (see `install.rs`), so a fresh machine with
 //! rustup, cargo, node and npm needs nothing else. `cargo xtask help` prints the details.
 
+mod bench;
 mod install;
 mod server;
 mod size;
@@ -36,7 +38,10 @@ Commands:
              -- ARGS        anything after `--` goes to `playwright test` as is
                             (e.g. `-- --headed`, `-- specs/smoke.spec.ts`)
   bundle   (not yet available)
-  bench    (not yet available)
+  bench    Build the site and a minimal Leptos baseline, then print the page's figures:
+           first-load bytes by kind (raw, gzip), time to interactive, frame cost while
+           playing (1x, 60x), scrub time, memory after a simulated hour, and ratios to the
+           baseline. Also written to target/bench/results.json.
   help     Print this help.
 
 Options for every command:
@@ -110,7 +115,12 @@ fn main() -> ExitCode {
             },
             Err(e) => Err(e),
         },
-        "bundle" | "bench" => {
+        "bench" => match rest {
+            [] => bench::bench(&Paths::new(), false),
+            [flag] if flag == "--skip-install" => bench::bench(&Paths::new(), true),
+            _ => Err(util::Error(format!("`cargo xtask bench` takes only --skip-install\n\n{USAGE}"))),
+        },
+        "bundle" => {
             Err(util::Error(format!("`cargo xtask {command}` is not yet available (it comes with a later change)")))
         }
         other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),
