@@ -64,9 +64,8 @@ async function open(url) {
   const page = await context.newPage();
   await page.addInitScript(INSTRUMENT);
   const bytes = { total: 0 };
-  page.on('response', async (res) => {
-    const len = Number((await res.allHeaders())['content-length'] ?? 0);
-    bytes.total += len;
+  page.on('response', (res) => {
+    bytes.total += Number(res.headers()['content-length'] ?? 0);
   });
   await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName('nodeline-interactive').length > 0);
