@@ -10,6 +10,7 @@ use super::state::AppCtx;
 use crate::i18n::{Key, Lang};
 use crate::link::{self, Theme};
 use crate::sim::{Chapter, Refusal};
+use crate::view::announce::{Watched, announcement};
 use crate::view::notice::refusal_text;
 
 thread_local! {
@@ -267,20 +268,25 @@ pub fn Notices() -> impl IntoView {
     }
 }
 
-/// The one polite live region: step changes and state changes worth announcing.
+/// The one polite live region: the step reached, a Node whose status changed, a Pod evicted;
+/// one sentence for what changed since the last moment (see [`crate::view::announce`]).
 #[component]
 pub fn LiveRegion() -> impl IntoView {
     let ctx = AppCtx::get();
-    let step = Memo::new(move |_| ctx.current_step());
-    let text = move || {
-        let n = step.get();
-        if n == 0 {
-            return String::new();
-        }
+    let watched = Memo::new(move |_| {
+        let step = ctx.current_step();
+        let t = ctx.t();
+        ctx.with_session(|s| Watched::at(&s.at(t), step))
+    });
+    let previous = StoredValue::new(Watched::default());
+    let text = Memo::new(move |last: Option<&String>| {
+        let now = watched.get();
         let lang = ctx.lang.get();
-        let chapter = lang.chapter(ctx.chapter.get());
-        let title = chapter.steps.get(n - 1).map(|s| s.title).unwrap_or_default();
-        format!("{}: {title}", lang.fill(Key::StepOf, &[&n.to_string(), &chapter.steps.len().to_string()]))
-    };
-    view! { <div class="sr-only" role="status" aria-live="polite">{text}</div> }
+        let chapter = lang.chapter(ctx.chapter.get_untracked());
+        let title = chapter.steps.get(now.step.wrapping_sub(1)).map(|s| s.title).unwrap_or_default();
+        let before = previous.get_value();
+        previous.set_value(now.clone());
+        announcement(lang, &before, &now, title, chapter.steps.len()).or_else(|| last.cloned()).unwrap_or_default()
+    });
+    view! { <div class="sr-only" role="status" aria-live="polite">{move || text.get()}</div> }
 }

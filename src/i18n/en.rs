@@ -207,6 +207,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseNodeNotRegistered => "the Node {0} is not registered yet",
         Key::RefuseKubeletCannotReach => "the kubelet on {0} cannot reach the API server",
         Key::LanguageSwitch => "Language: {0}",
+        Key::AnnounceNodeStatus => "{0} is now {1}.",
+        Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
     }
 }
 

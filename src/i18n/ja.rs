@@ -215,6 +215,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseNodeNotRegistered => "Node {0} はまだ登録されていません",
         Key::RefuseKubeletCannotReach => "{0} の kubelet は API サーバーに届きません",
         Key::LanguageSwitch => "言語: {0}",
+        Key::AnnounceNodeStatus => "{0} が {1} になりました。",
+        Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
     }
 }
 

@@ -423,6 +423,8 @@ keys! {
     RefuseNodeNotRegistered,
     RefuseKubeletCannotReach,
     LanguageSwitch,
+    AnnounceNodeStatus,
+    AnnouncePodEvicted,
 }
 
 #[cfg(test)]

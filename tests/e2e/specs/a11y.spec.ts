@@ -67,4 +67,18 @@ test.describe('accessibility (axe)', () => {
     await expectNoViolations(page, 'shortcut sheet');
     app.expectNoErrors();
   });
+
+  test('state changes are announced through one polite live region', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('./?chapter=node-failure&step=3&autoplay=0&speed=10');
+    await expect(page.locator('[aria-live]')).toHaveCount(1);
+    await expect(app.status).toHaveAttribute('aria-live', 'polite');
+    await expect(app.status).toContainText('Step 3 of 6');
+    await app.playButton.click();
+    await expect(app.status).toContainText('node-1 is now NotReady.', { timeout: 30_000 });
+    await expect(app.status).toContainText('Step 4 of 6', { timeout: 30_000 });
+    // The eviction, 300 s of simulated time later (fast-forwarded through the quiet wait).
+    await expect(app.status).toContainText('was evicted by the taint eviction controller.', { timeout: 60_000 });
+    app.expectNoErrors();
+  });
 });
