@@ -19,10 +19,15 @@ use crate::i18n::Key;
 use crate::link;
 use state::AppCtx;
 
-/// Starts the app: installs the panic hook and mounts [`App`] on `<body>`.
+/// Starts the app: installs the panic hook, mounts [`App`] on `<body>`, then takes the poster
+/// (the story as static text, see [`crate::view::poster`]) out of the page, in the same task, so
+/// nothing is shown or announced twice. Should the mount fail, the story stays readable.
 pub fn start() {
     chrome::install_panic_hook();
     leptos::mount::mount_to_body(App);
+    if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
+        poster.remove();
+    }
 }
 
 /// The page.

@@ -197,6 +197,10 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RequestTimeout => "timeout",
         Key::LinkCut => "cut",
         Key::MoreItems => "+{0} more",
+        // embed and shipping
+        Key::PosterIntro => {
+            "This page is an interactive simulation: it needs JavaScript and WebAssembly. Until it runs, here is the whole story as text, with a link to play each step."
+        }
     }
 }
 

@@ -407,6 +407,8 @@ keys! {
     RequestTimeout,
     LinkCut,
     MoreItems,
+    // embed and shipping
+    PosterIntro,
 }
 
 #[cfg(test)]

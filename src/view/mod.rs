@@ -4,6 +4,7 @@
 pub mod controls;
 pub mod inspector;
 pub mod notice;
+pub mod poster;
 pub mod session;
 pub mod stage;
 pub mod track;
