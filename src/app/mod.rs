@@ -6,6 +6,7 @@
 
 pub mod chrome;
 pub mod controls;
+pub mod embed;
 pub mod inspector;
 pub mod narration;
 pub mod playloop;
@@ -45,6 +46,7 @@ pub fn App() -> impl IntoView {
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
     playloop::run(ctx);
+    embed::install(ctx, link.origin.clone());
 
     let t = move |k: Key| ctx.lang.get().text(k);
     view! {
