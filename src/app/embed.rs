@@ -72,14 +72,14 @@ fn on_resize(target: &web_sys::Element, f: impl Fn() + Clone + 'static) {
 struct Parent {
     window: web_sys::Window,
     /// The origin named by `&origin=`, if any.
-    origin: Option<String>,
+    origin: Option<&'static str>,
     /// The last height sent.
     height: Cell<u32>,
 }
 
 impl Parent {
     fn post(&self, kind: &str, fields: &[(&str, JsValue)]) {
-        post(&self.window, self.origin.as_deref(), kind, fields);
+        post(&self.window, self.origin, kind, fields);
     }
 
     /// Sends the document's height (the root element's box: it does not stretch to the iframe's
@@ -96,7 +96,7 @@ impl Parent {
 
 /// Starts embed mode's side of the conversation (nothing outside embed mode, and no messages
 /// when the page is not in a frame).
-pub(super) fn install(ctx: AppCtx, origin: Option<String>) {
+pub(super) fn install(ctx: AppCtx) {
     if !ctx.embed {
         return;
     }
@@ -104,7 +104,7 @@ pub(super) fn install(ctx: AppCtx, origin: Option<String>) {
         let _ = html.set_attribute(EMBED_ATTRIBUTE, "");
     }
     let Some(window) = parent_window() else { return };
-    let parent = Rc::new(Parent { window, origin, height: Cell::new(0) });
+    let parent = Rc::new(Parent { window, origin: ctx.origin, height: Cell::new(0) });
 
     if let Some(root) = document().document_element() {
         let p = Rc::clone(&parent);
@@ -138,7 +138,7 @@ pub(super) fn install(ctx: AppCtx, origin: Option<String>) {
 
     let handle = window_event_listener(ev::message, move |ev: web_sys::MessageEvent| {
         let from_parent = ev.source().is_some_and(|s| same(s.as_ref(), parent.window.as_ref()));
-        if !embed::accepts(parent.origin.as_deref(), from_parent, &ev.origin()) {
+        if !embed::accepts(parent.origin, from_parent, &ev.origin()) {
             return;
         }
         let data = ev.data();

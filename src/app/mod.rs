@@ -46,7 +46,7 @@ pub fn App() -> impl IntoView {
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
     playloop::run(ctx);
-    embed::install(ctx, link.origin.clone());
+    embed::install(ctx);
 
     let t = move |k: Key| ctx.lang.get().text(k);
     view! {

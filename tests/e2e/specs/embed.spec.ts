@@ -255,10 +255,18 @@ test.describe('embed', () => {
     await expect(html).toHaveAttribute('lang', 'en');
     await expect(html).toHaveAttribute('data-embed', '');
 
-    await page.goto('./?embed=1&chapter=node-failure&step=3&autoplay=1&theme=light');
+    // The page keeps its address a link to what it shows, and never drops the named origin:
+    // a reload keeps talking to that origin only.
+    await expect(page).toHaveURL(/[?&]t=/);
+    await expect(page).toHaveURL(/[?&]embed=1(&|$)/);
+
+    await page.goto('./?embed=1&chapter=node-failure&step=3&autoplay=1&theme=light&origin=http://docs.example');
     await view.expectStep(3);
     await expect(view.pause).toBeVisible();
     await expect(html).toHaveAttribute('data-theme', 'light');
+    await view.pause.click();
+    await expect(page).toHaveURL(/[?&]t=/);
+    await expect(page).toHaveURL(/[?&]origin=http:%2F%2Fdocs\.example(&|$)/);
     host.expectNoErrors();
   });
 });
