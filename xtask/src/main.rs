@@ -36,7 +36,8 @@ Commands:
              --no-build     serve the existing dist/ as it is
   test     Install tools and test dependencies, then run every check CI runs, in order,
            stopping at the first failure: fmt, clippy (native), clippy (wasm32), cargo test
-           (native), wasm-bindgen tests in Chromium, release build, Playwright tests.
+           (native), wasm-bindgen tests in Chromium, release build, first-load size, offline
+           bundle, Playwright tests (served with the documented Content-Security-Policy).
              --e2e-only     only build the site and run the Playwright tests
              --no-build     with --e2e-only: reuse the existing dist/ (no trunk build)
              --grep PATTERN only Playwright tests whose title matches PATTERN
