@@ -442,7 +442,7 @@ fn LeasePanel(selected: Memo<Option<String>>) -> impl IntoView {
                 <h3>{t(Key::GracePeriodTitle)}</h3>
                 <div class="grace">
                     <div class="grace-bar" aria-hidden="true">
-                        <div class="grace-fill" class:passed=passed style=format!("width: {:.1}%", done * 100.0)></div>
+                        <div class="grace-fill" class:passed=passed style:width=format!("{:.1}%", done * 100.0)></div>
                     </div>
                     <p class="grace-text">
                         <span class=state>

@@ -6,6 +6,7 @@
 
 pub mod chrome;
 pub mod controls;
+pub mod embed;
 pub mod inspector;
 pub mod narration;
 pub mod playloop;
@@ -19,10 +20,15 @@ use crate::i18n::Key;
 use crate::link;
 use state::AppCtx;
 
-/// Starts the app: installs the panic hook and mounts [`App`] on `<body>`.
+/// Starts the app: installs the panic hook, mounts [`App`] on `<body>`, then takes the poster
+/// (the story as static text, see [`crate::view::poster`]) out of the page, in the same task, so
+/// nothing is shown or announced twice. Should the mount fail, the story stays readable.
 pub fn start() {
     chrome::install_panic_hook();
     leptos::mount::mount_to_body(App);
+    if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
+        poster.remove();
+    }
     // The moment the page is interactive: the story is simulated and every control is mounted
     // (`cargo xtask bench` measures navigation to this mark).
     if let Some(p) = window().performance() {
@@ -55,6 +61,7 @@ pub fn App() -> impl IntoView {
     playloop::run(ctx);
     playloop::pause_when_hidden(ctx);
     chrome::reload_on_hash_change();
+    embed::install(ctx);
 
     let t = move |k: Key| ctx.lang.get().text(k);
     view! {

@@ -39,6 +39,9 @@ pub struct AppCtx {
     pub notices: RwSignal<Vec<UiNotice>>,
     pub reduced_motion: RwSignal<bool>,
     pub embed: bool,
+    /// The embedding page's origin (`&origin=`): the embed talks only to it, and the page's own
+    /// URL keeps it, so a reload keeps the rule.
+    pub origin: Option<&'static str>,
     pub profile: crate::sim::Profile,
     next_notice: StoredValue<u64>,
 }
@@ -79,6 +82,8 @@ impl AppCtx {
             notices: RwSignal::new(Vec::new()),
             reduced_motion: RwSignal::new(reduced_motion),
             embed: link.embed,
+            // One short string for the page's lifetime.
+            origin: link.origin.clone().map(|o| &*Box::leak(o.into_boxed_str())),
             profile: link.profile,
             next_notice: StoredValue::new(0),
         }
@@ -202,7 +207,7 @@ impl AppCtx {
             embed: self.embed,
             theme: self.theme.get_untracked(),
             lang: Some(self.lang.get_untracked()),
-            origin: None,
+            origin: self.origin.map(str::to_owned),
             profile: self.profile,
         }
     }

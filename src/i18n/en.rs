@@ -209,6 +209,10 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::LanguageSwitch => "Language: {0}",
         Key::AnnounceNodeStatus => "{0} is now {1}.",
         Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
+        // embed and shipping
+        Key::PosterIntro => {
+            "This page is an interactive simulation: it needs JavaScript and WebAssembly. Until it runs, here is the whole story as text, with a link to play each step."
+        }
     }
 }
 

@@ -217,6 +217,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::LanguageSwitch => "言語: {0}",
         Key::AnnounceNodeStatus => "{0} が {1} になりました。",
         Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
+        Key::PosterIntro => {
+            "このページは対話型のシミュレーションで、JavaScript と WebAssembly が必要です。動き出すまでの間、筋書き全体を文章で載せています。各ステップのリンクからそのステップを再生できます。"
+        }
     }
 }
 

@@ -425,6 +425,8 @@ keys! {
     LanguageSwitch,
     AnnounceNodeStatus,
     AnnouncePodEvicted,
+    // embed and shipping
+    PosterIntro,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod announce;
 pub mod controls;
 pub mod inspector;
 pub mod notice;
+pub mod poster;
 pub mod session;
 pub mod stage;
 pub mod track;

@@ -36,8 +36,9 @@ pub(crate) fn bench(paths: &Paths, skip_install: bool) -> Result<()> {
     println!("\n==> baseline first load");
     print!("{}", size::report(&size::first_load(&baseline)?));
 
-    let app = Server::start("127.0.0.1:0", &paths.dist, &[])?;
-    let base = Server::start("127.0.0.1:0", &baseline, &[])?;
+    // The app under its documented Content-Security-Policy, as embedders serve it.
+    let app = Server::start("127.0.0.1:0", &paths.dist, &[], Some(crate::server::CSP))?;
+    let base = Server::start("127.0.0.1:0", &baseline, &[], None)?;
     let json = out.join("results.json");
     println!("\n==> browser figures (headless Chromium; a few minutes)");
     let node = cmd(paths, "node")
