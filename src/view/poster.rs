@@ -55,13 +55,15 @@ fn paragraph(out: &mut String, text: &str) {
     out.push_str("</p>\n");
 }
 
-/// The poster for one language: a `<section lang="..">`.
-pub fn section(lang: Lang) -> String {
+/// The poster for one language: a `<section lang="..">`. The first language's title is the
+/// page's one `<h1>`; the others title their section with an `<h2>`.
+pub fn section(lang: Lang, first: bool) -> String {
     let code = lang.code();
     let mut out = String::with_capacity(16 * 1024);
     let _ =
         writeln!(out, "<section class=\"poster-lang\" lang=\"{}\" aria-labelledby=\"poster-{code}\">", escape(code));
-    let _ = writeln!(out, "<h1 id=\"poster-{code}\">{}</h1>", escape(lang.text(Key::AppTitle)));
+    let h = if first { "h1" } else { "h2" };
+    let _ = writeln!(out, "<{h} id=\"poster-{code}\">{}</{h}>", escape(lang.text(Key::AppTitle)));
     let _ = writeln!(out, "<p class=\"tagline\">{}</p>", escape(lang.text(Key::Tagline)));
     let _ = writeln!(out, "<p class=\"poster-intro\">{}</p>", escape(lang.text(Key::PosterIntro)));
     for chapter in Chapter::ALL {
@@ -99,8 +101,8 @@ pub fn section(lang: Lang) -> String {
 /// The whole poster: every language, in [`Lang::ALL`] order, in one element the app removes.
 pub fn html() -> String {
     let mut out = format!("<div id=\"{POSTER_ID}\" class=\"poster\">\n");
-    for lang in Lang::ALL {
-        out.push_str(&section(lang));
+    for (i, lang) in Lang::ALL.into_iter().enumerate() {
+        out.push_str(&section(lang, i == 0));
     }
     out.push_str("</div>\n");
     out
@@ -151,7 +153,7 @@ mod tests {
         let html = html();
         let text = text_of(&html);
         for lang in Lang::ALL {
-            let section = section(lang);
+            let section = section(lang, lang == Lang::ALL[0]);
             assert!(html.contains(&section));
             assert!(section.starts_with(&format!("<section class=\"poster-lang\" lang=\"{}\"", lang.code())));
             let section_text = text_of(&section);

@@ -45,7 +45,9 @@ test.describe('embed', () => {
       const embed = host.embed(n);
       // Chrome-less: the story, the stage and the timeline; no page header, sandbox or inspector.
       await expect(embed.main).toBeVisible();
-      await expect(host.frameLocator(n).getByRole('heading', { level: 1 })).toHaveCount(0);
+      await expect(host.frameLocator(n).getByRole('banner')).toHaveCount(0);
+      // The page's one h1 is for screen readers: it names the chapter, as the header would.
+      await expect(host.frameLocator(n).getByRole('heading', { level: 1 })).toHaveText(/ — nodeline$/);
       await expect(host.frameLocator(n).getByRole('region', { name: 'Playback' })).toBeVisible();
       await expect(host.frameLocator(n).getByRole('region', { name: 'Sandbox' })).toHaveCount(0);
       await expect(host.frameLocator(n).getByRole('region', { name: 'Inspector' })).toHaveCount(0);
@@ -248,7 +250,8 @@ test.describe('embed', () => {
     await expect(view.main).toBeVisible();
     await view.expectStep(2, 4);
     await expect(view.play).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
+    await expect(page.getByRole('banner')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Kubelet restart — nodeline');
     await expect(page.getByRole('region', { name: 'Sandbox' })).toHaveCount(0);
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'dark');

@@ -109,4 +109,20 @@ test.describe('Japanese edition', () => {
       app.expectNoErrors();
     });
   }
+
+  test('without JavaScript the poster tells the story in Japanese too', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto('./');
+    const ja = page.locator('section[lang="ja"]');
+    await expect(ja.getByRole('heading', { level: 2, name: 'nodeline' })).toBeVisible();
+    await expect(ja.getByRole('heading', { level: 3, name: 'unreachable の taint、300 秒のカウントダウン開始' })).toBeVisible();
+    await expect(ja.getByRole('link', { name: /^ステップ 4 から再生: unreachable/ })).toHaveAttribute(
+      'href',
+      '?chapter=node-failure&step=4&lang=ja',
+    );
+    // Kubernetes identifiers are as Kubernetes prints them.
+    await expect(ja.locator('code', { hasText: 'Kubelet stopped posting node status.' })).toBeVisible();
+    await context.close();
+  });
 });
