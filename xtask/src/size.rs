@@ -16,8 +16,10 @@ pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
 /// Raised from 360 000 for issue 4 (ship it anywhere), both measured on one machine: the build
 /// before it was 361 299 (already over 360 000 there), after it 368 530: the poster in
 /// `index.html` (every step's text for readers without JavaScript, +3.6 KB), the embed protocol
-/// (+2.5 KB wasm, +0.6 KB JS glue and the loader file) and `embed.css` (+0.6 KB).
-pub(crate) const CEILING_GZIP: u64 = 370 * 1000;
+/// (+2.5 KB wasm, +0.6 KB JS glue and the loader file) and `embed.css` (+0.6 KB). Raised to
+/// 390 000 for issue 7 (the Japanese edition), measured 385 889 with it: the Japanese catalogue
+/// and narration (+10 KB wasm) and the Japanese poster section in `index.html` (+4 KB).
+pub(crate) const CEILING_GZIP: u64 = 390 * 1000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
