@@ -174,7 +174,8 @@ pub(crate) fn bundle_site(dist: &std::path::Path, out: &std::path::Path) -> Resu
     Ok(b)
 }
 
-fn bundle_cmd(o: &Options) -> Result<()> {
+/// Builds the site (unless `--no-build`) and checks there is one to use.
+fn built_site(o: &Options) -> Result<Paths> {
     let paths = Paths::new();
     if !o.no_build {
         if !o.skip_install {
@@ -185,6 +186,11 @@ fn bundle_cmd(o: &Options) -> Result<()> {
     if !paths.dist.join("index.html").is_file() {
         bail!("{} has no index.html: run without --no-build", paths.dist.display());
     }
+    Ok(paths)
+}
+
+fn bundle_cmd(o: &Options) -> Result<()> {
+    let paths = built_site(o)?;
     bundle_site(&paths.dist, o.out.as_deref().unwrap_or(&paths.bundle))?;
     Ok(())
 }
@@ -201,16 +207,7 @@ fn build_cmd(o: &Options) -> Result<()> {
 }
 
 fn serve_cmd(o: &Options) -> Result<()> {
-    let paths = Paths::new();
-    if !o.no_build {
-        if !o.skip_install {
-            install::install(&paths, install::Scope::Build)?;
-        }
-        build_site(&paths)?;
-    }
-    if !paths.dist.join("index.html").is_file() {
-        bail!("{} has no index.html: run without --no-build", paths.dist.display());
-    }
+    let paths = built_site(o)?;
     let port = o.port.unwrap_or(8080);
     let server =
         server::Server::start(&format!("127.0.0.1:{port}"), &paths.dist, &[server::DOCS_PREFIX], Some(server::CSP))

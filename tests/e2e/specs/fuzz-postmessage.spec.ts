@@ -1,22 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { EmbedHostPage } from '../pages/embed-host';
 import { settle } from '../pages/shipping';
+import { rng } from '../pages/random';
 
 /**
  * postMessage fuzzing in embed mode: 400 generated messages (seeded) that are not well-formed
  * commands, from the parent and from another window, change nothing and throw nothing.
  */
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A random value that is never a well-formed command (it may look like one). */
 function hostile(r: () => number, depth = 0): unknown {

@@ -1,23 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
+import { rng } from '../pages/random';
 
 /**
  * URL fuzzing: 500 generated links (a seeded generator, so a failure names a link that fails
  * again). Each load must mount the app, show a notice exactly when some value was dropped,
  * render no injected markup, and raise no uncaught error.
  */
-
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MARK = 'window.__pwned=1';
 /** Values that are wrong for any parameter. */
