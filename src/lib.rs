@@ -9,6 +9,7 @@
 //!   and holds no cluster state of its own.
 //! * `cli` (native only): the `nodeline` command-line face used by docs authors and tests.
 
+pub mod embed;
 pub mod i18n;
 pub mod link;
 pub mod playback;

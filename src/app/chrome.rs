@@ -9,7 +9,9 @@ use wasm_bindgen::JsCast;
 use super::state::AppCtx;
 use crate::i18n::{Key, Lang};
 use crate::link::{self, Theme};
-use crate::sim::Chapter;
+use crate::sim::{Chapter, Refusal};
+use crate::view::announce::{Watched, announcement};
+use crate::view::notice::refusal_text;
 
 thread_local! {
     /// The language the error panel speaks (a panic cannot read signals).
@@ -69,6 +71,17 @@ pub(super) fn browser_lang() -> Lang {
     Lang::negotiate(prefs)
 }
 
+/// Reads the link again when only its fragment changes (`#step=4` typed into the address bar,
+/// or a "Play from step" link in the same document): the page's state comes from the link, so a
+/// reload is the one way to honour it exactly, notices included.
+pub(super) fn reload_on_hash_change() {
+    let on_change = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+        let _ = window().location().reload();
+    });
+    let _ = window().add_event_listener_with_callback("hashchange", on_change.as_ref().unchecked_ref());
+    on_change.forget();
+}
+
 /// Whether the reader asked for reduced motion.
 pub(super) fn prefers_reduced_motion() -> bool {
     window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches())
@@ -76,7 +89,7 @@ pub(super) fn prefers_reduced_motion() -> bool {
 
 /// Shows why an action from the link had no effect.
 pub(super) fn notify_rejected_inputs(ctx: AppCtx) {
-    let rejected: Vec<(String, String)> = ctx.session.with_value(|s| {
+    let rejected: Vec<(String, Refusal)> = ctx.session.with_value(|s| {
         s.timeline
             .log()
             .inputs
@@ -87,7 +100,7 @@ pub(super) fn notify_rejected_inputs(ctx: AppCtx) {
     });
     let lang = ctx.lang.get_untracked();
     for (action, why) in rejected {
-        ctx.notify(lang.fill(Key::NoticeActionRejected, &[&action, &why]));
+        ctx.notify(lang.fill(Key::NoticeActionRejected, &[&action, &refusal_text(lang, &why)]));
     }
 }
 
@@ -173,11 +186,56 @@ pub fn Header() -> impl IntoView {
                 </ol>
             </nav>
             <div class="header-tools">
+                <LanguageSwitch />
                 <span class="k8s-version" title=move || t(Key::KubernetesVersion)>
                     {format!("Kubernetes {}", ctx.profile.as_str())}
                 </span>
             </div>
         </header>
+    }
+}
+
+/// The language switch: one link per language, each to what the reader sees now (chapter,
+/// actions, playhead) in that language. Following it switches in place; the URL keeps the choice.
+#[component]
+fn LanguageSwitch() -> impl IntoView {
+    let ctx = AppCtx::get();
+    view! {
+        <nav class="lang-switch" aria-label=move || ctx.lang.get().text(Key::Language)>
+            <ul>
+                {Lang::ALL
+                    .into_iter()
+                    .map(|lang| {
+                        let current = move || ctx.lang.get() == lang;
+                        let href = move || {
+                            ctx.rev.track();
+                            ctx.chapter.track();
+                            ctx.lang.track();
+                            let link = link::Link { lang: Some(lang), ..ctx.link() };
+                            format!("?{}", link::to_query(&link))
+                        };
+                        view! {
+                            <li>
+                                <a
+                                    href=href
+                                    lang=lang.code()
+                                    hreflang=lang.code()
+                                    aria-current=move || current().then_some("true")
+                                    class:current=current
+                                    title=move || lang.fill(Key::LanguageSwitch, &[lang.endonym()])
+                                    on:click=move |ev| {
+                                        ev.prevent_default();
+                                        ctx.lang.set(lang);
+                                    }
+                                >
+                                    {lang.endonym()}
+                                </a>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </nav>
     }
 }
 
@@ -210,20 +268,25 @@ pub fn Notices() -> impl IntoView {
     }
 }
 
-/// The one polite live region: step changes and state changes worth announcing.
+/// The one polite live region: the step reached, a Node whose status changed, a Pod evicted;
+/// one sentence for what changed since the last moment (see [`crate::view::announce`]).
 #[component]
 pub fn LiveRegion() -> impl IntoView {
     let ctx = AppCtx::get();
-    let step = Memo::new(move |_| ctx.current_step());
-    let text = move || {
-        let n = step.get();
-        if n == 0 {
-            return String::new();
-        }
+    let watched = Memo::new(move |_| {
+        let step = ctx.current_step();
+        let t = ctx.t();
+        ctx.with_session(|s| Watched::at(&s.at(t), step))
+    });
+    let previous = StoredValue::new(Watched::default());
+    let text = Memo::new(move |last: Option<&String>| {
+        let now = watched.get();
         let lang = ctx.lang.get();
-        let chapter = lang.chapter(ctx.chapter.get());
-        let title = chapter.steps.get(n - 1).map(|s| s.title).unwrap_or_default();
-        format!("{}: {title}", lang.fill(Key::StepOf, &[&n.to_string(), &chapter.steps.len().to_string()]))
-    };
-    view! { <div class="sr-only" role="status" aria-live="polite">{text}</div> }
+        let chapter = lang.chapter(ctx.chapter.get_untracked());
+        let title = chapter.steps.get(now.step.wrapping_sub(1)).map(|s| s.title).unwrap_or_default();
+        let before = previous.get_value();
+        previous.set_value(now.clone());
+        announcement(lang, &before, &now, title, chapter.steps.len()).or_else(|| last.cloned()).unwrap_or_default()
+    });
+    view! { <div class="sr-only" role="status" aria-live="polite">{move || text.get()}</div> }
 }

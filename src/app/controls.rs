@@ -8,6 +8,7 @@ use super::state::AppCtx;
 use crate::i18n::Key;
 use crate::sim::ActionKind;
 use crate::view::controls::{self as vm, ButtonState};
+use crate::view::notice::refusal_text;
 
 /// Availability is recomputed at most this often (in simulated milliseconds) while playing: it
 /// changes only with inputs and machine restarts, and a fork recomputes it at once.
@@ -41,12 +42,12 @@ pub fn Controls() -> impl IntoView {
         let lang = ctx.lang.get_untracked();
         let state = states.with_untracked(|s| s.iter().find(|b| b.kind == kind).cloned());
         if let Some(ButtonState { unavailable: Some(why), .. }) = state {
-            ctx.notify(lang.fill(Key::ActionUnavailable, &[&why]));
+            ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &why)]));
             return;
         }
         let machine = names.with_untracked(|n| vm::machine_arg(kind, n, index.get_untracked()));
         if let Err(e) = ctx.act(kind, machine) {
-            ctx.notify(lang.fill(Key::ActionUnavailable, &[&e]));
+            ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &e)]));
         }
     };
 
@@ -73,7 +74,10 @@ pub fn Controls() -> impl IntoView {
                         .map(|w| {
                             view! {
                                 <span class="why" id=why_id.clone()>
-                                    {ctx.lang.get().fill(Key::ActionUnavailable, &[&w])}
+                                    {
+                                        let lang = ctx.lang.get();
+                                        lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &w)])
+                                    }
                                 </span>
                             }
                         })

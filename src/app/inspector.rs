@@ -33,6 +33,14 @@ fn element(id: &str) -> Option<web_sys::Element> {
 fn set_html(id: &str, html: &str) {
     if let Some(e) = element(id) {
         e.set_inner_html(html);
+        // The page's Content-Security-Policy refuses style attributes: a width the markup
+        // carries in `data-width` (the grace bar's) is set through the CSSOM.
+        if let Ok(Some(bar)) = e.query_selector("[data-width]")
+            && let (Some(width), Ok(style)) =
+                (bar.get_attribute("data-width"), js_sys::Reflect::get(&bar, &"style".into()))
+        {
+            let _ = js_sys::Reflect::set(&style, &"width".into(), &width.into());
+        }
     }
 }
 

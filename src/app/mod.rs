@@ -6,6 +6,7 @@
 
 pub mod chrome;
 pub mod controls;
+pub mod embed;
 pub mod inspector;
 pub mod narration;
 pub mod playloop;
@@ -19,10 +20,28 @@ use crate::i18n::Key;
 use crate::link;
 use state::AppCtx;
 
-/// Starts the app: installs the panic hook and mounts [`App`] on `<body>`.
+/// Starts the app: installs the panic hook, mounts [`App`] on `<body>`, then takes the poster
+/// (the story as static text, see [`crate::view::poster`]) out of the page, in the same task, so
+/// nothing is shown or announced twice. Should the mount fail, the story stays readable.
 pub fn start() {
     chrome::install_panic_hook();
     leptos::mount::mount_to_body(App);
+    if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
+        poster.remove();
+    }
+    // The moment the page is interactive: the story is simulated and every control is mounted
+    // (`cargo xtask bench` measures navigation to this mark).
+    if let Some(p) = window().performance() {
+        let _ = p.mark("nodeline-interactive");
+    }
+}
+
+/// Panics on purpose: the browser tests call it (`window.wasmBindings.nodelineSelfTestPanic()`)
+/// to check that a Rust panic leaves a visible error panel with a reload button, not a blank
+/// page. No link, message or control of the page reaches it.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = nodelineSelfTestPanic)]
+pub fn self_test_panic() {
+    panic!("nodeline self-test: a deliberate panic");
 }
 
 /// The page.
@@ -40,6 +59,9 @@ pub fn App() -> impl IntoView {
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
     playloop::run(ctx);
+    playloop::pause_when_hidden(ctx);
+    chrome::reload_on_hash_change();
+    embed::install(ctx);
 
     let t = move |k: Key| ctx.lang.get().text(k);
     view! {
@@ -49,6 +71,15 @@ pub fn App() -> impl IntoView {
         </Show>
         <chrome::Notices />
         <main id="story" class="layout" class:embed=ctx.embed tabindex="-1">
+            // Without the header, the page's one h1 names the chapter (for screen readers).
+            <Show when=move || ctx.embed>
+                <h1 class="sr-only">
+                    {move || {
+                        let lang = ctx.lang.get();
+                        format!("{} — {}", lang.chapter(ctx.chapter.get()).title, lang.text(Key::AppTitle))
+                    }}
+                </h1>
+            </Show>
             <div class="col-main">
                 <stage::Stage />
                 <timeline::TimelineBar />

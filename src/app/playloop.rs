@@ -50,3 +50,27 @@ fn frame(ctx: AppCtx, running: StoredValue<bool>, last: f64) {
         }
     });
 }
+
+/// Pauses playback while the page is hidden (another tab, a minimised window) and resumes it
+/// when the reader comes back, so a story never runs on unseen; a pause the reader chose stays.
+pub(super) fn pause_when_hidden(ctx: AppCtx) {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+
+    let paused_by_hiding = StoredValue::new(false);
+    let on_change = Closure::<dyn Fn()>::new(move || {
+        let hidden = document().visibility_state() == web_sys::VisibilityState::Hidden;
+        if hidden {
+            if ctx.playback.with_untracked(|p| p.playing) {
+                paused_by_hiding.set_value(true);
+                ctx.playback.update(|p| p.playing = false);
+            }
+        } else if paused_by_hiding.get_value() {
+            paused_by_hiding.set_value(false);
+            ctx.playback.update(|p| p.playing = true);
+        }
+    });
+    let _ = document().add_event_listener_with_callback("visibilitychange", on_change.as_ref().unchecked_ref());
+    // The listener lives as long as the page.
+    on_change.forget();
+}

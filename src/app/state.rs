@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::i18n::Lang;
 use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
-use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, SimTime, Timeline};
+use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, SimTime, Timeline};
 use crate::view::notice::notice_text;
 use crate::view::session::Session;
 
@@ -39,6 +39,9 @@ pub struct AppCtx {
     pub notices: RwSignal<Vec<UiNotice>>,
     pub reduced_motion: RwSignal<bool>,
     pub embed: bool,
+    /// The embedding page's origin (`&origin=`): the embed talks only to it, and the page's own
+    /// URL keeps it, so a reload keeps the rule.
+    pub origin: Option<&'static str>,
     pub profile: crate::sim::Profile,
     next_notice: StoredValue<u64>,
 }
@@ -79,6 +82,8 @@ impl AppCtx {
             notices: RwSignal::new(Vec::new()),
             reduced_motion: RwSignal::new(reduced_motion),
             embed: link.embed,
+            // One short string for the page's lifetime.
+            origin: link.origin.clone().map(|o| &*Box::leak(o.into_boxed_str())),
             profile: link.profile,
             next_notice: StoredValue::new(0),
         }
@@ -150,7 +155,7 @@ impl AppCtx {
     }
 
     /// Applies a sandbox action at the playhead (forking the timeline), or explains why not.
-    pub fn act(&self, kind: ActionKind, machine: Option<String>) -> Result<(), String> {
+    pub fn act(&self, kind: ActionKind, machine: Option<String>) -> Result<(), Refusal> {
         let at = self.playback.get_untracked().t;
         // Actions land on whole milliseconds so their URL notation is exact.
         let at = SimTime::from_millis(at.as_millis());
@@ -202,7 +207,7 @@ impl AppCtx {
             embed: self.embed,
             theme: self.theme.get_untracked(),
             lang: Some(self.lang.get_untracked()),
-            origin: None,
+            origin: self.origin.map(str::to_owned),
             profile: self.profile,
         }
     }

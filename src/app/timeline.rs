@@ -455,7 +455,7 @@ pub fn TimelineBar() -> impl IntoView {
                     </label>
                 </div>
             </div>
-            <p class="tl-status" class:fast=move || status.with(|s| s.as_ref().is_some_and(|s| s.0)) aria-live="polite">
+            <p class="tl-status" class:fast=move || status.with(|s| s.as_ref().is_some_and(|s| s.0))>
                 {move || status.with(|s| s.as_ref().map(|s| s.1.clone()))}
             </p>
             <div class="tl-track" node_ref=track_ref>

@@ -71,7 +71,6 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AddDuplicateMachine => "Add machine with duplicate name",
         Key::LabelNodeRole => "Label node-role",
         Key::ActionUnavailable => "Not now: {0}",
-        Key::ActionApplied => "{0} at {1}: the timeline was simulated again from here.",
         Key::ForkNotice => "Your actions: {0}",
         Key::ResetSandbox => "Back to the chapter's story",
         Key::Inspector => "Inspector",
@@ -105,7 +104,6 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NoPods => "No Pods",
         Key::ColLastSeen => "Last seen",
         Key::ColObject => "Object",
-        Key::ColSource => "From",
         Key::NoEvents => "No events",
         Key::NotesTitle => "Notices",
         Key::Dismiss => "Dismiss",
@@ -144,7 +142,6 @@ pub(super) fn text(key: Key) -> &'static str {
             "nodeline hit an internal error and stopped. Reloading the page starts it again from the link you opened."
         }
         Key::Reload => "Reload",
-        Key::Loading => "Loading the simulation…",
         Key::ChapterEnd => "End of the chapter's story. Replay it from step 1, or change the story with the sandbox.",
         Key::PlayFromStep => "Play from step {0}:",
         Key::StepsNav => "Steps of this chapter",
@@ -197,6 +194,25 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RequestTimeout => "timeout",
         Key::LinkCut => "cut",
         Key::MoreItems => "+{0} more",
+        Key::RefuseNoSuchMachine => "there is no machine named {0}",
+        Key::RefuseKubeletNotRunning => "the kubelet on {0} is not running",
+        Key::RefuseKubeletAlreadyRunning => "the kubelet on {0} is already running",
+        Key::RefuseRuntimeAlreadyStopped => "containerd on {0} is already stopped",
+        Key::RefuseRuntimeAlreadyRunning => "containerd on {0} is already running",
+        Key::RefuseNetworkAlreadyCut => "the network of {0} is already cut",
+        Key::RefuseNetworkNotCut => "the network of {0} is not cut",
+        Key::RefuseTooManyPods => "this sandbox holds at most {0} Pods",
+        Key::RefuseTooManyMachines => "this sandbox holds at most {0} machines",
+        Key::RefuseDuplicateExists => "a second machine named {0} already exists",
+        Key::RefuseNodeNotRegistered => "the Node {0} is not registered yet",
+        Key::RefuseKubeletCannotReach => "the kubelet on {0} cannot reach the API server",
+        Key::LanguageSwitch => "Language: {0}",
+        Key::AnnounceNodeStatus => "{0} is now {1}.",
+        Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
+        // embed and shipping
+        Key::PosterIntro => {
+            "This page is an interactive simulation: it needs JavaScript and WebAssembly. Until it runs, here is the whole story as text, with a link to play each step."
+        }
         // kubectl panel
         Key::TabYaml => "YAML",
         Key::TabKubectl => "kubectl",

@@ -7,6 +7,7 @@
 //! output) are never translated: they are quoted in `` `backticks` `` and shown as code.
 
 mod en;
+mod ja;
 
 use std::fmt;
 
@@ -17,16 +18,18 @@ use crate::sim::Chapter;
 pub enum Lang {
     #[default]
     En,
+    Ja,
 }
 
 impl Lang {
     /// Every language, in the order the language switch lists them.
-    pub const ALL: [Lang; 1] = [Lang::En];
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ja];
 
-    /// The BCP 47 code (`en`).
+    /// The BCP 47 code (`en`, `ja`).
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
+            Lang::Ja => "ja",
         }
     }
 
@@ -45,6 +48,7 @@ impl Lang {
     pub fn endonym(self) -> &'static str {
         match self {
             Lang::En => "English",
+            Lang::Ja => "日本語",
         }
     }
 
@@ -52,6 +56,7 @@ impl Lang {
     pub fn text(self, key: Key) -> &'static str {
         match self {
             Lang::En => en::text(key),
+            Lang::Ja => ja::text(key),
         }
     }
 
@@ -64,6 +69,7 @@ impl Lang {
     pub fn chapter(self, chapter: Chapter) -> &'static ChapterText {
         match self {
             Lang::En => en::chapter(chapter),
+            Lang::Ja => ja::chapter(chapter),
         }
     }
 }
@@ -289,7 +295,6 @@ keys! {
     AddDuplicateMachine,
     LabelNodeRole,
     ActionUnavailable,
-    ActionApplied,
     ForkNotice,
     ResetSandbox,
     Inspector,
@@ -323,7 +328,6 @@ keys! {
     NoPods,
     ColLastSeen,
     ColObject,
-    ColSource,
     NoEvents,
     NotesTitle,
     Dismiss,
@@ -358,7 +362,6 @@ keys! {
     ErrorTitle,
     ErrorBody,
     Reload,
-    Loading,
     ChapterEnd,
     PlayFromStep,
     StepsNav,
@@ -407,6 +410,23 @@ keys! {
     RequestTimeout,
     LinkCut,
     MoreItems,
+    RefuseNoSuchMachine,
+    RefuseKubeletNotRunning,
+    RefuseKubeletAlreadyRunning,
+    RefuseRuntimeAlreadyStopped,
+    RefuseRuntimeAlreadyRunning,
+    RefuseNetworkAlreadyCut,
+    RefuseNetworkNotCut,
+    RefuseTooManyPods,
+    RefuseTooManyMachines,
+    RefuseDuplicateExists,
+    RefuseNodeNotRegistered,
+    RefuseKubeletCannotReach,
+    LanguageSwitch,
+    AnnounceNodeStatus,
+    AnnouncePodEvicted,
+    // embed and shipping
+    PosterIntro,
     // kubectl panel
     TabYaml,
     TabKubectl,
@@ -488,6 +508,9 @@ mod tests {
     #[test]
     fn negotiates_languages() {
         assert_eq!(Lang::negotiate(["fr-FR", "en-GB"]), Lang::En);
+        assert_eq!(Lang::negotiate(["ja-JP", "en-US"]), Lang::Ja);
+        assert_eq!(Lang::negotiate(["de", "ja"]), Lang::Ja);
+        assert_eq!(Lang::from_code("ja_JP"), Some(Lang::Ja));
         assert_eq!(Lang::negotiate([]), Lang::En);
         assert_eq!(Lang::from_code("EN"), Some(Lang::En));
         assert_eq!(Lang::from_code("xx"), None);

@@ -235,3 +235,73 @@ mod tests {
         }
     }
 }
+
+/// Why an action makes no sense at a moment: shown next to a disabled button, and recorded with
+/// an input that was ignored. `Display` is the English sentence (the CLI and the timeline JSON
+/// use it); the page words it in the reader's language from the variant and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// There is no machine with this name.
+    NoSuchMachine(String),
+    /// The kubelet on this machine is not running.
+    KubeletNotRunning(String),
+    /// The kubelet on this machine is already running.
+    KubeletAlreadyRunning(String),
+    /// containerd on this machine is already stopped.
+    RuntimeAlreadyStopped(String),
+    /// containerd on this machine is already running.
+    RuntimeAlreadyRunning(String),
+    /// The network of this machine is already cut.
+    NetworkAlreadyCut(String),
+    /// The network of this machine is not cut.
+    NetworkNotCut(String),
+    /// The sandbox holds at most this many Pods.
+    TooManyPods(usize),
+    /// The sandbox holds at most this many machines.
+    TooManyMachines(usize),
+    /// A second machine with this hostname already exists.
+    DuplicateExists(String),
+    /// The Node with this name is not registered yet.
+    NodeNotRegistered(String),
+    /// The kubelet on this machine cannot reach the API server.
+    KubeletCannotReach(String),
+}
+
+impl Refusal {
+    /// The name or number the sentence is about.
+    pub fn subject(&self) -> String {
+        match self {
+            Refusal::NoSuchMachine(s)
+            | Refusal::KubeletNotRunning(s)
+            | Refusal::KubeletAlreadyRunning(s)
+            | Refusal::RuntimeAlreadyStopped(s)
+            | Refusal::RuntimeAlreadyRunning(s)
+            | Refusal::NetworkAlreadyCut(s)
+            | Refusal::NetworkNotCut(s)
+            | Refusal::DuplicateExists(s)
+            | Refusal::NodeNotRegistered(s)
+            | Refusal::KubeletCannotReach(s) => s.clone(),
+            Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.subject();
+        match self {
+            Refusal::NoSuchMachine(_) => write!(f, "there is no machine named {s}"),
+            Refusal::KubeletNotRunning(_) => write!(f, "the kubelet on {s} is not running"),
+            Refusal::KubeletAlreadyRunning(_) => write!(f, "the kubelet on {s} is already running"),
+            Refusal::RuntimeAlreadyStopped(_) => write!(f, "containerd on {s} is already stopped"),
+            Refusal::RuntimeAlreadyRunning(_) => write!(f, "containerd on {s} is already running"),
+            Refusal::NetworkAlreadyCut(_) => write!(f, "the network of {s} is already cut"),
+            Refusal::NetworkNotCut(_) => write!(f, "the network of {s} is not cut"),
+            Refusal::TooManyPods(_) => write!(f, "this sandbox holds at most {s} Pods"),
+            Refusal::TooManyMachines(_) => write!(f, "this sandbox holds at most {s} machines"),
+            Refusal::DuplicateExists(_) => write!(f, "a second machine named {s} already exists"),
+            Refusal::NodeNotRegistered(_) => write!(f, "the Node {s} is not registered yet"),
+            Refusal::KubeletCannotReach(_) => write!(f, "the kubelet on {s} cannot reach the API server"),
+        }
+    }
+}

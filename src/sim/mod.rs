@@ -28,7 +28,7 @@ pub mod timeline;
 pub mod vecmap;
 mod world;
 
-pub use action::{Action, ActionKind, ActionParseError, format_actions, parse_action, parse_actions};
+pub use action::{Action, ActionKind, ActionParseError, Refusal, format_actions, parse_action, parse_actions};
 pub use apiserver::{NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_UNREACHABLE, kubelet_may_set_label};
 pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState};
 pub use controllers::replicaset::ReplicaSetSpec;

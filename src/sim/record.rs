@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use std::sync::Arc;
 
-use super::action::Action;
+use super::action::{Action, Refusal};
 use super::machine::MachineView;
 use super::objects::{Kind, Object, ObjectKey, ObjectReference, Status};
 use super::time::SimTime;
@@ -231,7 +231,7 @@ pub struct AppliedInput {
     /// Whether the input came from the chapter's script (rather than the reader).
     pub scripted: bool,
     /// Why the input changed nothing, if it made no sense at that moment.
-    pub rejected: Option<String>,
+    pub rejected: Option<Refusal>,
 }
 
 /// A machine's visible state from `t` on.

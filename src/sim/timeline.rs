@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::action::{Action, ActionKind};
+use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
 use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
 use super::record::{Change, Log, LogMark};
@@ -53,11 +53,11 @@ pub struct Timeline {
 
 /// Why an action could not be added to a timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ForkError(pub String);
+pub struct ForkError(pub Refusal);
 
 impl std::fmt::Display for ForkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        self.0.fmt(f)
     }
 }
 
@@ -290,7 +290,7 @@ impl<'a> Snapshot<'a> {
     }
 
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
-    pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), String> {
+    pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
         let pods = self.objects_of(Kind::Pod).count();
         check_action(kind, machine, &views, |n| self.node(n).is_some(), pods).map(|_| ())

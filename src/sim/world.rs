@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::action::{Action, ActionKind};
+use super::action::{Action, ActionKind, Refusal};
 use super::apiserver::{ApiOp, ApiServer, Caller, Ctx};
 use super::controllers::node_lifecycle::NodeLifecycle;
 use super::controllers::replicaset::ReplicaSetController;
@@ -447,7 +447,7 @@ impl World {
     }
 
     /// Whether `action` makes sense now; the error says why not.
-    pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, String> {
+    pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views: Vec<MachineView> = self.machines.iter().map(Machine::view).collect();
         check_action(kind, machine, &views, |n| self.api.nodes.contains_key(n), self.api.pods.len())
     }
@@ -559,12 +559,12 @@ pub(crate) fn check_action(
     machines: &[MachineView],
     node_exists: impl Fn(&str) -> bool,
     pods: usize,
-) -> Result<Option<usize>, String> {
+) -> Result<Option<usize>, Refusal> {
     let m = if kind.targets_machine() {
         let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
         match machines.iter().position(|m| m.name == name) {
             Some(m) => Some(m),
-            None => return Err(format!("there is no machine named {name}")),
+            None => return Err(Refusal::NoSuchMachine(name.to_string())),
         }
     } else {
         None
@@ -575,63 +575,63 @@ pub(crate) fn check_action(
     match kind {
         ActionKind::KillKubelet => {
             if matches!(kubelet, Some(KubeletState::Stopped)) {
-                return Err(format!("the kubelet on {name} is not running"));
+                return Err(Refusal::KubeletNotRunning(name.to_string()));
             }
         }
         ActionKind::StartKubelet => {
             if !matches!(kubelet, Some(KubeletState::Stopped)) {
-                return Err(format!("the kubelet on {name} is already running"));
+                return Err(Refusal::KubeletAlreadyRunning(name.to_string()));
             }
         }
         ActionKind::StopRuntime => {
             if !view.is_some_and(|m| m.runtime_up) {
-                return Err(format!("containerd on {name} is already stopped"));
+                return Err(Refusal::RuntimeAlreadyStopped(name.to_string()));
             }
         }
         ActionKind::StartRuntime => {
             if view.is_some_and(|m| m.runtime_up) {
-                return Err(format!("containerd on {name} is already running"));
+                return Err(Refusal::RuntimeAlreadyRunning(name.to_string()));
             }
         }
         ActionKind::CutNetwork => {
             if view.is_some_and(|m| m.network_cut) {
-                return Err(format!("the network of {name} is already cut"));
+                return Err(Refusal::NetworkAlreadyCut(name.to_string()));
             }
         }
         ActionKind::RestoreNetwork => {
             if !view.is_some_and(|m| m.network_cut) {
-                return Err(format!("the network of {name} is not cut"));
+                return Err(Refusal::NetworkNotCut(name.to_string()));
             }
         }
         ActionKind::CreatePod | ActionKind::CreateToleratingPod => {
             if pods >= MAX_PODS {
-                return Err(format!("this sandbox holds at most {MAX_PODS} Pods"));
+                return Err(Refusal::TooManyPods(MAX_PODS));
             }
         }
         ActionKind::AddMachine => {
             if machines.len() >= MAX_MACHINES {
-                return Err(format!("this sandbox holds at most {MAX_MACHINES} machines"));
+                return Err(Refusal::TooManyMachines(MAX_MACHINES));
             }
         }
         ActionKind::AddDuplicateMachine => {
             if machines.len() >= MAX_MACHINES {
-                return Err(format!("this sandbox holds at most {MAX_MACHINES} machines"));
+                return Err(Refusal::TooManyMachines(MAX_MACHINES));
             }
             let host = &view.expect("targets a machine").hostname;
             if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
-                return Err(format!("a second machine named {host} already exists"));
+                return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
         ActionKind::LabelNodeRole => {
             let v = view.expect("targets a machine");
             if v.kubelet != KubeletState::Running {
-                return Err(format!("the kubelet on {name} is not running"));
+                return Err(Refusal::KubeletNotRunning(name.to_string()));
             }
             if !node_exists(&v.hostname) {
-                return Err(format!("the Node {} is not registered yet", v.hostname));
+                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
             }
             if v.network_cut {
-                return Err(format!("the kubelet on {name} cannot reach the API server"));
+                return Err(Refusal::KubeletCannotReach(name.to_string()));
             }
         }
     }

@@ -2,7 +2,7 @@
 //! machine, and why the others are not possible now.
 
 use crate::i18n::Key;
-use crate::sim::{Action, ActionKind, Snapshot, format_actions};
+use crate::sim::{Action, ActionKind, Refusal, Snapshot, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
 pub const GROUPS: [&[ActionKind]; 6] = [
@@ -51,7 +51,7 @@ pub fn machine_arg(kind: ActionKind, machines: &[String], index: usize) -> Optio
 pub struct ButtonState {
     pub kind: ActionKind,
     /// Why the action is not possible now (`None`: it is).
-    pub unavailable: Option<String>,
+    pub unavailable: Option<Refusal>,
 }
 
 /// Every action's availability at the snapshot's instant, aimed at `machine` (`None`: the first
@@ -103,7 +103,7 @@ mod tests {
     }
 
     fn unavailable(states: &[ButtonState], kind: ActionKind) -> Option<String> {
-        states.iter().find(|b| b.kind == kind).unwrap().unavailable.clone()
+        states.iter().find(|b| b.kind == kind).unwrap().unavailable.as_ref().map(ToString::to_string)
     }
 
     #[test]

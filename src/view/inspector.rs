@@ -715,7 +715,7 @@ pub fn lease_markup(v: &LeaseView, lang: Lang) -> String {
             &t(Key::GracePeriodTitle),
             r#"</h3><div class="grace"><div class="grace-bar" aria-hidden="true"><div class="grace-fill"#,
             if permille >= 1000 { " passed" } else { "" },
-            r#"" style="width: "#,
+            r#"" data-width=""#,
             &(permille / 10).to_string(),
             ".",
             &(permille % 10).to_string(),

@@ -1,10 +1,12 @@
 //! View models: what the page shows, derived from the simulation by plain functions that are
 //! tested natively. The Leptos components in `app` only render these.
 
+pub mod announce;
 pub mod controls;
 pub mod inspector;
 pub mod kubectl;
 pub mod notice;
+pub mod poster;
 pub mod requests;
 pub mod session;
 pub mod stage;

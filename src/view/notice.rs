@@ -1,7 +1,8 @@
-//! The words for link notices.
+//! The words for link notices and for actions that make no sense now.
 
 use crate::i18n::{Key, Lang};
 use crate::link::{Notice, Problem};
+use crate::sim::Refusal;
 
 /// The text of a link notice.
 pub fn notice_text(lang: Lang, n: &Notice) -> String {
@@ -22,4 +23,52 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::Repeated => (Key::NoticeRepeated, String::new()),
     };
     lang.fill(key, &[&n.param, &n.value, &extra])
+}
+
+/// Why an action makes no sense now, in the reader's language.
+pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
+    let key = match r {
+        Refusal::NoSuchMachine(_) => Key::RefuseNoSuchMachine,
+        Refusal::KubeletNotRunning(_) => Key::RefuseKubeletNotRunning,
+        Refusal::KubeletAlreadyRunning(_) => Key::RefuseKubeletAlreadyRunning,
+        Refusal::RuntimeAlreadyStopped(_) => Key::RefuseRuntimeAlreadyStopped,
+        Refusal::RuntimeAlreadyRunning(_) => Key::RefuseRuntimeAlreadyRunning,
+        Refusal::NetworkAlreadyCut(_) => Key::RefuseNetworkAlreadyCut,
+        Refusal::NetworkNotCut(_) => Key::RefuseNetworkNotCut,
+        Refusal::TooManyPods(_) => Key::RefuseTooManyPods,
+        Refusal::TooManyMachines(_) => Key::RefuseTooManyMachines,
+        Refusal::DuplicateExists(_) => Key::RefuseDuplicateExists,
+        Refusal::NodeNotRegistered(_) => Key::RefuseNodeNotRegistered,
+        Refusal::KubeletCannotReach(_) => Key::RefuseKubeletCannotReach,
+    };
+    lang.fill(key, &[&r.subject()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_refusals_read_as_the_simulation_says_them() {
+        let all = [
+            Refusal::NoSuchMachine("node-9".into()),
+            Refusal::KubeletNotRunning("node-1".into()),
+            Refusal::KubeletAlreadyRunning("node-1".into()),
+            Refusal::RuntimeAlreadyStopped("node-1".into()),
+            Refusal::RuntimeAlreadyRunning("node-1".into()),
+            Refusal::NetworkAlreadyCut("node-1".into()),
+            Refusal::NetworkNotCut("node-1".into()),
+            Refusal::TooManyPods(24),
+            Refusal::TooManyMachines(6),
+            Refusal::DuplicateExists("node-1".into()),
+            Refusal::NodeNotRegistered("node-3".into()),
+            Refusal::KubeletCannotReach("node-1".into()),
+        ];
+        for r in &all {
+            assert_eq!(refusal_text(Lang::En, r), r.to_string());
+            for lang in Lang::ALL {
+                assert!(refusal_text(lang, r).contains(&r.subject()), "{lang}: {r}");
+            }
+        }
+    }
 }

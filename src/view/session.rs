@@ -40,7 +40,9 @@ impl Session {
     pub fn ensure(&mut self, t: SimTime) -> bool {
         let want = (t + LOOKAHEAD).max(self.end() + Duration::from_secs(1));
         if self.timeline.horizon() < want {
-            self.timeline.run_until(want);
+            // A whole further stretch at once: the page re-derives what depends on the log (the
+            // track, step moments) once per stretch, not on every frame of fast playback.
+            self.timeline.run_until((want + LOOKAHEAD).min(link::MAX_T + Duration::from_secs(1)).max(want));
             self.refresh();
             true
         } else {

@@ -265,11 +265,15 @@ fn python_validator(paths: &Paths) -> Result<()> {
     Ok(())
 }
 
+/// A Japanese system font, so the Japanese edition's screenshots and layout tests show real
+/// glyphs (the page itself never loads a font: it names system fonts).
+const JAPANESE_FONT: &str = "/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf";
+
 fn chromium(paths: &Paths) -> Result<()> {
-    if Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file() {
+    if Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file() && Path::new(JAPANESE_FONT).is_file() {
         return Ok(());
     }
-    println!("xtask: installing Debian's chromium and chromium-driver");
+    println!("xtask: installing Debian's chromium, chromium-driver and fonts-ipafont-gothic");
     let root = probe(cmd(paths, "id").arg("-u")).as_deref() == Some("0");
     let apt = |args: &[&str]| {
         let mut c = if root {
@@ -283,9 +287,18 @@ fn chromium(paths: &Paths) -> Result<()> {
         c
     };
     run(&mut apt(&["update"]))?;
-    run(&mut apt(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"]))?;
-    if !Path::new(CHROMIUM).is_file() || !Path::new(CHROMEDRIVER).is_file() {
-        bail!("apt-get installed chromium, but {CHROMIUM} or {CHROMEDRIVER} is still missing");
+    run(&mut apt(&[
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "chromium",
+        "chromium-driver",
+        "fonts-ipafont-gothic",
+    ]))?;
+    for file in [CHROMIUM, CHROMEDRIVER, JAPANESE_FONT] {
+        if !Path::new(file).is_file() {
+            bail!("apt-get ran, but {file} is still missing");
+        }
     }
     Ok(())
 }

@@ -4,16 +4,23 @@
 //! cargo xtask build  [--skip-install]
 //! cargo xtask serve  [--port N] [--skip-install] [--no-build]
 //! cargo xtask test   [--skip-install] [--e2e-only] [--no-build] [--grep PATTERN] [-- PLAYWRIGHT ARGS]
+//! cargo xtask bundle [--skip-install] [--no-build] [--out DIR]
+//! cargo xtask bench  [--skip-install]
 //! ```
 //!
 //! Every command first installs what is missing (see `install.rs`), so a fresh machine with
 //! rustup, cargo, node and npm needs nothing else. `cargo xtask help` prints the details.
 
+mod bench;
+mod bundle;
+mod html;
 mod install;
 mod server;
+mod site;
 mod size;
 mod test;
 mod util;
+mod zip;
 
 use std::process::ExitCode;
 
@@ -23,20 +30,30 @@ const USAGE: &str = "\
 cargo xtask <command> [options]
 
 Commands:
-  build    Install missing tools, then build the release site into dist/.
-  serve    `build`, then serve dist/ on http://127.0.0.1:PORT/ (and under /docs/k8s/nodeline/).
+  build    Install missing tools, then build the release site into dist/ (with the poster: every
+           step's text for readers without JavaScript; the loader in a file of its own).
+  serve    `build`, then serve dist/ on http://127.0.0.1:PORT/ (and under /docs/k8s/nodeline/),
+           with the Content-Security-Policy the README documents.
              --port N       port to listen on (default 8080; 0 picks a free one)
              --no-build     serve the existing dist/ as it is
   test     Install tools and test dependencies, then run every check CI runs, in order,
            stopping at the first failure: fmt, clippy (native), clippy (wasm32), cargo test
-           (native), wasm-bindgen tests in Chromium, release build, Playwright tests.
+           (native), wasm-bindgen tests in Chromium, release build, first-load size, offline
+           bundle, Playwright tests (served with the documented Content-Security-Policy).
              --e2e-only     only build the site and run the Playwright tests
              --no-build     with --e2e-only: reuse the existing dist/ (no trunk build)
              --grep PATTERN only Playwright tests whose title matches PATTERN
              -- ARGS        anything after `--` goes to `playwright test` as is
                             (e.g. `-- --headed`, `-- specs/smoke.spec.ts`)
-  bundle   (not yet available)
-  bench    (not yet available)
+  bundle   `build`, then write the offline docs bundle into bundle/: nodeline-offline.zip (the
+           site, the single file and a README for docs authors, in one folder) and
+           nodeline.html (the whole app in one file that runs from file://).
+             --no-build     bundle the existing dist/ as it is
+             --out DIR      write into DIR instead of bundle/
+  bench    Build the site and a minimal Leptos baseline, then print the page's figures:
+           first-load bytes by kind (raw, gzip), time to interactive, frame cost while
+           playing (1x, 60x), scrub time, memory after a simulated hour, and ratios to the
+           baseline. Also written to target/bench/results.json.
   help     Print this help.
 
 Options for every command:
@@ -47,6 +64,11 @@ Examples:
   cargo xtask test --e2e-only --grep \"Play toggles\"
   cargo xtask test --e2e-only --no-build --skip-install -- --repeat-each 5
   cargo xtask serve --port 9000
+  cargo xtask bundle --out /tmp/nodeline
+
+Environment:
+  NODELINE_DIST=DIR     build, serve and test DIR instead of dist/ (the bundle then goes to DIR-bundle)
+  NODELINE_BUNDLE=DIR   where `bundle` and the tests write the offline bundle
 ";
 
 /// Parsed command line.
@@ -58,6 +80,7 @@ struct Options {
     e2e_only: bool,
     grep: Option<String>,
     playwright_args: Vec<String>,
+    out: Option<std::path::PathBuf>,
 }
 
 fn parse(command: &str, args: &[String]) -> Result<Options> {
@@ -67,7 +90,9 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| util::Error(format!("{name} needs a value")));
         match (command, arg.as_str()) {
             (_, "--skip-install") => o.skip_install = true,
-            ("serve" | "test", "--no-build") => o.no_build = true,
+            ("serve" | "test" | "bundle", "--no-build") => o.no_build = true,
+            ("bundle", "--out") => o.out = Some(value("--out")?.into()),
+            ("bundle", a) if a.starts_with("--out=") => o.out = Some(a["--out=".len()..].into()),
             ("serve", "--port") => {
                 let v = value("--port")?;
                 o.port = Some(v.parse().map_err(|_| util::Error(format!("--port: not a port number: {v}")))?);
@@ -102,17 +127,20 @@ fn main() -> ExitCode {
             print!("{USAGE}");
             Ok(())
         }
-        "build" | "serve" | "test" => match parse(command, rest) {
+        "build" | "serve" | "test" | "bundle" => match parse(command, rest) {
             Ok(o) => match command.as_str() {
                 "build" => build_cmd(&o),
                 "serve" => serve_cmd(&o),
+                "bundle" => bundle_cmd(&o),
                 _ => test::run_all(&o),
             },
             Err(e) => Err(e),
         },
-        "bundle" | "bench" => {
-            Err(util::Error(format!("`cargo xtask {command}` is not yet available (it comes with a later change)")))
-        }
+        "bench" => match rest {
+            [] => bench::bench(&Paths::new(), false),
+            [flag] if flag == "--skip-install" => bench::bench(&Paths::new(), true),
+            _ => Err(util::Error(format!("`cargo xtask bench` takes only --skip-install\n\n{USAGE}"))),
+        },
         other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),
     };
     match result {
@@ -124,7 +152,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Builds the release site into `dist/` with trunk (offline: tools and crates are local).
+/// Builds the release site into `dist/` with trunk (offline: tools and crates are local), then
+/// finishes it (`site::finish`: the poster in, the loader out, the page checked).
 pub(crate) fn build_site(paths: &Paths) -> Result<()> {
     let mut c = cmd(paths, "trunk");
     c.args(["build", "--release", "--offline=true", "--dist"]).arg(&paths.dist).env("TRUNK_OFFLINE", "true");
@@ -132,6 +161,37 @@ pub(crate) fn build_site(paths: &Paths) -> Result<()> {
     if !paths.dist.join("index.html").is_file() {
         bail!("trunk finished but {} has no index.html", paths.dist.display());
     }
+    site::finish(&paths.dist)
+}
+
+/// Writes the offline bundle from the built site, and says where.
+pub(crate) fn bundle_site(dist: &std::path::Path, out: &std::path::Path) -> Result<bundle::Bundle> {
+    let b = bundle::make(dist, out)?;
+    for path in [&b.archive, &b.single_file] {
+        let len = std::fs::metadata(path)?.len();
+        println!("xtask: wrote {} ({} KB)", path.display(), len.div_ceil(1000));
+    }
+    Ok(b)
+}
+
+/// Builds the site (unless `--no-build`) and checks there is one to use.
+fn built_site(o: &Options) -> Result<Paths> {
+    let paths = Paths::new();
+    if !o.no_build {
+        if !o.skip_install {
+            install::install(&paths, install::Scope::Build)?;
+        }
+        build_site(&paths)?;
+    }
+    if !paths.dist.join("index.html").is_file() {
+        bail!("{} has no index.html: run without --no-build", paths.dist.display());
+    }
+    Ok(paths)
+}
+
+fn bundle_cmd(o: &Options) -> Result<()> {
+    let paths = built_site(o)?;
+    bundle_site(&paths.dist, o.out.as_deref().unwrap_or(&paths.bundle))?;
     Ok(())
 }
 
@@ -147,19 +207,11 @@ fn build_cmd(o: &Options) -> Result<()> {
 }
 
 fn serve_cmd(o: &Options) -> Result<()> {
-    let paths = Paths::new();
-    if !o.no_build {
-        if !o.skip_install {
-            install::install(&paths, install::Scope::Build)?;
-        }
-        build_site(&paths)?;
-    }
-    if !paths.dist.join("index.html").is_file() {
-        bail!("{} has no index.html: run without --no-build", paths.dist.display());
-    }
+    let paths = built_site(o)?;
     let port = o.port.unwrap_or(8080);
-    let server = server::Server::start(&format!("127.0.0.1:{port}"), &paths.dist, &[server::DOCS_PREFIX])
-        .map_err(|e| util::Error(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+    let server =
+        server::Server::start(&format!("127.0.0.1:{port}"), &paths.dist, &[server::DOCS_PREFIX], Some(server::CSP))
+            .map_err(|e| util::Error(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
     let url = server.url();
     println!("xtask: serving {} at {url}", paths.dist.display());
     println!("xtask: also at {}{} (press Ctrl-C to stop)", url.trim_end_matches('/'), server::DOCS_PREFIX);
@@ -198,5 +250,15 @@ mod tests {
         assert!(parse("build", &args(&["--grep", "x"])).is_err());
         assert!(parse("test", &args(&["--no-build"])).is_err());
         assert!(parse("test", &args(&["--bogus"])).is_err());
+        assert!(parse("build", &args(&["--out", "x"])).is_err());
+    }
+
+    #[test]
+    fn parses_bundle_options() {
+        let o = parse("bundle", &args(&["--no-build", "--out", "/tmp/b"])).unwrap();
+        assert!(o.no_build);
+        assert_eq!(o.out.as_deref(), Some(std::path::Path::new("/tmp/b")));
+        assert_eq!(parse("bundle", &args(&["--out=x"])).unwrap().out.as_deref(), Some(std::path::Path::new("x")));
+        assert!(parse("bundle", &args(&["--out"])).is_err());
     }
 }

@@ -4,7 +4,9 @@
 //! (`/docs/k8s/nodeline/`, where docs sites embed the app), so tests can prove the build works
 //! from a sub-path. GET and HEAD only; directories serve their `index.html` (a directory URL
 //! without the trailing slash is redirected to it, so relative asset URLs resolve); anything
-//! else is a 404.
+//! else is a 404. No rewrites: what works here works on any plain static host. Pages can be sent
+//! with the Content-Security-Policy the README documents for embedders ([`CSP`]), so every
+//! browser test runs under it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -17,6 +19,11 @@ use std::time::Duration;
 /// The sub-path under which the site is also served (docs sites embed it there).
 pub(crate) const DOCS_PREFIX: &str = "/docs/k8s/nodeline/";
 
+/// The Content-Security-Policy the site runs under (README: Content-Security-Policy). The build
+/// leaves no inline script or style (`site::check_page`), so it needs no hash and no
+/// `'unsafe-inline'`; `'wasm-unsafe-eval'` lets the page compile its WebAssembly.
+pub(crate) const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
 /// A running server; [`Server::stop`] (or dropping it) shuts it down.
 #[derive(Debug)]
 pub(crate) struct Server {
@@ -27,13 +34,14 @@ pub(crate) struct Server {
 
 impl Server {
     /// Binds `addr` (port 0 picks a free port) and serves `root` at `/` and under `prefixes`
-    /// on a background thread.
-    pub(crate) fn start(addr: &str, root: &Path, prefixes: &[&str]) -> std::io::Result<Server> {
+    /// on a background thread; HTML pages carry `csp` as their Content-Security-Policy header.
+    pub(crate) fn start(addr: &str, root: &Path, prefixes: &[&str], csp: Option<&str>) -> std::io::Result<Server> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let site = Arc::new(Site {
             root: root.to_path_buf(),
             prefixes: prefixes.iter().map(|p| normalize_prefix(p)).collect(),
+            csp: csp.map(str::to_owned),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
@@ -99,6 +107,7 @@ fn normalize_prefix(p: &str) -> String {
 struct Site {
     root: PathBuf,
     prefixes: Vec<String>,
+    csp: Option<String>,
 }
 
 /// What to answer.
@@ -129,7 +138,7 @@ impl Site {
 
         let mut parts = request_line.split_whitespace();
         let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
-            return respond(&mut stream, 400, "Bad Request", "text/plain; charset=utf-8", b"bad request\n", true);
+            return respond(&mut stream, 400, "Bad Request", "text/plain; charset=utf-8", b"bad request\n", true, None);
         };
         let head = method == "HEAD";
         if method != "GET" && !head {
@@ -140,12 +149,17 @@ impl Site {
                 "text/plain; charset=utf-8",
                 b"method not allowed\n",
                 !head,
+                None,
             );
         }
 
         match self.resolve(target) {
             Reply::File(path) => match std::fs::read(&path) {
-                Ok(body) => respond(&mut stream, 200, "OK", content_type(&path), &body, !head),
+                Ok(body) => {
+                    let kind = content_type(&path);
+                    let csp = self.csp.as_deref().filter(|_| kind.starts_with("text/html"));
+                    respond(&mut stream, 200, "OK", kind, &body, !head, csp)
+                }
                 Err(_) => not_found(&mut stream, !head),
             },
             Reply::Redirect(location) => {
@@ -208,7 +222,7 @@ fn query_of(target: &str) -> &str {
 }
 
 fn not_found(stream: &mut TcpStream, body: bool) -> std::io::Result<()> {
-    respond(stream, 404, "Not Found", "text/plain; charset=utf-8", b"404 not found\n", body)
+    respond(stream, 404, "Not Found", "text/plain; charset=utf-8", b"404 not found\n", body, None)
 }
 
 fn respond(
@@ -218,10 +232,12 @@ fn respond(
     content_type: &str,
     body: &[u8],
     send_body: bool,
+    csp: Option<&str>,
 ) -> std::io::Result<()> {
+    let policy = csp.map(|c| format!("Content-Security-Policy: {c}\r\n")).unwrap_or_default();
     let head = format!(
         "HTTP/1.1 {code} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n{policy}Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
@@ -301,7 +317,7 @@ mod tests {
         std::fs::write(dir.join("index.html"), "<h1>home</h1>").unwrap();
         std::fs::write(dir.join("app_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
         std::fs::write(dir.join("sub").join("index.html"), "sub").unwrap();
-        let site = Site { root: dir.clone(), prefixes: vec!["/".into(), normalize_prefix(DOCS_PREFIX)] };
+        let site = Site { root: dir.clone(), prefixes: vec!["/".into(), normalize_prefix(DOCS_PREFIX)], csp: None };
         (dir, site)
     }
 
@@ -351,16 +367,18 @@ mod tests {
     #[test]
     fn serves_over_tcp() {
         let (dir, _) = site();
-        let server = Server::start("127.0.0.1:0", &dir, &[DOCS_PREFIX]).unwrap();
+        let server = Server::start("127.0.0.1:0", &dir, &[DOCS_PREFIX], Some(CSP)).unwrap();
         let addr = server.addr();
 
         let r = get(addr, "GET /app_bg.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
         assert!(r.contains("Content-Type: application/wasm\r\n"), "{r}");
         assert!(r.contains("Content-Length: 8\r\n"), "{r}");
+        assert!(!r.contains("Content-Security-Policy"), "{r}");
 
         let r = get(addr, "GET /docs/k8s/nodeline/ HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 200 OK\r\n") && r.ends_with("<h1>home</h1>"), "{r}");
+        assert!(r.contains(&format!("\r\nContent-Security-Policy: {CSP}\r\n")), "{r}");
 
         let r = get(addr, "HEAD / HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 200 OK\r\n") && r.ends_with("\r\n\r\n"), "{r}");
@@ -373,5 +391,11 @@ mod tests {
 
         server.stop();
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn the_readme_documents_the_policy_the_tests_use() {
+        let readme = std::fs::read_to_string(crate::util::workspace_root().join("README.md")).unwrap();
+        assert!(readme.contains(&format!("\n{CSP}\n")), "README.md must show the policy on a line of its own: {CSP}");
     }
 }

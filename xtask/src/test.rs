@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use crate::install::{self, CHROMEDRIVER};
-use crate::server::{DOCS_PREFIX, Server};
+use crate::server::{CSP, DOCS_PREFIX, Server};
 use crate::util::{Paths, Result, cargo, cmd, fmt_duration, run};
-use crate::{Options, build_site};
+use crate::{Options, build_site, bundle_site};
 
 const WASM: &str = "wasm32-unknown-unknown";
 
@@ -75,6 +75,10 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
             Box::new(|| crate::size::check(&paths.dist)),
         ));
     }
+    stages.push((
+        "offline bundle (nodeline.html, nodeline-offline.zip)",
+        Box::new(|| bundle_site(&paths.dist, &paths.bundle).map(|_| ())),
+    ));
     stages.push(("browser tests (Playwright)", Box::new(|| e2e(&paths, o))));
 
     let total = Instant::now();
@@ -120,18 +124,24 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
     Ok(())
 }
 
-/// Serves `dist/` on an ephemeral port in this process and runs Playwright against it.
+/// Serves `dist/` on an ephemeral port in this process, with the documented
+/// Content-Security-Policy, and runs Playwright against it (the offline bundle's folder goes to
+/// the specs in `NODELINE_BUNDLE_DIR`).
 fn e2e(paths: &Paths, o: &Options) -> Result<()> {
     if !paths.dist.join("index.html").is_file() {
         crate::util::bail!("{} has no index.html: build first", paths.dist.display());
     }
-    let server = Server::start("127.0.0.1:0", &paths.dist, &[DOCS_PREFIX])?;
+    let server = Server::start("127.0.0.1:0", &paths.dist, &[DOCS_PREFIX], Some(CSP))?;
     let base_url = server.url();
     println!("xtask: serving {} at {base_url} (and under {DOCS_PREFIX})", paths.dist.display());
 
     let playwright = paths.e2e_dir.join("node_modules").join(".bin").join("playwright");
     let mut c = cmd(paths, &playwright);
-    c.arg("test").current_dir(&paths.e2e_dir).env("BASE_URL", &base_url).env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+    c.arg("test")
+        .current_dir(&paths.e2e_dir)
+        .env("BASE_URL", &base_url)
+        .env("NODELINE_BUNDLE_DIR", &paths.bundle)
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
     if let Some(g) = &o.grep {
         c.args(["--grep", g]);
     }

@@ -48,6 +48,8 @@ pub(crate) fn workspace_root() -> PathBuf {
 pub(crate) struct Paths {
     pub(crate) root: PathBuf,
     pub(crate) dist: PathBuf,
+    /// Where `cargo xtask bundle` (and the test suite) write the offline bundle.
+    pub(crate) bundle: PathBuf,
     pub(crate) tools_dir: PathBuf,
     pub(crate) e2e_dir: PathBuf,
 }
@@ -55,9 +57,25 @@ pub(crate) struct Paths {
 impl Paths {
     pub(crate) fn new() -> Self {
         let root = workspace_root();
-        // NODELINE_DIST builds and serves another folder (parallel work in one checkout).
-        let dist = std::env::var_os("NODELINE_DIST").map(PathBuf::from).unwrap_or_else(|| root.join("dist"));
-        Paths { dist, tools_dir: root.join("xtask").join("tools"), e2e_dir: root.join("tests").join("e2e"), root }
+        // NODELINE_DIST builds and serves another folder (parallel work in one checkout); the
+        // bundle then goes next to it (`<dist>-bundle`) unless NODELINE_BUNDLE names a folder.
+        let dist_env = std::env::var_os("NODELINE_DIST").map(PathBuf::from);
+        let dist = dist_env.clone().unwrap_or_else(|| root.join("dist"));
+        let bundle = std::env::var_os("NODELINE_BUNDLE").map(PathBuf::from).unwrap_or_else(|| match dist_env {
+            Some(d) => {
+                let mut name = d.file_name().map(OsString::from).unwrap_or_else(|| OsString::from("dist"));
+                name.push("-bundle");
+                d.with_file_name(name)
+            }
+            None => root.join("bundle"),
+        });
+        Paths {
+            dist,
+            bundle,
+            tools_dir: root.join("xtask").join("tools"),
+            e2e_dir: root.join("tests").join("e2e"),
+            root,
+        }
     }
 
     /// `$CARGO_HOME/bin` (where `cargo install` puts binaries), default `~/.cargo/bin`.

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
 
-// Each chapter, played fast from its first step, reaches its last step. The live region says
-// which step the playhead is in; waiting for it is waiting for a state, not for time.
+// Each chapter, played fast from its first step, reaches its last step. The narration says
+// which step the playhead is in; waiting for it is waiting for a state, not for time. (The live
+// region announces the step too, but a later Node status change or eviction may replace it.)
 const chapters = [
   { n: 1, id: 'registration', steps: 6 },
   { n: 2, id: 'node-failure', steps: 6 },
@@ -17,7 +18,9 @@ test.describe('chapters', () => {
       await app.goto(`?chapter=${chapter.id}&step=1&speed=60`);
       await expect(app.pauseButton).toBeVisible();
       await expect(app.chapterLink(chapter.n)).toHaveAttribute('aria-current', 'page');
-      await expect(app.status).toContainText(`Step ${chapter.steps} of ${chapter.steps}`, { timeout: 100_000 });
+      await expect(page.locator('section.narration .step-of')).toHaveText(`Step ${chapter.steps} of ${chapter.steps}`, {
+        timeout: 100_000,
+      });
       app.expectNoErrors();
     });
   }

@@ -36,6 +36,8 @@ test.describe('deep links', () => {
       ['cluster-node-restart', 3],
     ] as const) {
       const app = new AppPage(page);
+      // A fresh document for each link (the same document would reload on the hash change).
+      await page.goto('about:blank');
       await app.goto(`#scheme=${scheme}&step=2&autoplay=0`);
       await expect(app.chapterLink(n)).toHaveAttribute('aria-current', 'page');
       await expect(app.status).toContainText('Step 2 of');

@@ -1,0 +1,388 @@
+//! 日本語 (Japanese).
+//!
+//! Written for engineers, not word for word: Kubernetes identifiers (fields, reasons, messages,
+//! kubectl output, flags) stay exactly as Kubernetes prints them, in `backticks`; the prose
+//! around them is ordinary technical Japanese (です・ます, 全角の句読点).
+
+use super::{ChapterText, Key, StepText};
+use crate::sim::Chapter;
+
+pub(super) fn text(key: Key) -> &'static str {
+    match key {
+        Key::AppTitle => "nodeline",
+        Key::Tagline => "マシンが Kubernetes の Node になるまで、そして黙ったとき、クラスタがどう気づくか",
+        Key::SkipToContent => "本編へスキップ",
+        Key::ChapterNav => "章",
+        Key::ChapterLabel => "第 {0} 章",
+        Key::StepLabel => "ステップ {0}",
+        Key::StepOf => "ステップ {0} / {1}",
+        Key::PlayFromThisStep => "このステップから再生",
+        Key::LinkCopied => "リンクをコピーしました: {0}",
+        Key::StepNotReached => "このタイムラインではこのステップは起きません。あなたの操作で筋書きが変わりました。",
+        Key::PreviousStep => "前のステップ",
+        Key::NextStep => "次のステップ",
+        Key::Play => "再生",
+        Key::Pause => "一時停止",
+        Key::Replay => "もう一度再生",
+        Key::Speed => "速度",
+        Key::SkipQuiet => "静かな区間を早送り",
+        Key::FastForwarding => "静かな区間を早送り中 (×{0})。時計は本当の経過時間を示します",
+        Key::Clock => "シミュレーション時刻",
+        Key::Timeline => "タイムライン",
+        Key::TimelineHelp => {
+            "ドラッグするか矢印キーで時間を移動します。番号付きの印は章のステップ、細い目盛りはリクエストとイベントです。"
+        }
+        Key::Requests => "リクエスト",
+        Key::EventsTrack => "イベント",
+        Key::Stage => "ステージ",
+        Key::StageDescription => {
+            "マシン、コントロールプレーン、kube-node-lease namespace と、API サーバーへ向かう各リクエストの図です。"
+        }
+        Key::Machine => "マシン {0}",
+        Key::KubeletRunning => "kubelet 稼働中",
+        Key::KubeletStopped => "kubelet 停止",
+        Key::KubeletRestarting => "kubelet が終了、systemd が 10 秒後に再起動",
+        Key::RuntimeUp => "containerd 稼働中",
+        Key::RuntimeDown => "containerd 停止",
+        Key::CniNotReady => "CNI 設定なし: NetworkReady=false",
+        Key::NetworkOk => "API サーバーへの通信あり",
+        Key::NetworkCut => "API サーバーへの通信が切断",
+        Key::ContainersRunning => "コンテナ {0} 個が稼働中",
+        Key::NoContainers => "コンテナなし",
+        Key::ControlPlane => "コントロールプレーン",
+        Key::ApiServer => "kube-apiserver",
+        Key::NodeLifecycleController => "node lifecycle controller",
+        Key::Scheduler => "kube-scheduler",
+        Key::TaintEvictionController => "taint eviction controller",
+        Key::ReplicaSetController => "ReplicaSet controller",
+        Key::LeaseNamespace => "namespace kube-node-lease",
+        Key::LeaseRenewed => "{0} 前に更新",
+        Key::NoLease => "Lease はまだありません",
+        Key::NodeObject => "Node {0}",
+        Key::NoNodeYet => "Node オブジェクトはまだありません",
+        Key::Sandbox => "サンドボックス",
+        Key::SandboxHelp => "再生位置で筋書きを変えます。過去はそのまま、未来をシミュレーションし直します。",
+        Key::ActingOn => "マシン",
+        Key::KillKubelet => "kubelet を停止",
+        Key::StartKubelet => "kubelet を起動",
+        Key::StopRuntime => "コンテナランタイムを停止",
+        Key::StartRuntime => "コンテナランタイムを起動",
+        Key::CutNetwork => "kubelet の通信を切断",
+        Key::RestoreNetwork => "kubelet の通信を復旧",
+        Key::CreatePod => "Pod を作成",
+        Key::CreateToleratingPod => "not-ready を許容する Pod を作成",
+        Key::AddMachine => "マシンを追加",
+        Key::AddDuplicateMachine => "同じ名前のマシンを追加",
+        Key::LabelNodeRole => "node-role ラベルを付ける",
+        Key::ActionUnavailable => "今はできません: {0}",
+        Key::ForkNotice => "あなたの操作: {0}",
+        Key::ResetSandbox => "章の筋書きに戻す",
+        Key::Inspector => "インスペクター",
+        Key::TabNode => "Node",
+        Key::TabLease => "Lease",
+        Key::TabPods => "Pod",
+        Key::TabEvents => "イベント",
+        Key::Conditions => "Conditions",
+        Key::ColType => "Type",
+        Key::ColStatus => "Status",
+        Key::ColLastHeartbeatTime => "LastHeartbeatTime",
+        Key::ColLastTransitionTime => "LastTransitionTime",
+        Key::ColReason => "Reason",
+        Key::ColMessage => "Message",
+        Key::Taints => "Taints",
+        Key::NoTaints => "なし",
+        Key::ColKey => "Key",
+        Key::ColEffect => "Effect",
+        Key::ColTimeAdded => "TimeAdded",
+        Key::HolderIdentity => "HolderIdentity",
+        Key::RenewTime => "RenewTime",
+        Key::LeaseDuration => "LeaseDurationSeconds",
+        Key::RenewedAgo => "{0} 前",
+        Key::GraceCountdown => "猶予期間 {1} の残りはおよそ {0} です。",
+        Key::GracePassed => "コントローラーが最後に見た更新から猶予期間 ({0}) が過ぎました。",
+        Key::ColName => "名前",
+        Key::ColPhase => "状態",
+        Key::ColReady => "Ready",
+        Key::ColNode => "Node",
+        Key::ColAge => "経過",
+        Key::NoPods => "Pod はありません",
+        Key::ColLastSeen => "最終観測",
+        Key::ColObject => "対象",
+        Key::NoEvents => "イベントはありません",
+        Key::NotesTitle => "お知らせ",
+        Key::Dismiss => "閉じる",
+        Key::NoticeUnknownChapter => "「{1}」という章はありません ({0})。最初の章を表示します。",
+        Key::NoticeBadStep => "「{1}」はステップ番号ではありません ({0})。最初のステップから始めます。",
+        Key::NoticeStepOutOfRange => "この章にステップ {1} はありません ({0})。ステップ {2} を使います。",
+        Key::NoticeBadFlag => "「{1}」は 0 でも 1 でもありません ({0})。無視しました。",
+        Key::NoticeBadTime => "「{1}」は 90s や 2m30s のような時間ではありません ({0})。無視しました。",
+        Key::NoticeTimeTooLate => "「{1}」はこのページがシミュレーションする範囲より後です ({0})。2h を使います。",
+        Key::NoticeBadAction => "「{1}」はこのページが知っている操作ではありません ({0})。取り除きました。",
+        Key::NoticeBadSpeed => "「{1}」は選べる速度ではありません ({0})。1× を使います。",
+        Key::NoticeBadTheme => "「{1}」は light でも dark でもありません ({0})。システムの設定に従います。",
+        Key::NoticeBadLang => "「{1}」はこのページが話す言語ではありません ({0})。ブラウザーの言語を使います。",
+        Key::NoticeBadOrigin => {
+            "「{1}」は https://docs.example のような Web オリジンではありません ({0})。無視しました。"
+        }
+        Key::NoticeBadProfile => {
+            "「{1}」はこのページが扱う Kubernetes のバージョンではありません ({0}: 1.34 か 1.31)。1.34 を使います。"
+        }
+        Key::NoticeUnknownParam => "リンクにこのページが知らないパラメーターがあります: {0}={1}。無視しました。",
+        Key::NoticeRepeated => "リンクで {0} が複数回指定されています。最初の値を使います。",
+        Key::NoticeActionRejected => "{0} は効果がありませんでした: {1}。",
+        Key::ReducedMotion => "「視差効果を減らす」が有効です。状態はアニメーションなしで切り替わります。",
+        Key::Shortcuts => "キーボードショートカット",
+        Key::ShortcutsTitle => "キーボードショートカット",
+        Key::ShortcutPlayPause => "再生 / 一時停止",
+        Key::ShortcutPrevStep => "前のステップ",
+        Key::ShortcutNextStep => "次のステップ",
+        Key::ShortcutSlower => "遅く",
+        Key::ShortcutFaster => "速く",
+        Key::ShortcutHelp => "この一覧の表示 / 非表示",
+        Key::ShortcutClose => "この一覧を閉じる",
+        Key::Close => "閉じる",
+        Key::Language => "言語",
+        Key::KubernetesVersion => "Kubernetes のバージョン",
+        Key::ErrorTitle => "問題が発生しました",
+        Key::ErrorBody => {
+            "nodeline で内部エラーが起きて停止しました。ページを再読み込みすると、開いたリンクの状態からやり直せます。"
+        }
+        Key::Reload => "再読み込み",
+        Key::ChapterEnd => {
+            "章の筋書きはここまでです。ステップ 1 から見直すか、サンドボックスで筋書きを変えてみてください。"
+        }
+        Key::PlayFromStep => "ステップ {0} から再生:",
+        Key::StepsNav => "この章のステップ",
+        Key::InspectNode => "調べる Node",
+        Key::ChangedLegend => "印の付いたセルは、シミュレーション時間で直近 2 秒以内に変わりました。",
+        Key::EventsCapped => "新しいイベント {0} 件を表示しています。",
+        Key::GracePeriodTitle => "Node monitor grace period",
+        Key::GraceExplain => {
+            "node lifecycle controller は、heartbeat、Lease の更新、status の更新のどれかを最後に見たチェック (5 秒ごと) から、自分の時計で数えます。猶予期間が過ぎた後の最初のチェックで node を Unknown にします。leaseDurationSeconds は関係しません。"
+        }
+        Key::GraceNextCheck => "コントローラーは次のチェックで node を Unknown にします。",
+        Key::GraceNodeUnknown => {
+            "コントローラーは node を Unknown にしました。kubelet が再び status を送るまでこのままです。"
+        }
+        Key::MachineHostname => "{0} (ホスト名 {1})",
+        Key::TimelineRegion => "再生",
+        Key::SpeedValue => "{0}×",
+        Key::StepMarkerTitle => "ステップ {0}: {1} ({2})",
+        Key::ShortcutsOnTimeline => "タイムライン上で",
+        Key::ShortcutSeekSecond => "1 秒戻る / 進む",
+        Key::ShortcutSeekTenSeconds => "10 秒戻る / 進む",
+        Key::ShortcutSeekMinute => "1 分戻る / 進む",
+        Key::ShortcutSeekEnds => "先頭 / 末尾へ",
+        Key::KeyCapSpace => "Space",
+        Key::KeyCapShift => "Shift",
+        Key::KeyCapEsc => "Esc",
+        Key::KeyCapPageUp => "Page Up",
+        Key::KeyCapPageDown => "Page Down",
+        Key::KeyCapHome => "Home",
+        Key::KeyCapEnd => "End",
+        Key::TrackLegendKubelet => "kubelet",
+        Key::TrackLegendControllers => "コントローラー",
+        Key::TrackLegendScheduler => "スケジューラー",
+        Key::TrackLegendKubectl => "kubectl",
+        Key::TrackLegendRoutine => "Lease の更新と読み取り",
+        Key::TrackLegendTimeout => "タイムアウト",
+        Key::TrackLegendNormal => "Normal",
+        Key::TrackLegendWarning => "Warning",
+        Key::StagePart => "{0}: {1}",
+        Key::OneContainerRunning => "コンテナ 1 個が稼働中",
+        Key::ControllerManager => "kube-controller-manager",
+        Key::IpamTtlControllers => "node IPAM + TTL controller",
+        Key::KubectlClient => "kubectl (あなた)",
+        Key::StoredObjects => "API サーバーが保存しているオブジェクト",
+        Key::LeaseObject => "Lease {0}",
+        Key::LeaseStale => "{0} 前に更新 (猶予期間 {1} 超過)",
+        Key::LastRequest => "直近のリクエスト ({0} から): {1}",
+        Key::NoRequestYet => "リクエストはまだありません。",
+        Key::RequestWaiting => "応答待ち",
+        Key::RequestTimeout => "タイムアウト",
+        Key::LinkCut => "切断",
+        Key::MoreItems => "ほか {0} 件",
+        Key::RefuseNoSuchMachine => "{0} という名前のマシンはありません",
+        Key::RefuseKubeletNotRunning => "{0} の kubelet は動いていません",
+        Key::RefuseKubeletAlreadyRunning => "{0} の kubelet はすでに動いています",
+        Key::RefuseRuntimeAlreadyStopped => "{0} の containerd はすでに止まっています",
+        Key::RefuseRuntimeAlreadyRunning => "{0} の containerd はすでに動いています",
+        Key::RefuseNetworkAlreadyCut => "{0} の通信はすでに切断されています",
+        Key::RefuseNetworkNotCut => "{0} の通信は切断されていません",
+        Key::RefuseTooManyPods => "このサンドボックスの Pod は {0} 個までです",
+        Key::RefuseTooManyMachines => "このサンドボックスのマシンは {0} 台までです",
+        Key::RefuseDuplicateExists => "{0} という名前の 2 台目のマシンはすでにあります",
+        Key::RefuseNodeNotRegistered => "Node {0} はまだ登録されていません",
+        Key::RefuseKubeletCannotReach => "{0} の kubelet は API サーバーに届きません",
+        Key::LanguageSwitch => "言語: {0}",
+        Key::AnnounceNodeStatus => "{0} が {1} になりました。",
+        Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
+        Key::PosterIntro => {
+            "このページは対話型のシミュレーションで、JavaScript と WebAssembly が必要です。動き出すまでの間、筋書き全体を文章で載せています。各ステップのリンクからそのステップを再生できます。"
+        }
+        // kubectl panel
+        Key::TabYaml => "YAML",
+        Key::TabKubectl => "kubectl",
+        Key::TabRequests => "リクエスト",
+        Key::YamlObject => "オブジェクト",
+        Key::YamlCompareWith => "比較対象",
+        Key::YamlNoCompare => "なし: 直近の変更が書いた行に印を付ける",
+        Key::YamlCreatedBy => "{0} に {1} が {2} から作成しました ({3})。",
+        Key::YamlChangedBy => "{0} に {1} が {2} から変更しました ({3})。",
+        Key::YamlChangedAt => "{0} に変更されました。",
+        Key::YamlChangedLegend => "印の付いた行が、その変更で書かれた行です。",
+        Key::YamlDiffTitle => "{0} の版から再生位置の版 ({1}) への差分:",
+        Key::YamlNoChanges => "差分はありません。",
+        Key::KubectlPromptLabel => "kubectl コマンド",
+        Key::KubectlRun => "実行",
+        Key::KubectlSuggestions => "例",
+        Key::KubectlHelp => {
+            "コマンドを入力するか、例から選んでください。↑ と ↓ で前のコマンドを呼び出せます。出力は再生位置のクラスタに対して kubectl が表示する内容で、再生位置に合わせて更新されます。"
+        }
+        Key::KubectlEmpty => "コマンドを実行すると、ここに kubectl の出力が表示されます。",
+        Key::RequestsHelp => {
+            "再生位置までの最新のリクエストを新しい順に並べています。開くと、client-go が -v=8 で記録する形で表示されます。ステージ上のリクエストをクリックしても、ここで開きます。"
+        }
+        Key::RequestEffect => "結果: {0}",
+    }
+}
+
+pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
+    match chapter {
+        Chapter::Registration => &REGISTRATION,
+        Chapter::NodeFailure => &NODE_FAILURE,
+        Chapter::KubeletRestart => &KUBELET_RESTART,
+    }
+}
+
+static REGISTRATION: ChapterText = ChapterText {
+    title: "Node の登録",
+    summary: "kubelet が動くマシンが、スケジューラーの使える Node になるまで。",
+    steps: &[
+        StepText {
+            title: "kubelet のあるマシン、まだ Node はない",
+            body: &[
+                "[[machine|マシン]]では containerd と、`--register-node` を既定値 `true` のまま起動した [[kubelet|kubelet]] が動いています。クラスタはまだこのマシンを知りません。[[apiserver|API サーバー]]にこのマシンの Node オブジェクトはありません。",
+                "containerd は動いていますが、CNI プラグインがまだ設定を書いていないので、[[runtime|ランタイム]]は `NetworkReady=false` を報告します。これがステップ 4 で効いてきます。",
+            ],
+        },
+        StepText {
+            title: "kubelet が Node を POST する",
+            body: &[
+                "[[kubelet|kubelet]] が `POST /api/v1/nodes` を送ります。本文にはすでに status が入っています。`addresses`、`capacity`、`allocatable`、`nodeInfo`、そして [[conditions|conditions]] です。ランタイムのネットワークが準備できていないので、`Ready` は `False`、reason は `KubeletNotReady` です。",
+                "admission プラグイン TaintNodesByCondition が、新しい Node の [[taints|taints]] に `node.kubernetes.io/not-ready:NoSchedule` を加えます。名前は一意です。同じ名前の 2 台目のマシンは `409 AlreadyExists` を受け取り、この Node を引き継ぎます。",
+                "直後の最初の [[lease|Lease]] 作成は、持ち主となる Node がまだ見えず失敗します。Lease は次の 10 秒後の周期で作られます。",
+            ],
+        },
+        StepText {
+            title: "status の PATCH、ラベル、kubelet にできないこと",
+            body: &[
+                "ここから kubelet は 10 秒ごと (`nodeStatusUpdateFrequency`) に status を計算し直し、何かが変わったとき、または何も変わらなくても 5 分ごと (`nodeStatusReportFrequency`) に `PATCH /api/v1/nodes/node-1/status` を送ります。",
+                "ラベルは `metadata` にあります。kubelet は `kubernetes.io/hostname`、`kubernetes.io/os`、`kubernetes.io/arch` を付けます。`node-role.kubernetes.io/worker` を付けようとすると、admission プラグイン NodeRestriction が `403 Forbidden` を返します。role は管理者が付けるもので、node 自身が付けるものではありません。",
+                "実際にはもっと手前で出会います。`--node-labels=node-role.kubernetes.io/worker` を付けて起動した kubelet は起動を拒みます (`unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels`)。それでも試みる kubelet は API サーバーが拒否します。ここで見えているのはそちらです。",
+            ],
+        },
+        StepText {
+            title: "Not Ready: taint が普通の Pod を遠ざける",
+            body: &[
+                "ランタイムのネットワークが準備できるまで `Ready` は `False` のままです。[[scheduler|スケジューラー]]が見るのは conditions ではなく [[taints|taints]] です。普通の Pod は `node.kubernetes.io/not-ready` を許容しないので、`FailedScheduling` イベントを残して Pending のままです。",
+                "この taint を許容する Pod はすぐにバインドされます。それでもコンテナはまだ起動できず、ネットワークが整うまで kubelet は `NetworkNotReady` を報告します。",
+            ],
+        },
+        StepText {
+            title: "Ready: taint が外れ、Pod がバインドされる",
+            body: &[
+                "CNI の設定が現れ、containerd が `NetworkReady=true` を報告します。kubelet の起動直後の高速ループが、すぐに `Ready` を `True` に PATCH し、`NodeReady` を記録します。",
+                "[[nlc|node lifecycle controller]] が not-ready の taint を外します。[[scheduler|スケジューラー]]は待っていた Pod を `POST /api/v1/namespaces/default/pods/NAME/binding` でバインドし、これが `spec.nodeName` を設定します。[[kubelet|kubelet]] は自分の node の Pod に気づき、イメージを pull して[[containers|コンテナ]]を起動します。",
+            ],
+        },
+        StepText {
+            title: "生きていることと Ready は別: 2 つの heartbeat",
+            body: &[
+                "kubelet は 10 秒ごとに `kube-node-lease` の [[lease|Lease]] を `PUT` で更新します。動くのは `renewTime` だけです。これがコントロールプレーンの見張る、軽くて速い heartbeat です。",
+                "Node の status は遅い方です。[[conditions|conditions]] の `lastHeartbeatTime` が動くのは kubelet が PATCH したとき、つまり変化があったときか 5 分ごとだけです。再生を続けて、5 分ごとの報告が届くところを見てください。",
+            ],
+        },
+    ],
+};
+
+static NODE_FAILURE: ChapterText = ChapterText {
+    title: "Node の障害と Pod の復旧",
+    summary: "node-1 の kubelet を止め、クラスタが気づき、taint を付け、退避させ、置き換えるまでを見ます。",
+    steps: &[
+        StepText {
+            title: "2 台の node、2 つの heartbeat",
+            body: &[
+                "node-1 では Deployment の Pod が動いています。node-2 は少し遅れて参加しました。それぞれの [[kubelet|kubelet]] が 10 秒ごとに [[lease|Lease]] を更新し、5 分ごとに Node の status を PATCH します。",
+                "[[nlc|node lifecycle controller]] は 5 秒ごと (`--node-monitor-period`) にすべての node を確認します。Lease の `renewTime` が動いていれば heartbeat として数えます。",
+            ],
+        },
+        StepText {
+            title: "node-1 の kubelet が止まる",
+            body: &[
+                "`systemctl stop kubelet`: [[kubelet|kubelet]] はいなくなりますが、Pod の[[containers|コンテナ]]はマシン上で動き続けます。止めるものが何もないからです。",
+                "[[lease|Lease]] はもう更新されません。`leaseDurationSeconds` は 40 ですが、この値で動くコンポーネントはありません。コントローラーが見るのは `renewTime` が動くかどうかだけです。",
+            ],
+        },
+        StepText {
+            title: "猶予期間が尽きる: Unknown",
+            body: &[
+                "更新がないまま node monitor grace period (Kubernetes 1.32 以降は 50 秒、それより前は 40 秒) が過ぎると、[[nlc|コントローラー]]は `Ready`、`MemoryPressure`、`DiskPressure`、`PIDPressure` を `Unknown` にします。reason は `NodeStatusUnknown`、message は `Kubelet stopped posting node status.` です。",
+                "`kubectl get nodes` には `NotReady` と表示されます。この node の [[pods|Pod]] は Ready でないと印が付き、それぞれ `NodeNotReady` の warning が記録されます。",
+            ],
+        },
+        StepText {
+            title: "unreachable の taint、300 秒のカウントダウン開始",
+            body: &[
+                "Unknown の書き込みから数ミリ秒後、コントローラーは `node.kubernetes.io/unreachable:NoSchedule` を加えます。次の確認 (約 5 秒後) で NoExecute の方も加えます。どちらにも `timeAdded` が付きます。",
+                "どの Pod にも admission の時点 (DefaultTolerationSeconds) でこの taint への `tolerationSeconds: 300` が与えられているので、[[eviction|taint eviction controller]] は 300 秒後の削除を予約します。すべての node が落ちているときは何も退避させません。node が 1 台のクラスタはここまで来ません。",
+            ],
+        },
+        StepText {
+            title: "toleration が尽きる: Pod が削除される",
+            body: &[
+                "[[eviction|taint eviction controller]] が `TaintManagerEviction` を記録し、`DisruptionTarget` condition を加えて Pod を削除します。削除で `deletionTimestamp` が設定されます。コンテナの停止を確認する kubelet がいないので、Pod は `Terminating` と表示されたままです。コンテナは node-1 でまだ動いています。",
+            ],
+        },
+        StepText {
+            title: "node-2 で代わりが動く",
+            body: &[
+                "[[replicaset|ReplicaSet controller]] は Terminating の Pod を数えないので、すぐに代わりを作ります。[[scheduler|スケジューラー]]はそれを node-2 にバインドし (node-1 には taint があります)、node-2 の kubelet が起動します。",
+                "復旧にかかったのは猶予期間 + 300 秒ほどです。これは設計どおりで、ほんの少し届かなくなっただけの node が Pod を失わないためです。",
+            ],
+        },
+    ],
+};
+
+static KUBELET_RESTART: ChapterText = ChapterText {
+    title: "kubelet の再起動",
+    summary: "kubelet が戻ってきます。409、引き継ぎ、Ready、そして保留中だった退避の取り消し。",
+    steps: &[
+        StepText {
+            title: "しばらく止まっている",
+            body: &[
+                "node-1 の kubelet は 2 分前に止まりました。Node は `NotReady`、[[conditions|conditions]] は `Unknown`、unreachable の [[taints|taints]] が 2 つとも付いています。Pod の削除は予約済みですが、300 秒はまだ尽きていません。",
+            ],
+        },
+        StepText {
+            title: "kubelet が起動し、Node を引き継ぐ",
+            body: &[
+                "[[kubelet|kubelet]] は `Starting` を記録し、Node をもう一度組み立てて POST します。答えは `409 AlreadyExists` です。既存のオブジェクトを GET して引き継ぎます。合わせ直すのは既定のラベルとアノテーションのいくつかだけです。",
+                "pressure のイベントがもう一度出ます (`x2`: 新しいオブジェクトに 1 回、Unknown から戻るときに 1 回)。続いて PLEG がまだ relist していない間の `NodeNotReady`、そして `NodeAllocatableEnforced` です。",
+            ],
+        },
+        StepText {
+            title: "再び Ready",
+            body: &[
+                "ランタイムと PLEG のチェックが通ると、高速の status ループが `Ready` を `True` に PATCH します: `NodeReady`。[[lease|Lease]] の更新も再開します。",
+            ],
+        },
+        StepText {
+            title: "taint が外れ、退避が取り消される",
+            body: &[
+                "[[nlc|コントローラー]]は NoSchedule の taint をすぐに、NoExecute の taint を次の確認で外します。[[eviction|taint eviction controller]] は保留中の削除を取り消し (`Cancelling deletion of Pod`)、kubelet は動き続けていた Pod を再び Ready と報告します。",
+                "kubelet が猶予期間内に戻っていれば、node は NotReady にすらなりませんでした。残る痕跡は `Starting`、pressure、`NodeAllocatableEnforced` のイベントだけです。",
+            ],
+        },
+    ],
+};

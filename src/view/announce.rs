@@ -1,0 +1,101 @@
+//! What the one polite live region says: the step the reader reached, a Node whose status
+//! changed, a Pod the taint eviction controller evicted. One sentence at a time, only for what
+//! changed since the last moment (so playback does not flood a screen reader).
+
+use crate::i18n::{Key, Lang};
+use crate::sim::Snapshot;
+use crate::sim::objects::Kind;
+use crate::view::inspector::node_status;
+
+/// The facts the live region watches at a moment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Watched {
+    /// The step reached (1-based; 0 before the first).
+    pub step: usize,
+    /// Each Node's `kubectl get nodes` STATUS, by name.
+    pub nodes: Vec<(String, String)>,
+    /// Pods evicted so far (`TaintManagerEviction` events), by name.
+    pub evicted: Vec<String>,
+}
+
+impl Watched {
+    /// The facts at a snapshot.
+    pub fn at(snapshot: &Snapshot<'_>, step: usize) -> Watched {
+        let mut nodes: Vec<(String, String)> =
+            snapshot.nodes().iter().map(|n| (n.metadata.name.clone(), node_status(n))).collect();
+        nodes.sort_unstable();
+        let mut evicted: Vec<String> = snapshot
+            .events()
+            .iter()
+            .filter(|e| e.reason == "TaintManagerEviction" && e.involved_object.kind == Kind::Pod.as_str())
+            .map(|e| e.involved_object.name.clone())
+            .collect();
+        evicted.sort_unstable();
+        evicted.dedup();
+        Watched { step, nodes, evicted }
+    }
+}
+
+/// The sentence for what changed from `before` to `now`, if anything worth saying did.
+/// `step_title` names step `now.step` of `steps`.
+pub fn announcement(lang: Lang, before: &Watched, now: &Watched, step_title: &str, steps: usize) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    if now.step != before.step && now.step > 0 {
+        parts.push(format!("{}: {step_title}", lang.fill(Key::StepOf, &[&now.step.to_string(), &steps.to_string()])));
+    }
+    for (name, status) in &now.nodes {
+        let was = before.nodes.iter().find(|(n, _)| n == name).map(|(_, s)| s);
+        if was.is_some_and(|w| w != status) {
+            parts.push(lang.fill(Key::AnnounceNodeStatus, &[name, status]));
+        }
+    }
+    for pod in &now.evicted {
+        if !before.evicted.contains(pod) {
+            parts.push(lang.fill(Key::AnnouncePodEvicted, &[pod]));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Chapter, Config, SimTime, Timeline};
+
+    fn watched(step: usize, nodes: &[(&str, &str)], evicted: &[&str]) -> Watched {
+        Watched {
+            step,
+            nodes: nodes.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect(),
+            evicted: evicted.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn says_only_what_changed() {
+        let a = watched(2, &[("node-1", "Ready"), ("node-2", "Ready")], &[]);
+        assert_eq!(announcement(Lang::En, &a, &a, "x", 6), None);
+        let b = watched(2, &[("node-1", "NotReady"), ("node-2", "Ready")], &[]);
+        assert_eq!(announcement(Lang::En, &a, &b, "x", 6).as_deref(), Some("node-1 is now NotReady."));
+        let c = watched(3, &[("node-1", "NotReady"), ("node-2", "Ready")], &["web-1"]);
+        assert_eq!(
+            announcement(Lang::En, &b, &c, "The grace period runs out", 6).as_deref(),
+            Some("Step 3 of 6: The grace period runs out Pod web-1 was evicted by the taint eviction controller.")
+        );
+        // A Node that appears is not a status change (its registration is the step's news).
+        let d = watched(3, &[("node-1", "NotReady"), ("node-2", "Ready"), ("node-3", "NotReady")], &["web-1"]);
+        assert_eq!(announcement(Lang::En, &c, &d, "x", 6), None);
+    }
+
+    #[test]
+    fn watches_the_failure_chapter() {
+        let mut tl = Timeline::new(Chapter::NodeFailure, Config::default());
+        tl.run_until(SimTime::from_secs(900));
+        let start = Watched::at(&tl.at(SimTime::from_secs(30)), 1);
+        assert!(start.nodes.iter().all(|(_, s)| s == "Ready"), "{start:?}");
+        let end = Watched::at(&tl.at(SimTime::from_secs(900)), 6);
+        assert!(end.nodes.iter().any(|(n, s)| n == "node-1" && s == "NotReady"), "{end:?}");
+        assert_eq!(end.evicted.len(), 1, "{end:?}");
+        let said = announcement(Lang::En, &start, &end, "A replacement runs on node-2", 6).unwrap();
+        assert!(said.contains("node-1 is now NotReady.") && said.contains("was evicted"), "{said}");
+    }
+}

@@ -1,0 +1,223 @@
+//! The poster: every chapter's title and every step's text, with its "Play from step N" link, as
+//! static HTML. `cargo xtask build` puts it into `dist/index.html` (at the
+//! `<!-- nodeline:poster -->` mark), so the page shows the whole story before the WebAssembly
+//! has loaded, when JavaScript is off, and to search engines. The app removes it when it mounts
+//! (`app::start`), so screen readers never meet the story twice.
+//!
+//! It is built from the same catalogue ([`crate::i18n`]) the app narrates from, and its links
+//! by [`crate::link`], so the two cannot disagree. Each language is its own `<section lang>`.
+
+use std::fmt::Write;
+
+use crate::i18n::{Key, Lang, Segment, segments};
+use crate::link::{self, Link};
+use crate::sim::Chapter;
+
+/// The id of the poster's outer element (the app removes it when it mounts).
+pub const POSTER_ID: &str = "nodeline-poster";
+
+/// The mark in `index.html` that the build replaces with [`html`].
+pub const MARK: &str = "<!-- nodeline:poster -->";
+
+/// Escapes text for HTML content and double- or single-quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The relative "Play from step `n`" link (the one the app's narration gives).
+pub fn step_href(lang: Lang, chapter: Chapter, n: usize) -> String {
+    let link = Link { chapter, step: Some(n), lang: Some(lang), ..Link::default() };
+    format!("?{}", link::to_query(&link))
+}
+
+/// One paragraph of narration as HTML: code stays code, words that point at the stage are text.
+fn paragraph(out: &mut String, text: &str) {
+    out.push_str("<p>");
+    for segment in segments(text) {
+        match segment {
+            Segment::Text(t) | Segment::Term { words: t, .. } => out.push_str(&escape(t)),
+            Segment::Code(c) => {
+                let _ = write!(out, "<code>{}</code>", escape(c));
+            }
+        }
+    }
+    out.push_str("</p>\n");
+}
+
+/// The poster for one language: a `<section lang="..">`. The first language's title is the
+/// page's one `<h1>`; the others title their section with an `<h2>`.
+pub fn section(lang: Lang, first: bool) -> String {
+    let code = lang.code();
+    let mut out = String::with_capacity(16 * 1024);
+    let _ =
+        writeln!(out, "<section class=\"poster-lang\" lang=\"{}\" aria-labelledby=\"poster-{code}\">", escape(code));
+    let h = if first { "h1" } else { "h2" };
+    let _ = writeln!(out, "<{h} id=\"poster-{code}\">{}</{h}>", escape(lang.text(Key::AppTitle)));
+    let _ = writeln!(out, "<p class=\"tagline\">{}</p>", escape(lang.text(Key::Tagline)));
+    let _ = writeln!(out, "<p class=\"poster-intro\">{}</p>", escape(lang.text(Key::PosterIntro)));
+    for chapter in Chapter::ALL {
+        let text = lang.chapter(chapter);
+        let id = format!("poster-{code}-{}", chapter.id());
+        let _ = writeln!(out, "<section class=\"poster-chapter\" aria-labelledby=\"{id}\">");
+        let _ = writeln!(
+            out,
+            "<h2 id=\"{id}\"><span class=\"chapter-number\">{}</span> <span class=\"chapter-title\">{}</span></h2>",
+            escape(&lang.fill(Key::ChapterLabel, &[&chapter.number().to_string()])),
+            escape(text.title)
+        );
+        let _ = writeln!(out, "<p class=\"poster-summary\">{}</p>", escape(text.summary));
+        out.push_str("<ol class=\"poster-steps\">\n");
+        for (i, step) in text.steps.iter().enumerate() {
+            let n = i + 1;
+            let _ = writeln!(out, "<li>\n<h3>{}</h3>", escape(step.title));
+            for p in step.body {
+                paragraph(&mut out, p);
+            }
+            let _ = writeln!(
+                out,
+                "<p class=\"play-from\"><a href=\"{}\">{} {}</a></p>\n</li>",
+                escape(&step_href(lang, chapter, n)),
+                escape(&lang.fill(Key::PlayFromStep, &[&n.to_string()])),
+                escape(step.title)
+            );
+        }
+        out.push_str("</ol>\n</section>\n");
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The whole poster: every language, in [`Lang::ALL`] order, in one element the app removes.
+pub fn html() -> String {
+    let mut out = format!("<div id=\"{POSTER_ID}\" class=\"poster\">\n");
+    for (i, lang) in Lang::ALL.into_iter().enumerate() {
+        out.push_str(&section(lang, i == 0));
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::plain;
+
+    /// The text content of `html`: tags removed, entities decoded (only the ones [`escape`]
+    /// writes), whitespace collapsed.
+    fn text_of(html: &str) -> String {
+        let mut out = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' if in_tag => in_tag = false,
+                c if !in_tag => out.push(c),
+                _ => {}
+            }
+        }
+        let decoded = out
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&");
+        decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn squash(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape("<img src=x onerror=\"a('&')\">"),
+            "&lt;img src=x onerror=&quot;a(&#39;&amp;&#39;)&quot;&gt;"
+        );
+        assert_eq!(escape("plain ✓"), "plain ✓");
+    }
+
+    #[test]
+    fn has_every_step_text_and_link_in_every_language() {
+        let html = html();
+        let text = text_of(&html);
+        for lang in Lang::ALL {
+            let section = section(lang, lang == Lang::ALL[0]);
+            assert!(html.contains(&section));
+            assert!(section.starts_with(&format!("<section class=\"poster-lang\" lang=\"{}\"", lang.code())));
+            let section_text = text_of(&section);
+            for chapter in Chapter::ALL {
+                let chapter_text = lang.chapter(chapter);
+                assert!(section_text.contains(&squash(chapter_text.title)), "{lang} {chapter}");
+                assert!(section_text.contains(&squash(chapter_text.summary)), "{lang} {chapter}");
+                for (i, step) in chapter_text.steps.iter().enumerate() {
+                    let n = i + 1;
+                    assert!(section_text.contains(&squash(step.title)), "{lang} {chapter} {n}");
+                    for p in step.body {
+                        assert!(section_text.contains(&squash(&plain(p))), "{lang} {chapter} {n}: {p}");
+                    }
+                    let href = escape(&step_href(lang, chapter, n));
+                    let label = format!("{} {}", lang.fill(Key::PlayFromStep, &[&n.to_string()]), step.title);
+                    let anchor = format!("<a href=\"{href}\">{}</a>", escape(&label));
+                    assert!(section.contains(&anchor), "{lang} {chapter} {n}: {anchor}");
+                }
+            }
+        }
+        assert!(text.contains("Play from step 4: Not Ready: the taint keeps ordinary Pods off"), "{text}");
+    }
+
+    #[test]
+    fn links_open_the_step_they_name() {
+        for lang in Lang::ALL {
+            for chapter in Chapter::ALL {
+                for n in 1..=chapter.scenario().steps.len() {
+                    let href = step_href(lang, chapter, n);
+                    let (link, notices) = link::parse(&href, "");
+                    assert!(notices.is_empty(), "{href}: {notices:?}");
+                    assert_eq!((link.chapter, link.step, link.lang), (chapter, Some(n), Some(lang)), "{href}");
+                }
+            }
+        }
+        assert_eq!(step_href(Lang::En, Chapter::NodeFailure, 3), "?chapter=node-failure&step=3&lang=en");
+        assert!(html().contains("href=\"?chapter=node-failure&amp;step=3&amp;lang=en\""));
+    }
+
+    #[test]
+    fn is_one_balanced_element_with_code_kept_as_code() {
+        let html = html();
+        assert!(html.starts_with(&format!("<div id=\"{POSTER_ID}\"")));
+        assert!(html.trim_end().ends_with("</div>"));
+        for tag in ["div", "section", "ol", "li", "p", "h2", "h3", "a", "code"] {
+            let open = html.matches(&format!("<{tag}>")).count() + html.matches(&format!("<{tag} ")).count();
+            let close = html.matches(&format!("</{tag}>")).count();
+            assert_eq!(open, close, "<{tag}>");
+        }
+        // Narration markup never leaks through.
+        assert!(!html.contains("[[") && !html.contains("]]") && !html.contains('`'));
+        assert!(html.contains("<code>POST /api/v1/nodes</code>"));
+        // Nothing that a strict Content-Security-Policy would refuse.
+        assert!(!html.contains("<script") && !html.contains("<style"));
+        for tag in html.split('<').skip(1).map(|rest| &rest[..rest.find('>').unwrap()]) {
+            let attributes: Vec<&str> = tag.split_whitespace().skip(1).collect();
+            assert!(!attributes.iter().any(|a| a.starts_with("on") || a.starts_with("style=")), "<{tag}>");
+        }
+        // Ids are unique.
+        let ids: Vec<&str> =
+            html.match_indices("id=\"").map(|(i, _)| &html[i + 4..][..html[i + 4..].find('"').unwrap()]).collect();
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(ids.len(), unique.len(), "{ids:?}");
+    }
+}

@@ -1,0 +1,238 @@
+// The page benchmark behind `cargo xtask bench`. xtask builds and serves the release site and the
+// minimal Leptos baseline, then runs: node bench.mjs APP_URL BASELINE_URL OUT_JSON.
+// Figures go to the terminal and to OUT_JSON. Nothing here asserts budgets: the test suite checks
+// the deterministic one (first-load bytes); these are measurements.
+import { chromium } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+
+const [appUrl, baselineUrl, outJson] = process.argv.slice(2);
+if (!appUrl || !baselineUrl || !outJson) {
+  console.error('usage: node bench.mjs APP_URL BASELINE_URL OUT_JSON (run it through `cargo xtask bench`)');
+  process.exit(2);
+}
+
+const LOADS = 7;
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+});
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+};
+const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** Instruments a page before its scripts run: frame costs, long tasks, the wasm memory. */
+const INSTRUMENT = () => {
+  const w = window;
+  w.__frames = [];
+  w.__longTasks = 0;
+  w.__recording = false;
+  new PerformanceObserver((list) => {
+    if (w.__recording) w.__longTasks += list.getEntries().length;
+  }).observe({ type: 'longtask', buffered: false });
+  // A frame's main-thread cost: from the animation-frame callbacks' start until a task queued
+  // behind that frame's rendering runs (callbacks, microtasks, effects, style, layout, paint).
+  const raf = w.requestAnimationFrame.bind(w);
+  let pending = false;
+  w.requestAnimationFrame = (cb) =>
+    raf((ts) => {
+      const start = performance.now();
+      if (w.__recording && !pending) {
+        pending = true;
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => {
+          pending = false;
+          w.__frames.push(performance.now() - start);
+        };
+        ch.port2.postMessage(0);
+      }
+      cb(ts);
+    });
+  addEventListener('TrunkApplicationStarted', (e) => {
+    w.__wasmMemory = e.detail?.wasm?.memory;
+  });
+};
+
+async function open(url) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(INSTRUMENT);
+  const bytes = { total: 0 };
+  page.on('response', (res) => {
+    bytes.total += Number(res.headers()['content-length'] ?? 0);
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('nodeline-interactive').length > 0);
+  return { context, page, bytes };
+}
+
+async function timeToInteractive(url) {
+  const times = [];
+  let transferred = 0;
+  for (let i = 0; i < LOADS; i++) {
+    const { context, page, bytes } = await open(url);
+    times.push(await page.evaluate(() => performance.getEntriesByName('nodeline-interactive')[0].startTime));
+    transferred = bytes.total;
+    await context.close();
+  }
+  return { medianMs: round(median(times)), allMs: times.map((t) => round(t)), transferredBytes: transferred };
+}
+
+async function clockSeconds(page) {
+  const text = await page.getByLabel('Simulated time', { exact: true }).innerText();
+  const m = text.trim().match(/^T\+(?:(\d+):)?(\d+):(\d+)$/);
+  return m ? (Number(m[1] ?? 0) * 60 + Number(m[2])) * 60 + Number(m[3]) : NaN;
+}
+
+/** Plays for `realMs` (or until the clock passes `untilSim` seconds) and returns frame figures. */
+async function playFrames(page, { realMs, untilSim }) {
+  await page.evaluate(() => {
+    window.__frames = [];
+    window.__longTasks = 0;
+    window.__recording = true;
+  });
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  const start = Date.now();
+  for (;;) {
+    await page.waitForTimeout(250);
+    if (realMs && Date.now() - start >= realMs) break;
+    if (untilSim && (await clockSeconds(page)) >= untilSim) break;
+    if (Date.now() - start > 180_000) break;
+    // Playback stopped by itself (the end of the story): the Pause button is gone.
+    if ((await page.getByRole('button', { name: 'Pause', exact: true }).count()) === 0) break;
+  }
+  const r = await page.evaluate(() => {
+    window.__recording = false;
+    return { frames: window.__frames, longTasks: window.__longTasks };
+  });
+  const pause = page.getByRole('button', { name: 'Pause', exact: true });
+  if ((await pause.count()) > 0) await pause.click();
+  return {
+    frames: r.frames.length,
+    medianMs: round(median(r.frames)),
+    p99Ms: round(quantile(r.frames, 0.99)),
+    maxMs: round(Math.max(0, ...r.frames)),
+    longTasks: r.longTasks,
+    realSeconds: round((Date.now() - start) / 1000, 1),
+  };
+}
+
+async function memory(page) {
+  return page.evaluate(() => {
+    if (window.gc) window.gc();
+    return {
+      jsHeapBytes: performance.memory?.usedJSHeapSize ?? null,
+      wasmBytes: window.__wasmMemory?.buffer?.byteLength ?? null,
+    };
+  });
+}
+
+
+const results = { date: new Date().toISOString(), machine: {}, app: {}, baseline: {}, ratios: {} };
+
+// ---- page load
+results.app.load = await timeToInteractive(appUrl);
+results.baseline.load = await timeToInteractive(baselineUrl);
+
+// ---- frames at 1x (10 s of real time) and at the fastest speed over a simulated 10 minutes
+{
+  const { context, page } = await open(`${appUrl}?chapter=node-failure&autoplay=0`);
+  results.app.frames1x = await playFrames(page, { realMs: 10_000 });
+  await context.close();
+}
+{
+  const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0&speed=60`);
+  results.app.framesFastest = await playFrames(page, { untilSim: 600 });
+  await context.close();
+}
+{
+  const { context, page } = await open(baselineUrl);
+  results.baseline.frames = await playFrames(page, { realMs: 10_000 });
+  await context.close();
+}
+
+// ---- scrub: a key on the timeline slider until the new moment is on screen
+{
+  const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0`);
+  const slider = page.getByRole('slider');
+  await slider.focus();
+  const times = [];
+  for (const key of ['End', 'Home', 'PageDown', 'PageDown', 'End', 'PageUp', 'Home', 'End', 'PageUp', 'Home']) {
+    const before = await page.getByLabel('Simulated time', { exact: true }).innerText();
+    const ms = await page.evaluate(
+      ({ key, before }) =>
+        new Promise((resolve) => {
+          const clock = document.querySelector('[aria-label="Simulated time"]');
+          const t0 = performance.now();
+          const done = () => requestAnimationFrame(() => resolve(performance.now() - t0));
+          const obs = new MutationObserver(() => {
+            if (clock.textContent !== before) {
+              obs.disconnect();
+              done();
+            }
+          });
+          obs.observe(clock, { childList: true, characterData: true, subtree: true });
+          document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+          setTimeout(() => {
+            obs.disconnect();
+            resolve(NaN);
+          }, 5000);
+        }),
+      { key, before },
+    );
+    if (!Number.isNaN(ms)) times.push(ms);
+  }
+  results.app.scrub = { samples: times.length, medianMs: round(median(times)), maxMs: round(Math.max(0, ...times)) };
+  await context.close();
+}
+
+// ---- memory after a simulated hour at the fastest speed
+{
+  const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0&speed=60`);
+  const start = await memory(page);
+  await playFrames(page, { untilSim: 600 });
+  const tenMinutes = await memory(page);
+  const hour = await playFrames(page, { untilSim: 3600 });
+  const end = await memory(page);
+  results.app.memory = {
+    start,
+    afterSim10m: tenMinutes,
+    afterSim1h: end,
+    growthFrom10mTo1hBytes: {
+      jsHeap: end.jsHeapBytes - tenMinutes.jsHeapBytes,
+      wasm: end.wasmBytes - tenMinutes.wasmBytes,
+    },
+    simulatedSeconds: await clockSeconds(page),
+    longTasksDuringHour: hour.longTasks,
+  };
+  await context.close();
+}
+
+results.ratios = {
+  timeToInteractive: round(results.app.load.medianMs / results.baseline.load.medianMs),
+  transferredBytes: round(results.app.load.transferredBytes / results.baseline.load.transferredBytes),
+  frameMedian1x: round(results.app.frames1x.medianMs / results.baseline.frames.medianMs),
+  frameP99_1x: round(results.app.frames1x.p99Ms / results.baseline.frames.p99Ms),
+  frameMedianFastest: round(results.app.framesFastest.medianMs / results.baseline.frames.medianMs),
+};
+results.machine = { browser: browser.version(), node: process.version, platform: process.platform };
+await browser.close();
+
+writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');
+const kb = (b) => `${round(b / 1000, 1)} KB`;
+const lines = [
+  `browser ${results.machine.browser}`,
+  `time to interactive (median of ${LOADS}): nodeline ${results.app.load.medianMs} ms, baseline ${results.baseline.load.medianMs} ms (x${results.ratios.timeToInteractive})`,
+  `transferred on first load (uncompressed, as served): nodeline ${kb(results.app.load.transferredBytes)}, baseline ${kb(results.baseline.load.transferredBytes)}`,
+  `frames at 1x (${results.app.frames1x.frames} frames): median ${results.app.frames1x.medianMs} ms, p99 ${results.app.frames1x.p99Ms} ms, long tasks ${results.app.frames1x.longTasks}; baseline median ${results.baseline.frames.medianMs} ms, p99 ${results.baseline.frames.p99Ms} ms (x${results.ratios.frameMedian1x} median)`,
+  `frames at 60x over a simulated 10 min (${results.app.framesFastest.frames} frames, ${results.app.framesFastest.realSeconds} s): median ${results.app.framesFastest.medianMs} ms, p99 ${results.app.framesFastest.p99Ms} ms, long tasks ${results.app.framesFastest.longTasks}`,
+  `scrub to the screen (${results.app.scrub.samples} seeks): median ${results.app.scrub.medianMs} ms, max ${results.app.scrub.maxMs} ms`,
+  `memory: JS heap ${kb(results.app.memory.afterSim10m.jsHeapBytes)} -> ${kb(results.app.memory.afterSim1h.jsHeapBytes)}, wasm ${kb(results.app.memory.afterSim10m.wasmBytes)} -> ${kb(results.app.memory.afterSim1h.wasmBytes)} from simulated 10 min to 1 h (growth ${kb(results.app.memory.growthFrom10mTo1hBytes.jsHeap)} JS, ${kb(results.app.memory.growthFrom10mTo1hBytes.wasm)} wasm)`,
+];
+console.log(lines.join('\n'));

@@ -1,0 +1,84 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { AppPage } from '../pages/app-page';
+
+/**
+ * Accessibility gates: axe-core (WCAG 2.1 A and AA rules, colour contrast included) finds no
+ * violation on every chapter at its first and last step, in both themes, in both languages and
+ * in embed mode.
+ */
+
+const chapters = [
+  { id: 'registration', steps: 6 },
+  { id: 'node-failure', steps: 6 },
+  { id: 'kubelet-restart', steps: 4 },
+];
+
+async function expectNoViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' ')}`).join('\n')}`,
+  );
+  expect(summary, `axe violations: ${what}`).toEqual([]);
+}
+
+test.describe('accessibility (axe)', () => {
+  for (const theme of ['light', 'dark']) {
+    for (const { id, steps } of chapters) {
+      test(`${id}, first and last step, ${theme} theme`, async ({ page }) => {
+        const app = new AppPage(page);
+        for (const step of [1, steps]) {
+          await app.goto(`./?chapter=${id}&step=${step}&autoplay=0&theme=${theme}`);
+          await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+          await expectNoViolations(page, `${id} step ${step} ${theme}`);
+        }
+        app.expectNoErrors();
+      });
+    }
+  }
+
+  test('Japanese, and embed mode in both themes', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('./?chapter=node-failure&step=4&autoplay=0&lang=ja');
+    await expectNoViolations(page, 'node-failure step 4 in Japanese');
+    for (const theme of ['light', 'dark']) {
+      await app.goto(`./?embed=1&chapter=node-failure&step=2&autoplay=0&theme=${theme}`);
+      await expectNoViolations(page, `embed ${theme}`);
+    }
+    app.expectNoErrors();
+  });
+
+  test('every inspector tab and the shortcut sheet', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('./?chapter=node-failure&step=5&autoplay=0');
+    const inspector = page.getByRole('region', { name: 'Inspector' });
+    const tabs = inspector.getByRole('tab');
+    const count = await tabs.count();
+    expect(count).toBeGreaterThanOrEqual(4);
+    for (let i = 0; i < count; i++) {
+      await tabs.nth(i).click();
+      await expect(tabs.nth(i)).toHaveAttribute('aria-selected', 'true');
+      await expectNoViolations(page, `inspector tab ${await tabs.nth(i).innerText()}`);
+    }
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectNoViolations(page, 'shortcut sheet');
+    app.expectNoErrors();
+  });
+
+  test('state changes are announced through one polite live region', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('./?chapter=node-failure&step=3&autoplay=0&speed=10');
+    await expect(page.locator('[aria-live]')).toHaveCount(1);
+    await expect(app.status).toHaveAttribute('aria-live', 'polite');
+    await expect(app.status).toContainText('Step 3 of 6');
+    await app.playButton.click();
+    await expect(app.status).toContainText('node-1 is now NotReady.', { timeout: 30_000 });
+    await expect(app.status).toContainText('Step 4 of 6', { timeout: 30_000 });
+    // The eviction, 300 s of simulated time later (fast-forwarded through the quiet wait).
+    await expect(app.status).toContainText('was evicted by the taint eviction controller.', { timeout: 60_000 });
+    app.expectNoErrors();
+  });
+});

@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { AppPage } from '../pages/app-page';
+import { recordRequests } from '../pages/shipping';
+
+// The release build as a plain static host serves it (no rewrites): at the root and under a
+// docs sub-path, it becomes interactive and asks nothing of any origin but its own.
+for (const [where, prefix] of [
+  ['at the root of the host', './'],
+  ['under a docs sub-path', '/docs/k8s/nodeline/'],
+] as const) {
+  test(`static build ${where}: interactive, every request on its own origin`, async ({ page }) => {
+    const app = new AppPage(page);
+    const requests = recordRequests(page);
+    await app.goto(`${prefix}?chapter=node-failure&step=2&autoplay=0`);
+    await expect(app.status).toContainText('Step 2 of 6');
+    await app.playButton.click();
+    await expect(app.pauseButton).toBeVisible();
+    await app.waitForClockAtLeast(1);
+    await app.pauseButton.click();
+
+    const origin = new URL(page.url()).origin;
+    const base = new URL(prefix, `${origin}/`).href;
+    expect(requests.length).toBeGreaterThan(3);
+    expect(requests.filter((u) => !u.startsWith(base)), `requests outside ${base}`).toEqual([]);
+    // The wasm, its glue, the loader and the style sheets came from where the page is.
+    for (const kind of [/\.wasm$/, /nodeline-[0-9a-f]+\.js$/, /nodeline-start-[0-9a-f]{16}\.js$/, /\.css$/]) {
+      expect(requests.some((u) => kind.test(u)), `${kind}`).toBe(true);
+    }
+    app.expectNoErrors();
+  });
+}
+
+test('static build: the poster shows the story until the app mounts, then gives way to it', async ({ page }) => {
+  const app = new AppPage(page);
+  // Hold the WebAssembly back to see the page as a reader on a slow network does.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  // Not waiting for `load`: the page's own preload of the held wasm delays it.
+  await page.goto('./?chapter=registration', { waitUntil: 'commit' });
+  const poster = page.locator('#nodeline-poster');
+  await expect(poster).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'nodeline' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Chapter 3 Kubelet restart' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Play from step 4: Not Ready/ })).toHaveAttribute(
+    'href',
+    '?chapter=registration&step=4&lang=en',
+  );
+  await expect(page.getByRole('main')).toHaveCount(0);
+
+  release();
+  await expect(app.main).toBeVisible();
+  await expect(poster).toHaveCount(0);
+  // One story on the page: the app's header is the only level-1 heading, the step list the only
+  // "Play from step" links.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(page.getByRole('link', { name: /^Play from step \d+:/ })).toHaveCount(6);
+  app.expectNoErrors();
+});

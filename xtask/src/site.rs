@@ -1,0 +1,167 @@
+//! What `cargo xtask build` does to trunk's output, so the site ships anywhere:
+//!
+//! 1. the poster (every chapter and step as text, from the app's catalogue: `nodeline::view::poster`)
+//!    replaces the `<!-- nodeline:poster -->` mark in `index.html`;
+//! 2. trunk's inline loader script moves into its own file (`nodeline-start-HASH.js`), so the
+//!    page runs under `script-src 'self' 'wasm-unsafe-eval'` with no hash or `'unsafe-inline'`;
+//! 3. the page is checked: no inline script or style left, no root-absolute or remote URL (the
+//!    build must work under any sub-path and request nothing from another origin).
+
+use std::path::Path;
+
+use base64::Engine;
+use nodeline::view::poster;
+use sha2::Digest;
+
+use crate::html::{self, closing, tags};
+use crate::util::{Result, bail, read};
+
+/// The prefix of the loader's file name.
+pub(crate) const LOADER_PREFIX: &str = "nodeline-start-";
+
+/// `sha384-…`, the Subresource Integrity value of `bytes` (as trunk writes for the other assets).
+pub(crate) fn sri(bytes: &[u8]) -> String {
+    format!("sha384-{}", base64::engine::general_purpose::STANDARD.encode(sha2::Sha384::digest(bytes)))
+}
+
+/// The first 16 hex digits of the SHA-256 of `bytes` (for cache-busting file names).
+pub(crate) fn short_hash(bytes: &[u8]) -> String {
+    sha2::Sha256::digest(bytes).iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Rewrites `dist/index.html` as described above; writes the loader file next to it.
+pub(crate) fn finish(dist: &Path) -> Result<()> {
+    let index = dist.join("index.html");
+    let page = read(&index)?;
+    let (page, loader) = finish_page(&page)?;
+    if let Some((name, body)) = loader {
+        std::fs::write(dist.join(&name), body)?;
+    }
+    check_page(&page)?;
+    std::fs::write(&index, page)?;
+    Ok(())
+}
+
+/// The finished page, and the loader file to write (its name and text).
+fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
+    let marks = page.matches(poster::MARK).count();
+    if marks != 1 {
+        bail!("index.html must hold the mark {} exactly once (found {marks})", poster::MARK);
+    }
+    let page = page.replacen(poster::MARK, &poster::html(), 1);
+
+    let inline: Vec<_> = tags(&page, "script").into_iter().filter(|t| t.attr("src").is_none()).collect();
+    match inline.as_slice() {
+        [] => Ok((page, None)),
+        [script] => {
+            if script.attr("type") != Some("module") {
+                bail!("trunk's loader script is not a module script: {}", &page[script.start..script.end]);
+            }
+            let Some((close, after)) = closing(&page, script.end, "script") else {
+                bail!("index.html: the loader script never ends");
+            };
+            let body = page[script.end..close].trim().to_owned() + "\n";
+            let name = format!("{LOADER_PREFIX}{}.js", short_hash(body.as_bytes()));
+            let tag = format!(r#"<script type="module" src="./{name}" integrity="{}"></script>"#, sri(body.as_bytes()));
+            let page = format!("{}{tag}{}", &page[..script.start], &page[after..]);
+            Ok((page, Some((name, body))))
+        }
+        _ => bail!("index.html has {} inline scripts; the build expects only trunk's loader", inline.len()),
+    }
+}
+
+/// The promises a relocatable, self-contained, CSP-clean page keeps.
+pub(crate) fn check_page(page: &str) -> Result<()> {
+    for (name, tag) in html::all_tags(page) {
+        let shown = &page[tag.start..tag.end];
+        if name == "script" && tag.attr("src").is_none() {
+            bail!("index.html has an inline script (a strict Content-Security-Policy refuses it): {shown}");
+        }
+        if name == "style" || tag.attr("style").is_some() {
+            bail!("index.html has inline style (a strict Content-Security-Policy refuses it): {shown}");
+        }
+        if let Some((attr, _)) = tag.attrs.iter().find(|(k, _)| k.starts_with("on")) {
+            bail!("index.html has an inline event handler ({attr}): {shown}");
+        }
+        for attr in ["href", "src"] {
+            let Some(url) = tag.attr(attr) else { continue };
+            if url.starts_with('/') || url.contains("://") {
+                bail!("index.html refers to {url:?}: only relative URLs work under any sub-path and offline");
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRUNK: &str = r#"<!doctype html>
+<html lang="en">
+  <head>
+    <link rel="stylesheet" href="./main-1.css" integrity="sha384-a"/>
+<script type="module">
+import init, * as bindings from './nodeline-1.js';
+const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
+</script>
+  <link rel="modulepreload" href="./nodeline-1.js" crossorigin="anonymous" integrity="sha384-b"></head>
+  <body>
+    <!-- a note -->
+    <!-- nodeline:poster -->
+  </body>
+</html>
+"#;
+
+    #[test]
+    fn puts_the_poster_in_and_the_loader_out() {
+        let (page, loader) = finish_page(TRUNK).unwrap();
+        let (name, body) = loader.unwrap();
+        assert!(name.starts_with(LOADER_PREFIX) && name.ends_with(".js") && name.len() == LOADER_PREFIX.len() + 19);
+        assert!(body.starts_with("import init, * as bindings from './nodeline-1.js';"), "{body}");
+        assert!(page.contains(&format!(r#"<script type="module" src="./{name}" integrity="sha384-"#)), "{page}");
+        assert!(!page.contains("await init"));
+        assert!(page.contains(r#"<div id="nodeline-poster""#));
+        assert!(page.contains("Play from step 4: Not Ready"));
+        assert!(!page.contains(poster::MARK));
+        check_page(&page).unwrap();
+        // The same input, the same file name: caches can keep it forever.
+        assert_eq!(finish_page(TRUNK).unwrap().1.unwrap().0, name);
+    }
+
+    #[test]
+    fn refuses_a_page_it_cannot_finish() {
+        assert!(finish_page("<body></body>").is_err(), "no mark");
+        let twice = TRUNK.replace("<!-- a note -->", poster::MARK);
+        assert!(finish_page(&twice).is_err(), "two marks");
+        let two_scripts = TRUNK.replace("</head>", "<script>alert(1)</script></head>");
+        assert!(finish_page(&two_scripts).is_err());
+        let classic = TRUNK.replace(r#"<script type="module">"#, "<script>");
+        assert!(finish_page(&classic).is_err());
+    }
+
+    #[test]
+    fn checks_what_a_strict_policy_and_a_sub_path_need() {
+        let ok =
+            r#"<link rel="icon" href="./f.svg"><script type="module" src="./a.js"></script><a href="?chapter=x">x</a>"#;
+        check_page(ok).unwrap();
+        for bad in [
+            "<script>alert(1)</script>",
+            r#"<p style="color: red">x</p>"#,
+            "<style>p{}</style>",
+            r#"<img src="x.png" onerror="alert(1)">"#,
+            r#"<link rel="stylesheet" href="/main.css">"#,
+            r#"<script src="https://cdn.example/x.js"></script>"#,
+            r#"<link rel="stylesheet" href="//fonts.example/css">"#,
+        ] {
+            assert!(check_page(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn hashes() {
+        // SHA-384 and SHA-256 of "abc" (FIPS 180-2 test vectors).
+        assert_eq!(sri(b"abc"), "sha384-ywB1P0WjXou1oD1pmsZQBycsMqsO3tFjGotgWkP/W+2AhgcroefMI1i67KE0yCWn");
+        assert_eq!(short_hash(b"abc"), "ba7816bf8f01cfea");
+    }
+}
