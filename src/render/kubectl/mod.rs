@@ -84,37 +84,39 @@ pub fn human_duration(micros: i64) -> String {
     if seconds < 0 {
         return "0s".into();
     }
-    if seconds < 60 * 2 {
-        return format!("{seconds}s");
-    }
+    // `a` in unit `ua`, then `b` in unit `ub` unless it is zero (no `format!`: this runs in the
+    // page for every AGE cell).
+    let two = |a: i64, ua: &str, b: i64, ub: &str| {
+        let mut s = a.to_string();
+        s.push_str(ua);
+        if b != 0 {
+            s.push_str(&b.to_string());
+            s.push_str(ub);
+        }
+        s
+    };
     let minutes = seconds / 60;
-    if minutes < 10 {
-        let s = seconds % 60;
-        return if s == 0 { format!("{minutes}m") } else { format!("{minutes}m{s}s") };
-    }
-    if minutes < 60 * 3 {
-        return format!("{minutes}m");
-    }
     let hours = seconds / 3600;
-    if hours < 8 {
-        let m = minutes % 60;
-        return if m == 0 { format!("{hours}h") } else { format!("{hours}h{m}m") };
+    let days = hours / 24;
+    if seconds < 60 * 2 {
+        two(seconds, "s", 0, "")
+    } else if minutes < 10 {
+        two(minutes, "m", seconds % 60, "s")
+    } else if minutes < 60 * 3 {
+        two(minutes, "m", 0, "")
+    } else if hours < 8 {
+        two(hours, "h", minutes % 60, "m")
+    } else if hours < 48 {
+        two(hours, "h", 0, "")
+    } else if hours < 24 * 8 {
+        two(days, "d", hours % 24, "h")
+    } else if hours < 24 * 365 * 2 {
+        two(days, "d", 0, "")
+    } else if hours < 24 * 365 * 8 {
+        two(days / 365, "y", days % 365, "d")
+    } else {
+        two(days / 365, "y", 0, "")
     }
-    if hours < 48 {
-        return format!("{hours}h");
-    }
-    if hours < 24 * 8 {
-        let h = hours % 24;
-        return if h == 0 { format!("{}d", hours / 24) } else { format!("{}d{h}h", hours / 24) };
-    }
-    if hours < 24 * 365 * 2 {
-        return format!("{}d", hours / 24);
-    }
-    if hours < 24 * 365 * 8 {
-        let dy = (hours / 24) % 365;
-        return if dy == 0 { format!("{}y", hours / 24 / 365) } else { format!("{}y{dy}d", hours / 24 / 365) };
-    }
-    format!("{}y", hours / 24 / 365)
 }
 
 /// kubectl's `translateTimestampSince`: the age of `then` at `now`, `<unknown>` when unset.

@@ -14,51 +14,33 @@ pub enum Format {
     DecimalExponent,
 }
 
-/// A quantity, held exactly in billionths (the API rounds anything finer up to a billionth).
+/// A quantity, held in thousandths: exact for every quantity a Node or Pod carries (CPU in
+/// millicores at the finest, memory and storage in bytes), where apimachinery keeps billionths;
+/// anything finer than a thousandth rounds up to one, and a quantity beyond ±2^63 thousandths
+/// (8 EiB) does not parse. 64-bit arithmetic keeps 128-bit integer code out of the page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Quantity {
-    nanos: i128,
+    milli: i64,
     format: Format,
 }
-
-const NANO: i128 = 1_000_000_000;
 
 impl Quantity {
     /// `resource.ParseQuantity`: a decimal number with an optional SI (`m`, `k`, `M`...),
     /// binary (`Ki`, `Mi`...) or exponent (`e3`) suffix. `None` for anything else.
     pub fn parse(s: &str) -> Option<Quantity> {
         let s = s.trim();
-        let b = s.as_bytes();
-        let mut i = 0;
-        let negative = match b.first() {
-            Some(b'-') => {
-                i = 1;
-                true
-            }
-            Some(b'+') => {
-                i = 1;
-                false
-            }
-            _ => false,
+        let (negative, unsigned) = match s.as_bytes().first() {
+            Some(b'-') => (true, &s[1..]),
+            Some(b'+') => (false, &s[1..]),
+            _ => (false, s),
         };
-        let int_start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let int_part = &s[int_start..i];
-        let mut frac_part = "";
-        if i < b.len() && b[i] == b'.' {
-            i += 1;
-            let f = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            frac_part = &s[f..i];
-        }
-        if int_part.is_empty() && frac_part.is_empty() {
+        let number_end = unsigned.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(unsigned.len());
+        let (number, suffix) = unsigned.split_at(number_end);
+        let (int_part, frac_part) = number.split_once('.').unwrap_or((number, ""));
+        if (int_part.is_empty() && frac_part.is_empty()) || frac_part.contains('.') {
             return None;
         }
-        let (base2, exp, format) = match &s[i..] {
+        let (base2, exp, format) = match suffix {
             "" => (0, 0, Format::DecimalSi),
             "n" => (0, -9, Format::DecimalSi),
             "u" => (0, -6, Format::DecimalSi),
@@ -80,90 +62,79 @@ impl Quantity {
             }
             _ => return None,
         };
-        // digits × 10^(exp − len(frac)) × 2^base2, in billionths, rounded up.
-        let digits = format!("{int_part}{frac_part}");
-        let digits = digits.trim_start_matches('0');
-        if digits.len() > 30 {
-            return None;
+        // digits × 10^(exp − len(frac)) × 2^base2, in thousandths, rounded up.
+        let mut value: i64 = 0;
+        for d in int_part.bytes().chain(frac_part.bytes()) {
+            value = value.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
         }
-        let mantissa: i128 = if digits.is_empty() { 0 } else { digits.parse().ok()? };
-        let scale = exp + 9 - frac_part.len() as i32;
-        let mut value = mantissa.checked_mul(1i128.checked_shl(base2)?)?;
+        value = value.checked_mul(1i64.checked_shl(base2)?)?;
+        let scale = exp + 3 - frac_part.len() as i32;
         if scale >= 0 {
-            value = value.checked_mul(10i128.checked_pow(scale as u32)?)?;
+            value = value.checked_mul(10i64.checked_pow(scale as u32)?)?;
         } else {
-            let d = 10i128.checked_pow(scale.unsigned_abs())?;
-            value = value / d + i128::from(value % d != 0);
+            let d = 10i64.checked_pow(scale.unsigned_abs()).unwrap_or(i64::MAX);
+            value = value / d + i64::from(value % d != 0);
         }
         // A binary quantity below one prints as a decimal one.
-        let format = if format == Format::BinarySi && value > 0 && value < NANO { Format::DecimalSi } else { format };
-        Some(Quantity { nanos: if negative { -value } else { value }, format })
+        let format = if format == Format::BinarySi && value > 0 && value < 1000 { Format::DecimalSi } else { format };
+        Some(Quantity { milli: if negative { -value } else { value }, format })
     }
 
     /// Whether the quantity is zero.
     pub fn is_zero(&self) -> bool {
-        self.nanos == 0
+        self.milli == 0
     }
 
     /// `q.Add(y)`: the sum keeps this quantity's format, unless this one is zero.
     pub fn add(&mut self, y: &Quantity) {
-        if self.nanos == 0 {
+        if self.milli == 0 {
             self.format = y.format;
         }
-        self.nanos += y.nanos;
+        self.milli = self.milli.saturating_add(y.milli);
     }
 
-    /// `MilliValue()`: thousandths, rounded up.
+    /// `MilliValue()`: thousandths.
     pub fn milli_value(&self) -> i64 {
-        ceil_div(self.nanos, 1_000_000)
+        self.milli
     }
 
     /// `Value()`: whole units, rounded up.
     pub fn value(&self) -> i64 {
-        ceil_div(self.nanos, NANO)
+        self.milli.div_euclid(1000) + i64::from(self.milli.rem_euclid(1000) != 0)
     }
 
     /// `String()`: the canonical form.
     pub fn canonical(&self) -> String {
-        if self.nanos == 0 {
+        if self.milli == 0 {
             return "0".into();
         }
         let mut format = self.format;
-        if format == Format::BinarySi && (self.nanos.abs() < 1024 * NANO || self.nanos % NANO != 0) {
+        if format == Format::BinarySi && (self.milli.unsigned_abs() < 1024 * 1000 || self.milli % 1000 != 0) {
             format = Format::DecimalSi;
         }
         if format == Format::BinarySi {
-            let mut n = self.nanos / NANO;
+            let mut n = self.milli / 1000;
             let mut k = 0;
-            while n % 1024 == 0 && k < 7 {
+            while n % 1024 == 0 && k < 6 {
                 n /= 1024;
                 k += 1;
             }
-            let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"].get(k).copied().unwrap_or("");
-            return decimal(n) + suffix;
+            return n.to_string() + ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][k];
         }
-        let (mut n, mut exp) = (self.nanos, -9i32);
+        let (mut n, mut exp) = (self.milli, -3i32);
         while n % 10 == 0 {
             n /= 10;
             exp += 1;
         }
-        match exp.rem_euclid(3) {
-            1 => {
-                n *= 10;
-                exp -= 1;
-            }
-            2 => {
-                n *= 100;
-                exp -= 2;
-            }
-            _ => {}
+        // Down to a multiple of three (a value this large has at most 19 digits, so it fits).
+        while exp.rem_euclid(3) != 0 {
+            n *= 10;
+            exp -= 1;
         }
         let suffix = match format {
             Format::DecimalExponent if exp == 0 => String::new(),
-            Format::DecimalExponent => format!("e{exp}"),
+            Format::DecimalExponent => ["e", &exp.to_string()].concat(),
             _ => match exp {
-                -9 => "n",
-                -6 => "u",
                 -3 => "m",
                 3 => "k",
                 6 => "M",
@@ -175,30 +146,8 @@ impl Quantity {
             }
             .to_string(),
         };
-        decimal(n) + &suffix
+        n.to_string() + &suffix
     }
-}
-
-/// `n` in decimal (written out by hand: formatting 128-bit integers brings in their own code).
-fn decimal(n: i128) -> String {
-    let mut digits = Vec::new();
-    let mut m = n.unsigned_abs();
-    loop {
-        digits.push(b'0' + (m % 10) as u8);
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        digits.push(b'-');
-    }
-    digits.iter().rev().map(|&d| char::from(d)).collect()
-}
-
-fn ceil_div(n: i128, d: i128) -> i64 {
-    let q = n.div_euclid(d) + i128::from(n.rem_euclid(d) != 0);
-    q.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
 }
 
 /// Go's `int64(f)` on amd64: truncation toward zero, and the "integer indefinite" value
@@ -262,7 +211,13 @@ mod tests {
         cpu.add(&Quantity::parse("250m").unwrap());
         assert_eq!(cpu.canonical(), "350m");
         assert_eq!(cpu.milli_value(), 350);
+        // Finer than a thousandth rounds up to one (apimachinery's MilliValue does the same).
         assert_eq!(Quantity::parse("1n").unwrap().milli_value(), 1);
+        assert_eq!(Quantity::parse("1n").unwrap().canonical(), "1m");
+        assert_eq!(Quantity::parse("-1").unwrap().canonical(), "-1");
+        assert_eq!(Quantity::parse("1.5").unwrap().milli_value(), 1500);
+        assert!(Quantity::parse("8Ei").is_none(), "beyond 2^63 thousandths");
+        assert!(Quantity::parse("1.2.3").is_none());
         assert_eq!(Quantity::parse("64Mi").unwrap().value(), 67_108_864);
         assert_eq!(Quantity::parse("16272184Ki").unwrap().value(), 16_662_716_416);
     }
