@@ -1,5 +1,18 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { KubectlPage } from '../pages/kubectl';
+
+/** axe-core (the rules the a11y spec uses) on the inspector only. */
+async function expectNoInspectorViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .include('.inspector')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary}`).join('\n')}`,
+  );
+  expect(summary, `axe violations: ${what}`).toEqual([]);
+}
 
 // Expected texts are what `nodeline kubectl --chapter registration --at 1m30s -- ARGS` prints,
 // which tests/kubectl_parity.rs checks against the real kubectl.
@@ -144,4 +157,39 @@ test.describe('kubectl Requests tab', () => {
     await expect(app.verbose).toHaveCount(0);
     app.expectNoErrors();
   });
+});
+
+test.describe('kubectl tabs, accessibility', () => {
+  for (const theme of ['light', 'dark']) {
+    test(`axe finds no violation in the YAML, kubectl, Requests, Lease, Pods and Events tabs, ${theme} theme`, async ({ page }) => {
+      const app = new KubectlPage(page);
+      await app.goto(`./?chapter=node-failure&step=3&autoplay=0&theme=${theme}`);
+      // YAML with a diff open.
+      await app.newTab('YAML').click();
+      const first = await app.compareWith.locator('option').last().getAttribute('value');
+      await app.compareWith.selectOption(first ?? '');
+      await expect(app.diff).toBeVisible();
+      await expectNoInspectorViolations(page, `YAML ${theme}`);
+      // kubectl with output, then an error.
+      await app.newTab('kubectl').click();
+      await app.type('kubectl get nodes');
+      await expect(app.output).toContainText('node-1');
+      await expectNoInspectorViolations(page, `kubectl ${theme}`);
+      await app.type('kubectl get nodez');
+      await expect(app.stderr).toBeVisible();
+      await expectNoInspectorViolations(page, `kubectl error ${theme}`);
+      // Requests with one opened.
+      await app.newTab('Requests').click();
+      await app.requests.first().locator('summary').click();
+      await expect(app.verbose).toHaveCount(1);
+      await expectNoInspectorViolations(page, `Requests ${theme}`);
+      // The tabs that were typed views before they were written as markup.
+      for (const tab of ['Lease', 'Pods', 'Events'] as const) {
+        await app.tab(tab).click();
+        await expect(app.tab(tab)).toHaveAttribute('aria-selected', 'true');
+        await expectNoInspectorViolations(page, `${tab} ${theme}`);
+      }
+      app.expectNoErrors();
+    });
+  }
 });
