@@ -263,6 +263,70 @@ mod tests {
         assert_eq!(markup.matches(" selected").count(), 1);
     }
 
+    /// The keys of the mapping under `parent` (`""`: the document), in the order printed.
+    fn keys_under(yaml: &str, parent: &str) -> Vec<String> {
+        let (mut inside, mut out) = (parent.is_empty(), Vec::new());
+        let indent = if parent.is_empty() { "" } else { "  " };
+        for line in yaml.lines() {
+            if !line.starts_with(' ') {
+                inside = parent.is_empty() || line == [parent, ":"].concat();
+                if !parent.is_empty() {
+                    continue;
+                }
+            }
+            if let Some(rest) = line.strip_prefix(indent).filter(|_| inside)
+                && !rest.starts_with([' ', '-'])
+                && let Some((key, _)) = rest.split_once(':')
+            {
+                out.push(key.to_string());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fields_come_in_kubectls_order() {
+        let tl = failure();
+        let log = tl.log();
+        let t = SimTime::from_secs(60);
+        let yaml = |key: &ObjectKey| yaml_of(log, version_at(log, key, t).expect("exists at 60 s"));
+        // kubectl prints an object through a map, so its keys come in go-yaml's sort order (for
+        // these keys the same as bytewise: `podCIDR` before `podCIDRs`), not the API's field
+        // order (`status.nodeInfo` is declared before `images` in Go).
+        let node = yaml(&node_key(Kind::Node, "node-1"));
+        assert_eq!(keys_under(&node, ""), ["apiVersion", "kind", "metadata", "spec", "status"]);
+        assert_eq!(
+            keys_under(&node, "metadata"),
+            ["annotations", "creationTimestamp", "labels", "name", "resourceVersion", "uid"]
+        );
+        assert_eq!(keys_under(&node, "spec"), ["podCIDR", "podCIDRs"]);
+        assert_eq!(
+            keys_under(&node, "status"),
+            [
+                "addresses",
+                "allocatable",
+                "capacity",
+                "conditions",
+                "daemonEndpoints",
+                "features",
+                "images",
+                "nodeInfo",
+                "runtimeHandlers"
+            ]
+        );
+        let lease = yaml(&node_key(Kind::Lease, "node-1"));
+        assert_eq!(keys_under(&lease, ""), ["apiVersion", "kind", "metadata", "spec"]);
+        assert_eq!(keys_under(&lease, "spec"), ["holderIdentity", "leaseDurationSeconds", "renewTime"]);
+        let pod_key = choices(&tl.at(t)).into_iter().find(|c| c.key.kind == Kind::Pod).expect("a Pod").key;
+        let pod = yaml(&pod_key);
+        assert_eq!(keys_under(&pod, ""), ["apiVersion", "kind", "metadata", "spec", "status"]);
+        let spec = keys_under(&pod, "spec");
+        assert_eq!(spec.first().map(String::as_str), Some("containers"));
+        let mut sorted = spec.clone();
+        sorted.sort_unstable();
+        assert_eq!(spec, sorted, "a Pod's spec keys sort bytewise");
+    }
+
     #[test]
     fn the_unknown_write_is_named_and_its_lines_marked() {
         let tl = failure();
