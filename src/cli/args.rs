@@ -52,8 +52,15 @@ const OBJECTS_HELP: &str = "\
 Output: a List (apiVersion v1, kind List, metadata.resourceVersion \"\") of every Node, Lease, Pod and
 Event at the end of the millisecond given by --at, printed exactly as kubectl get -o json|yaml prints.";
 
-/// The subcommands. A future `kubectl --chapter C --at T -- ARGS` (answering kubectl commands
-/// from a snapshot) fits here as another variant built from [`SimArgs`] and [`At`].
+const KUBECTL_HELP: &str = "\
+Output: exactly what the page's kubectl panel shows for `kubectl ARGS...` at the end of the
+millisecond given by --at: kubectl's own output on stdout, its errors on stderr, its exit status
+(0, or 1 when kubectl would fail). Ages are counted to that moment; times print in UTC.
+Answered: get nodes|pods|leases|events [NAME...] [-n NS|-A] [-o wide|yaml|json|name]
+[--no-headers] [--show-kind] [--ignore-not-found], and describe node [NAME] [--show-events=false].
+Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1";
+
+/// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print a chapter's API requests and Kubernetes Events as JSON Lines, in order.
@@ -62,6 +69,9 @@ pub enum Command {
     /// Print every Node, Lease, Pod and Event at one moment as a kubectl-style List.
     #[command(after_help = format!("{OBJECTS_HELP}\n\n{AFTER_HELP}"))]
     Objects(ObjectsArgs),
+    /// Print what kubectl prints for the cluster at one moment (`-- get nodes -o wide`).
+    #[command(after_help = format!("{KUBECTL_HELP}\n\n{AFTER_HELP}"))]
+    Kubectl(KubectlArgs),
 }
 
 /// What to simulate: shared by every subcommand.
@@ -102,6 +112,19 @@ pub struct ObjectsArgs {
     /// Output format, as kubectl prints it: json or yaml
     #[arg(short = 'o', long = "output", value_name = "FORMAT", value_parser = parse_format, default_value = "json")]
     pub output: Format,
+}
+
+/// `nodeline kubectl`.
+#[derive(Debug, Args)]
+pub struct KubectlArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// The moment to show
+    #[arg(long, value_name = "DURATION", value_parser = parse_time, allow_hyphen_values = true)]
+    pub at: At,
+    /// kubectl's arguments, after `--` (e.g. `-- describe node node-1`)
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
 }
 
 /// An instant on the simulated clock, given on the command line.

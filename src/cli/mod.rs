@@ -3,17 +3,20 @@
 //! ```text
 //! nodeline timeline --chapter CHAPTER [--actions LIST] [--until DURATION] [--k8s 1.34|1.31] [--seed N]
 //! nodeline objects  --chapter CHAPTER [--actions LIST] --at DURATION [-o json|yaml] [--k8s ..] [--seed N]
+//! nodeline kubectl  --chapter CHAPTER [--actions LIST] --at DURATION [--k8s ..] [--seed N] -- ARGS...
 //! ```
 //!
 //! Everything is computed by [`run`], which takes the arguments and returns what to print and
 //! the exit status without touching the process, so tests can call it in-process; [`main`] only
 //! does the I/O. Exit status: 0 on success, 2 for bad arguments (with one line on stderr naming
-//! the bad value and what is accepted), 1 when the output cannot be written.
+//! the bad value and what is accepted), 1 when the output cannot be written, or when the
+//! simulated kubectl fails (as kubectl exits 1).
 //!
 //! Adding a subcommand: a variant in [`args::Command`] built from [`args::SimArgs`] (and
 //! [`args::At`] for a moment), a module with its `run`, and a line in [`run`]'s dispatch.
 
 pub mod args;
+mod kubectl;
 mod objects;
 mod timeline;
 
@@ -85,6 +88,7 @@ where
     match cli.command {
         Command::Timeline(a) => timeline::run(&a),
         Command::Objects(a) => objects::run(&a),
+        Command::Kubectl(a) => kubectl::run(&a),
     }
 }
 

@@ -213,6 +213,30 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::PosterIntro => {
             "This page is an interactive simulation: it needs JavaScript and WebAssembly. Until it runs, here is the whole story as text, with a link to play each step."
         }
+        // kubectl panel
+        Key::TabYaml => "YAML",
+        Key::TabKubectl => "kubectl",
+        Key::TabRequests => "Requests",
+        Key::YamlObject => "Object",
+        Key::YamlCompareWith => "Compare with",
+        Key::YamlNoCompare => "nothing: mark what the last change did",
+        Key::YamlCreatedBy => "Created at {0} by {1} from {2} ({3}).",
+        Key::YamlChangedBy => "Changed at {0} by {1} from {2} ({3}).",
+        Key::YamlChangedAt => "Changed at {0}.",
+        Key::YamlChangedLegend => "Marked lines are the ones that change wrote.",
+        Key::YamlDiffTitle => "From the version of {0} to the one at the playhead ({1}):",
+        Key::YamlNoChanges => "No differences.",
+        Key::KubectlPromptLabel => "kubectl command",
+        Key::KubectlRun => "Run",
+        Key::KubectlSuggestions => "Try",
+        Key::KubectlHelp => {
+            "Type a command or pick one; ↑ and ↓ recall earlier ones. The output is what kubectl prints for the cluster at the playhead, and follows it."
+        }
+        Key::KubectlEmpty => "Run a command to see kubectl's output here.",
+        Key::RequestsHelp => {
+            "The latest requests up to the playhead, newest first. Open one to see it as client-go logs it with -v=8; click a request on the stage to open it here."
+        }
+        Key::RequestEffect => "What it did: {0}",
     }
 }
 

@@ -220,6 +220,30 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::PosterIntro => {
             "このページは対話型のシミュレーションで、JavaScript と WebAssembly が必要です。動き出すまでの間、筋書き全体を文章で載せています。各ステップのリンクからそのステップを再生できます。"
         }
+        // kubectl panel
+        Key::TabYaml => "YAML",
+        Key::TabKubectl => "kubectl",
+        Key::TabRequests => "リクエスト",
+        Key::YamlObject => "オブジェクト",
+        Key::YamlCompareWith => "比較対象",
+        Key::YamlNoCompare => "なし: 直近の変更が書いた行に印を付ける",
+        Key::YamlCreatedBy => "{0} に {1} が {2} から作成しました ({3})。",
+        Key::YamlChangedBy => "{0} に {1} が {2} から変更しました ({3})。",
+        Key::YamlChangedAt => "{0} に変更されました。",
+        Key::YamlChangedLegend => "印の付いた行が、その変更で書かれた行です。",
+        Key::YamlDiffTitle => "{0} の版から再生位置の版 ({1}) への差分:",
+        Key::YamlNoChanges => "差分はありません。",
+        Key::KubectlPromptLabel => "kubectl コマンド",
+        Key::KubectlRun => "実行",
+        Key::KubectlSuggestions => "例",
+        Key::KubectlHelp => {
+            "コマンドを入力するか、例から選んでください。↑ と ↓ で前のコマンドを呼び出せます。出力は再生位置のクラスタに対して kubectl が表示する内容で、再生位置に合わせて更新されます。"
+        }
+        Key::KubectlEmpty => "コマンドを実行すると、ここに kubectl の出力が表示されます。",
+        Key::RequestsHelp => {
+            "再生位置までの最新のリクエストを新しい順に並べています。開くと、client-go が -v=8 で記録する形で表示されます。ステージ上のリクエストをクリックしても、ここで開きます。"
+        }
+        Key::RequestEffect => "結果: {0}",
     }
 }
 

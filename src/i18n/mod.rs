@@ -427,6 +427,26 @@ keys! {
     AnnouncePodEvicted,
     // embed and shipping
     PosterIntro,
+    // kubectl panel
+    TabYaml,
+    TabKubectl,
+    TabRequests,
+    YamlObject,
+    YamlCompareWith,
+    YamlNoCompare,
+    YamlCreatedBy,
+    YamlChangedBy,
+    YamlChangedAt,
+    YamlChangedLegend,
+    YamlDiffTitle,
+    YamlNoChanges,
+    KubectlPromptLabel,
+    KubectlRun,
+    KubectlSuggestions,
+    KubectlHelp,
+    KubectlEmpty,
+    RequestsHelp,
+    RequestEffect,
 }
 
 #[cfg(test)]

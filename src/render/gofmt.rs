@@ -13,11 +13,8 @@ pub(crate) fn json_number(n: &Number) -> String {
     if let Some(i) = n.as_i64() {
         return i.to_string();
     }
-    match n.as_f64() {
-        // u64 beyond i64 (as_u64), or a float: both are float64 to kubectl.
-        Some(f) => json_float(f),
-        None => n.to_string(),
-    }
+    // u64 beyond i64 (as_u64), or a float: both are float64 to kubectl.
+    json_float(n.as_f64().unwrap_or_default())
 }
 
 /// The number as kubectl's YAML prints it: the JSON text resolved by go-yaml, then formatted as
@@ -30,14 +27,30 @@ pub(crate) fn yaml_number(n: &Number) -> String {
     if let Ok(u) = text.parse::<u64>() {
         return u.to_string();
     }
-    match text.parse::<f64>() {
-        Ok(f) => format_float_g(f),
-        Err(_) => text,
-    }
+    // The float the text was written from (shortest round-trip digits, so the same value go-yaml
+    // reads back), without parsing decimal text as a float.
+    format_float_g(n.as_f64().unwrap_or_default())
 }
 
 /// `encoding/json`'s float64 format: `'f'` with the shortest precision, or `'e'` below 1e-6 and
 /// from 1e21 on (with `e-07` shortened to `e-7`).
+///
+/// In the page no object carries a float (every number the simulation writes is an integer), so
+/// there the exponent forms are left out: Rust's shortest decimal is printed as is.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn json_float(f: f64) -> String {
+    if f.is_finite() { format!("{f}") } else { "null".into() }
+}
+
+/// `strconv.FormatFloat(f, 'g', -1, 64)`, reduced in the page as [`json_float`] is.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn format_float_g(f: f64) -> String {
+    json_float(f)
+}
+
+/// `encoding/json`'s float64 format: `'f'` with the shortest precision, or `'e'` below 1e-6 and
+/// from 1e21 on (with `e-07` shortened to `e-7`).
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn json_float(f: f64) -> String {
     if !f.is_finite() {
         // JSON has no NaN or infinities (serde_json::Value cannot hold them either).
@@ -58,6 +71,7 @@ pub(crate) fn json_float(f: f64) -> String {
 
 /// `strconv.FormatFloat(f, 'g', -1, 64)`: `%e` when the exponent is below -4 or at least 6
 /// (the shortest-precision rule), else `%f`; exponents have at least two digits.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn format_float_g(f: f64) -> String {
     if f.is_nan() {
         return ".nan".into();
@@ -78,6 +92,7 @@ pub(crate) fn format_float_g(f: f64) -> String {
 }
 
 /// The shortest round-tripping digits of `f` as `d.ddd` (with sign) and its decimal exponent.
+#[cfg(not(target_arch = "wasm32"))]
 fn shortest_e(f: f64) -> (String, i32) {
     let s = format!("{f:e}");
     match s.split_once('e') {

@@ -58,10 +58,8 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
                 out.push_str("{}");
                 return;
             }
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
             out.push('{');
-            for (i, (key, item)) in entries.into_iter().enumerate() {
+            for (i, (key, item)) in sorted(map).enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -73,6 +71,48 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
             newline(out, depth);
             out.push('}');
         }
+    }
+}
+
+/// A map's entries with the keys in byte order, as Go sorts map keys: serde_json's `Map` (a
+/// `BTreeMap` of `String`s without the `preserve_order` feature) already iterates so.
+fn sorted(map: &serde_json::Map<String, Value>) -> serde_json::map::Iter<'_> {
+    map.iter()
+}
+
+/// `value` as Go's `json.Marshal` writes a map: no spaces, keys sorted, HTML escaping on (the
+/// request bodies clients build from maps, such as patches).
+pub fn to_string_compact(value: &Value) -> String {
+    let mut out = String::new();
+    write_compact(&mut out, value);
+    out
+}
+
+fn write_compact(out: &mut String, value: &Value) {
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in sorted(map).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, key);
+                out.push(':');
+                write_compact(out, item);
+            }
+            out.push('}');
+        }
+        scalar => write_value(out, scalar, 0),
     }
 }
 
@@ -115,6 +155,24 @@ mod tests {
             to_string_pretty(&v),
             "{\n    \"a\": {\n        \"x\": null,\n        \"y\": []\n    },\n    \"b\": [\n        1,\n        {}\n    ]\n}\n"
         );
+    }
+
+    #[test]
+    fn maps_iterate_in_byte_order() {
+        let mut m = serde_json::Map::new();
+        for k in ["b", "a", "B", "_", "a1", "a10", "a9", "é"] {
+            m.insert(k.into(), Value::Null);
+        }
+        let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        assert_eq!(keys, sorted, "the JSON printers rely on it");
+    }
+
+    #[test]
+    fn compact_is_go_marshal_of_a_map() {
+        let v = json!({"status": {"b": [1, "<x>"], "a": null}, "$setElementOrder/c": []});
+        assert_eq!(to_string_compact(&v), r#"{"$setElementOrder/c":[],"status":{"a":null,"b":[1,"\u003cx\u003e"]}}"#);
     }
 
     #[test]

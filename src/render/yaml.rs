@@ -49,10 +49,8 @@ pub fn to_string(value: &Value) -> String {
     e.emit_node(value, Context::default());
     // DOCUMENT-END (implicit): end the last line.
     e.write_indent();
-    match String::from_utf8(e.out) {
-        Ok(s) => s,
-        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-    }
+    // The emitter copies whole characters of valid strings: the bytes are UTF-8.
+    String::from_utf8(e.out).unwrap_or_default()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -760,6 +758,13 @@ fn decode(bytes: &[u8]) -> u32 {
 /// go-yaml reads kubectl's JSON as YAML, where a raw NEL (U+0085, which Go's JSON encoder leaves
 /// unescaped) inside a double-quoted scalar is a line break and gets folded: the blanks around a
 /// run of breaks disappear, one break becomes a space and `n` breaks become `n - 1` line feeds.
+#[cfg(target_arch = "wasm32")]
+fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
+    // In the page the emitter prints the simulation's objects, whose strings never hold NEL.
+    std::borrow::Cow::Borrowed(s)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn fold_nel(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.contains('\u{85}') {
         return std::borrow::Cow::Borrowed(s);
@@ -827,7 +832,7 @@ fn resolves_to_string(s: &str) -> bool {
             if go_parse_int(&plain, true).is_some() || go_parse_int(&plain, false).is_some() {
                 return false;
             }
-            if yaml_style_float(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite) {
+            if yaml_style_float(&plain) && finite_decimal(&plain) {
                 return false;
             }
             true
@@ -928,7 +933,52 @@ fn go_parse_float_ok(s: &str) -> bool {
         return false;
     }
     let plain: String = s.chars().filter(|&c| c != '_').collect();
-    yaml_style_float(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite)
+    yaml_style_float(&plain) && finite_decimal(&plain)
+}
+
+/// The digits of 2^1024 − 2^970, the least value a float64 conversion rounds to infinity.
+#[cfg(not(target_arch = "wasm32"))]
+const FLOAT64_OVERFLOW: &[u8] = b"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+
+/// Whether a decimal in `yamlStyleFloat` form parses to a finite float64 (`strconv.ParseFloat`
+/// without a range error), decided on its digits: parsing decimal text as a float would bring
+/// large tables into the page for a case no object has.
+#[cfg(target_arch = "wasm32")]
+fn finite_decimal(_: &str) -> bool {
+    // In the page the emitter prints the simulation's objects, whose strings never spell a
+    // number beyond float64's range.
+    true
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn finite_decimal(s: &str) -> bool {
+    let s = s.trim_start_matches(['+', '-']);
+    let (mantissa, exp) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], &s[i + 1..]),
+        None => (s, "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+    let Some(first) = digits.iter().position(|&d| d != b'0') else { return true };
+    let exp: i64 = match exp.parse() {
+        Ok(e) => e,
+        // An exponent beyond int64: infinity, or an underflow to zero.
+        Err(_) => return exp.starts_with('-'),
+    };
+    // The value is 0.DDD… × 10^e10.
+    let e10 = (int.len() as i64 - first as i64).saturating_add(exp);
+    let limit = FLOAT64_OVERFLOW.len() as i64;
+    if e10 != limit {
+        return e10 < limit;
+    }
+    let sig = &digits[first..];
+    for i in 0..sig.len().max(FLOAT64_OVERFLOW.len()) {
+        let (a, b) = (sig.get(i).copied().unwrap_or(b'0'), FLOAT64_OVERFLOW.get(i).copied().unwrap_or(b'0'));
+        if a != b {
+            return a < b;
+        }
+    }
+    false
 }
 
 /// strconv's `underscoreOK` (base-10 numbers): every `_` sits between digits.
@@ -1106,36 +1156,34 @@ fn sorted_entries(map: &Map<String, Value>) -> Vec<(&str, &Value)> {
     merge_sort(entries, &|a: &(&str, &Value), b: &(&str, &Value)| key_less(a.0, b.0))
 }
 
-/// A stable merge sort on a "less" function that never panics, whatever the function does.
-fn merge_sort<T: Copy>(items: Vec<T>, less: &dyn Fn(&T, &T) -> bool) -> Vec<T> {
-    if items.len() <= 1 {
-        return items;
-    }
-    let mid = items.len() / 2;
-    let right = merge_sort(items[mid..].to_vec(), less);
-    let left = merge_sort(items[..mid].to_vec(), less);
-    let mut out = Vec::with_capacity(left.len() + right.len());
-    let (mut i, mut j) = (0, 0);
-    while i < left.len() && j < right.len() {
-        if less(&right[j], &left[i]) {
-            out.push(right[j]);
-            j += 1;
-        } else {
-            out.push(left[i]);
-            i += 1;
+/// A stable insertion sort on a "less" function that never panics, whatever the function does
+/// (a mapping has a few dozen keys at most).
+fn merge_sort<T: Copy>(mut items: Vec<T>, less: &dyn Fn(&T, &T) -> bool) -> Vec<T> {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && less(&items[j], &items[j - 1]) {
+            items.swap(j, j - 1);
+            j -= 1;
         }
     }
-    out.extend_from_slice(&left[i..]);
-    out.extend_from_slice(&right[j..]);
-    out
+    items
 }
 
 /// go-yaml's `keyList.Less` for two string keys.
 fn key_less(a: &str, b: &str) -> bool {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
+    // Unicode letters and digits natively; in the page, where keys are Kubernetes field names,
+    // label and annotation keys (ASCII by validation), ASCII only: Unicode tables would weigh
+    // more than the rest of the emitter.
+    #[cfg(not(target_arch = "wasm32"))]
     let is_letter = |c: char| c.is_alphabetic();
+    #[cfg(not(target_arch = "wasm32"))]
     let is_digit = |c: char| c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric());
+    #[cfg(target_arch = "wasm32")]
+    let is_letter = |c: char| c.is_ascii_alphabetic();
+    #[cfg(target_arch = "wasm32")]
+    let is_digit = |c: char| c.is_ascii_digit();
     let digit_value = |c: char| i64::from(u32::from(c)) - i64::from(u32::from('0'));
     for i in 0..ar.len().min(br.len()) {
         if ar[i] == br[i] {
@@ -1210,6 +1258,34 @@ mod tests {
         assert!(is_base60_float("-190:20:30.15"));
         assert!(!is_base60_float("1:60"));
         assert!(!is_base60_float("10.0.0.1:6443"));
+    }
+
+    #[test]
+    fn finite_decimals_without_float_parsing() {
+        for (s, finite) in [
+            ("1.5", true),
+            ("1e308", true),
+            ("1e309", false),
+            ("1e400", false),
+            ("-1e400", false),
+            ("1.7976931348623157e308", true),
+            ("1.7976931348623158e308", true),
+            ("1.797693134862315807937289714053e308", true),
+            ("1.79769313486231581e308", false),
+            ("1.7976931348623159e308", false),
+            (
+                "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791",
+                true,
+            ),
+            ("1e-400", true),
+            ("0.000e999", true),
+            ("1e99999999999999999999", false),
+            ("1e-99999999999999999999", true),
+            (".5e3", true),
+        ] {
+            assert_eq!(finite_decimal(s), finite, "{s}");
+            assert_eq!(s.parse::<f64>().unwrap().is_finite(), finite, "{s} (std agrees)");
+        }
     }
 
     #[test]

@@ -42,4 +42,4 @@ pub use record::{Actor, Body, ChangeType, Log, Method, Outcome, Request, Respons
 pub use scenario::{Chapter, Scenario};
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ForkError, Input, Snapshot, Timeline};
-pub use world::{Config, DEFAULT_EPOCH, DEFAULT_SEED};
+pub use world::{API_SERVER, Config, DEFAULT_EPOCH, DEFAULT_SEED};

@@ -28,7 +28,7 @@ use super::rng::Rng;
 use super::time::{SimTime, WallTime, millis};
 
 /// The API server's address, as kubelets and log lines name it.
-pub(crate) const API_SERVER: &str = "https://10.0.0.10:6443";
+pub const API_SERVER: &str = "https://10.0.0.10:6443";
 
 /// How a simulation is set up: everything that, with the inputs, decides its output.
 #[derive(Clone, Debug, PartialEq, Eq)]

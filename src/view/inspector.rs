@@ -8,18 +8,17 @@
 
 use std::time::Duration;
 
-use crate::sim::objects::{Event, Kind, Lease, Node, NodeCondition, ObjectKey, Pod, Taint, Time};
+use crate::i18n::{Key, Lang};
+use crate::sim::objects::{Event, Kind, Lease, Node, NodeCondition, ObjectKey, Pod, Taint};
 use crate::sim::record::{ChangeType, Log};
 use crate::sim::{MachineView, NODE_MONITOR_PERIOD, SimTime, Snapshot, WallTime};
+use crate::view::stage::escape;
 
 /// Cells that changed within this much simulated time before the playhead are marked.
 pub const CHANGE_WINDOW: Duration = Duration::from_secs(2);
 
 /// At most this many events are listed (the most recent ones).
 pub const EVENT_CAP: usize = 50;
-
-/// What kubectl prints for a missing timestamp.
-const UNKNOWN_TIME: &str = "<unknown>";
 
 // ----------------------------------------------------------------------------------------------
 // Time
@@ -37,57 +36,12 @@ pub fn sim_at(epoch: WallTime, w: WallTime) -> SimTime {
 /// `duration.HumanDuration` from k8s.io/apimachinery, the AGE format of `kubectl get` and
 /// `kubectl describe`, for a signed span in microseconds.
 pub fn human_duration(micros: i64) -> String {
-    // Go's `int(d.Seconds())` truncates toward zero.
-    let seconds = micros / 1_000_000;
-    if seconds < -1 {
-        return "<invalid>".into();
-    }
-    if seconds < 0 {
-        return "0s".into();
-    }
-    if seconds < 60 * 2 {
-        return format!("{seconds}s");
-    }
-    let minutes = seconds / 60;
-    if minutes < 10 {
-        let s = seconds % 60;
-        return if s == 0 { format!("{minutes}m") } else { format!("{minutes}m{s}s") };
-    }
-    if minutes < 60 * 3 {
-        return format!("{minutes}m");
-    }
-    let hours = seconds / 3600;
-    if hours < 8 {
-        let m = minutes % 60;
-        return if m == 0 { format!("{hours}h") } else { format!("{hours}h{m}m") };
-    }
-    if hours < 48 {
-        return format!("{hours}h");
-    }
-    if hours < 24 * 8 {
-        let h = hours % 24;
-        return if h == 0 { format!("{}d", hours / 24) } else { format!("{}d{h}h", hours / 24) };
-    }
-    if hours < 24 * 365 * 2 {
-        return format!("{}d", hours / 24);
-    }
-    if hours < 24 * 365 * 8 {
-        let dy = (hours / 24) % 365;
-        return if dy == 0 { format!("{}y", hours / 24 / 365) } else { format!("{}y{dy}d", hours / 24 / 365) };
-    }
-    format!("{}y", hours / 24 / 365)
+    crate::render::kubectl::human_duration(micros)
 }
 
 /// kubectl's `translateTimestampSince`: the age of `then` at `now`, `<unknown>` when unset.
 pub fn since(now: WallTime, then: Option<WallTime>) -> String {
-    match then {
-        Some(then) => human_duration(now.0 - then.0),
-        None => UNKNOWN_TIME.into(),
-    }
-}
-
-fn time_since(now: WallTime, then: Option<Time>) -> String {
-    since(now, then.map(|t| t.0))
+    crate::render::kubectl::since(now, then)
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -96,33 +50,13 @@ fn time_since(now: WallTime, then: Option<Time>) -> String {
 /// `kubectl get nodes` STATUS: from the Ready condition only (True → `Ready`, False or Unknown →
 /// `NotReady`, absent → `Unknown`), plus `,SchedulingDisabled` for a cordoned node.
 pub fn node_status(node: &Node) -> String {
-    let mut status = match node.ready_status() {
-        Some("True") => "Ready".to_string(),
-        Some(_) => "NotReady".to_string(),
-        None => "Unknown".to_string(),
-    };
-    if node.spec.unschedulable {
-        status.push_str(",SchedulingDisabled");
-    }
-    status
+    crate::render::kubectl::get::node_status(node)
 }
 
 /// `kubectl get nodes` ROLES: the sorted roles from `node-role.kubernetes.io/<role>` label keys
 /// and the value of a `kubernetes.io/role` label, or `<none>`.
 pub fn node_roles(node: &Node) -> String {
-    let mut roles: Vec<&str> = Vec::new();
-    for (k, v) in &node.metadata.labels {
-        if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
-            if !role.is_empty() {
-                roles.push(role);
-            }
-        } else if k == "kubernetes.io/role" && !v.is_empty() {
-            roles.push(v);
-        }
-    }
-    roles.sort_unstable();
-    roles.dedup();
-    if roles.is_empty() { "<none>".into() } else { roles.join(",") }
+    crate::render::kubectl::get::node_roles(node)
 }
 
 /// One row of `kubectl get nodes`.
@@ -141,7 +75,7 @@ pub fn node_line(node: &Node, now: WallTime) -> NodeLine {
         name: node.metadata.name.clone(),
         status: node_status(node),
         roles: node_roles(node),
-        age: time_since(now, node.metadata.creation_timestamp),
+        age: since(now, node.metadata.creation_timestamp.map(|t| t.0)),
         version: node.status.node_info.kubelet_version.clone(),
     }
 }
@@ -419,31 +353,12 @@ pub fn inspect_lease(log: &Log, epoch: WallTime, name: &str, t: SimTime, grace: 
 /// last container's waiting or terminated reason, `Terminating` once `deletionTimestamp` is set
 /// (unless the phase is terminal).
 pub fn pod_status(pod: &Pod) -> String {
-    let mut reason = pod.status.phase.clone();
-    let mut has_running = false;
-    for c in pod.status.container_statuses.iter().rev() {
-        if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
-            reason = w.reason.clone();
-        } else if let Some(t) = &c.state.terminated {
-            reason = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.clone() };
-        } else if c.ready && c.state.running.is_some() {
-            has_running = true;
-        }
-    }
-    if reason == "Completed" && has_running {
-        reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
-    }
-    let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-    if pod.metadata.deletion_timestamp.is_some() && !terminal {
-        reason = "Terminating".into();
-    }
-    reason
+    crate::render::kubectl::get::pod_state(pod, WallTime(0)).1
 }
 
 /// The READY column of `kubectl get pods`: containers ready and running, of all containers.
 pub fn pod_ready(pod: &Pod) -> String {
-    let ready = pod.status.container_statuses.iter().filter(|c| c.ready && c.state.running.is_some()).count();
-    format!("{ready}/{}", pod.spec.containers.len())
+    crate::render::kubectl::get::pod_state(pod, WallTime(0)).0
 }
 
 /// One row of the Pods tab.
@@ -458,16 +373,12 @@ pub struct PodRow {
     pub age: String,
 }
 
-/// The Pods tab row of `pod` at `now`.
+/// The Pods tab row of `pod` at `now`: cells of `kubectl get pods -o wide`.
 pub fn pod_row(pod: &Pod, now: WallTime) -> PodRow {
-    PodRow {
-        namespace: pod.metadata.namespace.clone(),
-        name: pod.metadata.name.clone(),
-        status: pod_status(pod),
-        ready: pod_ready(pod),
-        node: if pod.spec.node_name.is_empty() { "<none>".into() } else { pod.spec.node_name.clone() },
-        age: time_since(now, pod.metadata.creation_timestamp),
-    }
+    let mut cells = crate::render::kubectl::get::pod_row(pod, now).cells.into_iter();
+    let mut next = || cells.next().unwrap_or_default();
+    let (name, ready, status, _restarts, age, _ip, node) = (next(), next(), next(), next(), next(), next(), next());
+    PodRow { namespace: pod.metadata.namespace.clone(), name, status, ready, node, age }
 }
 
 /// Every Pod at the snapshot's instant, by namespace and name.
@@ -498,29 +409,24 @@ pub struct EventRow {
 /// `firstTimestamp`/`lastTimestamp`/`count`, or `eventTime` and `series` from the
 /// events.k8s.io recorder.
 pub fn event_row(e: &Event, now: WallTime) -> EventRow {
-    let first = e.first_timestamp.map(|t| t.0).or(e.event_time.map(|m| m.0));
-    let mut last = e.last_timestamp.map(|t| t.0).or(first);
-    let mut count = e.count.unwrap_or(0);
-    if let Some(series) = &e.series {
-        last = Some(series.last_observed_time.0);
-        count = series.count;
-    } else if count == 0 {
-        count = 1;
-    }
-    let last_seen = if count > 1 {
-        format!("{} (x{count} over {})", since(now, last), since(now, first))
+    // The cells of `kubectl get events -o wide`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT,
+    // SOURCE, MESSAGE, FIRST SEEN, COUNT, NAME.
+    let mut cells = crate::render::kubectl::get::event_row(e, now).cells.into_iter();
+    let mut next = || cells.next().unwrap_or_default();
+    let (last, type_, reason, object, _sub, _source, message, first, count) =
+        (next(), next(), next(), next(), next(), next(), next(), next(), next());
+    let last_seen = if count != "1" && count != "0" {
+        [last, " (x".into(), count, " over ".into(), first, ")".into()].concat()
     } else {
-        since(now, last)
+        last
     };
-    let kind = e.involved_object.kind.to_lowercase();
-    let object = if e.involved_object.name.is_empty() { kind } else { format!("{kind}/{}", e.involved_object.name) };
     EventRow {
-        id: format!("{}/{}", e.metadata.namespace, e.metadata.name),
+        id: [e.metadata.namespace.as_str(), "/", &e.metadata.name].concat(),
         last_seen,
-        type_: e.type_.clone(),
-        reason: e.reason.clone(),
+        type_,
+        reason,
         object,
-        message: e.message.trim().to_string(),
+        message,
     }
 }
 
@@ -564,6 +470,433 @@ pub fn event_list(log: &Log, epoch: WallTime, t: SimTime, cap: usize) -> EventLi
     EventList { rows, capped }
 }
 
+// ----------------------------------------------------------------------------------------------
+// Markup. The tabs are written as HTML strings (set with `innerHTML` by the component): string
+// writers cost a fraction of the code size of typed view trees, and are checked natively. The
+// structure, roles and classes are the page's contract with its styles and browser tests.
+
+/// Appends the parts: plain concatenation, which costs far less code than `format!`.
+pub fn cat(o: &mut String, parts: &[&str]) {
+    for p in parts {
+        o.push_str(p);
+    }
+}
+
+fn changed_attrs(changed: bool) -> &'static str {
+    if changed { " changed\" data-changed=\"true" } else { "" }
+}
+
+/// A status with its shape (the text never relies on colour alone).
+fn state(o: &mut String, class: &str, text: &str) {
+    cat(
+        o,
+        &[
+            r#"<span class="state state-"#,
+            class,
+            r#""><span class="shape" aria-hidden="true"></span>"#,
+            &escape(text),
+            "</span>",
+        ],
+    );
+}
+
+/// `prefix/name` with a line-break opportunity after the slash.
+fn break_after_slash(o: &mut String, key: &str) {
+    match key.split_once('/') {
+        Some((prefix, rest)) => cat(o, &[&escape(prefix), "/<wbr>", &escape(rest)]),
+        None => o.push_str(&escape(key)),
+    }
+}
+
+/// `<th scope="col">` headers for `keys`.
+fn headers(o: &mut String, lang: Lang, keys: &[Key], roles: bool) {
+    for k in keys {
+        cat(
+            o,
+            &[
+                if roles { r#"<th scope="col" role="columnheader">"# } else { r#"<th scope="col">"# },
+                &escape(lang.text(*k)),
+                "</th>",
+            ],
+        );
+    }
+}
+
+/// The Node tab: the `kubectl get node` line, the Conditions table and the taints.
+pub fn node_markup(v: &NodeView, lang: Lang) -> String {
+    let t = |k: Key| escape(lang.text(k));
+    let l = &v.line;
+    let name = escape(&l.name);
+    let mut o = String::with_capacity(4096);
+    cat(
+        &mut o,
+        &[
+            r#"<div class="kubectl"><p class="command"><code>kubectl get node "#,
+            &name,
+            r#"</code></p><div class="table-scroll"><table class="get-nodes"><thead><tr><th scope="col">NAME</th><th scope="col">STATUS</th><th scope="col">ROLES</th><th scope="col">AGE</th><th scope="col">VERSION</th></tr></thead><tbody><tr><td>"#,
+            &name,
+            r#"</td><td class=""#,
+            changed_attrs(v.status_changed),
+            r#"" data-col="status">"#,
+        ],
+    );
+    state(&mut o, if l.status.starts_with("Ready") { "ok" } else { "bad" }, &l.status);
+    cat(
+        &mut o,
+        &[
+            "</td><td>",
+            &escape(&l.roles),
+            "</td><td>",
+            &escape(&l.age),
+            "</td><td>",
+            &escape(&l.version),
+            "</td></tr></tbody></table></div></div><h3>",
+            &t(Key::Conditions),
+            r#"</h3><div class="table-scroll"><table class="conditions stack" role="table"><thead role="rowgroup"><tr role="row">"#,
+        ],
+    );
+    headers(
+        &mut o,
+        lang,
+        &[
+            Key::ColType,
+            Key::ColStatus,
+            Key::ColLastHeartbeatTime,
+            Key::ColLastTransitionTime,
+            Key::ColReason,
+            Key::ColMessage,
+        ],
+        true,
+    );
+    o.push_str(r#"</tr></thead><tbody role="rowgroup">"#);
+    for r in &v.conditions {
+        let ty = escape(&r.type_.text);
+        cat(
+            &mut o,
+            &[
+                r#"<tr role="row" data-type=""#,
+                &ty,
+                r#""><th scope="row" role="rowheader" class="c-type"#,
+                if r.type_.changed { " changed" } else { "" },
+                r#"">"#,
+                &ty,
+                r#"</th><td role="cell" class="c-status"#,
+                changed_attrs(r.status.changed),
+                r#"">"#,
+            ],
+        );
+        state(&mut o, r.health.class(), &r.status.text);
+        o.push_str("</td>");
+        for (cell, class, label) in [
+            (&r.last_heartbeat, "c-time c-heartbeat", Key::ColLastHeartbeatTime),
+            (&r.last_transition, "c-time c-transition", Key::ColLastTransitionTime),
+            (&r.reason, "c-reason", Key::ColReason),
+            (&r.message, "c-message", Key::ColMessage),
+        ] {
+            cat(
+                &mut o,
+                &[
+                    r#"<td role="cell" class=""#,
+                    class,
+                    changed_attrs(cell.changed),
+                    r#"" data-label=""#,
+                    &t(label),
+                    r#"">"#,
+                    &escape(&cell.text),
+                    "</td>",
+                ],
+            );
+        }
+        o.push_str("</tr>");
+    }
+    cat(
+        &mut o,
+        &[
+            r#"</tbody></table></div><p class="legend"><span class="legend-mark" aria-hidden="true"></span>"#,
+            &t(Key::ChangedLegend),
+            "</p><h3>",
+            &t(Key::Taints),
+            "</h3>",
+        ],
+    );
+    if v.taints.is_empty() {
+        cat(&mut o, &[r#"<p class="empty">"#, &t(Key::NoTaints), "</p>"]);
+    } else {
+        o.push_str(r#"<div class="table-scroll"><table class="taints"><thead><tr>"#);
+        headers(&mut o, lang, &[Key::ColKey, Key::ColEffect, Key::ColTimeAdded], false);
+        o.push_str("</tr></thead><tbody>");
+        for r in &v.taints {
+            cat(&mut o, &[r#"<tr class=""#, changed_attrs(r.changed), r#""><td><code>"#]);
+            break_after_slash(&mut o, &r.key);
+            cat(
+                &mut o,
+                &[
+                    "</code></td><td>",
+                    &escape(&r.effect),
+                    "</td><td>",
+                    &escape(r.time_added.as_deref().unwrap_or("—")),
+                    "</td></tr>",
+                ],
+            );
+        }
+        o.push_str("</tbody></table></div>");
+    }
+    o
+}
+
+/// A paragraph saying there is no such object yet: `node-1: no Node object yet`.
+pub fn empty_markup(name: Option<&str>, text: &str) -> String {
+    let mut o = String::from(r#"<p class="empty">"#);
+    if let Some(n) = name {
+        cat(&mut o, &[&escape(n), ": "]);
+    }
+    cat(&mut o, &[&escape(text), "</p>"]);
+    o
+}
+
+/// The share of the grace period that has run, in tenths of a percent (0 to 1000).
+pub fn grace_permille(v: &LeaseView) -> u32 {
+    match v.state {
+        GraceState::Passed => 1000,
+        GraceState::Left(left) => {
+            let total = v.grace.as_micros().max(1);
+            (1000 - (left.as_micros().min(total) * 1000 / total)) as u32
+        }
+    }
+}
+
+/// The Lease tab: holder, duration, renewTime, and the grace countdown.
+pub fn lease_markup(v: &LeaseView, lang: Lang) -> String {
+    let t = |k: Key| escape(lang.text(k));
+    let grace = crate::sim::format_go_duration(v.grace);
+    let (text, then) = match v.state {
+        GraceState::Left(left) => (lang.fill(Key::GraceCountdown, &[&countdown(left), &grace]), ""),
+        GraceState::Passed => {
+            let then = if v.node_unknown { Key::GraceNodeUnknown } else { Key::GraceNextCheck };
+            (lang.fill(Key::GracePassed, &[&grace]), lang.text(then))
+        }
+    };
+    let permille = grace_permille(v);
+    let unset = |s: &Option<String>| escape(s.as_deref().unwrap_or("<unset>")).into_owned();
+    let mut o = String::with_capacity(1500);
+    cat(
+        &mut o,
+        &[
+            r#"<div class="lease"><p class="object-name">"#,
+            &t(Key::TabLease),
+            " <code>",
+            &escape(&v.namespace),
+            "/",
+            &escape(&v.name),
+            r#"</code></p><dl class="fields"><dt>"#,
+            &t(Key::HolderIdentity),
+            "</dt><dd><code>",
+            &unset(&v.holder),
+            "</code></dd><dt>",
+            &t(Key::LeaseDuration),
+            "</dt><dd><code>",
+            &unset(&v.duration_seconds.map(|d| d.to_string())),
+            "</code></dd><dt>",
+            &t(Key::RenewTime),
+            "</dt><dd",
+            if v.renew_changed { r#" class="changed" data-changed="true""# } else { "" },
+            "><code>",
+            &unset(&v.renew_time),
+            "</code>",
+        ],
+    );
+    if let Some(a) = &v.renewed_ago {
+        cat(&mut o, &[r#" <span class="ago">"#, &escape(&lang.fill(Key::RenewedAgo, &[a])), "</span>"]);
+    }
+    cat(
+        &mut o,
+        &[
+            "</dd></dl><h3>",
+            &t(Key::GracePeriodTitle),
+            r#"</h3><div class="grace"><div class="grace-bar" aria-hidden="true"><div class="grace-fill"#,
+            if permille >= 1000 { " passed" } else { "" },
+            r#"" data-width=""#,
+            &(permille / 10).to_string(),
+            ".",
+            &(permille % 10).to_string(),
+            r#"%"></div></div><p class="grace-text">"#,
+        ],
+    );
+    state(&mut o, if matches!(v.state, GraceState::Left(_)) { "ok" } else { "unknown" }, &text);
+    if !then.is_empty() {
+        cat(&mut o, &[" ", &escape(then)]);
+    }
+    cat(&mut o, &[r#"</p><p class="explain">"#, &t(Key::GraceExplain), "</p></div></div>"]);
+    o
+}
+
+/// The Pods tab.
+pub fn pods_markup(rows: &[PodRow], lang: Lang) -> String {
+    if rows.is_empty() {
+        return empty_markup(None, lang.text(Key::NoPods));
+    }
+    let mut o = String::from(r#"<div class="table-scroll"><table class="pods"><thead><tr>"#);
+    headers(&mut o, lang, &[Key::ColName, Key::ColPhase, Key::ColReady, Key::ColNode, Key::ColAge], false);
+    o.push_str("</tr></thead><tbody>");
+    for r in rows {
+        let class = match r.status.as_str() {
+            "Running" => "ok",
+            "Terminating" | "Failed" | "Unknown" => "bad",
+            _ => "unknown",
+        };
+        cat(&mut o, &[r#"<tr><th scope="row">"#, &escape(&r.name), "</th><td>"]);
+        state(&mut o, class, &r.status);
+        cat(
+            &mut o,
+            &[
+                "</td><td>",
+                &escape(&r.ready),
+                "</td><td>",
+                &escape(&r.node),
+                "</td><td>",
+                &escape(&r.age),
+                "</td></tr>",
+            ],
+        );
+    }
+    o.push_str("</tbody></table></div>");
+    o
+}
+
+/// The Events tab, oldest first.
+pub fn events_markup(list: &EventList, lang: Lang) -> String {
+    if list.rows.is_empty() {
+        return empty_markup(None, lang.text(Key::NoEvents));
+    }
+    let mut o = String::new();
+    if list.capped {
+        cat(
+            &mut o,
+            &[r#"<p class="legend">"#, &escape(&lang.fill(Key::EventsCapped, &[&EVENT_CAP.to_string()])), "</p>"],
+        );
+    }
+    o.push_str(
+        r#"<div class="table-scroll"><table class="events stack" role="table"><thead role="rowgroup"><tr role="row">"#,
+    );
+    headers(&mut o, lang, &[Key::ColLastSeen, Key::ColType, Key::ColReason, Key::ColObject, Key::ColMessage], true);
+    o.push_str(r#"</tr></thead><tbody role="rowgroup">"#);
+    let seen = escape(lang.text(Key::ColLastSeen));
+    for r in &list.rows {
+        let warning = r.type_ == "Warning";
+        cat(
+            &mut o,
+            &[
+                r#"<tr role="row""#,
+                if warning { r#" class="warning""# } else { "" },
+                r#"><td role="cell" class="c-seen nowrap" data-label=""#,
+                &seen,
+                r#"">"#,
+                &escape(&r.last_seen),
+                r#"</td><td role="cell" class="c-type">"#,
+            ],
+        );
+        state(&mut o, if warning { "bad" } else { "neutral" }, &r.type_);
+        cat(
+            &mut o,
+            &[
+                r#"</td><td role="cell" class="c-reason">"#,
+                &escape(&r.reason),
+                r#"</td><td role="cell" class="c-object nowrap">"#,
+                &escape(&r.object),
+                r#"</td><td role="cell" class="c-message">"#,
+                &escape(&r.message),
+                "</td></tr>",
+            ],
+        );
+    }
+    o.push_str("</tbody></table></div>");
+    o
+}
+
+/// The inspector's tabs, in order (Events stays last), with the ids their elements use
+/// (`inspector-tab-<id>`, `inspector-panel-<id>`, `inspector-body-<id>`) and their labels.
+pub const TABS: [(&str, Key); 7] = [
+    ("node", Key::TabNode),
+    ("lease", Key::TabLease),
+    ("pods", Key::TabPods),
+    ("yaml", Key::TabYaml),
+    ("kubectl", Key::TabKubectl),
+    ("requests", Key::TabRequests),
+    ("events", Key::TabEvents),
+];
+
+/// The tab the arrow keys, Home and End move to from tab `i`.
+pub fn tab_moved(i: usize, key: &str) -> Option<usize> {
+    let n = TABS.len();
+    match key {
+        "ArrowRight" => Some((i + 1) % n),
+        "ArrowLeft" => Some((i + n - 1) % n),
+        "Home" => Some(0),
+        "End" => Some(n - 1),
+        _ => None,
+    }
+}
+
+/// The inspector's frame, written once per language: the heading and Node picker, the WAI-ARIA
+/// tab list, and every panel with the element its content goes into (the first tab selected;
+/// the component keeps `aria-selected`, `tabindex` and `hidden` in step with the open tab). The
+/// YAML panel holds its two pickers and the kubectl panel its prompt: they persist while the
+/// content beside them changes.
+pub fn frame_markup(lang: Lang) -> String {
+    let t = |k: Key| escape(lang.text(k)).into_owned();
+    let mut o = format!(
+        r#"<div class="inspector-head"><h2 id="inspector-title">{}</h2><div class="node-pick" id="inspector-pick" hidden><label for="inspector-node">{}</label><select id="inspector-node"></select></div></div><div role="tablist" class="tabs" aria-labelledby="inspector-title">"#,
+        t(Key::Inspector),
+        t(Key::InspectNode)
+    );
+    for (i, (id, label)) in TABS.iter().enumerate() {
+        o.push_str(&format!(
+            r#"<button type="button" role="tab" id="inspector-tab-{id}" aria-controls="inspector-panel-{id}" aria-selected="{}" tabindex="{}">{}</button>"#,
+            i == 0,
+            if i == 0 { 0 } else { -1 },
+            t(*label)
+        ));
+    }
+    o.push_str("</div>");
+    for (i, (id, _)) in TABS.iter().enumerate() {
+        o.push_str(&format!(
+            r#"<div role="tabpanel" id="inspector-panel-{id}" aria-labelledby="inspector-tab-{id}" tabindex="0" class="tabpanel"{}>"#,
+            if i == 0 { "" } else { " hidden" }
+        ));
+        match *id {
+            "yaml" => o.push_str(&format!(
+                r#"<div class="yaml-controls"><label><span>{}</span><select id="yaml-object"></select></label><label><span>{}</span><select id="yaml-compare"></select></label></div>"#,
+                t(Key::YamlObject),
+                t(Key::YamlCompareWith)
+            )),
+            "kubectl" => o.push_str(&format!(
+                r#"<p class="help" id="kubectl-help">{help}</p><form class="kubectl-prompt" id="kubectl-form"><label for="kubectl-input" class="prompt-sign"><span aria-hidden="true">$</span><span class="sr-only">{label}</span></label><input id="kubectl-input" type="text" spellcheck="false" autocomplete="off" autocapitalize="off" aria-describedby="kubectl-help" placeholder="kubectl get nodes"><button type="submit">{run}</button></form><div class="suggestions" role="group" aria-label="{try_}"><span class="suggestions-label" aria-hidden="true">{try_}</span><span id="kubectl-suggestions"></span></div>"#,
+                help = t(Key::KubectlHelp),
+                label = t(Key::KubectlPromptLabel),
+                run = t(Key::KubectlRun),
+                try_ = t(Key::KubectlSuggestions),
+            )),
+            _ => {}
+        }
+        o.push_str(&format!(r#"<div class="panel-body" id="inspector-body-{id}"></div></div>"#));
+    }
+    o
+}
+
+/// The Node picker's options, `selected` marked.
+pub fn picker_markup(names: &[String], selected: Option<&str>) -> String {
+    names
+        .iter()
+        .map(|n| {
+            format!(
+                r#"<option value="{0}"{1}>{0}</option>"#,
+                escape(n),
+                if selected == Some(n.as_str()) { " selected" } else { "" }
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::borrow::Cow;
@@ -571,7 +904,7 @@ mod tests {
     use super::*;
     use crate::sim::objects::{
         Container, ContainerState, ContainerStateRunning, ContainerStateWaiting, ContainerStatus, EventSeries,
-        EventSource, MicroTime, ObjectMeta, ObjectReference, PodSpec, PodStatus,
+        EventSource, MicroTime, ObjectMeta, ObjectReference, PodSpec, PodStatus, Time,
     };
     use crate::sim::{Action, ActionKind, Chapter, Config, DEFAULT_EPOCH, Timeline};
 

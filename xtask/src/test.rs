@@ -51,6 +51,7 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
                 run(cargo(&paths)
                     .args(["test", "--workspace"])
                     .env("NODELINE_REQUIRE_SCHEMA", "1")
+                    .env("NODELINE_REQUIRE_KUBECTL", "1")
                     .env("NODELINE_PYTHON", install::test_python(&paths)))
             }),
         ));

@@ -1,0 +1,603 @@
+//! `kubectl get` for Nodes, Pods, Leases and Events.
+//!
+//! A real `kubectl get` asks the API server for a `Table` (`Accept: application/json;as=Table`):
+//! the server converts the objects to rows (`pkg/printers/internalversion/printers.go`, with every
+//! column, the `-o wide` ones included, and AGE computed on the server at response time), and
+//! kubectl prints the rows (cli-runtime `printers/tableprinter.go`): upper-case headers, only the
+//! priority-0 columns unless `-o wide`, a `NAMESPACE` column with `-A`, `kind/` before names when
+//! several kinds are printed, all through a tab writer. [`table`] is the server's half and
+//! [`print_table`] kubectl's; the parity test serves the first to the real kubectl and compares
+//! its output with the second.
+
+use std::fmt::Write as _;
+
+use super::tabwriter::TabWriter;
+use super::{Cluster, escape_terminal, since};
+use crate::sim::WallTime;
+use crate::sim::objects::{Event, Lease, Node, Pod};
+
+/// The resources nodeline serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    Nodes,
+    Pods,
+    Leases,
+    Events,
+}
+
+impl Resource {
+    /// Every resource, in discovery order.
+    pub const ALL: [Resource; 4] = [Resource::Nodes, Resource::Pods, Resource::Leases, Resource::Events];
+
+    /// The resource's plural name (its path segment).
+    pub fn plural(self) -> &'static str {
+        match self {
+            Resource::Nodes => "nodes",
+            Resource::Pods => "pods",
+            Resource::Leases => "leases",
+            Resource::Events => "events",
+        }
+    }
+
+    /// The singular name.
+    pub fn singular(self) -> &'static str {
+        match self {
+            Resource::Nodes => "node",
+            Resource::Pods => "pod",
+            Resource::Leases => "lease",
+            Resource::Events => "event",
+        }
+    }
+
+    /// The short names discovery advertises.
+    pub fn short_names(self) -> &'static [&'static str] {
+        match self {
+            Resource::Nodes => &["no"],
+            Resource::Pods => &["po"],
+            Resource::Leases => &[],
+            Resource::Events => &["ev"],
+        }
+    }
+
+    /// The kind.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Resource::Nodes => "Node",
+            Resource::Pods => "Pod",
+            Resource::Leases => "Lease",
+            Resource::Events => "Event",
+        }
+    }
+
+    /// The API group (`""` for the core group).
+    pub fn group(self) -> &'static str {
+        match self {
+            Resource::Leases => "coordination.k8s.io",
+            _ => "",
+        }
+    }
+
+    /// Whether objects live in namespaces.
+    pub fn namespaced(self) -> bool {
+        !matches!(self, Resource::Nodes)
+    }
+
+    /// `plural.group` (or `plural` in the core group), as error messages name the resource.
+    pub fn group_resource(self) -> String {
+        match self.group() {
+            "" => self.plural().to_string(),
+            g => format!("{}.{g}", self.plural()),
+        }
+    }
+
+    /// The lower-case `kind[.group]` kubectl puts before names (`node/node-1`,
+    /// `lease.coordination.k8s.io/node-1`).
+    pub fn kind_prefix(self) -> String {
+        match self.group() {
+            "" => self.kind().to_ascii_lowercase(),
+            g => format!("{}.{g}", self.kind().to_ascii_lowercase()),
+        }
+    }
+
+    /// The resource a `kubectl get` argument names: plural, singular, short name or kind, in any
+    /// case, optionally qualified by version and group (`nodes.v1.`, `leases.coordination.k8s.io`).
+    pub fn from_arg(arg: &str) -> Option<Resource> {
+        let arg = arg.to_ascii_lowercase();
+        let (name, qualifier) = match arg.split_once('.') {
+            Some((n, q)) => (n.to_string(), Some(q.to_string())),
+            None => (arg, None),
+        };
+        Resource::ALL.into_iter().find(|r| {
+            let named = name == r.plural()
+                || name == r.singular()
+                || r.short_names().contains(&name.as_str())
+                || name == r.kind().to_ascii_lowercase();
+            let qualified = match qualifier.as_deref() {
+                None => true,
+                Some(q) => {
+                    let group = r.group();
+                    let version = "v1";
+                    q == group
+                        || q == format!("{version}.{group}")
+                        || (group.is_empty() && (q == version || q == format!("{version}.")))
+                }
+            };
+            named && qualified
+        })
+    }
+}
+
+/// A column of a server-side table (`metav1.TableColumnDefinition`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    /// 0: always shown; 1: only with `-o wide`.
+    pub priority: u8,
+    /// Whether the column holds the object's name (`format: name`).
+    pub is_name: bool,
+    /// The column's type as the server declares it.
+    pub type_: &'static str,
+}
+
+const fn col(name: &'static str, priority: u8) -> Column {
+    Column { name, priority, is_name: false, type_: "string" }
+}
+
+const fn name_col(priority: u8) -> Column {
+    Column { name: "Name", priority, is_name: true, type_: "string" }
+}
+
+/// The Node columns.
+pub const NODE_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Status", 0),
+    col("Roles", 0),
+    col("Age", 0),
+    col("Version", 0),
+    col("Internal-IP", 1),
+    col("External-IP", 1),
+    col("OS-Image", 1),
+    col("Kernel-Version", 1),
+    col("Container-Runtime", 1),
+];
+
+/// The Pod columns.
+pub const POD_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Ready", 0),
+    col("Status", 0),
+    col("Restarts", 0),
+    col("Age", 0),
+    col("IP", 1),
+    col("Node", 1),
+    col("Nominated Node", 1),
+    col("Readiness Gates", 1),
+];
+
+/// The Lease columns.
+pub const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)];
+
+/// The Event columns.
+pub const EVENT_COLUMNS: &[Column] = &[
+    col("Last Seen", 0),
+    col("Type", 0),
+    col("Reason", 0),
+    col("Object", 0),
+    col("Subobject", 1),
+    col("Source", 1),
+    col("Message", 0),
+    col("First Seen", 1),
+    col("Count", 1),
+    name_col(1),
+];
+
+/// One row: its cells (every column, the wide ones included) and the object's namespace and
+/// name (the row's `object` metadata).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    pub cells: Vec<String>,
+    pub namespace: String,
+    pub name: String,
+}
+
+/// A server-side table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub resource: Resource,
+    pub columns: &'static [Column],
+    pub rows: Vec<Row>,
+}
+
+impl Resource {
+    /// The resource's columns.
+    pub fn columns(self) -> &'static [Column] {
+        match self {
+            Resource::Nodes => NODE_COLUMNS,
+            Resource::Pods => POD_COLUMNS,
+            Resource::Leases => LEASE_COLUMNS,
+            Resource::Events => EVENT_COLUMNS,
+        }
+    }
+}
+
+// ---- the API server's rows ----
+
+/// `kubectl get nodes` STATUS: from the Ready condition only, plus `SchedulingDisabled`.
+pub fn node_status(node: &Node) -> String {
+    let mut status = match node.ready_status() {
+        Some("True") => "Ready".to_string(),
+        Some(_) => "NotReady".to_string(),
+        None => "Unknown".to_string(),
+    };
+    if node.spec.unschedulable {
+        status.push_str(",SchedulingDisabled");
+    }
+    status
+}
+
+/// ROLES: the sorted roles from `node-role.kubernetes.io/<role>` label keys and the value of a
+/// `kubernetes.io/role` label, comma-separated, or `<none>`.
+pub fn node_roles(node: &Node) -> String {
+    // A sorted set (`sets.String.List()`), kept by inserting in place.
+    let mut roles: Vec<&str> = Vec::new();
+    for (k, v) in &node.metadata.labels {
+        let role = match k.strip_prefix("node-role.kubernetes.io/") {
+            Some(role) => role,
+            None if k == "kubernetes.io/role" => v.as_str(),
+            None => "",
+        };
+        if !role.is_empty()
+            && let Err(at) = roles.binary_search(&role)
+        {
+            roles.insert(at, role);
+        }
+    }
+    if roles.is_empty() { "<none>".into() } else { roles.join(",") }
+}
+
+fn or(s: &str, default: &str) -> String {
+    if s.is_empty() { default.to_string() } else { s.to_string() }
+}
+
+/// `printNode`.
+pub fn node_row(node: &Node, now: WallTime) -> Row {
+    let info = &node.status.node_info;
+    let address = |ty: &str| {
+        node.status.addresses.iter().find(|a| a.type_ == ty).map_or_else(|| "<none>".to_string(), |a| a.address.clone())
+    };
+    Row {
+        cells: vec![
+            node.metadata.name.clone(),
+            node_status(node),
+            node_roles(node),
+            since(now, node.metadata.creation_timestamp.map(|t| t.0)),
+            info.kubelet_version.clone(),
+            address("InternalIP"),
+            address("ExternalIP"),
+            or(&info.os_image, "<unknown>"),
+            or(&info.kernel_version, "<unknown>"),
+            or(&info.container_runtime_version, "<unknown>"),
+        ],
+        namespace: String::new(),
+        name: node.metadata.name.clone(),
+    }
+}
+
+/// The READY, STATUS and RESTARTS cells of a Pod (`printPod`, for Pods without init
+/// containers, which are the only ones the simulation makes).
+pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
+    let total = pod.spec.containers.len();
+    let mut ready = 0;
+    let mut restarts: i64 = 0;
+    let mut last_restart: Option<WallTime> = None;
+    let mut reason = pod.status.phase.clone();
+    let scheduling_gated =
+        pod.status.conditions.iter().any(|c| c.type_ == "PodScheduled" && c.reason == "SchedulingGated");
+    if scheduling_gated {
+        reason = "SchedulingGated".into();
+    }
+    let mut has_running = false;
+    for c in pod.status.container_statuses.iter().rev() {
+        restarts += i64::from(c.restart_count);
+        if let Some(t) = &c.last_state.terminated
+            && last_restart.is_none_or(|l| l < t.finished_at.0)
+        {
+            last_restart = Some(t.finished_at.0);
+        }
+        if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
+            reason = w.reason.clone();
+        } else if let Some(t) = c.state.terminated.as_ref() {
+            reason = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.clone() };
+        } else if c.ready && c.state.running.is_some() {
+            has_running = true;
+            ready += 1;
+        }
+    }
+    if reason == "Completed" && has_running {
+        reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
+    }
+    let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    if pod.metadata.deletion_timestamp.is_some() && !terminal {
+        reason = "Terminating".into();
+    }
+    let restarts = match last_restart {
+        Some(at) if restarts != 0 => format!("{restarts} ({} ago)", since(now, Some(at))),
+        _ => restarts.to_string(),
+    };
+    (format!("{ready}/{total}"), reason, restarts)
+}
+
+/// `printPod`.
+pub fn pod_row(pod: &Pod, now: WallTime) -> Row {
+    let (ready, status, restarts) = pod_state(pod, now);
+    let ip = pod.status.pod_ips.first().map(|p| p.ip.as_str()).unwrap_or("");
+    Row {
+        cells: vec![
+            pod.metadata.name.clone(),
+            ready,
+            status,
+            restarts,
+            since(now, pod.metadata.creation_timestamp.map(|t| t.0)),
+            or(ip, "<none>"),
+            or(&pod.spec.node_name, "<none>"),
+            "<none>".into(),
+            "<none>".into(),
+        ],
+        namespace: pod.metadata.namespace.clone(),
+        name: pod.metadata.name.clone(),
+    }
+}
+
+/// `printLease`.
+pub fn lease_row(lease: &Lease, now: WallTime) -> Row {
+    Row {
+        cells: vec![
+            lease.metadata.name.clone(),
+            lease.spec.holder_identity.clone().unwrap_or_default(),
+            since(now, lease.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: lease.metadata.namespace.clone(),
+        name: lease.metadata.name.clone(),
+    }
+}
+
+/// `printEvent`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT, SOURCE, MESSAGE, FIRST SEEN, COUNT,
+/// NAME.
+pub fn event_row(e: &Event, now: WallTime) -> Row {
+    let first = match e.first_timestamp {
+        Some(t) => since(now, Some(t.0)),
+        None => since(now, e.event_time.map(|m| m.0)),
+    };
+    let mut last = match e.last_timestamp {
+        Some(t) => since(now, Some(t.0)),
+        None => first.clone(),
+    };
+    let mut count = e.count.unwrap_or(0);
+    if let Some(series) = &e.series {
+        last = since(now, Some(series.last_observed_time.0));
+        count = series.count;
+    } else if count == 0 {
+        count = 1;
+    }
+    let kind = e.involved_object.kind.to_ascii_lowercase();
+    let target = if e.involved_object.name.is_empty() { kind } else { format!("{kind}/{}", e.involved_object.name) };
+    let component = if e.source.component.is_empty() { &e.reporting_component } else { &e.source.component };
+    let instance = if e.source.host.is_empty() { &e.reporting_instance } else { &e.source.host };
+    let source = if instance.is_empty() { component.clone() } else { format!("{component}, {instance}") };
+    Row {
+        cells: vec![
+            last,
+            e.type_.clone(),
+            e.reason.clone(),
+            target,
+            e.involved_object.field_path.clone(),
+            source,
+            e.message.trim().to_string(),
+            first,
+            count.to_string(),
+            e.metadata.name.clone(),
+        ],
+        namespace: e.metadata.namespace.clone(),
+        name: e.metadata.name.clone(),
+    }
+}
+
+/// Which objects a `kubectl get` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every object of the kind in one namespace (ignored for cluster-scoped kinds).
+    Namespace(String),
+    /// Every object in every namespace (`-A`).
+    AllNamespaces,
+}
+
+impl Scope {
+    fn admits(&self, namespace: &str) -> bool {
+        match self {
+            Scope::Namespace(ns) => namespace.is_empty() || namespace == ns,
+            Scope::AllNamespaces => true,
+        }
+    }
+}
+
+/// The table the API server answers a list with.
+pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
+    let now = cluster.now;
+    let rows = match resource {
+        Resource::Nodes => cluster.nodes.iter().map(|n| node_row(n, now)).collect(),
+        Resource::Pods => {
+            cluster.pods.iter().filter(|p| scope.admits(&p.metadata.namespace)).map(|p| pod_row(p, now)).collect()
+        }
+        Resource::Leases => {
+            cluster.leases.iter().filter(|l| scope.admits(&l.metadata.namespace)).map(|l| lease_row(l, now)).collect()
+        }
+        Resource::Events => {
+            cluster.events.iter().filter(|e| scope.admits(&e.metadata.namespace)).map(|e| event_row(e, now)).collect()
+        }
+    };
+    Table { resource, columns: resource.columns(), rows }
+}
+
+/// How kubectl prints a table (`printers.PrintOptions`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    pub wide: bool,
+    pub no_headers: bool,
+    /// `-A` on a namespaced kind: a `NAMESPACE` column first.
+    pub with_namespace: bool,
+    /// Several kinds in one command: names become `kind/name`.
+    pub with_kind: bool,
+}
+
+/// Writes the table as kubectl prints it. Nothing at all when it has no rows.
+pub fn print_table(w: &mut TabWriter, table: &Table, o: &PrintOptions) {
+    if table.rows.is_empty() {
+        return;
+    }
+    let shown = |c: &Column| o.wide || c.priority == 0;
+    let mut line = String::new();
+    if !o.no_headers {
+        let mut names: Vec<String> = Vec::new();
+        if o.with_namespace {
+            names.push("NAMESPACE".into());
+        }
+        names.extend(table.columns.iter().filter(|c| shown(c)).map(|c| c.name.to_ascii_uppercase()));
+        line.push_str(&names.join("\t"));
+        line.push('\n');
+        w.write(&line);
+    }
+    let prefix = table.resource.kind_prefix();
+    for row in &table.rows {
+        line.clear();
+        let mut first = true;
+        let mut cell = |line: &mut String, text: &str| {
+            if !first {
+                line.push('\t');
+            }
+            first = false;
+            let (text, truncated) = match text.find(['\u{c}', '\n', '\r']) {
+                Some(i) => (&text[..i], true),
+                None => (text, false),
+            };
+            line.push_str(&escape_terminal(text));
+            if truncated {
+                line.push_str("...");
+            }
+        };
+        if o.with_namespace {
+            cell(&mut line, &row.namespace);
+        }
+        for (c, text) in table.columns.iter().zip(&row.cells) {
+            if !shown(c) {
+                continue;
+            }
+            if o.with_kind && c.is_name {
+                cell(&mut line, &format!("{prefix}/{text}"));
+            } else {
+                cell(&mut line, text);
+            }
+        }
+        line.push('\n');
+        w.write(&line);
+    }
+}
+
+/// `-o name`: one `kind[.group]/name` line per row.
+pub fn print_names(out: &mut String, table: &Table) {
+    let prefix = table.resource.kind_prefix();
+    for row in &table.rows {
+        let _ = writeln!(out, "{prefix}/{}", row.name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn printed(table: &Table, o: &PrintOptions) -> String {
+        let mut w = TabWriter::table();
+        print_table(&mut w, table, o);
+        w.finish()
+    }
+
+    fn table_of(rows: Vec<Vec<&str>>, resource: Resource) -> Table {
+        Table {
+            resource,
+            columns: resource.columns(),
+            rows: rows
+                .into_iter()
+                .map(|cells| Row {
+                    name: cells[0].to_string(),
+                    namespace: "default".into(),
+                    cells: cells.into_iter().map(String::from).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn resource_names_resolve_like_discovery() {
+        for (arg, want) in [
+            ("nodes", Some(Resource::Nodes)),
+            ("node", Some(Resource::Nodes)),
+            ("no", Some(Resource::Nodes)),
+            ("Node", Some(Resource::Nodes)),
+            ("NODES", Some(Resource::Nodes)),
+            ("nodes.v1.", Some(Resource::Nodes)),
+            ("po", Some(Resource::Pods)),
+            ("lease", Some(Resource::Leases)),
+            ("leases.coordination.k8s.io", Some(Resource::Leases)),
+            ("leases.v1.coordination.k8s.io", Some(Resource::Leases)),
+            ("ev", Some(Resource::Events)),
+            ("nodes.apps", None),
+            ("deployments", None),
+            ("", None),
+        ] {
+            assert_eq!(Resource::from_arg(arg), want, "{arg}");
+        }
+    }
+
+    #[test]
+    fn headers_follow_priority_and_options() {
+        let t = table_of(
+            vec![vec!["node-1", "Ready", "<none>", "5m", "v1.34.1", "10.0.0.11", "<none>", "Ubuntu", "6.8", "c://2"]],
+            Resource::Nodes,
+        );
+        assert_eq!(
+            printed(&t, &PrintOptions::default()),
+            "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   5m    v1.34.1\n"
+        );
+        let wide = printed(&t, &PrintOptions { wide: true, ..PrintOptions::default() });
+        assert!(wide.starts_with(
+            "NAME     STATUS   ROLES    AGE   VERSION   INTERNAL-IP   EXTERNAL-IP   OS-IMAGE   KERNEL-VERSION   CONTAINER-RUNTIME\n"
+        ));
+        let kind = printed(&t, &PrintOptions { with_kind: true, no_headers: true, ..PrintOptions::default() });
+        assert_eq!(kind, "node/node-1   Ready   <none>   5m    v1.34.1\n");
+        assert_eq!(printed(&table_of(vec![], Resource::Nodes), &PrintOptions::default()), "");
+    }
+
+    #[test]
+    fn namespaces_and_kind_prefixes() {
+        let t = table_of(vec![vec!["node-1", "node-1", "3m"]], Resource::Leases);
+        let out = printed(&t, &PrintOptions { with_namespace: true, with_kind: true, ..PrintOptions::default() });
+        assert_eq!(
+            out,
+            "NAMESPACE   NAME                               HOLDER   AGE\ndefault     lease.coordination.k8s.io/node-1   node-1   3m\n"
+        );
+        let mut names = String::new();
+        print_names(&mut names, &t);
+        assert_eq!(names, "lease.coordination.k8s.io/node-1\n");
+    }
+
+    #[test]
+    fn cells_are_cut_at_line_breaks_and_escaped() {
+        let t = table_of(
+            vec![vec!["5s", "Normal", "R", "node/n", "", "k", "line one\nline two", "5s", "1", "n.1"]],
+            Resource::Events,
+        );
+        let out = printed(&t, &PrintOptions::default());
+        assert!(out.ends_with("line one...\n"), "{out}");
+        let t = table_of(vec![vec!["a\u{1b}[31m", "x", "1m"]], Resource::Leases);
+        assert!(printed(&t, &PrintOptions::default()).contains("a^[[31m"));
+    }
+}

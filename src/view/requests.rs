@@ -1,0 +1,143 @@
+//! The Requests tab: the latest requests up to the playhead, newest first, each of which opens
+//! to show it as client-go logs it at `-v=8` ([`crate::render::request`]) and what it changed.
+
+use crate::i18n::{Key, Lang};
+use crate::render::request;
+use crate::sim::{Log, Outcome, SimTime};
+use crate::view::stage::escape;
+use crate::view::yaml::clock_ms;
+
+/// How many requests the tab lists.
+pub const LISTED: usize = 12;
+
+/// The indices of the `n` latest requests sent at or before `t`, newest first.
+pub fn recent(log: &Log, t: SimTime, n: usize) -> Vec<usize> {
+    let end = log.requests.partition_point(|r| r.t <= t);
+    (end.saturating_sub(n)..end).rev().collect()
+}
+
+/// The index of the request with sequence number `seq`.
+pub fn by_seq(log: &Log, seq: u64) -> Option<usize> {
+    log.requests.binary_search_by_key(&seq, |r| r.seq).ok()
+}
+
+/// `T+00:05.123 kubelet/node-1 PATCH /api/v1/nodes/node-1/status → 200`.
+pub fn summary(log: &Log, idx: usize, lang: Lang) -> String {
+    let r = &log.requests[idx];
+    let answer = match r.outcome {
+        Outcome::Code(c) => c.to_string(),
+        Outcome::Timeout => lang.text(Key::RequestTimeout).to_string(),
+    };
+    format!("{} {} {} {} → {answer}", clock_ms(r.t), r.actor, r.method.as_str(), r.path)
+}
+
+/// The list: each request a disclosure (`<details>`), the `open` one (by sequence number)
+/// expanded with its `-v=8` lines and a line saying what it changed. A request that is open but
+/// no longer among the latest stays listed, first.
+pub fn markup(log: &Log, t: SimTime, open: Option<u64>, lang: Lang) -> String {
+    let mut list = recent(log, t, LISTED);
+    if let Some(i) = open.and_then(|s| by_seq(log, s))
+        && !list.contains(&i)
+        && log.requests[i].t <= t
+    {
+        list.insert(0, i);
+    }
+    if list.is_empty() {
+        return format!(r#"<p class="empty">{}</p>"#, escape(lang.text(Key::NoRequestYet)));
+    }
+    let mut o = format!(r#"<p class="help">{}</p><ul class="requests">"#, escape(lang.text(Key::RequestsHelp)));
+    for i in list {
+        let r = &log.requests[i];
+        let is_open = open == Some(r.seq);
+        let tone = match r.outcome {
+            Outcome::Code(200..=299) => "ok",
+            Outcome::Code(_) => "warn",
+            Outcome::Timeout => "timeout",
+        };
+        o.push_str(&format!(
+            r#"<li><details data-seq="{seq}"{open}><summary data-seq="{seq}" class="req-{tone}">{}</summary>"#,
+            escape(&summary(log, i, lang)),
+            seq = r.seq,
+            open = if is_open { " open" } else { "" },
+        ));
+        if is_open {
+            o.push_str(&format!(
+                r#"<p class="req-effect">{}</p><pre class="verbose" tabindex="0"><code>{}</code></pre>"#,
+                escape(&lang.fill(Key::RequestEffect, &[&log.summary(i)])),
+                escape(&request::verbose(r))
+            ));
+        }
+        o.push_str("</details></li>");
+    }
+    o.push_str("</ul>");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Chapter, Config, Method, Timeline};
+
+    fn registration() -> Timeline {
+        let mut tl = Timeline::new(Chapter::Registration, Config::default());
+        tl.run_until(SimTime::from_secs(120));
+        tl
+    }
+
+    #[test]
+    fn lists_the_latest_newest_first() {
+        let tl = registration();
+        let log = tl.log();
+        let t = SimTime::from_secs(60);
+        let ids = recent(log, t, LISTED);
+        assert_eq!(ids.len(), LISTED);
+        assert!(ids.windows(2).all(|w| w[0] > w[1]));
+        assert!(log.requests[ids[0]].t <= t && log.requests[ids[0] + 1].t > t);
+        assert_eq!(recent(log, SimTime::ZERO, 5), Vec::<usize>::new());
+        let html = markup(log, SimTime::ZERO, None, Lang::En);
+        assert!(html.contains("No request yet."), "{html}");
+    }
+
+    #[test]
+    fn an_open_status_patch_shows_its_strategic_merge_patch() {
+        let tl = registration();
+        let log = tl.log();
+        let i = (0..log.requests.len())
+            .find(|&i| {
+                let r = &log.requests[i];
+                r.method == Method::Patch
+                    && r.path.ends_with("/nodes/node-1/status")
+                    && log.summary(i).contains("Ready: False → True")
+            })
+            .expect("the kubelet patches Ready to True");
+        let r = &log.requests[i];
+        let html = markup(log, r.t, Some(r.seq), Lang::En);
+        assert!(html.contains(&format!(r#"<details data-seq="{}" open>"#, r.seq)), "{html}");
+        assert!(html.contains("PATCH https://10.0.0.10:6443/api/v1/nodes/node-1/status"), "{html}");
+        assert!(html.contains("    Content-Type: application/strategic-merge-patch+json"), "{html}");
+        assert!(
+            html.contains(
+                r#"\&quot;$setElementOrder/conditions\&quot;:[{\&quot;type\&quot;:\&quot;MemoryPressure\&quot;}"#
+            ),
+            "{html}"
+        );
+        assert!(html.contains("Response Status: 200 OK in "), "{html}");
+        assert!(
+            html.contains("&quot;Response Body&quot; body=&quot;{\\&quot;apiVersion\\&quot;:\\&quot;v1\\&quot;,\\&quot;kind\\&quot;:\\&quot;Node\\&quot;"),
+            "{html}"
+        );
+        // Closed ones carry no transcript; the open one stays listed when it grows old.
+        assert_eq!(html.matches("<pre").count(), 1);
+        let later = markup(log, r.t + std::time::Duration::from_secs(50), Some(r.seq), Lang::En);
+        assert!(later.contains(&format!(r#"<details data-seq="{}" open>"#, r.seq)));
+    }
+
+    #[test]
+    fn summaries_name_sender_and_answer() {
+        let tl = registration();
+        let log = tl.log();
+        let post = log.requests.iter().position(|r| r.method == Method::Post && r.path == "/api/v1/nodes").unwrap();
+        let s = summary(log, post, Lang::En);
+        assert!(s.starts_with("T+00:0") && s.ends_with("kubelet/node-1 POST /api/v1/nodes → 201"), "{s}");
+    }
+}

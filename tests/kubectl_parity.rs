@@ -1,0 +1,815 @@
+//! Parity with the real kubectl: a small HTTP server on 127.0.0.1 serves the simulation's objects
+//! at the API paths kubectl asks for (discovery, Nodes, Pods by field selector, Events, Leases,
+//! server-side Tables), and the test runs the installed `kubectl` against it and compares its
+//! output with nodeline's renderers for the same objects, for every step of every chapter and a
+//! set of failure moments.
+//!
+//! Clocks: each moment is simulated with its epoch chosen so that the moment's wall-clock time is
+//! the real time now (whole seconds earlier at most), so the ages kubectl computes from the real
+//! clock are the ages at the moment. kubectl counts `describe` ages itself, at an instant between
+//! the process's start and exit: nodeline's rendering must equal its rendering at one of the
+//! instants in that span where an age changes. `get` ages come from the server's Table (as with a
+//! real API server), computed at the instant the server answers, which the server records.
+//!
+//! kubectl prints times in its local zone; it runs with `TZ=UTC`. If `kubectl` is not installed
+//! the test says so and passes, unless `NODELINE_REQUIRE_KUBECTL=1` (CI), where it fails.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use nodeline::render::json;
+use nodeline::render::kubectl::get::{self, Resource, Row, Table};
+use nodeline::render::kubectl::{Cluster, command, describe};
+use nodeline::sim::objects::Object;
+use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline, WallTime, parse_actions};
+use serde_json::{Value, json};
+
+// ---------------------------------------------------------------------------------------------
+// Finding kubectl
+
+fn kubectl_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("NODELINE_KUBECTL") {
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join("kubectl")).find(|p| p.is_file())
+}
+
+fn require_kubectl() -> Option<PathBuf> {
+    let found = kubectl_path();
+    if found.is_none() {
+        if std::env::var("NODELINE_REQUIRE_KUBECTL").is_ok_and(|v| v == "1") {
+            panic!("NODELINE_REQUIRE_KUBECTL=1 but no kubectl on PATH (or NODELINE_KUBECTL): the parity test must run");
+        }
+        // Straight to the process's stderr, past the test harness's capture, so the skip is seen.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED kubectl_parity: no kubectl on PATH or in NODELINE_KUBECTL (install kubectl 1.32; set \
+             NODELINE_REQUIRE_KUBECTL=1 to make this a failure)"
+        );
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time
+
+fn real_now() -> WallTime {
+    let d = SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970");
+    WallTime(d.as_micros() as i64)
+}
+
+/// Every timestamp in the objects (RFC 3339 strings anywhere in their JSON).
+fn timestamps(cluster: &Cluster) -> Vec<WallTime> {
+    fn walk(v: &Value, out: &mut Vec<WallTime>) {
+        match v {
+            Value::String(s) => {
+                if let Some(t) = WallTime::parse_rfc3339(s) {
+                    out.push(t);
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            Value::Object(m) => m.values().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for o in objects(cluster) {
+        walk(&o.to_json(), &mut out);
+    }
+    out
+}
+
+/// The instants in `(from, to]` where an age counted from one of `stamps` ticks over, and `from`.
+fn tick_instants(stamps: &[WallTime], from: WallTime, to: WallTime) -> Vec<WallTime> {
+    let mut out = vec![from];
+    for s in stamps {
+        let rem = (from.0 - s.0).rem_euclid(1_000_000);
+        let mut b = from.0 + (1_000_000 - rem);
+        while b <= to.0 {
+            out.push(WallTime(b));
+            b += 1_000_000;
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn objects(c: &Cluster) -> Vec<Object> {
+    let mut v: Vec<Object> = c.nodes.iter().map(|n| Object::Node(n.clone())).collect();
+    v.extend(c.leases.iter().map(|l| Object::Lease(l.clone())));
+    v.extend(c.pods.iter().map(|p| Object::Pod(p.clone())));
+    v.extend(c.events.iter().map(|e| Object::Event(e.clone())));
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API server
+
+struct Served {
+    cluster: Cluster,
+    /// The instant the server's Tables count AGE to while a command runs (a real API server
+    /// uses its clock at each response; one instant per command keeps a command's several
+    /// Tables consistent with nodeline's single rendering).
+    table_now: Mutex<Option<WallTime>>,
+}
+
+#[derive(Default)]
+struct State {
+    moments: Mutex<HashMap<usize, Arc<Served>>>,
+    /// Requests nobody could answer, for the failure message.
+    unknown: Mutex<Vec<String>>,
+    user_agents: Mutex<Vec<String>>,
+}
+
+struct Server {
+    port: u16,
+    state: Arc<State>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let port = listener.local_addr().unwrap().port();
+        let state = Arc::new(State::default());
+        let s = state.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &s);
+                });
+            }
+        });
+        Server { port, state }
+    }
+}
+
+fn status(code: u16, reason: &str, message: String, details: Option<Value>) -> (u16, Value) {
+    let mut v = json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "reason": reason, "code": code,
+    });
+    if let Some(d) = details {
+        v["details"] = d;
+    }
+    (code, v)
+}
+
+fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut accept = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            match k.to_ascii_lowercase().as_str() {
+                "accept" => accept = v.trim().to_string(),
+                "user-agent" => state.user_agents.lock().unwrap().push(v.trim().to_string()),
+                "content-length" => {
+                    let n: usize = v.trim().parse().unwrap_or(0);
+                    let mut body = vec![0; n];
+                    reader.read_exact(&mut body)?;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let (code, body) = route(state, method, target, &accept);
+    let body = body.to_string();
+    let mut out = stream;
+    write!(
+        out,
+        "HTTP/1.1 {code} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        if code == 200 { "OK" } else { "Error" },
+        body.len()
+    )?;
+    out.flush()
+}
+
+/// `/m/ID/rest?query` → the moment, `/rest` and the decoded query.
+fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value) {
+    let unknown = |why: &str| {
+        state.unknown.lock().unwrap().push(format!("{method} {target} ({why})"));
+        status(404, "NotFound", "the server could not find the requested resource".into(), None)
+    };
+    let Some(rest) = target.strip_prefix("/m/") else { return unknown("no moment prefix") };
+    let (id, rest) = rest.split_once('/').unwrap_or((rest, ""));
+    let Some(served) = id.parse().ok().and_then(|id: usize| state.moments.lock().unwrap().get(&id).cloned()) else {
+        return unknown("unknown moment");
+    };
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let path = format!("/{path}");
+    let params: HashMap<String, String> =
+        query.split('&').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), unescape(v))).collect();
+    if method != "GET" {
+        return unknown("not a GET");
+    }
+    let table = accept.contains("as=Table");
+    match discovery(&path) {
+        Some(v) => return (200, v),
+        None if path == "/version" => {
+            return (200, json!({"major": "1", "minor": "32", "gitVersion": "v1.32.4", "platform": "linux/amd64"}));
+        }
+        None => {}
+    }
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    // /api/v1/[namespaces/NS/]RESOURCE[/NAME] or /apis/coordination.k8s.io/v1/...
+    let (rest, group_ok): (&[&str], bool) = match segs.as_slice() {
+        ["api", "v1", rest @ ..] => (rest, true),
+        ["apis", "coordination.k8s.io", "v1", rest @ ..] => (rest, true),
+        _ => (&[][..], false),
+    };
+    if !group_ok || rest.is_empty() {
+        return unknown("no such path");
+    }
+    let (namespace, rest) = match rest {
+        ["namespaces", ns, rest @ ..] => (Some(*ns), rest),
+        _ => (None, rest),
+    };
+    let Some(resource) = rest.first().and_then(|r| Resource::ALL.into_iter().find(|x| x.plural() == *r)) else {
+        return unknown("no such resource");
+    };
+    if (resource == Resource::Leases) != segs[0].eq("apis") {
+        return unknown("resource in the wrong group");
+    }
+    let cluster = &served.cluster;
+    let now = served.table_now.lock().unwrap().unwrap_or_else(real_now);
+    let all: Vec<Object> = objects(cluster)
+        .into_iter()
+        .filter(|o| o.kind().as_str() == resource.kind())
+        .filter(|o| namespace.is_none_or(|ns| o.meta().namespace == ns))
+        .collect();
+    match rest {
+        [_, name] => match all.into_iter().find(|o| o.meta().name == *name) {
+            Some(o) if table => (200, table_json(resource, &[o], now)),
+            Some(o) => (200, o.to_json()),
+            None => status(
+                404,
+                "NotFound",
+                format!("{} \"{name}\" not found", resource.group_resource()),
+                Some(json!({"name": name, "group": resource.group(), "kind": resource.plural()})),
+            ),
+        },
+        [_] => {
+            let selected: Vec<Object> = match params.get("fieldSelector").map(|s| field_filter(s)) {
+                None => all,
+                Some(Ok(terms)) => all.into_iter().filter(|o| terms.iter().all(|t| t.matches(&o.to_json()))).collect(),
+                Some(Err(e)) => return status(400, "BadRequest", e, None),
+            };
+            if table {
+                (200, table_json(resource, &selected, now))
+            } else {
+                let items: Vec<Value> = selected
+                    .iter()
+                    .map(|o| {
+                        // A list's items carry no kind or apiVersion on the wire.
+                        let mut v = o.to_json();
+                        if let Some(m) = v.as_object_mut() {
+                            m.remove("kind");
+                            m.remove("apiVersion");
+                        }
+                        v
+                    })
+                    .collect();
+                let api_version =
+                    if resource.group().is_empty() { "v1".to_string() } else { format!("{}/v1", resource.group()) };
+                (
+                    200,
+                    json!({"kind": format!("{}List", resource.kind()), "apiVersion": api_version,
+                           "metadata": {"resourceVersion": "9999"}, "items": items}),
+                )
+            }
+        }
+        _ => unknown("no such path"),
+    }
+}
+
+fn unescape(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// One field selector term.
+struct Term {
+    path: Vec<String>,
+    value: String,
+    equal: bool,
+}
+
+impl Term {
+    fn matches(&self, v: &Value) -> bool {
+        let mut cur = v;
+        for p in &self.path {
+            cur = &cur[p.as_str()];
+        }
+        let actual = cur.as_str().unwrap_or("");
+        (actual == self.value) == self.equal
+    }
+}
+
+fn field_filter(selector: &str) -> Result<Vec<Term>, String> {
+    let known = [
+        "metadata.name",
+        "metadata.namespace",
+        "spec.nodeName",
+        "status.phase",
+        "involvedObject.kind",
+        "involvedObject.name",
+        "involvedObject.namespace",
+        "involvedObject.uid",
+        "involvedObject.apiVersion",
+        "involvedObject.fieldPath",
+        "reason",
+        "type",
+    ];
+    selector
+        .split(',')
+        .filter(|t| !t.is_empty())
+        .map(|term| {
+            let (key, value, equal) = if let Some((k, v)) = term.split_once("!=") {
+                (k, v, false)
+            } else if let Some((k, v)) = term.split_once("==") {
+                (k, v, true)
+            } else if let Some((k, v)) = term.split_once('=') {
+                (k, v, true)
+            } else {
+                return Err(format!("invalid selector: '{selector}'"));
+            };
+            if !known.contains(&key) {
+                return Err(format!("field label not supported: {key}"));
+            }
+            Ok(Term { path: key.split('.').map(String::from).collect(), value: value.replace('\\', ""), equal })
+        })
+        .collect()
+}
+
+fn discovery(path: &str) -> Option<Value> {
+    let res = |r: Resource| {
+        json!({
+            "name": r.plural(), "singularName": r.singular(), "namespaced": r.namespaced(), "kind": r.kind(),
+            "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+            "shortNames": r.short_names(),
+        })
+    };
+    let group = |name: &str| {
+        json!({"name": name, "versions": [{"groupVersion": format!("{name}/v1"), "version": "v1"}],
+               "preferredVersion": {"groupVersion": format!("{name}/v1"), "version": "v1"}})
+    };
+    Some(match path {
+        "/api" => json!({"kind": "APIVersions", "versions": ["v1"],
+                         "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}),
+        "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
+                          "groups": [group("coordination.k8s.io"), group("events.k8s.io")]}),
+        "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
+                            "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events)]}),
+        "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "coordination.k8s.io/v1", "resources": [res(Resource::Leases)]}),
+        "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "events.k8s.io/v1", "resources": [res(Resource::Events)]}),
+        _ => return None,
+    })
+}
+
+/// The Table the API server sends for `objects`.
+fn table_json(resource: Resource, objects: &[Object], now: WallTime) -> Value {
+    let rows: Vec<Row> = objects
+        .iter()
+        .map(|o| match o {
+            Object::Node(n) => get::node_row(n, now),
+            Object::Pod(p) => get::pod_row(p, now),
+            Object::Lease(l) => get::lease_row(l, now),
+            Object::Event(e) => get::event_row(e, now),
+        })
+        .collect();
+    let table = Table { resource, columns: resource.columns(), rows };
+    let columns: Vec<Value> = table
+        .columns
+        .iter()
+        .map(|c| {
+            json!({"name": c.name, "type": c.type_, "format": if c.is_name { "name" } else { "" },
+                   "description": "", "priority": c.priority})
+        })
+        .collect();
+    let rows: Vec<Value> = table
+        .rows
+        .iter()
+        .zip(objects)
+        .map(|(r, o)| {
+            json!({"cells": r.cells, "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                                              "metadata": o.to_json()["metadata"].clone()}})
+        })
+        .collect();
+    json!({"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {"resourceVersion": "9999"},
+           "columnDefinitions": columns, "rows": rows})
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running kubectl
+
+struct Kubectl {
+    path: PathBuf,
+    dir: PathBuf,
+    port: u16,
+}
+
+struct Ran {
+    stdout: String,
+    stderr: String,
+    code: i32,
+    started: WallTime,
+    ended: WallTime,
+}
+
+impl Kubectl {
+    fn kubeconfig(&self, id: usize) -> PathBuf {
+        let path = self.dir.join(format!("kubeconfig-{id}"));
+        if !path.exists() {
+            let text = format!(
+                "apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: http://127.0.0.1:{}/m/{id}\n\
+                 contexts:\n- name: sim\n  context:\n    cluster: sim\n    user: sim\ncurrent-context: sim\nusers:\n\
+                 - name: sim\n  user: {{}}\n",
+                self.port
+            );
+            std::fs::write(&path, text).unwrap();
+        }
+        path
+    }
+
+    fn run(&self, id: usize, args: &[String]) -> Ran {
+        let started = real_now();
+        // The global flags go last: kubectl refuses flags before an unknown command's name.
+        let out = Command::new(&self.path)
+            .args(args)
+            .arg(format!("--kubeconfig={}", self.kubeconfig(id).display()))
+            .arg(format!("--cache-dir={}", self.dir.join("cache").display()))
+            .arg("--request-timeout=10s")
+            .env("TZ", "UTC")
+            .env("HOME", &self.dir)
+            .env_remove("KUBECONFIG")
+            .output()
+            .expect("kubectl runs");
+        let ended = real_now();
+        Ran {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+            started,
+            ended,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moments
+
+struct Moment {
+    label: String,
+    chapter: Chapter,
+    actions: Vec<Action>,
+    t: SimTime,
+}
+
+fn moment(label: &str, chapter: Chapter, actions: &str, t: SimTime) -> Moment {
+    let actions = if actions.is_empty() { Vec::new() } else { parse_actions(actions).expect("actions parse") };
+    Moment { label: label.into(), chapter, actions, t }
+}
+
+fn moments() -> Vec<Moment> {
+    let mut out = Vec::new();
+    for chapter in Chapter::ALL {
+        let mut tl = Timeline::new(chapter, Config::default());
+        tl.run_until(SimTime::ZERO + chapter.scenario().duration);
+        for (i, step) in tl.steps().into_iter().enumerate() {
+            let t = step.unwrap_or_else(|| panic!("{chapter} step {} happens", i + 1));
+            out.push(moment(&format!("{chapter} step {}", i + 1), chapter, "", t));
+        }
+        out.push(moment(&format!("{chapter} end"), chapter, "", SimTime::ZERO + chapter.scenario().duration));
+    }
+    let s = SimTime::from_secs;
+    let killed = s(120);
+    for (label, after) in [("30s", 30), ("60s", 60), ("6m", 360)] {
+        out.push(moment(
+            &format!("kubelet dead {label}"),
+            Chapter::NodeFailure,
+            "",
+            killed + Duration::from_secs(after),
+        ));
+    }
+    out.push(moment("runtime down", Chapter::Registration, "stop-runtime@2m", s(150)));
+    out.push(moment("runtime back", Chapter::Registration, "stop-runtime@2m,start-runtime@3m", s(200)));
+    out.push(moment("network cut", Chapter::NodeFailure, "cut-network:node-1@2m", s(230)));
+    out.push(moment("network cut 6m", Chapter::NodeFailure, "cut-network:node-1@2m", s(520)));
+    out.push(moment("after restart", Chapter::KubeletRestart, "", s(300)));
+    out
+}
+
+/// The cluster at `m`, with an epoch that puts the moment at (just before) the real time now.
+fn cluster_at(m: &Moment) -> Cluster {
+    let now = real_now();
+    let epoch_secs = (now.0 - m.t.as_micros() as i64).div_euclid(1_000_000);
+    let config = Config { epoch: WallTime(epoch_secs * 1_000_000), ..Config::default() };
+    let mut tl = Timeline::with_actions(m.chapter, config, &m.actions);
+    tl.run_until(m.t + Duration::from_micros(1));
+    Cluster::from_snapshot(&tl.at(m.t), real_now())
+}
+
+fn with_now(c: &Cluster, now: WallTime) -> Cluster {
+    Cluster { now, ..c.clone() }
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+/// `kubectl describe` output cut before each Node's `Name:` line.
+fn per_node(text: &str) -> Vec<String> {
+    let mut chunks = vec![String::new()];
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("Name:") && !chunks.last().is_some_and(String::is_empty) {
+            chunks.push(String::new());
+        }
+        if let Some(last) = chunks.last_mut() {
+            last.push_str(line);
+        }
+    }
+    chunks
+}
+
+/// The first differing line of two texts.
+fn first_difference(want: &str, got: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(0);
+    format!(
+        "line {}:\n  nodeline: {:?}\n  kubectl:  {:?}",
+        i + 1,
+        a.get(i).unwrap_or(&"<end>"),
+        b.get(i).unwrap_or(&"<end>")
+    )
+}
+
+/// What kind of comparison a command needs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// kubectl counts ages itself, somewhere between start and exit.
+    ClientAges,
+    /// Ages come from the server's Table (or there are none).
+    ServerAges,
+    /// `-o json`: the same JSON value.
+    Json,
+}
+
+fn check_one(k: &Kubectl, id: usize, served: &Served, args: &str, check: Check, failures: &mut Vec<String>) -> usize {
+    let table_now = real_now();
+    *served.table_now.lock().unwrap() = Some(table_now);
+    let argv = words(args);
+    let ran = k.run(id, &argv);
+    let cluster = &served.cluster;
+    let ours_at = |now: WallTime| command::run(&argv, &with_now(cluster, now));
+    let ok = match check {
+        Check::ClientAges => {
+            // kubectl describes one Node after another, each at its own instant: every Node's
+            // text must match nodeline's at one instant, the instants in order.
+            let stamps = timestamps(cluster);
+            let candidates: Vec<Vec<String>> = tick_instants(&stamps, ran.started, ran.ended)
+                .into_iter()
+                .map(|now| {
+                    let o = ours_at(now);
+                    let mut chunks = per_node(&o.stdout);
+                    chunks.push(format!("{}\u{0}{}", o.stderr, o.code));
+                    chunks
+                })
+                .collect();
+            let mut theirs = per_node(&ran.stdout);
+            theirs.push(format!("{}\u{0}{}", ran.stderr, ran.code));
+            let mut from = 0;
+            theirs.iter().enumerate().all(|(i, chunk)| {
+                match (from..candidates.len())
+                    .find(|&c| candidates[c].len() == theirs.len() && &candidates[c][i] == chunk)
+                {
+                    Some(c) => {
+                        from = c;
+                        true
+                    }
+                    None => false,
+                }
+            })
+        }
+        Check::ServerAges => {
+            let o = ours_at(table_now);
+            o.stdout == ran.stdout && o.stderr == ran.stderr && o.code == ran.code
+        }
+        Check::Json => {
+            let o = ours_at(ran.started);
+            let parsed: Result<Value, _> = serde_json::from_str(&ran.stdout);
+            match (parsed, serde_json::from_str::<Value>(&o.stdout)) {
+                (Ok(a), Ok(b)) => a == b && o.code == ran.code && json::to_string_pretty(&a) == ran.stdout,
+                _ => false,
+            }
+        }
+    };
+    if !ok {
+        let ours = ours_at(ran.started);
+        if let Some(dump) = std::env::var_os("NODELINE_PARITY_DUMP") {
+            let name = args.replace(['/', ' '], "_");
+            let _ = std::fs::create_dir_all(&dump);
+            let _ = std::fs::write(Path::new(&dump).join(format!("{id}-{name}.kubectl")), &ran.stdout);
+            let _ = std::fs::write(Path::new(&dump).join(format!("{id}-{name}.nodeline")), &ours.stdout);
+        }
+        failures.push(format!(
+            "kubectl {args}: exit {} (nodeline {})\n{}\nstderr kubectl: {:?}\nstderr nodeline: {:?}",
+            ran.code,
+            ours.code,
+            first_difference(&ours.stdout, &ran.stdout),
+            ran.stderr,
+            ours.stderr,
+        ));
+    }
+    1
+}
+
+fn temp_dir() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "nodeline-kubectl-parity-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn cleanup(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The commands run at every moment: `describe node`, the tables, and every object as YAML and
+/// JSON (one List, as `kubectl get nodes,leases,pods,events -A` prints it).
+const PER_MOMENT: &[(&str, Check)] = &[
+    ("describe node", Check::ClientAges),
+    ("get nodes -o wide", Check::ServerAges),
+    ("get pods -o wide", Check::ServerAges),
+    ("get events", Check::ServerAges),
+    ("get nodes,leases,pods,events -A -o yaml", Check::ServerAges),
+    ("get nodes,leases,pods,events -A -o json", Check::Json),
+];
+
+/// Commands run once, at a moment with two Nodes, Pods and Events: names, errors, options.
+const ONCE: &[(&str, Check)] = &[
+    ("get nodes", Check::ServerAges),
+    ("get lease -n kube-node-lease", Check::ServerAges),
+    ("get lease -n kube-node-lease -o yaml", Check::ServerAges),
+    ("get pods -o yaml", Check::ServerAges),
+    ("describe node node-1", Check::ClientAges),
+    ("describe node node", Check::ClientAges),
+    ("describe node nope", Check::ClientAges),
+    ("describe nodes/node-2 --show-events=false", Check::ClientAges),
+    ("get node node-1 -o yaml", Check::ServerAges),
+    ("get node node-2 -o json", Check::Json),
+    ("get node node-1 nope", Check::ServerAges),
+    ("get node/node-2", Check::ServerAges),
+    ("get nodes,leases -A", Check::ServerAges),
+    ("get no,po --no-headers", Check::ServerAges),
+    ("get pods -A -o wide", Check::ServerAges),
+    ("get events -A -o wide", Check::ServerAges),
+    ("get leases.coordination.k8s.io -n kube-node-lease -o name", Check::ServerAges),
+    ("get nodes -o name", Check::ServerAges),
+    ("get lease", Check::ServerAges),
+    ("get pods -n kube-system", Check::ServerAges),
+    ("get nodes --show-kind", Check::ServerAges),
+    ("get foo", Check::ServerAges),
+    ("get", Check::ServerAges),
+    ("describe", Check::ServerAges),
+    ("get nodes -o yml", Check::ServerAges),
+    ("get nodes --bogus", Check::ServerAges),
+    ("get nodes -x", Check::ServerAges),
+    ("foo", Check::ServerAges),
+    ("gett nodes", Check::ServerAges),
+    ("descrbe node", Check::ServerAges),
+];
+
+#[test]
+fn kubectl_prints_what_nodeline_prints() {
+    let Some(path) = require_kubectl() else { return };
+    let started = Instant::now();
+    let dir = temp_dir();
+    let server = Server::start();
+    let k = Arc::new(Kubectl { path, dir: dir.clone(), port: server.port });
+    let moments = moments();
+    let jobs: Vec<(usize, Moment)> = moments.into_iter().enumerate().collect();
+    let queue = Arc::new(Mutex::new(jobs));
+    let failures = Arc::new(Mutex::new(Vec::<String>::new()));
+    let runs = Arc::new(AtomicUsize::new(0));
+    let workers: Vec<_> = (0..3)
+        .map(|_| {
+            let (queue, failures, runs, k, state) =
+                (queue.clone(), failures.clone(), runs.clone(), k.clone(), server.state.clone());
+            std::thread::spawn(move || {
+                loop {
+                    let Some((id, m)) = queue.lock().unwrap().pop() else { break };
+                    let served = Arc::new(Served { cluster: cluster_at(&m), table_now: Mutex::new(None) });
+                    state.moments.lock().unwrap().insert(id, served.clone());
+                    let mut local = Vec::new();
+                    let mut n = 0;
+                    for (args, check) in PER_MOMENT {
+                        n += check_one(&k, id, &served, args, *check, &mut local);
+                    }
+                    if m.label == "node-failure end" {
+                        for (args, check) in ONCE {
+                            n += check_one(&k, id, &served, args, *check, &mut local);
+                        }
+                    }
+                    runs.fetch_add(n, Ordering::Relaxed);
+                    failures.lock().unwrap().extend(local.into_iter().map(|f| format!("[{}] {f}", m.label)));
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().expect("a worker panicked");
+    }
+    let failures = failures.lock().unwrap();
+    let unknown = server.state.unknown.lock().unwrap();
+    let agents = server.state.user_agents.lock().unwrap();
+    // The gcloud SDK's kubectl is a dispatcher that asks /version first with its own agent.
+    let agent = agents.iter().find(|a| a.starts_with("kubectl/")).cloned().unwrap_or_default();
+    cleanup(&dir);
+    let _ = writeln!(
+        std::io::stderr(),
+        "kubectl_parity: {} kubectl runs against {agent} in {:.1}s",
+        runs.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
+    assert!(failures.is_empty(), "{} differences from kubectl:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(agent.starts_with("kubectl/v1.32"), "the parity test ran kubectl {agent}; it is written against 1.32");
+}
+
+#[test]
+fn describe_output_is_deterministic_and_complete() {
+    // Independent of kubectl: the pieces the parity test relies on.
+    let m = moment("x", Chapter::NodeFailure, "", SimTime::from_secs(200));
+    let c = cluster_at(&m);
+    let node = &c.nodes[0];
+    let text = describe::describe_node(node, &c);
+    for section in [
+        "Name:",
+        "Lease:",
+        "Conditions:",
+        "Addresses:",
+        "Capacity:",
+        "Allocatable:",
+        "System Info:",
+        "Non-terminated Pods:",
+        "Allocated resources:",
+        "Events:",
+    ] {
+        assert!(text.contains(section), "{section} missing:\n{text}");
+    }
+    assert_eq!(text, describe::describe_node(node, &c));
+    let stamps = timestamps(&c);
+    assert!(!stamps.is_empty());
+    let ticks = tick_instants(&stamps, c.now, c.now + Duration::from_millis(1500));
+    assert!(ticks.len() >= 2 && ticks[0] == c.now && ticks.windows(2).all(|w| w[0] < w[1]));
+}
