@@ -46,6 +46,27 @@ test.describe('Japanese edition', () => {
     app.expectNoErrors();
   });
 
+  test('the kubectl panel prints in Japanese exactly what it prints in English', async ({ page }) => {
+    // Registration step 6 (T+1m30s): the same moment the kubectl spec checks in English, where
+    // tests/kubectl_parity.rs holds the text against the real kubectl.
+    const transcript = async (lang: string): Promise<string> => {
+      const app = new AppPage(page);
+      await app.goto(`./?chapter=registration&step=6&autoplay=0&lang=${lang}`);
+      const inspector = page.locator('.inspector');
+      await inspector.getByRole('tab', { name: 'kubectl', exact: true }).click();
+      const prompt = inspector.getByRole('textbox', { name: lang === 'ja' ? 'kubectl コマンド' : 'kubectl command' });
+      await prompt.fill('kubectl get nodes');
+      await prompt.press('Enter');
+      const out = inspector.locator('pre.kubectl-out');
+      await expect(out).toContainText('node-1');
+      app.expectNoErrors();
+      return out.innerText();
+    };
+    const english = await transcript('en');
+    expect(english).toBe('$ kubectl get nodes\nNAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   90s   v1.34.1\n');
+    expect(await transcript('ja')).toBe(english);
+  });
+
   test('the browser language picks Japanese when the link does not say', async ({ browser }) => {
     const context = await browser.newContext({ locale: 'ja-JP' });
     const page = await context.newPage();
