@@ -15,6 +15,10 @@ use nodeline::render;
 use nodeline::sim::Chapter;
 use serde_json::Value;
 
+#[path = "common/binary.rs"]
+mod binary;
+use binary::nodeline;
+
 fn golden_path(chapter: Chapter) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{}.jsonl", chapter.id()))
 }
@@ -72,21 +76,6 @@ fn until_cuts_the_same_timeline() {
 // ---------------------------------------------------------------------------------------------
 // The binary.
 // ---------------------------------------------------------------------------------------------
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn nodeline(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_nodeline")).args(args).output().expect("the binary runs");
-    Run {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    }
-}
 
 fn ok(args: &[&str]) -> String {
     let r = nodeline(args);

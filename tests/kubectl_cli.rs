@@ -2,26 +2,13 @@
 //! command line (the built binary, and in-process through `nodeline::cli::run`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::Command;
-
 use nodeline::cli;
 use nodeline::render::kubectl::{Cluster, command};
 use nodeline::sim::{Chapter, Config, DEFAULT_EPOCH, SimTime, Timeline};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn nodeline(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_nodeline")).args(args).output().expect("the binary runs");
-    Run {
-        code: out.status.code().expect("exited"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8"),
-    }
-}
+#[path = "common/binary.rs"]
+mod binary;
+use binary::{Run, nodeline};
 
 fn kubectl(chapter: &str, at: &str, args: &[&str]) -> Run {
     let mut all = vec!["kubectl", "--chapter", chapter, "--at", at, "--"];

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use nodeline::render::json;
-use nodeline::render::kubectl::get::{self, Resource, Row, Table};
+use nodeline::render::kubectl::get::{Resource, Table};
 use nodeline::render::kubectl::{Cluster, command, describe};
 use nodeline::sim::objects::Object;
 use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline, WallTime, parse_actions};
@@ -414,16 +414,7 @@ fn discovery(path: &str) -> Option<Value> {
 
 /// The Table the API server sends for `objects`.
 fn table_json(resource: Resource, objects: &[Object], now: WallTime) -> Value {
-    let rows: Vec<Row> = objects
-        .iter()
-        .map(|o| match o {
-            Object::Node(n) => get::node_row(n, now),
-            Object::Pod(p) => get::pod_row(p, now),
-            Object::Lease(l) => get::lease_row(l, now),
-            Object::Event(e) => get::event_row(e, now),
-        })
-        .collect();
-    let table = Table { resource, columns: resource.columns(), rows };
+    let table = Table::of(resource, objects, now);
     let columns: Vec<Value> = table
         .columns
         .iter()

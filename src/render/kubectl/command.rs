@@ -458,19 +458,6 @@ struct Group {
     objects: Vec<Object>,
 }
 
-fn rows_of(resource: Resource, objects: &[Object], now: crate::sim::WallTime) -> Table {
-    let rows = objects
-        .iter()
-        .map(|o| match o {
-            Object::Node(n) => get::node_row(n, now),
-            Object::Pod(p) => get::pod_row(p, now),
-            Object::Lease(l) => get::lease_row(l, now),
-            Object::Event(e) => get::event_row(e, now),
-        })
-        .collect();
-    Table { resource, columns: resource.columns(), rows }
-}
-
 fn run_get(p: &Parsed, cluster: &Cluster) -> Output {
     if p.args.is_empty() {
         return fail(
@@ -543,7 +530,7 @@ fn run_get(p: &Parsed, cluster: &Cluster) -> Output {
         }
         "name" => {
             for g in &groups {
-                get::print_names(&mut stdout, &rows_of(g.resource, &g.objects, cluster.now));
+                get::print_names(&mut stdout, &Table::of(g.resource, &g.objects, cluster.now));
             }
         }
         _ => {
@@ -551,7 +538,7 @@ fn run_get(p: &Parsed, cluster: &Cluster) -> Output {
             let with_kind = p.is_set("show-kind") || kinds.windows(2).any(|w| w[0] != w[1]);
             let no_headers = p.is_set("no-headers");
             for g in &groups {
-                let table = rows_of(g.resource, &g.objects, cluster.now);
+                let table = Table::of(g.resource, &g.objects, cluster.now);
                 let mut w = TabWriter::table();
                 let o = PrintOptions {
                     wide: output == "wide",

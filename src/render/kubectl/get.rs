@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{Event, Lease, Node, Pod};
+use crate::sim::objects::{Event, Lease, Node, Object, Pod};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,6 +206,22 @@ pub struct Table {
     pub resource: Resource,
     pub columns: &'static [Column],
     pub rows: Vec<Row>,
+}
+
+impl Table {
+    /// The table the API server sends for `objects` (all of `resource`) at `now`.
+    pub fn of(resource: Resource, objects: &[Object], now: WallTime) -> Table {
+        let rows = objects
+            .iter()
+            .map(|o| match o {
+                Object::Node(n) => node_row(n, now),
+                Object::Pod(p) => pod_row(p, now),
+                Object::Lease(l) => lease_row(l, now),
+                Object::Event(e) => event_row(e, now),
+            })
+            .collect();
+        Table { resource, columns: resource.columns(), rows }
+    }
 }
 
 impl Resource {
