@@ -28,6 +28,18 @@ export class EmbedHostPage extends AppPage {
     await expect(this.page.getByRole('heading', { level: 1, name: 'nodeline, embedded' })).toBeVisible();
   }
 
+  /**
+   * Opens the example page and waits for the first embed to rest, paused, at step 1; returns that
+   * embed and its clock, for tests that check a message changed nothing.
+   */
+  async openAtRest(): Promise<{ one: EmbedView; clock: string }> {
+    await this.open();
+    const one = this.embed(1);
+    await one.expectStep(1);
+    await expect(one.play).toBeVisible();
+    return { one, clock: await one.clock.innerText() };
+  }
+
   /** Keeps every nodeline message the host window receives in `window.__received`. */
   async recordMessages(): Promise<void> {
     await this.page.addInitScript(() => {

@@ -117,11 +117,7 @@ test.describe('embed', () => {
 
   test('malformed messages, and messages from any window but the parent, change nothing', async ({ page }) => {
     const host = new EmbedHostPage(page);
-    await host.open();
-    const one = host.embed(1);
-    await one.expectStep(1);
-    await expect(one.play).toBeVisible();
-    const clock = await one.clock.innerText();
+    const { one, clock } = await host.openAtRest();
     const got = await countMessagesIn(host, 1);
 
     const malformed: unknown[] = [
@@ -209,11 +205,7 @@ test.describe('embed', () => {
 
   test('key presses on the host page never reach the embed; in the embed they work', async ({ page }) => {
     const host = new EmbedHostPage(page);
-    await host.open();
-    const one = host.embed(1);
-    await one.expectStep(1);
-    await expect(one.play).toBeVisible();
-    const clock = await one.clock.innerText();
+    const { one, clock } = await host.openAtRest();
     await page.evaluate(() => {
       const w = window as unknown as { __keys: { key: string; prevented: boolean }[] };
       w.__keys = [];

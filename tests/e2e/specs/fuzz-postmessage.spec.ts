@@ -43,11 +43,7 @@ function hostile(r: () => number, depth = 0): unknown {
 test('postMessage fuzzing: 400 hostile messages from the parent and another window change nothing', async ({ page }) => {
   test.setTimeout(120_000);
   const host = new EmbedHostPage(page);
-  await host.open();
-  const one = host.embed(1);
-  await one.expectStep(1);
-  await expect(one.play).toBeVisible();
-  const clock = await one.clock.innerText();
+  const { one, clock } = await host.openAtRest();
   const frame = await host.frame(1);
   const errorsBefore = await frame.evaluate(() => {
     const w = window as unknown as { __errors: string[] };
