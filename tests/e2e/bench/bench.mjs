@@ -74,14 +74,26 @@ async function open(url) {
 
 async function timeToInteractive(url) {
   const times = [];
+  const afterDcl = [];
   let transferred = 0;
   for (let i = 0; i < LOADS; i++) {
     const { context, page, bytes } = await open(url);
-    times.push(await page.evaluate(() => performance.getEntriesByName('nodeline-interactive')[0].startTime));
+    const t = await page.evaluate(() => ({
+      interactive: performance.getEntriesByName('nodeline-interactive')[0].startTime,
+      dcl: performance.getEntriesByType('navigation')[0].domContentLoadedEventStart,
+    }));
+    times.push(t.interactive);
+    afterDcl.push(t.interactive - t.dcl);
     transferred = bytes.total;
     await context.close();
   }
-  return { medianMs: round(median(times)), allMs: times.map((t) => round(t)), transferredBytes: transferred };
+  // The product budget counts from DOMContentLoaded; the ratio uses the time from navigation.
+  return {
+    medianMs: round(median(times)),
+    medianAfterDomContentLoadedMs: round(median(afterDcl)),
+    allMs: times.map((t) => round(t)),
+    transferredBytes: transferred,
+  };
 }
 
 async function clockSeconds(page) {
@@ -228,7 +240,7 @@ writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');
 const kb = (b) => `${round(b / 1000, 1)} KB`;
 const lines = [
   `browser ${results.machine.browser}`,
-  `time to interactive (median of ${LOADS}): nodeline ${results.app.load.medianMs} ms, baseline ${results.baseline.load.medianMs} ms (x${results.ratios.timeToInteractive})`,
+  `time to interactive from navigation (median of ${LOADS}): nodeline ${results.app.load.medianMs} ms, baseline ${results.baseline.load.medianMs} ms (x${results.ratios.timeToInteractive}); from DOMContentLoaded: nodeline ${results.app.load.medianAfterDomContentLoadedMs} ms, baseline ${results.baseline.load.medianAfterDomContentLoadedMs} ms (budget 300 ms)`,
   `transferred on first load (uncompressed, as served): nodeline ${kb(results.app.load.transferredBytes)}, baseline ${kb(results.baseline.load.transferredBytes)}`,
   `frames at 1x (${results.app.frames1x.frames} frames): median ${results.app.frames1x.medianMs} ms, p99 ${results.app.frames1x.p99Ms} ms, long tasks ${results.app.frames1x.longTasks}; baseline median ${results.baseline.frames.medianMs} ms, p99 ${results.baseline.frames.p99Ms} ms (x${results.ratios.frameMedian1x} median)`,
   `frames at 60x over a simulated 10 min (${results.app.framesFastest.frames} frames, ${results.app.framesFastest.realSeconds} s): median ${results.app.framesFastest.medianMs} ms, p99 ${results.app.framesFastest.p99Ms} ms, long tasks ${results.app.framesFastest.longTasks}`,
