@@ -278,15 +278,23 @@ pub fn LiveRegion() -> impl IntoView {
         let t = ctx.t();
         ctx.with_session(|s| Watched::at(&s.at(t), step))
     });
-    let previous = StoredValue::new(Watched::default());
+    // What was last watched, and in which language it was said.
+    let previous = StoredValue::new((None::<Lang>, Watched::default()));
     let text = Memo::new(move |last: Option<&String>| {
         let now = watched.get();
         let lang = ctx.lang.get();
         let chapter = lang.chapter(ctx.chapter.get_untracked());
         let title = chapter.steps.get(now.step.wrapping_sub(1)).map(|s| s.title).unwrap_or_default();
-        let before = previous.get_value();
-        previous.set_value(now.clone());
-        announcement(lang, &before, &now, title, chapter.steps.len()).or_else(|| last.cloned()).unwrap_or_default()
+        let (said_in, mut before) = previous.get_value();
+        previous.set_value((Some(lang), now.clone()));
+        let switched = said_in.is_some_and(|l| l != lang);
+        if switched {
+            // The reader changed language: say where they are, in the new one, and never leave
+            // the last sentence standing in the old one.
+            before = Watched { step: 0, ..now.clone() };
+        }
+        let kept = if switched { None } else { last.cloned() };
+        announcement(lang, &before, &now, title, chapter.steps.len()).or(kept).unwrap_or_default()
     });
     view! { <div class="sr-only" role="status" aria-live="polite">{move || text.get()}</div> }
 }

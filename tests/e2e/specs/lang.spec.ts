@@ -94,6 +94,8 @@ test.describe('Japanese edition', () => {
 
     await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
     await expect(page.locator('section.narration .step-of')).toHaveText('ステップ 4 / 6');
+    // The live region says where the reader is, in the new language (never the old sentence).
+    await expect(page.getByRole('status')).toHaveText(/^ステップ 4 \/ 6: /);
     expect(parseClock(await page.getByLabel(ja.clock, { exact: true }).innerText())).toBe(before);
     const link = page.getByRole('navigation', { name: ja.languageNav }).getByRole('link', { name: '日本語' });
     await expect(link).toHaveAttribute('aria-current', 'true');
@@ -108,6 +110,7 @@ test.describe('Japanese edition', () => {
     // And back to English, still at the same moment.
     await page.getByRole('navigation', { name: ja.languageNav }).getByRole('link', { name: 'English' }).click();
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(app.status).toHaveText(/^Step 4 of 6: /);
     expect(parseClock(await app.clock.innerText())).toBe(before);
     app.expectNoErrors();
   });
