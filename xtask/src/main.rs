@@ -50,10 +50,11 @@ Commands:
            nodeline.html (the whole app in one file that runs from file://).
              --no-build     bundle the existing dist/ as it is
              --out DIR      write into DIR instead of bundle/
-  bench    Build the site and a minimal Leptos baseline, then print the page's figures:
-           first-load bytes by kind (raw, gzip), time to interactive, frame cost while
-           playing (1x, 60x), scrub time, memory after a simulated hour, and ratios to the
-           baseline. Also written to target/bench/results.json.
+  bench    Build the site, a minimal Leptos baseline and the size floor (the baseline plus
+           everything that is not a view), then print the page's figures: first-load bytes
+           by kind (raw, gzip), time to interactive, frame cost while playing (1x, 60x),
+           scrub time, memory after a simulated hour, and ratios to the baseline. Also
+           written to target/bench/results.json.
   help     Print this help.
 
 Options for every command:
