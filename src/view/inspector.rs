@@ -508,7 +508,12 @@ fn break_after_slash(o: &mut String, key: &str) {
     }
 }
 
-/// `<th scope="col">` headers for `keys`.
+/// `<th scope="col">` headers for `keys`, for a table's first row (`<tr class="head">`).
+///
+/// The tables have no `<thead>`: the inspector rewrites its tables as often as every frame while
+/// playing, and Chromium keeps a media query set alive for every `<thead>` element it ever parsed
+/// (measured: one more `blink::MediaQuerySet` in the heap per `<thead>`, never collected), so a
+/// long play grew memory without bound. Column headers are the `scope="col"` cells either way.
 fn headers(o: &mut String, lang: Lang, keys: &[Key], roles: bool) {
     for k in keys {
         cat(
@@ -533,7 +538,7 @@ pub fn node_markup(v: &NodeView, lang: Lang) -> String {
         &[
             r#"<div class="kubectl"><p class="command"><code>kubectl get node "#,
             &name,
-            r#"</code></p><div class="table-scroll"><table class="get-nodes"><thead><tr><th scope="col">NAME</th><th scope="col">STATUS</th><th scope="col">ROLES</th><th scope="col">AGE</th><th scope="col">VERSION</th></tr></thead><tbody><tr><td>"#,
+            r#"</code></p><div class="table-scroll"><table class="get-nodes"><tbody><tr class="head"><th scope="col">NAME</th><th scope="col">STATUS</th><th scope="col">ROLES</th><th scope="col">AGE</th><th scope="col">VERSION</th></tr><tr><td>"#,
             &name,
             r#"</td><td class=""#,
             changed_attrs(v.status_changed),
@@ -552,7 +557,7 @@ pub fn node_markup(v: &NodeView, lang: Lang) -> String {
             &escape(&l.version),
             "</td></tr></tbody></table></div></div><h3>",
             &t(Key::Conditions),
-            r#"</h3><div class="table-scroll"><table class="conditions stack" role="table"><thead role="rowgroup"><tr role="row">"#,
+            r#"</h3><div class="table-scroll"><table class="conditions stack" role="table"><tbody role="rowgroup"><tr role="row" class="head">"#,
         ],
     );
     headers(
@@ -568,7 +573,7 @@ pub fn node_markup(v: &NodeView, lang: Lang) -> String {
         ],
         true,
     );
-    o.push_str(r#"</tr></thead><tbody role="rowgroup">"#);
+    o.push_str("</tr>");
     for r in &v.conditions {
         let ty = escape(&r.type_.text);
         cat(
@@ -622,9 +627,9 @@ pub fn node_markup(v: &NodeView, lang: Lang) -> String {
     if v.taints.is_empty() {
         cat(&mut o, &[r#"<p class="empty">"#, &t(Key::NoTaints), "</p>"]);
     } else {
-        o.push_str(r#"<div class="table-scroll"><table class="taints"><thead><tr>"#);
+        o.push_str(r#"<div class="table-scroll"><table class="taints"><tbody><tr class="head">"#);
         headers(&mut o, lang, &[Key::ColKey, Key::ColEffect, Key::ColTimeAdded], false);
-        o.push_str("</tr></thead><tbody>");
+        o.push_str("</tr>");
         for r in &v.taints {
             cat(&mut o, &[r#"<tr class=""#, changed_attrs(r.changed), r#""><td><code>"#]);
             break_after_slash(&mut o, &r.key);
@@ -735,9 +740,9 @@ pub fn pods_markup(rows: &[PodRow], lang: Lang) -> String {
     if rows.is_empty() {
         return empty_markup(None, lang.text(Key::NoPods));
     }
-    let mut o = String::from(r#"<div class="table-scroll"><table class="pods"><thead><tr>"#);
+    let mut o = String::from(r#"<div class="table-scroll"><table class="pods"><tbody><tr class="head">"#);
     headers(&mut o, lang, &[Key::ColName, Key::ColPhase, Key::ColReady, Key::ColNode, Key::ColAge], false);
-    o.push_str("</tr></thead><tbody>");
+    o.push_str("</tr>");
     for r in rows {
         let class = match r.status.as_str() {
             "Running" => "ok",
@@ -776,10 +781,10 @@ pub fn events_markup(list: &EventList, lang: Lang) -> String {
         );
     }
     o.push_str(
-        r#"<div class="table-scroll"><table class="events stack" role="table"><thead role="rowgroup"><tr role="row">"#,
+        r#"<div class="table-scroll"><table class="events stack" role="table"><tbody role="rowgroup"><tr role="row" class="head">"#,
     );
     headers(&mut o, lang, &[Key::ColLastSeen, Key::ColType, Key::ColReason, Key::ColObject, Key::ColMessage], true);
-    o.push_str(r#"</tr></thead><tbody role="rowgroup">"#);
+    o.push_str("</tr>");
     let seen = escape(lang.text(Key::ColLastSeen));
     for r in &list.rows {
         let warning = r.type_ == "Warning";

@@ -45,9 +45,9 @@ test.describe('inspector', () => {
   test('the Node tab reads like kubectl', async ({ page }) => {
     const app = new PanelsPage(page);
     await app.goto('./?chapter=registration&step=6&autoplay=0');
-    await expect(app.inspector.locator('table.get-nodes thead th')).toHaveText(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
+    await expect(app.inspector.locator('table.get-nodes').getByRole('columnheader')).toHaveText(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
     await expect(app.nodeStatus).toHaveText('Ready');
-    await expect(app.conditions.locator('thead th')).toHaveText([
+    await expect(app.conditions.getByRole('columnheader')).toHaveText([
       'Type',
       'Status',
       'LastHeartbeatTime',
@@ -55,7 +55,7 @@ test.describe('inspector', () => {
       'Reason',
       'Message',
     ]);
-    await expect(app.conditions.locator('tbody th')).toHaveText(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready']);
+    await expect(app.conditions.getByRole('rowheader')).toHaveText(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready']);
     const ready = app.conditionCells('Ready');
     await expect(ready.nth(0)).toHaveText('True');
     await expect(ready.nth(1)).toHaveText(RFC1123Z);
@@ -90,14 +90,14 @@ test.describe('inspector', () => {
     await expect(app.openPanel).toContainText(/About \d+s left of the 50s grace period/);
 
     await app.tab('Pods').click();
-    const pods = app.openPanel.locator('tbody tr');
+    const pods = app.openPanel.locator('tbody tr:not(.head)');
     await expect(pods).toHaveCount(2);
     await expect(pods.first().locator('td').nth(0)).toHaveText('Running');
     await expect(pods.first().locator('td').nth(1)).toHaveText('1/1');
     await expect(pods.first().locator('td').nth(2)).toHaveText('node-1');
 
     await app.tab('Events').click();
-    await expect(app.openPanel.locator('thead th')).toHaveText(['Last seen', 'Type', 'Reason', 'Object', 'Message']);
+    await expect(app.openPanel.getByRole('columnheader')).toHaveText(['Last seen', 'Type', 'Reason', 'Object', 'Message']);
     await expect(app.openPanel.locator('tbody tr', { hasText: 'NodeReady' })).toContainText('node/node-1');
     app.expectNoErrors();
   });
