@@ -6,6 +6,7 @@
 
 pub mod chrome;
 pub mod controls;
+mod dom;
 pub mod embed;
 pub mod inspector;
 pub mod narration;

@@ -3,9 +3,9 @@
 //!
 //! Everything is derived by [`crate::view::stage`], which also writes the SVG markup (typed view
 //! trees for a drawing this size would cost tens of kilobytes of wasm). The drawing is three
-//! layers, each rewritten only when its markup changes: the scene (when the cluster changes), the
-//! Lease cards (their "renewed … ago" ticks every second) and the packets (every frame while
-//! requests are on their way).
+//! layers, each patched in place only when its markup changes: the scene (when the cluster
+//! changes), the Lease cards (their "renewed … ago" ticks every second) and the packets (every
+//! frame while requests are on their way).
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -61,6 +61,18 @@ pub fn Stage() -> impl IntoView {
         ctx.with_session(|s| vm::caption(s.timeline.log(), at, timing, lang))
     });
 
+    // Each layer is patched in place when its markup changes (see `super::dom`): the packets
+    // move every frame while requests are on their way.
+    for (class, markup) in [("scene", drawing), ("lease-cards", leases), ("packets", packets)] {
+        Effect::new(move |_| {
+            let html = markup.get();
+            let layer = section.get().and_then(|s| s.query_selector(&format!("g.{class}")).ok().flatten());
+            if let Some(layer) = layer {
+                super::dom::morph(&layer, &html);
+            }
+        });
+    }
+
     view! {
         <section class="stage" node_ref=section aria-labelledby="stage-title" aria-describedby="stage-desc">
             <h2 id="stage-title" class="sr-only">
@@ -76,9 +88,9 @@ pub fn Stage() -> impl IntoView {
                 viewBox=move || scene.with(Scene::view_box)
                 data-highlight=move || ctx.highlight.get()
             >
-                <g class="scene" inner_html=drawing></g>
-                <g class="lease-cards" inner_html=leases></g>
-                <g class="packets" aria-hidden="true" inner_html=packets></g>
+                <g class="scene"></g>
+                <g class="lease-cards"></g>
+                <g class="packets" aria-hidden="true"></g>
             </svg>
             <p class="stage-caption">{caption}</p>
         </section>
