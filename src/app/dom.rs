@@ -11,6 +11,11 @@ use wasm_bindgen::JsCast;
 /// except for the `style` attribute, which the page sets through the CSSOM (never in markup).
 /// The markup is parsed in a bare copy of `target`, so SVG stays SVG.
 pub(super) fn morph(target: &web_sys::Element, html: &str) {
+    // Nothing to keep (the first write): the parser alone is fastest.
+    if target.first_child().is_none() {
+        target.set_inner_html(html);
+        return;
+    }
     match target.clone_node().map(|n| n.unchecked_into::<web_sys::Element>()) {
         Ok(scratch) => {
             scratch.set_inner_html(html);

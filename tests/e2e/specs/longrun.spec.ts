@@ -10,8 +10,10 @@ import { AppPage, parseClock } from '../pages/app-page';
 // speed ever does (15 s, more in fast-forwarded quiet stretches), and a day takes about a minute
 // of the machine's time instead of twenty-four. What is asserted is what does not depend on the
 // machine's speed: memory, DOM size and listeners after the last play against the first, and that
-// the page still answers the reader. Frame costs are printed, not asserted (`cargo xtask bench`
-// measures them in real time).
+// the page still answers the reader. The page's main-thread work per frame (Chromium's own
+// TaskDuration, so the test's round trips are not counted) is printed for each play, not asserted
+// (`cargo xtask bench` measures frames in real time); measured level, 8 to 12 ms a frame, from the
+// first play to the twentieth.
 
 const ACTIONS = [
   'kill-kubelet@10m',
@@ -44,25 +46,38 @@ async function footprint(page: Page, cdp: CDPSession): Promise<Footprint> {
   return { jsHeap: usedSize, wasm, nodes: counters.nodes, listeners: counters.jsEventListeners };
 }
 
+/** A heap snapshot's bytes: compiled code apart from everything else. */
+interface Snapshot {
+  code: number;
+  rest: number;
+}
+
 /**
  * Everything a heap snapshot holds, the browser's own objects (DOM, style, layout) included: a
- * page can leak there without the JS heap or the wasm memory showing it.
+ * page can leak there without the JS heap or the wasm memory showing it. Compiled code is kept
+ * apart: V8 tiers functions up (and flushes their bytecode) on its own schedule, which depends on
+ * how busy the machine is; it levels off, and the JS heap checks already bound it.
  */
-async function snapshotBytes(cdp: CDPSession): Promise<number> {
+async function snapshot(cdp: CDPSession): Promise<Snapshot> {
   await cdp.send('HeapProfiler.collectGarbage');
   const chunks: string[] = [];
   const onChunk = (e: { chunk: string }) => chunks.push(e.chunk);
   cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
   await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
   cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  const snapshot = JSON.parse(chunks.join('')) as {
-    snapshot: { meta: { node_fields: string[] } };
+  const parsed = JSON.parse(chunks.join('')) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
     nodes: number[];
   };
-  const fields = snapshot.snapshot.meta.node_fields;
+  const fields = parsed.snapshot.meta.node_fields;
+  const code = parsed.snapshot.meta.node_types[0].indexOf('code');
   const size = fields.indexOf('self_size');
-  let total = 0;
-  for (let i = size; i < snapshot.nodes.length; i += fields.length) total += snapshot.nodes[i];
+  const type = fields.indexOf('type');
+  const total = { code: 0, rest: 0 };
+  for (let i = 0; i < parsed.nodes.length; i += fields.length) {
+    if (parsed.nodes[i + type] === code) total.code += parsed.nodes[i + size];
+    else total.rest += parsed.nodes[i + size];
+  }
   return total;
 }
 
@@ -87,36 +102,39 @@ test('a simulated day at the fastest speed keeps memory flat and the page respon
   expect((await footprint(page, cdp)).wasm, 'the wasm memory is visible to the test').toBeGreaterThan(0);
 
   const replay = page.getByRole('button', { name: 'Replay', exact: true });
-  const frameCosts: number[][] = [];
+  const frames: number[] = [];
+  const work: number[] = [];
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
   const after: Footprint[] = [];
-  const heap: number[] = [];
+  const heap: Snapshot[] = [];
   for (let play = 1; play <= PLAYS; play++) {
     await (play === 1 ? app.playButton : replay).click();
     await expect(app.pauseButton).toBeVisible();
-    const costs: number[] = [];
-    for (let frame = 1; ; frame++) {
-      const start = performance.now();
+    const busy = await taskSeconds();
+    let frame = 1;
+    for (; ; frame++) {
       await page.clock.fastForward(FRAME_MS);
-      costs.push(performance.now() - start);
       if (frame % 25 === 0 && (await replay.count()) > 0) break;
       expect(frame, 'a 2-hour play at 60× ends within 2,000 frames of 250 ms').toBeLessThan(2_000);
     }
     await expect(app.clock).toHaveText('T+2:00:00');
-    frameCosts.push(costs);
+    frames.push(frame);
+    work.push(((await taskSeconds()) - busy) * 1000 / frame);
     after.push(await footprint(page, cdp));
-    if (play === 2 || play === PLAYS) heap.push(await snapshotBytes(cdp));
+    if (play === 2 || play === PLAYS / 2 + 1 || play === PLAYS) heap.push(await snapshot(cdp));
   }
 
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
   const first = after[0];
   const last = after[PLAYS - 1];
   console.log(
-    `long run: ${PLAYS} plays of ${END_SECONDS / 3600} h at 60× (${frameCosts[0].length} frames each); ` +
+    `long run: ${PLAYS} plays of ${END_SECONDS / 3600} h at 60× (${frames[0]} frames each); ` +
       `JS heap ${kb(first.jsHeap)} -> ${kb(last.jsHeap)}, wasm ${kb(first.wasm)} -> ${kb(last.wasm)}, ` +
       `DOM nodes ${first.nodes} -> ${last.nodes}, listeners ${first.listeners} -> ${last.listeners}; ` +
       `JS heap after each play: ${after.map((f) => kb(f.jsHeap)).join(', ')}; ` +
-      `heap snapshot after the second play ${kb(heap[0])}, after the last ${kb(heap[1])}; ` +
-      `median time per 250 ms step, each play: ${frameCosts.map((c) => median(c).toFixed(1)).join(', ')} ms`,
+      `heap snapshot after plays 2, ${PLAYS / 2 + 1} and ${PLAYS}: ${heap.map((h) => kb(h.rest)).join(', ')} (compiled code ${heap.map((h) => kb(h.code)).join(', ')}); ` +
+      `main-thread work per frame, each play: ${work.map((w) => w.toFixed(1)).join(', ')} ms`,
   );
   // Flat: the last play ends exactly where the first did, on the same screen, so what the page
   // holds must not have grown beyond allocator and collector noise.
@@ -128,9 +146,12 @@ test('a simulated day at the fastest speed keeps memory flat and the page respon
   expect(last.jsHeap - midday.jsHeap, 'JS heap growth over the second half of the day').toBeLessThan(192 * 1024);
   expect(Math.abs(last.nodes - first.nodes), 'DOM nodes after the last play against the first').toBeLessThanOrEqual(50);
   expect(last.listeners - first.listeners, 'event listeners after the last play against the first').toBeLessThanOrEqual(0);
-  // The browser's own objects too. Measured 10.5 MB -> 10.3 MB; before the inspector's tables
+  // The browser's own objects too. Measured about 9.9 MB, +80 KB over ten plays on an idle machine
+  // and under load (where single snapshots vary by about 100 KB); before the inspector's tables
   // lost their <thead> (see `view::inspector::headers`) it grew 80 KB a play, without end.
-  expect(heap[1] - heap[0], 'heap snapshot growth over ten plays').toBeLessThan(256 * 1024);
+  const [second, middle, end] = heap;
+  expect(end.rest - second.rest, 'heap snapshot growth over ten plays').toBeLessThan(320 * 1024);
+  expect(end.rest - middle.rest, 'heap snapshot growth over the last five plays').toBeLessThan(192 * 1024);
 
   // Still responsive: Replay plays, Pause stops the clock, the step keys move the playhead.
   await replay.click();
