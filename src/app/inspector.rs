@@ -4,10 +4,10 @@
 //! Everything it shows is HTML written by the view models ([`crate::view::inspector`],
 //! [`crate::view::yaml`], [`crate::view::kubectl`], [`crate::view::requests`]): the frame once
 //! per language, then each part into its element by id, from a memo (so only what changed is
-//! rewritten, and only the open tab computes anything); a tab's body is patched in place
-//! ([`super::dom::morph`]) rather than replaced, since it changes every frame while playing. Events are handled by one delegated
-//! listener per kind on the section. Typed view trees for all of this would cost many times the
-//! code.
+//! written, and only the open tab computes anything). A tab's body is patched in place
+//! ([`super::dom::morph`]): it changes every frame while playing, and the element the reader
+//! focused in it (a request's summary) stays. Events are handled by one delegated listener per
+//! kind on the section. Typed view trees for all of this would cost many times the code.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -31,12 +31,10 @@ fn element(id: &str) -> Option<web_sys::Element> {
     document().get_element_by_id(id)
 }
 
-fn set_html(id: &str, html: &str) {
+/// Writes `html` into element `id`: patched in place (`patch`) or replaced whole.
+fn set_html(id: &str, html: &str, patch: bool) {
     if let Some(e) = element(id) {
-        // A tab's body changes every frame while playing (ages, times): patch it in place, so
-        // only the text that changed is restyled and laid out again. The other parts hold form
-        // controls, whose state a patch would not carry: those are written whole.
-        if id.starts_with("inspector-body-") && id != "inspector-body-requests" {
+        if patch {
             super::dom::morph(&e, html);
         } else {
             e.set_inner_html(html);
@@ -85,16 +83,26 @@ struct Written {
 }
 
 impl Written {
-    /// Writes `html` into element `id` unless it is already there.
+    /// Writes `html` into element `id` unless it is already there, replacing what it held: for
+    /// the pickers' option lists (a patch would not carry their selection) and the suggestions.
     fn put(&mut self, id: &str, html: String) {
+        self.write(id, html, false);
+    }
+
+    /// The same, patching the element in place ([`super::dom::morph`]): for a tab's body.
+    fn patch(&mut self, id: &str, html: String) {
+        self.write(id, html, true);
+    }
+
+    fn write(&mut self, id: &str, html: String, patch: bool) {
         match self.html.iter_mut().find(|(i, _)| i == id) {
             Some((_, old)) if *old == html => {}
             Some((_, old)) => {
-                set_html(id, &html);
+                set_html(id, &html, patch);
                 *old = html;
             }
             None => {
-                set_html(id, &html);
+                set_html(id, &html, patch);
                 self.html.push((id.to_string(), html));
             }
         }
@@ -179,12 +187,12 @@ pub fn Inspector() -> impl IntoView {
                         .filter(|k| choices.iter().any(|c| &c.key == k))
                         .or_else(|| name.map(|n| yaml::node_key(Kind::Node, n)));
                     let Some(key) = key else {
-                        w.put(&body, vm::empty_markup(None, text(Key::NoNodeYet)));
+                        w.patch(&body, vm::empty_markup(None, text(Key::NoNodeYet)));
                         return;
                     };
                     w.put("yaml-object", yaml::choices_markup(&choices, &key));
                     let Some(now) = yaml::version_at(log, &key, t) else {
-                        w.put(&body, vm::empty_markup(Some(&key.name), text(Key::NoNodeYet)));
+                        w.patch(&body, vm::empty_markup(Some(&key.name), text(Key::NoNodeYet)));
                         return;
                     };
                     let from = compare.filter(|&f| f <= now && log.versions(&key).contains(&f));
@@ -202,7 +210,7 @@ pub fn Inspector() -> impl IntoView {
                             Some(f) => yaml::diff_markup(log, f, now, lang),
                             None => yaml::live_markup(log, now, lang),
                         };
-                        w.put(&body, html);
+                        w.patch(&body, html);
                         w.yaml = inputs;
                     }
                 }
@@ -217,17 +225,17 @@ pub fn Inspector() -> impl IntoView {
                             format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))
                         }
                     };
-                    w.put(&body, html);
+                    w.patch(&body, html);
                 }
                 REQUESTS => {
                     let sent = log.requests.partition_point(|r| r.t <= t);
                     let inputs = Some((sent, open_request, lang));
                     if w.requests != inputs {
-                        w.put(&body, requests::markup(log, t, open_request, lang));
+                        w.patch(&body, requests::markup(log, t, open_request, lang));
                         w.requests = inputs;
                     }
                 }
-                NODE => w.put(
+                NODE => w.patch(
                     &body,
                     match name.and_then(|n| vm::inspect_node(log, epoch, n, t)) {
                         Some(v) => vm::node_markup(&v, lang),
@@ -236,7 +244,7 @@ pub fn Inspector() -> impl IntoView {
                 ),
                 LEASE => {
                     let grace = ctx.profile.node_monitor_grace_period();
-                    w.put(
+                    w.patch(
                         &body,
                         match name.and_then(|n| vm::inspect_lease(log, epoch, n, t, grace)) {
                             Some(v) => vm::lease_markup(&v, lang),
@@ -244,8 +252,8 @@ pub fn Inspector() -> impl IntoView {
                         },
                     );
                 }
-                PODS => w.put(&body, vm::pods_markup(&vm::pod_rows(&snap, epoch), lang)),
-                _ => w.put(&body, vm::events_markup(&vm::event_list(log, epoch, t, vm::EVENT_CAP), lang)),
+                PODS => w.patch(&body, vm::pods_markup(&vm::pod_rows(&snap, epoch), lang)),
+                _ => w.patch(&body, vm::events_markup(&vm::event_list(log, epoch, t, vm::EVENT_CAP), lang)),
             }
         });
         w

@@ -63,15 +63,16 @@ pub fn Stage() -> impl IntoView {
 
     // Each layer is patched in place when its markup changes (see `super::dom`): the packets
     // move every frame while requests are on their way.
-    for (class, markup) in [("scene", drawing), ("lease-cards", leases), ("packets", packets)] {
+    let [scene_layer, lease_layer, packet_layer] = [drawing, leases, packets].map(|markup| {
+        let layer = NodeRef::<leptos::svg::G>::new();
         Effect::new(move |_| {
             let html = markup.get();
-            let layer = section.get().and_then(|s| s.query_selector(&format!("g.{class}")).ok().flatten());
-            if let Some(layer) = layer {
+            if let Some(layer) = layer.get() {
                 super::dom::morph(&layer, &html);
             }
         });
-    }
+        layer
+    });
 
     view! {
         <section class="stage" node_ref=section aria-labelledby="stage-title" aria-describedby="stage-desc">
@@ -88,9 +89,9 @@ pub fn Stage() -> impl IntoView {
                 viewBox=move || scene.with(Scene::view_box)
                 data-highlight=move || ctx.highlight.get()
             >
-                <g class="scene"></g>
-                <g class="lease-cards"></g>
-                <g class="packets" aria-hidden="true"></g>
+                <g class="scene" node_ref=scene_layer></g>
+                <g class="lease-cards" node_ref=lease_layer></g>
+                <g class="packets" aria-hidden="true" node_ref=packet_layer></g>
             </svg>
             <p class="stage-caption">{caption}</p>
         </section>

@@ -157,6 +157,22 @@ test.describe('kubectl Requests tab', () => {
     await expect(app.verbose).toHaveCount(0);
     app.expectNoErrors();
   });
+
+  test('a request opens and closes from the keyboard, and focus stays on it', async ({ page }) => {
+    const app = new KubectlPage(page);
+    await app.goto('./?chapter=registration&t=1s&autoplay=0');
+    await app.newTab('Requests').click();
+    const patch = app.request(/PATCH \/api\/v1\/nodes\/node-1\/status → 200$/);
+    await patch.focus();
+    await page.keyboard.press('Enter');
+    await expect(app.verbose).toHaveCount(1);
+    await expect(app.verbose).toContainText('Content-Type: application/strategic-merge-patch+json');
+    await expect(patch, 'the list is updated around the reader, not rebuilt under them').toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(app.verbose).toHaveCount(0);
+    await expect(patch).toBeFocused();
+    app.expectNoErrors();
+  });
 });
 
 test.describe('kubectl tabs, accessibility', () => {
