@@ -12,8 +12,8 @@ import { AppPage, parseClock } from '../pages/app-page';
 // machine's speed: memory, DOM size and listeners after the last play against the first, and that
 // the page still answers the reader. The page's main-thread work per frame (Chromium's own
 // TaskDuration, so the test's round trips are not counted) is printed for each play, not asserted
-// (`cargo xtask bench` measures frames in real time); measured level, 5 to 12 ms a frame across runs, from the
-// first play to the twentieth.
+// (`cargo xtask bench` measures frames in real time); measured level from the first play to the
+// twentieth, 5 to 12 ms a frame across runs.
 
 const ACTIONS = [
   'kill-kubelet@10m',
