@@ -14,7 +14,7 @@ use super::machine::MachineView;
 use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
-use super::time::{SimTime, secs};
+use super::time::{SimTime, WallTime, secs};
 use super::world::{Config, World, check_action};
 
 /// How often the world is checkpointed: every minute for the first half hour (where readers
@@ -188,7 +188,7 @@ impl Timeline {
 
     /// The cluster as it was at `t` (which must not be past the horizon to be complete).
     pub fn at(&self, t: SimTime) -> Snapshot<'_> {
-        Snapshot { log: &self.log, t }
+        Snapshot { log: &self.log, t, epoch: self.config.epoch }
     }
 
     /// Each step's moment in this timeline (`None`: the step did not happen).
@@ -202,12 +202,24 @@ impl Timeline {
 pub struct Snapshot<'a> {
     log: &'a Log,
     t: SimTime,
+    epoch: WallTime,
 }
 
 impl<'a> Snapshot<'a> {
     /// The instant.
     pub fn time(&self) -> SimTime {
         self.t
+    }
+
+    /// The wall-clock instant the snapshot stands for: the timeline's epoch plus its instant.
+    /// The one place a playhead becomes a wall clock (`kubectl`'s ages, the inspector's times).
+    pub fn wall(&self) -> WallTime {
+        self.epoch + self.t.since_start()
+    }
+
+    /// The wall-clock instant of the simulated instant `t`, on this snapshot's clock.
+    pub fn wall_at(&self, t: SimTime) -> WallTime {
+        self.epoch + t.since_start()
     }
 
     /// The change that made the current version of `key`, if the object exists.
