@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::objects::{
-    Lease, Node, Object, OwnerReference, Pod, PodCondition, PodStatus, Status, Taint, Time, Toleration,
+    Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, Log, Method};
 use super::rng::Rng;
@@ -201,7 +201,7 @@ pub(crate) struct ApiServer {
 }
 
 /// The mutable context one request runs in.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct Exec<'a> {
     pub(crate) now: SimTime,
     pub(crate) wall: WallTime,
     pub(crate) log: &'a mut Log,
@@ -209,7 +209,7 @@ pub(crate) struct Ctx<'a> {
     pub(crate) request: Option<u32>,
 }
 
-impl Ctx<'_> {
+impl Exec<'_> {
     fn time(&self) -> Time {
         Time::at(self.wall)
     }
@@ -317,7 +317,7 @@ impl ApiServer {
         self.pods.values().filter(move |p| p.spec.node_name == node)
     }
 
-    fn store_node(&mut self, ctx: &mut Ctx<'_>, mut node: Node, change: ChangeType) -> Object {
+    fn store_node(&mut self, ctx: &mut Exec<'_>, mut node: Node, change: ChangeType) -> Object {
         node.metadata.resource_version = self.next_rv();
         let node = Arc::new(node);
         match self.nodes.get_mut(&node.metadata.name) {
@@ -331,7 +331,7 @@ impl ApiServer {
         obj
     }
 
-    fn store_lease(&mut self, ctx: &mut Ctx<'_>, mut lease: Lease, change: ChangeType) -> Object {
+    fn store_lease(&mut self, ctx: &mut Exec<'_>, mut lease: Lease, change: ChangeType) -> Object {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
         match self.leases.get_mut(&lease.metadata.name) {
@@ -345,7 +345,7 @@ impl ApiServer {
         obj
     }
 
-    fn store_pod(&mut self, ctx: &mut Ctx<'_>, mut pod: Pod, change: ChangeType) -> Object {
+    fn store_pod(&mut self, ctx: &mut Exec<'_>, mut pod: Pod, change: ChangeType) -> Object {
         pod.metadata.resource_version = self.next_rv();
         let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
         let pod = Arc::new(pod);
@@ -362,7 +362,7 @@ impl ApiServer {
     /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]).
     pub(crate) fn store_event(
         &mut self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Exec<'_>,
         mut event: super::objects::Event,
         change: ChangeType,
     ) -> Arc<super::objects::Event> {
@@ -373,7 +373,7 @@ impl ApiServer {
         event
     }
 
-    fn new_meta(&mut self, ctx: &mut Ctx<'_>, meta: &mut super::objects::ObjectMeta) {
+    fn new_meta(&mut self, ctx: &mut Exec<'_>, meta: &mut super::objects::ObjectMeta) {
         meta.uid = ctx.rng.uuid();
         meta.creation_timestamp = Some(ctx.time());
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
@@ -382,7 +382,7 @@ impl ApiServer {
     }
 
     /// Runs one request through authorization, admission and the store.
-    pub(crate) fn execute(&mut self, ctx: &mut Ctx<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
+    pub(crate) fn execute(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
         // NodeRestriction: a kubelet may only touch its own Node and Lease.
         if let Caller::Node(me) = caller {
             let target = match &op {
@@ -744,29 +744,6 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
         if base.metadata.annotations.get(k) != Some(v) {
             node.metadata.annotations.insert(k.clone(), v.clone());
         }
-    }
-}
-
-/// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
-pub(crate) fn set_pod_condition(status: &mut PodStatus, ty: &str, value: &str, reason: &str, message: &str, now: Time) {
-    match status.conditions.iter_mut().find(|c| c.type_ == ty) {
-        Some(c) => {
-            if c.status != value {
-                c.last_transition_time = now;
-                c.status = value.to_string();
-            }
-            c.reason = reason.to_string();
-            c.message = message.to_string();
-        }
-        None => status.conditions.push(PodCondition {
-            type_: ty.to_string(),
-            observed_generation: None,
-            status: value.to_string(),
-            last_probe_time: None,
-            last_transition_time: now,
-            reason: reason.to_string(),
-            message: message.to_string(),
-        }),
     }
 }
 
