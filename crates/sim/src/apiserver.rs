@@ -197,6 +197,12 @@ pub(crate) struct ApiServer {
     pub(crate) nodes: VecMap<String, Arc<Node>>,
     pub(crate) leases: VecMap<String, Arc<Lease>>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
+    /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
+    pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
+    /// The Pods bound to no node yet.
+    unbound: VecMap<(String, String), ()>,
+    /// Each Pod's key by uid.
+    pod_uids: VecMap<String, (String, String)>,
     pub(crate) events: VecMap<(String, String), Arc<super::objects::Event>>,
 }
 
@@ -312,9 +318,24 @@ impl ApiServer {
         self.pods.values()
     }
 
-    /// Pods bound to `node`.
+    /// Pods bound to `node`, in namespace/name order.
     pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
-        self.pods.values().filter(move |p| p.spec.node_name == node)
+        self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
+    }
+
+    /// How many Pods are bound to `node`.
+    pub(crate) fn pod_count_on(&self, node: &str) -> usize {
+        self.pods_by_node.get(node).map_or(0, |keys| keys.len())
+    }
+
+    /// Pods bound to no node, in namespace/name order.
+    pub(crate) fn unbound_pods(&self) -> impl Iterator<Item = &Arc<Pod>> {
+        self.unbound.keys().map(|k| &self.pods[k])
+    }
+
+    /// The Pod with this uid.
+    pub(crate) fn pod_by_uid(&self, uid: &str) -> Option<&Arc<Pod>> {
+        self.pod_uids.get(uid).and_then(|k| self.pods.get(k))
     }
 
     fn store_node(&mut self, ctx: &mut Exec<'_>, mut node: Node, change: ChangeType) -> Object {
@@ -350,9 +371,24 @@ impl ApiServer {
         let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
         let pod = Arc::new(pod);
         let obj = Object::Pod(pod.clone());
+        // The indexes: a Pod is bound once and never moves.
         if change == ChangeType::Deleted {
             self.pods.remove(&key);
+            self.unbound.remove(&key);
+            self.pod_uids.remove(&pod.metadata.uid);
+            if let Some(keys) = self.pods_by_node.get_mut(&pod.spec.node_name) {
+                keys.remove(&key);
+            }
         } else {
+            if pod.spec.node_name.is_empty() {
+                self.unbound.insert(key.clone(), ());
+            } else {
+                self.unbound.remove(&key);
+                self.pods_by_node.get_or_insert_with(pod.spec.node_name.clone(), VecMap::new).insert(key.clone(), ());
+            }
+            if change == ChangeType::Added {
+                self.pod_uids.insert(pod.metadata.uid.clone(), key.clone());
+            }
             self.pods.insert(key, pod);
         }
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);

@@ -61,6 +61,12 @@ pub(crate) struct Bus {
     pub(crate) dirty_nodes: VecMap<String, ()>,
     /// Whether a Pod changed since the last reconcile pass.
     pub(crate) dirty_pods: bool,
+    /// The Pods changed since the last reconcile pass.
+    pub(crate) changed_pods: VecMap<(String, String), ()>,
+    /// The nodes whose bound Pods changed since the last reconcile pass.
+    pub(crate) pod_nodes: VecMap<String, ()>,
+    /// Whether the next reconcile pass is a resync (every object counts as changed).
+    pub(crate) resync: bool,
     /// Whether a reconcile pass is already due.
     pub(crate) reconcile_pending: bool,
     /// A reconcile pass asked for by this input: when, and its timer sequence number.
@@ -78,6 +84,16 @@ impl Bus {
 /// The timer type of a component that asks for no timers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NoTimer {}
+
+/// What a reconcile pass delivers: the Nodes and Pods that changed since the last one (as watch
+/// events would), or everything (a resync).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Changes<'a> {
+    pub(crate) nodes: &'a VecMap<String, ()>,
+    pub(crate) pods: &'a VecMap<(String, String), ()>,
+    /// A resync: every object counts as changed.
+    pub(crate) all: bool,
+}
 
 /// A timer a component asked for: when, its sequence number, and the component's own timer.
 pub(crate) type Wake<T> = (SimTime, u64, T);
@@ -247,7 +263,16 @@ impl<'a, T> Ctx<'a, T> {
                 Kind::Node => {
                     self.bus.dirty_nodes.add(change.object.meta().name.clone());
                 }
-                Kind::Pod => self.bus.dirty_pods = true,
+                Kind::Pod => {
+                    self.bus.dirty_pods = true;
+                    let meta = change.object.meta();
+                    self.bus.changed_pods.add((meta.namespace.clone(), meta.name.clone()));
+                    if let Object::Pod(pod) = &change.object
+                        && !pod.spec.node_name.is_empty()
+                    {
+                        self.bus.pod_nodes.add(pod.spec.node_name.clone());
+                    }
+                }
                 _ => {}
             }
         }

@@ -19,7 +19,7 @@ use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::{Scheduler, SchedulerTimer};
 use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
 use super::controllers::ttl::TtlController;
-use super::ctx::{Bus, Ctx, NoTimer, Wake};
+use super::ctx::{Bus, Changes, Ctx, NoTimer, Wake};
 use super::kubectl;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView};
@@ -153,6 +153,8 @@ pub(crate) struct World {
     scheduler: Scheduler,
     eviction: TaintEviction,
     replicasets: ReplicaSetController,
+    /// The machines of each hostname (two, when the reader adds a duplicate).
+    hosts: VecMap<String, Vec<usize>>,
     /// Machines whose visible state may have changed since it was last recorded.
     dirty_machines: VecMap<usize, ()>,
     last_views: Vec<Option<Arc<MachineView>>>,
@@ -181,9 +183,13 @@ impl World {
             scheduler: Scheduler::default(),
             eviction: TaintEviction::default(),
             replicasets: ReplicaSetController::default(),
+            hosts: VecMap::new(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
         };
+        for (m, spec) in machines.iter().enumerate() {
+            world.hosts.get_or_insert_with(spec.hostname.clone(), Vec::new).push(m);
+        }
         // Starting the world writes nothing to the log.
         let mut log = Log::default();
         world.core.with(&mut log, Timer::NodeLifecycle, NodeLifecycle::start);
@@ -239,6 +245,7 @@ impl World {
             }
             Timer::Resync => {
                 self.core.bus.dirty_pods = true;
+                self.core.bus.resync = true;
                 self.reconcile(log);
             }
         }
@@ -248,6 +255,10 @@ impl World {
     fn reconcile(&mut self, log: &mut Log) {
         let nodes = std::mem::take(&mut self.core.bus.dirty_nodes);
         let pods_changed = std::mem::take(&mut self.core.bus.dirty_pods);
+        let pods = std::mem::take(&mut self.core.bus.changed_pods);
+        let pod_nodes = std::mem::take(&mut self.core.bus.pod_nodes);
+        let all = std::mem::take(&mut self.core.bus.resync);
+        let changes = Changes { nodes: &nodes, pods: &pods, all };
         for name in nodes.keys() {
             let (nlc, ttl, ipam) = (&mut self.nlc, &mut self.ttl, &mut self.ipam);
             self.core.with(log, Timer::NodeLifecycle, |ctx| nlc.on_node_change(name, ctx));
@@ -256,12 +267,28 @@ impl World {
         }
         if pods_changed || !nodes.is_empty() {
             let eviction = &mut self.eviction;
-            self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_change(ctx));
+            self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_change(&changes, ctx));
             let scheduler = &mut self.scheduler;
             self.core.with(log, Timer::Scheduler, |ctx| scheduler.on_change(ctx));
-            let replicasets = &mut self.replicasets;
-            self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
-            for m in 0..self.machines.len() {
+            // The ReplicaSet controller watches Pods only.
+            if pods_changed {
+                let replicasets = &mut self.replicasets;
+                self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
+            }
+            // A kubelet's informers watch its own Node and the Pods bound to it, including what the
+            // controllers changed in this pass.
+            let watching: Vec<usize> = if all {
+                (0..self.machines.len()).collect()
+            } else {
+                let bus = &self.core.bus;
+                let hosts =
+                    nodes.keys().chain(pod_nodes.keys()).chain(bus.dirty_nodes.keys()).chain(bus.pod_nodes.keys());
+                let mut ms: Vec<usize> = hosts.filter_map(|h| self.hosts.get(h)).flatten().copied().collect();
+                ms.sort_unstable();
+                ms.dedup();
+                ms
+            };
+            for m in watching {
                 self.on_machine(m, log, |machine, ctx| machine.on_change(ctx));
             }
         }
@@ -357,6 +384,7 @@ impl World {
         let m = self.machines.len();
         let machine = Machine::new(&spec, m as u32, self.core.config.profile, &mut self.core.rng);
         self.machines.push(machine);
+        self.hosts.get_or_insert_with(spec.hostname.clone(), Vec::new).push(m);
         self.on_machine(m, log, |machine, ctx| machine.start_kubelet(false, ctx));
     }
 }

@@ -98,8 +98,7 @@ impl Scheduler {
 
     /// Tries to place every Pod without a node.
     fn schedule_pending(&mut self, ctx: &mut Ctx<'_, SchedulerTimer>) {
-        let mut pending: Vec<Arc<Pod>> =
-            ctx.store().pods().filter(|p| p.spec.node_name.is_empty() && !p.is_terminating()).cloned().collect();
+        let mut pending: Vec<Arc<Pod>> = ctx.store().unbound_pods().filter(|p| !p.is_terminating()).cloned().collect();
         // Names are unique, so an unstable sort is deterministic.
         pending.sort_unstable_by(|a, b| {
             (a.metadata.creation_timestamp, &a.metadata.name).cmp(&(b.metadata.creation_timestamp, &b.metadata.name))
@@ -168,7 +167,7 @@ impl Scheduler {
         }
         // Score: fewest Pods first (NodeResourcesFit's least-allocated, in effect); ties are broken
         // at random, as selectHost does.
-        let load = |n: &Node| ctx.store().pods_on(&n.metadata.name).count();
+        let load = |n: &Node| ctx.store().pod_count_on(&n.metadata.name);
         let best = feasible.iter().map(|n| load(n)).min().expect("non-empty");
         let top: Vec<&Arc<Node>> = feasible.iter().filter(|n| load(n) == best).collect();
         let pick = top[ctx.rng.below(top.len() as u64) as usize].metadata.name.clone();

@@ -4,11 +4,10 @@
 //! taints go away first.
 
 use crate::vecmap::VecMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::Ctx;
+use crate::ctx::{Changes, Ctx};
 use crate::events::{Recorder, Source, pod_ref};
 use crate::objects::{Pod, Taint, Time, order_pod_conditions, set_pod_condition};
 use crate::record::Actor;
@@ -70,31 +69,52 @@ impl TaintEviction {
         self.evict(&namespace, &name, &uid, ctx);
     }
 
-    /// Input: Pods or Nodes changed: `processPodOnNode` for every bound Pod.
-    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
-        let pods: Vec<Arc<Pod>> =
-            ctx.store().pods().filter(|p| !p.spec.node_name.is_empty() && !p.is_terminating()).cloned().collect();
-        let live: Vec<(String, String)> =
-            pods.iter().map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())).collect();
-        self.scheduled.retain(|k, _| live.contains(k));
-        for pod in pods {
-            let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+    /// Input: Pods or Nodes changed: `processPodOnNode` for every bound Pod that changed or whose
+    /// Node changed (for the others nothing has moved, so the pass would change nothing), and a
+    /// Pod no longer bound and running is forgotten.
+    pub(crate) fn on_change(&mut self, changes: &Changes<'_>, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        let mut keys: VecMap<(String, String), ()> = changes.pods.clone();
+        if changes.all {
+            keys.extend(ctx.store().pods.keys().map(|k| (k.clone(), ())));
+            keys.extend(self.scheduled.keys().map(|k| (k.clone(), ())));
+        }
+        for node in changes.nodes.keys() {
+            keys.extend(
+                ctx.store().pods_on(node).map(|p| ((p.metadata.namespace.clone(), p.metadata.name.clone()), ())),
+            );
+        }
+        for key in keys.into_keys() {
+            match ctx.store().pods.get(&key) {
+                Some(pod) if !pod.spec.node_name.is_empty() && !pod.is_terminating() => {
+                    let pod = pod.clone();
+                    self.process(key, &pod, ctx);
+                }
+                _ => {
+                    self.scheduled.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// `processPodOnNode`: schedules, keeps or cancels one Pod's deletion.
+    fn process(&mut self, key: (String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        {
             let taints: Vec<Taint> = ctx
                 .store()
                 .node(&pod.spec.node_name)
                 .map(|n| n.spec.taints.iter().filter(|t| t.effect == "NoExecute").cloned().collect())
                 .unwrap_or_default();
             if taints.is_empty() {
-                self.cancel_eviction(&key, &pod, ctx);
-                continue;
+                self.cancel_eviction(&key, pod, ctx);
+                return;
             }
             let refs: Vec<&Taint> = taints.iter().collect();
             let now = ctx.now;
-            let (start, fire) = match toleration_time(&pod, &refs) {
+            let (start, fire) = match toleration_time(pod, &refs) {
                 None => (now, now),
                 Some(None) => {
-                    self.cancel_eviction(&key, &pod, ctx);
-                    continue;
+                    self.cancel_eviction(&key, pod, ctx);
+                    return;
                 }
                 Some(Some(d)) => (now, now + d),
             };
@@ -102,7 +122,7 @@ impl TaintEviction {
                 Some(s) => {
                     let existing_fire = s.created_at + (fire - start);
                     if existing_fire <= fire {
-                        continue;
+                        return;
                     }
                     (s.created_at, existing_fire)
                 }

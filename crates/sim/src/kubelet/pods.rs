@@ -147,7 +147,7 @@ impl Kubelet {
     }
 
     pub(super) fn pod_step(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, uid: &str, step: PodStep) {
-        let Some(pod) = ctx.store().pods().find(|p| p.metadata.uid == uid).cloned() else { return };
+        let Some(pod) = ctx.store().pod_by_uid(uid).cloned() else { return };
         let container = pod.spec.containers[0].name.clone();
         let image = pod.spec.containers[0].image.clone();
         let cref = pod_ref(&pod, Some(&container));
