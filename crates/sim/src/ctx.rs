@@ -257,13 +257,16 @@ impl<'a, T> Ctx<'a, T> {
             self.api.execute(&mut exec, caller, op)
         };
         let changes: Vec<u32> = (first_change as u32..self.log.changes.len() as u32).collect();
+        let mut watched = false;
         for &c in &changes {
             let change = &self.log.changes[c as usize];
             match change.object.kind() {
                 Kind::Node => {
+                    watched = true;
                     self.bus.dirty_nodes.add(change.object.meta().name.clone());
                 }
                 Kind::Pod => {
+                    watched = true;
                     self.bus.dirty_pods = true;
                     let meta = change.object.meta();
                     self.bus.changed_pods.add((meta.namespace.clone(), meta.name.clone()));
@@ -276,7 +279,9 @@ impl<'a, T> Ctx<'a, T> {
                 _ => {}
             }
         }
-        if !changes.is_empty() {
+        // Only Node and Pod changes are watched (the node lifecycle controller reads Leases in its
+        // monitor pass).
+        if watched {
             self.reconcile_soon();
         }
         request.changes = changes;
