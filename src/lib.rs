@@ -14,8 +14,10 @@ pub mod i18n;
 pub mod link;
 pub mod playback;
 pub mod render;
-pub mod sim;
 pub mod view;
+
+/// The simulation is its own crate (`crates/sim`), so the compiler holds it to knowing no browser.
+pub use nodeline_sim as sim;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -11,13 +11,11 @@
 //! are not logged as requests.
 
 use super::vecmap::VecMap;
-use std::time::Duration;
 
-use super::apiserver::Ctx;
+use super::ctx::Ctx;
 use super::objects::{Event, EventSeries, EventSource, MicroTime, ObjectKey, ObjectMeta, ObjectReference, Time};
-use super::record::{ChangeType, EventRecord, Log};
+use super::record::{ChangeType, EventRecord};
 use super::time::SimTime;
-use super::world::World;
 
 /// Identifies "the same event" for counting repeats.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,34 +34,11 @@ pub(crate) struct Recorder {
     seen: VecMap<EventKey, (ObjectKey, i32)>,
 }
 
-impl Recorder {
-    /// The cache kube-controller-manager and kube-scheduler keep for their whole life.
-    pub(crate) fn controllers() -> Recorder {
-        Recorder::default()
-    }
-}
-
-/// An event the kubelet could not deliver yet (its network to the API server is cut).
-#[derive(Clone, Debug)]
-pub(crate) struct PendingEvent {
-    pub(crate) at: SimTime,
-    pub(crate) object: ObjectReference,
-    pub(crate) type_: &'static str,
-    pub(crate) reason: &'static str,
-    pub(crate) message: String,
-    pub(crate) tries: u32,
-}
-
-/// client-go's `maxTriesPerEvent`.
-pub(crate) const MAX_TRIES_PER_EVENT: u32 = 12;
-/// client-go's sleep between tries.
-pub(crate) const EVENT_RETRY_SLEEP: Duration = Duration::from_secs(10);
-
 /// Which recorder writes an event.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Source {
-    /// The kubelet on machine `m`.
-    Kubelet(usize),
+pub(crate) enum Source<'a> {
+    /// The kubelet on the machine with this hostname.
+    Kubelet(&'a str),
     /// A kube-controller-manager controller with this component name.
     Controller(&'static str),
     /// kube-scheduler (events.k8s.io/v1).
@@ -102,39 +77,14 @@ pub(crate) fn pod_ref(pod: &super::objects::Pod, container: Option<&str>) -> Obj
 /// The scheduler's host, as it appears in `reportingInstance`.
 const SCHEDULER_INSTANCE: &str = "default-scheduler-control-plane";
 
-impl World {
-    /// Records an event from `source` about `object`.
-    pub(crate) fn event(
-        &mut self,
-        log: &mut Log,
-        source: Source,
-        object: ObjectReference,
-        type_: &'static str,
-        reason: &'static str,
-        message: String,
-    ) {
-        if let Source::Kubelet(m) = source {
-            let cut = self.machines[m].network_cut;
-            let Some(k) = self.machines[m].kubelet_mut() else { return };
-            if cut || !k.pending_events.is_empty() {
-                let first = k.pending_events.is_empty();
-                k.pending_events.push(PendingEvent { at: self.now, object, type_, reason, message, tries: 1 });
-                if first {
-                    self.kubelet_after(m, EVENT_RETRY_SLEEP, super::kubelet::KubeletTimer::EventFlush);
-                }
-                return;
-            }
-        }
-        let now = self.now;
-        self.write_event(log, source, object, type_, reason, message, now);
-    }
-
-    /// Writes an event that happened at `at` (now, or earlier for a kubelet's delayed events).
+impl Recorder {
+    /// Records an event from `source` about `object` that happened at `at` (now, or earlier for
+    /// a kubelet's delayed events): a new Event object, or a repeat counted on the one before.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn write_event(
+    pub(crate) fn record<T>(
         &mut self,
-        log: &mut Log,
-        source: Source,
+        ctx: &mut Ctx<'_, T>,
+        source: Source<'_>,
         object: ObjectReference,
         type_: &'static str,
         reason: &'static str,
@@ -142,11 +92,11 @@ impl World {
         at: SimTime,
     ) {
         let (component, host) = match source {
-            Source::Kubelet(m) => ("kubelet", self.machines[m].hostname.clone()),
+            Source::Kubelet(host) => ("kubelet", host.to_string()),
             Source::Controller(c) => (c, String::new()),
             Source::Scheduler { .. } => ("default-scheduler", String::new()),
         };
-        let wall_at = self.config.epoch + at.since_start();
+        let wall_at = ctx.wall_at(at);
         let mut key_object = object.clone();
         if !matches!(source, Source::Scheduler { .. }) {
             // The legacy recorder's key ignores the resourceVersion.
@@ -154,19 +104,11 @@ impl World {
         }
         let key =
             EventKey { component, host: host.clone(), object: key_object, type_, reason, message: message.clone() };
-        let mut recorder = match source {
-            Source::Kubelet(m) => match self.machines[m].kubelet_mut() {
-                Some(k) => std::mem::take(&mut k.recorder),
-                None => return,
-            },
-            _ => std::mem::take(&mut self.controller_recorder),
-        };
-        let existing = recorder.seen.get(&key).cloned();
-        let wall_now = self.wall();
-        let mut ctx = Ctx { now: self.now, wall: wall_now, log, rng: &mut self.rng, request: None };
-        let (event_key, count) = match existing
-            .and_then(|(k, n)| self.api.events.get(&(k.namespace.clone(), k.name.clone())).map(|e| (k, n, e.clone())))
-        {
+        let existing = self.seen.get(&key).cloned();
+        let wall_now = ctx.wall();
+        let (event_key, count) = match existing.and_then(|(k, n)| {
+            ctx.store().events.get(&(k.namespace.clone(), k.name.clone())).map(|e| (k, n, e.clone()))
+        }) {
             Some((k, n, stored)) => {
                 let count = n + 1;
                 let mut e = Event::clone(&stored);
@@ -182,7 +124,7 @@ impl World {
                     }
                 };
                 if write {
-                    self.api.store_event(&mut ctx, e, ChangeType::Modified);
+                    ctx.store_event(e, ChangeType::Modified);
                 }
                 (k, count)
             }
@@ -236,23 +178,15 @@ impl World {
                         reporting_instance: host.clone(),
                     },
                 };
-                self.api.store_event(&mut ctx, event, ChangeType::Added);
+                ctx.store_event(event, ChangeType::Added);
                 (ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name), 1)
             }
         };
-        recorder.seen.insert(key, (event_key.clone(), count));
-        match source {
-            Source::Kubelet(m) => {
-                if let Some(k) = self.machines[m].kubelet_mut() {
-                    k.recorder = recorder;
-                }
-            }
-            _ => self.controller_recorder = recorder,
-        }
-        let seq = log.seq();
-        log.events.push(EventRecord {
+        self.seen.insert(key, (event_key.clone(), count));
+        let now = ctx.now;
+        ctx.push_event_record(|seq| EventRecord {
             seq,
-            t: self.now,
+            t: now,
             reason: reason.into(),
             type_: type_.into(),
             message,
@@ -262,37 +196,20 @@ impl World {
             key: event_key,
         });
     }
+}
 
-    /// Retries the kubelet's undelivered events.
-    pub(crate) fn kubelet_flush_events(&mut self, m: usize, log: &mut Log) {
-        let cut = self.machines[m].network_cut;
-        let Some(k) = self.machines[m].kubelet_mut() else { return };
-        let mut pending = std::mem::take(&mut k.pending_events);
-        if cut {
-            for e in &mut pending {
-                e.tries += 1;
-            }
-            let before = pending.len();
-            pending.retain(|e| e.tries <= MAX_TRIES_PER_EVENT);
-            let dropped = before - pending.len();
-            let again = !pending.is_empty();
-            if let Some(k) = self.machines[m].kubelet_mut() {
-                k.pending_events = pending;
-            }
-            if dropped > 0 {
-                self.log_line(
-                    log,
-                    self.machines[m].actor.clone(),
-                    format!("\"Unable to write event (retry limit exceeded!)\" ({dropped} event(s) dropped)"),
-                );
-            }
-            if again {
-                self.kubelet_after(m, EVENT_RETRY_SLEEP, super::kubelet::KubeletTimer::EventFlush);
-            }
-            return;
-        }
-        for e in pending {
-            self.write_event(log, Source::Kubelet(m), e.object, e.type_, e.reason, e.message, e.at);
-        }
+impl Recorder {
+    /// Records an event from `source` about `object`, happening now.
+    pub(crate) fn event<T>(
+        &mut self,
+        ctx: &mut Ctx<'_, T>,
+        source: Source<'_>,
+        object: ObjectReference,
+        type_: &'static str,
+        reason: &'static str,
+        message: String,
+    ) {
+        let now = ctx.now;
+        self.record(ctx, source, object, type_, reason, message, now);
     }
 }

@@ -94,6 +94,13 @@ impl<K: Ord, V> VecMap<K, V> {
         &mut self.items[i].1
     }
 
+    /// Inserts every pair, later ones replacing earlier ones with the same key.
+    pub fn extend(&mut self, pairs: impl IntoIterator<Item = (K, V)>) {
+        for (k, v) in pairs {
+            self.insert(k, v);
+        }
+    }
+
     /// Keeps only the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.items.retain_mut(|(k, v)| keep(k, v));

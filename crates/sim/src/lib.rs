@@ -11,27 +11,39 @@
 //! Start with [`Timeline`]: a chapter's timeline, which can be run forward, read at any instant
 //! through a [`Snapshot`], and forked with a new [`Action`].
 
+// The modules in layers: each one only imports from the layers below it (the test
+// `sim_layers` in this crate fails on an import that looks up, and so on any import cycle).
+//
+// 1. values: time, randomness, maps, versions, object shapes, actions, machines' plain states
 pub mod action;
-mod apiserver;
-mod controllers;
-pub mod diff;
-mod events;
-mod kubelet;
 pub mod machine;
 pub mod objects;
 pub mod profile;
-pub mod record;
 pub mod rng;
-pub mod scenario;
 pub mod time;
-pub mod timeline;
 pub mod vecmap;
+mod workload;
+// 2. what the simulation produces and how it is set up: the log, change summaries, chapters
+pub mod diff;
+pub mod record;
+pub mod scenario;
+// 3. the API server: store and admission
+mod apiserver;
+// 4. the context components act through, and the event recorders they write with
+mod ctx;
+mod events;
+// 5. the components
+mod controllers;
+mod kubectl;
+mod kubelet;
+// 6. the router, and the timeline built on it
+pub mod timeline;
 mod world;
 
 pub use action::{Action, ActionKind, ActionParseError, Refusal, format_actions, parse_action, parse_actions};
 pub use apiserver::{NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_UNREACHABLE, kubelet_may_set_label};
 pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState};
-pub use controllers::replicaset::ReplicaSetSpec;
+pub use ctx::API_SERVER;
 pub use kubelet::{
     CNI_NOT_READY, HEARTBEAT_TIMEOUT, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL, NODE_STATUS_REPORT_FREQUENCY,
     NODE_STATUS_UPDATE_FREQUENCY,
@@ -39,7 +51,7 @@ pub use kubelet::{
 pub use machine::{KubeletState, MachineSpec, MachineView, RunningContainer};
 pub use profile::Profile;
 pub use record::{Actor, Body, ChangeType, Log, Method, Outcome, Request, Response};
-pub use scenario::{Chapter, Scenario};
+pub use scenario::{Chapter, ReplicaSetSpec, Scenario};
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ForkError, Input, Snapshot, Timeline};
-pub use world::{API_SERVER, Config, DEFAULT_EPOCH, DEFAULT_SEED};
+pub use world::{Config, DEFAULT_EPOCH, DEFAULT_SEED};

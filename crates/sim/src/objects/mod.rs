@@ -28,6 +28,17 @@ pub use pod::{
 };
 pub use status::{Status, StatusDetails, StatusMeta};
 
+pub(crate) use pod::{order_pod_conditions, set_pod_condition};
+
+/// How an object changed (a watch event's type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ChangeType {
+    Added,
+    Modified,
+    Deleted,
+}
+
 /// The kinds of object the simulated API server stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Kind {

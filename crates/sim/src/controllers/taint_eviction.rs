@@ -3,17 +3,15 @@
 //! (the 300 s DefaultTolerationSeconds ones, usually), and the deletion is cancelled if the
 //! taints go away first.
 
-use crate::sim::vecmap::VecMap;
-use std::sync::Arc;
+use crate::vecmap::VecMap;
 use std::time::Duration;
 
-use crate::sim::apiserver::{ApiOp, set_pod_condition};
-use crate::sim::events::{Source, pod_ref};
-use crate::sim::kubelet::order_pod_conditions;
-use crate::sim::objects::{Pod, Taint, Time};
-use crate::sim::record::{Actor, Log};
-use crate::sim::time::SimTime;
-use crate::sim::world::{Timer, World};
+use crate::apiserver::ApiOp;
+use crate::ctx::{Changes, Ctx};
+use crate::events::{Recorder, Source, pod_ref};
+use crate::objects::{Pod, Taint, Time, order_pod_conditions, set_pod_condition};
+use crate::record::Actor;
+use crate::time::SimTime;
 
 /// A Pod's pending deletion.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,10 +21,19 @@ pub(crate) struct ScheduledEviction {
     pub(crate) fire_at: SimTime,
 }
 
+/// The controller's timer: one Pod's deletion is due.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TaintEvictionTimer {
+    namespace: String,
+    name: String,
+    uid: String,
+}
+
 /// The controller's work queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TaintEviction {
-    pub(crate) scheduled: VecMap<(String, String), ScheduledEviction>,
+    recorder: Recorder,
+    scheduled: VecMap<(String, String), ScheduledEviction>,
 }
 
 /// `getMinTolerationTime` over the tolerations that match the taints: `None` if not every taint
@@ -55,57 +62,84 @@ fn toleration_time(pod: &Pod, taints: &[&Taint]) -> Option<Option<Duration>> {
 
 const COMPONENT: &str = "taint-eviction-controller";
 
-impl World {
-    /// `processPodOnNode` for every bound Pod.
-    pub(crate) fn taint_eviction_reconcile(&mut self, log: &mut Log) {
-        let pods: Vec<Arc<Pod>> =
-            self.api.pods().filter(|p| !p.spec.node_name.is_empty() && !p.is_terminating()).cloned().collect();
-        let live: Vec<(String, String)> =
-            pods.iter().map(|p| (p.metadata.namespace.clone(), p.metadata.name.clone())).collect();
-        self.eviction.scheduled.retain(|k, _| live.contains(k));
-        for pod in pods {
-            let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
-            let taints: Vec<Taint> = self
-                .api
+impl TaintEviction {
+    /// Input: a Pod's eviction timer fired.
+    pub(crate) fn on_timer(&mut self, timer: TaintEvictionTimer, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        let TaintEvictionTimer { namespace, name, uid } = timer;
+        self.evict(&namespace, &name, &uid, ctx);
+    }
+
+    /// Input: Pods or Nodes changed: `processPodOnNode` for every bound Pod that changed or whose
+    /// Node changed (for the others nothing has moved, so the pass would change nothing), and a
+    /// Pod no longer bound and running is forgotten.
+    pub(crate) fn on_change(&mut self, changes: &Changes<'_>, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        let mut keys: VecMap<(String, String), ()> = changes.pods.clone();
+        if changes.all {
+            keys.extend(ctx.store().pods.keys().map(|k| (k.clone(), ())));
+            keys.extend(self.scheduled.keys().map(|k| (k.clone(), ())));
+        }
+        for node in changes.nodes.keys() {
+            keys.extend(
+                ctx.store().pods_on(node).map(|p| ((p.metadata.namespace.clone(), p.metadata.name.clone()), ())),
+            );
+        }
+        for key in keys.into_keys() {
+            match ctx.store().pods.get(&key) {
+                Some(pod) if !pod.spec.node_name.is_empty() && !pod.is_terminating() => {
+                    let pod = pod.clone();
+                    self.process(key, &pod, ctx);
+                }
+                _ => {
+                    self.scheduled.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// `processPodOnNode`: schedules, keeps or cancels one Pod's deletion.
+    fn process(&mut self, key: (String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        {
+            let taints: Vec<Taint> = ctx
+                .store()
                 .node(&pod.spec.node_name)
                 .map(|n| n.spec.taints.iter().filter(|t| t.effect == "NoExecute").cloned().collect())
                 .unwrap_or_default();
             if taints.is_empty() {
-                self.cancel_eviction(&key, &pod, log);
-                continue;
+                self.cancel_eviction(&key, pod, ctx);
+                return;
             }
             let refs: Vec<&Taint> = taints.iter().collect();
-            let now = self.now;
-            let (start, fire) = match toleration_time(&pod, &refs) {
+            let now = ctx.now;
+            let (start, fire) = match toleration_time(pod, &refs) {
                 None => (now, now),
                 Some(None) => {
-                    self.cancel_eviction(&key, &pod, log);
-                    continue;
+                    self.cancel_eviction(&key, pod, ctx);
+                    return;
                 }
                 Some(Some(d)) => (now, now + d),
             };
-            let (start, fire) = match self.eviction.scheduled.get(&key) {
+            let (start, fire) = match self.scheduled.get(&key) {
                 Some(s) => {
                     let existing_fire = s.created_at + (fire - start);
                     if existing_fire <= fire {
-                        continue;
+                        return;
                     }
                     (s.created_at, existing_fire)
                 }
                 None => (start, fire),
             };
-            self.eviction.scheduled.insert(
+            self.scheduled.insert(
                 key.clone(),
                 ScheduledEviction { uid: pod.metadata.uid.clone(), created_at: start, fire_at: fire },
             );
-            self.at(fire, Timer::Eviction { namespace: key.0, name: key.1, uid: pod.metadata.uid.clone() });
+            ctx.at(fire, TaintEvictionTimer { namespace: key.0, name: key.1, uid: pod.metadata.uid.clone() });
         }
     }
 
-    fn cancel_eviction(&mut self, key: &(String, String), pod: &Pod, log: &mut Log) {
-        if self.eviction.scheduled.remove(key).is_some() {
-            self.event(
-                log,
+    fn cancel_eviction(&mut self, key: &(String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        if self.scheduled.remove(key).is_some() {
+            self.recorder.event(
+                ctx,
                 Source::Controller(COMPONENT),
                 pod_ref(pod, None),
                 "Normal",
@@ -116,16 +150,16 @@ impl World {
     }
 
     /// The eviction timer fired: mark the Pod and delete it.
-    pub(crate) fn eviction_fire(&mut self, namespace: &str, name: &str, uid: &str, log: &mut Log) {
+    fn evict(&mut self, namespace: &str, name: &str, uid: &str, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
         let key = (namespace.to_string(), name.to_string());
-        match self.eviction.scheduled.get(&key) {
-            Some(s) if s.uid == uid && s.fire_at <= self.now => {}
+        match self.scheduled.get(&key) {
+            Some(s) if s.uid == uid && s.fire_at <= ctx.now => {}
             _ => return,
         }
-        self.eviction.scheduled.remove(&key);
-        let Some(pod) = self.api.pods.get(&key).cloned() else { return };
-        self.event(
-            log,
+        self.scheduled.remove(&key);
+        let Some(pod) = ctx.store().pods.get(&key).cloned() else { return };
+        self.recorder.event(
+            ctx,
             Source::Controller(COMPONENT),
             pod_ref(&pod, None),
             "Normal",
@@ -133,8 +167,7 @@ impl World {
             format!("Marking for deletion Pod {namespace}/{name}"),
         );
         // addConditionAndDeletePod reads the Pod live before changing it.
-        self.call(
-            log,
+        ctx.call(
             Actor::TaintEvictionController,
             None,
             ApiOp::GetPod { namespace: namespace.into(), name: name.into() },
@@ -146,17 +179,15 @@ impl World {
             "True",
             "DeletionByTaintManager",
             "Taint manager: deleting due to NoExecute taint",
-            Time::at(self.wall()),
+            Time::at(ctx.wall()),
         );
         order_pod_conditions(&mut status, pod.metadata.generation);
-        self.call(
-            log,
+        ctx.call(
             Actor::TaintEvictionController,
             None,
             ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), status },
         );
-        self.call(
-            log,
+        ctx.call(
             Actor::TaintEvictionController,
             None,
             ApiOp::DeletePod { namespace: namespace.into(), name: name.into(), grace_seconds: None },

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::objects::{
-    Lease, Node, Object, OwnerReference, Pod, PodCondition, PodStatus, Status, Taint, Time, Toleration,
+    Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, Log, Method};
 use super::rng::Rng;
@@ -197,11 +197,17 @@ pub(crate) struct ApiServer {
     pub(crate) nodes: VecMap<String, Arc<Node>>,
     pub(crate) leases: VecMap<String, Arc<Lease>>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
+    /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
+    pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
+    /// The Pods bound to no node yet.
+    unbound: VecMap<(String, String), ()>,
+    /// Each Pod's key by uid.
+    pod_uids: VecMap<String, (String, String)>,
     pub(crate) events: VecMap<(String, String), Arc<super::objects::Event>>,
 }
 
 /// The mutable context one request runs in.
-pub(crate) struct Ctx<'a> {
+pub(crate) struct Exec<'a> {
     pub(crate) now: SimTime,
     pub(crate) wall: WallTime,
     pub(crate) log: &'a mut Log,
@@ -209,7 +215,7 @@ pub(crate) struct Ctx<'a> {
     pub(crate) request: Option<u32>,
 }
 
-impl Ctx<'_> {
+impl Exec<'_> {
     fn time(&self) -> Time {
         Time::at(self.wall)
     }
@@ -312,12 +318,27 @@ impl ApiServer {
         self.pods.values()
     }
 
-    /// Pods bound to `node`.
+    /// Pods bound to `node`, in namespace/name order.
     pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
-        self.pods.values().filter(move |p| p.spec.node_name == node)
+        self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
     }
 
-    fn store_node(&mut self, ctx: &mut Ctx<'_>, mut node: Node, change: ChangeType) -> Object {
+    /// How many Pods are bound to `node`.
+    pub(crate) fn pod_count_on(&self, node: &str) -> usize {
+        self.pods_by_node.get(node).map_or(0, |keys| keys.len())
+    }
+
+    /// Pods bound to no node, in namespace/name order.
+    pub(crate) fn unbound_pods(&self) -> impl Iterator<Item = &Arc<Pod>> {
+        self.unbound.keys().map(|k| &self.pods[k])
+    }
+
+    /// The Pod with this uid.
+    pub(crate) fn pod_by_uid(&self, uid: &str) -> Option<&Arc<Pod>> {
+        self.pod_uids.get(uid).and_then(|k| self.pods.get(k))
+    }
+
+    fn store_node(&mut self, ctx: &mut Exec<'_>, mut node: Node, change: ChangeType) -> Object {
         node.metadata.resource_version = self.next_rv();
         let node = Arc::new(node);
         match self.nodes.get_mut(&node.metadata.name) {
@@ -331,7 +352,7 @@ impl ApiServer {
         obj
     }
 
-    fn store_lease(&mut self, ctx: &mut Ctx<'_>, mut lease: Lease, change: ChangeType) -> Object {
+    fn store_lease(&mut self, ctx: &mut Exec<'_>, mut lease: Lease, change: ChangeType) -> Object {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
         match self.leases.get_mut(&lease.metadata.name) {
@@ -345,14 +366,29 @@ impl ApiServer {
         obj
     }
 
-    fn store_pod(&mut self, ctx: &mut Ctx<'_>, mut pod: Pod, change: ChangeType) -> Object {
+    fn store_pod(&mut self, ctx: &mut Exec<'_>, mut pod: Pod, change: ChangeType) -> Object {
         pod.metadata.resource_version = self.next_rv();
         let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
         let pod = Arc::new(pod);
         let obj = Object::Pod(pod.clone());
+        // The indexes: a Pod is bound once and never moves.
         if change == ChangeType::Deleted {
             self.pods.remove(&key);
+            self.unbound.remove(&key);
+            self.pod_uids.remove(&pod.metadata.uid);
+            if let Some(keys) = self.pods_by_node.get_mut(&pod.spec.node_name) {
+                keys.remove(&key);
+            }
         } else {
+            if pod.spec.node_name.is_empty() {
+                self.unbound.insert(key.clone(), ());
+            } else {
+                self.unbound.remove(&key);
+                self.pods_by_node.get_or_insert_with(pod.spec.node_name.clone(), VecMap::new).insert(key.clone(), ());
+            }
+            if change == ChangeType::Added {
+                self.pod_uids.insert(pod.metadata.uid.clone(), key.clone());
+            }
             self.pods.insert(key, pod);
         }
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
@@ -362,7 +398,7 @@ impl ApiServer {
     /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]).
     pub(crate) fn store_event(
         &mut self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Exec<'_>,
         mut event: super::objects::Event,
         change: ChangeType,
     ) -> Arc<super::objects::Event> {
@@ -373,7 +409,7 @@ impl ApiServer {
         event
     }
 
-    fn new_meta(&mut self, ctx: &mut Ctx<'_>, meta: &mut super::objects::ObjectMeta) {
+    fn new_meta(&mut self, ctx: &mut Exec<'_>, meta: &mut super::objects::ObjectMeta) {
         meta.uid = ctx.rng.uuid();
         meta.creation_timestamp = Some(ctx.time());
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
@@ -382,7 +418,7 @@ impl ApiServer {
     }
 
     /// Runs one request through authorization, admission and the store.
-    pub(crate) fn execute(&mut self, ctx: &mut Ctx<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
+    pub(crate) fn execute(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
         // NodeRestriction: a kubelet may only touch its own Node and Lease.
         if let Caller::Node(me) = caller {
             let target = match &op {
@@ -744,29 +780,6 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
         if base.metadata.annotations.get(k) != Some(v) {
             node.metadata.annotations.insert(k.clone(), v.clone());
         }
-    }
-}
-
-/// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
-pub(crate) fn set_pod_condition(status: &mut PodStatus, ty: &str, value: &str, reason: &str, message: &str, now: Time) {
-    match status.conditions.iter_mut().find(|c| c.type_ == ty) {
-        Some(c) => {
-            if c.status != value {
-                c.last_transition_time = now;
-                c.status = value.to_string();
-            }
-            c.reason = reason.to_string();
-            c.message = message.to_string();
-        }
-        None => status.conditions.push(PodCondition {
-            type_: ty.to_string(),
-            observed_generation: None,
-            status: value.to_string(),
-            last_probe_time: None,
-            last_transition_time: now,
-            reason: reason.to_string(),
-            message: message.to_string(),
-        }),
     }
 }
 

@@ -3,18 +3,17 @@
 //! `FailedScheduling` message built as `FitError.Error()` builds it, the unschedulable queue with
 //! its 5-minute flush, and binding through `pods/NAME/binding`.
 
-use crate::sim::vecmap::VecMap;
+use crate::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::sim::apiserver::{ApiOp, set_pod_condition};
-use crate::sim::events::{Source, pod_ref};
-use crate::sim::kubelet::order_pod_conditions;
-use crate::sim::objects::{Node, Object, Pod, Time};
-use crate::sim::profile::Profile;
-use crate::sim::record::{Actor, Log};
-use crate::sim::time::{SimTime, secs};
-use crate::sim::world::{Reply, Timer, World};
+use crate::apiserver::ApiOp;
+use crate::ctx::{Ctx, Reply};
+use crate::events::{Recorder, Source, pod_ref};
+use crate::objects::{Node, Object, Pod, Time, order_pod_conditions, set_pod_condition};
+use crate::profile::Profile;
+use crate::record::Actor;
+use crate::time::{SimTime, secs};
 
 /// `podMaxInUnschedulablePodsDuration`.
 const MAX_IN_UNSCHEDULABLE: Duration = secs(300);
@@ -23,9 +22,17 @@ const FLUSH_PERIOD: Duration = secs(30);
 /// `podInitialBackoffDuration`.
 const INITIAL_BACKOFF: Duration = secs(1);
 
+/// The scheduler's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SchedulerTimer {
+    /// Pods left unschedulable for 5 minutes are retried.
+    Flush,
+}
+
 /// The scheduler's queue state.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scheduler {
+    recorder: Recorder,
     /// Unschedulable Pods (by uid) and when they last failed.
     unschedulable: VecMap<String, SimTime>,
     flush_scheduled: bool,
@@ -76,41 +83,52 @@ pub(crate) fn fit_error(reasons: &[String], profile: Profile) -> String {
 
 const ACTOR: Actor = Actor::Scheduler;
 
-impl World {
+impl Scheduler {
+    /// Input: one of the scheduler's timers fired.
+    pub(crate) fn on_timer(&mut self, timer: SchedulerTimer, ctx: &mut Ctx<'_, SchedulerTimer>) {
+        match timer {
+            SchedulerTimer::Flush => self.flush(ctx),
+        }
+    }
+
+    /// Input: Pods or Nodes changed: try to place every Pod without a node.
+    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, SchedulerTimer>) {
+        self.schedule_pending(ctx);
+    }
+
     /// Tries to place every Pod without a node.
-    pub(crate) fn schedule_pending(&mut self, log: &mut Log) {
-        let mut pending: Vec<Arc<Pod>> =
-            self.api.pods().filter(|p| p.spec.node_name.is_empty() && !p.is_terminating()).cloned().collect();
+    fn schedule_pending(&mut self, ctx: &mut Ctx<'_, SchedulerTimer>) {
+        let mut pending: Vec<Arc<Pod>> = ctx.store().unbound_pods().filter(|p| !p.is_terminating()).cloned().collect();
         // Names are unique, so an unstable sort is deterministic.
         pending.sort_unstable_by(|a, b| {
             (a.metadata.creation_timestamp, &a.metadata.name).cmp(&(b.metadata.creation_timestamp, &b.metadata.name))
         });
         let live: Vec<String> = pending.iter().map(|p| p.metadata.uid.clone()).collect();
-        self.scheduler.unschedulable.retain(|uid, _| live.contains(uid));
+        self.unschedulable.retain(|uid, _| live.contains(uid));
         for pod in pending {
             let uid = pod.metadata.uid.clone();
-            if let Some(&failed_at) = self.scheduler.unschedulable.get(&uid) {
+            if let Some(&failed_at) = self.unschedulable.get(&uid) {
                 // Queueing hints: retry only when a cluster change makes the Pod schedulable,
                 // and not before its backoff has passed (or after the 5-minute flush).
-                let due = self.now >= failed_at + MAX_IN_UNSCHEDULABLE;
-                if !due && (self.feasible_nodes(&pod).is_empty() || self.now < failed_at + INITIAL_BACKOFF) {
+                let due = ctx.now >= failed_at + MAX_IN_UNSCHEDULABLE;
+                if !due && (Self::feasible_nodes(&pod, ctx).is_empty() || ctx.now < failed_at + INITIAL_BACKOFF) {
                     continue;
                 }
             }
-            self.schedule_one(&pod, log);
+            self.schedule_one(&pod, ctx);
         }
     }
 
-    fn feasible_nodes(&self, pod: &Pod) -> Vec<Arc<Node>> {
-        self.api.nodes.values().filter(|n| filter(pod, n, self.config.profile).is_ok()).cloned().collect()
+    fn feasible_nodes(pod: &Pod, ctx: &Ctx<'_, SchedulerTimer>) -> Vec<Arc<Node>> {
+        ctx.store().nodes.values().filter(|n| filter(pod, n, ctx.profile).is_ok()).cloned().collect()
     }
 
-    fn schedule_one(&mut self, pod: &Arc<Pod>, log: &mut Log) {
+    fn schedule_one(&mut self, pod: &Arc<Pod>, ctx: &mut Ctx<'_, SchedulerTimer>) {
         let uid = pod.metadata.uid.clone();
-        let profile = self.config.profile;
+        let profile = ctx.profile;
         let mut reasons = Vec::new();
         let mut feasible = Vec::new();
-        for node in self.api.nodes.values() {
+        for node in ctx.store().nodes.values() {
             match filter(pod, node, profile) {
                 Ok(()) => feasible.push(node.clone()),
                 Err(r) => reasons.push(r),
@@ -118,9 +136,9 @@ impl World {
         }
         if feasible.is_empty() {
             let message = fit_error(&reasons, profile);
-            self.scheduler.unschedulable.insert(uid, self.now);
-            self.event(
-                log,
+            self.unschedulable.insert(uid, ctx.now);
+            self.recorder.event(
+                ctx,
                 Source::Scheduler { action: "Scheduling" },
                 pod_ref(pod, None),
                 "Warning",
@@ -128,11 +146,10 @@ impl World {
                 message.clone(),
             );
             let mut status = pod.status.clone();
-            set_pod_condition(&mut status, "PodScheduled", "False", "Unschedulable", &message, Time::at(self.wall()));
+            set_pod_condition(&mut status, "PodScheduled", "False", "Unschedulable", &message, Time::at(ctx.wall()));
             order_pod_conditions(&mut status, pod.metadata.generation);
             if status != pod.status {
-                self.call(
-                    log,
+                ctx.call(
                     ACTOR,
                     None,
                     ApiOp::PatchPodStatus {
@@ -142,30 +159,30 @@ impl World {
                     },
                 );
             }
-            if !self.scheduler.flush_scheduled {
-                self.scheduler.flush_scheduled = true;
-                self.after(FLUSH_PERIOD, Timer::SchedulerFlush);
+            if !self.flush_scheduled {
+                self.flush_scheduled = true;
+                ctx.after(FLUSH_PERIOD, SchedulerTimer::Flush);
             }
             return;
         }
         // Score: fewest Pods first (NodeResourcesFit's least-allocated, in effect); ties are broken
         // at random, as selectHost does.
-        let load = |n: &Node| self.api.pods_on(&n.metadata.name).count();
+        let load = |n: &Node| ctx.store().pod_count_on(&n.metadata.name);
         let best = feasible.iter().map(|n| load(n)).min().expect("non-empty");
         let top: Vec<&Arc<Node>> = feasible.iter().filter(|n| load(n) == best).collect();
-        let pick = top[self.rng.below(top.len() as u64) as usize].metadata.name.clone();
+        let pick = top[ctx.rng.below(top.len() as u64) as usize].metadata.name.clone();
         let op = ApiOp::BindPod {
             namespace: pod.metadata.namespace.clone(),
             name: pod.metadata.name.clone(),
             uid: uid.clone(),
             node: pick.clone(),
         };
-        if let Reply::Ok(Object::Pod(bound)) = self.call(log, ACTOR, None, op) {
-            self.scheduler.unschedulable.remove(&uid);
+        if let Reply::Ok(Object::Pod(bound)) = ctx.call(ACTOR, None, op) {
+            self.unschedulable.remove(&uid);
             let ns = &bound.metadata.namespace;
             let name = &bound.metadata.name;
-            self.event(
-                log,
+            self.recorder.event(
+                ctx,
                 Source::Scheduler { action: "Binding" },
                 pod_ref(pod, None),
                 "Normal",
@@ -176,15 +193,15 @@ impl World {
     }
 
     /// `flushUnschedulablePodsLeftover`.
-    pub(crate) fn scheduler_flush(&mut self, log: &mut Log) {
-        self.scheduler.flush_scheduled = false;
-        if self.scheduler.unschedulable.is_empty() {
+    fn flush(&mut self, ctx: &mut Ctx<'_, SchedulerTimer>) {
+        self.flush_scheduled = false;
+        if self.unschedulable.is_empty() {
             return;
         }
-        self.schedule_pending(log);
-        if !self.scheduler.unschedulable.is_empty() && !self.scheduler.flush_scheduled {
-            self.scheduler.flush_scheduled = true;
-            self.after(FLUSH_PERIOD, Timer::SchedulerFlush);
+        self.schedule_pending(ctx);
+        if !self.unschedulable.is_empty() && !self.flush_scheduled {
+            self.flush_scheduled = true;
+            ctx.after(FLUSH_PERIOD, SchedulerTimer::Flush);
         }
     }
 }

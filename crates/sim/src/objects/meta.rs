@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
-use crate::sim::time::WallTime;
+use crate::time::WallTime;
 
 /// A `metav1.Time`: whole seconds, serialized as RFC 3339 (`2006-01-02T15:04:05Z`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

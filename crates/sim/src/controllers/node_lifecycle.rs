@@ -11,17 +11,20 @@
 //!   condition observed *before* the pass's own Unknown write, so they land one pass later.
 //! * Zone states: with no Ready node anywhere, master disruption mode removes NoExecute taints
 //!   and evicts nothing.
+//!
+//! Its inputs: [`NodeLifecycle::on_timer`] (the monitor pass, the tainting loop) and
+//! [`NodeLifecycle::on_node_change`] (a Node was added or changed).
 
-use crate::sim::vecmap::VecMap;
+use crate::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::sim::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE, set_pod_condition};
-use crate::sim::events::{Source, controller_node_ref};
-use crate::sim::objects::{MicroTime, Node, NodeCondition, Object, Pod, Taint, Time};
-use crate::sim::record::{Actor, Log};
-use crate::sim::time::{SimTime, millis, secs};
-use crate::sim::world::{Reply, Timer, World};
+use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE};
+use crate::ctx::{Ctx, Reply};
+use crate::events::{Recorder, Source, controller_node_ref, pod_ref};
+use crate::objects::{MicroTime, Node, NodeCondition, Object, Pod, Taint, Time, set_pod_condition};
+use crate::record::Actor;
+use crate::time::{SimTime, millis, secs};
 
 /// `--node-monitor-period`.
 pub const NODE_MONITOR_PERIOD: Duration = secs(5);
@@ -149,9 +152,19 @@ impl TaintQueue {
     }
 }
 
+/// The controller's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum NodeLifecycleTimer {
+    /// The monitor pass (every 5 s).
+    Monitor,
+    /// The NoExecute tainting loop (every 100 ms while work waits).
+    NoExecuteTainting,
+}
+
 /// The controller's memory.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeLifecycle {
+    recorder: Recorder,
     known: VecMap<String, ()>,
     health: VecMap<String, Health>,
     zone_states: VecMap<String, ZoneState>,
@@ -180,10 +193,39 @@ fn compute_zone(node: &Node) -> String {
     if region.is_empty() && zone.is_empty() { String::new() } else { format!("{region}:\x00:{zone}") }
 }
 
-impl World {
+impl NodeLifecycle {
+    /// The first monitor pass: the loop runs every 5 s from kube-controller-manager's start, at a
+    /// seeded phase.
+    pub(crate) fn start(ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let phase = ctx.rng.between(millis(0), millis(4_999));
+        ctx.at(SimTime::ZERO + phase, NodeLifecycleTimer::Monitor);
+    }
+
+    /// Input: one of the controller's timers fired.
+    pub(crate) fn on_timer(&mut self, timer: NodeLifecycleTimer, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        match timer {
+            NodeLifecycleTimer::Monitor => {
+                self.monitor_node_health(ctx);
+                ctx.after(NODE_MONITOR_PERIOD, NodeLifecycleTimer::Monitor);
+            }
+            NodeLifecycleTimer::NoExecuteTainting => self.no_execute_tainting_pass(ctx),
+        }
+    }
+
+    /// Input: a Node was added or changed: its zone, and its NoSchedule taints.
+    pub(crate) fn on_node_change(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        if let Some(node) = ctx.store().node(name) {
+            let zone = compute_zone(node);
+            if self.zones.get(name) != Some(&zone) {
+                self.zones.insert(name.to_string(), zone);
+            }
+        }
+        self.no_schedule_tainting_pass(name, ctx);
+    }
+
     /// A Node's zone key, from the cache kept up to date on every Node change.
     fn zone_of(&self, node: &Node) -> String {
-        match self.nlc.zones.get(&node.metadata.name) {
+        match self.zones.get(&node.metadata.name) {
             Some(z) => z.clone(),
             None => compute_zone(node),
         }
@@ -225,17 +267,17 @@ fn compute_zone_state(ready: usize, not_ready: usize) -> ZoneState {
 
 const ACTOR: Actor = Actor::NodeLifecycleController;
 
-impl World {
+impl NodeLifecycle {
     /// `monitorNodeHealth`, every 5 s.
-    pub(crate) fn monitor_node_health(&mut self, log: &mut Log) {
-        let nodes: Vec<Arc<Node>> = self.api.nodes.values().cloned().collect();
+    fn monitor_node_health(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let nodes: Vec<Arc<Node>> = ctx.store().nodes.values().cloned().collect();
         // Newly seen nodes: RegisteredNode, a zone limiter, reachable.
         for node in &nodes {
             let name = &node.metadata.name;
-            if !self.nlc.known.contains(name) {
-                self.nlc.known.add(name.clone());
-                self.event(
-                    log,
+            if !self.known.contains(name) {
+                self.known.add(name.clone());
+                self.recorder.event(
+                    ctx,
                     Source::Controller("node-controller"),
                     controller_node_ref(name, &node.metadata.uid),
                     "Normal",
@@ -243,22 +285,22 @@ impl World {
                     format!("Node {name} event: Registered Node {name} in Controller"),
                 );
                 let zone = self.zone_of(node);
-                if !self.nlc.zone_states.contains_key(&zone) {
-                    self.nlc.zone_states.insert(zone.clone(), ZoneState::Initial);
-                    let now = self.now;
-                    self.nlc.tainters.insert(
+                if !self.zone_states.contains_key(&zone) {
+                    self.zone_states.insert(zone.clone(), ZoneState::Initial);
+                    let now = ctx.now;
+                    self.tainters.insert(
                         zone.clone(),
                         TaintQueue { queue: Vec::new(), set: VecMap::new(), limiter: Limiter::new(EVICTION_QPS, now) },
                     );
                 }
-                self.mark_node_as_reachable(name, log);
+                self.mark_node_as_reachable(name, ctx);
             }
         }
         let mut zone_conditions: VecMap<String, ZoneCount> = VecMap::new();
         for node in &nodes {
             let name = &node.metadata.name;
-            let Some(node) = self.api.node(name).cloned() else { continue };
-            let (observed, current) = self.try_update_node_health(&node, log);
+            let Some(node) = ctx.store().node(name).cloned() else { continue };
+            let (observed, current) = self.try_update_node_health(&node, ctx);
             if !node.metadata.labels.contains_key("node.kubernetes.io/exclude-disruption") {
                 let count = zone_conditions.get_or_insert_with(self.zone_of(&node), ZoneCount::default);
                 if current == Some("True") {
@@ -268,39 +310,43 @@ impl World {
                 }
             }
             let Some(current) = current else { continue };
-            self.process_taint_based_eviction(name, observed, log);
+            self.process_taint_based_eviction(name, observed, ctx);
             if current != "True" && observed == "True" {
                 let uid = node.metadata.uid.clone();
-                self.event(
-                    log,
+                self.recorder.event(
+                    ctx,
                     Source::Controller("node-controller"),
                     controller_node_ref(name, &uid),
                     "Normal",
                     "NodeNotReady",
                     format!("Node {name} status is now: NodeNotReady"),
                 );
-                self.mark_pods_not_ready(name, log);
+                self.mark_pods_not_ready(name, ctx);
             }
         }
-        self.handle_disruption(zone_conditions, log);
+        self.handle_disruption(zone_conditions, ctx);
     }
 
     /// `tryUpdateNodeHealth`: returns the Ready status observed before this pass and the one after.
-    fn try_update_node_health(&mut self, node: &Arc<Node>, log: &mut Log) -> (&'static str, Option<&'static str>) {
-        let now = self.now;
+    fn try_update_node_health(
+        &mut self,
+        node: &Arc<Node>,
+        ctx: &mut Ctx<'_, NodeLifecycleTimer>,
+    ) -> (&'static str, Option<&'static str>) {
+        let now = ctx.now;
         let name = &node.metadata.name;
         let current = node.condition("Ready");
         let stamps = current.map(|c| (c.last_heartbeat_time, c.last_transition_time));
         let (observed, grace) = match current {
-            Some(c) => (status_str(&c.status), self.config.profile.node_monitor_grace_period()),
+            Some(c) => (status_str(&c.status), ctx.profile.node_monitor_grace_period()),
             None => ("Unknown", NODE_STARTUP_GRACE_PERIOD),
         };
         let created = node
             .metadata
             .creation_timestamp
-            .map(|t| SimTime::from_micros((t.0.0 - self.config.epoch.0).max(0) as u64))
+            .map(|t| SimTime::from_micros((t.0.0 - ctx.epoch.0).max(0) as u64))
             .unwrap_or(now);
-        let mut health = match self.nlc.health.get(name).copied() {
+        let mut health = match self.health.get(name).copied() {
             None => Health {
                 probe: if current.is_none() { created } else { now },
                 ready_transition: if current.is_none() { created } else { now },
@@ -328,7 +374,7 @@ impl World {
             }
         };
         // A renewed Lease always counts as a heartbeat.
-        if let Some(lease) = self.api.lease(name)
+        if let Some(lease) = ctx.store().lease(name)
             && let Some(renew) = lease.spec.renew_time
             && health.saved_lease.is_none_or(|saved| saved < renew)
         {
@@ -338,7 +384,7 @@ impl World {
         let mut result_current = current.map(|c| status_str(&c.status));
         if now > health.probe + grace {
             let mut updated = Node::clone(node);
-            let stamp = Time::at(self.wall());
+            let stamp = Time::at(ctx.wall());
             for ty in ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"] {
                 match updated.status.conditions.iter_mut().find(|c| c.type_ == ty) {
                     Some(c) => {
@@ -360,7 +406,7 @@ impl World {
                 }
             }
             if updated.condition("Ready") != current {
-                match self.call(log, ACTOR, None, ApiOp::UpdateNodeStatus(updated)) {
+                match ctx.call(ACTOR, None, ApiOp::UpdateNodeStatus(updated)) {
                     Reply::Ok(Object::Node(stored)) => {
                         health.saved_ready =
                             stored.condition("Ready").map(|c| (c.last_heartbeat_time, c.last_transition_time));
@@ -368,93 +414,88 @@ impl World {
                         result_current = Some("Unknown");
                     }
                     _ => {
-                        self.log_line(log, ACTOR, format!("\"Error updating node\" node=\"{name}\""));
+                        ctx.log_line(ACTOR, format!("\"Error updating node\" node=\"{name}\""));
                     }
                 }
             }
         }
-        match self.nlc.health.get_mut(name) {
+        match self.health.get_mut(name) {
             Some(h) => *h = health,
             None => {
-                self.nlc.health.insert(name.clone(), health);
+                self.health.insert(name.clone(), health);
             }
         }
         (observed, result_current)
     }
 
     /// `processTaintBaseEviction`, with the Ready status observed before this pass's update.
-    fn process_taint_based_eviction(&mut self, name: &str, observed: &str, log: &mut Log) {
-        let Some(node) = self.api.node(name).cloned() else { return };
+    fn process_taint_based_eviction(&mut self, name: &str, observed: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let Some(node) = ctx.store().node(name).cloned() else { return };
         let zone = self.zone_of(&node);
         match observed {
             "False" => {
                 if node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
-                    self.swap_no_execute(name, TAINT_NOT_READY, TAINT_UNREACHABLE, log);
-                } else if let Some(q) = self.nlc.tainters.get_mut(&zone)
+                    self.swap_no_execute(name, TAINT_NOT_READY, TAINT_UNREACHABLE, ctx);
+                } else if let Some(q) = self.tainters.get_mut(&zone)
                     && q.add(name)
                 {
-                    self.log_line(
-                        log,
-                        ACTOR,
-                        format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""),
-                    );
-                    self.schedule_tainting();
+                    ctx.log_line(ACTOR, format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""));
+                    self.schedule_tainting(ctx);
                 }
             }
             "Unknown" => {
                 if node.has_taint(TAINT_NOT_READY, "NoExecute") {
-                    self.swap_no_execute(name, TAINT_UNREACHABLE, TAINT_NOT_READY, log);
-                } else if let Some(q) = self.nlc.tainters.get_mut(&zone) {
+                    self.swap_no_execute(name, TAINT_UNREACHABLE, TAINT_NOT_READY, ctx);
+                } else if let Some(q) = self.tainters.get_mut(&zone) {
                     if !node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
                         q.remove(name);
                     }
                     if q.add(name) {
-                        self.log_line(
-                            log,
+                        ctx.log_line(
                             ACTOR,
                             format!("\"Node is unresponsive. Adding it to the Taint queue\" node=\"{name}\""),
                         );
-                        self.schedule_tainting();
+                        self.schedule_tainting(ctx);
                     }
                 }
             }
-            "True" if self.mark_node_as_reachable(name, log) => {
-                self.log_line(log, ACTOR, format!("\"Node is healthy again, removed all taints\" node=\"{name}\""));
+            "True" if self.mark_node_as_reachable(name, ctx) => {
+                ctx.log_line(ACTOR, format!("\"Node is healthy again, removed all taints\" node=\"{name}\""));
             }
             _ => {}
         }
     }
 
     /// Swaps one NoExecute taint for the other at once ("instantly swap").
-    fn swap_no_execute(&mut self, name: &str, add: &str, remove: &str, log: &mut Log) {
-        let Some(node) = self.api.node(name).cloned() else { return };
-        let stamp = Some(Time::at(self.wall()));
+    fn swap_no_execute(&mut self, name: &str, add: &str, remove: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let Some(node) = ctx.store().node(name).cloned() else { return };
+        let stamp = Some(Time::at(ctx.wall()));
         let mut taints: Vec<Taint> = node.spec.taints.clone();
         taints.push(Taint::new(add, "NoExecute", stamp));
-        self.patch_taints(name, taints.clone(), log);
+        self.patch_taints(name, taints.clone(), ctx);
         taints.retain(|t| !(t.key == remove && t.effect == "NoExecute"));
-        self.patch_taints(name, taints, log);
+        self.patch_taints(name, taints, ctx);
     }
 
     /// `AddOrUpdateTaintOnNode` / `RemoveTaintOffNode`: read the Node (from the API server's
     /// watch cache, `resourceVersion=0`), then patch its taints.
-    fn patch_taints(&mut self, name: &str, taints: Vec<Taint>, log: &mut Log) {
-        self.call_with(log, ACTOR, None, ApiOp::GetNode(name.to_string()), "resourceVersion=0");
-        self.call(log, ACTOR, None, ApiOp::PatchNodeTaints { name: name.to_string(), taints });
+    fn patch_taints(&mut self, name: &str, taints: Vec<Taint>, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        ctx.call_with(ACTOR, None, ApiOp::GetNode(name.to_string()), "resourceVersion=0");
+        ctx.call(ACTOR, None, ApiOp::PatchNodeTaints { name: name.to_string(), taints });
     }
 
     /// `markNodeAsReachable`: removes both NoExecute taints and forgets the queued tainting.
     /// Returns whether a taint was removed.
-    fn mark_node_as_reachable(&mut self, name: &str, log: &mut Log) -> bool {
-        let Some(node) = self.api.node(name).cloned() else { return false };
+    fn mark_node_as_reachable(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) -> bool {
+        let Some(node) = ctx.store().node(name).cloned() else { return false };
         let tainted = node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute");
         let zone = self.zone_of(&node);
-        if !tainted && self.nlc.tainters.get(&zone).is_none_or(|q| !q.set.contains(name)) {
+        if !tainted && self.tainters.get(&zone).is_none_or(|q| !q.set.contains(name)) {
             return false;
         }
         let mut removed = false;
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
-            let Some(current) = self.api.node(name).cloned() else { break };
+            let Some(current) = ctx.store().node(name).cloned() else { break };
             if current.has_taint(key, "NoExecute") {
                 let taints = current
                     .spec
@@ -463,34 +504,34 @@ impl World {
                     .filter(|t| !(t.key == key && t.effect == "NoExecute"))
                     .cloned()
                     .collect();
-                self.patch_taints(name, taints, log);
+                self.patch_taints(name, taints, ctx);
                 removed = true;
             }
         }
-        if let Some(q) = self.nlc.tainters.get_mut(&self.zone_of(&node)) {
+        if let Some(q) = self.tainters.get_mut(&self.zone_of(&node)) {
             q.remove(name);
         }
         removed
     }
 
-    fn schedule_tainting(&mut self) {
-        if !self.nlc.tainting_scheduled {
-            self.nlc.tainting_scheduled = true;
+    fn schedule_tainting(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        if !self.tainting_scheduled {
+            self.tainting_scheduled = true;
             // The 100 ms loop runs on its own grid.
-            let next = (self.now.as_micros() / 100_000 + 1) * 100_000;
-            self.at(SimTime::from_micros(next), Timer::NoExecuteTainting);
+            let next = (ctx.now.as_micros() / 100_000 + 1) * 100_000;
+            ctx.at(SimTime::from_micros(next), NodeLifecycleTimer::NoExecuteTainting);
         }
     }
 
     /// `doNoExecuteTaintingPass`: one rate-limited step for every zone's queue.
-    pub(crate) fn no_execute_tainting_pass(&mut self, log: &mut Log) {
-        self.nlc.tainting_scheduled = false;
-        let now = self.now;
-        let zones: Vec<String> = self.nlc.tainters.keys().cloned().collect();
+    fn no_execute_tainting_pass(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        self.tainting_scheduled = false;
+        let now = ctx.now;
+        let zones: Vec<String> = self.tainters.keys().cloned().collect();
         let mut wake: Option<SimTime> = None;
         for zone in zones {
             loop {
-                let q = self.nlc.tainters.get_mut(&zone).expect("zone");
+                let q = self.tainters.get_mut(&zone).expect("zone");
                 let Some(head) = q.queue.first().cloned() else { break };
                 if !q.limiter.try_accept(now) {
                     if let Some(t) = q.limiter.next_token() {
@@ -499,8 +540,8 @@ impl World {
                     break;
                 }
                 q.queue.remove(0);
-                let Some(node) = self.api.node(&head).cloned() else { continue };
-                let stamp = Some(Time::at(self.wall()));
+                let Some(node) = ctx.store().node(&head).cloned() else { continue };
+                let stamp = Some(Time::at(ctx.wall()));
                 let (add, remove) = match node.ready_status() {
                     Some("False") => (TAINT_NOT_READY, TAINT_UNREACHABLE),
                     Some("Unknown") => (TAINT_UNREACHABLE, TAINT_NOT_READY),
@@ -517,90 +558,87 @@ impl World {
                     if !node.has_taint(add, "NoExecute") {
                         taints.push(Taint::new(add, "NoExecute", stamp));
                     }
-                    self.patch_taints(&head, taints, log);
+                    self.patch_taints(&head, taints, ctx);
                 }
             }
         }
         if let Some(t) = wake {
-            self.nlc.tainting_scheduled = true;
+            self.tainting_scheduled = true;
             let grid = t.as_micros().div_ceil(NODE_EVICTION_PERIOD.as_micros() as u64)
                 * NODE_EVICTION_PERIOD.as_micros() as u64;
-            self.at(SimTime::from_micros(grid), Timer::NoExecuteTainting);
+            ctx.at(SimTime::from_micros(grid), NodeLifecycleTimer::NoExecuteTainting);
         }
     }
 
     /// `handleDisruption`: zone states, master disruption mode, and the tainting rates.
-    fn handle_disruption(&mut self, zone_conditions: VecMap<String, ZoneCount>, log: &mut Log) {
-        let now = self.now;
+    fn handle_disruption(&mut self, zone_conditions: VecMap<String, ZoneCount>, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let now = ctx.now;
         let new_states: Vec<(&String, ZoneState)> =
             zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(c.ready, c.not_ready))).collect();
         let all_are = !new_states.is_empty() && new_states.iter().all(|(_, s)| *s == ZoneState::FullDisruption);
-        if all_are == self.nlc.all_disrupted
-            && new_states.iter().all(|(z, s)| self.nlc.zone_states.get(*z) == Some(s))
-            && self.nlc.zone_states.len() == new_states.len()
+        if all_are == self.all_disrupted
+            && new_states.iter().all(|(z, s)| self.zone_states.get(*z) == Some(s))
+            && self.zone_states.len() == new_states.len()
         {
             return;
         }
-        self.nlc.all_disrupted = all_are;
+        self.all_disrupted = all_are;
         let new_states: Vec<(String, ZoneState)> = new_states.into_iter().map(|(z, s)| (z.clone(), s)).collect();
-        self.nlc.zone_states.retain(|z, _| zone_conditions.contains_key(z));
-        let all_were = self.nlc.zone_states.values().all(|s| *s == ZoneState::FullDisruption);
+        self.zone_states.retain(|z, _| zone_conditions.contains_key(z));
+        let all_were = self.zone_states.values().all(|s| *s == ZoneState::FullDisruption);
         if !all_are || !all_were {
             if all_are {
-                self.log_line(
-                    log,
+                ctx.log_line(
                     ACTOR,
                     "\"Controller detected that all Nodes are not-Ready. Entering master disruption mode\"".into(),
                 );
-                let names: Vec<String> = self.api.nodes.keys().cloned().collect();
+                let names: Vec<String> = ctx.store().nodes.keys().cloned().collect();
                 for name in names {
-                    self.mark_node_as_reachable(&name, log);
+                    self.mark_node_as_reachable(&name, ctx);
                 }
-                for q in self.nlc.tainters.values_mut() {
+                for q in self.tainters.values_mut() {
                     q.swap_limiter(0.0, now);
                 }
-                for s in self.nlc.zone_states.values_mut() {
+                for s in self.zone_states.values_mut() {
                     *s = ZoneState::FullDisruption;
                 }
                 return;
             }
             if all_were {
-                self.log_line(
-                    log,
+                ctx.log_line(
                     ACTOR,
                     "\"Controller detected that some Nodes are Ready. Exiting master disruption mode\"".into(),
                 );
-                for h in self.nlc.health.values_mut() {
+                for h in self.health.values_mut() {
                     h.probe = now;
                     h.ready_transition = now;
                 }
                 for (zone, state) in &new_states {
                     let size = zone_conditions[zone].total();
-                    self.set_limiter_in_zone(zone, size, *state);
-                    self.nlc.zone_states.insert(zone.clone(), *state);
+                    self.set_limiter_in_zone(zone, size, *state, now);
+                    self.zone_states.insert(zone.clone(), *state);
                 }
-                self.schedule_tainting();
+                self.schedule_tainting(ctx);
                 return;
             }
         }
         for (zone, state) in &new_states {
-            if self.nlc.zone_states.get(zone) != Some(state) {
+            if self.zone_states.get(zone) != Some(state) {
                 let size = zone_conditions[zone].total();
-                self.log_line(
-                    log,
+                ctx.log_line(
                     ACTOR,
                     format!(
                         "\"Controller detected that zone is now in new state\" zone=\"{zone}\" newState=\"{}\"",
                         state.as_str()
                     ),
                 );
-                self.set_limiter_in_zone(zone, size, *state);
-                self.nlc.zone_states.insert(zone.clone(), *state);
+                self.set_limiter_in_zone(zone, size, *state, now);
+                self.zone_states.insert(zone.clone(), *state);
             }
         }
     }
 
-    fn set_limiter_in_zone(&mut self, zone: &str, size: usize, state: ZoneState) {
+    fn set_limiter_in_zone(&mut self, zone: &str, size: usize, state: ZoneState, now: SimTime) {
         let qps = match state {
             ZoneState::Normal | ZoneState::FullDisruption | ZoneState::Initial => EVICTION_QPS,
             ZoneState::PartialDisruption => {
@@ -611,16 +649,15 @@ impl World {
                 }
             }
         };
-        let now = self.now;
-        if let Some(q) = self.nlc.tainters.get_mut(zone) {
+        if let Some(q) = self.tainters.get_mut(zone) {
             q.swap_limiter(qps, now);
         }
     }
 
     /// `MarkPodsNotReady`: every Pod on the node gets Ready=False and a `NodeNotReady` event.
-    fn mark_pods_not_ready(&mut self, node: &str, log: &mut Log) {
-        let pods: Vec<Arc<Pod>> = self.api.pods_on(node).cloned().collect();
-        let stamp = Time::at(self.wall());
+    fn mark_pods_not_ready(&mut self, node: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let pods: Vec<Arc<Pod>> = ctx.store().pods_on(node).cloned().collect();
+        let stamp = Time::at(ctx.wall());
         for pod in pods {
             if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
                 continue;
@@ -632,11 +669,11 @@ impl World {
             let mut updated = Pod::clone(&pod);
             let (reason, message) = (ready.reason.clone(), ready.message.clone());
             set_pod_condition(&mut updated.status, "Ready", "False", &reason, &message, stamp);
-            if let Reply::Ok(Object::Pod(stored)) = self.call(log, ACTOR, None, ApiOp::UpdatePodStatus(updated)) {
-                self.event(
-                    log,
+            if let Reply::Ok(Object::Pod(stored)) = ctx.call(ACTOR, None, ApiOp::UpdatePodStatus(updated)) {
+                self.recorder.event(
+                    ctx,
                     Source::Controller("node-controller"),
-                    crate::sim::events::pod_ref(&stored, None),
+                    pod_ref(&stored, None),
                     "Warning",
                     "NodeNotReady",
                     "Node is not ready".into(),
@@ -645,32 +682,9 @@ impl World {
         }
     }
 
-    /// Reacts to a Node added or changed: NoSchedule taints, Pod CIDR, TTL annotation.
-    pub(crate) fn node_added_or_updated(&mut self, name: &str, log: &mut Log) {
-        if let Some(node) = self.api.node(name) {
-            let zone = compute_zone(node);
-            if self.nlc.zones.get(name) != Some(&zone) {
-                self.nlc.zones.insert(name.to_string(), zone);
-            }
-        }
-        self.no_schedule_tainting_pass(name, log);
-        let Some(node) = self.api.node(name).cloned() else { return };
-        if !node.metadata.annotations.contains_key("node.alpha.kubernetes.io/ttl") {
-            let mut annotations = node.metadata.annotations.clone();
-            annotations.insert("node.alpha.kubernetes.io/ttl".into(), "0".into());
-            self.call(log, Actor::TtlController, None, ApiOp::PatchNodeAnnotations { name: name.into(), annotations });
-        }
-        if node.spec.pod_cidr.is_empty() {
-            let next = self.ipam.len() as u32;
-            let index = *self.ipam.get_or_insert_with(name.to_string(), || next);
-            let cidr = format!("10.244.{index}.0/24");
-            self.call(log, Actor::NodeIpamController, None, ApiOp::PatchNodePodCidr { name: name.into(), cidr });
-        }
-    }
-
     /// `doNoScheduleTaintingPass`.
-    fn no_schedule_tainting_pass(&mut self, name: &str, log: &mut Log) {
-        let Some(node) = self.api.node(name).cloned() else { return };
+    fn no_schedule_tainting_pass(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let Some(node) = ctx.store().node(name).cloned() else { return };
         let mut wanted: Vec<&str> = Vec::new();
         for c in &node.status.conditions {
             let key = match (&*c.type_, &*c.status) {
@@ -704,17 +718,17 @@ impl World {
         if to_add.is_empty() && to_del.is_empty() {
             return;
         }
-        let stamp = Some(Time::at(self.wall()));
+        let stamp = Some(Time::at(ctx.wall()));
         let mut taints = node.spec.taints.clone();
         if !to_add.is_empty() {
             for k in &to_add {
                 taints.push(Taint::new(k, "NoSchedule", stamp));
             }
-            self.patch_taints(name, taints.clone(), log);
+            self.patch_taints(name, taints.clone(), ctx);
         }
         if !to_del.is_empty() {
             taints.retain(|t| !(t.effect == "NoSchedule" && to_del.contains(&t.key)));
-            self.patch_taints(name, taints, log);
+            self.patch_taints(name, taints, ctx);
         }
     }
 }

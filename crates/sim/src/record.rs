@@ -3,7 +3,7 @@
 //!
 //! Every list is in time order, and `seq` orders entries across lists. The log also indexes every
 //! object's versions by key, so the state of the cluster at any instant can be read without
-//! running the simulation again (see [`crate::sim::Snapshot`]).
+//! running the simulation again (see [`crate::Snapshot`]).
 
 use std::fmt;
 
@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::action::{Action, Refusal};
 use super::machine::MachineView;
+pub use super::objects::ChangeType;
 use super::objects::{Kind, Object, ObjectKey, ObjectReference, Status};
 use super::time::SimTime;
 use super::vecmap::VecMap;
@@ -172,15 +173,6 @@ pub struct Request {
     pub response: Option<Response>,
     /// Indices into [`Log::changes`] of the object changes this request made.
     pub changes: Vec<u32>,
-}
-
-/// How an object changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum ChangeType {
-    Added,
-    Modified,
-    Deleted,
 }
 
 /// One new version of one object (or its deletion).

@@ -1,8 +1,7 @@
 //! Short, field-naming accounts of what one change did to an object ("Ready: False → True",
 //! "+taint node.kubernetes.io/unreachable:NoExecute"), for the timeline and the request list.
 
-use super::objects::{Lease, Node, Object, Pod};
-use super::record::ChangeType;
+use super::objects::{ChangeType, Lease, Node, Object, Pod};
 
 /// Describes the change from `prev` to `next`.
 pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> String {

@@ -8,11 +8,21 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::action::{Action, ActionKind};
-use super::controllers::replicaset::ReplicaSetSpec;
 use super::machine::MachineSpec;
 use super::objects::Object;
 use super::record::{Log, Method};
 use super::time::{SimTime, millis, secs};
+
+/// A ReplicaSet a scenario starts with (owned by a Deployment, as `kubectl create deployment`
+/// would make it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplicaSetSpec {
+    /// The Deployment's name; the ReplicaSet is `<name>-<pod-template-hash>`.
+    pub deployment: String,
+    pub replicas: i32,
+    /// When the Deployment is created.
+    pub created_after: Duration,
+}
 
 /// The three chapters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -264,3 +264,49 @@ pub struct BindingMeta {
     #[serde(rename = "creationTimestamp")]
     pub creation_timestamp: Option<Time>,
 }
+
+/// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
+pub(crate) fn set_pod_condition(status: &mut PodStatus, ty: &str, value: &str, reason: &str, message: &str, now: Time) {
+    match status.conditions.iter_mut().find(|c| c.type_ == ty) {
+        Some(c) => {
+            if c.status != value {
+                c.last_transition_time = now;
+                c.status = value.to_string();
+            }
+            c.reason = reason.to_string();
+            c.message = message.to_string();
+        }
+        None => status.conditions.push(PodCondition {
+            type_: ty.to_string(),
+            observed_generation: None,
+            status: value.to_string(),
+            last_probe_time: None,
+            last_transition_time: now,
+            reason: reason.to_string(),
+            message: message.to_string(),
+        }),
+    }
+}
+
+/// Puts Pod conditions in the order the kubelet writes them, and stamps `observedGeneration`
+/// (1.34's PodObservedGenerationTracking) when the Pod has a generation.
+pub(crate) fn order_pod_conditions(status: &mut PodStatus, generation: Option<i64>) {
+    const ORDER: [&str; 6] =
+        ["PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled", "DisruptionTarget"];
+    let rank = |c: &PodCondition| ORDER.iter().position(|o| *o == c.type_).unwrap_or(ORDER.len());
+    // Insertion sort: at most six conditions.
+    let conditions = &mut status.conditions;
+    for i in 1..conditions.len() {
+        let mut j = i;
+        while j > 0 && rank(&conditions[j - 1]) > rank(&conditions[j]) {
+            conditions.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    if let Some(g) = generation {
+        status.observed_generation = Some(g);
+        for c in &mut status.conditions {
+            c.observed_generation = Some(g);
+        }
+    }
+}

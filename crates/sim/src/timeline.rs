@@ -128,12 +128,12 @@ impl Timeline {
 
     /// How far the timeline has been computed: everything before this instant is final.
     pub fn horizon(&self) -> SimTime {
-        self.world.now
+        self.world.now()
     }
 
     /// Computes the timeline up to `t`.
     pub fn run_until(&mut self, t: SimTime) {
-        while self.world.now < t {
+        while self.world.now() < t {
             let last = self.checkpoints.last().map(|c| c.t).unwrap_or(SimTime::ZERO);
             let boundary = last + checkpoint_every(last);
             let target = t.min(boundary);

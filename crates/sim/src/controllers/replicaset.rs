@@ -1,0 +1,123 @@
+//! The ReplicaSet controller (`pkg/controller/replicaset`), which replaces Pods that are deleted
+//! or terminating, at once.
+
+use crate::apiserver::{ApiOp, controller_ref};
+use crate::ctx::Ctx;
+use crate::events::{Recorder, Source};
+use crate::objects::{Object, ObjectMeta, ObjectReference};
+use crate::record::Actor;
+use crate::rng::Rng;
+use crate::scenario::ReplicaSetSpec;
+use crate::time::SimTime;
+use crate::workload::new_pod;
+
+/// One ReplicaSet the controller manages.
+#[derive(Clone, Debug)]
+struct ReplicaSet {
+    name: String,
+    uid: String,
+    hash: String,
+    deployment: String,
+    replicas: i32,
+    active_from: SimTime,
+}
+
+/// The controller's state.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReplicaSetController {
+    sets: Vec<ReplicaSet>,
+    recorder: Recorder,
+}
+
+/// A pod-template-hash: the decimal digits of an FNV-32a hash mapped through `SafeEncodeString`,
+/// so only `4 5 6 7 8 9 b c d f` appear.
+fn template_hash(seed: u64) -> String {
+    const MAP: [char; 10] = ['4', '5', '6', '7', '8', '9', 'b', 'c', 'd', 'f'];
+    let n = 1_000_000_000 + (seed % 3_294_967_295);
+    n.to_string().chars().map(|c| MAP[c.to_digit(10).expect("digit") as usize]).collect()
+}
+
+impl ReplicaSetController {
+    /// Adds a scenario's ReplicaSet (the router resyncs every controller when it becomes active).
+    pub(crate) fn add(&mut self, spec: &ReplicaSetSpec, rng: &mut Rng) {
+        let hash = template_hash(rng.next_u64());
+        let uid = rng.uuid();
+        self.sets.push(ReplicaSet {
+            name: format!("{}-{hash}", spec.deployment),
+            uid,
+            hash,
+            deployment: spec.deployment.clone(),
+            replicas: spec.replicas,
+            active_from: SimTime::ZERO + spec.created_after,
+        });
+    }
+
+    /// Input: Pods changed: `syncReplicaSet`, creating Pods until enough are active (not
+    /// terminating). The controller asks for no timers of its own.
+    pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+        for i in 0..self.sets.len() {
+            let rs = self.sets[i].clone();
+            if ctx.now < rs.active_from {
+                continue;
+            }
+            let active = ctx
+                .store()
+                .pods()
+                .filter(|p| {
+                    p.metadata.owner_references.iter().any(|o| o.uid == rs.uid)
+                        && !p.is_terminating()
+                        && !matches!(p.status.phase.as_str(), "Succeeded" | "Failed")
+                })
+                .count() as i32;
+            for _ in active..rs.replicas {
+                let meta = ObjectMeta {
+                    generate_name: format!("{}-", rs.name),
+                    namespace: "default".into(),
+                    labels: [
+                        ("app".to_string(), rs.deployment.clone()),
+                        ("pod-template-hash".to_string(), rs.hash.clone()),
+                    ]
+                    .into_iter()
+                    .collect(),
+                    owner_references: vec![controller_ref("apps/v1", "ReplicaSet", &rs.name, &rs.uid)],
+                    ..ObjectMeta::default()
+                };
+                let pod = new_pod(meta, Vec::new(), ctx.profile);
+                if let Some(Object::Pod(created)) =
+                    ctx.call(Actor::ReplicaSetController, None, ApiOp::CreatePod(pod)).ok()
+                {
+                    let reference = ObjectReference {
+                        kind: "ReplicaSet".into(),
+                        namespace: "default".into(),
+                        name: rs.name.clone(),
+                        uid: rs.uid.clone(),
+                        api_version: "apps/v1".into(),
+                        ..ObjectReference::default()
+                    };
+                    self.recorder.event(
+                        ctx,
+                        Source::Controller("replicaset-controller"),
+                        reference,
+                        "Normal",
+                        "SuccessfulCreate",
+                        format!("Created pod: {}", created.metadata.name),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_hashes_use_the_safe_alphabet() {
+        for seed in [0, 1, 42, u64::MAX] {
+            let h = template_hash(seed);
+            assert_eq!(h.len(), 10);
+            assert!(h.chars().all(|c| "456789bcdf".contains(c)), "{h}");
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! The context a component acts through: its only way to reach the rest of the world.
+//!
+//! A component (a machine's kubelet, a controller, the scheduler) is driven by the router
+//! ([`crate::world::World`]) through a small set of inputs (`on_timer`, `on_change`, the
+//! reader's actions), and everything it does goes through a [`Ctx`]: requests to the API server
+//! (answered at once, and logged), reads of the API server's store (its informer cache), Events,
+//! log lines, and new timers of its own type `T`. The timers are an out-buffer: the router files
+//! them into its queue after the input has been handled, under the sequence numbers they were
+//! given when asked for, so their order is the order they were asked in.
+//!
+//! Nothing here knows which components exist.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::apiserver::{ApiOp, ApiServer, Caller, Exec};
+use super::objects::{Event, Kind, Object, Status};
+use super::profile::Profile;
+use super::record::{Actor, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response};
+use super::rng::Rng;
+use super::time::{SimTime, WallTime, millis};
+use super::vecmap::VecMap;
+
+/// The API server's address, as kubelets and log lines name it.
+pub const API_SERVER: &str = "https://10.0.0.10:6443";
+
+/// The answer a component got.
+#[derive(Clone, Debug)]
+pub(crate) enum Reply {
+    Ok(Object),
+    Err(Status),
+    /// No answer: the network is cut; the sender waited its whole timeout.
+    Timeout,
+}
+
+impl Reply {
+    pub(crate) fn ok(self) -> Option<Object> {
+        match self {
+            Reply::Ok(o) => Some(o),
+            _ => None,
+        }
+    }
+}
+
+/// A kubelet sending from its machine: it authenticates as its node, and its network may be cut.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sender<'a> {
+    pub(crate) hostname: &'a str,
+    pub(crate) network_cut: bool,
+    /// The client's timeout: how long a request waits for an answer that never comes.
+    pub(crate) timeout: Duration,
+}
+
+/// What the router learns from the requests of one input: which Nodes and Pods changed (the
+/// watch events its reconcile pass delivers), and the timer sequence shared by every component.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bus {
+    /// The last timer sequence number handed out.
+    pub(crate) timer_seq: u64,
+    /// Nodes changed since the last reconcile pass.
+    pub(crate) dirty_nodes: VecMap<String, ()>,
+    /// Whether a Pod changed since the last reconcile pass.
+    pub(crate) dirty_pods: bool,
+    /// The Pods changed since the last reconcile pass.
+    pub(crate) changed_pods: VecMap<(String, String), ()>,
+    /// The nodes whose bound Pods changed since the last reconcile pass.
+    pub(crate) pod_nodes: VecMap<String, ()>,
+    /// Whether the next reconcile pass is a resync (every object counts as changed).
+    pub(crate) resync: bool,
+    /// Whether a reconcile pass is already due.
+    pub(crate) reconcile_pending: bool,
+    /// A reconcile pass asked for by this input: when, and its timer sequence number.
+    pub(crate) reconcile_at: Option<(SimTime, u64)>,
+}
+
+impl Bus {
+    /// The next timer sequence number.
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.timer_seq += 1;
+        self.timer_seq
+    }
+}
+
+/// The timer type of a component that asks for no timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoTimer {}
+
+/// What a reconcile pass delivers: the Nodes and Pods that changed since the last one (as watch
+/// events would), or everything (a resync).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Changes<'a> {
+    pub(crate) nodes: &'a VecMap<String, ()>,
+    pub(crate) pods: &'a VecMap<(String, String), ()>,
+    /// A resync: every object counts as changed.
+    pub(crate) all: bool,
+}
+
+/// A timer a component asked for: when, its sequence number, and the component's own timer.
+pub(crate) type Wake<T> = (SimTime, u64, T);
+
+/// One component's view of the world while it handles one input.
+pub(crate) struct Ctx<'a, T> {
+    /// The instant the input happens at.
+    pub(crate) now: SimTime,
+    /// The wall-clock instant `T+00:00` stands for.
+    pub(crate) epoch: WallTime,
+    pub(crate) profile: Profile,
+    /// The seeded generator (every draw is part of the output's determinism).
+    pub(crate) rng: &'a mut Rng,
+    api: &'a mut ApiServer,
+    log: &'a mut Log,
+    bus: &'a mut Bus,
+    timers: Vec<Wake<T>>,
+}
+
+impl<'a, T> Ctx<'a, T> {
+    pub(crate) fn new(
+        now: SimTime,
+        epoch: WallTime,
+        profile: Profile,
+        rng: &'a mut Rng,
+        api: &'a mut ApiServer,
+        log: &'a mut Log,
+        bus: &'a mut Bus,
+    ) -> Ctx<'a, T> {
+        Ctx { now, epoch, profile, rng, api, log, bus, timers: Vec::new() }
+    }
+
+    /// The timers asked for, in the order they were asked for.
+    pub(crate) fn finish(self) -> Vec<Wake<T>> {
+        self.timers
+    }
+
+    /// The wall-clock time now.
+    pub(crate) fn wall(&self) -> WallTime {
+        self.wall_at(self.now)
+    }
+
+    /// The wall-clock time of instant `t`.
+    pub(crate) fn wall_at(&self, t: SimTime) -> WallTime {
+        self.epoch + t.since_start()
+    }
+
+    /// The API server's store, read as an informer cache reads it.
+    pub(crate) fn store(&self) -> &ApiServer {
+        self.api
+    }
+
+    /// Asks for `timer` at `at` (never before now).
+    pub(crate) fn at(&mut self, at: SimTime, timer: T) {
+        let seq = self.bus.next_seq();
+        self.timers.push((at.max(self.now), seq, timer));
+    }
+
+    /// Asks for `timer` after `d`.
+    pub(crate) fn after(&mut self, d: Duration, timer: T) {
+        self.at(self.now + d, timer);
+    }
+
+    /// Records a log line.
+    pub(crate) fn log_line(&mut self, actor: Actor, message: String) {
+        let seq = self.log.seq();
+        self.log.lines.push(LogLine { seq, t: self.now, actor, message });
+    }
+
+    /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
+    pub(crate) fn store_event(&mut self, event: Event, change: ChangeType) -> Arc<Event> {
+        let wall = self.wall();
+        let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: None };
+        self.api.store_event(&mut exec, event, change)
+    }
+
+    /// Records that an Event was written (the timeline's Events track).
+    pub(crate) fn push_event_record(&mut self, make: impl FnOnce(u64) -> EventRecord) {
+        let seq = self.log.seq();
+        self.log.events.push(make(seq));
+    }
+
+    /// Sends one request to the API server, records it, and returns the answer.
+    ///
+    /// `from` is the kubelet that sends it (its network may be cut); control-plane components
+    /// pass `None`.
+    pub(crate) fn call(&mut self, actor: Actor, from: Option<Sender<'_>>, op: ApiOp) -> Reply {
+        self.call_with(actor, from, op, "")
+    }
+
+    /// [`Ctx::call`] with a query string (the heartbeat client adds `timeout=10s`).
+    pub(crate) fn call_with(
+        &mut self,
+        actor: Actor,
+        from: Option<Sender<'_>>,
+        op: ApiOp,
+        query: &'static str,
+    ) -> Reply {
+        let (method, path) = op.route();
+        let (body, content_type) = match op.body() {
+            Some((b, c)) => (Some(b), Some(c)),
+            None => (None, None),
+        };
+        let node = match &op {
+            ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => Some(n.metadata.name.clone()),
+            ApiOp::PatchNodeStatus { wanted, .. } => Some(wanted.metadata.name.clone()),
+            ApiOp::GetNode(n) | ApiOp::PatchNodeLabels { name: n, .. } | ApiOp::PatchNodeTaints { name: n, .. } => {
+                Some(n.clone())
+            }
+            ApiOp::GetLease(n) => Some(n.clone()),
+            ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
+            ApiOp::UpdateLease(l) => Some(l.metadata.name.clone()),
+            ApiOp::BindPod { node, .. } => Some(node.clone()),
+            _ => from.map(|s| s.hostname.to_string()),
+        };
+        let seq = self.log.seq();
+        let mut request = Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor,
+            node,
+            method,
+            path,
+            query,
+            content_type,
+            outcome: Outcome::Code(0),
+            error: None,
+            body,
+            response: None,
+            changes: Vec::new(),
+        };
+        if let Some(s) = from
+            && s.network_cut
+        {
+            request.end = self.now + s.timeout;
+            request.outcome = Outcome::Timeout;
+            let verb = match method {
+                Method::Get => "Get",
+                Method::Post => "Post",
+                Method::Put => "Put",
+                Method::Patch => "Patch",
+                Method::Delete => "Delete",
+            };
+            let q = if query.is_empty() { String::new() } else { format!("?{query}") };
+            request.error = Some(format!("{verb} \"{API_SERVER}{}{q}\": context deadline exceeded", request.path));
+            self.log.requests.push(request);
+            return Reply::Timeout;
+        }
+        let idx = self.log.requests.len() as u32;
+        let first_change = self.log.changes.len();
+        let caller = match from {
+            Some(s) => Caller::Node(s.hostname),
+            None => Caller::Trusted,
+        };
+        let is_bind = matches!(op, ApiOp::BindPod { .. });
+        let is_create = matches!(op, ApiOp::CreateNode(_) | ApiOp::CreateLease(_) | ApiOp::CreatePod(_));
+        let wall = self.wall();
+        let result = {
+            let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };
+            self.api.execute(&mut exec, caller, op)
+        };
+        let changes: Vec<u32> = (first_change as u32..self.log.changes.len() as u32).collect();
+        let mut watched = false;
+        for &c in &changes {
+            let change = &self.log.changes[c as usize];
+            match change.object.kind() {
+                Kind::Node => {
+                    watched = true;
+                    self.bus.dirty_nodes.add(change.object.meta().name.clone());
+                }
+                Kind::Pod => {
+                    watched = true;
+                    self.bus.dirty_pods = true;
+                    let meta = change.object.meta();
+                    self.bus.changed_pods.add((meta.namespace.clone(), meta.name.clone()));
+                    if let Object::Pod(pod) = &change.object
+                        && !pod.spec.node_name.is_empty()
+                    {
+                        self.bus.pod_nodes.add(pod.spec.node_name.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Only Node and Pod changes are watched (the node lifecycle controller reads Leases in its
+        // monitor pass).
+        if watched {
+            self.reconcile_soon();
+        }
+        request.changes = changes;
+        let reply = match result {
+            Ok(obj) => {
+                request.outcome = Outcome::Code(if is_create || is_bind { 201 } else { 200 });
+                request.response =
+                    Some(if is_bind { Response::Status(Status::success(201)) } else { Response::Object(obj.clone()) });
+                Reply::Ok(obj)
+            }
+            Err(status) => {
+                let status = *status;
+                request.outcome = Outcome::Code(status.code);
+                request.response = Some(Response::Status(status.clone()));
+                Reply::Err(status)
+            }
+        };
+        self.log.requests.push(request);
+        reply
+    }
+
+    /// Asks for a reconcile pass, as a watch event would.
+    fn reconcile_soon(&mut self) {
+        if !self.bus.reconcile_pending {
+            self.bus.reconcile_pending = true;
+            let seq = self.bus.next_seq();
+            self.bus.reconcile_at = Some((self.now + millis(1), seq));
+        }
+    }
+}

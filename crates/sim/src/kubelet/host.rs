@@ -1,0 +1,157 @@
+//! A machine's host: what exists outside Kubernetes. Its container runtime can be up or down, its
+//! network to the API server can be cut, and its containers keep running whatever its kubelet
+//! does. Only the machine's own kubelet reads it; the reader's actions change it through
+//! [`super::Machine`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::apiserver::ApiOp;
+use crate::ctx::{Ctx, Reply, Sender};
+use crate::machine::{MachineSpec, RunningContainer};
+use crate::objects::{ContainerImage, NodeSystemInfo, Quantities};
+use crate::profile::Profile;
+use crate::record::Actor;
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+use super::HEARTBEAT_TIMEOUT;
+
+/// One machine, outside Kubernetes.
+#[derive(Clone, Debug)]
+pub(crate) struct Host {
+    pub(crate) name: String,
+    /// The actor name of the machine's kubelet, shared by every request it sends.
+    pub(crate) actor: Actor,
+    pub(crate) hostname: String,
+    pub(crate) ip: String,
+    pub(crate) info: Arc<NodeSystemInfo>,
+    pub(crate) capacity: Quantities,
+    pub(crate) allocatable: Quantities,
+    /// Images on the machine, largest first (the order the kubelet reports them in).
+    pub(crate) images: Arc<Vec<ContainerImage>>,
+    pub(crate) runtime_up: bool,
+    /// When the runtime last went down (for PLEG's "last seen active").
+    pub(crate) runtime_down_since: Option<SimTime>,
+    pub(crate) cni_ready: bool,
+    pub(crate) network_cut: bool,
+    /// When the network was cut.
+    pub(crate) network_cut_since: Option<SimTime>,
+    pub(crate) containers: Vec<RunningContainer>,
+    /// The next pod IP's last octet.
+    pub(crate) next_pod_ip: u32,
+    /// When the image pull in progress (pulls are serialized) finishes.
+    pub(crate) pulls_busy_until: Option<SimTime>,
+    /// Whether the visible state may have changed since it was last recorded.
+    pub(crate) touched: bool,
+}
+
+/// The images every machine has before any Pod runs.
+fn base_images() -> Vec<ContainerImage> {
+    vec![
+        ContainerImage {
+            names: vec![
+                "registry.k8s.io/kube-proxy@sha256:9e876f24a8b6e2a7c1f3e4d5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5"
+                    .into(),
+                "registry.k8s.io/kube-proxy:v1.34.1".into(),
+            ],
+            size_bytes: 30_934_120,
+        },
+        ContainerImage {
+            names: vec![
+                "registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a".into(),
+                "registry.k8s.io/pause:3.10.1".into(),
+            ],
+            size_bytes: 320_448,
+        },
+    ]
+}
+
+impl Host {
+    /// Builds machine number `index` (0-based) from its spec.
+    pub(crate) fn new(spec: &MachineSpec, index: u32, profile: Profile, rng: &mut Rng) -> Host {
+        let capacity: BTreeMap<String, String> = [
+            ("cpu", "4"),
+            ("ephemeral-storage", "102626232Ki"),
+            ("hugepages-1Gi", "0"),
+            ("hugepages-2Mi", "0"),
+            ("memory", "16374584Ki"),
+            ("pods", "110"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let mut allocatable = capacity.clone();
+        // memory.available<100Mi and nodefs.available<10% are the default hard eviction thresholds.
+        allocatable.insert("memory".into(), "16272184Ki".into());
+        allocatable.insert("ephemeral-storage".into(), "94580335412".into());
+        let info = NodeSystemInfo {
+            machine_id: rng.hex(32),
+            system_uuid: rng.uuid(),
+            boot_id: rng.uuid(),
+            kernel_version: "6.8.0-85-generic".into(),
+            os_image: "Ubuntu 24.04.3 LTS".into(),
+            container_runtime_version: profile.container_runtime_version().into(),
+            kubelet_version: profile.kubelet_version().into(),
+            kube_proxy_version: profile.kube_proxy_version().into(),
+            operating_system: "linux".into(),
+            architecture: "amd64".into(),
+        };
+        Host {
+            name: spec.name.clone(),
+            actor: Actor::Kubelet(spec.name.as_str().into()),
+            hostname: spec.hostname.clone(),
+            ip: format!("10.0.0.{}", 11 + index),
+            info: Arc::new(info),
+            capacity: Arc::new(capacity),
+            allocatable: Arc::new(allocatable),
+            images: Arc::new(base_images()),
+            runtime_up: true,
+            runtime_down_since: None,
+            cni_ready: spec.cni_ready_after.is_none(),
+            network_cut: false,
+            network_cut_since: None,
+            containers: Vec::new(),
+            next_pod_ip: 2,
+            pulls_busy_until: None,
+            touched: true,
+        }
+    }
+
+    /// Marks the visible state as possibly changed.
+    pub(crate) fn touch(&mut self) {
+        self.touched = true;
+    }
+
+    /// How the kubelet's requests leave this machine.
+    fn sender(&self) -> Sender<'_> {
+        Sender { hostname: &self.hostname, network_cut: self.network_cut, timeout: HEARTBEAT_TIMEOUT }
+    }
+
+    /// Sends a request as this machine's kubelet.
+    pub(crate) fn call<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
+        ctx.call(self.actor.clone(), Some(self.sender()), op)
+    }
+
+    /// [`Host::call`] with a query string (the heartbeat client adds `timeout=10s`).
+    pub(crate) fn call_with<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp, query: &'static str) -> Reply {
+        ctx.call_with(self.actor.clone(), Some(self.sender()), op, query)
+    }
+
+    /// Writes a line to the kubelet's journal.
+    pub(crate) fn log<T>(&self, ctx: &mut Ctx<'_, T>, message: String) {
+        ctx.log_line(self.actor.clone(), message);
+    }
+
+    /// Adds a pulled image, keeping the list largest first.
+    pub(crate) fn add_image(&mut self, image: ContainerImage) {
+        let images = Arc::make_mut(&mut self.images);
+        let at = images.partition_point(|i| i.size_bytes >= image.size_bytes);
+        images.insert(at, image);
+    }
+
+    /// Whether the image is already on the machine.
+    pub(crate) fn has_image(&self, image: &str) -> bool {
+        self.images.iter().any(|i| i.names.iter().any(|n| n == image || n.ends_with(&format!("/{image}"))))
+    }
+}

@@ -1,0 +1,171 @@
+//! The node Lease controller: renew every 10 s (`retryUpdateLease`, five tries, a conflict
+//! re-reads), and `backoffEnsureLease` to create the Lease when it is missing.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::apiserver::{ApiOp, NODE_LEASE_NAMESPACE};
+use crate::ctx::{API_SERVER, Ctx, Reply};
+use crate::objects::{Lease, LeaseSpec, MicroTime, Object, OwnerReference};
+use crate::time::{format_go_duration, millis, secs};
+
+use super::{
+    HEARTBEAT_JITTER, HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, LEASE_DURATION_SECONDS, LEASE_MAX_UPDATE_RETRIES,
+    LEASE_RENEW_INTERVAL, MachineTimer,
+};
+
+impl Kubelet {
+    pub(super) fn next_lease_sync(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        let d = ctx.rng.jitter(LEASE_RENEW_INTERVAL, HEARTBEAT_JITTER);
+        self.after(ctx, d, KubeletTimer::LeaseSync);
+    }
+
+    /// The lease controller's `sync`.
+    pub(super) fn lease_sync(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+        match self.lease.clone() {
+            Some(base) => self.lease_update(h, ctx, 0, base),
+            None => self.lease_ensure(h, ctx, false),
+        }
+    }
+
+    /// The owner reference to the kubelet's Node (`SetNodeOwnerFunc`), which needs a GET.
+    pub(super) fn node_owner(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) -> Result<OwnerReference, ()> {
+        let host = h.hostname.clone();
+        match h.call_with(ctx, ApiOp::GetNode(host.clone()), "timeout=10s") {
+            Reply::Ok(Object::Node(node)) => Ok(OwnerReference {
+                api_version: "v1".into(),
+                kind: "Node".into(),
+                name: host,
+                uid: node.metadata.uid.clone(),
+                controller: None,
+                block_owner_deletion: None,
+            }),
+            _ => {
+                h.log(ctx, format!(
+                    "\"Failed to get node when trying to set owner ref to the node lease\" err=\"nodes \\\"{host}\\\" not found\" node=\"{host}\""
+                ));
+                Err(())
+            }
+        }
+    }
+
+    /// One PUT of `retryUpdateLease`.
+    pub(super) fn lease_update(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8, base: Arc<Lease>) {
+        let host = h.hostname.clone();
+        let mut lease = Lease::clone(&base);
+        lease.spec.renew_time = Some(MicroTime(ctx.wall()));
+        if ctx.profile.lease_duration_reasserted() {
+            lease.spec.lease_duration_seconds = Some(LEASE_DURATION_SECONDS);
+        }
+        if lease.metadata.owner_references.is_empty() {
+            match self.node_owner(h, ctx) {
+                Ok(owner) => lease.metadata.owner_references = vec![owner],
+                Err(()) => {
+                    h.log(ctx, "\"Failed to prepare lease\"".into());
+                    self.next_lease_sync(ctx);
+                    return;
+                }
+            }
+        }
+        match h.call_with(ctx, ApiOp::UpdateLease(Arc::new(lease)), "timeout=10s") {
+            Reply::Ok(Object::Lease(stored)) => {
+                let k = &mut *self;
+                k.lease = Some(stored);
+                k.lease_sleep = millis(100);
+                self.next_lease_sync(ctx);
+            }
+            Reply::Err(status) if status.code == 409 => {
+                h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
+                // A conflict re-reads the Lease and tries again at once, within the same 5 tries.
+                if n + 1 < LEASE_MAX_UPDATE_RETRIES
+                    && let Reply::Ok(Object::Lease(fresh)) = h.call_with(ctx, ApiOp::GetLease(host), "timeout=10s")
+                {
+                    self.lease = Some(fresh.clone());
+                    return self.lease_update(h, ctx, n + 1, fresh);
+                }
+                self.lease_gave_up(h, ctx, Duration::ZERO);
+            }
+            Reply::Timeout => {
+                h.log(ctx, format!(
+                    "\"Failed to update lease\" err=\"Put \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{host}?timeout=10s\\\": context deadline exceeded\"",
+                    API_SERVER
+                ));
+                if n + 1 < LEASE_MAX_UPDATE_RETRIES {
+                    self.after(ctx, HEARTBEAT_TIMEOUT, KubeletTimer::LeaseTry(n + 1));
+                } else {
+                    self.lease_gave_up(h, ctx, HEARTBEAT_TIMEOUT);
+                }
+            }
+            Reply::Err(status) => {
+                h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
+                if n + 1 < LEASE_MAX_UPDATE_RETRIES {
+                    self.after(ctx, Duration::ZERO, KubeletTimer::LeaseTry(n + 1));
+                } else {
+                    self.lease_gave_up(h, ctx, Duration::ZERO);
+                }
+            }
+            Reply::Ok(_) => unreachable!("PUT lease returns a Lease"),
+        }
+    }
+
+    pub(super) fn lease_gave_up(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, waited: Duration) {
+        h.log(ctx, "\"failed to update lease using latest lease, fallback to ensure lease\" err=\"failed 5 attempts to update lease\"".into());
+        self.lease_sleep = millis(100);
+        self.after(ctx, waited, KubeletTimer::LeaseEnsure { then_update: true });
+    }
+
+    /// One attempt of `backoffEnsureLease`: GET the Lease, create it if missing.
+    pub(super) fn lease_ensure(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, then_update: bool) {
+        let host = h.hostname.clone();
+        match h.call_with(ctx, ApiOp::GetLease(host.clone()), "timeout=10s") {
+            Reply::Ok(Object::Lease(lease)) => {
+                self.lease = Some(lease.clone());
+                self.lease_update(h, ctx, 0, lease);
+            }
+            Reply::Err(status) if status.code == 404 => {
+                let Ok(owner) = self.node_owner(h, ctx) else {
+                    // No Node yet: skip this round, try again at the next tick.
+                    self.next_lease_sync(ctx);
+                    return;
+                };
+                let mut lease = Lease::new(NODE_LEASE_NAMESPACE, &host);
+                lease.metadata.owner_references = vec![owner];
+                lease.spec = LeaseSpec {
+                    holder_identity: Some(host.clone()),
+                    lease_duration_seconds: Some(LEASE_DURATION_SECONDS),
+                    renew_time: Some(MicroTime(ctx.wall())),
+                    ..LeaseSpec::default()
+                };
+                match h.call_with(ctx, ApiOp::CreateLease(lease), "timeout=10s") {
+                    Reply::Ok(Object::Lease(stored)) => {
+                        self.lease = Some(stored);
+                        self.next_lease_sync(ctx);
+                    }
+                    other => self.lease_ensure_failed(h, ctx, then_update, matches!(other, Reply::Timeout)),
+                }
+            }
+            Reply::Timeout => self.lease_ensure_failed(h, ctx, then_update, true),
+            _ => self.lease_ensure_failed(h, ctx, then_update, false),
+        }
+    }
+
+    pub(super) fn lease_ensure_failed(
+        &mut self,
+        h: &mut Host,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        then_update: bool,
+        timed_out: bool,
+    ) {
+        let k = &mut *self;
+        let sleep = (k.lease_sleep * 2).min(secs(7));
+        k.lease_sleep = sleep;
+        let host = h.hostname.clone();
+        h.log(ctx, format!(
+            "\"Failed to ensure lease exists, will retry\" err=\"Get \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{host}?timeout=10s\\\": context deadline exceeded\" interval=\"{}\"",
+            API_SERVER,
+            format_go_duration(sleep)
+        ));
+        let wait = if timed_out { HEARTBEAT_TIMEOUT + sleep } else { sleep };
+        self.after(ctx, wait, KubeletTimer::LeaseEnsure { then_update });
+    }
+}

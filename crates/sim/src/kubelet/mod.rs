@@ -1,0 +1,447 @@
+//! The kubelet of one machine, and the machine it runs on (its host, and systemd's view of the
+//! process). A [`Machine`] is one component: the router drives it through [`Machine::on_timer`],
+//! [`Machine::on_change`] (its informers saw Nodes or Pods change) and the reader's actions, and
+//! it acts only through its [`Ctx`].
+//!
+//! Each loop of the real kubelet is a chain of timers here, one link at a time, so that a
+//! request that times out (a cut network) delays the rest of its loop exactly as long as the
+//! client waits. Constants and strings follow `pkg/kubelet` (see `docs/kubernetes-notes.md`).
+//! The loops live in their own files: [`register`], [`status`] (node status sync), [`lease`]
+//! (the node Lease), [`pods`] (pod workers), [`runtime`] (runtime and PLEG checks), and
+//! [`events`] (the kubelet's event queue while it cannot reach the API server).
+
+mod events;
+mod host;
+mod lease;
+mod pods;
+mod register;
+mod runtime;
+mod status;
+
+use std::time::Duration;
+
+use crate::apiserver::ApiOp;
+use crate::ctx::{Ctx, Reply};
+use crate::events::{Recorder, kubelet_node_ref};
+use crate::machine::{KubeletState, MachineSpec, MachineView};
+use crate::objects::{Lease, Node};
+use crate::profile::Profile;
+use crate::rng::Rng;
+use crate::time::{SimTime, millis, secs};
+use crate::vecmap::VecMap;
+use std::sync::Arc;
+
+pub(crate) use host::Host;
+pub(crate) use pods::PodStep;
+
+/// Timeout of the heartbeat client: min(`nodeStatusUpdateFrequency`, lease duration) = 10 s.
+pub const HEARTBEAT_TIMEOUT: Duration = secs(10);
+/// `nodeStatusUpdateFrequency`.
+pub const NODE_STATUS_UPDATE_FREQUENCY: Duration = secs(10);
+/// `nodeStatusReportFrequency`.
+pub const NODE_STATUS_REPORT_FREQUENCY: Duration = secs(300);
+/// `nodeStatusUpdateRetry`: tries per status sync.
+const NODE_STATUS_UPDATE_RETRY: u8 = 5;
+/// `nodeLeaseDurationSeconds`.
+pub const LEASE_DURATION_SECONDS: i32 = 40;
+/// Lease renew interval: 40 s × 0.25.
+pub const LEASE_RENEW_INTERVAL: Duration = secs(10);
+/// Jitter factor of both heartbeat loops.
+const HEARTBEAT_JITTER: f64 = 0.04;
+/// `maxUpdateRetries` of the lease controller.
+const LEASE_MAX_UPDATE_RETRIES: u8 = 5;
+/// `nodeReadyGracePeriod`: how long the fast startup status loop runs at most.
+const NODE_READY_GRACE_PERIOD: Duration = secs(120);
+/// `maxWaitForContainerRuntime`: after this long without a good runtime check, "container runtime is down".
+const MAX_WAIT_FOR_CONTAINER_RUNTIME: Duration = secs(30);
+/// `genericPlegRelistThreshold`.
+const PLEG_RELIST_THRESHOLD: Duration = secs(180);
+/// `updateRuntimeUp` period.
+const RUNTIME_CHECK_PERIOD: Duration = secs(5);
+/// How long a pod worker waits before syncing a Pod again after an error.
+const POD_WORKER_BACKOFF: Duration = secs(10);
+/// systemd's `RestartSec=10` in the kubelet unit.
+pub(crate) const SYSTEMD_RESTART_SEC: Duration = secs(10);
+
+/// The message containerd reports while no CNI configuration exists.
+pub const CNI_NOT_READY: &str = "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
+/// The kubelet's start-up error when containerd's socket is missing.
+pub(crate) const CRI_DOWN_AT_START: &str = "failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint \"unix:///run/containerd/containerd.sock\": rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: no such file or directory\"";
+
+/// A machine's timer: systemd's, the CNI plugin's, or its running kubelet's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum MachineTimer {
+    /// systemd starts (or restarts) the kubelet.
+    Boot,
+    /// The machine's boot starts the kubelet unit (`systemctl enable --now kubelet`).
+    Start,
+    /// The CNI configuration appears.
+    CniReady,
+    /// A running kubelet's own timer; ignored if the process that set it has gone.
+    Kubelet { generation: u32, timer: KubeletTimer },
+}
+
+/// A kubelet timer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum KubeletTimer {
+    /// `BirthCry`: the `Starting` event.
+    BirthCry,
+    /// `updateRuntimeUp`.
+    RuntimeCheck,
+    /// The first PLEG relist.
+    PlegRelist,
+    /// `syncNodeStatus`.
+    SyncNodeStatus,
+    /// The next registration attempt, after a backoff.
+    Register,
+    /// Try `n` (1–4) of `updateNodeStatus`, after a failed try.
+    StatusTry(u8),
+    /// `fastStatusUpdateOnce`'s 100 ms poll.
+    FastStatus,
+    /// The node Lease controller's `sync`.
+    LeaseSync,
+    /// PUT try `n` of `retryUpdateLease`, after a failed one.
+    LeaseTry(u8),
+    /// An attempt of `backoffEnsureLease`; `then_update` says whether a PUT follows.
+    LeaseEnsure { then_update: bool },
+    /// Retry undelivered events.
+    EventFlush,
+    /// The informers' watches reconnect after the network returns (reflector backoff).
+    Relist,
+    /// The container manager's `NodeAllocatableEnforced` event.
+    AllocatableEnforced,
+    /// The next step of starting or stopping a Pod's containers.
+    Pod { uid: String, step: PodStep },
+}
+
+/// The kubelet process, as systemd sees it.
+#[derive(Clone, Debug)]
+pub(crate) enum KubeletProcess {
+    /// Stopped (`systemctl stop kubelet`).
+    Stopped,
+    /// Exited with an error; systemd starts it again after `RestartSec=10`.
+    Restarting { why: String },
+    /// Running.
+    Running(Box<Kubelet>),
+}
+
+/// One machine: its host, and its kubelet process.
+#[derive(Clone, Debug)]
+pub(crate) struct Machine {
+    pub(crate) host: Host,
+    pub(crate) process: KubeletProcess,
+    /// Whether systemd wants the kubelet running (false after `kill-kubelet`).
+    enabled: bool,
+    /// Whether the reader has started or killed this kubelet (the scenario then leaves it be).
+    touched_by_reader: bool,
+    /// Incremented at every kubelet process start; timers of older processes are ignored.
+    generation: u32,
+}
+
+impl Machine {
+    /// Builds machine number `index` (0-based) from its spec; its kubelet is not running yet.
+    pub(crate) fn new(spec: &MachineSpec, index: u32, profile: Profile, rng: &mut Rng) -> Machine {
+        Machine {
+            host: Host::new(spec, index, profile, rng),
+            process: KubeletProcess::Stopped,
+            enabled: false,
+            touched_by_reader: false,
+            generation: 0,
+        }
+    }
+
+    /// The timers a machine starts with, from its spec.
+    pub(crate) fn start(spec: &MachineSpec, ctx: &mut Ctx<'_, MachineTimer>) {
+        if let Some(after) = spec.cni_ready_after {
+            ctx.at(SimTime::ZERO + after, MachineTimer::CniReady);
+        }
+        if let Some(after) = spec.kubelet_start {
+            ctx.at(SimTime::ZERO + after, MachineTimer::Start);
+        }
+    }
+
+    /// The running kubelet, if any.
+    pub(crate) fn kubelet(&self) -> Option<&Kubelet> {
+        match &self.process {
+            KubeletProcess::Running(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// What can be seen of the machine now.
+    pub(crate) fn view(&self) -> MachineView {
+        let h = &self.host;
+        MachineView {
+            name: h.name.clone(),
+            hostname: h.hostname.clone(),
+            ip: h.ip.clone(),
+            kubelet: match &self.process {
+                KubeletProcess::Stopped => KubeletState::Stopped,
+                KubeletProcess::Restarting { why } => KubeletState::Restarting { why: why.clone() },
+                KubeletProcess::Running(_) => KubeletState::Running,
+            },
+            runtime_up: h.runtime_up,
+            cni_ready: h.cni_ready,
+            network_cut: h.network_cut,
+            containers: h.containers.clone(),
+        }
+    }
+
+    /// Input: one of the machine's timers fired.
+    pub(crate) fn on_timer(&mut self, timer: MachineTimer, ctx: &mut Ctx<'_, MachineTimer>) {
+        match timer {
+            MachineTimer::Boot => self.boot(ctx),
+            MachineTimer::Start => {
+                // The reader's own start or kill of this kubelet wins over the scenario's.
+                if !self.touched_by_reader {
+                    self.enabled = true;
+                    self.boot(ctx);
+                }
+            }
+            MachineTimer::Kubelet { generation, timer } => {
+                if let KubeletProcess::Running(k) = &mut self.process
+                    && k.generation == generation
+                {
+                    k.on_timer(&mut self.host, ctx, timer);
+                }
+            }
+            MachineTimer::CniReady => {
+                let h = &mut self.host;
+                h.cni_ready = true;
+                h.touch();
+                let host = h.hostname.clone();
+                h.log(
+                    ctx,
+                    format!(
+                        "CNI plugin configuration written to /etc/cni/net.d on {host}; containerd reports NetworkReady=true"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Input: the informers saw Nodes or Pods change; the kubelet brings its Pods in line.
+    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if let KubeletProcess::Running(k) = &mut self.process {
+            k.sync_pods(&mut self.host, ctx);
+        }
+    }
+
+    /// systemd starts the kubelet.
+    fn boot(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if !self.enabled || self.kubelet().is_some() {
+            return;
+        }
+        self.host.touch();
+        self.generation += 1;
+        if !self.host.runtime_up {
+            // PreInitRuntimeService fails before anything else; systemd tries again in 10 s.
+            self.host.log(ctx, format!("\"command failed\" err=\"{}\"", CRI_DOWN_AT_START.replace('"', "\\\"")));
+            self.process = KubeletProcess::Restarting { why: "containerd is not running".into() };
+            ctx.after(SYSTEMD_RESTART_SEC, MachineTimer::Boot);
+            return;
+        }
+        let k = Kubelet::new(ctx.now, self.generation);
+        let version = ctx.profile.kubelet_version();
+        self.host.log(ctx, format!("\"Kubelet version\" kubeletVersion=\"{version}\""));
+        k.after(ctx, millis(350), KubeletTimer::BirthCry);
+        k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
+        k.after(ctx, millis(420), KubeletTimer::LeaseSync);
+        k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
+        k.after(ctx, millis(500), KubeletTimer::FastStatus);
+        k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
+        k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
+        self.process = KubeletProcess::Running(Box::new(k));
+    }
+
+    /// Action: systemd is asked to start the kubelet (now, or as a new machine boots).
+    pub(crate) fn start_kubelet(&mut self, by_reader: bool, ctx: &mut Ctx<'_, MachineTimer>) {
+        self.enabled = true;
+        self.touched_by_reader |= by_reader;
+        self.host.touch();
+        ctx.at(ctx.now, MachineTimer::Boot);
+    }
+
+    /// Action: the kubelet process stops at once (`systemctl stop kubelet`). Its containers keep
+    /// running.
+    pub(crate) fn kill_kubelet(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        self.touched_by_reader = true;
+        self.host.touch();
+        self.enabled = false;
+        let was_running = matches!(self.process, KubeletProcess::Running(_));
+        self.process = KubeletProcess::Stopped;
+        if was_running {
+            self.host.log(
+                ctx,
+                "Received signal to terminate: systemctl stop kubelet (SIGTERM); containers keep running".into(),
+            );
+        }
+    }
+
+    /// Action: containerd stops.
+    pub(crate) fn stop_runtime(&mut self, now: SimTime) {
+        self.host.touch();
+        self.host.runtime_up = false;
+        self.host.runtime_down_since = Some(now);
+    }
+
+    /// Action: containerd starts again.
+    pub(crate) fn start_runtime(&mut self) {
+        self.host.touch();
+        self.host.runtime_up = true;
+        self.host.runtime_down_since = None;
+    }
+
+    /// Action: the machine's network to the API server is cut.
+    pub(crate) fn cut_network(&mut self, now: SimTime) {
+        self.host.touch();
+        self.host.network_cut = true;
+        self.host.network_cut_since = Some(now);
+    }
+
+    /// Action: the network comes back. The informers' watches reconnect at the reflector's next
+    /// retry. Its backoff starts at 800 ms and doubles to 30 s, with up to 100 % jitter, so after
+    /// a long cut the retry comes within a minute.
+    pub(crate) fn restore_network(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        self.host.touch();
+        self.host.network_cut = false;
+        let since = self.host.network_cut_since.take().unwrap_or(ctx.now);
+        let cut_for = ctx.now - since;
+        if let KubeletProcess::Running(k) = &mut self.process {
+            let interval = cut_for.clamp(millis(800), secs(30));
+            let delay = ctx.rng.between(millis(100), interval * 2);
+            k.after(ctx, delay, KubeletTimer::Relist);
+        }
+    }
+
+    /// Action: the reader's "Label node-role": the kubelet tries to label its own Node
+    /// `node-role.kubernetes.io/worker`, and NodeRestriction refuses.
+    pub(crate) fn label_node_role(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        self.host.touch();
+        let h = &self.host;
+        let name = h.hostname.clone();
+        let labels = [("node-role.kubernetes.io/worker".to_string(), String::new())].into_iter().collect();
+        if let Reply::Err(status) = h.call(ctx, ApiOp::PatchNodeLabels { name, labels }) {
+            h.log(ctx, format!("\"Failed to update node labels\" err=\"{}\"", status.message.replace('"', "\\\"")));
+        }
+    }
+}
+
+/// A running kubelet process's state.
+#[derive(Clone, Debug)]
+pub(crate) struct Kubelet {
+    /// Which start of the process this is: timers of an earlier process are ignored.
+    generation: u32,
+    pub(crate) started_at: SimTime,
+    pub(crate) registered: bool,
+    register_sleep: Duration,
+    /// The kubelet's informer copy of its Node (stale while the network is cut).
+    pub(crate) node_cache: Option<Arc<Node>>,
+    last_status_report: Option<SimTime>,
+    runtime_synced_at: Option<SimTime>,
+    network_error: Option<String>,
+    pleg_relisted: bool,
+    fast_status_done: bool,
+    lease: Option<Arc<Lease>>,
+    lease_sleep: Duration,
+    pub(crate) recorder: Recorder,
+    pub(crate) pending_events: Vec<events::PendingEvent>,
+    workers: VecMap<String, pods::Worker>,
+    /// What the setters read at the last sync that found nothing to send.
+    quiet_inputs: Option<status::StatusInputs>,
+}
+
+impl Kubelet {
+    fn new(now: SimTime, generation: u32) -> Kubelet {
+        Kubelet {
+            generation,
+            started_at: now,
+            registered: false,
+            register_sleep: millis(100),
+            node_cache: None,
+            last_status_report: None,
+            runtime_synced_at: None,
+            network_error: Some("network state unknown".into()),
+            pleg_relisted: false,
+            fast_status_done: false,
+            lease: None,
+            lease_sleep: millis(100),
+            recorder: Recorder::default(),
+            pending_events: Vec::new(),
+            workers: VecMap::new(),
+            quiet_inputs: None,
+        }
+    }
+
+    /// Asks for one of this process's timers.
+    fn after(&self, ctx: &mut Ctx<'_, MachineTimer>, d: Duration, timer: KubeletTimer) {
+        ctx.after(d, MachineTimer::Kubelet { generation: self.generation, timer });
+    }
+
+    /// Input: one of the kubelet's timers fired.
+    fn on_timer(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, timer: KubeletTimer) {
+        match timer {
+            KubeletTimer::BirthCry => {
+                let node = h.hostname.clone();
+                self.event(h, ctx, kubelet_node_ref(&node), "Normal", "Starting", "Starting kubelet.".into());
+            }
+            KubeletTimer::AllocatableEnforced => {
+                let node = h.hostname.clone();
+                self.event(
+                    h,
+                    ctx,
+                    kubelet_node_ref(&node),
+                    "Normal",
+                    "NodeAllocatableEnforced",
+                    "Updated Node Allocatable limit across pods".into(),
+                );
+            }
+            KubeletTimer::RuntimeCheck => {
+                self.runtime_check(h, ctx);
+                self.after(ctx, RUNTIME_CHECK_PERIOD, KubeletTimer::RuntimeCheck);
+            }
+            KubeletTimer::PlegRelist => {
+                if h.runtime_up {
+                    self.pleg_relisted = true;
+                    // The sync loop stops skipping pod synchronization.
+                    self.sync_pods(h, ctx);
+                } else {
+                    self.after(ctx, secs(1), KubeletTimer::PlegRelist);
+                }
+            }
+            KubeletTimer::SyncNodeStatus => self.sync_node_status(h, ctx),
+            KubeletTimer::Register => self.register(h, ctx),
+            KubeletTimer::StatusTry(n) => self.status_try(h, ctx, n),
+            KubeletTimer::FastStatus => self.fast_status(h, ctx),
+            KubeletTimer::LeaseSync => self.lease_sync(h, ctx),
+            KubeletTimer::LeaseTry(n) => {
+                let base = self.lease.clone();
+                match base {
+                    Some(base) => self.lease_update(h, ctx, n, base),
+                    None => self.lease_ensure(h, ctx, true),
+                }
+            }
+            KubeletTimer::LeaseEnsure { then_update } => self.lease_ensure(h, ctx, then_update),
+            KubeletTimer::EventFlush => self.flush_events(h, ctx),
+            KubeletTimer::Relist => {
+                if !h.network_cut {
+                    self.sync_pods(h, ctx);
+                }
+            }
+            KubeletTimer::Pod { uid, step } => self.pod_step(h, ctx, &uid, step),
+        }
+    }
+
+    /// Records the events the status setters found.
+    fn emit(
+        &mut self,
+        h: &mut Host,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        events: Vec<(&'static str, &'static str, String)>,
+    ) {
+        let node = h.hostname.clone();
+        for (ty, reason, message) in events {
+            self.event(h, ctx, kubelet_node_ref(&node), ty, reason, message);
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! Pod workers: the kubelet brings the machine's containers in line with the Pods bound to its
+//! node (sandbox, image pull, create, start; kill for a deleted Pod), and reports each Pod's
+//! status as it goes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::apiserver::ApiOp;
+use crate::ctx::Ctx;
+use crate::events::pod_ref;
+use crate::machine::RunningContainer;
+use crate::objects::{
+    ContainerImage, ContainerState, ContainerStateRunning, ContainerStateWaiting, ContainerStatus, Pod, PodIp,
+    PodStatus, Time, order_pod_conditions, set_pod_condition,
+};
+use crate::time::{format_go_duration, millis};
+use crate::workload::WORKLOAD_IMAGE_SIZE;
+
+use super::{Host, Kubelet, KubeletTimer, MachineTimer, POD_WORKER_BACKOFF};
+
+/// Steps of the pod worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PodStep {
+    /// The pod worker tries again after a failed sync.
+    Retry,
+    /// The sandbox is up: the Pod has an IP.
+    Sandbox,
+    Pull,
+    /// The image pull finished: how long it took, and how long including its wait in the
+    /// (serialized) pull queue.
+    Pulled {
+        pull: Duration,
+        total: Duration,
+    },
+    Create,
+    Start,
+    Killed,
+}
+
+/// What the kubelet is doing with one Pod.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Worker {
+    /// Cannot start: the pod network is not ready (non-hostNetwork Pods).
+    WaitingForNetwork,
+    /// Pulling, creating, starting.
+    Starting,
+    /// Containers running.
+    Running,
+    /// Stopping containers of a deleted Pod.
+    Killing,
+}
+
+impl Kubelet {
+    /// Brings the machine's containers in line with the Pods bound to its node.
+    pub(super) fn sync_pods(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+        if !self.registered || h.network_cut {
+            return;
+        }
+        // The informer copy of the Node follows the store while the watch works.
+        self.node_cache = ctx.store().node(&h.hostname).cloned();
+        if !h.runtime_up || !self.runtime_errors(h, ctx).is_empty() {
+            // "Skipping pod synchronization": the sync loop waits for the runtime and PLEG.
+            return;
+        }
+        let host = h.hostname.clone();
+        let pods: Vec<Arc<Pod>> = ctx.store().pods_on(&host).cloned().collect();
+        let network_ready = self.network_error.is_none();
+        for pod in &pods {
+            let uid = pod.metadata.uid.clone();
+            let worker = self.workers.get(&uid).cloned();
+            let has_containers = h.containers.iter().any(|c| c.pod_uid == uid);
+            if pod.is_terminating() {
+                if worker != Some(Worker::Killing) {
+                    self.set_worker(&uid, Worker::Killing);
+                    if has_containers {
+                        let name = pod.spec.containers[0].name.clone();
+                        self.event(
+                            h,
+                            ctx,
+                            pod_ref(pod, Some(&name)),
+                            "Normal",
+                            "Killing",
+                            format!("Stopping container {name}"),
+                        );
+                        self.after(ctx, millis(300), KubeletTimer::Pod { uid, step: PodStep::Killed });
+                    } else {
+                        self.after(ctx, millis(20), KubeletTimer::Pod { uid, step: PodStep::Killed });
+                    }
+                }
+                continue;
+            }
+            match worker {
+                None if has_containers => {
+                    // A restarted kubelet adopts containers that kept running.
+                    self.set_worker(&uid, Worker::Running);
+                    self.report_running(h, ctx, pod);
+                }
+                None => {
+                    // SyncPod: the status goes out first, then the network check.
+                    self.report_starting(h, ctx, pod);
+                    self.try_start(h, ctx, pod, network_ready);
+                }
+                Some(Worker::WaitingForNetwork) => {}
+                Some(Worker::Running) => {
+                    if !pod.is_ready() || pod.status.phase != "Running" {
+                        self.report_running(h, ctx, pod);
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        // Pods that vanished from the API (deleted for good): stop what still runs.
+        let live: Vec<String> = pods.iter().map(|p| p.metadata.uid.clone()).collect();
+        if h.containers.iter().any(|c| !live.contains(&c.pod_uid)) {
+            h.touch();
+        }
+        h.containers.retain(|c| live.contains(&c.pod_uid));
+        self.workers.retain(|uid, _| live.contains(uid));
+    }
+
+    /// Starts a Pod's sandbox, or (non-hostNetwork Pods while the pod network is not ready) records
+    /// `NetworkNotReady` and retries after the pod worker's backoff.
+    pub(super) fn try_start(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod, network_ready: bool) {
+        let uid = pod.metadata.uid.clone();
+        if !network_ready && !pod.spec.host_network {
+            self.set_worker(&uid, Worker::WaitingForNetwork);
+            let err = self.network_error.clone().unwrap_or_default();
+            self.event(
+                h,
+                ctx,
+                pod_ref(pod, None),
+                "Warning",
+                "NetworkNotReady",
+                format!("network is not ready: {err}"),
+            );
+            self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod { uid, step: PodStep::Retry });
+            return;
+        }
+        self.set_worker(&uid, Worker::Starting);
+        // Creating the sandbox takes a moment; then the Pod has an IP.
+        let d = ctx.rng.between(millis(250), millis(450));
+        self.after(ctx, d, KubeletTimer::Pod { uid, step: PodStep::Sandbox });
+    }
+
+    fn set_worker(&mut self, uid: &str, w: Worker) {
+        self.workers.insert(uid.to_string(), w);
+    }
+
+    pub(super) fn pod_step(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, uid: &str, step: PodStep) {
+        let Some(pod) = ctx.store().pod_by_uid(uid).cloned() else { return };
+        let container = pod.spec.containers[0].name.clone();
+        let image = pod.spec.containers[0].image.clone();
+        let cref = pod_ref(&pod, Some(&container));
+        match step {
+            PodStep::Retry => {
+                if self.workers.get(uid) != Some(&Worker::WaitingForNetwork) {
+                    return;
+                }
+                if !h.runtime_up || !self.runtime_errors(h, ctx).is_empty() {
+                    self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod { uid: uid.into(), step: PodStep::Retry });
+                    return;
+                }
+                let network_ready = self.network_error.is_none();
+                self.try_start(h, ctx, &pod, network_ready);
+            }
+            PodStep::Sandbox => {
+                self.report_sandbox(h, ctx, &pod);
+                self.after(ctx, millis(40), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Pull });
+            }
+            PodStep::Pull => {
+                if h.has_image(&image) {
+                    self.event(
+                        h,
+                        ctx,
+                        cref,
+                        "Normal",
+                        "Pulled",
+                        format!("Container image \"{image}\" already present on machine"),
+                    );
+                    self.after(ctx, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
+                } else {
+                    self.event(h, ctx, cref, "Normal", "Pulling", format!("Pulling image \"{image}\""));
+                    // serializeImagePulls (default true): one pull at a time per machine. A pull
+                    // that waited finds the layers already there and finishes quickly.
+                    let now = ctx.now;
+                    let busy = h.pulls_busy_until.filter(|b| *b > now);
+                    let pull = match busy {
+                        Some(_) => ctx.rng.between(millis(300), millis(700)),
+                        None => ctx.rng.between(millis(1_400), millis(2_600)),
+                    };
+                    let done = busy.unwrap_or(now) + pull;
+                    h.pulls_busy_until = Some(done);
+                    let step = PodStep::Pulled { pull, total: done - now };
+                    self.after(ctx, done - now, KubeletTimer::Pod { uid: uid.into(), step });
+                }
+            }
+            PodStep::Pulled { pull, total } => {
+                let ms = |d: Duration| format_go_duration(Duration::from_millis(d.as_millis() as u64));
+                let (pull, total) = (ms(pull), ms(total));
+                if !h.has_image(&image) {
+                    h.add_image(ContainerImage {
+                        names: vec![
+                            "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d".into(),
+                            format!("docker.io/library/{image}"),
+                        ],
+                        size_bytes: WORKLOAD_IMAGE_SIZE,
+                    });
+                }
+                self.event(h, ctx, cref, "Normal", "Pulled", format!(
+                    "Successfully pulled image \"{image}\" in {pull} ({total} including waiting). Image size: {WORKLOAD_IMAGE_SIZE} bytes."
+                ));
+                self.after(ctx, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
+            }
+            PodStep::Create => {
+                self.event(h, ctx, cref, "Normal", "Created", format!("Created container: {container}"));
+                self.after(ctx, millis(80), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Start });
+            }
+            PodStep::Start => {
+                let id = ctx.rng.hex(64);
+                let now = ctx.now;
+                h.touch();
+                h.containers.push(RunningContainer {
+                    pod_uid: uid.into(),
+                    namespace: pod.metadata.namespace.clone(),
+                    pod: pod.metadata.name.clone(),
+                    name: container.clone(),
+                    id,
+                    started_at: now,
+                });
+                self.event(h, ctx, cref, "Normal", "Started", format!("Started container {container}"));
+                self.set_worker(uid, Worker::Running);
+                self.report_running(h, ctx, &pod);
+            }
+            PodStep::Killed => {
+                h.touch();
+                h.containers.retain(|c| c.pod_uid != uid);
+                let grace = Some(0);
+                h.call(
+                    ctx,
+                    ApiOp::DeletePod {
+                        namespace: pod.metadata.namespace.clone(),
+                        name: pod.metadata.name.clone(),
+                        grace_seconds: grace,
+                    },
+                );
+                self.workers.remove(uid);
+            }
+        }
+    }
+
+    pub(super) fn status_base(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> PodStatus {
+        let machine = h;
+        let mut status = pod.status.clone();
+        status.host_ip = machine.ip.clone();
+        status.host_ips = vec![PodIp { ip: machine.ip.clone() }];
+        if status.start_time.is_none() {
+            status.start_time = Some(Time::at(ctx.wall()));
+        }
+        status
+    }
+
+    pub(super) fn report_starting(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+        let now = Time::at(ctx.wall());
+        let mut status = self.status_base(h, ctx, pod);
+        let c = &pod.spec.containers[0];
+        let unready = format!("containers with unready status: [{}]", c.name);
+        status.phase = "Pending".into();
+        let generation = pod.metadata.generation;
+        set_pod_condition(&mut status, "PodReadyToStartContainers", "False", "", "", now);
+        set_pod_condition(&mut status, "Initialized", "True", "", "", now);
+        set_pod_condition(&mut status, "Ready", "False", "ContainersNotReady", &unready, now);
+        set_pod_condition(&mut status, "ContainersReady", "False", "ContainersNotReady", &unready, now);
+        order_pod_conditions(&mut status, generation);
+        status.container_statuses = vec![ContainerStatus {
+            name: c.name.clone(),
+            state: ContainerState {
+                waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: String::new() }),
+                ..ContainerState::default()
+            },
+            last_state: ContainerState::default(),
+            ready: false,
+            restart_count: 0,
+            image: c.image.clone(),
+            image_id: String::new(),
+            container_id: String::new(),
+            started: false,
+        }];
+        self.patch_pod_status(h, ctx, pod, status);
+    }
+
+    pub(super) fn report_running(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+        let now = Time::at(ctx.wall());
+        let uid = pod.metadata.uid.clone();
+        let Some(running) = h.containers.iter().find(|c| c.pod_uid == uid).cloned() else { return };
+        let mut status = self.status_base(h, ctx, pod);
+        self.assign_pod_ip(h, ctx, &mut status);
+        let c = &pod.spec.containers[0];
+        status.phase = "Running".into();
+        let generation = pod.metadata.generation;
+        set_pod_condition(&mut status, "PodReadyToStartContainers", "True", "", "", now);
+        set_pod_condition(&mut status, "Initialized", "True", "", "", now);
+        set_pod_condition(&mut status, "Ready", "True", "", "", now);
+        set_pod_condition(&mut status, "ContainersReady", "True", "", "", now);
+        order_pod_conditions(&mut status, generation);
+        let started = Time::at(ctx.epoch + running.started_at.since_start());
+        status.container_statuses = vec![ContainerStatus {
+            name: c.name.clone(),
+            state: ContainerState {
+                running: Some(ContainerStateRunning { started_at: started }),
+                ..ContainerState::default()
+            },
+            last_state: ContainerState::default(),
+            ready: true,
+            restart_count: 0,
+            image: format!("docker.io/library/{}", c.image),
+            image_id: "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d"
+                .into(),
+            container_id: format!("containerd://{}", running.id),
+            started: true,
+        }];
+        self.patch_pod_status(h, ctx, pod, status);
+    }
+
+    /// The CNI plugin's address for a Pod whose sandbox is up (host-local IPAM over the Node's
+    /// `spec.podCIDR`).
+    pub(super) fn assign_pod_ip(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, status: &mut PodStatus) {
+        if !status.pod_ip.is_empty() {
+            return;
+        }
+        let cidr = ctx.store().node(&h.hostname).map(|n| n.spec.pod_cidr.clone()).unwrap_or_default();
+        let prefix = cidr.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap_or_else(|| "10.244.0".into());
+        let ip = format!("{prefix}.{}", h.next_pod_ip);
+        h.next_pod_ip += 1;
+        status.pod_ip = ip.clone();
+        status.pod_ips = vec![PodIp { ip }];
+    }
+
+    /// The sandbox is up: `PodReadyToStartContainers` turns True and the Pod has its IP.
+    pub(super) fn report_sandbox(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+        let now = Time::at(ctx.wall());
+        let mut status = self.status_base(h, ctx, pod);
+        self.assign_pod_ip(h, ctx, &mut status);
+        set_pod_condition(&mut status, "PodReadyToStartContainers", "True", "", "", now);
+        order_pod_conditions(&mut status, pod.metadata.generation);
+        self.patch_pod_status(h, ctx, pod, status);
+    }
+
+    pub(super) fn patch_pod_status(
+        &mut self,
+        h: &mut Host,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        status: PodStatus,
+    ) {
+        if status == pod.status {
+            return;
+        }
+        h.call(
+            ctx,
+            ApiOp::PatchPodStatus {
+                namespace: pod.metadata.namespace.clone(),
+                name: pod.metadata.name.clone(),
+                status,
+            },
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! Registration: `registerWithAPIServer`, with its backoff, and the 409 path that adopts an
+//! existing Node (`tryRegisterWithAPIServer`).
+
+use std::sync::Arc;
+
+use crate::apiserver::ApiOp;
+use crate::ctx::{API_SERVER, Ctx, Reply};
+use crate::objects::{Node, Object};
+use crate::time::secs;
+
+use super::{HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, MachineTimer};
+
+impl Kubelet {
+    /// The Node the kubelet registers (`initialNode`).
+    pub(super) fn initial_node(
+        &self,
+        h: &Host,
+        ctx: &Ctx<'_, MachineTimer>,
+    ) -> (Node, Vec<(&'static str, &'static str, String)>) {
+        let host = &h.hostname;
+        let mut node = Node::new(host);
+        for (k, v) in [
+            ("beta.kubernetes.io/arch", "amd64"),
+            ("beta.kubernetes.io/os", "linux"),
+            ("kubernetes.io/arch", "amd64"),
+            ("kubernetes.io/hostname", host.as_str()),
+            ("kubernetes.io/os", "linux"),
+        ] {
+            node.metadata.labels.insert(k.into(), v.into());
+        }
+        node.metadata
+            .annotations
+            .insert("volumes.kubernetes.io/controller-managed-attach-detach".into(), "true".into());
+        self.compute_status(h, ctx, &node)
+    }
+
+    /// One attempt of `registerWithAPIServer`.
+    pub(super) fn register(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+        let (node, events) = self.initial_node(h, ctx);
+        self.emit(h, ctx, events);
+        let host = node.metadata.name.clone();
+        h.log(ctx, format!("\"Attempting to register node\" node=\"{host}\""));
+        match h.call(ctx, ApiOp::CreateNode(node.clone())) {
+            Reply::Ok(Object::Node(stored)) => {
+                h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
+                let k = &mut *self;
+                k.registered = true;
+                k.node_cache = Some(stored);
+                self.status_try(h, ctx, 0);
+            }
+            Reply::Err(status) if status.reason == "AlreadyExists" => {
+                // tryRegisterWithAPIServer: adopt the existing Node, reconcile a few fields.
+                match h.call(ctx, ApiOp::GetNode(host.clone())) {
+                    Reply::Ok(Object::Node(existing)) => {
+                        h.log(ctx, format!("\"Node was previously registered\" node=\"{host}\""));
+                        let mut wanted = Node::clone(&existing);
+                        for (k, v) in &node.metadata.labels {
+                            wanted.metadata.labels.insert(k.clone(), v.clone());
+                        }
+                        for (k, v) in &node.metadata.annotations {
+                            wanted.metadata.annotations.insert(k.clone(), v.clone());
+                        }
+                        if wanted.status.capacity.is_empty() {
+                            wanted.status.capacity = node.status.capacity.clone();
+                            wanted.status.allocatable = node.status.allocatable.clone();
+                        }
+                        let mut cache = existing.clone();
+                        if wanted != *existing
+                            && let Reply::Ok(Object::Node(n)) =
+                                h.call(ctx, ApiOp::PatchNodeStatus { base: existing, wanted: Arc::new(wanted) })
+                        {
+                            cache = n;
+                        }
+                        h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
+                        let k = &mut *self;
+                        k.registered = true;
+                        k.node_cache = Some(cache);
+                        self.status_try(h, ctx, 0);
+                    }
+                    _ => self.register_failed(h, ctx, "error getting existing node"),
+                }
+            }
+            Reply::Err(status) => {
+                let why = status.message.clone();
+                self.register_failed(h, ctx, &why);
+            }
+            Reply::Timeout => {
+                let err = format!("Post \"{}/api/v1/nodes\": dial tcp 10.0.0.10:6443: i/o timeout", API_SERVER);
+                self.register_failed(h, ctx, &err);
+            }
+            Reply::Ok(_) => unreachable!("creating a Node returns a Node"),
+        }
+    }
+
+    pub(super) fn register_failed(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, err: &str) {
+        let host = h.hostname.clone();
+        h.log(
+            ctx,
+            format!("\"Unable to register node with API server\" err=\"{}\" node=\"{host}\"", err.replace('"', "\\\"")),
+        );
+        let cut = h.network_cut;
+        let k = &mut *self;
+        let sleep = k.register_sleep;
+        k.register_sleep = (sleep * 2).min(secs(7));
+        // A timed-out POST already waited for the client's timeout.
+        let wait = if cut { HEARTBEAT_TIMEOUT + sleep } else { sleep };
+        self.after(ctx, wait, KubeletTimer::Register);
+    }
+}

@@ -1,0 +1,335 @@
+//! Node status: `syncNodeStatus` (the status setters, a PATCH when something changed or every
+//! `nodeStatusReportFrequency`, five tries), and `fastStatusUpdateOnce` at start-up.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::time::millis;
+
+use crate::apiserver::ApiOp;
+use crate::ctx::{API_SERVER, Ctx, Reply};
+use crate::objects::{
+    DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures, NodeRuntimeHandler,
+    NodeRuntimeHandlerFeatures, Object, Time,
+};
+
+use super::{
+    HEARTBEAT_JITTER, HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, MachineTimer, NODE_READY_GRACE_PERIOD,
+    NODE_STATUS_REPORT_FREQUENCY, NODE_STATUS_UPDATE_FREQUENCY, NODE_STATUS_UPDATE_RETRY,
+};
+
+/// Everything the status setters depend on, to skip recomputing an unchanged status.
+#[derive(Clone, Debug)]
+pub(super) struct StatusInputs {
+    base: Arc<Node>,
+    errors: Vec<String>,
+    images: usize,
+    runtime_synced: bool,
+}
+
+impl StatusInputs {
+    fn same_as(&self, other: &StatusInputs) -> bool {
+        Arc::ptr_eq(&self.base, &other.base)
+            && self.errors == other.errors
+            && self.images == other.images
+            && self.runtime_synced == other.runtime_synced
+    }
+}
+
+impl Kubelet {
+    /// Runs the status setters over `base`, as `setNodeStatus` does. Returns the wanted Node and
+    /// the events the setters record.
+    pub(super) fn compute_status(
+        &self,
+        h: &Host,
+        ctx: &Ctx<'_, MachineTimer>,
+        base: &Node,
+    ) -> (Node, Vec<(&'static str, &'static str, String)>) {
+        let machine = h;
+        let k = self;
+        let now = Time::at(ctx.wall());
+        let host = &machine.hostname;
+        let mut node = base.clone();
+        let mut events = Vec::new();
+        let s = &mut node.status;
+        s.addresses = vec![
+            NodeAddress { type_: "InternalIP".into(), address: machine.ip.clone() },
+            NodeAddress { type_: "Hostname".into(), address: host.clone() },
+        ];
+        s.capacity = machine.capacity.clone();
+        s.allocatable = machine.allocatable.clone();
+        if !base.status.node_info.boot_id.is_empty() && base.status.node_info.boot_id != machine.info.boot_id {
+            events.push((
+                "Warning",
+                "Rebooted",
+                format!("Node {host} has been rebooted, boot id: {}", machine.info.boot_id),
+            ));
+        }
+        s.node_info = machine.info.clone();
+        s.daemon_endpoints = NodeDaemonEndpoints { kubelet_endpoint: DaemonEndpoint { port: 10250 } };
+        s.images = machine.images.clone();
+        if ctx.profile.runtime_reports_handlers() && k.runtime_synced_at.is_some() {
+            let features = NodeRuntimeHandlerFeatures { recursive_read_only_mounts: true, user_namespaces: true };
+            s.runtime_handlers = vec![
+                NodeRuntimeHandler { name: "runc".into(), features: features.clone() },
+                NodeRuntimeHandler { name: String::new(), features },
+            ];
+            s.features = Some(NodeFeatures { supplemental_groups_policy: true });
+        }
+        // Pressure conditions: never under pressure here. A missing condition starts Unknown and
+        // flips, so a fresh object (or one the controller marked Unknown) records an event.
+        for (ty, reason, message, event) in [
+            (
+                "MemoryPressure",
+                "KubeletHasSufficientMemory",
+                "kubelet has sufficient memory available",
+                "NodeHasSufficientMemory",
+            ),
+            ("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure", "NodeHasNoDiskPressure"),
+            ("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available", "NodeHasSufficientPID"),
+        ] {
+            let idx = match s.conditions.iter().position(|c| c.type_ == ty) {
+                Some(i) => i,
+                None => {
+                    // New pressure conditions go before Ready, in setter order.
+                    let at = s.conditions.iter().position(|c| c.type_ == "Ready").unwrap_or(s.conditions.len());
+                    s.conditions.insert(at, condition(ty, "Unknown", "", String::new(), now));
+                    at
+                }
+            };
+            let c = &mut s.conditions[idx];
+            c.last_heartbeat_time = now;
+            if c.status != "False" {
+                c.status = "False".into();
+                c.reason = reason.into();
+                c.message = message.into();
+                c.last_transition_time = now;
+                events.push(("Normal", event, format!("Node {host} status is now: {event}")));
+            } else {
+                c.reason = reason.into();
+                c.message = message.into();
+            }
+        }
+        let errs = self.ready_errors(h, ctx);
+        let (status, reason, message) = if errs.is_empty() {
+            ("True", "KubeletReady", "kubelet is posting ready status".to_string())
+        } else {
+            ("False", "KubeletNotReady", aggregate(&errs))
+        };
+        match s.conditions.iter_mut().find(|c| c.type_ == "Ready") {
+            Some(c) => {
+                if c.status != status {
+                    c.last_transition_time = now;
+                    let event = if status == "True" { "NodeReady" } else { "NodeNotReady" };
+                    events.push(("Normal", event, format!("Node {host} status is now: {event}")));
+                }
+                c.status = status.into();
+                c.reason = reason.into();
+                c.message = message.into();
+                c.last_heartbeat_time = now;
+            }
+            None => s.conditions.push(condition("Ready", status, reason, message, now)),
+        }
+        (node, events)
+    }
+
+    pub(super) fn sync_node_status(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+        let registered = self.registered;
+        if registered {
+            self.status_try(h, ctx, 0);
+        } else {
+            self.register(h, ctx);
+        }
+    }
+
+    pub(super) fn next_status_sync(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        let d = ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER);
+        self.after(ctx, d, KubeletTimer::SyncNodeStatus);
+    }
+
+    /// Try `n` of `updateNodeStatus`: try 0 reads the informer cache, later tries GET the Node.
+    pub(super) fn status_try(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8) {
+        let host = h.hostname.clone();
+        let cached = self.node_cache.clone();
+        let base = match (n, cached) {
+            (0, Some(node)) => node,
+            _ => match h.call_with(ctx, ApiOp::GetNode(host.clone()), "timeout=10s") {
+                Reply::Ok(Object::Node(node)) => {
+                    self.node_cache = Some(node.clone());
+                    node
+                }
+                Reply::Timeout => {
+                    let err = format!(
+                        "error getting node \\\"{host}\\\": Get \\\"{}/api/v1/nodes/{host}?timeout=10s\\\": context deadline exceeded",
+                        API_SERVER
+                    );
+                    return self.status_failed(h, ctx, n, err, true);
+                }
+                Reply::Err(status) => {
+                    let err = format!("error getting node \\\"{host}\\\": {}", status.message.replace('"', "\\\""));
+                    return self.status_failed(h, ctx, n, err, false);
+                }
+                Reply::Ok(_) => unreachable!("GET node returns a Node"),
+            },
+        };
+        let now = ctx.now;
+        let k = &*self;
+        let report_due = k.last_status_report.is_none_or(|t| now >= t + NODE_STATUS_REPORT_FREQUENCY);
+        // Nothing the setters read has moved since the last quiet sync: the answer is the same.
+        let inputs = StatusInputs {
+            base: base.clone(),
+            errors: self.ready_errors(h, ctx),
+            images: h.images.len(),
+            runtime_synced: k.runtime_synced_at.is_some(),
+        };
+        if !report_due && k.quiet_inputs.as_ref().is_some_and(|q| q.same_as(&inputs)) {
+            self.next_status_sync(ctx);
+            return;
+        }
+        let (wanted, events) = self.compute_status(h, ctx, &base);
+        self.emit(h, ctx, events);
+        if !report_due && !status_changed(&base, &wanted) {
+            self.quiet_inputs = Some(inputs);
+            self.next_status_sync(ctx);
+            return;
+        }
+        match h.call_with(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }, "timeout=10s") {
+            Reply::Ok(Object::Node(node)) => {
+                let k = &mut *self;
+                k.node_cache = Some(node);
+                k.last_status_report = Some(now);
+                self.next_status_sync(ctx);
+            }
+            Reply::Timeout => {
+                let err = format!(
+                    "failed to patch status for node \\\"{host}\\\": Patch \\\"{}/api/v1/nodes/{host}/status?timeout=10s\\\": context deadline exceeded",
+                    API_SERVER
+                );
+                self.status_failed(h, ctx, n, err, true);
+            }
+            Reply::Err(status) => {
+                let err =
+                    format!("failed to patch status for node \\\"{host}\\\": {}", status.message.replace('"', "\\\""));
+                self.status_failed(h, ctx, n, err, false);
+            }
+            Reply::Ok(_) => unreachable!("PATCH node returns a Node"),
+        }
+    }
+
+    pub(super) fn status_failed(
+        &mut self,
+        h: &mut Host,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        n: u8,
+        err: String,
+        timed_out: bool,
+    ) {
+        h.log(ctx, format!("\"Error updating node status, will retry\" err=\"{err}\""));
+        let wait = if timed_out { HEARTBEAT_TIMEOUT } else { Duration::ZERO };
+        if n + 1 < NODE_STATUS_UPDATE_RETRY {
+            self.after(ctx, wait, KubeletTimer::StatusTry(n + 1));
+        } else {
+            h.log(ctx, "\"Unable to update node status\" err=\"update node status exceeds retry count\"".into());
+            let d = wait + ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER);
+            self.after(ctx, d, KubeletTimer::SyncNodeStatus);
+        }
+    }
+
+    /// `fastStatusUpdateOnce`: every 100 ms after start, until the cached Node is Ready or 120 s
+    /// pass, patch at once when Ready would flip to True.
+    pub(super) fn fast_status(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+        let k = &*self;
+        if k.fast_status_done || ctx.now >= k.started_at + NODE_READY_GRACE_PERIOD {
+            return;
+        }
+        let Some(cached) = k.node_cache.clone() else {
+            self.after(ctx, millis(100), KubeletTimer::FastStatus);
+            return;
+        };
+        if cached.ready_status() == Some("True") {
+            self.fast_status_done = true;
+            return;
+        }
+        if self.ready_errors(h, ctx).is_empty() && !h.network_cut {
+            h.log(ctx, "\"Fast updating node status as it just became ready\"".into());
+            let (wanted, events) = self.compute_status(h, ctx, &cached);
+            self.emit(h, ctx, events);
+            if let Reply::Ok(Object::Node(node)) =
+                h.call_with(ctx, ApiOp::PatchNodeStatus { base: cached, wanted: Arc::new(wanted) }, "timeout=10s")
+            {
+                let now = ctx.now;
+                let k = &mut *self;
+                k.node_cache = Some(node);
+                k.last_status_report = Some(now);
+                k.fast_status_done = true;
+                return;
+            }
+        }
+        self.after(ctx, millis(100), KubeletTimer::FastStatus);
+    }
+}
+
+fn condition(
+    ty: &'static str,
+    status: &'static str,
+    reason: &'static str,
+    message: String,
+    now: Time,
+) -> NodeCondition {
+    NodeCondition {
+        type_: ty.into(),
+        status: status.into(),
+        last_heartbeat_time: now,
+        last_transition_time: now,
+        reason: reason.into(),
+        message: message.into(),
+    }
+}
+
+/// Joins errors as `utilerrors.NewAggregate(...).Error()` does: one alone, several as `[a, b]`,
+/// duplicates dropped.
+fn aggregate(errs: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for e in errs {
+        if !seen.contains(&e.as_str()) {
+            seen.push(e);
+        }
+    }
+    match seen.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+/// Whether a status PATCH is due because something other than heartbeats changed.
+fn status_changed(base: &Node, wanted: &Node) -> bool {
+    let (b, w) = (&base.status, &wanted.status);
+    if b.conditions.len() != w.conditions.len()
+        || b.conditions.iter().zip(&w.conditions).any(|(x, y)| !x.same_ignoring_heartbeat(y))
+    {
+        return true;
+    }
+    b.capacity != w.capacity
+        || b.allocatable != w.allocatable
+        || b.addresses != w.addresses
+        || b.node_info != w.node_info
+        || b.images != w.images
+        || b.daemon_endpoints != w.daemon_endpoints
+        || b.runtime_handlers != w.runtime_handlers
+        || b.features != w.features
+        || !base.metadata.labels.contains_key("kubernetes.io/os")
+        || !base.metadata.labels.contains_key("kubernetes.io/arch")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_aggregate_like_apimachinery() {
+        assert_eq!(aggregate(&[]), "");
+        assert_eq!(aggregate(&["a".into()]), "a");
+        assert_eq!(aggregate(&["a".into(), "b".into(), "a".into()]), "[a, b]");
+    }
+}

@@ -1,0 +1,68 @@
+//! What can be seen of a machine, outside Kubernetes: how a scenario starts it, and its visible
+//! state at one moment (its kubelet process, container runtime, network and containers). The
+//! machine itself, with its kubelet, is a component (`kubelet::Machine`); these are the plain
+//! values it is described and recorded by.
+
+use super::time::SimTime;
+
+/// How a machine starts, as a scenario describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MachineSpec {
+    /// The machine's name, used to aim actions at it (`kill-kubelet:node-2@1m`).
+    pub name: String,
+    /// The hostname, and so the Node name its kubelet registers.
+    pub hostname: String,
+    /// When the kubelet's systemd unit is started (`None`: not started by itself).
+    pub kubelet_start: Option<std::time::Duration>,
+    /// When the CNI plugin's configuration appears on the machine (`None`: present at boot).
+    /// Until then containerd reports `NetworkReady=false`.
+    pub cni_ready_after: Option<std::time::Duration>,
+}
+
+impl MachineSpec {
+    /// A ready-to-go machine whose kubelet starts at boot.
+    pub fn new(name: &str) -> MachineSpec {
+        MachineSpec {
+            name: name.into(),
+            hostname: name.into(),
+            kubelet_start: Some(std::time::Duration::ZERO),
+            cni_ready_after: None,
+        }
+    }
+}
+
+/// A container running on a machine, owned by containerd (it survives the kubelet and containerd
+/// restarts: the shim keeps it running).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunningContainer {
+    pub pod_uid: String,
+    pub namespace: String,
+    pub pod: String,
+    pub name: String,
+    pub id: String,
+    pub started_at: SimTime,
+}
+
+/// What can be seen of a machine at one moment (the stage draws it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MachineView {
+    pub name: String,
+    pub hostname: String,
+    pub ip: String,
+    pub kubelet: KubeletState,
+    pub runtime_up: bool,
+    pub cni_ready: bool,
+    pub network_cut: bool,
+    pub containers: Vec<RunningContainer>,
+}
+
+/// The kubelet process's state, as `systemctl status kubelet` would tell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KubeletState {
+    /// Not running, and not wanted (`systemctl stop kubelet`).
+    Stopped,
+    /// Exited with an error; systemd starts it again in 10 s.
+    Restarting { why: String },
+    /// Running.
+    Running,
+}

@@ -1,0 +1,57 @@
+//! The workload every simulated Pod runs: one nginx container, as a client submits it.
+
+use std::collections::BTreeMap;
+
+use super::objects::{Container, EmptyObject, ObjectMeta, Pod, PodSpec, PodStatus, ResourceRequirements, Toleration};
+use super::profile::Profile;
+
+/// The image the simulation's workload runs.
+pub(crate) const WORKLOAD_IMAGE: &str = "nginx:1.27.5";
+/// Its size, as containerd reports it after the pull.
+pub(crate) const WORKLOAD_IMAGE_SIZE: i64 = 72_195_292;
+
+/// The container every simulated Pod runs.
+fn container() -> Container {
+    let requests: BTreeMap<String, String> =
+        [("cpu".to_string(), "100m".to_string()), ("memory".to_string(), "64Mi".to_string())].into_iter().collect();
+    Container {
+        name: "nginx".into(),
+        image: WORKLOAD_IMAGE.into(),
+        resources: ResourceRequirements { limits: BTreeMap::new(), requests },
+        volume_mounts: Vec::new(),
+        termination_message_path: "/dev/termination-log".into(),
+        termination_message_policy: "File".into(),
+        image_pull_policy: "IfNotPresent".into(),
+    }
+}
+
+/// A Pod as a client submits it, with the defaults the API server fills in.
+pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: Profile) -> Pod {
+    let mut meta = meta;
+    if profile == Profile::V1_34 {
+        meta.generation = Some(1);
+    }
+    Pod {
+        kind: "Pod",
+        api_version: "v1",
+        metadata: meta,
+        spec: PodSpec {
+            volumes: Vec::new(),
+            containers: vec![container()],
+            restart_policy: "Always".into(),
+            termination_grace_period_seconds: 30,
+            dns_policy: "ClusterFirst".into(),
+            service_account_name: String::new(),
+            service_account: String::new(),
+            node_name: String::new(),
+            host_network: false,
+            security_context: EmptyObject {},
+            scheduler_name: "default-scheduler".into(),
+            tolerations,
+            priority: 0,
+            enable_service_links: true,
+            preemption_policy: "PreemptLowerPriority".into(),
+        },
+        status: PodStatus { phase: "Pending".into(), qos_class: "Burstable".into(), ..PodStatus::default() },
+    }
+}

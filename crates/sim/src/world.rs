@@ -1,0 +1,482 @@
+//! The router: the API server's store, the components, and the timer queue on a simulated clock.
+//!
+//! Components never call each other, and never reach into each other's state. The router drives
+//! each through its inputs (`on_timer`, `on_change`, the reader's actions), handing it a
+//! [`Ctx`] through which it reads the store and sends requests (answered at the instant they are
+//! sent, and logged); only a cut network makes a sender wait (for its client timeout). Watches are
+//! modelled as a reconcile pass one millisecond after any Node or Pod change, which delivers the
+//! change to every component that watches it.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use super::action::{Action, ActionKind, Refusal};
+use super::apiserver::ApiServer;
+use super::controllers::node_ipam::NodeIpam;
+use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
+use super::controllers::replicaset::ReplicaSetController;
+use super::controllers::scheduler::{Scheduler, SchedulerTimer};
+use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
+use super::controllers::ttl::TtlController;
+use super::ctx::{Bus, Changes, Ctx, NoTimer, Wake};
+use super::kubectl;
+use super::kubelet::{Machine, MachineTimer};
+use super::machine::{KubeletState, MachineSpec, MachineView};
+use super::profile::Profile;
+use super::record::{AppliedInput, Log, MachineRecord};
+use super::rng::Rng;
+use super::scenario::ReplicaSetSpec;
+use super::time::{SimTime, WallTime};
+use super::vecmap::VecMap;
+
+/// How a simulation is set up: everything that, with the inputs, decides its output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub profile: Profile,
+    pub seed: u64,
+    /// The wall-clock instant that `T+00:00` stands for.
+    pub epoch: WallTime,
+}
+
+/// The default seed: the same command prints the same bytes.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// The default epoch, 2026-03-02T09:00:00Z (a Monday morning).
+pub const DEFAULT_EPOCH: WallTime = WallTime(1_772_442_000_000_000);
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { profile: Profile::default(), seed: DEFAULT_SEED, epoch: DEFAULT_EPOCH }
+    }
+}
+
+/// The address of the timers of components that ask for none.
+fn no_timer(timer: NoTimer) -> Timer {
+    match timer {}
+}
+
+/// Something that happens at a set time: a component's own timer, addressed to it, or the
+/// router's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Timer {
+    /// A machine's timer (systemd, the CNI plugin, its kubelet).
+    Machine {
+        m: usize,
+        timer: MachineTimer,
+    },
+    NodeLifecycle(NodeLifecycleTimer),
+    Scheduler(SchedulerTimer),
+    TaintEviction(TaintEvictionTimer),
+    /// Informers deliver changes: controllers and kubelets reconcile.
+    Reconcile,
+    /// A full resync (a new ReplicaSet appears): every controller reconciles.
+    Resync,
+}
+
+#[derive(Clone, Debug)]
+struct Scheduled {
+    at: SimTime,
+    seq: u64,
+    timer: Timer,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Scheduled {
+    // BinaryHeap is a max-heap: the earliest timer must compare greatest.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// What every component shares: the clock, the configuration, the generator, the store, the
+/// timer queue and what the last requests changed.
+#[derive(Clone, Debug)]
+struct Core {
+    now: SimTime,
+    config: Config,
+    rng: Rng,
+    api: ApiServer,
+    bus: Bus,
+    queue: BinaryHeap<Scheduled>,
+}
+
+impl Core {
+    /// Runs `f` with a context for a component whose timers `wrap` addresses, then files the
+    /// timers it asked for (and the reconcile pass its requests called for) into the queue.
+    fn with<T, R>(&mut self, log: &mut Log, wrap: impl Fn(T) -> Timer, f: impl FnOnce(&mut Ctx<'_, T>) -> R) -> R {
+        let mut ctx = Ctx::new(
+            self.now,
+            self.config.epoch,
+            self.config.profile,
+            &mut self.rng,
+            &mut self.api,
+            log,
+            &mut self.bus,
+        );
+        let result = f(&mut ctx);
+        let timers: Vec<Wake<T>> = ctx.finish();
+        for (at, seq, timer) in timers {
+            self.queue.push(Scheduled { at, seq, timer: wrap(timer) });
+        }
+        if let Some((at, seq)) = self.bus.reconcile_at.take() {
+            self.queue.push(Scheduled { at, seq, timer: Timer::Reconcile });
+        }
+        result
+    }
+
+    /// Schedules one of the router's own timers.
+    fn at(&mut self, at: SimTime, timer: Timer) {
+        let seq = self.bus.next_seq();
+        self.queue.push(Scheduled { at: at.max(self.now), seq, timer });
+    }
+}
+
+/// The whole simulated world at one instant.
+#[derive(Clone, Debug)]
+pub(crate) struct World {
+    core: Core,
+    machines: Vec<Machine>,
+    nlc: NodeLifecycle,
+    ttl: TtlController,
+    ipam: NodeIpam,
+    scheduler: Scheduler,
+    eviction: TaintEviction,
+    replicasets: ReplicaSetController,
+    /// The machines of each hostname (two, when the reader adds a duplicate).
+    hosts: VecMap<String, Vec<usize>>,
+    /// Machines whose visible state may have changed since it was last recorded.
+    dirty_machines: VecMap<usize, ()>,
+    last_views: Vec<Option<Arc<MachineView>>>,
+}
+
+impl World {
+    /// A world with the given machines, nothing running yet.
+    pub(crate) fn new(config: Config, machines: &[MachineSpec]) -> World {
+        let mut rng = Rng::new(config.seed);
+        let built: Vec<Machine> =
+            machines.iter().enumerate().map(|(i, s)| Machine::new(s, i as u32, config.profile, &mut rng)).collect();
+        let core = Core {
+            now: SimTime::ZERO,
+            config,
+            rng,
+            api: ApiServer::with_resource_version(1_000),
+            bus: Bus::default(),
+            queue: BinaryHeap::new(),
+        };
+        let mut world = World {
+            core,
+            machines: built,
+            nlc: NodeLifecycle::default(),
+            ttl: TtlController,
+            ipam: NodeIpam::default(),
+            scheduler: Scheduler::default(),
+            eviction: TaintEviction::default(),
+            replicasets: ReplicaSetController::default(),
+            hosts: VecMap::new(),
+            dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
+            last_views: vec![None; machines.len()],
+        };
+        for (m, spec) in machines.iter().enumerate() {
+            world.hosts.get_or_insert_with(spec.hostname.clone(), Vec::new).push(m);
+        }
+        // Starting the world writes nothing to the log.
+        let mut log = Log::default();
+        world.core.with(&mut log, Timer::NodeLifecycle, NodeLifecycle::start);
+        for (m, spec) in machines.iter().enumerate() {
+            world.core.with(&mut log, |timer| Timer::Machine { m, timer }, |ctx| Machine::start(spec, ctx));
+        }
+        world
+    }
+
+    /// The instant the world has run to.
+    pub(crate) fn now(&self) -> SimTime {
+        self.core.now
+    }
+
+    /// Adds a scenario's ReplicaSet; every controller resyncs when it is created.
+    pub(crate) fn add_replicaset(&mut self, spec: &ReplicaSetSpec) {
+        self.replicasets.add(spec, &mut self.core.rng);
+        self.core.at(self.core.now + spec.created_after, Timer::Resync);
+    }
+
+    /// Runs every timer due before `t`, then moves the clock to `t`.
+    pub(crate) fn run_until(&mut self, t: SimTime, log: &mut Log) {
+        while let Some(next) = self.core.queue.peek() {
+            if next.at >= t {
+                break;
+            }
+            let Scheduled { at, timer, .. } = self.core.queue.pop().expect("peeked");
+            self.core.now = at;
+            self.fire(timer, log);
+            self.record_machines(log);
+        }
+        self.core.now = self.core.now.max(t);
+    }
+
+    fn fire(&mut self, timer: Timer, log: &mut Log) {
+        match timer {
+            Timer::Machine { m, timer } => self.on_machine(m, log, |machine, ctx| machine.on_timer(timer, ctx)),
+            Timer::NodeLifecycle(timer) => {
+                let nlc = &mut self.nlc;
+                self.core.with(log, Timer::NodeLifecycle, |ctx| nlc.on_timer(timer, ctx));
+            }
+            Timer::Scheduler(timer) => {
+                let scheduler = &mut self.scheduler;
+                self.core.with(log, Timer::Scheduler, |ctx| scheduler.on_timer(timer, ctx));
+            }
+            Timer::TaintEviction(timer) => {
+                let eviction = &mut self.eviction;
+                self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_timer(timer, ctx));
+            }
+            Timer::Reconcile => {
+                self.core.bus.reconcile_pending = false;
+                self.reconcile(log);
+            }
+            Timer::Resync => {
+                self.core.bus.dirty_pods = true;
+                self.core.bus.resync = true;
+                self.reconcile(log);
+            }
+        }
+    }
+
+    /// Delivers the Node and Pod changes since the last pass to every component that watches them.
+    fn reconcile(&mut self, log: &mut Log) {
+        let nodes = std::mem::take(&mut self.core.bus.dirty_nodes);
+        let pods_changed = std::mem::take(&mut self.core.bus.dirty_pods);
+        let pods = std::mem::take(&mut self.core.bus.changed_pods);
+        let pod_nodes = std::mem::take(&mut self.core.bus.pod_nodes);
+        let all = std::mem::take(&mut self.core.bus.resync);
+        let changes = Changes { nodes: &nodes, pods: &pods, all };
+        for name in nodes.keys() {
+            let (nlc, ttl, ipam) = (&mut self.nlc, &mut self.ttl, &mut self.ipam);
+            self.core.with(log, Timer::NodeLifecycle, |ctx| nlc.on_node_change(name, ctx));
+            self.core.with(log, no_timer, |ctx| ttl.on_node_change(name, ctx));
+            self.core.with(log, no_timer, |ctx| ipam.on_node_change(name, ctx));
+        }
+        if pods_changed || !nodes.is_empty() {
+            let eviction = &mut self.eviction;
+            self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_change(&changes, ctx));
+            let scheduler = &mut self.scheduler;
+            self.core.with(log, Timer::Scheduler, |ctx| scheduler.on_change(ctx));
+            // The ReplicaSet controller watches Pods only.
+            if pods_changed {
+                let replicasets = &mut self.replicasets;
+                self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
+            }
+            // A kubelet's informers watch its own Node and the Pods bound to it, including what the
+            // controllers changed in this pass.
+            let watching: Vec<usize> = if all {
+                (0..self.machines.len()).collect()
+            } else {
+                let bus = &self.core.bus;
+                let hosts =
+                    nodes.keys().chain(pod_nodes.keys()).chain(bus.dirty_nodes.keys()).chain(bus.pod_nodes.keys());
+                let mut ms: Vec<usize> = hosts.filter_map(|h| self.hosts.get(h)).flatten().copied().collect();
+                ms.sort_unstable();
+                ms.dedup();
+                ms
+            };
+            for m in watching {
+                self.on_machine(m, log, |machine, ctx| machine.on_change(ctx));
+            }
+        }
+    }
+
+    /// Hands machine `m` one input, and notes whether its visible state may have changed.
+    fn on_machine(&mut self, m: usize, log: &mut Log, f: impl FnOnce(&mut Machine, &mut Ctx<'_, MachineTimer>)) {
+        let machine = &mut self.machines[m];
+        self.core.with(log, |timer| Timer::Machine { m, timer }, |ctx| f(machine, ctx));
+        if machine.host.touched {
+            self.dirty_machines.add(m);
+        }
+    }
+
+    /// Records the visible state of every machine that changed.
+    pub(crate) fn record_machines(&mut self, log: &mut Log) {
+        if self.dirty_machines.is_empty() {
+            return;
+        }
+        for m in std::mem::take(&mut self.dirty_machines).into_keys() {
+            let machine = &mut self.machines[m];
+            machine.host.touched = false;
+            let view = machine.view();
+            if self.last_views.len() <= m {
+                self.last_views.resize(m + 1, None);
+            }
+            if self.last_views[m].as_deref() == Some(&view) {
+                continue;
+            }
+            let view = Arc::new(view);
+            self.last_views[m] = Some(view.clone());
+            let seq = log.seq();
+            log.machines.push(MachineRecord { seq, t: self.core.now, index: m, view });
+        }
+    }
+
+    /// The index of the machine named `name`.
+    fn machine_index(&self, name: &str) -> Option<usize> {
+        self.machines.iter().position(|m| m.host.name == name)
+    }
+
+    /// Whether `action` makes sense now; the error says why not.
+    pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
+        let views: Vec<MachineView> = self.machines.iter().map(Machine::view).collect();
+        check_action(kind, machine, &views, |n| self.core.api.nodes.contains_key(n), self.core.api.pods.len())
+    }
+
+    /// Applies an input now. Inputs that make no sense now are recorded as rejected.
+    pub(crate) fn apply(&mut self, action: &Action, scripted: bool, log: &mut Log) {
+        let seq = log.seq();
+        let now = self.core.now;
+        let m = match self.check_action(action.kind, action.machine.as_deref()) {
+            Ok(m) => m,
+            Err(why) => {
+                log.inputs.push(AppliedInput { seq, t: now, action: action.clone(), scripted, rejected: Some(why) });
+                return;
+            }
+        };
+        log.inputs.push(AppliedInput { seq, t: now, action: action.clone(), scripted, rejected: None });
+        if let Some(m) = m {
+            match action.kind {
+                ActionKind::KillKubelet => self.on_machine(m, log, |machine, ctx| machine.kill_kubelet(ctx)),
+                ActionKind::StartKubelet => self.on_machine(m, log, |machine, ctx| machine.start_kubelet(true, ctx)),
+                ActionKind::StopRuntime => self.on_machine(m, log, |machine, _| machine.stop_runtime(now)),
+                ActionKind::StartRuntime => self.on_machine(m, log, |machine, _| machine.start_runtime()),
+                ActionKind::CutNetwork => self.on_machine(m, log, |machine, _| machine.cut_network(now)),
+                ActionKind::RestoreNetwork => self.on_machine(m, log, |machine, ctx| machine.restore_network(ctx)),
+                ActionKind::LabelNodeRole => self.on_machine(m, log, |machine, ctx| machine.label_node_role(ctx)),
+                ActionKind::AddDuplicateMachine => {
+                    let host = self.machines[m].host.hostname.clone();
+                    let mut spec = MachineSpec::new(&format!("{host}-dup"));
+                    spec.hostname = host;
+                    self.add_machine(spec, log);
+                }
+                ActionKind::CreatePod | ActionKind::CreateToleratingPod | ActionKind::AddMachine => {
+                    unreachable!("aims at no machine")
+                }
+            }
+            return;
+        }
+        match action.kind {
+            ActionKind::CreatePod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(false, ctx)),
+            ActionKind::CreateToleratingPod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(true, ctx)),
+            ActionKind::AddMachine => {
+                let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
+                self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
+            }
+            _ => unreachable!("aims at a machine"),
+        }
+    }
+
+    fn add_machine(&mut self, spec: MachineSpec, log: &mut Log) {
+        let m = self.machines.len();
+        let machine = Machine::new(&spec, m as u32, self.core.config.profile, &mut self.core.rng);
+        self.machines.push(machine);
+        self.hosts.get_or_insert_with(spec.hostname.clone(), Vec::new).push(m);
+        self.on_machine(m, log, |machine, ctx| machine.start_kubelet(false, ctx));
+    }
+}
+
+/// The most Pods a sandbox holds.
+pub(crate) const MAX_PODS: usize = 24;
+/// The most machines a sandbox holds.
+pub(crate) const MAX_MACHINES: usize = 6;
+
+/// Whether an action makes sense given the machines, which Nodes exist, and how many Pods
+/// there are. Returns the index of the machine the action is aimed at, or why it cannot be done.
+pub(crate) fn check_action(
+    kind: ActionKind,
+    machine: Option<&str>,
+    machines: &[MachineView],
+    node_exists: impl Fn(&str) -> bool,
+    pods: usize,
+) -> Result<Option<usize>, Refusal> {
+    let m = if kind.targets_machine() {
+        let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
+        match machines.iter().position(|m| m.name == name) {
+            Some(m) => Some(m),
+            None => return Err(Refusal::NoSuchMachine(name.to_string())),
+        }
+    } else {
+        None
+    };
+    let view = m.map(|m| &machines[m]);
+    let name = view.map(|m| m.name.as_str()).unwrap_or_default();
+    let kubelet = view.map(|m| &m.kubelet);
+    match kind {
+        ActionKind::KillKubelet => {
+            if matches!(kubelet, Some(KubeletState::Stopped)) {
+                return Err(Refusal::KubeletNotRunning(name.to_string()));
+            }
+        }
+        ActionKind::StartKubelet => {
+            if !matches!(kubelet, Some(KubeletState::Stopped)) {
+                return Err(Refusal::KubeletAlreadyRunning(name.to_string()));
+            }
+        }
+        ActionKind::StopRuntime => {
+            if !view.is_some_and(|m| m.runtime_up) {
+                return Err(Refusal::RuntimeAlreadyStopped(name.to_string()));
+            }
+        }
+        ActionKind::StartRuntime => {
+            if view.is_some_and(|m| m.runtime_up) {
+                return Err(Refusal::RuntimeAlreadyRunning(name.to_string()));
+            }
+        }
+        ActionKind::CutNetwork => {
+            if view.is_some_and(|m| m.network_cut) {
+                return Err(Refusal::NetworkAlreadyCut(name.to_string()));
+            }
+        }
+        ActionKind::RestoreNetwork => {
+            if !view.is_some_and(|m| m.network_cut) {
+                return Err(Refusal::NetworkNotCut(name.to_string()));
+            }
+        }
+        ActionKind::CreatePod | ActionKind::CreateToleratingPod => {
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
+            }
+        }
+        ActionKind::AddMachine => {
+            if machines.len() >= MAX_MACHINES {
+                return Err(Refusal::TooManyMachines(MAX_MACHINES));
+            }
+        }
+        ActionKind::AddDuplicateMachine => {
+            if machines.len() >= MAX_MACHINES {
+                return Err(Refusal::TooManyMachines(MAX_MACHINES));
+            }
+            let host = &view.expect("targets a machine").hostname;
+            if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
+                return Err(Refusal::DuplicateExists(host.clone()));
+            }
+        }
+        ActionKind::LabelNodeRole => {
+            let v = view.expect("targets a machine");
+            if v.kubelet != KubeletState::Running {
+                return Err(Refusal::KubeletNotRunning(name.to_string()));
+            }
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+            }
+            if v.network_cut {
+                return Err(Refusal::KubeletCannotReach(name.to_string()));
+            }
+        }
+    }
+    Ok(m)
+}
