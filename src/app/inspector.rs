@@ -2,7 +2,8 @@
 //! requests and the Events at the playhead, as WAI-ARIA tabs.
 //!
 //! Everything it shows is HTML written by the view models ([`crate::view::inspector`],
-//! [`crate::view::yaml`], [`crate::view::kubectl`], [`crate::view::requests`]): the frame once
+//! [`crate::view::inspector::yaml`], [`crate::view::inspector::kubectl`],
+//! [`crate::view::inspector::requests`]): the frame once
 //! per language, then each part into its element by id, from a memo (so only what changed is
 //! written, and only the open tab computes anything). A tab's body is patched in place
 //! ([`super::dom::morph`]): it changes every frame while playing, and the element the reader
@@ -16,9 +17,8 @@ use wasm_bindgen::JsCast;
 use super::state::AppCtx;
 use crate::i18n::Key;
 use crate::sim::objects::{Kind, ObjectKey};
-use crate::view::inspector::{self as vm, TABS};
-use crate::view::kubectl::{self as kvm, History};
-use crate::view::{requests, yaml};
+use crate::view::inspector::kubectl::{self as kvm, History};
+use crate::view::inspector::{self as vm, TABS, requests, yaml};
 
 const NODE: usize = 0;
 const LEASE: usize = 1;

@@ -4,11 +4,8 @@
 pub mod announce;
 pub mod controls;
 pub mod inspector;
-pub mod kubectl;
 pub mod notice;
 pub mod poster;
-pub mod requests;
 pub mod session;
 pub mod stage;
 pub mod track;
-pub mod yaml;
