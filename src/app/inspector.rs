@@ -217,9 +217,7 @@ pub fn Inspector() -> impl IntoView {
                 KUBECTL => {
                     w.put("kubectl-suggestions", kvm::suggestions_markup(name.unwrap_or("node-1")));
                     let html = match &command {
-                        None => {
-                            format!(r#"<p class="empty">{}</p>"#, crate::view::stage::escape(text(Key::KubectlEmpty)))
-                        }
+                        None => vm::empty_markup(None, text(Key::KubectlEmpty)),
                         Some(line) => {
                             let out = kvm::run(line, &snap, epoch, t);
                             format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))

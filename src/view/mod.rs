@@ -3,6 +3,7 @@
 
 pub mod announce;
 pub mod controls;
+pub mod html;
 pub mod inspector;
 pub mod notice;
 pub mod poster;

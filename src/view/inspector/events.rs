@@ -1,13 +1,13 @@
 //! The Events tab: the most recent Events, as `kubectl get events` and `kubectl describe` show
 //! them.
 
-use super::markup::{cat, empty_markup, headers, state};
+use super::markup::{empty_markup, headers, state};
 use super::wall_at;
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{Event, ObjectKey};
 use crate::sim::record::{ChangeType, Log};
 use crate::sim::{SimTime, WallTime};
-use crate::view::stage::escape;
+use crate::view::html::{cat, escape};
 
 /// At most this many events are listed (the most recent ones).
 pub const EVENT_CAP: usize = 50;

@@ -2,7 +2,7 @@
 //! tabs' bodies go into.
 
 use crate::i18n::{Key, Lang};
-use crate::view::stage::escape;
+use crate::view::html::escape;
 
 /// The inspector's tabs, in order (Events stays last), with the ids their elements use
 /// (`inspector-tab-<id>`, `inspector-panel-<id>`, `inspector-body-<id>`) and their labels.

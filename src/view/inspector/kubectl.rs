@@ -4,8 +4,8 @@
 
 use crate::render::kubectl::{Cluster, Output, command};
 use crate::sim::{SimTime, Snapshot, WallTime};
+use crate::view::html::escape;
 use crate::view::inspector::wall_at;
-use crate::view::stage::escape;
 
 /// Most commands kept in the history.
 pub const HISTORY_CAP: usize = 50;
@@ -152,7 +152,7 @@ mod tests {
         let err = run("kubectl get foo", &tl.at(t), DEFAULT_EPOCH, t);
         assert_eq!(err.code, 1);
         assert!(output_markup("kubectl get foo", &err).ends_with(
-            "<span class=\"stderr\">error: the server doesn't have a resource type &quot;foo&quot;\n</span>"
+            "<span class=\"stderr\">error: the server doesn&#39;t have a resource type &quot;foo&quot;\n</span>"
         ));
         assert_eq!(normalize("  kubectl get nodes "), "kubectl get nodes");
         assert_eq!(suggestions("node-2")[2], "kubectl describe node node-2");

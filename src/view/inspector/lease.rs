@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use super::markup::{cat, state};
+use super::markup::state;
 use super::node::node_at;
 use super::{CHANGE_WINDOW, human_duration, sim_at, wall_at};
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{Kind, Lease, Node};
 use crate::sim::record::Log;
 use crate::sim::{NODE_MONITOR_PERIOD, SimTime, WallTime};
-use crate::view::stage::escape;
+use crate::view::html::{cat, escape};
 
 fn lease_at<'a>(log: &'a Log, name: &str, t: SimTime) -> Option<&'a Lease> {
     match log.version_of_at(Kind::Lease, crate::sim::NODE_LEASE_NAMESPACE, name, t).map(|c| &c.object) {

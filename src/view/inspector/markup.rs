@@ -4,14 +4,7 @@
 //! browser tests.
 
 use crate::i18n::{Key, Lang};
-use crate::view::stage::escape;
-
-/// Appends the parts: plain concatenation, which costs far less code than `format!`.
-pub fn cat(o: &mut String, parts: &[&str]) {
-    for p in parts {
-        o.push_str(p);
-    }
-}
+use crate::view::html::{cat, escape};
 
 pub(super) fn changed_attrs(changed: bool) -> &'static str {
     if changed { " changed\" data-changed=\"true" } else { "" }

@@ -32,7 +32,7 @@ pub use lease::{
     GraceState, LeaseView, countdown, grace_permille, grace_state, inspect_lease, lease_markup, lease_view,
     monitor_phase, next_pass,
 };
-pub use markup::{cat, empty_markup};
+pub use markup::empty_markup;
 pub use node::{
     Cell, ConditionRow, Health, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node, node_line,
     node_markup, node_names, node_roles, node_status, node_view,

@@ -1,13 +1,13 @@
 //! The Node tab: the `kubectl get node` line, the Conditions table (cells that just changed
 //! marked) and the taints.
 
-use super::markup::{break_after_slash, cat, changed_attrs, headers, state};
+use super::markup::{break_after_slash, changed_attrs, headers, state};
 use super::{CHANGE_WINDOW, since, wall_at};
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{Kind, Node, NodeCondition, Taint};
 use crate::sim::record::Log;
 use crate::sim::{MachineView, SimTime, Snapshot, WallTime};
-use crate::view::stage::escape;
+use crate::view::html::{cat, escape};
 
 /// `kubectl get nodes` STATUS: from the Ready condition only (True → `Ready`, False or Unknown →
 /// `NotReady`, absent → `Unknown`), plus `,SchedulingDisabled` for a cordoned node.

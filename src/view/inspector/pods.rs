@@ -1,11 +1,11 @@
 //! The Pods tab: `kubectl get pods -o wide`'s cells for every Pod.
 
-use super::markup::{cat, empty_markup, headers, state};
+use super::markup::{empty_markup, headers, state};
 use super::wall_at;
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::Pod;
 use crate::sim::{Snapshot, WallTime};
-use crate::view::stage::escape;
+use crate::view::html::{cat, escape};
 
 /// The STATUS column of `kubectl get pods` (`printPod` in kubectl's printers): the phase, or the
 /// last container's waiting or terminated reason, `Terminating` once `deletionTimestamp` is set

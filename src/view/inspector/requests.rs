@@ -4,8 +4,8 @@
 use crate::i18n::{Key, Lang};
 use crate::render::request;
 use crate::sim::{Log, Outcome, SimTime};
+use crate::view::html::escape;
 use crate::view::inspector::yaml::clock_ms;
-use crate::view::stage::escape;
 
 /// How many requests the tab lists.
 pub const LISTED: usize = 12;

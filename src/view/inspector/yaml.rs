@@ -11,7 +11,7 @@ use crate::render::yaml;
 use crate::sim::objects::{Kind, Object, ObjectKey};
 use crate::sim::record::{ChangeType, Log};
 use crate::sim::{NODE_LEASE_NAMESPACE, SimTime, Snapshot};
-use crate::view::stage::escape;
+use crate::view::html::escape;
 
 /// Lines of context kept around each change in a diff.
 const CONTEXT: usize = 3;

@@ -37,8 +37,7 @@ pub use scene::{
 };
 pub use store::{node_status, pod_status};
 pub use svg::{
-    control_plane_markup, escape, leases_markup, lines_markup, machines_markup, packets_markup, scene_markup,
-    store_markup,
+    control_plane_markup, leases_markup, lines_markup, machines_markup, packets_markup, scene_markup, store_markup,
 };
 
 use crate::i18n::Lang;

@@ -1,30 +1,12 @@
 //! The stage as SVG markup, set with `innerHTML` by the component: a few string writers cost a
 //! fraction of the code size of typed view trees, and the markup can be checked natively.
 
-use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
 use super::geometry::{Pt, Rect};
 use super::packets::Packet;
 use super::scene::{ActorBox, ControlPlane, Health, LeaseCard, Line, MachineBox, Scene, StateChip, Store};
-
-/// Escapes text for SVG markup (element content and double-quoted attribute values).
-pub fn escape(s: &str) -> Cow<'_, str> {
-    if !s.contains(['&', '<', '>', '"']) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
+use crate::view::html::escape;
 
 /// A coordinate, with at most one decimal.
 struct N(f32);
@@ -419,9 +401,7 @@ mod tests {
 
     #[test]
     fn markup_names_every_group_and_escapes_text() {
-        assert_eq!(escape(r#"a<b & "c">"#), "a&lt;b &amp; &quot;c&quot;&gt;");
         assert_eq!([N(12.0), N(-3.25), N(0.04), N(649.55)].map(|n| n.to_string()), ["12", "-3.3", "0", "649.6"]);
-        assert!(matches!(escape("plain"), Cow::Borrowed(_)));
 
         for (chapter, actions, secs) in [
             (Chapter::NodeFailure, "", 480),
