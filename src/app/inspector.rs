@@ -165,7 +165,6 @@ pub fn Inspector() -> impl IntoView {
         let text = |k: Key| lang.text(k);
         ctx.with_session(|s| {
             let log = s.timeline.log();
-            let epoch = s.timeline.config().epoch;
             let snap = s.at(t);
             let names = vm::node_names(&snap);
             let selected = chosen
@@ -219,7 +218,7 @@ pub fn Inspector() -> impl IntoView {
                     let html = match &command {
                         None => vm::empty_markup(None, text(Key::KubectlEmpty)),
                         Some(line) => {
-                            let out = kvm::run(line, &snap, epoch, t);
+                            let out = kvm::run(line, &snap);
                             format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))
                         }
                     };
@@ -235,7 +234,7 @@ pub fn Inspector() -> impl IntoView {
                 }
                 NODE => w.patch(
                     &body,
-                    match name.and_then(|n| vm::inspect_node(log, epoch, n, t)) {
+                    match name.and_then(|n| vm::inspect_node(&s.timeline, n, t)) {
                         Some(v) => vm::node_markup(&v, lang),
                         None => vm::empty_markup(name, text(Key::NoNodeYet)),
                     },
@@ -244,14 +243,14 @@ pub fn Inspector() -> impl IntoView {
                     let grace = ctx.profile.node_monitor_grace_period();
                     w.patch(
                         &body,
-                        match name.and_then(|n| vm::inspect_lease(log, epoch, n, t, grace)) {
+                        match name.and_then(|n| vm::inspect_lease(&s.timeline, n, t, grace)) {
                             Some(v) => vm::lease_markup(&v, lang),
                             None => vm::empty_markup(name, text(Key::NoLease)),
                         },
                     );
                 }
-                PODS => w.patch(&body, vm::pods_markup(&vm::pod_rows(&snap, epoch), lang)),
-                _ => w.patch(&body, vm::events_markup(&vm::event_list(log, epoch, t, vm::EVENT_CAP), lang)),
+                PODS => w.patch(&body, vm::pods_markup(&vm::pod_rows(&snap), lang)),
+                _ => w.patch(&body, vm::events_markup(&vm::event_list(&s.timeline, t, vm::EVENT_CAP), lang)),
             }
         });
         w

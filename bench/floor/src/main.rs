@@ -17,9 +17,8 @@ fn main() {
         let mut timeline = Timeline::with_actions(link.chapter, Config::default(), &link.actions);
         let t = link.t.unwrap_or(SimTime::from_secs(600));
         timeline.run_until(t);
-        let epoch = timeline.config().epoch;
         let snapshot = timeline.at(t);
-        let output = nodeline::view::inspector::kubectl::run(line, &snapshot, epoch, t);
+        let output = nodeline::view::inspector::kubectl::run(line, &snapshot);
         let mut text = nodeline::view::inspector::kubectl::output_markup(line, &output);
         for object in snapshot.objects() {
             text.push_str(&nodeline::render::yaml::to_string(&object.to_json()));

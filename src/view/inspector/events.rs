@@ -2,11 +2,10 @@
 //! them.
 
 use super::markup::{empty_markup, headers, state};
-use super::wall_at;
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{Event, ObjectKey};
-use crate::sim::record::{ChangeType, Log};
-use crate::sim::{SimTime, WallTime};
+use crate::sim::record::ChangeType;
+use crate::sim::{SimTime, Timeline, WallTime};
 use crate::view::html::{cat, escape};
 
 /// At most this many events are listed (the most recent ones).
@@ -63,8 +62,9 @@ pub struct EventList {
 
 /// The events at `t`, the `cap` most recently recorded ones, oldest first. Reads the log's event
 /// records backwards from `t`, so the work does not grow with the timeline's length.
-pub fn event_list(log: &Log, epoch: WallTime, t: SimTime, cap: usize) -> EventList {
-    let now = wall_at(epoch, t);
+pub fn event_list(timeline: &Timeline, t: SimTime, cap: usize) -> EventList {
+    let (log, snapshot) = (timeline.log(), timeline.at(t));
+    let now = snapshot.wall();
     let end = log.events.partition_point(|e| e.t <= t);
     let mut keys: Vec<&ObjectKey> = Vec::new();
     let mut capped = false;
@@ -81,7 +81,7 @@ pub fn event_list(log: &Log, epoch: WallTime, t: SimTime, cap: usize) -> EventLi
     let rows = keys
         .iter()
         .rev()
-        .filter_map(|k| match log.version_at(k, t) {
+        .filter_map(|k| match snapshot.version(k) {
             Some(c) if c.change != ChangeType::Deleted => match &c.object {
                 crate::sim::objects::Object::Event(e) => Some(event_row(e, now)),
                 _ => None,

@@ -3,9 +3,8 @@
 //! shell-like history recalled with the arrow keys.
 
 use crate::render::kubectl::{Cluster, Output, command};
-use crate::sim::{SimTime, Snapshot, WallTime};
+use crate::sim::Snapshot;
 use crate::view::html::escape;
-use crate::view::inspector::wall_at;
 
 /// Most commands kept in the history.
 pub const HISTORY_CAP: usize = 50;
@@ -85,11 +84,6 @@ impl History {
     }
 }
 
-/// The cluster at `t` as the panel's kubectl sees it (ages counted to `t`).
-pub fn cluster_at(snapshot: &Snapshot<'_>, epoch: WallTime, t: SimTime) -> Cluster {
-    Cluster::from_snapshot(snapshot, wall_at(epoch, t))
-}
-
 /// The command line as typed, with `kubectl` in front if it was left out.
 pub fn normalize(line: &str) -> String {
     let line = line.trim();
@@ -108,15 +102,15 @@ pub fn output_markup(line: &str, out: &Output) -> String {
     o
 }
 
-/// Runs a line for the cluster at `t`.
-pub fn run(line: &str, snapshot: &Snapshot<'_>, epoch: WallTime, t: SimTime) -> Output {
-    command::run_line(line, &cluster_at(snapshot, epoch, t))
+/// Runs a line for the cluster at the snapshot's instant (ages counted to it).
+pub fn run(line: &str, snapshot: &Snapshot<'_>) -> Output {
+    command::run_line(line, &Cluster::from_snapshot(snapshot, snapshot.wall()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Chapter, Config, DEFAULT_EPOCH, Timeline};
+    use crate::sim::{Chapter, Config, SimTime, Timeline};
 
     #[test]
     fn history_walks_like_a_shell() {
@@ -144,12 +138,12 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let t = SimTime::from_secs(90);
-        let out = run("get nodes", &tl.at(t), DEFAULT_EPOCH, t);
+        let out = run("get nodes", &tl.at(t));
         assert_eq!(out.stdout, "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   90s   v1.34.1\n");
         let html = output_markup(&normalize("get nodes"), &out);
         assert!(html.contains(r#"<span class="cmd">kubectl get nodes</span>"#));
         assert!(html.contains("node-1   Ready    &lt;none&gt;   90s"), "{html}");
-        let err = run("kubectl get foo", &tl.at(t), DEFAULT_EPOCH, t);
+        let err = run("kubectl get foo", &tl.at(t));
         assert_eq!(err.code, 1);
         assert!(output_markup("kubectl get foo", &err).ends_with(
             "<span class=\"stderr\">error: the server doesn&#39;t have a resource type &quot;foo&quot;\n</span>"

@@ -3,21 +3,14 @@
 
 use std::time::Duration;
 
+use super::CHANGE_WINDOW;
 use super::markup::state;
-use super::node::node_at;
-use super::{CHANGE_WINDOW, human_duration, sim_at, wall_at};
 use crate::i18n::{Key, Lang};
-use crate::sim::objects::{Kind, Lease, Node};
+use crate::render::kubectl::human_duration;
+use crate::sim::objects::{Lease, Node};
 use crate::sim::record::Log;
-use crate::sim::{NODE_MONITOR_PERIOD, SimTime, WallTime};
+use crate::sim::{NODE_MONITOR_PERIOD, SimTime, Snapshot, Timeline};
 use crate::view::html::{cat, escape};
-
-fn lease_at<'a>(log: &'a Log, name: &str, t: SimTime) -> Option<&'a Lease> {
-    match log.version_of_at(Kind::Lease, crate::sim::NODE_LEASE_NAMESPACE, name, t).map(|c| &c.object) {
-        Some(crate::sim::objects::Object::Lease(l)) => Some(l),
-        _ => None,
-    }
-}
 
 /// The first node-monitor pass at or after `at`, given the passes' phase (their offset within a
 /// 5 s period).
@@ -88,22 +81,28 @@ pub struct LeaseView {
     pub node_unknown: bool,
 }
 
-/// The Lease tab for `lease` at `now`, with the Node it belongs to (for its Ready heartbeat).
+/// The Lease tab for `lease` at the instant of `now` (only its clock is read), with the Node it
+/// belongs to (for its Ready heartbeat).
 pub fn lease_view(
     lease: &Lease,
     before: Option<&Lease>,
     node: Option<&Node>,
-    epoch: WallTime,
-    now: SimTime,
+    now: &Snapshot<'_>,
     phase: Option<Duration>,
     grace: Duration,
 ) -> LeaseView {
-    let wall = wall_at(epoch, now);
+    let (t, wall) = (now.time(), now.wall());
     let renew = lease.spec.renew_time.map(|m| m.0);
     let heartbeat = node.and_then(|n| n.condition("Ready")).map(|c| c.last_heartbeat_time.0);
-    let last = renew.into_iter().chain(heartbeat).max().map(|w| sim_at(epoch, w));
+    // The newest heartbeat, as a simulated instant: as long before `t` as it is before the wall
+    // clock (clamped at the start).
+    let last = renew
+        .into_iter()
+        .chain(heartbeat)
+        .max()
+        .map(|w| t.saturating_sub(Duration::from_micros((wall.0 - w.0).max(0) as u64)));
     let state = match last {
-        Some(last) => grace_state(last, phase, grace, now),
+        Some(last) => grace_state(last, phase, grace, t),
         None => GraceState::Passed,
     };
     LeaseView {
@@ -121,10 +120,12 @@ pub fn lease_view(
 }
 
 /// The Lease tab for node `name` at `t` (`None`: no Lease yet).
-pub fn inspect_lease(log: &Log, epoch: WallTime, name: &str, t: SimTime, grace: Duration) -> Option<LeaseView> {
-    let lease = lease_at(log, name, t)?;
-    let before = lease_at(log, name, t.saturating_sub(CHANGE_WINDOW));
-    Some(lease_view(lease, before, node_at(log, name, t), epoch, t, monitor_phase(log), grace))
+pub fn inspect_lease(timeline: &Timeline, name: &str, t: SimTime, grace: Duration) -> Option<LeaseView> {
+    let now = timeline.at(t);
+    let lease = now.lease(name)?;
+    let before = timeline.at(t.saturating_sub(CHANGE_WINDOW)).lease(name);
+    let phase = monitor_phase(timeline.log());
+    Some(lease_view(&lease, before.as_deref(), now.node(name).as_deref(), &now, phase, grace))
 }
 /// The share of the grace period that has run, in tenths of a percent (0 to 1000).
 pub fn grace_permille(v: &LeaseView) -> u32 {
@@ -206,7 +207,7 @@ pub fn lease_markup(v: &LeaseView, lang: Lang) -> String {
 mod tests {
     use super::*;
     use crate::sim::objects::Time;
-    use crate::sim::{Action, ActionKind, Chapter, Config, DEFAULT_EPOCH, Timeline};
+    use crate::sim::{Action, ActionKind, Chapter, Config};
     use crate::view::inspector::fixtures::{lease, node, secs, w};
     use crate::view::inspector::inspect_node;
 
@@ -238,11 +239,13 @@ mod tests {
 
     #[test]
     fn lease_view_counts_from_the_newest_heartbeat() {
-        let epoch = w("2026-03-02T09:00:00Z");
+        // Only the clock of the snapshot is read: 100 s past an epoch of 09:00:00.
+        let clock = Timeline::new(Chapter::Registration, Config::default());
+        let now = clock.at(SimTime::from_secs(100));
+        assert_eq!(now.wall(), w("2026-03-02T09:01:40Z"));
         let l = lease("2026-03-02T09:01:33.250000Z");
         let n = node(Some("True"));
-        let now = SimTime::from_secs(100);
-        let v = lease_view(&l, Some(&lease("2026-03-02T09:01:23.250000Z")), Some(&n), epoch, now, None, secs(50));
+        let v = lease_view(&l, Some(&lease("2026-03-02T09:01:23.250000Z")), Some(&n), &now, None, secs(50));
         assert_eq!(v.renew_time.as_deref(), Some("2026-03-02T09:01:33.250000Z"));
         assert_eq!(v.renewed_ago.as_deref(), Some("6s"));
         assert!(v.renew_changed);
@@ -251,10 +254,11 @@ mod tests {
         // The Ready heartbeat can be the newer one.
         let mut fresh = n.clone();
         fresh.status.conditions[1].last_heartbeat_time = Time(w("2026-03-02T09:01:38Z"));
-        let v = lease_view(&l, Some(&l), Some(&fresh), epoch, now, None, secs(50));
+        let v = lease_view(&l, Some(&l), Some(&fresh), &now, None, secs(50));
         assert_eq!(v.state, GraceState::Left(secs(48)));
         assert!(!v.renew_changed);
-        let v = lease_view(&l, Some(&l), Some(&node(Some("Unknown"))), epoch, SimTime::from_secs(200), None, secs(50));
+        let later = clock.at(SimTime::from_secs(200));
+        let v = lease_view(&l, Some(&l), Some(&node(Some("Unknown"))), &later, None, secs(50));
         assert_eq!(v.state, GraceState::Passed);
         assert!(v.node_unknown);
     }
@@ -267,28 +271,27 @@ mod tests {
         let mut tl =
             Timeline::with_actions(Chapter::Registration, config, &[Action::new(ActionKind::KillKubelet, kill)]);
         tl.run_until(SimTime::from_secs(200));
-        let log = tl.log();
         // Find when the Node went Unknown, and check the countdown had just passed then.
         let unknown = (90..200)
             .map(SimTime::from_secs)
-            .find(|&t| inspect_node(log, DEFAULT_EPOCH, "node-1", t).unwrap().line.status == "NotReady")
+            .find(|&t| inspect_node(&tl, "node-1", t).unwrap().line.status == "NotReady")
             .expect("the node goes NotReady");
         assert!(unknown <= kill + grace + secs(15), "NotReady at {unknown}");
-        let v = inspect_node(log, DEFAULT_EPOCH, "node-1", unknown).unwrap();
+        let v = inspect_node(&tl, "node-1", unknown).unwrap();
         let ready = v.conditions.iter().find(|c| c.type_.text == "Ready").unwrap();
         assert_eq!(ready.status.text, "Unknown");
         assert_eq!(ready.reason.text, "NodeStatusUnknown");
         assert_eq!(ready.message.text, "Kubelet stopped posting node status.");
         assert!(ready.status.changed);
-        let l = inspect_lease(log, DEFAULT_EPOCH, "node-1", unknown, grace).unwrap();
+        let l = inspect_lease(&tl, "node-1", unknown, grace).unwrap();
         assert_eq!(l.state, GraceState::Passed);
         assert!(l.node_unknown);
         // The deadline falls on a pass, but the controller needs `now > probe + grace`: it acts at
         // the next pass, 5 s later. In between the countdown says the grace period has passed.
-        let between = inspect_lease(log, DEFAULT_EPOCH, "node-1", unknown.saturating_sub(secs(1)), grace).unwrap();
+        let between = inspect_lease(&tl, "node-1", unknown.saturating_sub(secs(1)), grace).unwrap();
         assert_eq!(between.state, GraceState::Passed);
         assert!(!between.node_unknown);
-        let early = inspect_lease(log, DEFAULT_EPOCH, "node-1", unknown.saturating_sub(secs(11)), grace).unwrap();
+        let early = inspect_lease(&tl, "node-1", unknown.saturating_sub(secs(11)), grace).unwrap();
         assert!(matches!(early.state, GraceState::Left(d) if d <= secs(11)), "{:?}", early.state);
     }
 }

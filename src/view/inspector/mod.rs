@@ -24,8 +24,6 @@ mod fixtures;
 
 use std::time::Duration;
 
-use crate::sim::{SimTime, WallTime};
-
 pub use events::{EVENT_CAP, EventList, EventRow, event_list, event_row, events_markup};
 pub use frame::{TABS, frame_markup, picker_markup, tab_moved};
 pub use lease::{
@@ -42,32 +40,12 @@ pub use pods::{PodRow, pod_ready, pod_row, pod_rows, pod_status, pods_markup};
 /// Cells that changed within this much simulated time before the playhead are marked.
 pub const CHANGE_WINDOW: Duration = Duration::from_secs(2);
 
-/// The wall-clock instant a simulated instant stands for.
-pub fn wall_at(epoch: WallTime, t: SimTime) -> WallTime {
-    epoch + t.since_start()
-}
-
-/// The simulated instant a wall-clock instant stands for (clamped at the start).
-pub fn sim_at(epoch: WallTime, w: WallTime) -> SimTime {
-    SimTime::from_micros((w.0 - epoch.0).max(0) as u64)
-}
-
-/// `duration.HumanDuration` from k8s.io/apimachinery, the AGE format of `kubectl get` and
-/// `kubectl describe`, for a signed span in microseconds.
-pub fn human_duration(micros: i64) -> String {
-    crate::render::kubectl::human_duration(micros)
-}
-
-/// kubectl's `translateTimestampSince`: the age of `then` at `now`, `<unknown>` when unset.
-pub fn since(now: WallTime, then: Option<WallTime>) -> String {
-    crate::render::kubectl::since(now, then)
-}
-
 #[cfg(test)]
 mod tests {
     use super::fixtures::{registration, secs};
     use super::*;
-    use crate::sim::{DEFAULT_EPOCH, NODE_MONITOR_PERIOD};
+    use crate::render::kubectl::{human_duration, since};
+    use crate::sim::{NODE_MONITOR_PERIOD, SimTime, WallTime};
 
     #[test]
     fn human_duration_matches_kubectl() {
@@ -112,9 +90,9 @@ mod tests {
     fn inspects_the_registration_chapter() {
         let tl = registration();
         let log = tl.log();
-        assert!(inspect_node(log, DEFAULT_EPOCH, "node-1", SimTime::ZERO).is_none());
+        assert!(inspect_node(&tl, "node-1", SimTime::ZERO).is_none());
         let t = SimTime::from_secs(90);
-        let v = inspect_node(log, DEFAULT_EPOCH, "node-1", t).unwrap();
+        let v = inspect_node(&tl, "node-1", t).unwrap();
         assert_eq!(v.line.status, "Ready");
         assert_eq!(v.line.roles, "<none>");
         assert_eq!(
@@ -131,15 +109,15 @@ mod tests {
         // Right after registration (step 2 is shown just before the POST) the new Node is marked
         // as changed, and not-ready tainted.
         let step2 = tl.steps()[1].unwrap();
-        assert!(inspect_node(log, DEFAULT_EPOCH, "node-1", step2).is_none());
-        let v = inspect_node(log, DEFAULT_EPOCH, "node-1", step2 + secs(1)).unwrap();
+        assert!(inspect_node(&tl, "node-1", step2).is_none());
+        let v = inspect_node(&tl, "node-1", step2 + secs(1)).unwrap();
         assert!(v.status_changed);
         assert_eq!(v.line.status, "NotReady");
         assert!(v.taints.iter().any(|t| t.key == "node.kubernetes.io/not-ready" && t.effect == "NoSchedule"));
         // The Lease renews every 10 s: the countdown never gets near zero.
         let phase = monitor_phase(log).expect("the controller has registered the node");
         assert!(phase < NODE_MONITOR_PERIOD);
-        let l = inspect_lease(log, DEFAULT_EPOCH, "node-1", t, secs(50)).unwrap();
+        let l = inspect_lease(&tl, "node-1", t, secs(50)).unwrap();
         assert_eq!(l.holder.as_deref(), Some("node-1"));
         assert_eq!(l.duration_seconds, Some(40));
         match l.state {
@@ -147,14 +125,14 @@ mod tests {
             GraceState::Passed => panic!("a healthy node's grace period never passes"),
         }
         // Pods: the ordinary Pod and the tolerating one both run by the end.
-        let rows = pod_rows(&tl.at(SimTime::from_secs(120)), DEFAULT_EPOCH);
+        let rows = pod_rows(&tl.at(SimTime::from_secs(120)));
         assert_eq!(rows.len(), 2);
         assert!(rows.iter().all(|r| r.status == "Running" && r.ready == "1/1" && r.node == "node-1"), "{rows:?}");
         // Events: oldest first, capped.
-        let events = event_list(log, DEFAULT_EPOCH, t, EVENT_CAP);
+        let events = event_list(&tl, t, EVENT_CAP);
         assert!(!events.rows.is_empty() && !events.capped);
         assert!(events.rows.iter().any(|r| r.reason == "NodeReady" && r.object == "node/node-1"));
-        let few = event_list(log, DEFAULT_EPOCH, t, 3);
+        let few = event_list(&tl, t, 3);
         assert!(few.capped);
         assert_eq!(few.rows.len(), 3);
         assert_eq!(few.rows[2], events.rows[events.rows.len() - 1]);

@@ -1,12 +1,12 @@
 //! The Node tab: the `kubectl get node` line, the Conditions table (cells that just changed
 //! marked) and the taints.
 
+use super::CHANGE_WINDOW;
 use super::markup::{break_after_slash, changed_attrs, headers, state};
-use super::{CHANGE_WINDOW, since, wall_at};
 use crate::i18n::{Key, Lang};
-use crate::sim::objects::{Kind, Node, NodeCondition, Taint};
-use crate::sim::record::Log;
-use crate::sim::{MachineView, SimTime, Snapshot, WallTime};
+use crate::render::kubectl::since;
+use crate::sim::objects::{Node, NodeCondition, Taint};
+use crate::sim::{MachineView, SimTime, Snapshot, Timeline, WallTime};
 use crate::view::html::{cat, escape};
 
 /// `kubectl get nodes` STATUS: from the Ready condition only (True → `Ready`, False or Unknown →
@@ -166,18 +166,12 @@ pub fn node_view(node: &Node, before: Option<&Node>, now: WallTime) -> NodeView 
     NodeView { line, status_changed, conditions, taints }
 }
 
-pub(super) fn node_at<'a>(log: &'a Log, name: &str, t: SimTime) -> Option<&'a Node> {
-    match log.version_of_at(Kind::Node, "", name, t).map(|c| &c.object) {
-        Some(crate::sim::objects::Object::Node(n)) => Some(n),
-        _ => None,
-    }
-}
-
 /// The Node tab for the Node `name` at `t` (`None`: no such Node at `t`).
-pub fn inspect_node(log: &Log, epoch: WallTime, name: &str, t: SimTime) -> Option<NodeView> {
-    let node = node_at(log, name, t)?;
-    let before = node_at(log, name, t.saturating_sub(CHANGE_WINDOW));
-    Some(node_view(node, before, wall_at(epoch, t)))
+pub fn inspect_node(timeline: &Timeline, name: &str, t: SimTime) -> Option<NodeView> {
+    let now = timeline.at(t);
+    let node = now.node(name)?;
+    let before = timeline.at(t.saturating_sub(CHANGE_WINDOW)).node(name);
+    Some(node_view(&node, before.as_deref(), now.wall()))
 }
 
 /// The names of the Nodes that exist in `snapshot`.

@@ -1,7 +1,6 @@
 //! The Pods tab: `kubectl get pods -o wide`'s cells for every Pod.
 
 use super::markup::{empty_markup, headers, state};
-use super::wall_at;
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::Pod;
 use crate::sim::{Snapshot, WallTime};
@@ -40,10 +39,11 @@ pub fn pod_row(pod: &Pod, now: WallTime) -> PodRow {
 }
 
 /// Every Pod at the snapshot's instant, by namespace and name.
-pub fn pod_rows(snapshot: &Snapshot<'_>, epoch: WallTime) -> Vec<PodRow> {
-    let now = wall_at(epoch, snapshot.time());
+pub fn pod_rows(snapshot: &Snapshot<'_>) -> Vec<PodRow> {
+    let now = snapshot.wall();
     snapshot.pods().iter().map(|p| pod_row(p, now)).collect()
 }
+
 /// The Pods tab.
 pub fn pods_markup(rows: &[PodRow], lang: Lang) -> String {
     if rows.is_empty() {

@@ -145,9 +145,8 @@ pub(super) fn store(
 
     // kube-node-lease.
     let ns_y = if narrow { nodes_bottom + 14.0 } else { lease_col.y };
-    let epoch = session.timeline.config().epoch;
     let grace = session.timeline.config().profile.node_monitor_grace_period();
-    let now = epoch + t.since_start();
+    let now = snapshot.wall();
     let mut leases = Vec::new();
     let mut y = ns_y + 24.0;
     let card_w = lease_col.w - 2.0 * PAD;
