@@ -33,9 +33,9 @@ pub use lease::{
 pub use markup::empty_markup;
 pub use node::{
     Cell, ConditionRow, Health, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node, node_line,
-    node_markup, node_names, node_roles, node_status, node_view,
+    node_markup, node_names, node_view,
 };
-pub use pods::{PodRow, pod_ready, pod_row, pod_rows, pod_status, pods_markup};
+pub use pods::{PodRow, pod_row, pod_rows, pods_markup};
 
 /// Cells that changed within this much simulated time before the playhead are marked.
 pub const CHANGE_WINDOW: Duration = Duration::from_secs(2);

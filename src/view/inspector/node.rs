@@ -4,22 +4,11 @@
 use super::CHANGE_WINDOW;
 use super::markup::{break_after_slash, changed_attrs, headers, state};
 use crate::i18n::{Key, Lang};
+use crate::render::kubectl::get::{node_roles, node_status};
 use crate::render::kubectl::since;
 use crate::sim::objects::{Node, NodeCondition, Taint};
 use crate::sim::{MachineView, SimTime, Snapshot, Timeline, WallTime};
 use crate::view::html::{cat, escape};
-
-/// `kubectl get nodes` STATUS: from the Ready condition only (True → `Ready`, False or Unknown →
-/// `NotReady`, absent → `Unknown`), plus `,SchedulingDisabled` for a cordoned node.
-pub fn node_status(node: &Node) -> String {
-    crate::render::kubectl::get::node_status(node)
-}
-
-/// `kubectl get nodes` ROLES: the sorted roles from `node-role.kubernetes.io/<role>` label keys
-/// and the value of a `kubernetes.io/role` label, or `<none>`.
-pub fn node_roles(node: &Node) -> String {
-    crate::render::kubectl::get::node_roles(node)
-}
 
 /// One row of `kubectl get nodes`.
 #[derive(Clone, Debug, PartialEq, Eq)]

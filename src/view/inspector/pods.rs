@@ -6,18 +6,6 @@ use crate::sim::objects::Pod;
 use crate::sim::{Snapshot, WallTime};
 use crate::view::html::{cat, escape};
 
-/// The STATUS column of `kubectl get pods` (`printPod` in kubectl's printers): the phase, or the
-/// last container's waiting or terminated reason, `Terminating` once `deletionTimestamp` is set
-/// (unless the phase is terminal).
-pub fn pod_status(pod: &Pod) -> String {
-    crate::render::kubectl::get::pod_state(pod, WallTime(0)).1
-}
-
-/// The READY column of `kubectl get pods`: containers ready and running, of all containers.
-pub fn pod_ready(pod: &Pod) -> String {
-    crate::render::kubectl::get::pod_state(pod, WallTime(0)).0
-}
-
 /// One row of the Pods tab.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PodRow {
@@ -80,6 +68,17 @@ pub fn pods_markup(rows: &[PodRow], lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::kubectl::get::pod_state;
+    use crate::sim::WallTime;
+
+    /// kubectl's STATUS and READY columns, as the tab shows them.
+    fn pod_status(pod: &Pod) -> String {
+        pod_state(pod, WallTime(0)).1
+    }
+
+    fn pod_ready(pod: &Pod) -> String {
+        pod_state(pod, WallTime(0)).0
+    }
     use crate::sim::objects::Time;
     use crate::view::inspector::fixtures::{pod, status, w};
 

@@ -35,7 +35,6 @@ pub use scene::{
     ActorBox, Chip, ContainerList, ControlPlane, Health, LeaseCard, Line, MachineBox, NodeCard, PodRow, RuntimeBox,
     Scene, Sender, StateChip, Store,
 };
-pub use store::{node_status, pod_status};
 pub use svg::{
     control_plane_markup, leases_markup, lines_markup, machines_markup, packets_markup, scene_markup, store_markup,
 };

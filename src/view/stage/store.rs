@@ -8,49 +8,37 @@ use super::layout::{Layout, PAD};
 use super::packets::{TRAVEL, Timing};
 use super::scene::{Chip, Health, LeaseCard, NodeCard, PodRow, Store};
 use crate::i18n::{Key, Lang};
-use crate::sim::objects::{Kind, Lease, Node, Pod};
+use crate::render::kubectl::get;
+use crate::sim::objects::{Kind, Lease, Pod};
 use crate::sim::{Log, NODE_LEASE_NAMESPACE, SimTime, Snapshot, format_go_duration};
 use crate::view::session::Session;
 
 /// Pod rows drawn (more are summarised).
 const MAX_POD_ROWS: usize = 6;
-/// kubectl's STATUS column for a Node: `Ready` when the Ready condition is True, `NotReady`
-/// when it is False or Unknown, `Unknown` when there is none; `,SchedulingDisabled` when
-/// cordoned (kubectl `printNode`).
-pub fn node_status(node: &Node) -> (String, Health) {
-    let (mut s, health) = match node.ready_status() {
-        Some("True") => ("Ready".to_string(), Health::Ok),
-        Some(_) => ("NotReady".to_string(), Health::Down),
-        None => ("Unknown".to_string(), Health::Warn),
-    };
-    if node.spec.unschedulable {
-        s.push_str(",SchedulingDisabled");
+
+/// The shape a Node card gets from kubectl's STATUS column ([`get::node_status`]): `Ready` is
+/// fine, `Unknown` (no Ready condition yet) a warning, `NotReady` down.
+fn node_health(status: &str) -> Health {
+    if status.starts_with("Ready") {
+        Health::Ok
+    } else if status.starts_with("Unknown") {
+        Health::Warn
+    } else {
+        Health::Down
     }
-    (s, health)
 }
 
-/// kubectl's STATUS column for a Pod (kubectl `printPod`, without init containers): the phase,
-/// or a container's waiting or terminated reason; `Terminating` once deleted.
-pub fn pod_status(pod: &Pod) -> (String, Health) {
-    let mut reason = pod.status.phase.clone();
-    for c in pod.status.container_statuses.iter().rev() {
-        if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
-            reason = w.reason.clone();
-        } else if let Some(x) = c.state.terminated.as_ref().filter(|x| !x.reason.is_empty()) {
-            reason = x.reason.clone();
-        }
-    }
-    let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-    if pod.is_terminating() && !terminal {
-        reason = "Terminating".into();
-    }
-    let health = match reason.as_str() {
+/// The shape a Pod row gets from kubectl's STATUS column ([`get::pod_state`]): running and
+/// ready is fine; running but unready, pending or being created a warning; anything else
+/// (terminating, failed, a container's error) down.
+fn pod_health(status: &str, pod: &Pod) -> Health {
+    match status {
         "Running" if pod.is_ready() => Health::Ok,
         "Running" | "Pending" | "ContainerCreating" => Health::Warn,
         _ => Health::Down,
-    };
-    (reason, health)
+    }
 }
+
 /// Whether the object was changed by a request whose packet is showing its answer now (ignoring
 /// staggering): from its arrival to the end of its window.
 fn fresh(log: &Log, kind: Kind, ns: &str, name: &str, t: SimTime, timing: Timing) -> bool {
@@ -71,6 +59,7 @@ pub(super) fn store(
     lang: Lang,
 ) -> Store {
     let log = session.timeline.log();
+    let now = snapshot.wall();
     let width = layout.width();
     let narrow = layout == Layout::Narrow;
     let inner = top + 26.0;
@@ -91,7 +80,8 @@ pub(super) fn store(
     let mut y = node_col.y;
     for node in snapshot.nodes() {
         let name = &node.metadata.name;
-        let (status, health) = node_status(&node);
+        let status = get::node_status(&node);
+        let health = node_health(&status);
         let title = lang.fill(Key::NodeObject, &[name]);
         let mut taints = Vec::new();
         let (mut cx, mut cy) = (node_col.x + PAD, y + 44.0);
@@ -146,7 +136,6 @@ pub(super) fn store(
     // kube-node-lease.
     let ns_y = if narrow { nodes_bottom + 14.0 } else { lease_col.y };
     let grace = session.timeline.config().profile.node_monitor_grace_period();
-    let now = snapshot.wall();
     let mut leases = Vec::new();
     let mut y = ns_y + 24.0;
     let card_w = lease_col.w - 2.0 * PAD;
@@ -169,14 +158,13 @@ pub(super) fn store(
     let mut y = pods_y + 24.0;
     let shown = if all.len() > MAX_POD_ROWS { MAX_POD_ROWS - 1 } else { all.len() };
     for pod in all.iter().take(shown) {
-        let (status, health) = pod_status(pod);
+        let (ready, status, _) = get::pod_state(pod, now);
+        let health = pod_health(&status, pod);
         let node = if pod.spec.node_name.is_empty() { "—" } else { pod.spec.node_name.as_str() };
-        let total = pod.spec.containers.len();
-        let ready = pod.status.container_statuses.iter().filter(|c| c.ready).count();
         pods.push(PodRow {
             rect: Rect::new(pod_col.x + PAD, y, pod_col.w - 2.0 * PAD, 30.0),
             name: fit(&pod.metadata.name, pod_col.w - 2.0 * PAD - 20.0, CH_MONO),
-            detail: format!("{ready}/{total} {status} · {node}"),
+            detail: format!("{ready} {status} · {node}"),
             health,
         });
         y += 32.0;
@@ -244,6 +232,7 @@ fn lease_card(lease: &Lease, rect: Rect, now_us: i64, grace: Duration, lang: Lan
 mod tests {
     use super::*;
     use crate::sim::Chapter;
+    use crate::sim::objects::Node;
     use crate::view::stage::Scene;
     use crate::view::stage::fixtures::{scene_at, session};
 
@@ -317,8 +306,14 @@ mod tests {
 
     #[test]
     fn kubectl_status_columns() {
+        // The STATUS text is kubectl's (render::kubectl::get); the stage picks a shape for it.
+        let status = |n: &Node| {
+            let s = get::node_status(n);
+            let health = node_health(&s);
+            (s, health)
+        };
         let mut node = Node::new("n");
-        assert_eq!(node_status(&node).0, "Unknown");
+        assert_eq!(status(&node), ("Unknown".into(), Health::Warn));
         node.status.conditions.push(crate::sim::objects::NodeCondition {
             type_: "Ready".into(),
             status: "Unknown".into(),
@@ -327,8 +322,10 @@ mod tests {
             reason: "NodeStatusUnknown".into(),
             message: "Kubelet stopped posting node status.".into(),
         });
-        assert_eq!(node_status(&node).0, "NotReady");
+        assert_eq!(status(&node), ("NotReady".into(), Health::Down));
         node.spec.unschedulable = true;
-        assert_eq!(node_status(&node).0, "NotReady,SchedulingDisabled");
+        assert_eq!(status(&node), ("NotReady,SchedulingDisabled".into(), Health::Down));
+        node.status.conditions[0].status = "True".into();
+        assert_eq!(status(&node), ("Ready,SchedulingDisabled".into(), Health::Ok));
     }
 }
