@@ -2,7 +2,7 @@
 //! tabs' bodies go into.
 
 use crate::i18n::{Key, Lang};
-use crate::view::html::escape;
+use crate::view::html::{cat, escape};
 
 /// The inspector's tabs, in order (Events stays last), with the ids their elements use
 /// (`inspector-tab-<id>`, `inspector-panel-<id>`, `inspector-body-<id>`) and their labels.
@@ -34,56 +34,95 @@ pub fn tab_moved(i: usize, key: &str) -> Option<usize> {
 /// YAML panel holds its two pickers and the kubectl panel its prompt: they persist while the
 /// content beside them changes.
 pub fn frame_markup(lang: Lang) -> String {
-    let t = |k: Key| escape(lang.text(k)).into_owned();
-    let mut o = format!(
-        r#"<div class="inspector-head"><h2 id="inspector-title">{}</h2><div class="node-pick" id="inspector-pick" hidden><label for="inspector-node">{}</label><select id="inspector-node"></select></div></div><div role="tablist" class="tabs" aria-labelledby="inspector-title">"#,
-        t(Key::Inspector),
-        t(Key::InspectNode)
+    let t = |k: Key| escape(lang.text(k));
+    let mut o = String::with_capacity(4096);
+    cat(
+        &mut o,
+        &[
+            r#"<div class="inspector-head"><h2 id="inspector-title">"#,
+            &t(Key::Inspector),
+            r#"</h2><div class="node-pick" id="inspector-pick" hidden><label for="inspector-node">"#,
+            &t(Key::InspectNode),
+            r#"</label><select id="inspector-node"></select></div></div><div role="tablist" class="tabs" aria-labelledby="inspector-title">"#,
+        ],
     );
     for (i, (id, label)) in TABS.iter().enumerate() {
-        o.push_str(&format!(
-            r#"<button type="button" role="tab" id="inspector-tab-{id}" aria-controls="inspector-panel-{id}" aria-selected="{}" tabindex="{}">{}</button>"#,
-            i == 0,
-            if i == 0 { 0 } else { -1 },
-            t(*label)
-        ));
+        let first = i == 0;
+        cat(
+            &mut o,
+            &[
+                r#"<button type="button" role="tab" id="inspector-tab-"#,
+                id,
+                r#"" aria-controls="inspector-panel-"#,
+                id,
+                r#"" aria-selected=""#,
+                if first { "true" } else { "false" },
+                r#"" tabindex=""#,
+                if first { "0" } else { "-1" },
+                r#"">"#,
+                &t(*label),
+                "</button>",
+            ],
+        );
     }
     o.push_str("</div>");
     for (i, (id, _)) in TABS.iter().enumerate() {
-        o.push_str(&format!(
-            r#"<div role="tabpanel" id="inspector-panel-{id}" aria-labelledby="inspector-tab-{id}" tabindex="0" class="tabpanel"{}>"#,
-            if i == 0 { "" } else { " hidden" }
-        ));
+        cat(
+            &mut o,
+            &[
+                r#"<div role="tabpanel" id="inspector-panel-"#,
+                id,
+                r#"" aria-labelledby="inspector-tab-"#,
+                id,
+                r#"" tabindex="0" class="tabpanel""#,
+                if i == 0 { "" } else { " hidden" },
+                ">",
+            ],
+        );
         match *id {
-            "yaml" => o.push_str(&format!(
-                r#"<div class="yaml-controls"><label><span>{}</span><select id="yaml-object"></select></label><label><span>{}</span><select id="yaml-compare"></select></label></div>"#,
-                t(Key::YamlObject),
-                t(Key::YamlCompareWith)
-            )),
-            "kubectl" => o.push_str(&format!(
-                r#"<p class="help" id="kubectl-help">{help}</p><form class="kubectl-prompt" id="kubectl-form"><label for="kubectl-input" class="prompt-sign"><span aria-hidden="true">$</span><span class="sr-only">{label}</span></label><input id="kubectl-input" type="text" spellcheck="false" autocomplete="off" autocapitalize="off" aria-describedby="kubectl-help" placeholder="kubectl get nodes"><button type="submit">{run}</button></form><div class="suggestions" role="group" aria-label="{try_}"><span class="suggestions-label" aria-hidden="true">{try_}</span><span id="kubectl-suggestions"></span></div>"#,
-                help = t(Key::KubectlHelp),
-                label = t(Key::KubectlPromptLabel),
-                run = t(Key::KubectlRun),
-                try_ = t(Key::KubectlSuggestions),
-            )),
+            "yaml" => cat(
+                &mut o,
+                &[
+                    r#"<div class="yaml-controls"><label><span>"#,
+                    &t(Key::YamlObject),
+                    r#"</span><select id="yaml-object"></select></label><label><span>"#,
+                    &t(Key::YamlCompareWith),
+                    r#"</span><select id="yaml-compare"></select></label></div>"#,
+                ],
+            ),
+            "kubectl" => {
+                let try_ = t(Key::KubectlSuggestions);
+                cat(
+                    &mut o,
+                    &[
+                        r#"<p class="help" id="kubectl-help">"#,
+                        &t(Key::KubectlHelp),
+                        r#"</p><form class="kubectl-prompt" id="kubectl-form"><label for="kubectl-input" class="prompt-sign"><span aria-hidden="true">$</span><span class="sr-only">"#,
+                        &t(Key::KubectlPromptLabel),
+                        r#"</span></label><input id="kubectl-input" type="text" spellcheck="false" autocomplete="off" autocapitalize="off" aria-describedby="kubectl-help" placeholder="kubectl get nodes"><button type="submit">"#,
+                        &t(Key::KubectlRun),
+                        r#"</button></form><div class="suggestions" role="group" aria-label=""#,
+                        &try_,
+                        r#""><span class="suggestions-label" aria-hidden="true">"#,
+                        &try_,
+                        r#"</span><span id="kubectl-suggestions"></span></div>"#,
+                    ],
+                );
+            }
             _ => {}
         }
-        o.push_str(&format!(r#"<div class="panel-body" id="inspector-body-{id}"></div></div>"#));
+        cat(&mut o, &[r#"<div class="panel-body" id="inspector-body-"#, id, r#""></div></div>"#]);
     }
     o
 }
 
 /// The Node picker's options, `selected` marked.
 pub fn picker_markup(names: &[String], selected: Option<&str>) -> String {
-    names
-        .iter()
-        .map(|n| {
-            format!(
-                r#"<option value="{0}"{1}>{0}</option>"#,
-                escape(n),
-                if selected == Some(n.as_str()) { " selected" } else { "" }
-            )
-        })
-        .collect()
+    let mut o = String::new();
+    for n in names {
+        let name = escape(n);
+        let mark = if selected == Some(n.as_str()) { " selected" } else { "" };
+        cat(&mut o, &[r#"<option value=""#, &name, "\"", mark, ">", &name, "</option>"]);
+    }
+    o
 }

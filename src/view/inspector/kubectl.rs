@@ -4,7 +4,7 @@
 
 use crate::render::kubectl::{Cluster, Output, command};
 use crate::sim::Snapshot;
-use crate::view::html::escape;
+use crate::view::html::{cat, escape};
 
 /// Most commands kept in the history.
 pub const HISTORY_CAP: usize = 50;
@@ -26,10 +26,12 @@ pub fn suggestions(node: &str) -> Vec<String> {
 
 /// The suggestions as buttons (their `data-cmd` is the command they run).
 pub fn suggestions_markup(node: &str) -> String {
-    suggestions(node)
-        .iter()
-        .map(|c| format!(r#"<button type="button" class="suggestion" data-cmd="{0}">{0}</button>"#, escape(c)))
-        .collect()
+    let mut o = String::new();
+    for c in suggestions(node) {
+        let c = escape(&c);
+        cat(&mut o, &[r#"<button type="button" class="suggestion" data-cmd=""#, &c, r#"">"#, &c, "</button>"]);
+    }
+    o
 }
 
 /// Commands typed so far, and where the arrow keys are in them.
@@ -92,12 +94,18 @@ pub fn normalize(line: &str) -> String {
 
 /// The transcript: the prompt and command, then stdout, then stderr (marked as such).
 pub fn output_markup(line: &str, out: &Output) -> String {
-    let mut o =
-        format!(r#"<span class="prompt" aria-hidden="true">$ </span><span class="cmd">{}</span>"#, escape(line));
-    o.push('\n');
-    o.push_str(&escape(&out.stdout));
+    let mut o = String::new();
+    cat(
+        &mut o,
+        &[
+            r#"<span class="prompt" aria-hidden="true">$ </span><span class="cmd">"#,
+            &escape(line),
+            "</span>\n",
+            &escape(&out.stdout),
+        ],
+    );
     if !out.stderr.is_empty() {
-        o.push_str(&format!(r#"<span class="stderr">{}</span>"#, escape(&out.stderr)));
+        cat(&mut o, &[r#"<span class="stderr">"#, &escape(&out.stderr), "</span>"]);
     }
     o
 }
