@@ -32,8 +32,8 @@ pub use lease::{
 };
 pub use markup::empty_markup;
 pub use node::{
-    Cell, ConditionRow, Health, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node, node_line,
-    node_markup, node_names, node_view,
+    Cell, ConditionHealth, ConditionRow, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node,
+    node_line, node_markup, node_names, node_view,
 };
 pub use pods::{PodRow, pod_row, pod_rows, pods_markup};
 

@@ -34,32 +34,32 @@ pub fn node_line(node: &Node, now: WallTime) -> NodeLine {
 /// Whether a condition's status is good news, bad news, or unknown (for colour and shape; the
 /// text always says True, False or Unknown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Health {
+pub enum ConditionHealth {
     Good,
     Bad,
     #[default]
     Unknown,
 }
 
-impl Health {
+impl ConditionHealth {
     /// A class name for styling.
     pub fn class(self) -> &'static str {
         match self {
-            Health::Good => "ok",
-            Health::Bad => "bad",
-            Health::Unknown => "unknown",
+            ConditionHealth::Good => "ok",
+            ConditionHealth::Bad => "bad",
+            ConditionHealth::Unknown => "unknown",
         }
     }
 }
 
 /// Whether a node condition's status is healthy: `Ready` wants True, every pressure (and
 /// `NetworkUnavailable`) wants False.
-pub fn condition_health(type_: &str, status: &str) -> Health {
+pub fn condition_health(type_: &str, status: &str) -> ConditionHealth {
     match (type_ == "Ready", status) {
-        (_, "Unknown") => Health::Unknown,
-        (true, "True") | (false, "False") => Health::Good,
-        (true, "False") | (false, "True") => Health::Bad,
-        _ => Health::Unknown,
+        (_, "Unknown") => ConditionHealth::Unknown,
+        (true, "True") | (false, "False") => ConditionHealth::Good,
+        (true, "False") | (false, "True") => ConditionHealth::Bad,
+        _ => ConditionHealth::Unknown,
     }
 }
 
@@ -81,7 +81,7 @@ impl Cell {
 pub struct ConditionRow {
     pub type_: Cell,
     pub status: Cell,
-    pub health: Health,
+    pub health: ConditionHealth,
     pub last_heartbeat: Cell,
     pub last_transition: Cell,
     pub reason: Cell,
@@ -345,11 +345,11 @@ mod tests {
 
     #[test]
     fn condition_health_pairs_type_and_status() {
-        assert_eq!(condition_health("Ready", "True"), Health::Good);
-        assert_eq!(condition_health("Ready", "False"), Health::Bad);
-        assert_eq!(condition_health("MemoryPressure", "False"), Health::Good);
-        assert_eq!(condition_health("DiskPressure", "True"), Health::Bad);
-        assert_eq!(condition_health("PIDPressure", "Unknown"), Health::Unknown);
+        assert_eq!(condition_health("Ready", "True"), ConditionHealth::Good);
+        assert_eq!(condition_health("Ready", "False"), ConditionHealth::Bad);
+        assert_eq!(condition_health("MemoryPressure", "False"), ConditionHealth::Good);
+        assert_eq!(condition_health("DiskPressure", "True"), ConditionHealth::Bad);
+        assert_eq!(condition_health("PIDPressure", "Unknown"), ConditionHealth::Unknown);
     }
 
     #[test]
@@ -373,7 +373,7 @@ mod tests {
         assert!(!mem.type_.changed && !mem.status.changed && !mem.last_heartbeat.changed && !mem.message.changed);
         let r = &v.conditions[1];
         assert_eq!(r.status.text, "Unknown");
-        assert_eq!(r.health, Health::Unknown);
+        assert_eq!(r.health, ConditionHealth::Unknown);
         assert!(r.status.changed && r.reason.changed && r.message.changed && r.last_transition.changed);
         assert!(!r.type_.changed && !r.last_heartbeat.changed);
         assert_eq!(r.last_transition.text, "Mon, 02 Mar 2026 09:02:00 +0000");
