@@ -4,7 +4,7 @@
 
 use nodeline::cli;
 use nodeline::render::kubectl::{Cluster, command};
-use nodeline::sim::{Chapter, Config, DEFAULT_EPOCH, SimTime, Timeline};
+use nodeline::sim::{Chapter, Config, SimTime, Timeline};
 
 #[path = "common/binary.rs"]
 mod binary;
@@ -40,7 +40,8 @@ fn prints_the_same_bytes_as_the_panel() {
     let mut tl = Timeline::new(Chapter::NodeFailure, Config::default());
     tl.run_until(SimTime::from_secs(400));
     let t = SimTime::from_micros(330_000_999);
-    let cluster = Cluster::from_snapshot(&tl.at(t), DEFAULT_EPOCH + t.since_start());
+    let snapshot = tl.at(t);
+    let cluster = Cluster::from_snapshot(&snapshot, snapshot.wall());
     for args in [
         &["get", "nodes", "-o", "wide"][..],
         &["get", "pods", "-o", "wide"],

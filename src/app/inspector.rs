@@ -2,7 +2,8 @@
 //! requests and the Events at the playhead, as WAI-ARIA tabs.
 //!
 //! Everything it shows is HTML written by the view models ([`crate::view::inspector`],
-//! [`crate::view::yaml`], [`crate::view::kubectl`], [`crate::view::requests`]): the frame once
+//! [`crate::view::inspector::yaml`], [`crate::view::inspector::kubectl`],
+//! [`crate::view::inspector::requests`]): the frame once
 //! per language, then each part into its element by id, from a memo (so only what changed is
 //! written, and only the open tab computes anything). A tab's body is patched in place
 //! ([`super::dom::morph`]): it changes every frame while playing, and the element the reader
@@ -16,9 +17,8 @@ use wasm_bindgen::JsCast;
 use super::state::AppCtx;
 use crate::i18n::Key;
 use crate::sim::objects::{Kind, ObjectKey};
-use crate::view::inspector::{self as vm, TABS};
-use crate::view::kubectl::{self as kvm, History};
-use crate::view::{requests, yaml};
+use crate::view::inspector::kubectl::{self as kvm, History};
+use crate::view::inspector::{self as vm, TABS, requests, yaml};
 
 const NODE: usize = 0;
 const LEASE: usize = 1;
@@ -165,7 +165,6 @@ pub fn Inspector() -> impl IntoView {
         let text = |k: Key| lang.text(k);
         ctx.with_session(|s| {
             let log = s.timeline.log();
-            let epoch = s.timeline.config().epoch;
             let snap = s.at(t);
             let names = vm::node_names(&snap);
             let selected = chosen
@@ -217,11 +216,9 @@ pub fn Inspector() -> impl IntoView {
                 KUBECTL => {
                     w.put("kubectl-suggestions", kvm::suggestions_markup(name.unwrap_or("node-1")));
                     let html = match &command {
-                        None => {
-                            format!(r#"<p class="empty">{}</p>"#, crate::view::stage::escape(text(Key::KubectlEmpty)))
-                        }
+                        None => vm::empty_markup(None, text(Key::KubectlEmpty)),
                         Some(line) => {
-                            let out = kvm::run(line, &snap, epoch, t);
+                            let out = kvm::run(line, &snap);
                             format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))
                         }
                     };
@@ -237,7 +234,7 @@ pub fn Inspector() -> impl IntoView {
                 }
                 NODE => w.patch(
                     &body,
-                    match name.and_then(|n| vm::inspect_node(log, epoch, n, t)) {
+                    match name.and_then(|n| vm::inspect_node(&s.timeline, n, t)) {
                         Some(v) => vm::node_markup(&v, lang),
                         None => vm::empty_markup(name, text(Key::NoNodeYet)),
                     },
@@ -246,14 +243,14 @@ pub fn Inspector() -> impl IntoView {
                     let grace = ctx.profile.node_monitor_grace_period();
                     w.patch(
                         &body,
-                        match name.and_then(|n| vm::inspect_lease(log, epoch, n, t, grace)) {
+                        match name.and_then(|n| vm::inspect_lease(&s.timeline, n, t, grace)) {
                             Some(v) => vm::lease_markup(&v, lang),
                             None => vm::empty_markup(name, text(Key::NoLease)),
                         },
                     );
                 }
-                PODS => w.patch(&body, vm::pods_markup(&vm::pod_rows(&snap, epoch), lang)),
-                _ => w.patch(&body, vm::events_markup(&vm::event_list(log, epoch, t, vm::EVENT_CAP), lang)),
+                PODS => w.patch(&body, vm::pods_markup(&vm::pod_rows(&snap), lang)),
+                _ => w.patch(&body, vm::events_markup(&vm::event_list(&s.timeline, t, vm::EVENT_CAP), lang)),
             }
         });
         w

@@ -1,7 +1,6 @@
 //! `nodeline kubectl`: what the page's kubectl panel shows for `kubectl ARGS...` at one moment.
 
 use crate::render::kubectl::{Cluster, command};
-use crate::view::inspector::wall_at;
 
 use super::args::KubectlArgs;
 use super::{Output, end_of_millisecond};
@@ -11,7 +10,8 @@ use super::{Output, end_of_millisecond};
 pub(super) fn run(args: &KubectlArgs) -> Output {
     let (timeline, warnings) = args.sim.timeline_through(args.at.0);
     let t = end_of_millisecond(args.at.0);
-    let cluster = Cluster::from_snapshot(&timeline.at(t), wall_at(timeline.config().epoch, t));
+    let snapshot = timeline.at(t);
+    let cluster = Cluster::from_snapshot(&snapshot, snapshot.wall());
     let out = command::run(&args.args, &cluster);
     let mut stderr: String = warnings.into_iter().map(|w| format!("nodeline: warning: {w}\n")).collect();
     stderr.push_str(&out.stderr);

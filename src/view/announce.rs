@@ -3,9 +3,9 @@
 //! changed since the last moment (so playback does not flood a screen reader).
 
 use crate::i18n::{Key, Lang};
+use crate::render::kubectl::get::node_status;
 use crate::sim::Snapshot;
 use crate::sim::objects::Kind;
-use crate::view::inspector::node_status;
 
 /// The facts the live region watches at a moment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -3,12 +3,10 @@
 
 pub mod announce;
 pub mod controls;
+pub mod html;
 pub mod inspector;
-pub mod kubectl;
 pub mod notice;
 pub mod poster;
-pub mod requests;
 pub mod session;
 pub mod stage;
 pub mod track;
-pub mod yaml;

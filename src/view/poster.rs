@@ -7,33 +7,16 @@
 //! It is built from the same catalogue ([`crate::i18n`]) the app narrates from, and its links
 //! by [`crate::link`], so the two cannot disagree. Each language is its own `<section lang>`.
 
-use std::fmt::Write;
-
 use crate::i18n::{Key, Lang, Segment, segments};
 use crate::link::{self, Link};
 use crate::sim::Chapter;
+use crate::view::html::{cat, escape};
 
 /// The id of the poster's outer element (the app removes it when it mounts).
 pub const POSTER_ID: &str = "nodeline-poster";
 
 /// The mark in `index.html` that the build replaces with [`html`].
 pub const MARK: &str = "<!-- nodeline:poster -->";
-
-/// Escapes text for HTML content and double- or single-quoted attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The relative "Play from step `n`" link (the one the app's narration gives).
 pub fn step_href(lang: Lang, chapter: Chapter, n: usize) -> String {
@@ -47,9 +30,7 @@ fn paragraph(out: &mut String, text: &str) {
     for segment in segments(text) {
         match segment {
             Segment::Text(t) | Segment::Term { words: t, .. } => out.push_str(&escape(t)),
-            Segment::Code(c) => {
-                let _ = write!(out, "<code>{}</code>", escape(c));
-            }
+            Segment::Code(c) => cat(out, &["<code>", &escape(c), "</code>"]),
         }
     }
     out.push_str("</p>\n");
@@ -60,36 +41,65 @@ fn paragraph(out: &mut String, text: &str) {
 pub fn section(lang: Lang, first: bool) -> String {
     let code = lang.code();
     let mut out = String::with_capacity(16 * 1024);
-    let _ =
-        writeln!(out, "<section class=\"poster-lang\" lang=\"{}\" aria-labelledby=\"poster-{code}\">", escape(code));
     let h = if first { "h1" } else { "h2" };
-    let _ = writeln!(out, "<{h} id=\"poster-{code}\">{}</{h}>", escape(lang.text(Key::AppTitle)));
-    let _ = writeln!(out, "<p class=\"tagline\">{}</p>", escape(lang.text(Key::Tagline)));
-    let _ = writeln!(out, "<p class=\"poster-intro\">{}</p>", escape(lang.text(Key::PosterIntro)));
+    cat(
+        &mut out,
+        &[
+            "<section class=\"poster-lang\" lang=\"",
+            &escape(code),
+            "\" aria-labelledby=\"poster-",
+            code,
+            "\">\n<",
+            h,
+            " id=\"poster-",
+            code,
+            "\">",
+            &escape(lang.text(Key::AppTitle)),
+            "</",
+            h,
+            ">\n<p class=\"tagline\">",
+            &escape(lang.text(Key::Tagline)),
+            "</p>\n<p class=\"poster-intro\">",
+            &escape(lang.text(Key::PosterIntro)),
+            "</p>\n",
+        ],
+    );
     for chapter in Chapter::ALL {
         let text = lang.chapter(chapter);
-        let id = format!("poster-{code}-{}", chapter.id());
-        let _ = writeln!(out, "<section class=\"poster-chapter\" aria-labelledby=\"{id}\">");
-        let _ = writeln!(
-            out,
-            "<h2 id=\"{id}\"><span class=\"chapter-number\">{}</span> <span class=\"chapter-title\">{}</span></h2>",
-            escape(&lang.fill(Key::ChapterLabel, &[&chapter.number().to_string()])),
-            escape(text.title)
+        let id = ["poster-", code, "-", chapter.id()].concat();
+        cat(
+            &mut out,
+            &[
+                "<section class=\"poster-chapter\" aria-labelledby=\"",
+                &id,
+                "\">\n<h2 id=\"",
+                &id,
+                "\"><span class=\"chapter-number\">",
+                &escape(&lang.fill(Key::ChapterLabel, &[&chapter.number().to_string()])),
+                "</span> <span class=\"chapter-title\">",
+                &escape(text.title),
+                "</span></h2>\n<p class=\"poster-summary\">",
+                &escape(text.summary),
+                "</p>\n<ol class=\"poster-steps\">\n",
+            ],
         );
-        let _ = writeln!(out, "<p class=\"poster-summary\">{}</p>", escape(text.summary));
-        out.push_str("<ol class=\"poster-steps\">\n");
         for (i, step) in text.steps.iter().enumerate() {
             let n = i + 1;
-            let _ = writeln!(out, "<li>\n<h3>{}</h3>", escape(step.title));
+            cat(&mut out, &["<li>\n<h3>", &escape(step.title), "</h3>\n"]);
             for p in step.body {
                 paragraph(&mut out, p);
             }
-            let _ = writeln!(
-                out,
-                "<p class=\"play-from\"><a href=\"{}\">{} {}</a></p>\n</li>",
-                escape(&step_href(lang, chapter, n)),
-                escape(&lang.fill(Key::PlayFromStep, &[&n.to_string()])),
-                escape(step.title)
+            cat(
+                &mut out,
+                &[
+                    "<p class=\"play-from\"><a href=\"",
+                    &escape(&step_href(lang, chapter, n)),
+                    "\">",
+                    &escape(&lang.fill(Key::PlayFromStep, &[&n.to_string()])),
+                    " ",
+                    &escape(step.title),
+                    "</a></p>\n</li>\n",
+                ],
             );
         }
         out.push_str("</ol>\n</section>\n");
@@ -100,7 +110,8 @@ pub fn section(lang: Lang, first: bool) -> String {
 
 /// The whole poster: every language, in [`Lang::ALL`] order, in one element the app removes.
 pub fn html() -> String {
-    let mut out = format!("<div id=\"{POSTER_ID}\" class=\"poster\">\n");
+    let mut out = String::new();
+    cat(&mut out, &["<div id=\"", POSTER_ID, "\" class=\"poster\">\n"]);
     for (i, lang) in Lang::ALL.into_iter().enumerate() {
         out.push_str(&section(lang, i == 0));
     }
@@ -140,15 +151,6 @@ mod tests {
     }
 
     #[test]
-    fn escapes_markup_and_quotes() {
-        assert_eq!(
-            escape("<img src=x onerror=\"a('&')\">"),
-            "&lt;img src=x onerror=&quot;a(&#39;&amp;&#39;)&quot;&gt;"
-        );
-        assert_eq!(escape("plain ✓"), "plain ✓");
-    }
-
-    #[test]
     fn has_every_step_text_and_link_in_every_language() {
         let html = html();
         let text = text_of(&html);
@@ -167,7 +169,8 @@ mod tests {
                     for p in step.body {
                         assert!(section_text.contains(&squash(&plain(p))), "{lang} {chapter} {n}: {p}");
                     }
-                    let href = escape(&step_href(lang, chapter, n));
+                    let href = step_href(lang, chapter, n);
+                    let href = escape(&href);
                     let label = format!("{} {}", lang.fill(Key::PlayFromStep, &[&n.to_string()]), step.title);
                     let anchor = format!("<a href=\"{href}\">{}</a>", escape(&label));
                     assert!(section.contains(&anchor), "{lang} {chapter} {n}: {anchor}");

@@ -17,14 +17,18 @@ fn main() {
         let mut timeline = Timeline::with_actions(link.chapter, Config::default(), &link.actions);
         let t = link.t.unwrap_or(SimTime::from_secs(600));
         timeline.run_until(t);
-        let epoch = timeline.config().epoch;
         let snapshot = timeline.at(t);
-        let output = nodeline::view::kubectl::run(line, &snapshot, epoch, t);
-        let mut text = nodeline::view::kubectl::output_markup(line, &output);
+        let output = nodeline::view::inspector::kubectl::run(line, &snapshot);
+        let mut text = nodeline::view::inspector::kubectl::output_markup(line, &output);
         for object in snapshot.objects() {
             text.push_str(&nodeline::render::yaml::to_string(&object.to_json()));
         }
-        text.push_str(&nodeline::view::requests::markup(timeline.log(), t, None, link.lang.unwrap_or_default()));
+        text.push_str(&nodeline::view::inspector::requests::markup(
+            timeline.log(),
+            t,
+            None,
+            link.lang.unwrap_or_default(),
+        ));
         for lang in Lang::ALL {
             for key in Key::ALL {
                 text.push_str(lang.text(*key));

@@ -4,8 +4,9 @@
 use crate::i18n::{Key, Lang};
 use crate::render::request;
 use crate::sim::{Log, Outcome, SimTime};
-use crate::view::stage::escape;
-use crate::view::yaml::clock_ms;
+use crate::view::html::{cat, escape};
+use crate::view::inspector::empty_markup;
+use crate::view::inspector::yaml::clock_ms;
 
 /// How many requests the tab lists.
 pub const LISTED: usize = 12;
@@ -43,9 +44,10 @@ pub fn markup(log: &Log, t: SimTime, open: Option<u64>, lang: Lang) -> String {
         list.insert(0, i);
     }
     if list.is_empty() {
-        return format!(r#"<p class="empty">{}</p>"#, escape(lang.text(Key::NoRequestYet)));
+        return empty_markup(None, lang.text(Key::NoRequestYet));
     }
-    let mut o = format!(r#"<p class="help">{}</p><ul class="requests">"#, escape(lang.text(Key::RequestsHelp)));
+    let mut o = String::new();
+    cat(&mut o, &[r#"<p class="help">"#, &escape(lang.text(Key::RequestsHelp)), r#"</p><ul class="requests">"#]);
     for i in list {
         let r = &log.requests[i];
         let is_open = open == Some(r.seq);
@@ -54,18 +56,34 @@ pub fn markup(log: &Log, t: SimTime, open: Option<u64>, lang: Lang) -> String {
             Outcome::Code(_) => "warn",
             Outcome::Timeout => "timeout",
         };
-        o.push_str(&format!(
-            r#"<li><details data-seq="{seq}"{open}><summary data-seq="{seq}" class="req-{tone}">{}</summary>"#,
-            escape(&summary(log, i, lang)),
-            seq = r.seq,
-            open = if is_open { " open" } else { "" },
-        ));
+        let seq = r.seq.to_string();
+        cat(
+            &mut o,
+            &[
+                r#"<li><details data-seq=""#,
+                &seq,
+                "\"",
+                if is_open { " open" } else { "" },
+                r#"><summary data-seq=""#,
+                &seq,
+                r#"" class="req-"#,
+                tone,
+                r#"">"#,
+                &escape(&summary(log, i, lang)),
+                "</summary>",
+            ],
+        );
         if is_open {
-            o.push_str(&format!(
-                r#"<p class="req-effect">{}</p><pre class="verbose" tabindex="0"><code>{}</code></pre>"#,
-                escape(&lang.fill(Key::RequestEffect, &[&log.summary(i)])),
-                escape(&request::verbose(r))
-            ));
+            cat(
+                &mut o,
+                &[
+                    r#"<p class="req-effect">"#,
+                    &escape(&lang.fill(Key::RequestEffect, &[&log.summary(i)])),
+                    r#"</p><pre class="verbose" tabindex="0"><code>"#,
+                    &escape(&request::verbose(r)),
+                    "</code></pre>",
+                ],
+            );
         }
         o.push_str("</details></li>");
     }

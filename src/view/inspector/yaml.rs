@@ -11,7 +11,8 @@ use crate::render::yaml;
 use crate::sim::objects::{Kind, Object, ObjectKey};
 use crate::sim::record::{ChangeType, Log};
 use crate::sim::{NODE_LEASE_NAMESPACE, SimTime, Snapshot};
-use crate::view::stage::escape;
+use crate::view::html::{cat, escape};
+use crate::view::inspector::empty_markup;
 
 /// Lines of context kept around each change in a diff.
 const CONTEXT: usize = 3;
@@ -87,12 +88,8 @@ pub fn node_key(kind: Kind, node: &str) -> ObjectKey {
 pub fn choices_markup(choices: &[Choice], selected: &ObjectKey) -> String {
     let mut o = String::new();
     for c in choices {
-        o.push_str(&format!(
-            r#"<option value="{}"{}>{}</option>"#,
-            escape(&c.value),
-            if &c.key == selected { " selected" } else { "" },
-            escape(&c.label)
-        ));
+        let mark = if &c.key == selected { " selected" } else { "" };
+        cat(&mut o, &[r#"<option value=""#, &escape(&c.value), "\"", mark, ">", &escape(&c.label), "</option>"]);
     }
     o
 }
@@ -129,17 +126,16 @@ fn version_label(log: &Log, idx: u32) -> String {
 pub fn versions_markup(log: &Log, key: &ObjectKey, t: SimTime, selected: Option<u32>, none: &str) -> String {
     let versions = log.versions(key);
     let n = versions.partition_point(|&i| log.changes[i as usize].t <= t);
-    let mut o =
-        format!(r#"<option value=""{}>{}</option>"#, if selected.is_none() { " selected" } else { "" }, escape(none));
+    let mut o = String::new();
+    let mark = if selected.is_none() { " selected" } else { "" };
+    cat(&mut o, &[r#"<option value="""#, mark, ">", &escape(none), "</option>"]);
     for &idx in versions[..n].iter().rev() {
         if log.changes[idx as usize].change == ChangeType::Deleted {
             continue;
         }
-        o.push_str(&format!(
-            r#"<option value="{idx}"{}>{}</option>"#,
-            if selected == Some(idx) { " selected" } else { "" },
-            escape(&version_label(log, idx))
-        ));
+        let mark = if selected == Some(idx) { " selected" } else { "" };
+        let (value, label) = (idx.to_string(), version_label(log, idx));
+        cat(&mut o, &[r#"<option value=""#, &value, "\"", mark, ">", &escape(&label), "</option>"]);
     }
     o
 }
@@ -170,18 +166,23 @@ pub fn live_markup(log: &Log, idx: u32, lang: Lang) -> String {
         (Some((request, actor, answer)), _) => lang.fill(Key::YamlChangedBy, &[&when, &request, &actor, &answer]),
         (None, _) => lang.fill(Key::YamlChangedAt, &[&when]),
     };
-    let mut o = format!(
-        r#"<p class="yaml-change">{}</p><p class="legend"><span class="legend-mark" aria-hidden="true"></span>{}</p><pre class="yaml" tabindex="0"><code>"#,
-        escape(&head),
-        escape(lang.text(Key::YamlChangedLegend))
+    let mut o = String::with_capacity(text.len() + 512);
+    cat(
+        &mut o,
+        &[
+            r#"<p class="yaml-change">"#,
+            &escape(&head),
+            r#"</p><p class="legend"><span class="legend-mark" aria-hidden="true"></span>"#,
+            &escape(lang.text(Key::YamlChangedLegend)),
+            r#"</p><pre class="yaml" tabindex="0"><code>"#,
+        ],
     );
     for (line, marked) in text.lines().zip(marks.into_iter().chain(std::iter::repeat(false))) {
         if marked {
-            o.push_str(&format!(r#"<mark class="chg">{}</mark>"#, escape(line)));
+            cat(&mut o, &[r#"<mark class="chg">"#, &escape(line), "</mark>\n"]);
         } else {
-            o.push_str(&escape(line));
+            cat(&mut o, &[&escape(line), "\n"]);
         }
-        o.push('\n');
     }
     o.push_str("</code></pre>");
     o
@@ -195,9 +196,10 @@ pub fn diff_markup(log: &Log, from: u32, to: u32, lang: Lang) -> String {
     let lines = linediff::diff(&al, &bl);
     let title = lang
         .fill(Key::YamlDiffTitle, &[&clock_ms(log.changes[from as usize].t), &clock_ms(log.changes[to as usize].t)]);
-    let mut o = format!(r#"<p class="yaml-change">{}</p>"#, escape(&title));
+    let mut o = String::new();
+    cat(&mut o, &[r#"<p class="yaml-change">"#, &escape(&title), "</p>"]);
     if lines.iter().all(|l| matches!(l, Line::Same(_))) {
-        o.push_str(&format!(r#"<p class="empty">{}</p>"#, escape(lang.text(Key::YamlNoChanges))));
+        o.push_str(&empty_markup(None, lang.text(Key::YamlNoChanges)));
         return o;
     }
     // Keep lines within CONTEXT of a change.
@@ -220,9 +222,9 @@ pub fn diff_markup(log: &Log, from: u32, to: u32, lang: Lang) -> String {
             skipped = false;
         }
         match line {
-            Line::Same(l) => o.push_str(&format!("  {}\n", escape(l))),
-            Line::Removed(l) => o.push_str(&format!("<del>- {}</del>\n", escape(l))),
-            Line::Added(l) => o.push_str(&format!("<ins>+ {}</ins>\n", escape(l))),
+            Line::Same(l) => cat(&mut o, &["  ", &escape(l), "\n"]),
+            Line::Removed(l) => cat(&mut o, &["<del>- ", &escape(l), "</del>\n"]),
+            Line::Added(l) => cat(&mut o, &["<ins>+ ", &escape(l), "</ins>\n"]),
         }
     }
     if skipped {

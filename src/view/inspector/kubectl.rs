@@ -3,9 +3,8 @@
 //! shell-like history recalled with the arrow keys.
 
 use crate::render::kubectl::{Cluster, Output, command};
-use crate::sim::{SimTime, Snapshot, WallTime};
-use crate::view::inspector::wall_at;
-use crate::view::stage::escape;
+use crate::sim::Snapshot;
+use crate::view::html::{cat, escape};
 
 /// Most commands kept in the history.
 pub const HISTORY_CAP: usize = 50;
@@ -27,10 +26,12 @@ pub fn suggestions(node: &str) -> Vec<String> {
 
 /// The suggestions as buttons (their `data-cmd` is the command they run).
 pub fn suggestions_markup(node: &str) -> String {
-    suggestions(node)
-        .iter()
-        .map(|c| format!(r#"<button type="button" class="suggestion" data-cmd="{0}">{0}</button>"#, escape(c)))
-        .collect()
+    let mut o = String::new();
+    for c in suggestions(node) {
+        let c = escape(&c);
+        cat(&mut o, &[r#"<button type="button" class="suggestion" data-cmd=""#, &c, r#"">"#, &c, "</button>"]);
+    }
+    o
 }
 
 /// Commands typed so far, and where the arrow keys are in them.
@@ -85,11 +86,6 @@ impl History {
     }
 }
 
-/// The cluster at `t` as the panel's kubectl sees it (ages counted to `t`).
-pub fn cluster_at(snapshot: &Snapshot<'_>, epoch: WallTime, t: SimTime) -> Cluster {
-    Cluster::from_snapshot(snapshot, wall_at(epoch, t))
-}
-
 /// The command line as typed, with `kubectl` in front if it was left out.
 pub fn normalize(line: &str) -> String {
     let line = line.trim();
@@ -98,25 +94,31 @@ pub fn normalize(line: &str) -> String {
 
 /// The transcript: the prompt and command, then stdout, then stderr (marked as such).
 pub fn output_markup(line: &str, out: &Output) -> String {
-    let mut o =
-        format!(r#"<span class="prompt" aria-hidden="true">$ </span><span class="cmd">{}</span>"#, escape(line));
-    o.push('\n');
-    o.push_str(&escape(&out.stdout));
+    let mut o = String::new();
+    cat(
+        &mut o,
+        &[
+            r#"<span class="prompt" aria-hidden="true">$ </span><span class="cmd">"#,
+            &escape(line),
+            "</span>\n",
+            &escape(&out.stdout),
+        ],
+    );
     if !out.stderr.is_empty() {
-        o.push_str(&format!(r#"<span class="stderr">{}</span>"#, escape(&out.stderr)));
+        cat(&mut o, &[r#"<span class="stderr">"#, &escape(&out.stderr), "</span>"]);
     }
     o
 }
 
-/// Runs a line for the cluster at `t`.
-pub fn run(line: &str, snapshot: &Snapshot<'_>, epoch: WallTime, t: SimTime) -> Output {
-    command::run_line(line, &cluster_at(snapshot, epoch, t))
+/// Runs a line for the cluster at the snapshot's instant (ages counted to it).
+pub fn run(line: &str, snapshot: &Snapshot<'_>) -> Output {
+    command::run_line(line, &Cluster::from_snapshot(snapshot, snapshot.wall()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Chapter, Config, DEFAULT_EPOCH, Timeline};
+    use crate::sim::{Chapter, Config, SimTime, Timeline};
 
     #[test]
     fn history_walks_like_a_shell() {
@@ -144,15 +146,15 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let t = SimTime::from_secs(90);
-        let out = run("get nodes", &tl.at(t), DEFAULT_EPOCH, t);
+        let out = run("get nodes", &tl.at(t));
         assert_eq!(out.stdout, "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   90s   v1.34.1\n");
         let html = output_markup(&normalize("get nodes"), &out);
         assert!(html.contains(r#"<span class="cmd">kubectl get nodes</span>"#));
         assert!(html.contains("node-1   Ready    &lt;none&gt;   90s"), "{html}");
-        let err = run("kubectl get foo", &tl.at(t), DEFAULT_EPOCH, t);
+        let err = run("kubectl get foo", &tl.at(t));
         assert_eq!(err.code, 1);
         assert!(output_markup("kubectl get foo", &err).ends_with(
-            "<span class=\"stderr\">error: the server doesn't have a resource type &quot;foo&quot;\n</span>"
+            "<span class=\"stderr\">error: the server doesn&#39;t have a resource type &quot;foo&quot;\n</span>"
         ));
         assert_eq!(normalize("  kubectl get nodes "), "kubectl get nodes");
         assert_eq!(suggestions("node-2")[2], "kubectl describe node node-2");

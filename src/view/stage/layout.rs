@@ -1,0 +1,471 @@
+//! Where everything on the stage goes: the two layouts, the machines' boxes, the control plane,
+//! the arrows between them, and the stored objects below ([`super::store`]).
+
+use super::geometry::{CH_MONO, CH_SANS, Pt, Rect, Route, dist, fit, round_rect};
+use super::packets::Timing;
+use super::scene::{
+    ActorBox, ContainerList, ControlPlane, Health, Line, MachineBox, RuntimeBox, Scene, Sender, StateChip,
+};
+use super::store::store;
+use crate::i18n::{Key, Lang};
+use crate::sim::{KubeletState, MachineView, SimTime};
+use crate::view::session::Session;
+
+/// Container rows drawn per machine (more are summarised).
+const MAX_CONTAINER_ROWS: usize = 4;
+/// Pod rows drawn (more are summarised).
+/// The two arrangements of the stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Machines in a row on top (two rows past three machines), the control plane below them,
+    /// the stored objects at the bottom in three columns.
+    Wide,
+    /// Everything in one column, for phones.
+    Narrow,
+}
+
+impl Layout {
+    /// Containers narrower than this (CSS px) get the narrow layout.
+    pub const BREAKPOINT: f64 = 600.0;
+
+    /// The layout for a container `px` CSS pixels wide.
+    pub fn for_width(px: f64) -> Layout {
+        if px > 0.0 && px < Layout::BREAKPOINT { Layout::Narrow } else { Layout::Wide }
+    }
+
+    /// The view box width, in user units.
+    pub fn width(self) -> f32 {
+        match self {
+            Layout::Wide => 800.0,
+            Layout::Narrow => 376.0,
+        }
+    }
+}
+fn containers_title(lang: Lang, n: usize) -> String {
+    match n {
+        0 => lang.text(Key::NoContainers).to_string(),
+        1 => lang.text(Key::OneContainerRunning).to_string(),
+        n => lang.fill(Key::ContainersRunning, &[&n.to_string()]),
+    }
+}
+
+/// Chip, row and gap sizes.
+pub(super) const PAD: f32 = 8.0;
+pub(super) const CHIP_H: f32 = 22.0;
+pub(super) const ROW_H: f32 = 20.0;
+pub(super) const GAP: f32 = 6.0;
+
+/// What decides a machine box's height.
+#[derive(Clone, Copy)]
+struct MachineMetrics {
+    header: f32,
+    cni: bool,
+    rows: usize,
+}
+
+impl MachineMetrics {
+    fn of(m: &MachineView, w: f32) -> MachineMetrics {
+        let n = m.containers.len();
+        MachineMetrics {
+            header: if ip_inline(m, w) { 26.0 } else { 40.0 },
+            cni: !m.cni_ready,
+            rows: if n > MAX_CONTAINER_ROWS { MAX_CONTAINER_ROWS } else { n },
+        }
+    }
+
+    fn runtime_h(&self) -> f32 {
+        24.0 + if self.cni { ROW_H + 4.0 } else { 0.0 } + 18.0 + self.rows as f32 * (ROW_H + 2.0) + 6.0
+    }
+
+    fn height(&self) -> f32 {
+        self.header + CHIP_H + GAP + self.runtime_h() + GAP + CHIP_H + PAD
+    }
+}
+
+fn ip_inline(m: &MachineView, w: f32) -> bool {
+    (m.name.chars().count() as f32 * 7.8 + m.ip.chars().count() as f32 * CH_MONO + 40.0) <= w
+}
+
+fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
+    let metrics = MachineMetrics::of(m, rect.w);
+    let inner_w = rect.w - 2.0 * PAD;
+    let x = rect.x + PAD;
+    let part = |text: &str| lang.fill(Key::StagePart, &[&m.name, text]);
+
+    let mut y = rect.y + metrics.header;
+    let (health, key) = match m.kubelet {
+        KubeletState::Running => (Health::Ok, Key::KubeletRunning),
+        KubeletState::Restarting { .. } => (Health::Warn, Key::KubeletRestarting),
+        KubeletState::Stopped => (Health::Down, Key::KubeletStopped),
+    };
+    let kubelet_rect = Rect::new(x, y, inner_w, CHIP_H);
+    let kubelet = StateChip {
+        rect: kubelet_rect,
+        health,
+        text: fit(lang.text(key), inner_w - 30.0, CH_SANS),
+        label: part(lang.text(key)),
+    };
+    y += CHIP_H + GAP;
+
+    // containerd, with the containers it runs inside its box.
+    let rt_rect = Rect::new(x, y, inner_w, rect.bottom() - PAD - CHIP_H - GAP - y);
+    let rt_key = if m.runtime_up { Key::RuntimeUp } else { Key::RuntimeDown };
+    let mut rt_label = part(lang.text(rt_key));
+    let chip = StateChip {
+        rect: Rect::new(x, y, inner_w, 24.0),
+        health: if m.runtime_up { Health::Ok } else { Health::Down },
+        text: fit(lang.text(rt_key), inner_w - 30.0, CH_SANS),
+        label: String::new(),
+    };
+    let mut cy = y + 24.0;
+    let cni = if m.cni_ready {
+        None
+    } else {
+        let text = lang.text(Key::CniNotReady);
+        rt_label = format!("{rt_label}; {text}");
+        let r = Rect::new(x + PAD, cy, inner_w - 2.0 * PAD, ROW_H);
+        cy += ROW_H + 4.0;
+        Some((r, fit(text, r.w - 24.0, CH_SANS * 0.95)))
+    };
+    let chip = StateChip { label: rt_label, ..chip };
+    let n = m.containers.len();
+    let title = containers_title(lang, n);
+    let shown = if n > MAX_CONTAINER_ROWS { MAX_CONTAINER_ROWS - 1 } else { n };
+    let list_rect = Rect::new(x + PAD, cy, inner_w - 2.0 * PAD, 18.0 + metrics.rows as f32 * (ROW_H + 2.0));
+    let mut rows = Vec::with_capacity(shown);
+    let mut ry = cy + 18.0;
+    for c in m.containers.iter().take(shown) {
+        let r = Rect::new(list_rect.x, ry, list_rect.w, ROW_H);
+        rows.push((r, fit(&format!("{}/{}", c.pod, c.name), r.w - 22.0, CH_MONO)));
+        ry += ROW_H + 2.0;
+    }
+    let more = (n > shown).then(|| {
+        (Rect::new(list_rect.x, ry, list_rect.w, ROW_H), lang.fill(Key::MoreItems, &[&(n - shown).to_string()]))
+    });
+    let names: Vec<String> = m.containers.iter().map(|c| format!("{}/{}", c.pod, c.name)).collect();
+    let list_label = if names.is_empty() { part(&title) } else { format!("{}: {}", part(&title), names.join(", ")) };
+    let containers = ContainerList { rect: list_rect, title, rows, more, label: list_label };
+
+    let net_key = if m.network_cut { Key::NetworkCut } else { Key::NetworkOk };
+    let network = StateChip {
+        rect: Rect::new(x, rect.bottom() - PAD - CHIP_H, inner_w, CHIP_H),
+        health: if m.network_cut { Health::Down } else { Health::Ok },
+        text: fit(lang.text(net_key), inner_w - 30.0, CH_SANS),
+        label: part(lang.text(net_key)),
+    };
+    MachineBox {
+        name: m.name.clone(),
+        ip: m.ip.clone(),
+        rect,
+        ip_inline: metrics.header < 30.0,
+        label: lang.fill(Key::Machine, &[&format!("{} ({})", m.name, m.ip)]),
+        kubelet,
+        runtime: RuntimeBox { rect: rt_rect, chip, cni, containers },
+        network,
+    }
+}
+
+impl Scene {
+    /// The stage at `t` (without packets), laid out for `layout`. `timing` only decides when
+    /// changed objects are lit (while the packet that changed them shows its answer).
+    pub fn build(session: &Session, t: SimTime, timing: Timing, layout: Layout, lang: Lang) -> Scene {
+        let snapshot = session.at(t);
+        let machines = snapshot.machines();
+        let views: Vec<&MachineView> = machines.iter().map(|m| &**m).collect();
+        let width = layout.width();
+        let narrow = layout == Layout::Narrow;
+
+        // Machines: a row (two rows past three machines), or a column.
+        let count = views.len();
+        let cols = if narrow { 1 } else { count.div_ceil(count.div_ceil(3).max(1)).max(1) };
+        let mw = if narrow {
+            304.0
+        } else {
+            ((width - 2.0 * PAD - (cols as f32 - 1.0) * 12.0) / cols as f32).min(360.0).floor()
+        };
+        let mh = views.iter().map(|m| MachineMetrics::of(m, mw).height()).fold(0.0f32, f32::max);
+        let mut boxes = Vec::with_capacity(count);
+        for (i, m) in views.iter().enumerate() {
+            let (row, col) = (i / cols, i % cols);
+            let in_row = (count - row * cols).min(cols) as f32;
+            let row_w = in_row * mw + (in_row - 1.0) * 12.0;
+            let x = if narrow { PAD } else { ((width - row_w) / 2.0).floor() + col as f32 * (mw + 12.0) };
+            boxes.push(machine_box(m, Rect::new(x, PAD + row as f32 * (mh + 12.0), mw, mh), lang));
+        }
+        let machines_bottom = boxes.iter().map(|b| b.rect.bottom()).fold(PAD, f32::max);
+
+        // Control plane.
+        let cp_top = machines_bottom + if narrow { 34.0 } else { 58.0 };
+        let inner = cp_top + 26.0;
+        let chip_step = CHIP_H + 6.0;
+        let cm_h = 24.0 + 4.0 * chip_step + 2.0;
+        let (cm, api, sched, kubectl) = if narrow {
+            let cm = Rect::new(PAD + 4.0, inner, 200.0, cm_h);
+            let sched = Rect::new(cm.x, cm.bottom() + 12.0, cm.w, 30.0);
+            let kubectl = Rect::new(cm.x, sched.bottom() + 24.0, cm.w, 30.0);
+            let api_x = cm.right() + 40.0;
+            let api = Rect::new(api_x, inner, width - PAD - 4.0 - api_x, kubectl.bottom() - inner);
+            (cm, api, sched, kubectl)
+        } else {
+            let cm = Rect::new(PAD + 8.0, inner, 232.0, cm_h);
+            let api = Rect::new(((width - 150.0) / 2.0).floor(), inner, 150.0, cm_h);
+            let rx = width - PAD - 8.0 - 200.0;
+            let sched = Rect::new(rx, inner, 200.0, 40.0);
+            let kubectl = Rect::new(rx, inner + cm_h - 30.0, 200.0, 30.0);
+            (cm, api, sched, kubectl)
+        };
+        let cp_bottom = api.bottom().max(cm.bottom()).max(sched.bottom()) + 10.0;
+        let frame = if narrow {
+            let notch = kubectl.y - 10.0;
+            vec![
+                Pt { x: PAD, y: cp_top },
+                Pt { x: width - PAD, y: cp_top },
+                Pt { x: width - PAD, y: cp_bottom.max(kubectl.bottom() + 10.0) },
+                Pt { x: kubectl.right() + 10.0, y: cp_bottom.max(kubectl.bottom() + 10.0) },
+                Pt { x: kubectl.right() + 10.0, y: notch },
+                Pt { x: PAD, y: notch },
+            ]
+        } else {
+            let notch_x = kubectl.x - 10.0;
+            let notch_y = kubectl.y - 10.0;
+            vec![
+                Pt { x: PAD, y: cp_top },
+                Pt { x: width - PAD, y: cp_top },
+                Pt { x: width - PAD, y: notch_y },
+                Pt { x: notch_x, y: notch_y },
+                Pt { x: notch_x, y: cp_bottom },
+                Pt { x: PAD, y: cp_bottom },
+            ]
+        };
+        let controllers = [
+            (Sender::NodeLifecycle, Key::NodeLifecycleController, "nlc"),
+            (Sender::TaintEviction, Key::TaintEvictionController, "eviction"),
+            (Sender::ReplicaSet, Key::ReplicaSetController, "replicaset"),
+            (Sender::IpamTtl, Key::IpamTtlControllers, ""),
+        ];
+        let mut actors = Vec::new();
+        for (i, (sender, key, target)) in controllers.into_iter().enumerate() {
+            let rect = Rect::new(cm.x + PAD, cm.y + 24.0 + i as f32 * chip_step, cm.w - 2.0 * PAD, CHIP_H);
+            actors.push(ActorBox {
+                sender,
+                rect,
+                text: fit(lang.text(key), rect.w - 28.0, CH_SANS),
+                target: (!target.is_empty()).then_some(target),
+                component: false,
+            });
+        }
+        actors.push(ActorBox {
+            sender: Sender::Scheduler,
+            rect: sched,
+            text: lang.text(Key::Scheduler).to_string(),
+            target: Some("scheduler"),
+            component: true,
+        });
+        actors.push(ActorBox {
+            sender: Sender::Kubectl,
+            rect: kubectl,
+            text: lang.text(Key::KubectlClient).to_string(),
+            target: None,
+            component: true,
+        });
+
+        // Arrows.
+        let mut lines = Vec::new();
+        let machines_bottom_row = boxes.iter().map(|b| b.rect.y).fold(PAD, f32::max);
+        // Vertical channels between the boxes of the lowest row, for the links of the rows above.
+        let lowest: Vec<Rect> = boxes.iter().map(|b| b.rect).filter(|r| r.y == machines_bottom_row).collect();
+        let channels: Vec<f32> = lowest.windows(2).map(|w| (w[0].right() + w[1].x) / 2.0).collect();
+        let mut channel_use: Vec<u32> = vec![0; channels.len()];
+        for (i, b) in boxes.iter().enumerate() {
+            let net = b.network.rect;
+            let (route, cut_at) = if narrow {
+                let lane = width - PAD - 8.0 - 8.0 * i as f32;
+                let start = Pt { x: b.rect.right(), y: net.cy() };
+                let pts = vec![start, Pt { x: lane, y: start.y }, Pt { x: lane, y: api.y }];
+                let route = Route::new(pts);
+                let cut = ((lane - start.x) + 22.0) / route.length().max(1.0);
+                (route, cut.min(0.5))
+            } else {
+                let slot = api.x + api.w * (i as f32 + 1.0) / (count as f32 + 1.0);
+                let start = Pt { x: b.rect.cx(), y: b.rect.bottom() };
+                let mut pts = vec![start];
+                let blocked = lowest.iter().any(|r| r.y > b.rect.y && r.x < start.x && start.x < r.right());
+                if blocked && !channels.is_empty() {
+                    // Down the gap between the boxes below, nearest first, then nearest the middle.
+                    let k = (0..channels.len())
+                        .min_by(|&a, &c| {
+                            let score =
+                                |j: usize| (channels[j] - start.x).abs() + (channels[j] - width / 2.0).abs() * 0.01;
+                            score(a).total_cmp(&score(c))
+                        })
+                        .unwrap_or(0);
+                    let x = channels[k] + [0.0, -3.0, 3.0][channel_use[k] as usize % 3];
+                    channel_use[k] += 1;
+                    let y = b.rect.bottom() + 6.0;
+                    pts.extend([Pt { x: start.x, y }, Pt { x, y }, Pt { x, y: machines_bottom + 10.0 }]);
+                } else {
+                    pts.push(Pt { x: start.x, y: machines_bottom + 10.0 });
+                }
+                let before = Route::new(pts.clone()).length();
+                let diag_from = *pts.last().unwrap_or(&start);
+                let diag_to = Pt { x: slot, y: api.y - 14.0 };
+                pts.extend([diag_to, Pt { x: slot, y: api.y }]);
+                let route = Route::new(pts);
+                // Cut halfway down the open stretch between the machines and the API server.
+                let cut = (before + 0.45 * dist(diag_from, diag_to)) / route.length().max(1.0);
+                (route, cut)
+            };
+            lines.push(Line {
+                sender: Sender::Machine(b.name.clone()),
+                route,
+                cut_at: Some(cut_at),
+                cut: b.network.health == Health::Down,
+                target: Some("network"),
+            });
+        }
+        for a in &actors {
+            let y = a.rect.cy();
+            let route = if a.rect.x < api.x {
+                Route::new(vec![Pt { x: a.rect.right() + if a.component { 0.0 } else { PAD }, y }, Pt { x: api.x, y }])
+            } else {
+                Route::new(vec![Pt { x: a.rect.x, y }, Pt { x: api.right(), y }])
+            };
+            lines.push(Line { sender: a.sender.clone(), route, cut_at: None, cut: false, target: None });
+        }
+
+        let control_plane = ControlPlane {
+            frame,
+            title: lang.text(Key::ControlPlane).to_string(),
+            title_at: Pt { x: PAD + 10.0, y: cp_top + 17.0 },
+            apiserver: api,
+            apiserver_text: lang.text(Key::ApiServer).to_string(),
+            manager: cm,
+            manager_title: fit(lang.text(Key::ControllerManager), cm.w - 16.0, 7.0),
+            actors,
+        };
+        let cp_end = control_plane.frame.iter().map(|p| p.y).fold(0.0f32, f32::max);
+
+        // Stored objects.
+        let store_top = cp_end + 26.0;
+        let store = store(&snapshot, session, t, timing, layout, store_top, lang);
+        let storage_link = (Pt { x: api.cx(), y: api.bottom() }, Pt { x: api.cx(), y: store_top });
+        let height = store.frame.bottom() + PAD;
+
+        Scene {
+            layout,
+            width,
+            height,
+            machines: boxes.into_iter().map(round_machine).collect(),
+            lines,
+            control_plane,
+            storage_link,
+            store,
+        }
+    }
+}
+
+fn round_machine(mut b: MachineBox) -> MachineBox {
+    b.rect = round_rect(b.rect);
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Chapter;
+    use crate::view::stage::fixtures::scene_at;
+
+    #[test]
+    fn a_cut_network_is_drawn_cut() {
+        let s = scene_at(Chapter::Registration, "cut-network@1m", 90, Layout::Wide);
+        let m = &s.machines[0];
+        assert_eq!(m.network.health, Health::Down);
+        assert_eq!(m.network.label, "node-1: network to the API server cut");
+        assert!(s.lines[0].cut);
+        let s = scene_at(Chapter::Registration, "", 90, Layout::Wide);
+        assert!(!s.lines[0].cut);
+        assert_eq!(s.machines[0].network.health, Health::Ok);
+    }
+
+    #[test]
+    fn a_restarting_kubelet_has_its_own_shape_and_text() {
+        let m = MachineView {
+            name: "node-1".into(),
+            hostname: "node-1".into(),
+            ip: "10.0.0.11".into(),
+            kubelet: KubeletState::Restarting { why: "x".into() },
+            runtime_up: false,
+            cni_ready: true,
+            network_cut: false,
+            containers: Vec::new(),
+        };
+        let b = machine_box(&m, Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
+        assert_eq!(b.kubelet.health, Health::Warn);
+        assert_eq!(b.kubelet.text, "kubelet exited, systemd restarts it in 10 s");
+        assert_eq!(b.runtime.chip.health, Health::Down);
+        assert_eq!(b.runtime.chip.label, "node-1: containerd stopped");
+        assert_eq!(b.runtime.containers.title, "no containers");
+    }
+
+    /// Every layout keeps its parts inside the view box and apart, with one to six machines.
+    #[test]
+    fn layouts_fit_their_view_box_without_overlaps() {
+        for layout in [Layout::Wide, Layout::Narrow] {
+            for extra in 0..5 {
+                let actions: Vec<String> = (0..extra).map(|i| format!("add-machine@{}s", 100 + i)).collect();
+                let s = scene_at(Chapter::NodeFailure, &actions.join(","), 200, layout);
+                assert_eq!(s.machines.len(), 2 + extra);
+                let all = Rect::new(0.0, 0.0, s.width, s.height);
+                for (i, m) in s.machines.iter().enumerate() {
+                    assert!(all.contains(&m.rect), "{layout:?} {i}: {:?}", m.rect);
+                    for part in [m.kubelet.rect, m.runtime.rect, m.network.rect, m.runtime.containers.rect] {
+                        assert!(m.rect.contains(&part), "{layout:?} {i}: {part:?} outside {:?}", m.rect);
+                    }
+                    for o in &s.machines[i + 1..] {
+                        assert!(!m.rect.overlaps(&o.rect), "{layout:?}: machines overlap");
+                    }
+                    assert!(m.rect.bottom() < s.control_plane.title_at.y, "{layout:?}: machine over the control plane");
+                }
+                let cp = &s.control_plane;
+                for a in &cp.actors {
+                    assert!(all.contains(&a.rect), "{layout:?}: {a:?}");
+                    assert!(!a.rect.overlaps(&cp.apiserver), "{layout:?}: {a:?} over the API server");
+                }
+                assert!(all.contains(&s.store.frame));
+                for c in s.store.nodes.iter().map(|n| n.rect).chain(s.store.leases.iter().map(|l| l.rect)) {
+                    assert!(s.store.frame.contains(&c), "{layout:?}: {c:?}");
+                }
+                // A machine's link never runs across another machine.
+                for (l, own) in s.lines.iter().zip(&s.machines) {
+                    let len = l.route.length();
+                    for k in 0..=(len / 2.0) as usize {
+                        let p = l.route.at(k as f32 * 2.0 / len);
+                        for m in s.machines.iter().filter(|m| m.name != own.name) {
+                            let inside = Rect::new(m.rect.x + 1.0, m.rect.y + 1.0, m.rect.w - 2.0, m.rect.h - 2.0);
+                            assert!(
+                                !inside.contains(&Rect::new(p.x, p.y, 0.0, 0.0)),
+                                "{layout:?}: {} crosses {}",
+                                own.name,
+                                m.name
+                            );
+                        }
+                    }
+                }
+                for l in &s.lines {
+                    for p in &l.route.points {
+                        assert!(p.x >= 0.0 && p.x <= s.width && p.y >= 0.0 && p.y <= s.height, "{layout:?}: {l:?}");
+                    }
+                    assert!(l.route.length() > 20.0, "{layout:?}: arrow too short to see a packet move: {l:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn picks_the_layout_by_width() {
+        assert_eq!(Layout::for_width(390.0), Layout::Narrow);
+        assert_eq!(Layout::for_width(815.0), Layout::Wide);
+        // Not measured yet: wide.
+        assert_eq!(Layout::for_width(0.0), Layout::Wide);
+    }
+}

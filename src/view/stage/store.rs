@@ -1,0 +1,331 @@
+//! The objects the API server stores, as the stage shows them: Node cards with their status and
+//! taints, Lease cards with their age, and the Pods.
+
+use std::time::Duration;
+
+use super::geometry::{CH_MONO, Pt, Rect, fit, round_rect};
+use super::layout::{Layout, PAD};
+use super::packets::{TRAVEL, Timing};
+use super::scene::{Chip, Health, LeaseCard, NodeCard, PodRow, Store};
+use crate::i18n::{Key, Lang};
+use crate::render::kubectl::get;
+use crate::sim::objects::{Kind, Lease, Pod};
+use crate::sim::{Log, NODE_LEASE_NAMESPACE, SimTime, Snapshot, format_go_duration};
+use crate::view::session::Session;
+
+/// Pod rows drawn (more are summarised).
+const MAX_POD_ROWS: usize = 6;
+
+/// The shape a Node card gets from kubectl's STATUS column ([`get::node_status`]): `Ready` is
+/// fine, `Unknown` (no Ready condition yet) a warning, `NotReady` down.
+fn node_health(status: &str) -> Health {
+    if status.starts_with("Ready") {
+        Health::Ok
+    } else if status.starts_with("Unknown") {
+        Health::Warn
+    } else {
+        Health::Down
+    }
+}
+
+/// The shape a Pod row gets from kubectl's STATUS column ([`get::pod_state`]): running and
+/// ready is fine; running but unready, pending or being created a warning; anything else
+/// (terminating, failed, a container's error) down.
+fn pod_health(status: &str, pod: &Pod) -> Health {
+    match status {
+        "Running" if pod.is_ready() => Health::Ok,
+        "Running" | "Pending" | "ContainerCreating" => Health::Warn,
+        _ => Health::Down,
+    }
+}
+
+/// Whether the object was changed by a request whose packet is showing its answer now (ignoring
+/// staggering): from its arrival to the end of its window.
+fn fresh(log: &Log, kind: Kind, ns: &str, name: &str, t: SimTime, timing: Timing) -> bool {
+    let arrival = if timing.reduced_motion { Duration::ZERO } else { timing.window.mul_f64(TRAVEL) };
+    log.version_of_at(kind, ns, name, t).is_some_and(|c| {
+        let age = t - c.t;
+        age >= arrival && age < arrival + timing.window
+    })
+}
+
+pub(super) fn store(
+    snapshot: &Snapshot<'_>,
+    session: &Session,
+    t: SimTime,
+    timing: Timing,
+    layout: Layout,
+    top: f32,
+    lang: Lang,
+) -> Store {
+    let log = session.timeline.log();
+    let now = snapshot.wall();
+    let width = layout.width();
+    let narrow = layout == Layout::Narrow;
+    let inner = top + 26.0;
+    // Columns: nodes, the lease namespace, pods (side by side, or stacked).
+    let (node_col, lease_col, pod_col) = if narrow {
+        let w = width - 2.0 * PAD - 8.0;
+        (Rect::new(PAD + 4.0, inner, w, 0.0), Rect::new(PAD + 4.0, 0.0, w, 0.0), Rect::new(PAD + 4.0, 0.0, w, 0.0))
+    } else {
+        (
+            Rect::new(PAD + 8.0, inner, 230.0, 0.0),
+            Rect::new(PAD + 8.0 + 238.0, inner, 290.0, 0.0),
+            Rect::new(PAD + 8.0 + 238.0 + 298.0, inner, width - 2.0 * PAD - 16.0 - 238.0 - 298.0, 0.0),
+        )
+    };
+
+    // Nodes.
+    let mut nodes = Vec::new();
+    let mut y = node_col.y;
+    for node in snapshot.nodes() {
+        let name = &node.metadata.name;
+        let status = get::node_status(&node);
+        let health = node_health(&status);
+        let title = lang.fill(Key::NodeObject, &[name]);
+        let mut taints = Vec::new();
+        let (mut cx, mut cy) = (node_col.x + PAD, y + 44.0);
+        for taint in &node.spec.taints {
+            let full = taint.display();
+            let text = full.strip_prefix("node.kubernetes.io/").unwrap_or(&full).to_string();
+            let text = fit(&text, node_col.w - 2.0 * PAD - 10.0, CH_MONO);
+            let w = text.chars().count() as f32 * CH_MONO + 10.0;
+            if cx + w > node_col.right() - PAD && cx > node_col.x + PAD {
+                cx = node_col.x + PAD;
+                cy += 20.0;
+            }
+            taints.push(Chip {
+                rect: round_rect(Rect::new(cx, cy, w, 16.0)),
+                text,
+                no_execute: taint.effect == "NoExecute",
+                full,
+            });
+            cx += w + 4.0;
+        }
+        let taint_list = if taints.is_empty() {
+            lang.text(Key::NoTaints).to_string()
+        } else {
+            taints.iter().map(|c| c.full.as_str()).collect::<Vec<_>>().join(", ")
+        };
+        let no_taints =
+            taints.is_empty().then(|| lang.fill(Key::StagePart, &[lang.text(Key::Taints), lang.text(Key::NoTaints)]));
+        let h = cy + 16.0 + PAD - y;
+        let label = format!(
+            "{}; {}",
+            lang.fill(Key::StagePart, &[&title, &status]),
+            lang.fill(Key::StagePart, &[lang.text(Key::Taints), &taint_list])
+        );
+        nodes.push(NodeCard {
+            rect: round_rect(Rect::new(node_col.x, y, node_col.w, h)),
+            title,
+            status,
+            health,
+            taints,
+            no_taints,
+            label,
+            fresh: fresh(log, Kind::Node, "", name, t, timing),
+        });
+        y += h + 8.0;
+    }
+    let no_nodes = nodes.is_empty().then(|| {
+        y += 24.0;
+        (Pt { x: node_col.x + 4.0, y: node_col.y + 14.0 }, lang.text(Key::NoNodeYet).to_string())
+    });
+    let nodes_bottom = y - 8.0;
+
+    // kube-node-lease.
+    let ns_y = if narrow { nodes_bottom + 14.0 } else { lease_col.y };
+    let grace = session.timeline.config().profile.node_monitor_grace_period();
+    let mut leases = Vec::new();
+    let mut y = ns_y + 24.0;
+    let card_w = lease_col.w - 2.0 * PAD;
+    for lease in snapshot.leases().iter().filter(|l| l.metadata.namespace == NODE_LEASE_NAMESPACE) {
+        leases.push(lease_card(lease, Rect::new(lease_col.x + PAD, y, card_w, 66.0), now.0, grace, lang, {
+            fresh(log, Kind::Lease, NODE_LEASE_NAMESPACE, &lease.metadata.name, t, timing)
+        }));
+        y += 66.0 + 8.0;
+    }
+    let no_leases = leases.is_empty().then(|| {
+        y += 18.0;
+        (Pt { x: lease_col.x + PAD, y: ns_y + 38.0 }, lang.text(Key::NoLease).to_string())
+    });
+    let lease_ns = Rect::new(lease_col.x, ns_y, lease_col.w, y - ns_y);
+
+    // Pods.
+    let pods_y = if narrow { lease_ns.bottom() + 14.0 } else { pod_col.y };
+    let all = snapshot.pods();
+    let mut pods = Vec::new();
+    let mut y = pods_y + 24.0;
+    let shown = if all.len() > MAX_POD_ROWS { MAX_POD_ROWS - 1 } else { all.len() };
+    for pod in all.iter().take(shown) {
+        let (ready, status, _) = get::pod_state(pod, now);
+        let health = pod_health(&status, pod);
+        let node = if pod.spec.node_name.is_empty() { "—" } else { pod.spec.node_name.as_str() };
+        pods.push(PodRow {
+            rect: Rect::new(pod_col.x + PAD, y, pod_col.w - 2.0 * PAD, 30.0),
+            name: fit(&pod.metadata.name, pod_col.w - 2.0 * PAD - 20.0, CH_MONO),
+            detail: format!("{ready} {status} · {node}"),
+            health,
+        });
+        y += 32.0;
+    }
+    let pods_note = if all.is_empty() {
+        y += 18.0;
+        Some((Pt { x: pod_col.x + PAD, y: pods_y + 38.0 }, lang.text(Key::NoPods).to_string()))
+    } else if all.len() > shown {
+        y += 18.0;
+        Some((Pt { x: pod_col.x + PAD, y: y - 6.0 }, lang.fill(Key::MoreItems, &[&(all.len() - shown).to_string()])))
+    } else {
+        None
+    };
+    let pods_frame = Rect::new(pod_col.x, pods_y, pod_col.w, y - pods_y);
+
+    let bottom = nodes_bottom.max(lease_ns.bottom()).max(pods_frame.bottom()) + 10.0;
+    Store {
+        frame: Rect::new(PAD, top, width - 2.0 * PAD, bottom - top),
+        title: lang.text(Key::StoredObjects).to_string(),
+        nodes,
+        no_nodes,
+        lease_ns,
+        lease_ns_title: lang.text(Key::LeaseNamespace).to_string(),
+        leases,
+        no_leases,
+        pods_frame,
+        pods_title: lang.text(Key::TabPods).to_string(),
+        pods,
+        pods_note,
+    }
+}
+
+fn lease_card(lease: &Lease, rect: Rect, now_us: i64, grace: Duration, lang: Lang, fresh: bool) -> LeaseCard {
+    let name = &lease.metadata.name;
+    let holder = lease.spec.holder_identity.clone().unwrap_or_default();
+    let (renew, ago, stale) = match lease.spec.renew_time {
+        Some(rt) => {
+            let secs = ((now_us - rt.0.0).max(0) / 1_000_000) as u64;
+            let d = format_go_duration(Duration::from_secs(secs));
+            let stale = Duration::from_secs(secs) > grace;
+            let ago = if stale {
+                lang.fill(Key::LeaseStale, &[&d, &format_go_duration(grace)])
+            } else {
+                lang.fill(Key::LeaseRenewed, &[&d])
+            };
+            (rt.0.rfc3339_micros(), ago, stale)
+        }
+        None => (String::new(), String::new(), false),
+    };
+    let title = lang.fill(Key::LeaseObject, &[name]);
+    let label = format!("{title}: holderIdentity {holder}, renewTime {renew}, {ago}");
+    LeaseCard {
+        rect: round_rect(rect),
+        title,
+        holder: format!("holderIdentity: {holder}"),
+        renew: fit(&format!("renewTime: {renew}"), rect.w - 2.0 * PAD, CH_MONO),
+        ago,
+        stale,
+        label,
+        fresh,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Chapter;
+    use crate::sim::objects::Node;
+    use crate::view::stage::Scene;
+    use crate::view::stage::fixtures::{scene_at, session};
+
+    #[test]
+    fn a_dead_kubelet_leaves_its_containers_running() {
+        let s = scene_at(Chapter::NodeFailure, "", 150, Layout::Wide);
+        let m = &s.machines[0];
+        assert_eq!(m.kubelet.health, Health::Down);
+        assert_eq!(m.kubelet.label, "node-1: kubelet stopped");
+        assert_eq!(m.runtime.containers.title, "1 container running");
+        assert!(m.runtime.containers.rows[0].1.ends_with("/nginx"), "{:?}", m.runtime.containers.rows);
+        assert_eq!(s.machines[1].kubelet.health, Health::Ok);
+        // The Lease is going stale.
+        let lease = &s.store.leases[0];
+        assert!(lease.ago.starts_with("renewed ") && !lease.stale, "{lease:?}");
+        // After the grace period the controller marks the node NotReady and taints it.
+        let s = scene_at(Chapter::NodeFailure, "", 180, Layout::Wide);
+        let node = &s.store.nodes[0];
+        assert_eq!((node.status.as_str(), node.health), ("NotReady", Health::Down));
+        assert!(node.taints.iter().any(|c| c.text == "unreachable:NoExecute" && c.no_execute), "{node:?}");
+        assert!(s.store.leases[0].stale);
+        // kubectl's READY counts container statuses, which the controller leaves alone.
+        assert_eq!(s.store.pods[0].detail, "1/1 Running · node-1");
+        // After the toleration runs out: deleted, still running on the silent machine, and a
+        // replacement bound to node-2.
+        let s = scene_at(Chapter::NodeFailure, "", 480, Layout::Wide);
+        let details: Vec<&str> = s.store.pods.iter().map(|p| p.detail.as_str()).collect();
+        assert!(details.contains(&"1/1 Terminating · node-1"), "{details:?}");
+        assert!(details.iter().any(|d| d.ends_with("Running · node-2")), "{details:?}");
+        assert_eq!(s.machines[0].runtime.containers.rows.len(), 1);
+    }
+
+    #[test]
+    fn before_registration_there_is_no_node_and_no_cni() {
+        let s = scene_at(Chapter::Registration, "", 0, Layout::Wide);
+        assert!(s.store.nodes.is_empty());
+        assert_eq!(s.store.no_nodes.as_ref().map(|n| n.1.as_str()), Some("no Node object yet"));
+        assert_eq!(s.store.no_leases.as_ref().map(|n| n.1.as_str()), Some("no Lease yet"));
+        let cni = s.machines[0].runtime.cni.as_ref().expect("CNI badge");
+        assert_eq!(cni.1, "no CNI config: NetworkReady=false");
+        // Registered, tainted not-ready, with a Lease from the second heartbeat on.
+        let s = scene_at(Chapter::Registration, "", 12, Layout::Wide);
+        let node = &s.store.nodes[0];
+        assert_eq!(node.status, "NotReady");
+        assert_eq!(
+            node.taints.iter().map(|c| c.full.as_str()).collect::<Vec<_>>(),
+            vec!["node.kubernetes.io/not-ready:NoSchedule"]
+        );
+        assert_eq!(s.store.leases[0].holder, "holderIdentity: node-1");
+        assert!(s.store.leases[0].renew.starts_with("renewTime: 2026-03-02T09:00:10."), "{:?}", s.store.leases[0]);
+        let s = scene_at(Chapter::Registration, "", 60, Layout::Wide);
+        assert_eq!(s.store.nodes[0].status, "Ready");
+        assert!(s.machines[0].runtime.cni.is_none());
+        assert_eq!(s.store.pods.len(), 2);
+    }
+
+    #[test]
+    fn an_object_lights_up_while_the_request_that_changed_it_shows_its_answer() {
+        // The Lease renewal at 20.81056 s.
+        let renewal = 20_810_560;
+        let s = session(Chapter::Registration, "", SimTime::from_secs(30));
+        let lit = |after_ms: u64, reduced: bool| {
+            let t = SimTime::from_micros(renewal + after_ms * 1000);
+            Scene::build(&s, t, Timing::new(1.0, reduced), Layout::Wide, Lang::En).store.leases[0].fresh
+        };
+        assert!(!lit(100, false), "not before its packet arrives");
+        assert!(lit(400, false));
+        assert!(!lit(1000, false), "not after its packet is gone");
+        assert!(lit(100, true), "with reduced motion, at once");
+    }
+
+    #[test]
+    fn kubectl_status_columns() {
+        // The STATUS text is kubectl's (render::kubectl::get); the stage picks a shape for it.
+        let status = |n: &Node| {
+            let s = get::node_status(n);
+            let health = node_health(&s);
+            (s, health)
+        };
+        let mut node = Node::new("n");
+        assert_eq!(status(&node), ("Unknown".into(), Health::Warn));
+        node.status.conditions.push(crate::sim::objects::NodeCondition {
+            type_: "Ready".into(),
+            status: "Unknown".into(),
+            last_heartbeat_time: crate::sim::objects::Time(crate::sim::WallTime(0)),
+            last_transition_time: crate::sim::objects::Time(crate::sim::WallTime(0)),
+            reason: "NodeStatusUnknown".into(),
+            message: "Kubelet stopped posting node status.".into(),
+        });
+        assert_eq!(status(&node), ("NotReady".into(), Health::Down));
+        node.spec.unschedulable = true;
+        assert_eq!(status(&node), ("NotReady,SchedulingDisabled".into(), Health::Down));
+        node.status.conditions[0].status = "True".into();
+        assert_eq!(status(&node), ("Ready,SchedulingDisabled".into(), Health::Ok));
+    }
+}
