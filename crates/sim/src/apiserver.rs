@@ -205,7 +205,8 @@ pub(crate) struct ApiServer {
     pod_uids: VecMap<String, (String, String)>,
     /// How many Pods of each owner (by uid) are active: not terminating, not finished.
     active_by_owner: VecMap<String, i32>,
-    pub(crate) events: VecMap<(String, String), Arc<super::objects::Event>>,
+    /// Shared with the checkpoints that copied it until an Event is written (copy on write).
+    pub(crate) events: Arc<VecMap<(String, String), Arc<super::objects::Event>>>,
 }
 
 /// The mutable context one request runs in.
@@ -424,7 +425,8 @@ impl ApiServer {
     ) -> Arc<super::objects::Event> {
         event.metadata.resource_version = self.next_rv();
         let event = Arc::new(event);
-        self.events.insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
+        Arc::make_mut(&mut self.events)
+            .insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
         ctx.log.push_change(ctx.now, change, Object::Event(event.clone()), None);
         event
     }
