@@ -203,7 +203,10 @@ pub(crate) struct ApiServer {
     unbound: VecMap<(String, String), ()>,
     /// Each Pod's key by uid.
     pod_uids: VecMap<String, (String, String)>,
-    pub(crate) events: VecMap<(String, String), Arc<super::objects::Event>>,
+    /// How many Pods of each owner (by uid) are active: not terminating, not finished.
+    active_by_owner: VecMap<String, i32>,
+    /// Shared with the checkpoints that copied it until an Event is written (copy on write).
+    pub(crate) events: Arc<VecMap<(String, String), Arc<super::objects::Event>>>,
 }
 
 /// The mutable context one request runs in.
@@ -313,19 +316,24 @@ impl ApiServer {
         self.leases.get(name)
     }
 
-    /// Every Pod, in namespace/name order.
-    pub(crate) fn pods(&self) -> impl Iterator<Item = &Arc<Pod>> {
-        self.pods.values()
-    }
-
     /// Pods bound to `node`, in namespace/name order.
     pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
         self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
     }
 
-    /// How many Pods are bound to `node`.
-    pub(crate) fn pod_count_on(&self, node: &str) -> usize {
-        self.pods_by_node.get(node).map_or(0, |keys| keys.len())
+    /// Every Node with how many Pods are bound to it, in name order.
+    pub(crate) fn nodes_with_pod_counts(&self) -> impl Iterator<Item = (&Arc<Node>, usize)> {
+        let mut bound = self.pods_by_node.iter().peekable();
+        self.nodes.iter().map(move |(name, node)| {
+            while bound.next_if(|(n, _)| n.as_str() < name.as_str()).is_some() {}
+            let count = bound.next_if(|(n, _)| *n == name).map_or(0, |(_, keys)| keys.len());
+            (node, count)
+        })
+    }
+
+    /// How many active Pods (not terminating, not finished) the owner with this uid has.
+    pub(crate) fn active_pods_of(&self, owner_uid: &str) -> i32 {
+        self.active_by_owner.get(owner_uid).copied().unwrap_or(0)
     }
 
     /// Pods bound to no node, in namespace/name order.
@@ -372,6 +380,19 @@ impl ApiServer {
         let pod = Arc::new(pod);
         let obj = Object::Pod(pod.clone());
         // The indexes: a Pod is bound once and never moves.
+        let active = |p: &Pod| !p.is_terminating() && !matches!(p.status.phase.as_str(), "Succeeded" | "Failed");
+        if let Some(old) = self.pods.get(&key)
+            && active(old)
+        {
+            for o in &old.metadata.owner_references {
+                *self.active_by_owner.get_or_insert_with(o.uid.clone(), || 0) -= 1;
+            }
+        }
+        if change != ChangeType::Deleted && active(&pod) {
+            for o in &pod.metadata.owner_references {
+                *self.active_by_owner.get_or_insert_with(o.uid.clone(), || 0) += 1;
+            }
+        }
         if change == ChangeType::Deleted {
             self.pods.remove(&key);
             self.unbound.remove(&key);
@@ -404,7 +425,8 @@ impl ApiServer {
     ) -> Arc<super::objects::Event> {
         event.metadata.resource_version = self.next_rv();
         let event = Arc::new(event);
-        self.events.insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
+        Arc::make_mut(&mut self.events)
+            .insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
         ctx.log.push_change(ctx.now, change, Object::Event(event.clone()), None);
         event
     }

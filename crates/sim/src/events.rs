@@ -10,6 +10,8 @@
 //! Writing an Event is a request too, but the timeline keeps Events on their own track, so they
 //! are not logged as requests.
 
+use std::sync::Arc;
+
 use super::vecmap::VecMap;
 
 use super::ctx::Ctx;
@@ -31,7 +33,8 @@ struct EventKey {
 /// One process's event cache.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Recorder {
-    seen: VecMap<EventKey, (ObjectKey, i32)>,
+    /// Shared with the checkpoints that copied it until it changes again (copy on write).
+    seen: Arc<VecMap<EventKey, (ObjectKey, i32)>>,
 }
 
 /// Which recorder writes an event.
@@ -182,7 +185,7 @@ impl Recorder {
                 (ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name), 1)
             }
         };
-        self.seen.insert(key, (event_key.clone(), count));
+        Arc::make_mut(&mut self.seen).insert(key, (event_key.clone(), count));
         let now = ctx.now;
         ctx.push_event_record(|seq| EventRecord {
             seq,

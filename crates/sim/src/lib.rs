@@ -32,6 +32,8 @@ mod apiserver;
 // 4. the context components act through, and the event recorders they write with
 mod ctx;
 mod events;
+#[cfg(test)]
+mod testkit;
 // 5. the components
 mod controllers;
 mod kubectl;

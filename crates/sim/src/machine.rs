@@ -17,6 +17,9 @@ pub struct MachineSpec {
     /// When the CNI plugin's configuration appears on the machine (`None`: present at boot).
     /// Until then containerd reports `NetworkReady=false`.
     pub cni_ready_after: Option<std::time::Duration>,
+    /// Labels the kubelet registers its Node with (`--node-labels`), e.g. the
+    /// `topology.kubernetes.io/zone` a cloud provider would set.
+    pub labels: Vec<(String, String)>,
 }
 
 impl MachineSpec {
@@ -27,6 +30,7 @@ impl MachineSpec {
             hostname: name.into(),
             kubelet_start: Some(std::time::Duration::ZERO),
             cni_ready_after: None,
+            labels: Vec::new(),
         }
     }
 }

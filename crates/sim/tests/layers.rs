@@ -27,6 +27,8 @@ const LAYERS: &[&str] = &[
     // the context components act through, and the event recorders
     "ctx",
     "events",
+    // driving one component alone (unit tests)
+    "testkit",
     // the components
     "controllers",
     "kubectl",

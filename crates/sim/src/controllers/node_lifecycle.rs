@@ -167,17 +167,20 @@ pub(crate) struct NodeLifecycle {
     recorder: Recorder,
     known: VecMap<String, ()>,
     health: VecMap<String, Health>,
-    zone_states: VecMap<String, ZoneState>,
-    tainters: VecMap<String, TaintQueue>,
+    zone_states: VecMap<Zone, ZoneState>,
+    tainters: VecMap<Zone, TaintQueue>,
     tainting_scheduled: bool,
     /// Whether the last pass found every zone fully disrupted.
     all_disrupted: bool,
     /// Each Node's zone key, refreshed whenever the Node changes.
-    zones: VecMap<String, String>,
+    zones: VecMap<String, Zone>,
 }
 
+/// A zone key, shared by every Node in the zone.
+type Zone = Arc<str>;
+
 /// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty.
-fn compute_zone(node: &Node) -> String {
+fn compute_zone(node: &Node) -> Zone {
     const PREFIX: &str = "topology.kubernetes.io/";
     let l = &node.metadata.labels;
     let mut region = "";
@@ -190,7 +193,7 @@ fn compute_zone(node: &Node) -> String {
             None => break,
         }
     }
-    if region.is_empty() && zone.is_empty() { String::new() } else { format!("{region}:\x00:{zone}") }
+    if region.is_empty() && zone.is_empty() { Zone::from("") } else { Zone::from(format!("{region}:\x00:{zone}")) }
 }
 
 impl NodeLifecycle {
@@ -224,7 +227,7 @@ impl NodeLifecycle {
     }
 
     /// A Node's zone key, from the cache kept up to date on every Node change.
-    fn zone_of(&self, node: &Node) -> String {
+    fn zone_of(&self, node: &Node) -> Zone {
         match self.zones.get(&node.metadata.name) {
             Some(z) => z.clone(),
             None => compute_zone(node),
@@ -296,7 +299,7 @@ impl NodeLifecycle {
                 self.mark_node_as_reachable(name, ctx);
             }
         }
-        let mut zone_conditions: VecMap<String, ZoneCount> = VecMap::new();
+        let mut zone_conditions: VecMap<Zone, ZoneCount> = VecMap::new();
         for node in &nodes {
             let name = &node.metadata.name;
             let Some(node) = ctx.store().node(name).cloned() else { continue };
@@ -527,7 +530,7 @@ impl NodeLifecycle {
     fn no_execute_tainting_pass(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         self.tainting_scheduled = false;
         let now = ctx.now;
-        let zones: Vec<String> = self.tainters.keys().cloned().collect();
+        let zones: Vec<Zone> = self.tainters.keys().cloned().collect();
         let mut wake: Option<SimTime> = None;
         for zone in zones {
             loop {
@@ -571,9 +574,9 @@ impl NodeLifecycle {
     }
 
     /// `handleDisruption`: zone states, master disruption mode, and the tainting rates.
-    fn handle_disruption(&mut self, zone_conditions: VecMap<String, ZoneCount>, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+    fn handle_disruption(&mut self, zone_conditions: VecMap<Zone, ZoneCount>, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         let now = ctx.now;
-        let new_states: Vec<(&String, ZoneState)> =
+        let new_states: Vec<(&Zone, ZoneState)> =
             zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(c.ready, c.not_ready))).collect();
         let all_are = !new_states.is_empty() && new_states.iter().all(|(_, s)| *s == ZoneState::FullDisruption);
         if all_are == self.all_disrupted
@@ -583,7 +586,7 @@ impl NodeLifecycle {
             return;
         }
         self.all_disrupted = all_are;
-        let new_states: Vec<(String, ZoneState)> = new_states.into_iter().map(|(z, s)| (z.clone(), s)).collect();
+        let new_states: Vec<(Zone, ZoneState)> = new_states.into_iter().map(|(z, s)| (z.clone(), s)).collect();
         self.zone_states.retain(|z, _| zone_conditions.contains_key(z));
         let all_were = self.zone_states.values().all(|s| *s == ZoneState::FullDisruption);
         if !all_are || !all_were {

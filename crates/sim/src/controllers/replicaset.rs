@@ -60,15 +60,7 @@ impl ReplicaSetController {
             if ctx.now < rs.active_from {
                 continue;
             }
-            let active = ctx
-                .store()
-                .pods()
-                .filter(|p| {
-                    p.metadata.owner_references.iter().any(|o| o.uid == rs.uid)
-                        && !p.is_terminating()
-                        && !matches!(p.status.phase.as_str(), "Succeeded" | "Failed")
-                })
-                .count() as i32;
+            let active = ctx.store().active_pods_of(&rs.uid);
             for _ in active..rs.replicas {
                 let meta = ObjectMeta {
                     generate_name: format!("{}-", rs.name),

@@ -38,6 +38,19 @@ pub(crate) struct Scheduler {
     flush_scheduled: bool,
 }
 
+/// Whether a node fits a Pod (the filters of [`filter`], without wording why not).
+fn fits(pod: &Pod, node: &Node) -> bool {
+    let tolerated =
+        |key: &str, value: &str, effect: &str| pod.spec.tolerations.iter().any(|t| t.tolerates(key, value, effect));
+    (!node.spec.unschedulable || tolerated("node.kubernetes.io/unschedulable", "", "NoSchedule"))
+        && node
+            .spec
+            .taints
+            .iter()
+            .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+            .all(|t| tolerated(&t.key, &t.value, &t.effect))
+}
+
 /// Why one node does not fit a Pod, as the first failing filter words it.
 fn filter(pod: &Pod, node: &Node, profile: Profile) -> Result<(), String> {
     if node.spec.unschedulable
@@ -103,15 +116,15 @@ impl Scheduler {
         pending.sort_unstable_by(|a, b| {
             (a.metadata.creation_timestamp, &a.metadata.name).cmp(&(b.metadata.creation_timestamp, &b.metadata.name))
         });
-        let live: Vec<String> = pending.iter().map(|p| p.metadata.uid.clone()).collect();
-        self.unschedulable.retain(|uid, _| live.contains(uid));
+        let live: VecMap<&str, ()> = pending.iter().map(|p| (p.metadata.uid.as_str(), ())).collect();
+        self.unschedulable.retain(|uid, _| live.contains_key(uid.as_str()));
         for pod in pending {
             let uid = pod.metadata.uid.clone();
             if let Some(&failed_at) = self.unschedulable.get(&uid) {
                 // Queueing hints: retry only when a cluster change makes the Pod schedulable,
                 // and not before its backoff has passed (or after the 5-minute flush).
                 let due = ctx.now >= failed_at + MAX_IN_UNSCHEDULABLE;
-                if !due && (Self::feasible_nodes(&pod, ctx).is_empty() || ctx.now < failed_at + INITIAL_BACKOFF) {
+                if !due && (ctx.now < failed_at + INITIAL_BACKOFF || !Self::fits_somewhere(&pod, ctx)) {
                     continue;
                 }
             }
@@ -119,22 +132,22 @@ impl Scheduler {
         }
     }
 
-    fn feasible_nodes(pod: &Pod, ctx: &Ctx<'_, SchedulerTimer>) -> Vec<Arc<Node>> {
-        ctx.store().nodes.values().filter(|n| filter(pod, n, ctx.profile).is_ok()).cloned().collect()
+    fn fits_somewhere(pod: &Pod, ctx: &Ctx<'_, SchedulerTimer>) -> bool {
+        ctx.store().nodes.values().any(|n| fits(pod, n))
     }
 
     fn schedule_one(&mut self, pod: &Arc<Pod>, ctx: &mut Ctx<'_, SchedulerTimer>) {
         let uid = pod.metadata.uid.clone();
         let profile = ctx.profile;
-        let mut reasons = Vec::new();
-        let mut feasible = Vec::new();
-        for node in ctx.store().nodes.values() {
-            match filter(pod, node, profile) {
-                Ok(()) => feasible.push(node.clone()),
-                Err(r) => reasons.push(r),
-            }
-        }
+        let feasible: Vec<(Arc<Node>, usize)> = ctx
+            .store()
+            .nodes_with_pod_counts()
+            .filter(|(n, _)| fits(pod, n))
+            .map(|(n, count)| (n.clone(), count))
+            .collect();
         if feasible.is_empty() {
+            let reasons: Vec<String> =
+                ctx.store().nodes.values().filter_map(|n| filter(pod, n, profile).err()).collect();
             let message = fit_error(&reasons, profile);
             self.unschedulable.insert(uid, ctx.now);
             self.recorder.event(
@@ -167,9 +180,8 @@ impl Scheduler {
         }
         // Score: fewest Pods first (NodeResourcesFit's least-allocated, in effect); ties are broken
         // at random, as selectHost does.
-        let load = |n: &Node| ctx.store().pod_count_on(&n.metadata.name);
-        let best = feasible.iter().map(|n| load(n)).min().expect("non-empty");
-        let top: Vec<&Arc<Node>> = feasible.iter().filter(|n| load(n) == best).collect();
+        let best = feasible.iter().map(|(_, load)| *load).min().expect("non-empty");
+        let top: Vec<&Arc<Node>> = feasible.iter().filter(|(_, load)| *load == best).map(|(n, _)| n).collect();
         let pick = top[ctx.rng.below(top.len() as u64) as usize].metadata.name.clone();
         let op = ApiOp::BindPod {
             namespace: pod.metadata.namespace.clone(),
@@ -209,6 +221,59 @@ impl Scheduler {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apiserver::TAINT_NOT_READY;
+    use crate::objects::{ObjectMeta, Taint};
+    use crate::testkit::Probe;
+    use crate::workload::new_pod;
+
+    #[test]
+    fn a_new_pod_goes_where_the_taints_allow() {
+        let not_ready = || vec![Taint::new(TAINT_NOT_READY, "NoSchedule", None)];
+        // The nodes (name, tainted not-ready), then what one pass does with one new Pod.
+        type Case = (Vec<(&'static str, bool)>, Vec<&'static str>);
+        let cases: Vec<Case> = vec![
+            (
+                vec![],
+                vec![
+                    "PATCH /api/v1/namespaces/default/pods/web-1/status -> 200",
+                    "event FailedScheduling: no nodes available to schedule pods",
+                    "timer +30s Flush",
+                ],
+            ),
+            (
+                vec![("node-a", true)],
+                vec![
+                    "PATCH /api/v1/namespaces/default/pods/web-1/status -> 200",
+                    "event FailedScheduling: 0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+                    "timer +30s Flush",
+                ],
+            ),
+            (
+                vec![("node-a", false)],
+                vec![
+                    "POST /api/v1/namespaces/default/pods/web-1/binding -> 201",
+                    "event Scheduled: Successfully assigned default/web-1 to node-a",
+                ],
+            ),
+            (
+                vec![("node-a", true), ("node-b", false)],
+                vec![
+                    "POST /api/v1/namespaces/default/pods/web-1/binding -> 201",
+                    "event Scheduled: Successfully assigned default/web-1 to node-b",
+                ],
+            ),
+        ];
+        for (nodes, want) in cases {
+            let mut probe = Probe::new();
+            for (name, tainted) in &nodes {
+                probe.given_node(name, if *tainted { not_ready() } else { Vec::new() });
+            }
+            let meta = ObjectMeta { name: "web-1".into(), namespace: "default".into(), ..ObjectMeta::default() };
+            probe.given(ApiOp::CreatePod(new_pod(meta, Vec::new(), Profile::V1_34)));
+            let mut scheduler = Scheduler::default();
+            assert_eq!(probe.input(|ctx| scheduler.on_change(ctx)), want, "nodes {nodes:?}");
+        }
+    }
 
     #[test]
     fn fit_errors_read_like_the_real_scheduler() {

@@ -194,3 +194,68 @@ impl TaintEviction {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apiserver::TAINT_UNREACHABLE;
+    use crate::objects::{ObjectMeta, Toleration};
+    use crate::profile::Profile;
+    use crate::testkit::{Probe, matches};
+    use crate::time::secs;
+    use crate::vecmap::VecMap;
+    use crate::workload::new_pod;
+
+    #[test]
+    fn a_pod_on_an_unreachable_node_goes_when_its_toleration_runs_out() {
+        let forever = Toleration {
+            key: TAINT_UNREACHABLE.into(),
+            operator: "Exists".into(),
+            value: String::new(),
+            effect: "NoExecute".into(),
+            toleration_seconds: None,
+        };
+        // (the node tainted unreachable:NoExecute, the Pod's own tolerations), then what the
+        // change does, and what the timer does 300 s later.
+        let timer = "timer +5m0s TaintEvictionTimer { namespace: \"default\", name: \"web-1\", uid: *\" }";
+        type Case = (bool, Vec<Toleration>, Vec<&'static str>, Vec<&'static str>);
+        let cases: Vec<Case> = vec![
+            (false, vec![], vec![], vec![]),
+            (true, vec![forever], vec![], vec![]),
+            (
+                true,
+                vec![],
+                vec![timer],
+                vec![
+                    "GET /api/v1/namespaces/default/pods/web-1 -> 200",
+                    "PATCH /api/v1/namespaces/default/pods/web-1/status -> 200",
+                    "DELETE /api/v1/namespaces/default/pods/web-1 -> 200",
+                    "event TaintManagerEviction: Marking for deletion Pod default/web-1",
+                ],
+            ),
+        ];
+        for (tainted, tolerations, on_change, on_timer) in cases {
+            let mut probe = Probe::new();
+            let taints = if tainted { vec![Taint::new(TAINT_UNREACHABLE, "NoExecute", None)] } else { Vec::new() };
+            probe.given_node("node-a", taints);
+            let meta = ObjectMeta { name: "web-1".into(), namespace: "default".into(), ..ObjectMeta::default() };
+            let pod = probe.given(ApiOp::CreatePod(new_pod(meta, tolerations.clone(), Profile::V1_34)));
+            let uid = pod.meta().uid.clone();
+            probe.given(ApiOp::BindPod {
+                namespace: "default".into(),
+                name: "web-1".into(),
+                uid: uid.clone(),
+                node: "node-a".into(),
+            });
+            let mut eviction = TaintEviction::default();
+            let pods: VecMap<(String, String), ()> =
+                [(("default".to_string(), "web-1".to_string()), ())].into_iter().collect();
+            let changes = Changes { nodes: &VecMap::new(), pods: &pods, all: false };
+            let got = probe.input(|ctx| eviction.on_change(&changes, ctx));
+            assert!(matches(&got, &on_change), "tolerations {tolerations:?}: {got:#?}");
+            probe.now = probe.now + secs(300);
+            let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid };
+            assert_eq!(probe.input(|ctx| eviction.on_timer(timer, ctx)), on_timer, "tolerations {tolerations:?}");
+        }
+    }
+}

@@ -42,6 +42,8 @@ pub(crate) struct Host {
     pub(crate) next_pod_ip: u32,
     /// When the image pull in progress (pulls are serialized) finishes.
     pub(crate) pulls_busy_until: Option<SimTime>,
+    /// The labels the kubelet registers its Node with (`--node-labels`).
+    pub(crate) node_labels: Vec<(String, String)>,
     /// Whether the visible state may have changed since it was last recorded.
     pub(crate) touched: bool,
 }
@@ -114,6 +116,7 @@ impl Host {
             containers: Vec::new(),
             next_pod_ip: 2,
             pulls_busy_until: None,
+            node_labels: spec.labels.clone(),
             touched: true,
         }
     }

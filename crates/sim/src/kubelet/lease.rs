@@ -169,3 +169,73 @@ impl Kubelet {
         self.after(ctx, wait, KubeletTimer::LeaseEnsure { then_update });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::MachineSpec;
+    use crate::objects::Node;
+    use crate::profile::Profile;
+    use crate::testkit::{Probe, matches};
+
+    #[test]
+    fn the_lease_loop_creates_renews_and_retries() {
+        // (the Node exists, the Lease exists, the network is cut), then what one `sync` does.
+        let cases: Vec<(bool, bool, bool, Vec<&str>)> = vec![
+            (
+                false,
+                false,
+                false,
+                vec![
+                    "GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 -> 404",
+                    "GET /api/v1/nodes/node-1 -> 404",
+                    "timer +10.*s Kubelet { generation: 1, timer: LeaseSync }",
+                ],
+            ),
+            (
+                true,
+                false,
+                false,
+                vec![
+                    "GET /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 -> 404",
+                    "GET /api/v1/nodes/node-1 -> 200",
+                    "POST /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases -> 201",
+                    "timer +10.*s Kubelet { generation: 1, timer: LeaseSync }",
+                ],
+            ),
+            (
+                true,
+                true,
+                false,
+                vec![
+                    "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 -> 200",
+                    "timer +10.*s Kubelet { generation: 1, timer: LeaseSync }",
+                ],
+            ),
+            (
+                true,
+                true,
+                true,
+                vec![
+                    "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 -> timeout",
+                    "timer +10s Kubelet { generation: 1, timer: LeaseTry(1) }",
+                ],
+            ),
+        ];
+        for (node, lease, cut, want) in cases {
+            let mut probe = Probe::new();
+            let mut host = Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng());
+            let mut kubelet = Kubelet::new(probe.now, 1);
+            if node {
+                probe.given(ApiOp::CreateNode(Node::new("node-1")));
+            }
+            if lease {
+                // The kubelet's first sync creates it.
+                probe.input(|ctx| kubelet.lease_sync(&mut host, ctx));
+            }
+            host.network_cut = cut;
+            let got = probe.input(|ctx| kubelet.lease_sync(&mut host, ctx));
+            assert!(matches(&got, &want), "node {node}, lease {lease}, cut {cut}: {got:#?}");
+        }
+    }
+}

@@ -28,6 +28,9 @@ impl Kubelet {
         ] {
             node.metadata.labels.insert(k.into(), v.into());
         }
+        for (k, v) in &h.node_labels {
+            node.metadata.labels.insert(k.clone(), v.clone());
+        }
         node.metadata
             .annotations
             .insert("volumes.kubernetes.io/controller-managed-attach-detach".into(), "true".into());

@@ -1,0 +1,89 @@
+//! Driving one component alone, in unit tests: a store, a log and a generator of its own, one
+//! input at a time; what comes out is read back as short lines (requests, Events, timers), so a
+//! test case is a table of inputs and expected lines, in the style of raft-rs's data-driven tests.
+
+use std::time::Duration;
+
+use crate::apiserver::{ApiOp, ApiServer};
+use crate::ctx::{Bus, Ctx};
+use crate::objects::{Node, Object, Taint};
+use crate::profile::Profile;
+use crate::record::{Actor, Log, Outcome};
+use crate::rng::Rng;
+use crate::time::{SimTime, WallTime, format_go_duration};
+
+/// A world with no components: the store, the log and the generator a component acts on.
+pub(crate) struct Probe {
+    pub(crate) now: SimTime,
+    api: ApiServer,
+    log: Log,
+    rng: Rng,
+    bus: Bus,
+}
+
+impl Probe {
+    pub(crate) fn new() -> Probe {
+        Probe {
+            now: SimTime::ZERO,
+            api: ApiServer::with_resource_version(1_000),
+            log: Log::default(),
+            rng: Rng::new(1),
+            bus: Bus::default(),
+        }
+    }
+
+    /// Hands one input to a component through a fresh context; returns what came out: one line
+    /// per request (`METHOD path -> code`), per Event (`event Reason: message`) and per timer
+    /// asked for (`timer +delay Timer`), in that order.
+    pub(crate) fn input<T: std::fmt::Debug>(&mut self, f: impl FnOnce(&mut Ctx<'_, T>)) -> Vec<String> {
+        let (requests, events) = (self.log.requests.len(), self.log.events.len());
+        let mut ctx =
+            Ctx::new(self.now, WallTime(0), Profile::V1_34, &mut self.rng, &mut self.api, &mut self.log, &mut self.bus);
+        f(&mut ctx);
+        let timers = ctx.finish();
+        let mut out: Vec<String> = self.log.requests[requests..]
+            .iter()
+            .map(|r| {
+                let outcome = match r.outcome {
+                    Outcome::Code(c) => c.to_string(),
+                    Outcome::Timeout => "timeout".into(),
+                };
+                format!("{} {} -> {outcome}", r.method.as_str(), r.path)
+            })
+            .collect();
+        out.extend(self.log.events[events..].iter().map(|e| format!("event {}: {}", e.reason, e.message)));
+        out.extend(timers.into_iter().map(|(at, _, timer)| {
+            let delay = Duration::from_millis((at - self.now).as_millis() as u64);
+            format!("timer +{} {timer:?}", format_go_duration(delay))
+        }));
+        out
+    }
+
+    /// The generator, to build what a component is made of.
+    pub(crate) fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
+
+    /// Sends a request as an administrator would, to set the scene.
+    pub(crate) fn given(&mut self, op: ApiOp) -> Object {
+        let mut reply = None;
+        self.input::<()>(|ctx| reply = ctx.call(Actor::Kubectl, None, op).ok());
+        reply.expect("the scene's request succeeds")
+    }
+
+    /// A registered Node named `name`, its taints replaced by `taints`.
+    pub(crate) fn given_node(&mut self, name: &str, taints: Vec<Taint>) {
+        self.given(ApiOp::CreateNode(Node::new(name)));
+        self.given(ApiOp::PatchNodeTaints { name: name.into(), taints });
+    }
+}
+
+/// Whether output lines match the expected ones, where a `*` in an expected line stands for any
+/// text (a jittered delay, a generated uid).
+pub(crate) fn matches(got: &[String], want: &[&str]) -> bool {
+    got.len() == want.len()
+        && got.iter().zip(want).all(|(g, w)| match w.split_once('*') {
+            Some((head, tail)) => g.len() >= head.len() + tail.len() && g.starts_with(head) && g.ends_with(tail),
+            None => g == w,
+        })
+}
