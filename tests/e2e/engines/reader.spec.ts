@@ -7,9 +7,9 @@ import { Driver } from './webdriver';
 
 // A reader's journeys, once per engine (Firefox ESR, WebKitGTK). Every test ends by checking
 // that the page had no uncaught error, no console error and no Content-Security-Policy
-// violation; the server's own report of violations is checked by xtask after the run.
-
-test.describe.configure({ mode: 'serial' });
+// violation; the server's own report of violations is checked by xtask after the run. The
+// tests are independent: a failure in one does not skip the others (the worker then starts a
+// fresh driver and browser for the rest).
 
 test.describe('a reader, in every engine', () => {
   for (const chapter of CHAPTERS) {
