@@ -7,8 +7,9 @@
 //! * wasm-opt: `xtask/tools/package.json` (npm `binaryen`, exact version);
 //!   `Trunk.toml [tools] wasm_opt` must be `version_<major>` of it.
 //! * trunk: [`TRUNK_VERSION`] (0.22 needs a newer rustc than the project's).
+//! * geckodriver: [`GECKODRIVER_VERSION`] (Firefox ESR's WebDriver server, from crates.io).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::util::{Paths, Result, bail, cargo, cmd, probe, read, run};
@@ -19,6 +20,15 @@ pub(crate) const TRUNK_VERSION: &str = "0.21.14";
 /// Where Debian's Chromium and its driver live (Playwright and wasm-bindgen-test use them).
 pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
 pub(crate) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Debian's Firefox ESR and WebKitGTK's WebDriver server (the cross-engine suite), and the X
+/// server WebKitGTK needs for a display (`xvfb-run`).
+pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
+pub(crate) const WEBKITDRIVER: &str = "/usr/bin/WebKitWebDriver";
+pub(crate) const XVFB_RUN: &str = "/usr/bin/xvfb-run";
+
+/// The geckodriver release the cross-engine suite and the wasm tests in Firefox use.
+pub(crate) const GECKODRIVER_VERSION: &str = "0.37.1";
 
 /// Tool versions the project pins, read from the files that pin them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,6 +154,7 @@ pub(crate) fn install(paths: &Paths, scope: Scope) -> Result<Pins> {
     wasm_opt(paths, &pins)?;
     if scope == Scope::Test {
         chromium(paths)?;
+        other_engines(paths)?;
         npm_ci(paths, &paths.e2e_dir, &[("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")])?;
         python_validator(paths)?;
     }
@@ -274,6 +285,15 @@ fn chromium(paths: &Paths) -> Result<()> {
         return Ok(());
     }
     println!("xtask: installing Debian's chromium, chromium-driver and fonts-ipafont-gothic");
+    apt_install(
+        paths,
+        &["chromium", "chromium-driver", "fonts-ipafont-gothic"],
+        &[CHROMIUM, CHROMEDRIVER, JAPANESE_FONT],
+    )
+}
+
+/// `apt-get update`, then installs `packages` (as root, else through sudo) and checks `files`.
+fn apt_install(paths: &Paths, packages: &[&str], files: &[&str]) -> Result<()> {
     let root = probe(cmd(paths, "id").arg("-u")).as_deref() == Some("0");
     let apt = |args: &[&str]| {
         let mut c = if root {
@@ -287,18 +307,50 @@ fn chromium(paths: &Paths) -> Result<()> {
         c
     };
     run(&mut apt(&["update"]))?;
-    run(&mut apt(&[
-        "install",
-        "-y",
-        "--no-install-recommends",
-        "chromium",
-        "chromium-driver",
-        "fonts-ipafont-gothic",
-    ]))?;
-    for file in [CHROMIUM, CHROMEDRIVER, JAPANESE_FONT] {
+    let mut install = apt(&["install", "-y", "--no-install-recommends"]);
+    install.args(packages);
+    run(&mut install)?;
+    for file in files {
         if !Path::new(file).is_file() {
             bail!("apt-get ran, but {file} is still missing");
         }
+    }
+    Ok(())
+}
+
+/// WebKitGTK's MiniBrowser, the browser WebKitWebDriver starts (Debian keeps it in the library
+/// folder of `libwebkit2gtk-4.1-0`, not on `PATH`).
+pub(crate) fn minibrowser() -> Option<PathBuf> {
+    std::fs::read_dir("/usr/lib")
+        .ok()?
+        .flatten()
+        .map(|d| d.path().join("webkit2gtk-4.1").join("MiniBrowser"))
+        .find(|p| p.is_file())
+}
+
+/// Where `cargo install` put geckodriver.
+pub(crate) fn geckodriver() -> PathBuf {
+    Paths::cargo_bin_dir().unwrap_or_default().join("geckodriver")
+}
+
+/// Firefox ESR and WebKitGTK with their WebDriver servers (Debian's `firefox-esr`,
+/// `webkit2gtk-driver`, and `xvfb` for WebKitGTK's display), and geckodriver at
+/// [`GECKODRIVER_VERSION`] from crates.io; each only when missing.
+fn other_engines(paths: &Paths) -> Result<()> {
+    if !(Path::new(FIREFOX).is_file() && Path::new(WEBKITDRIVER).is_file() && Path::new(XVFB_RUN).is_file())
+        || minibrowser().is_none()
+    {
+        println!("xtask: installing Debian's firefox-esr, webkit2gtk-driver and xvfb");
+        apt_install(paths, &["firefox-esr", "webkit2gtk-driver", "xvfb", "xauth"], &[FIREFOX, WEBKITDRIVER, XVFB_RUN])?;
+        if minibrowser().is_none() {
+            bail!("webkit2gtk-driver is installed, but no /usr/lib/*/webkit2gtk-4.1/MiniBrowser was found");
+        }
+    }
+    let want = format!("geckodriver {GECKODRIVER_VERSION}");
+    let got = probe(cmd(paths, geckodriver()).arg("--version")).unwrap_or_default();
+    if got.lines().next().and_then(|l| l.split(" (").next()) != Some(want.as_str()) {
+        println!("xtask: installing {want} (about 3 minutes of compiling on 2 cores)");
+        run(cargo(paths).args(["install", "geckodriver", "--version", GECKODRIVER_VERSION, "--locked"]))?;
     }
     Ok(())
 }

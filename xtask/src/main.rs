@@ -19,6 +19,7 @@ mod server;
 mod site;
 mod size;
 mod test;
+mod test_engines;
 mod util;
 mod zip;
 
@@ -38,12 +39,15 @@ Commands:
              --no-build     serve the existing dist/ as it is
   test     Install tools and test dependencies, then run every check CI runs, in order,
            stopping at the first failure: fmt, clippy (native), clippy (wasm32), cargo test
-           (native), wasm-bindgen tests in Chromium, release build, first-load size, offline
-           bundle, Playwright tests (served with the documented Content-Security-Policy).
-             --e2e-only     only build the site and run the Playwright tests
-             --no-build     with --e2e-only: reuse the existing dist/ (no trunk build)
-             --grep PATTERN only Playwright tests whose title matches PATTERN
-             -- ARGS        anything after `--` goes to `playwright test` as is
+           (native), wasm-bindgen tests in Chromium and in Firefox ESR, release build, first-load
+           size, offline bundle, Playwright tests (served with the documented
+           Content-Security-Policy), the cross-engine suite (Firefox ESR, WebKitGTK).
+             --e2e-only     only build the site and run the browser tests (Playwright, then
+                            the cross-engine suite in Firefox ESR and WebKitGTK)
+             --engines-only only build the site and run the cross-engine suite
+             --no-build     with --e2e-only or --engines-only: reuse the existing dist/
+             --grep PATTERN only browser tests whose title matches PATTERN
+             -- ARGS        anything after `--` goes to `playwright test` as is (Chromium suite)
                             (e.g. `-- --headed`, `-- specs/smoke.spec.ts`)
   bundle   `build`, then write the offline docs bundle into bundle/: nodeline-offline.zip (the
            site, the single file and a README for docs authors, in one folder) and
@@ -79,6 +83,8 @@ struct Options {
     port: Option<u16>,
     no_build: bool,
     e2e_only: bool,
+    /// Like `e2e_only`, without the Playwright (Chromium) tests: only the cross-engine suite.
+    engines_only: bool,
     grep: Option<String>,
     playwright_args: Vec<String>,
     out: Option<std::path::PathBuf>,
@@ -103,6 +109,7 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
                 o.port = Some(v.parse().map_err(|_| util::Error(format!("--port: not a port number: {v}")))?);
             }
             ("test", "--e2e-only") => o.e2e_only = true,
+            ("test", "--engines-only") => (o.e2e_only, o.engines_only) = (true, true),
             ("test", "--grep" | "-g") => o.grep = Some(value("--grep")?),
             ("test", a) if a.starts_with("--grep=") => o.grep = Some(a["--grep=".len()..].to_owned()),
             ("test", "--") => {
@@ -235,6 +242,8 @@ mod tests {
         assert!(o.e2e_only && o.skip_install);
         assert_eq!(o.grep.as_deref(), Some("Play"));
         assert_eq!(o.playwright_args, args(&["--headed", "x"]));
+        let o = parse("test", &args(&["--engines-only", "--no-build"])).unwrap();
+        assert!(o.e2e_only && o.engines_only && o.no_build);
     }
 
     #[test]

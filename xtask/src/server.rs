@@ -11,8 +11,8 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -23,6 +23,14 @@ pub(crate) const DOCS_PREFIX: &str = "/docs/k8s/nodeline/";
 /// leaves no inline script or style (`site::check_page`), so it needs no hash and no
 /// `'unsafe-inline'`; `'wasm-unsafe-eval'` lets the page compile its WebAssembly.
 pub(crate) const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+
+/// Where pages served with [`Server::start_reporting`] send their policy's violation reports
+/// (`report-uri`); `GET` on it answers what arrived, as a JSON array.
+pub(crate) const CSP_REPORTS: &str = "/__csp-reports";
+
+/// Content-Security-Policy violation reports as browsers POSTed them: the sender's User-Agent and
+/// the report's JSON text.
+pub(crate) type Reports = Arc<Mutex<Vec<(String, String)>>>;
 
 /// A running server; [`Server::stop`] (or dropping it) shuts it down.
 #[derive(Debug)]
@@ -36,12 +44,37 @@ impl Server {
     /// Binds `addr` (port 0 picks a free port) and serves `root` at `/` and under `prefixes`
     /// on a background thread; HTML pages carry `csp` as their Content-Security-Policy header.
     pub(crate) fn start(addr: &str, root: &Path, prefixes: &[&str], csp: Option<&str>) -> std::io::Result<Server> {
+        Self::serve(addr, root, prefixes, csp.map(str::to_owned), None)
+    }
+
+    /// Like [`Server::start`] with `csp`, plus a `report-uri` directive: every violation a
+    /// browser reports lands in the returned [`Reports`] (the policy it enforces is the same).
+    pub(crate) fn start_reporting(
+        addr: &str,
+        root: &Path,
+        prefixes: &[&str],
+        csp: &str,
+    ) -> std::io::Result<(Server, Reports)> {
+        let reports = Reports::default();
+        let policy = format!("{csp}; report-uri {CSP_REPORTS}");
+        let server = Self::serve(addr, root, prefixes, Some(policy), Some(Arc::clone(&reports)))?;
+        Ok((server, reports))
+    }
+
+    fn serve(
+        addr: &str,
+        root: &Path,
+        prefixes: &[&str],
+        csp: Option<String>,
+        reports: Option<Reports>,
+    ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         let site = Arc::new(Site {
             root: root.to_path_buf(),
             prefixes: prefixes.iter().map(|p| normalize_prefix(p)).collect(),
-            csp: csp.map(str::to_owned),
+            csp,
+            reports,
         });
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
@@ -108,6 +141,7 @@ struct Site {
     root: PathBuf,
     prefixes: Vec<String>,
     csp: Option<String>,
+    reports: Option<Reports>,
 }
 
 /// What to answer.
@@ -125,8 +159,9 @@ impl Site {
         let mut reader = BufReader::new(stream.try_clone()?);
         let mut request_line = String::new();
         reader.by_ref().take(8192).read_line(&mut request_line)?;
-        // Drain the headers (we need none of them).
+        // Read the headers; only a violation report's length and sender matter.
         let mut header_bytes = 0usize;
+        let (mut length, mut agent) = (0usize, String::new());
         loop {
             let mut line = String::new();
             let n = reader.read_line(&mut line)?;
@@ -134,12 +169,31 @@ impl Site {
             if n == 0 || line == "\r\n" || line == "\n" || header_bytes > 64 * 1024 {
                 break;
             }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap_or(0);
+                } else if name.eq_ignore_ascii_case("user-agent") {
+                    value.trim().clone_into(&mut agent);
+                }
+            }
         }
 
         let mut parts = request_line.split_whitespace();
         let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
             return respond(&mut stream, 400, "Bad Request", "text/plain; charset=utf-8", b"bad request\n", true, None);
         };
+        if let Some(reports) = self.reports.as_ref().filter(|_| target == CSP_REPORTS) {
+            if method == "POST" {
+                let mut body = vec![0; length.min(64 * 1024)];
+                reader.read_exact(&mut body)?;
+                let report = String::from_utf8_lossy(&body).into_owned();
+                reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.push((agent, report));
+                return respond(&mut stream, 204, "No Content", "text/plain; charset=utf-8", b"", false, None);
+            }
+            let list = reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.clone();
+            let body = json_reports(&list);
+            return respond(&mut stream, 200, "OK", "application/json", body.as_bytes(), true, None);
+        }
         let head = method == "HEAD";
         if method != "GET" && !head {
             return respond(
@@ -215,6 +269,29 @@ impl Site {
         }
         if file.is_file() { Reply::File(file) } else { Reply::NotFound }
     }
+}
+
+/// `[{"agent": "...", "report": "..."}, ...]`: each report's text as the browser sent it.
+fn json_reports(list: &[(String, String)]) -> String {
+    let items: Vec<String> = list
+        .iter()
+        .map(|(agent, report)| format!("{{\"agent\": {}, \"report\": {}}}", json_string(agent), json_string(report)))
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn query_of(target: &str) -> &str {
@@ -317,7 +394,12 @@ mod tests {
         std::fs::write(dir.join("index.html"), "<h1>home</h1>").unwrap();
         std::fs::write(dir.join("app_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
         std::fs::write(dir.join("sub").join("index.html"), "sub").unwrap();
-        let site = Site { root: dir.clone(), prefixes: vec!["/".into(), normalize_prefix(DOCS_PREFIX)], csp: None };
+        let site = Site {
+            root: dir.clone(),
+            prefixes: vec!["/".into(), normalize_prefix(DOCS_PREFIX)],
+            csp: None,
+            reports: None,
+        };
         (dir, site)
     }
 
@@ -362,6 +444,31 @@ mod tests {
         let mut out = String::new();
         s.read_to_string(&mut out).unwrap();
         out
+    }
+
+    #[test]
+    fn collects_violation_reports() {
+        let (dir, _) = site();
+        let (server, reports) = Server::start_reporting("127.0.0.1:0", &dir, &[], CSP).unwrap();
+        let addr = server.addr();
+        let r = get(addr, "GET / HTTP/1.1\r\n\r\n");
+        assert!(r.contains(&format!("\r\nContent-Security-Policy: {CSP}; report-uri {CSP_REPORTS}\r\n")), "{r}");
+
+        let body = r#"{"csp-report":{"violated-directive":"script-src-elem"}}"#;
+        let post = format!(
+            "POST {CSP_REPORTS} HTTP/1.1\r\nUser-Agent: Firefox \"ESR\"\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        assert!(get(addr, &post).starts_with("HTTP/1.1 204 No Content\r\n"));
+        assert_eq!(reports.lock().unwrap().clone(), vec![("Firefox \"ESR\"".to_owned(), body.to_owned())]);
+        let r = get(addr, &format!("GET {CSP_REPORTS} HTTP/1.1\r\n\r\n"));
+        assert!(
+            r.ends_with(r#"[{"agent": "Firefox \"ESR\"", "report": "{\"csp-report\":{\"violated-directive\":\"script-src-elem\"}}"}]"#),
+            "{r}"
+        );
+        // Without reporting, the path is an ordinary (missing) file.
+        let plain = Server::start("127.0.0.1:0", &dir, &[], Some(CSP)).unwrap();
+        assert!(get(plain.addr(), &format!("GET {CSP_REPORTS} HTTP/1.1\r\n\r\n")).starts_with("HTTP/1.1 404"));
     }
 
     #[test]

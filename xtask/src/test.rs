@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use crate::install::{self, CHROMEDRIVER};
 use crate::server::{CSP, DOCS_PREFIX, Server};
+use crate::test_engines;
 use crate::util::{Paths, Result, cargo, cmd, fmt_duration, run};
 use crate::{Options, build_site, bundle_site};
 
-const WASM: &str = "wasm32-unknown-unknown";
+pub(crate) const WASM: &str = "wasm32-unknown-unknown";
 
 /// One named step of the pipeline.
 type Stage<'a> = (&'static str, Box<dyn Fn() -> Result<()> + 'a>);
@@ -65,6 +66,7 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
                     .env("WASM_BINDGEN_TEST_TIMEOUT", "120"))
             }),
         ));
+        stages.push(("cargo test (wasm32, Firefox ESR)", Box::new(|| test_engines::wasm_in_firefox(&paths))));
     }
     if !o.no_build {
         stages.push(("release build (trunk)", Box::new(|| build_site(&paths))));
@@ -79,7 +81,13 @@ pub(crate) fn run_all(o: &Options) -> Result<()> {
         "offline bundle (nodeline.html, nodeline-offline.zip)",
         Box::new(|| bundle_site(&paths.dist, &paths.bundle).map(|_| ())),
     ));
-    stages.push(("browser tests (Playwright)", Box::new(|| e2e(&paths, o))));
+    if !o.engines_only {
+        stages.push(("browser tests (Playwright)", Box::new(|| e2e(&paths, o))));
+    }
+    stages.push((
+        "cross-engine browser tests (Firefox ESR, WebKitGTK)",
+        Box::new(|| test_engines::cross_engine(&paths, o)),
+    ));
 
     let total = Instant::now();
     let mut outcomes: Vec<(&str, Outcome)> = Vec::new();

@@ -1,17 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
+import { CHAPTERS } from '../pages/chapters';
 
 // Each chapter, played fast from its first step, reaches its last step. The narration says
 // which step the playhead is in; waiting for it is waiting for a state, not for time. (The live
 // region announces the step too, but a later Node status change or eviction may replace it.)
-const chapters = [
-  { n: 1, id: 'registration', steps: 6 },
-  { n: 2, id: 'node-failure', steps: 6 },
-  { n: 3, id: 'kubelet-restart', steps: 4 },
-];
-
 test.describe('chapters', () => {
-  for (const chapter of chapters) {
+  for (const chapter of CHAPTERS) {
     test(`${chapter.id} plays through to its last step`, async ({ page }) => {
       test.setTimeout(120_000);
       const app = new AppPage(page);
