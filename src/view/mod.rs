@@ -7,6 +7,7 @@ pub mod inspector;
 pub mod kubectl;
 pub mod notice;
 pub mod poster;
+pub mod quiz;
 pub mod requests;
 pub mod session;
 pub mod stage;
