@@ -14,6 +14,7 @@ mod query;
 
 use std::time::Duration;
 
+use crate::i18n::{Lang, fill, plain};
 use crate::sim::{Chapter, SimTime, Timeline};
 
 pub use catalogue::questions;
@@ -80,6 +81,13 @@ pub struct Question {
     /// always stays).
     pub conceal: &'static [Region],
     derive: fn(&Timeline) -> Option<Derived>,
+}
+
+/// Questions are the same when their ids are.
+impl PartialEq for Question {
+    fn eq(&self, other: &Question) -> bool {
+        self.id == other.id
+    }
 }
 
 impl Question {
@@ -152,7 +160,12 @@ impl Answer {
 
 /// Seconds as the page and the command line print them: whole seconds, or tenths below ten.
 pub fn seconds_label(seconds: f64) -> String {
-    if seconds.abs() < 10.0 { format!("{seconds:.1}") } else { format!("{}", seconds.round() as i64) }
+    let tenths = (seconds * 10.0).round() / 10.0;
+    if seconds.abs() >= 10.0 || tenths.fract() == 0.0 {
+        format!("{}", seconds.round() as i64)
+    } else {
+        format!("{tenths:.1}")
+    }
 }
 
 /// Seconds between two moments.
@@ -170,15 +183,43 @@ pub fn derive_all(timeline: &Timeline) -> Vec<Option<Derived>> {
     questions(timeline.chapter()).iter().map(|q| q.derive(timeline)).collect()
 }
 
-/// The question with this id.
-pub fn find(id: &str) -> Option<&'static Question> {
-    Chapter::ALL.into_iter().flat_map(|c| questions(c).iter()).find(|q| q.id == id)
-}
-
 /// The 1-based step whose moment is the latest at or before `t` (the step a reader replays to
 /// see the moment again), or 1.
 pub fn step_at(steps: &[Option<SimTime>], t: SimTime) -> usize {
     steps.iter().enumerate().filter(|(_, m)| m.is_some_and(|m| m <= t)).map(|(i, _)| i + 1).max().unwrap_or(1)
+}
+
+/// A question's prompt or explanation with its facts filled in (narration markup kept).
+fn filled(text: &str, derived: &Derived) -> String {
+    let facts: Vec<&str> = derived.facts.iter().map(String::as_str).collect();
+    fill(text, &facts)
+}
+
+/// The question's prompt, as narration markup.
+pub fn prompt(lang: Lang, q: &Question, derived: &Derived) -> String {
+    lang.question(q.id).map(|t| filled(t.prompt, derived)).unwrap_or_default()
+}
+
+/// Why the answer is what it is, as narration markup.
+pub fn why(lang: Lang, q: &Question, derived: &Derived) -> String {
+    lang.question(q.id).map(|t| filled(t.why, derived)).unwrap_or_default()
+}
+
+/// The labels of a choice or order question's options (narration markup), in the order shown.
+pub fn options(lang: Lang, q: &Question) -> Vec<&'static str> {
+    lang.question(q.id).map(|t| t.options.to_vec()).unwrap_or_default()
+}
+
+/// The right answer in words (plain text).
+pub fn answer_text(lang: Lang, q: &Question, derived: &Derived) -> String {
+    let labels = options(lang, q);
+    let label = |i: usize| labels.get(i).map(|l| plain(l)).unwrap_or_default();
+    match &derived.answer {
+        Answer::Choice(i) => label(*i),
+        Answer::Order(order) => order.iter().map(|i| label(*i)).collect::<Vec<_>>().join(" → "),
+        Answer::Time { seconds, .. } => format!("{} s", seconds_label(*seconds)),
+        Answer::Node { nodes, right } => nodes[*right].clone(),
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +247,7 @@ mod tests {
         assert_eq!(seconds_label(57.86), "58");
         assert_eq!(seconds_label(300.001), "300");
         assert_eq!(seconds_label(1.4), "1.4");
+        assert_eq!(seconds_label(5.0), "5");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use crate::i18n::{Key, Lang, plain};
 use crate::link::Link;
 use crate::quiz::{self, Answer, Derived, Mark, Progress, Question, Response};
+pub use crate::quiz::{answer_text, options, prompt, why};
 use crate::sim::{Chapter, SimTime};
 
 /// The question on screen.
@@ -47,6 +48,8 @@ pub struct QuizState {
     pub skipped: Vec<usize>,
     /// The last answer.
     pub answered: Option<Answered>,
+    /// What the live region last said of an answer, numbered so a repeat is said again.
+    pub said: Option<(u64, String)>,
 }
 
 impl QuizState {
@@ -111,39 +114,6 @@ pub fn due(
         let d = d.as_ref()?;
         (progress.mark(i) == Mark::Open && !skipped.contains(&i) && from <= d.stop && d.stop <= to).then_some(i)
     })
-}
-
-/// A question's prompt or explanation with its facts filled in (narration markup kept).
-fn filled(text: &str, derived: &Derived) -> String {
-    let facts: Vec<&str> = derived.facts.iter().map(String::as_str).collect();
-    crate::i18n::fill(text, &facts)
-}
-
-/// The question's prompt, as narration markup.
-pub fn prompt(lang: Lang, q: &Question, derived: &Derived) -> String {
-    lang.question(q.id).map(|t| filled(t.prompt, derived)).unwrap_or_default()
-}
-
-/// Why the answer is what it is, as narration markup.
-pub fn why(lang: Lang, q: &Question, derived: &Derived) -> String {
-    lang.question(q.id).map(|t| filled(t.why, derived)).unwrap_or_default()
-}
-
-/// The labels of a choice or order question's options (narration markup), in the order shown.
-pub fn options(lang: Lang, q: &Question) -> Vec<&'static str> {
-    lang.question(q.id).map(|t| t.options.to_vec()).unwrap_or_default()
-}
-
-/// The right answer in words (plain text).
-pub fn answer_text(lang: Lang, q: &Question, derived: &Derived) -> String {
-    let labels = options(lang, q);
-    let label = |i: usize| labels.get(i).map(|l| plain(l)).unwrap_or_default();
-    match &derived.answer {
-        Answer::Choice(i) => label(*i),
-        Answer::Order(order) => order.iter().map(|i| label(*i)).collect::<Vec<_>>().join(" → "),
-        Answer::Time { seconds, .. } => format!("{} s", quiz::seconds_label(*seconds)),
-        Answer::Node { nodes, right } => nodes[*right].clone(),
-    }
 }
 
 /// What the page says after an answer: right or not, the answer when it was not, and why.
