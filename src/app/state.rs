@@ -227,6 +227,7 @@ impl AppCtx {
             step: Some(n),
             lang: Some(self.lang.get_untracked()),
             profile: self.profile,
+            quiz: self.quiz.with_untracked(|q| q.enabled),
             ..Link::default()
         };
         format!("?{}", link::to_query(&link))

@@ -22,7 +22,6 @@ const FUTURE_AND_INSPECTOR: &[Region] = &[Region::Narration, Region::Track, Regi
 /// The `Ready` condition's statuses, as options.
 const READY_STATUSES: &[&str] = &["True", "False", "Unknown"];
 
-const KUBELET: &str = "kubelet/node-1";
 const NODE: &str = "node-1";
 
 static REGISTRATION: [Question; 3] = [
@@ -152,7 +151,7 @@ fn order(moments: &[Option<At>]) -> Option<(Vec<usize>, SimTime)> {
 fn registration_first_ready(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = step(timeline, 2)?;
-    let post = query::request(log, stop, KUBELET, Method::Post, "/api/v1/nodes")?;
+    let post = query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes")?;
     let (created, status) = query::ready_change(log, stop, NODE, None)?;
     Some(Derived {
         stop,
@@ -179,8 +178,8 @@ fn registration_report_frequency(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = step(timeline, 6)?;
     let path = "/api/v1/nodes/node-1/status";
-    let last = query::last_success_before(log, stop, KUBELET, Method::Patch, path)?;
-    let next = query::request(log, stop, KUBELET, Method::Patch, path)?;
+    let last = query::last_success_before(log, stop, &query::kubelet(NODE), Method::Patch, path)?;
+    let next = query::request(log, stop, &query::kubelet(NODE), Method::Patch, path)?;
     let seconds = seconds_between(last.t, next.t);
     Some(Derived {
         stop,
@@ -216,7 +215,7 @@ fn node_failure_ready(timeline: &Timeline) -> Option<Derived> {
 fn node_failure_unknown_after(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = query::input(log, ActionKind::KillKubelet)? + Duration::from_secs(1);
-    let renewal = query::last_success_before(log, stop, KUBELET, Method::Put, "/leases/node-1")?;
+    let renewal = query::last_success_before(log, stop, &query::kubelet(NODE), Method::Put, "/leases/node-1")?;
     let (unknown, status) = query::ready_change(log, stop, NODE, Some("True"))?;
     (status == "Unknown").then_some(())?;
     let seconds = seconds_between(renewal.t, unknown.t);
@@ -294,7 +293,7 @@ fn node_failure_replacement(timeline: &Timeline) -> Option<Derived> {
 fn kubelet_restart_post(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = step(timeline, 1)?;
-    let post = query::request(log, stop, KUBELET, Method::Post, "/api/v1/nodes")?;
+    let post = query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes")?;
     let code = post.outcome.code()?.to_string();
     let options = questions(Chapter::KubeletRestart)[0].options;
     let start = query::input(log, ActionKind::StartKubelet)?;
@@ -330,6 +329,7 @@ fn kubelet_restart_pod_node(timeline: &Timeline) -> Option<Derived> {
 fn kubelet_restart_order(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = query::input(log, ActionKind::StartKubelet)?;
+    let kubelet = query::kubelet(NODE);
     let renewed = log
         .requests
         .iter()
@@ -338,14 +338,14 @@ fn kubelet_restart_order(timeline: &Timeline) -> Option<Derived> {
                 && r.method == Method::Put
                 && r.outcome.is_success()
                 && r.path.ends_with("/leases/node-1")
-                && r.actor.to_string() == KUBELET
+                && r.actor == kubelet
         })
         .map(query::request_at);
     let (order, reveal) = order(&[
         query::event(log, stop, "NodeReady", NODE, "").map(query::event_at),
         query::event(log, stop, "TaintManagerEviction", "", "Cancelling").map(query::event_at),
         renewed,
-        query::request(log, stop, KUBELET, Method::Post, "/api/v1/nodes").map(query::request_at),
+        query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes").map(query::request_at),
     ])?;
     Some(Derived { stop, reveal, answer: Answer::Order(order), facts: vec![whole_seconds(NODE_MONITOR_PERIOD)] })
 }

@@ -4,7 +4,7 @@
 
 use crate::sim::objects::Object;
 use crate::sim::record::EventRecord;
-use crate::sim::{ActionKind, Log, Method, Request, SimTime};
+use crate::sim::{ActionKind, Actor, Log, Method, Request, SimTime};
 
 /// A moment in the log: its time and sequence number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -37,34 +37,33 @@ pub(super) fn event_at(e: &EventRecord) -> At {
     At { t: e.t, seq: e.seq }
 }
 
-/// The first request from `from` on by `actor` (as the timeline prints it, `kubelet/node-1`) with
-/// this method and a path ending with `path_ends`.
+/// The kubelet on machine `machine`, as a request's actor.
+pub(super) fn kubelet(machine: &str) -> Actor {
+    Actor::Kubelet(machine.into())
+}
+
+/// The first request from `from` on by `actor` with this method and a path ending with
+/// `path_ends`.
 pub(super) fn request<'a>(
     log: &'a Log,
     from: SimTime,
-    actor: &str,
+    actor: &Actor,
     method: Method,
     path_ends: &str,
 ) -> Option<&'a Request> {
-    log.requests
-        .iter()
-        .find(|r| r.t >= from && r.method == method && r.path.ends_with(path_ends) && r.actor.to_string() == actor)
+    log.requests.iter().find(|r| r.t >= from && r.method == method && r.path.ends_with(path_ends) && r.actor == *actor)
 }
 
 /// The last successful request before `before` by `actor` with this method and path ending.
 pub(super) fn last_success_before<'a>(
     log: &'a Log,
     before: SimTime,
-    actor: &str,
+    actor: &Actor,
     method: Method,
     path_ends: &str,
 ) -> Option<&'a Request> {
     log.requests.iter().rev().find(|r| {
-        r.t < before
-            && r.method == method
-            && r.outcome.is_success()
-            && r.path.ends_with(path_ends)
-            && r.actor.to_string() == actor
+        r.t < before && r.method == method && r.outcome.is_success() && r.path.ends_with(path_ends) && r.actor == *actor
     })
 }
 
