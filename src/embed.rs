@@ -8,6 +8,9 @@
 //!                  {type: "nodeline:query"}              asks for a fresh resize and state message
 //! embed → parent   {type: "nodeline:resize", height: 812}           CSS pixels, whole
 //!                  {type: "nodeline:state", chapter: "node-failure", step: 3, steps: 6, playing: true}
+//!                  {type: "nodeline:answer", chapter: "node-failure", question: "node-failure-ready",
+//!                   answer: "Unknown", correct: true}                question mode (`&quiz=1`)
+//!                  {type: "nodeline:quizdone", chapter: "node-failure", answered: 5, correct: 4, total: 5}
 //! ```
 //!
 //! The embed obeys only its parent window, and only the origin named by `&origin=` when there is
@@ -20,6 +23,10 @@
 pub const RESIZE: &str = "nodeline:resize";
 /// See [`RESIZE`].
 pub const STATE: &str = "nodeline:state";
+/// Question mode: one answer (the question's id, the answer, whether it was right).
+pub const ANSWER: &str = "nodeline:answer";
+/// Question mode: the chapter's totals, when playback reaches its end.
+pub const QUIZ_DONE: &str = "nodeline:quizdone";
 
 /// What a parent can ask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,6 +13,7 @@ pub mod embed;
 pub mod i18n;
 pub mod link;
 pub mod playback;
+pub mod quiz;
 pub mod render;
 pub mod view;
 

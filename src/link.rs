@@ -8,6 +8,7 @@
 //! ?chapter=registration&actions=kill-kubelet@5m,start-kubelet@8m&t=6m30s
 //!                                         a sandbox session: the same timeline, at the same moment
 //! &embed=1 &theme=light|dark &lang=en|ja &origin=https://docs.example &k8s=1.31 &speed=10
+//! &quiz=1&progress=rw-                    question mode, with the answers so far (see `crate::quiz`)
 //! ```
 //!
 //! Parsing never fails: every value that cannot be used falls back to the nearest valid one (or
@@ -15,6 +16,7 @@
 
 use crate::i18n::Lang;
 use crate::playback::SPEED_LABELS;
+use crate::quiz::{self, Progress};
 use crate::sim::{
     Action, Chapter, Profile, SimTime, format_actions, format_go_duration, parse_action, parse_go_duration,
 };
@@ -52,6 +54,10 @@ pub struct Link {
     /// The embedding page's origin, if it named one.
     pub origin: Option<String>,
     pub profile: Profile,
+    /// Question mode.
+    pub quiz: bool,
+    /// The answers to the chapter's questions so far (one mark per question).
+    pub progress: Option<Progress>,
 }
 
 impl Default for Link {
@@ -68,6 +74,8 @@ impl Default for Link {
             lang: None,
             origin: None,
             profile: Profile::default(),
+            quiz: false,
+            progress: None,
         }
     }
 }
@@ -99,6 +107,8 @@ pub enum Problem {
     BadOrigin,
     /// Not a supported Kubernetes version.
     BadProfile,
+    /// Not a progress for the chapter's questions; what could be read is kept.
+    BadProgress,
     /// A parameter nodeline does not know; ignored.
     UnknownParam,
     /// A parameter given more than once; the first is used.
@@ -198,6 +208,7 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
     }
     let mut link = Link::default();
     let mut step_text: Option<String> = None;
+    let mut progress_text: Option<String> = None;
     let mut notice = |param: &str, value: &str, problem: Problem| {
         notices.push(Notice { param: shorten(param), value: shorten(value), problem });
     };
@@ -208,6 +219,12 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 None => notice(k, v, Problem::UnknownChapter),
             },
             "step" => step_text = Some(v.clone()),
+            "progress" => progress_text = Some(v.clone()),
+            "quiz" => match v.as_str() {
+                "1" | "true" => link.quiz = true,
+                "0" | "false" => link.quiz = false,
+                _ => notice(k, v, Problem::BadFlag),
+            },
             "autoplay" => match v.as_str() {
                 "1" | "true" => link.autoplay = Some(true),
                 "0" | "false" => link.autoplay = Some(false),
@@ -276,6 +293,13 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
             Err(_) => notice("step", &v, Problem::BadStep),
         }
     }
+    if let Some(v) = progress_text {
+        let (progress, ok) = Progress::parse(&v, quiz::questions(link.chapter).len());
+        if !ok {
+            notices.push(Notice { param: "progress".into(), value: shorten(&v), problem: Problem::BadProgress });
+        }
+        link.progress = progress.to_param().is_some().then_some(progress);
+    }
     (link, notices)
 }
 
@@ -325,6 +349,12 @@ pub fn to_query(link: &Link) -> String {
     }
     if let Some(o) = &link.origin {
         parts.push(format!("origin={}", encode(o)));
+    }
+    if link.quiz {
+        parts.push("quiz=1".into());
+    }
+    if let Some(p) = link.progress.as_ref().and_then(Progress::to_param) {
+        parts.push(format!("progress={}", encode(&p)));
     }
     parts.join("&")
 }
@@ -415,7 +445,7 @@ mod tests {
     #[test]
     fn round_trips_through_the_canonical_query() {
         let (l, _) = parse(
-            "?chapter=kubelet-restart&actions=cut-network:node-2@1m,restore-network:node-2@3m&t=2m30s&speed=10&k8s=1.31&embed=1&theme=dark&lang=ja&origin=https://docs.example",
+            "?chapter=kubelet-restart&actions=cut-network:node-2@1m,restore-network:node-2@3m&t=2m30s&speed=10&k8s=1.31&embed=1&theme=dark&lang=ja&origin=https://docs.example&quiz=1&progress=rw-",
             "",
         );
         let q = to_query(&l);
@@ -423,6 +453,22 @@ mod tests {
         assert!(n.is_empty(), "{q}: {n:?}");
         assert_eq!(again, l);
         assert!(q.contains("actions=cut-network:node-2@1m0s,restore-network:node-2@3m0s"), "{q}");
+    }
+
+    #[test]
+    fn reads_question_mode_and_its_progress() {
+        let (l, n) = parse("?chapter=node-failure&quiz=1&progress=r-w", "");
+        assert!(n.is_empty(), "{n:?}");
+        assert!(l.quiz);
+        assert_eq!(l.progress.as_ref().and_then(Progress::to_param).as_deref(), Some("r-w--"));
+        let (l, n) = parse("?chapter=registration&quiz=yes&progress=rrrrrrr", "");
+        assert!(!l.quiz);
+        assert_eq!(l.progress.as_ref().map(Progress::answered), Some(3));
+        let problems: Vec<&Problem> = n.iter().map(|n| &n.problem).collect();
+        assert_eq!(problems, [&Problem::BadFlag, &Problem::BadProgress]);
+        let (l, n) = parse("?progress=%3Cb%3E", "");
+        assert_eq!(l.progress, None);
+        assert_eq!((n[0].problem.clone(), n[0].value.as_str()), (Problem::BadProgress, "<b>"));
     }
 
     #[test]

@@ -130,19 +130,23 @@ pub(super) fn sync_document(ctx: AppCtx) {
 /// Keeps the address bar a link to what the reader sees: chapter, actions, and (when paused)
 /// the playhead.
 pub(super) fn sync_url(ctx: AppCtx) {
-    Effect::new(move |_| {
+    Effect::new(move |answers_before: Option<Option<String>>| {
         ctx.rev.track();
         ctx.chapter.track();
         ctx.lang.track();
+        // Question mode's answers are written at once, playing or not.
+        let answers =
+            ctx.quiz.with(|q| q.enabled.then(|| q.progress(ctx.chapter.get_untracked())).and_then(|p| p.to_param()));
         let playing = ctx.playback.with(|p| p.playing);
-        if playing {
+        if playing && answers_before.as_ref().is_none_or(|b| *b == answers) {
             // The playhead moves every frame; the URL catches up when playback stops.
-            return;
+            return answers;
         }
         ctx.playback.track();
         let query = link::to_query(&ctx.link());
-        let Ok(history) = window().history() else { return };
+        let Ok(history) = window().history() else { return answers };
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
+        answers
     });
 }
 
@@ -186,6 +190,7 @@ pub fn Header() -> impl IntoView {
                 </ol>
             </nav>
             <div class="header-tools">
+                <super::quiz::QuizSwitch />
                 <LanguageSwitch />
                 <span class="k8s-version" title=move || t(Key::KubernetesVersion)>
                     {format!("Kubernetes {}", ctx.profile.as_str())}
@@ -296,5 +301,19 @@ pub fn LiveRegion() -> impl IntoView {
         let kept = if switched { None } else { last.cloned() };
         announcement(lang, &before, &now, title, chapter.steps.len()).or(kept).unwrap_or_default()
     });
-    view! { <div class="sr-only" role="status" aria-live="polite">{move || text.get()}</div> }
+    // An answer's result is said when it is given; while a question waits for its answer, the
+    // story says nothing (a step's title could give the answer away).
+    let spoken = Memo::new(move |last: Option<&(String, Option<u64>, String)>| {
+        let story = text.get();
+        let (asking, said) = ctx.quiz.with(|q| (q.asking(), q.said.clone()));
+        let said_seq = said.as_ref().map(|(n, _)| *n);
+        let shown = match (last, said) {
+            _ if asking => String::new(),
+            (Some((_, last_seq, _)), Some((_, s))) if *last_seq != said_seq => s,
+            (Some((last_story, _, shown)), _) if *last_story == story => shown.clone(),
+            _ => story.clone(),
+        };
+        (story, said_seq, shown)
+    });
+    view! { <div class="sr-only" role="status" aria-live="polite">{move || spoken.with(|s| s.2.clone())}</div> }
 }

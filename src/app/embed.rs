@@ -15,6 +15,7 @@ use wasm_bindgen::prelude::*;
 use super::state::AppCtx;
 use crate::embed::{self, Command};
 use crate::sim::{Chapter, SimTime};
+use crate::view::quiz::Value;
 
 /// The attribute on `<html>` that tells the style sheets the page is embedded.
 const EMBED_ATTRIBUTE: &str = "data-embed";
@@ -136,6 +137,8 @@ pub(super) fn install(ctx: AppCtx) {
         now
     });
 
+    install_quiz(ctx, Rc::clone(&parent));
+
     let handle = window_event_listener(ev::message, move |ev: web_sys::MessageEvent| {
         let from_parent = ev.source().is_some_and(|s| same(s.as_ref(), parent.window.as_ref()));
         if !embed::accepts(parent.origin, from_parent, &ev.origin()) {
@@ -168,4 +171,55 @@ pub(super) fn install(ctx: AppCtx) {
         }
     });
     on_cleanup(move || handle.remove());
+}
+
+/// An answer as a JavaScript value: a string, an array of strings, or a number.
+fn js_value(value: &Value) -> JsValue {
+    match value {
+        Value::Text(s) => JsValue::from_str(s),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::List(items) => items.iter().map(|s| JsValue::from_str(s)).collect::<js_sys::Array>().into(),
+    }
+}
+
+/// Question mode's messages: each answer as it is given, and the chapter's totals when playback
+/// reaches its end.
+fn install_quiz(ctx: AppCtx, parent: Rc<Parent>) {
+    let p = Rc::clone(&parent);
+    Effect::new(move |last: Option<Option<u64>>| {
+        let answered = ctx.quiz.with(|q| q.answered.clone());
+        let seq = answered.as_ref().map(|a| a.seq);
+        if let Some(a) = answered
+            && last.is_some_and(|l| l != seq)
+        {
+            p.post(
+                embed::ANSWER,
+                &[
+                    ("chapter", JsValue::from(ctx.chapter.get_untracked().id())),
+                    ("question", JsValue::from(a.id)),
+                    ("answer", js_value(&a.value)),
+                    ("correct", a.right.into()),
+                ],
+            );
+        }
+        seq
+    });
+    Effect::new(move |was_done: Option<bool>| {
+        let done = ctx.quiz.with(|q| q.enabled) && ctx.playback.with(|p| p.at_end() && !p.playing);
+        if done && was_done == Some(false) {
+            let chapter = ctx.chapter.get_untracked();
+            let progress = ctx.quiz.with_untracked(|q| q.progress(chapter));
+            let total = ctx.session.with_value(|s| s.quiz.iter().filter(|d| d.is_some()).count());
+            parent.post(
+                embed::QUIZ_DONE,
+                &[
+                    ("chapter", JsValue::from(chapter.id())),
+                    ("answered", progress.answered().into()),
+                    ("correct", progress.right().into()),
+                    ("total", total.into()),
+                ],
+            );
+        }
+        done
+    });
 }

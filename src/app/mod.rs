@@ -11,6 +11,7 @@ pub mod embed;
 pub mod inspector;
 pub mod narration;
 pub mod playloop;
+pub mod quiz;
 pub mod stage;
 pub mod state;
 pub mod timeline;
@@ -63,6 +64,7 @@ pub fn App() -> impl IntoView {
     playloop::pause_when_hidden(ctx);
     chrome::reload_on_hash_change();
     embed::install(ctx);
+    quiz::install(ctx);
 
     let t = move |k: Key| ctx.lang.get().text(k);
     view! {
@@ -89,6 +91,7 @@ pub fn App() -> impl IntoView {
                 </Show>
             </div>
             <div class="col-side">
+                <quiz::QuizPanel />
                 <narration::Narration />
                 <Show when=move || !ctx.embed>
                     <inspector::Inspector />

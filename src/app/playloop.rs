@@ -35,8 +35,11 @@ fn frame(ctx: AppCtx, running: StoredValue<bool>, last: f64) {
             running.set_value(false);
             return;
         }
+        let from = playback.t;
         let result = ctx.session.with_value(|s| playback.advance(real, |t| s.next_significant(t)));
         ctx.rate.set((result.rate, result.fast_forwarding));
+        // Question mode stops before a moment that matters.
+        super::quiz::intercept(ctx, from, &mut playback);
         // Keep the timeline computed ahead of the playhead.
         let grew = ctx.session.try_update_value(|s| s.ensure(result.t)).unwrap_or(false);
         if grew {

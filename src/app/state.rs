@@ -10,6 +10,7 @@ use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
 use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, SimTime, Timeline};
 use crate::view::notice::notice_text;
+use crate::view::quiz::QuizState;
 use crate::view::session::Session;
 
 /// A notice shown at the top of the page.
@@ -43,6 +44,8 @@ pub struct AppCtx {
     /// URL keeps it, so a reload keeps the rule.
     pub origin: Option<&'static str>,
     pub profile: crate::sim::Profile,
+    /// Question mode: on or off, the reader's answers, the question on screen.
+    pub quiz: RwSignal<QuizState>,
     next_notice: StoredValue<u64>,
 }
 
@@ -85,6 +88,7 @@ impl AppCtx {
             // One short string for the page's lifetime.
             origin: link.origin.clone().map(|o| &*Box::leak(o.into_boxed_str())),
             profile: link.profile,
+            quiz: RwSignal::new(QuizState::from_link(link)),
             next_notice: StoredValue::new(0),
         }
     }
@@ -197,8 +201,10 @@ impl AppCtx {
     pub fn link(&self) -> Link {
         let actions = self.session.with_value(|s| s.timeline.actions());
         let playback = self.playback.get_untracked();
+        let chapter = self.chapter.get_untracked();
+        let (quiz, progress) = self.quiz.with_untracked(|q| (q.enabled, q.progress(chapter)));
         Link {
-            chapter: self.chapter.get_untracked(),
+            chapter,
             step: None,
             autoplay: Some(playback.playing),
             t: Some(SimTime::from_millis(playback.t.as_millis())),
@@ -209,6 +215,8 @@ impl AppCtx {
             lang: Some(self.lang.get_untracked()),
             origin: self.origin.map(str::to_owned),
             profile: self.profile,
+            quiz,
+            progress: progress.to_param().is_some().then_some(progress),
         }
     }
 
@@ -219,6 +227,7 @@ impl AppCtx {
             step: Some(n),
             lang: Some(self.lang.get_untracked()),
             profile: self.profile,
+            quiz: self.quiz.with_untracked(|q| q.enabled),
             ..Link::default()
         };
         format!("?{}", link::to_query(&link))

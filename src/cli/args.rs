@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::i18n::Lang;
 use crate::sim::{Action, Chapter, DEFAULT_SEED, Profile, format_go_duration, parse_actions, parse_go_duration};
 
 /// The longest simulated time the command line runs (`--until`, `--at`).
@@ -72,6 +73,38 @@ pub enum Command {
     /// Print what kubectl prints for the cluster at one moment (`-- get nodes -o wide`).
     #[command(after_help = format!("{KUBECTL_HELP}\n\n{AFTER_HELP}"))]
     Kubectl(KubectlArgs),
+    /// Print a chapter's questions (the page's question mode) with their answers, for paper.
+    #[command(after_help = format!("{QUIZ_HELP}\n\n{AFTER_HELP}"))]
+    Quiz(QuizArgs),
+}
+
+const QUIZ_HELP: &str = "\
+Output: the chapter's questions as the page asks them in question mode (&quiz=1): where the story
+stops (time and step), the question, its options, the answer and why, each answer computed from the
+simulated timeline. -o text (default) for reading and printing; -o json for reuse:
+{chapter, k8s, lang, questions: [{id, kind (choice|order|time|node), stop_ms, step, link, prompt,
+options, answer, why}]}; answer is the right option's value, the options' values in the order they
+happen, {seconds, tolerance}, or a node's name. Questions whose moment the --actions took out of the
+story are left out.";
+
+/// `nodeline quiz`.
+#[derive(Debug, Args)]
+pub struct QuizArgs {
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// The language of the questions: en or ja
+    #[arg(long, value_name = "LANG", value_parser = parse_lang, default_value = "en")]
+    pub lang: Lang,
+    /// Output format: text or json
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", value_parser = parse_quiz_format, default_value = "text")]
+    pub output: QuizFormat,
+}
+
+/// `nodeline quiz -o`: text for people, JSON for programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuizFormat {
+    Text,
+    Json,
 }
 
 /// What to simulate: shared by every subcommand.
@@ -191,6 +224,21 @@ fn parse_time(s: &str) -> Result<At, String> {
         return Err(format!("past the limit of {limit}"));
     }
     Ok(At(d))
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    Lang::from_code(s).ok_or_else(|| {
+        let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+        format!("unknown language; accepted: {}", known.join(", "))
+    })
+}
+
+fn parse_quiz_format(s: &str) -> Result<QuizFormat, String> {
+    match s {
+        "text" => Ok(QuizFormat::Text),
+        "json" => Ok(QuizFormat::Json),
+        _ => Err("unknown output format; accepted: text, json".into()),
+    }
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {

@@ -4,6 +4,7 @@
 //! nodeline timeline --chapter CHAPTER [--actions LIST] [--until DURATION] [--k8s 1.34|1.31] [--seed N]
 //! nodeline objects  --chapter CHAPTER [--actions LIST] --at DURATION [-o json|yaml] [--k8s ..] [--seed N]
 //! nodeline kubectl  --chapter CHAPTER [--actions LIST] --at DURATION [--k8s ..] [--seed N] -- ARGS...
+//! nodeline quiz     --chapter CHAPTER [--actions LIST] [--k8s ..] [--lang en|ja] [-o text|json]
 //! ```
 //!
 //! Everything is computed by [`run`], which takes the arguments and returns what to print and
@@ -18,6 +19,7 @@
 pub mod args;
 mod kubectl;
 mod objects;
+mod quiz;
 mod timeline;
 
 use std::ffi::OsString;
@@ -89,6 +91,7 @@ where
         Command::Timeline(a) => timeline::run(&a),
         Command::Objects(a) => objects::run(&a),
         Command::Kubectl(a) => kubectl::run(&a),
+        Command::Quiz(a) => quiz::run(&a),
     }
 }
 

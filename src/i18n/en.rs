@@ -237,6 +237,30 @@ pub(super) fn text(key: Key) -> &'static str {
             "The latest requests up to the playhead, newest first. Open one to see it as client-go logs it with -v=8; click a request on the stage to open it here."
         }
         Key::RequestEffect => "What it did: {0}",
+        // question mode
+        Key::QuizSwitch => "Questions",
+        Key::QuizRegion => "Question",
+        Key::QuizQuestionOf => "Question {0} of {1}",
+        Key::QuizCheck => "Check",
+        Key::QuizSkip => "Skip",
+        Key::QuizClose => "Close",
+        Key::QuizRight => "Right.",
+        Key::QuizWrong => "Not quite.",
+        Key::QuizAnswerWas => "The answer: {0}.",
+        Key::QuizSeconds => "Seconds",
+        Key::QuizTolerance => "Within {0} s counts as right.",
+        Key::QuizEnterSeconds => "Enter a number of seconds, such as 45.",
+        Key::QuizMoveUp => "Move up: {0}",
+        Key::QuizMoveDown => "Move down: {0}",
+        Key::QuizOrderHelp => "What happens first goes at the top.",
+        Key::QuizNodes => "Nodes on the stage",
+        Key::QuizProgress => "Questions: {0} of {1} answered, {2} right",
+        Key::QuizSummaryTitle => "Your answers in this chapter",
+        Key::QuizAllRight => "Every question right.",
+        Key::QuizMissed => "Worth another look:",
+        Key::NoticeBadProgress => {
+            "\"{1}\" is not a progress this chapter's questions can use ({0}); what could not be read counts as not answered."
+        }
     }
 }
 

@@ -244,6 +244,30 @@ pub(super) fn text(key: Key) -> &'static str {
             "再生位置までの最新のリクエストを新しい順に並べています。開くと、client-go が -v=8 で記録する形で表示されます。ステージ上のリクエストをクリックしても、ここで開きます。"
         }
         Key::RequestEffect => "結果: {0}",
+        // question mode
+        Key::QuizSwitch => "問題",
+        Key::QuizRegion => "問題",
+        Key::QuizQuestionOf => "問題 {0} / {1}",
+        Key::QuizCheck => "答え合わせ",
+        Key::QuizSkip => "とばす",
+        Key::QuizClose => "閉じる",
+        Key::QuizRight => "正解です。",
+        Key::QuizWrong => "残念、違います。",
+        Key::QuizAnswerWas => "答え: {0}。",
+        Key::QuizSeconds => "秒数",
+        Key::QuizTolerance => "差が {0} 秒以内なら正解です。",
+        Key::QuizEnterSeconds => "45 のように秒数を入力してください。",
+        Key::QuizMoveUp => "上へ: {0}",
+        Key::QuizMoveDown => "下へ: {0}",
+        Key::QuizOrderHelp => "先に起きるものを上に。",
+        Key::QuizNodes => "ステージのノード",
+        Key::QuizProgress => "問題: {1} 問中 {0} 問回答、{2} 問正解",
+        Key::QuizSummaryTitle => "この章の回答",
+        Key::QuizAllRight => "全問正解です。",
+        Key::QuizMissed => "もう一度見てみましょう:",
+        Key::NoticeBadProgress => {
+            "「{1}」はこの章の問題の進み具合として読めません ({0})。読めなかった回答は未回答として扱います。"
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 
 mod en;
 mod ja;
+mod quiz_en;
+mod quiz_ja;
 
 use std::fmt;
 
@@ -72,6 +74,14 @@ impl Lang {
             Lang::Ja => ja::chapter(chapter),
         }
     }
+
+    /// The words of the question with this id (see [`crate::quiz`]).
+    pub fn question(self, id: &str) -> Option<&'static QuestionText> {
+        match self {
+            Lang::En => quiz_en::question(id),
+            Lang::Ja => quiz_ja::question(id),
+        }
+    }
 }
 
 impl fmt::Display for Lang {
@@ -116,6 +126,18 @@ pub struct StepText {
     pub title: &'static str,
     /// Paragraphs, with `[[target|words]]` links and `` `code` ``.
     pub body: &'static [&'static str],
+}
+
+/// A question's words (question mode, [`crate::quiz`]), with `` `code` `` as in narration and
+/// `{0}`, `{1}`, … for the facts its derivation finds in the timeline.
+#[derive(Debug)]
+pub struct QuestionText {
+    pub prompt: &'static str,
+    /// One label per option of a choice question, or per event of an order question, in the
+    /// question's order.
+    pub options: &'static [&'static str],
+    /// Why the answer is what it is, citing the setting that causes it.
+    pub why: &'static str,
 }
 
 /// A piece of narration.
@@ -447,6 +469,28 @@ keys! {
     KubectlEmpty,
     RequestsHelp,
     RequestEffect,
+    // question mode
+    QuizSwitch,
+    QuizRegion,
+    QuizQuestionOf,
+    QuizCheck,
+    QuizSkip,
+    QuizClose,
+    QuizRight,
+    QuizWrong,
+    QuizAnswerWas,
+    QuizSeconds,
+    QuizTolerance,
+    QuizEnterSeconds,
+    QuizMoveUp,
+    QuizMoveDown,
+    QuizOrderHelp,
+    QuizNodes,
+    QuizProgress,
+    QuizSummaryTitle,
+    QuizAllRight,
+    QuizMissed,
+    NoticeBadProgress,
 }
 
 #[cfg(test)]

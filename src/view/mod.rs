@@ -7,6 +7,7 @@ pub mod html;
 pub mod inspector;
 pub mod notice;
 pub mod poster;
+pub mod quiz;
 pub mod session;
 pub mod stage;
 pub mod track;

@@ -19,6 +19,7 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::BadLang => (Key::NoticeBadLang, String::new()),
         Problem::BadOrigin => (Key::NoticeBadOrigin, String::new()),
         Problem::BadProfile => (Key::NoticeBadProfile, String::new()),
+        Problem::BadProgress => (Key::NoticeBadProgress, String::new()),
         Problem::UnknownParam => (Key::NoticeUnknownParam, String::new()),
         Problem::Repeated => (Key::NoticeRepeated, String::new()),
     };

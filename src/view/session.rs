@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::link;
+use crate::quiz::{self, Derived};
 use crate::sim::{Request, SimTime, Snapshot, Timeline};
 
 /// How far past the playhead the timeline is kept computed.
@@ -19,12 +20,14 @@ pub struct Session {
     /// Significant moments (steps, events, inputs, non-routine requests), sorted; playback slows
     /// down before each.
     pub significant: Vec<SimTime>,
+    /// The chapter's questions as this timeline answers them (question mode).
+    pub quiz: Vec<Option<Derived>>,
 }
 
 impl Session {
     /// Wraps a timeline.
     pub fn new(timeline: Timeline) -> Session {
-        let mut s = Session { timeline, steps: Vec::new(), significant: Vec::new() };
+        let mut s = Session { timeline, steps: Vec::new(), significant: Vec::new(), quiz: Vec::new() };
         s.refresh();
         s
     }
@@ -61,6 +64,7 @@ impl Session {
         moments.sort_unstable();
         moments.dedup();
         self.significant = moments;
+        self.quiz = quiz::derive_all(&self.timeline);
     }
 
     /// The first significant moment strictly after `t`.

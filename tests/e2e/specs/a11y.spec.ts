@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
+import { expectNoViolations } from '../pages/axe';
 
 /**
  * Accessibility gates: axe-core (WCAG 2.1 A and AA rules, colour contrast included) finds no
@@ -13,16 +13,6 @@ const chapters = [
   { id: 'node-failure', steps: 6 },
   { id: 'kubelet-restart', steps: 4 },
 ];
-
-async function expectNoViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' ')}`).join('\n')}`,
-  );
-  expect(summary, `axe violations: ${what}`).toEqual([]);
-}
 
 test.describe('accessibility (axe)', () => {
   for (const theme of ['light', 'dark']) {

@@ -1,0 +1,80 @@
+//! English: the questions of question mode (`crate::quiz`), by id. `{0}`, `{1}`, … are the facts
+//! each question's derivation finds in the timeline.
+
+use super::QuestionText;
+
+pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
+    Some(match id {
+        "registration-first-ready" => &QuestionText {
+            prompt: "The kubelet on node-1 is about to POST its Node. The runtime's network is not ready yet (`NetworkReady=false`). What will the new Node's `Ready` condition say?",
+            options: &["`True`", "`False`", "`Unknown`"],
+            why: "The kubelet reports what it sees: the runtime's network is not ready, so its very first status already says `Ready` `False`, reason `KubeletNotReady`. `Unknown` is written only by the node lifecycle controller, after `--node-monitor-grace-period` without a heartbeat; a new Node never starts there.",
+        },
+        "registration-pods-order" => &QuestionText {
+            prompt: "An ordinary Pod is created now, and a Pod that tolerates `node.kubernetes.io/not-ready` a few seconds later, while node-1 is not Ready yet. Put these in the order they happen.",
+            options: &[
+                "node-1 becomes Ready (`NodeReady`)",
+                "The tolerating Pod's container starts",
+                "The tolerating Pod is bound to node-1",
+                "The ordinary Pod is bound to node-1",
+            ],
+            why: "The scheduler reads taints, not conditions: the tolerating Pod is bound at once, the ordinary one only when the not-ready taint comes off after `NodeReady`. Bound is not running: the tolerating Pod waits for the network, and the kubelet retries a Pod whose sync failed only every 10 s, so the ordinary Pod, started as soon as it was bound, runs first.",
+        },
+        "registration-report-frequency" => &QuestionText {
+            prompt: "Nothing changes on node-1 from now on. How many seconds after its last status PATCH will the kubelet send the next one?",
+            options: &[],
+            why: "The kubelet recomputes its status every `nodeStatusUpdateFrequency` ({2} s), but PATCHes a status that did not change only once `nodeStatusReportFrequency` ({1} s) has passed since its last report: {0} s here. The Lease, renewed every 10 s, is the heartbeat the control plane watches; this PATCH is the slow one.",
+        },
+        "node-failure-ready" => &QuestionText {
+            prompt: "The kubelet on node-1 is about to stop. Once the control plane notices, what will node-1's `Ready` condition say?",
+            options: &["`True`", "`False`", "`Unknown`"],
+            why: "A stopped kubelet reports nothing, so nobody is there to write `False`. The node lifecycle controller sees the Lease's `renewTime` stop moving, and after `--node-monitor-grace-period` ({0} s in Kubernetes {1}) it sets `Ready` to `Unknown`, reason `NodeStatusUnknown`: it cannot tell whether the node is healthy.",
+        },
+        "node-failure-unknown-after" => &QuestionText {
+            prompt: "The kubelet on node-1 has just stopped. How many seconds after its last Lease renewal will the controller write `Unknown`?",
+            options: &[],
+            why: "The controller counts `--node-monitor-grace-period` ({1} s in Kubernetes {2}) from the pass at which it saw the last renewal, and it looks only every `--node-monitor-period` ({3} s), so it writes `Unknown` at its first pass after the grace period: {0} s after the renewal here. The Lease's own `leaseDurationSeconds` plays no part.",
+        },
+        "node-failure-order" => &QuestionText {
+            prompt: "node-1's kubelet has been silent for almost the whole grace period. Put these in the order they happen.",
+            options: &[
+                "The Pod on node-1 is deleted (`TaintManagerEviction`)",
+                "node-1 gets the `node.kubernetes.io/unreachable:NoExecute` taint",
+                "The replacement Pod runs",
+                "`NodeNotReady`",
+            ],
+            why: "`NodeNotReady` comes with the `Unknown` write, and the NoExecute taint at the controller's next pass. The taint eviction controller deletes the Pod only when its `tolerationSeconds` for that taint run out, and only then does the ReplicaSet create a replacement for the scheduler to place.",
+        },
+        "node-failure-toleration" => &QuestionText {
+            prompt: "node-1 is about to get the `node.kubernetes.io/unreachable:NoExecute` taint. How many seconds later will its Pod be marked for deletion?",
+            options: &[],
+            why: "At admission, DefaultTolerationSeconds gave the Pod a toleration of the unreachable taint with `tolerationSeconds` {1}. The taint eviction controller lets the Pod stay that long after the taint was added, then deletes it: {0} s here. A Pod that sets its own `tolerationSeconds` gets its own delay.",
+        },
+        "node-failure-replacement" => &QuestionText {
+            prompt: "The Pod on node-1 is about to be deleted, and its ReplicaSet will create a replacement. Which node on the stage will the replacement be bound to?",
+            options: &[],
+            why: "The scheduler's TaintToleration filter rules out {1}: it carries `node.kubernetes.io/unreachable:NoSchedule`, which the new Pod does not tolerate. The replacement is bound to {0}.",
+        },
+        "kubelet-restart-post" => &QuestionText {
+            prompt: "The kubelet on node-1 starts again at {0} and POSTs its Node, as it did when it first registered. What will the API server answer?",
+            options: &["`201 Created`", "`409 AlreadyExists`", "`403 Forbidden`"],
+            why: "`NotReady` never deletes a Node: the object is still there, so the POST gets `409 AlreadyExists`. With `--register-node` the kubelet then GETs the existing Node and adopts it, as its own.",
+        },
+        "kubelet-restart-pod-node" => &QuestionText {
+            prompt: "The kubelet comes back before the Pod's toleration has run out. Once node-1 is Ready again, which node will the web Pod run on?",
+            options: &[],
+            why: "The Pod was never deleted: its deletion was only scheduled, `tolerationSeconds` after the NoExecute taint. When the controller removes the taint, the taint eviction controller cancels it, and the containers that kept running on {0} are reported Ready again. Nothing moved.",
+        },
+        "kubelet-restart-order" => &QuestionText {
+            prompt: "The kubelet on node-1 has just started. Put these in the order they happen.",
+            options: &[
+                "`NodeReady`",
+                "The pending deletion is cancelled",
+                "The Lease is renewed",
+                "The kubelet POSTs its Node",
+            ],
+            why: "The Lease loop starts at once and renews the Lease it still finds; registration POSTs the Node and adopts it after `409 AlreadyExists`; `NodeReady` follows when the runtime and PLEG checks pass. The deletion is cancelled only when the controller removes the NoExecute taint, at one of its passes every `--node-monitor-period` ({0} s).",
+        },
+        _ => return None,
+    })
+}

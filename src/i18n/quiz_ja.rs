@@ -1,0 +1,80 @@
+//! 日本語: question mode's questions (`crate::quiz`), by id. `{0}`, `{1}`, … are the facts each
+//! question's derivation finds in the timeline.
+
+use super::QuestionText;
+
+pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
+    Some(match id {
+        "registration-first-ready" => &QuestionText {
+            prompt: "node-1 の kubelet がこれから Node を POST します。ランタイムのネットワークはまだ準備できていません（`NetworkReady=false`）。新しい Node の `Ready` 条件はどうなるでしょう？",
+            options: &["`True`", "`False`", "`Unknown`"],
+            why: "kubelet は見たままを報告します。ランタイムのネットワークが準備できていないので、最初のステータスから `Ready` は `False`、理由は `KubeletNotReady` です。`Unknown` を書くのはノードライフサイクルコントローラーだけで、ハートビートのないまま `--node-monitor-grace-period` が過ぎたときです。新しい Node がそこから始まることはありません。",
+        },
+        "registration-pods-order" => &QuestionText {
+            prompt: "node-1 がまだ Ready でないうちに、普通の Pod をいま作り、数秒後に `node.kubernetes.io/not-ready` を許容する Pod を作ります。起きる順に並べてください。",
+            options: &[
+                "node-1 が Ready になる（`NodeReady`）",
+                "許容する Pod のコンテナが起動する",
+                "許容する Pod が node-1 にバインドされる",
+                "普通の Pod が node-1 にバインドされる",
+            ],
+            why: "スケジューラーが見るのは条件ではなく taint です。許容する Pod はすぐにバインドされ、普通の Pod は `NodeReady` のあと not-ready の taint が外れてからです。バインドされても動くとは限りません。許容する Pod はネットワークを待ち、kubelet は同期に失敗した Pod を 10 秒ごとにしか再試行しないので、バインドされてすぐ起動した普通の Pod が先に動きます。",
+        },
+        "registration-report-frequency" => &QuestionText {
+            prompt: "これから node-1 では何も変わりません。kubelet は最後のステータス PATCH の何秒後に次の PATCH を送るでしょう？",
+            options: &[],
+            why: "kubelet は `nodeStatusUpdateFrequency`（{2} 秒）ごとにステータスを計算し直しますが、変化のないステータスを PATCH するのは前回の報告から `nodeStatusReportFrequency`（{1} 秒）が過ぎたときだけです。ここでは {0} 秒後です。コントロールプレーンが見ているハートビートは 10 秒ごとに更新される Lease で、この PATCH は遅いほうのハートビートです。",
+        },
+        "node-failure-ready" => &QuestionText {
+            prompt: "node-1 の kubelet がこれから止まります。コントロールプレーンが気づいたとき、node-1 の `Ready` 条件はどうなるでしょう？",
+            options: &["`True`", "`False`", "`Unknown`"],
+            why: "止まった kubelet は何も報告しないので、`False` を書く者はいません。ノードライフサイクルコントローラーは Lease の `renewTime` が動かなくなったのを見て、`--node-monitor-grace-period`（Kubernetes {1} では {0} 秒）のあと `Ready` を `Unknown`、理由 `NodeStatusUnknown` にします。ノードが健全かどうか分からない、という意味です。",
+        },
+        "node-failure-unknown-after" => &QuestionText {
+            prompt: "node-1 の kubelet が止まったところです。最後の Lease 更新の何秒後に、コントローラーは `Unknown` を書くでしょう？",
+            options: &[],
+            why: "コントローラーは最後の更新に気づいた巡回の時点から `--node-monitor-grace-period`（Kubernetes {2} では {1} 秒）を数え、巡回は `--node-monitor-period`（{3} 秒）ごとなので、猶予期間を過ぎた最初の巡回で `Unknown` を書きます。ここでは更新から {0} 秒後です。Lease 自身の `leaseDurationSeconds` は関係しません。",
+        },
+        "node-failure-order" => &QuestionText {
+            prompt: "node-1 の kubelet が黙ってから、猶予期間がほぼ過ぎました。起きる順に並べてください。",
+            options: &[
+                "node-1 の Pod が削除される（`TaintManagerEviction`）",
+                "node-1 に `node.kubernetes.io/unreachable:NoExecute` の taint が付く",
+                "代わりの Pod が動き出す",
+                "`NodeNotReady`",
+            ],
+            why: "`NodeNotReady` は `Unknown` の書き込みと同時で、NoExecute の taint はコントローラーの次の巡回で付きます。taint eviction コントローラーが Pod を削除するのは、その taint に対する `tolerationSeconds` が尽きたときで、そのあとで初めて ReplicaSet が代わりの Pod を作り、スケジューラーが配置します。",
+        },
+        "node-failure-toleration" => &QuestionText {
+            prompt: "node-1 にこれから `node.kubernetes.io/unreachable:NoExecute` の taint が付きます。その何秒後に Pod は削除対象になるでしょう？",
+            options: &[],
+            why: "アドミッションのとき DefaultTolerationSeconds が、unreachable の taint を `tolerationSeconds` {1} で許容する設定を Pod に加えています。taint eviction コントローラーは taint が付いてからその時間だけ Pod を残し、それから削除します。ここでは {0} 秒後です。自分で `tolerationSeconds` を書いた Pod はその時間になります。",
+        },
+        "node-failure-replacement" => &QuestionText {
+            prompt: "node-1 の Pod がこれから削除され、ReplicaSet が代わりの Pod を作ります。代わりの Pod はステージのどのノードにバインドされるでしょう？",
+            options: &[],
+            why: "スケジューラーの TaintToleration フィルターは {1} を外します。新しい Pod が許容しない `node.kubernetes.io/unreachable:NoSchedule` が付いているからです。代わりの Pod は {0} にバインドされます。",
+        },
+        "kubelet-restart-post" => &QuestionText {
+            prompt: "node-1 の kubelet が {0} に再び起動し、最初の登録と同じように Node を POST します。API サーバーは何と答えるでしょう？",
+            options: &["`201 Created`", "`409 AlreadyExists`", "`403 Forbidden`"],
+            why: "`NotReady` になっても Node は削除されません。オブジェクトは残っているので POST は `409 AlreadyExists` になります。`--register-node` の kubelet はそのあと既存の Node を GET して、自分のものとして引き継ぎます。",
+        },
+        "kubelet-restart-pod-node" => &QuestionText {
+            prompt: "Pod の許容時間が尽きる前に kubelet が戻ってきます。node-1 が再び Ready になったとき、web の Pod はどのノードで動いているでしょう？",
+            options: &[],
+            why: "Pod は削除されていません。削除は NoExecute の taint から `tolerationSeconds` 後に予定されていただけです。コントローラーが taint を外すと taint eviction コントローラーが予定を取り消し、{0} で動き続けていたコンテナが再び Ready と報告されます。何も移動していません。",
+        },
+        "kubelet-restart-order" => &QuestionText {
+            prompt: "node-1 の kubelet が起動したところです。起きる順に並べてください。",
+            options: &[
+                "`NodeReady`",
+                "予定されていた削除が取り消される",
+                "Lease が更新される",
+                "kubelet が Node を POST する",
+            ],
+            why: "Lease のループはすぐに始まり、残っている Lease を更新します。登録は Node を POST し、`409 AlreadyExists` のあと既存の Node を引き継ぎます。ランタイムと PLEG のチェックが通ると `NodeReady` です。削除の取り消しは、コントローラーが NoExecute の taint を外したときで、その巡回は `--node-monitor-period`（{0} 秒）ごとです。",
+        },
+        _ => return None,
+    })
+}

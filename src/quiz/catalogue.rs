@@ -1,0 +1,351 @@
+//! Every chapter's questions and how each one's stop and answer are found in a timeline.
+//!
+//! Each derivation starts from a step's moment or an input (the chapter's own anchors) and
+//! reads the answer from what the log records after it. The words are in the catalogue
+//! (`src/i18n/quiz_en.rs`, `quiz_ja.rs`), keyed by the question's id.
+
+use std::time::Duration;
+
+use super::query::{self, At};
+use super::{Answer, Derived, Kind, Question, Region, seconds_between, seconds_label, whole_seconds};
+use crate::sim::{
+    ActionKind, Chapter, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY, NODE_STATUS_UPDATE_FREQUENCY,
+    SimTime, TAINT_UNREACHABLE, Timeline,
+};
+
+/// What the stage may not show while most questions are open: the narration and the
+/// timeline's marks both tell the future.
+const FUTURE: &[Region] = &[Region::Narration, Region::Track];
+/// The same, and the inspector (its grace countdown or a Pod's tolerations give a time away).
+const FUTURE_AND_INSPECTOR: &[Region] = &[Region::Narration, Region::Track, Region::Inspector];
+
+/// The `Ready` condition's statuses, as options.
+const READY_STATUSES: &[&str] = &["True", "False", "Unknown"];
+
+const NODE: &str = "node-1";
+
+static REGISTRATION: [Question; 3] = [
+    Question {
+        id: "registration-first-ready",
+        chapter: Chapter::Registration,
+        kind: Kind::Choice,
+        options: READY_STATUSES,
+        conceal: FUTURE,
+        derive: registration_first_ready,
+    },
+    Question {
+        id: "registration-pods-order",
+        chapter: Chapter::Registration,
+        kind: Kind::Order,
+        options: &["node-ready", "tolerant-started", "tolerant-scheduled", "demo-scheduled"],
+        conceal: FUTURE,
+        derive: registration_pods_order,
+    },
+    Question {
+        id: "registration-report-frequency",
+        chapter: Chapter::Registration,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FUTURE_AND_INSPECTOR,
+        derive: registration_report_frequency,
+    },
+];
+
+static NODE_FAILURE: [Question; 5] = [
+    Question {
+        id: "node-failure-ready",
+        chapter: Chapter::NodeFailure,
+        kind: Kind::Choice,
+        options: READY_STATUSES,
+        conceal: FUTURE,
+        derive: node_failure_ready,
+    },
+    Question {
+        id: "node-failure-unknown-after",
+        chapter: Chapter::NodeFailure,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FUTURE_AND_INSPECTOR,
+        derive: node_failure_unknown_after,
+    },
+    Question {
+        id: "node-failure-order",
+        chapter: Chapter::NodeFailure,
+        kind: Kind::Order,
+        options: &["pod-deleted", "no-execute", "replacement-running", "node-not-ready"],
+        conceal: FUTURE,
+        derive: node_failure_order,
+    },
+    Question {
+        id: "node-failure-toleration",
+        chapter: Chapter::NodeFailure,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FUTURE_AND_INSPECTOR,
+        derive: node_failure_toleration,
+    },
+    Question {
+        id: "node-failure-replacement",
+        chapter: Chapter::NodeFailure,
+        kind: Kind::Node,
+        options: &[],
+        conceal: FUTURE,
+        derive: node_failure_replacement,
+    },
+];
+
+static KUBELET_RESTART: [Question; 3] = [
+    Question {
+        id: "kubelet-restart-post",
+        chapter: Chapter::KubeletRestart,
+        kind: Kind::Choice,
+        options: &["201", "409", "403"],
+        conceal: FUTURE,
+        derive: kubelet_restart_post,
+    },
+    Question {
+        id: "kubelet-restart-pod-node",
+        chapter: Chapter::KubeletRestart,
+        kind: Kind::Node,
+        options: &[],
+        conceal: FUTURE,
+        derive: kubelet_restart_pod_node,
+    },
+    Question {
+        id: "kubelet-restart-order",
+        chapter: Chapter::KubeletRestart,
+        kind: Kind::Order,
+        options: &["node-ready", "deletion-cancelled", "lease-renewed", "node-post"],
+        conceal: FUTURE,
+        derive: kubelet_restart_order,
+    },
+];
+
+/// A chapter's questions, in the order the story reaches them.
+pub fn questions(chapter: Chapter) -> &'static [Question] {
+    match chapter {
+        Chapter::Registration => &REGISTRATION,
+        Chapter::NodeFailure => &NODE_FAILURE,
+        Chapter::KubeletRestart => &KUBELET_RESTART,
+    }
+}
+
+/// Step `n`'s moment (1-based).
+fn step(timeline: &Timeline, n: usize) -> Option<SimTime> {
+    timeline.steps().get(n - 1).copied().flatten()
+}
+
+fn option(options: &[&str], value: &str) -> Option<usize> {
+    options.iter().position(|o| *o == value)
+}
+
+/// An order question's answer from each option's moment: the options sorted by when they happen.
+fn order(moments: &[Option<At>]) -> Option<(Vec<usize>, SimTime)> {
+    let moments: Vec<At> = moments.iter().copied().collect::<Option<_>>()?;
+    let mut order: Vec<usize> = (0..moments.len()).collect();
+    order.sort_by_key(|i| moments[*i]);
+    let first = moments.iter().map(|m| m.t).min()?;
+    Some((order, first))
+}
+
+fn registration_first_ready(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 2)?;
+    let post = query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes")?;
+    let (created, status) = query::ready_change(log, stop, NODE, None)?;
+    Some(Derived {
+        stop,
+        reveal: post.t.min(created.t),
+        answer: Answer::Choice(option(READY_STATUSES, &status)?),
+        facts: Vec::new(),
+    })
+}
+
+fn registration_pods_order(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 4)?;
+    let event = |reason: &str, object: &str| query::event(log, stop, reason, object, "").map(query::event_at);
+    let (order, reveal) = order(&[
+        event("NodeReady", NODE),
+        event("Started", "tolerant-"),
+        event("Scheduled", "tolerant-"),
+        event("Scheduled", "demo-"),
+    ])?;
+    Some(Derived { stop, reveal, answer: Answer::Order(order), facts: Vec::new() })
+}
+
+fn registration_report_frequency(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 6)?;
+    let path = "/api/v1/nodes/node-1/status";
+    let last = query::last_success_before(log, stop, &query::kubelet(NODE), Method::Patch, path)?;
+    let next = query::request(log, stop, &query::kubelet(NODE), Method::Patch, path)?;
+    let seconds = seconds_between(last.t, next.t);
+    Some(Derived {
+        stop,
+        reveal: next.t,
+        answer: Answer::Time { seconds, tolerance: NODE_STATUS_UPDATE_FREQUENCY.as_secs_f64() },
+        facts: vec![
+            seconds_label(seconds),
+            whole_seconds(NODE_STATUS_REPORT_FREQUENCY),
+            whole_seconds(NODE_STATUS_UPDATE_FREQUENCY),
+        ],
+    })
+}
+
+/// The grace period and the version it belongs to, as an explanation cites them.
+fn grace_facts(timeline: &Timeline) -> [String; 2] {
+    let profile = timeline.config().profile;
+    [whole_seconds(profile.node_monitor_grace_period()), profile.as_str().to_string()]
+}
+
+fn node_failure_ready(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 2)?;
+    let before = timeline.at(stop).node(NODE)?;
+    let (changed, status) = query::ready_change(log, stop, NODE, before.ready_status())?;
+    Some(Derived {
+        stop,
+        reveal: changed.t,
+        answer: Answer::Choice(option(READY_STATUSES, &status)?),
+        facts: grace_facts(timeline).into(),
+    })
+}
+
+fn node_failure_unknown_after(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = query::input(log, ActionKind::KillKubelet)? + Duration::from_secs(1);
+    let renewal = query::last_success_before(log, stop, &query::kubelet(NODE), Method::Put, "/leases/node-1")?;
+    let (unknown, status) = query::ready_change(log, stop, NODE, Some("True"))?;
+    (status == "Unknown").then_some(())?;
+    let seconds = seconds_between(renewal.t, unknown.t);
+    let [grace, version] = grace_facts(timeline);
+    Some(Derived {
+        stop,
+        reveal: unknown.t,
+        answer: Answer::Time { seconds, tolerance: NODE_MONITOR_PERIOD.as_secs_f64() },
+        facts: vec![seconds_label(seconds), grace, version, whole_seconds(NODE_MONITOR_PERIOD)],
+    })
+}
+
+fn node_failure_order(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 3)?;
+    let deleted = query::event(log, stop, "TaintManagerEviction", "", "Marking for deletion").map(query::event_at);
+    let replacement = deleted.and_then(|d| query::event(log, d.t, "Started", "", "")).map(query::event_at);
+    let (order, reveal) = order(&[
+        deleted,
+        query::taint(log, stop, NODE, TAINT_UNREACHABLE, "NoExecute", true),
+        replacement,
+        query::event(log, stop, "NodeNotReady", NODE, "").map(query::event_at),
+    ])?;
+    Some(Derived { stop, reveal, answer: Answer::Order(order), facts: Vec::new() })
+}
+
+fn node_failure_toleration(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 4)?;
+    let tainted = query::taint(log, stop, NODE, TAINT_UNREACHABLE, "NoExecute", true)?;
+    let marked = query::event(log, tainted.t, "TaintManagerEviction", "", "Marking for deletion")?;
+    // The toleration the evicted Pod carries (given at admission by DefaultTolerationSeconds).
+    let pod = timeline.at(stop).pods().into_iter().find(|p| p.metadata.name == marked.object.name)?;
+    let toleration = pod
+        .spec
+        .tolerations
+        .iter()
+        .find(|t| t.key == TAINT_UNREACHABLE && t.effect == "NoExecute")
+        .and_then(|t| t.toleration_seconds)?;
+    let seconds = seconds_between(tainted.t, marked.t);
+    Some(Derived {
+        stop,
+        reveal: marked.t,
+        answer: Answer::Time { seconds, tolerance: NODE_MONITOR_PERIOD.as_secs_f64() },
+        facts: vec![seconds_label(seconds), toleration.to_string()],
+    })
+}
+
+/// The Nodes on the stage at `t`, by name.
+fn node_names(timeline: &Timeline, t: SimTime) -> Vec<String> {
+    timeline.at(t).nodes().iter().map(|n| n.metadata.name.clone()).collect()
+}
+
+fn node_failure_replacement(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 5)?;
+    let nodes = node_names(timeline, stop);
+    let (bound, node) = query::new_pod_bound(log, stop)?;
+    let tainted: Vec<String> = timeline
+        .at(stop)
+        .nodes()
+        .iter()
+        .filter(|n| n.has_taint(TAINT_UNREACHABLE, "NoSchedule"))
+        .map(|n| n.metadata.name.clone())
+        .collect();
+    let right = nodes.iter().position(|n| *n == node)?;
+    Some(Derived {
+        stop,
+        reveal: bound.t,
+        answer: Answer::Node { nodes, right },
+        facts: vec![node, tainted.join(", ")],
+    })
+}
+
+fn kubelet_restart_post(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 1)?;
+    let post = query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes")?;
+    let code = post.outcome.code()?.to_string();
+    let options = questions(Chapter::KubeletRestart)[0].options;
+    let start = query::input(log, ActionKind::StartKubelet)?;
+    Some(Derived {
+        stop,
+        reveal: post.t,
+        answer: Answer::Choice(option(options, &code)?),
+        facts: vec![start.clock_label()],
+    })
+}
+
+fn kubelet_restart_pod_node(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 2)?;
+    let nodes = node_names(timeline, stop);
+    // Whatever the taint eviction controller does next (cancel or delete) shows the answer.
+    let decided = query::event(log, stop, "TaintManagerEviction", "", "")?;
+    let end = SimTime::ZERO + timeline.scenario().duration;
+    let running = timeline
+        .at(end)
+        .pods()
+        .into_iter()
+        .find(|p| p.metadata.name.starts_with("web-") && !p.is_terminating() && p.status.phase == "Running")?;
+    let right = nodes.iter().position(|n| *n == running.spec.node_name)?;
+    Some(Derived {
+        stop,
+        reveal: decided.t,
+        answer: Answer::Node { nodes, right },
+        facts: vec![running.spec.node_name.clone()],
+    })
+}
+
+fn kubelet_restart_order(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = query::input(log, ActionKind::StartKubelet)?;
+    let kubelet = query::kubelet(NODE);
+    let renewed = log
+        .requests
+        .iter()
+        .find(|r| {
+            r.t >= stop
+                && r.method == Method::Put
+                && r.outcome.is_success()
+                && r.path.ends_with("/leases/node-1")
+                && r.actor == kubelet
+        })
+        .map(query::request_at);
+    let (order, reveal) = order(&[
+        query::event(log, stop, "NodeReady", NODE, "").map(query::event_at),
+        query::event(log, stop, "TaintManagerEviction", "", "Cancelling").map(query::event_at),
+        renewed,
+        query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes").map(query::request_at),
+    ])?;
+    Some(Derived { stop, reveal, answer: Answer::Order(order), facts: vec![whole_seconds(NODE_MONITOR_PERIOD)] })
+}

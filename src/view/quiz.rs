@@ -1,0 +1,300 @@
+//! Question mode's view model: which question is due as the playhead moves, what the page says
+//! after an answer, the reader's progress and the chapter's summary. The questions and their
+//! answers are [`crate::quiz`]'s; this adds the reader.
+
+use crate::i18n::{Key, Lang, plain};
+use crate::link::Link;
+use crate::quiz::{self, Answer, Derived, Mark, Progress, Question, Response};
+pub use crate::quiz::{answer_text, options, prompt, why};
+use crate::sim::{Chapter, SimTime};
+
+/// The question on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Open {
+    /// The question's index in its chapter.
+    pub index: usize,
+    /// The reader's answer and whether it was right, once given.
+    pub result: Option<(Response, bool)>,
+}
+
+/// An answer, for the embed's `nodeline:answer` message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answered {
+    /// Counts answers, so that two equal answers are two messages.
+    pub seq: u64,
+    pub id: &'static str,
+    pub value: Value,
+    pub right: bool,
+}
+
+/// An answer as a plain value: an option's value, the events' ids in the reader's order, seconds,
+/// or a node's name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Text(String),
+    List(Vec<String>),
+    Number(f64),
+}
+
+/// The reader's side of question mode.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuizState {
+    pub enabled: bool,
+    /// Each chapter's progress (the URL keeps the current chapter's).
+    pub progress: Vec<(Chapter, Progress)>,
+    pub open: Option<Open>,
+    /// Questions passed over with Skip: not asked again until the playhead goes back before
+    /// them.
+    pub skipped: Vec<usize>,
+    /// The last answer.
+    pub answered: Option<Answered>,
+    /// What the live region last said of an answer, numbered so a repeat is said again.
+    pub said: Option<(u64, String)>,
+}
+
+impl QuizState {
+    /// The state a link asks for.
+    pub fn from_link(link: &Link) -> QuizState {
+        QuizState {
+            enabled: link.quiz,
+            progress: link.progress.clone().map(|p| vec![(link.chapter, p)]).unwrap_or_default(),
+            ..QuizState::default()
+        }
+    }
+
+    /// A chapter's progress.
+    pub fn progress(&self, chapter: Chapter) -> Progress {
+        self.progress
+            .iter()
+            .find(|(c, _)| *c == chapter)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_else(|| Progress::new(quiz::questions(chapter).len()))
+    }
+
+    /// Records an answer to question `index` of `chapter`.
+    pub fn answer(&mut self, chapter: Chapter, index: usize, derived: &Derived, response: Response) -> bool {
+        let Some(q) = quiz::questions(chapter).get(index) else { return false };
+        let right = derived.answer.accepts(&response);
+        let mut progress = self.progress(chapter);
+        progress.set(index, right);
+        self.progress.retain(|(c, _)| *c != chapter);
+        self.progress.push((chapter, progress));
+        let seq = self.answered.as_ref().map_or(0, |a| a.seq + 1);
+        self.answered = Some(Answered { seq, id: q.id, value: value(q, derived, &response), right });
+        self.open = Some(Open { index, result: Some((response, right)) });
+        right
+    }
+
+    /// Forgets what was skipped or on screen (another chapter, the story started again).
+    pub fn new_pass(&mut self) {
+        self.open = None;
+        self.skipped.clear();
+    }
+
+    /// Whether a question waits for an answer (the page then hides what would give it away).
+    pub fn asking(&self) -> bool {
+        self.open.as_ref().is_some_and(|o| o.result.is_none())
+    }
+}
+
+/// The question due when the playhead moves from `from` to `to`: the first one not answered
+/// or skipped whose stop lies in between (a stop right at `from` counts, so that playing from a
+/// step whose moment is a stop asks at once).
+pub fn due(
+    derived: &[Option<Derived>],
+    progress: &Progress,
+    skipped: &[usize],
+    from: SimTime,
+    to: SimTime,
+) -> Option<usize> {
+    if to <= from {
+        return None;
+    }
+    derived.iter().enumerate().find_map(|(i, d)| {
+        let d = d.as_ref()?;
+        (progress.mark(i) == Mark::Open && !skipped.contains(&i) && from <= d.stop && d.stop <= to).then_some(i)
+    })
+}
+
+/// What the page says after an answer: right or not, the answer when it was not, and why.
+pub fn result_text(lang: Lang, q: &Question, derived: &Derived, right: bool) -> String {
+    let mut parts = vec![lang.text(if right { Key::QuizRight } else { Key::QuizWrong }).to_string()];
+    if !right || matches!(derived.answer, Answer::Time { .. }) {
+        parts.push(lang.fill(Key::QuizAnswerWas, &[&answer_text(lang, q, derived)]));
+    }
+    parts.push(plain(&why(lang, q, derived)));
+    parts.join(" ")
+}
+
+/// An answer as the embed reports it.
+pub fn value(q: &Question, derived: &Derived, response: &Response) -> Value {
+    match response {
+        Response::Choice(i) => Value::Text(q.options.get(*i).copied().unwrap_or_default().to_string()),
+        Response::Order(order) => {
+            Value::List(order.iter().filter_map(|i| q.options.get(*i)).map(|s| s.to_string()).collect())
+        }
+        Response::Seconds(s) => Value::Number(*s),
+        Response::Node(i) => match &derived.answer {
+            Answer::Node { nodes, .. } => Value::Text(nodes.get(*i).cloned().unwrap_or_default()),
+            _ => Value::Text(String::new()),
+        },
+    }
+}
+
+/// Reads a number of seconds as a reader types it (`58`, `57.5`, `57,5`, ` 58 s`).
+pub fn parse_seconds(text: &str) -> Option<f64> {
+    let t = text.trim().trim_end_matches(['s', '秒']).trim().replace(',', ".");
+    let full: String = t
+        .chars()
+        .map(|c| if ('０'..='９').contains(&c) { char::from_u32(c as u32 - 0xFEE0).unwrap_or(c) } else { c })
+        .collect();
+    full.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0)
+}
+
+/// Moves item `at` of an order one place up (`up`) or down; nothing at the ends.
+pub fn move_item(order: &mut [usize], at: usize, up: bool) {
+    let other = if up { at.checked_sub(1) } else { Some(at + 1) };
+    if let Some(o) = other.filter(|o| *o < order.len()) {
+        order.swap(at, o);
+    }
+}
+
+/// The `data-quiz-conceal` value for an open question: the regions it hides.
+pub fn conceal(q: &Question) -> String {
+    q.conceal.iter().map(|r| r.id()).collect::<Vec<_>>().join(" ")
+}
+
+/// One line of the chapter's summary: a question answered wrong, and the step to replay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Missed {
+    pub index: usize,
+    pub step: usize,
+    /// The question's prompt, plain.
+    pub prompt: String,
+}
+
+/// The chapter's summary: answered, right, of how many (the questions this timeline asks), and
+/// each question answered wrong with the step to play it again from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub answered: usize,
+    pub right: usize,
+    pub total: usize,
+    pub missed: Vec<Missed>,
+}
+
+/// The summary of `chapter` for a timeline whose questions are `derived` and steps `steps`.
+pub fn summary(
+    lang: Lang,
+    chapter: Chapter,
+    derived: &[Option<Derived>],
+    steps: &[Option<SimTime>],
+    progress: &Progress,
+) -> Summary {
+    let questions = quiz::questions(chapter);
+    let missed = derived
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| progress.mark(*i) == Mark::Wrong)
+        .filter_map(|(i, d)| {
+            let d = d.as_ref()?;
+            Some(Missed {
+                index: i,
+                step: quiz::step_at(steps, d.stop),
+                prompt: plain(&prompt(lang, &questions[i], d)),
+            })
+        })
+        .collect();
+    Summary {
+        answered: progress.answered(),
+        right: progress.right(),
+        total: derived.iter().filter(|d| d.is_some()).count(),
+        missed,
+    }
+}
+
+/// The progress line ("Questions: 2 of 5 answered, 1 right").
+pub fn progress_text(lang: Lang, progress: &Progress, total: usize) -> String {
+    lang.fill(Key::QuizProgress, &[&progress.answered().to_string(), &total.to_string(), &progress.right().to_string()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Config, Timeline};
+
+    fn node_failure() -> (Timeline, Vec<Option<Derived>>) {
+        let mut tl = Timeline::new(Chapter::NodeFailure, Config::default());
+        tl.run_until(SimTime::from_secs(800));
+        let derived = quiz::derive_all(&tl);
+        (tl, derived)
+    }
+
+    #[test]
+    fn a_question_is_due_when_the_playhead_crosses_its_stop() {
+        let (_, derived) = node_failure();
+        let stop = derived[0].as_ref().unwrap().stop;
+        let open = Progress::new(derived.len());
+        let before = stop.saturating_sub(std::time::Duration::from_millis(100));
+        assert_eq!(due(&derived, &open, &[], before, stop + std::time::Duration::from_secs(30)), Some(0));
+        assert_eq!(due(&derived, &open, &[], stop, stop + std::time::Duration::from_millis(16)), Some(0));
+        assert_eq!(due(&derived, &open, &[], SimTime::ZERO, before), None);
+        assert_eq!(due(&derived, &open, &[], stop, stop), None, "paused");
+        let mut answered = open.clone();
+        answered.set(0, false);
+        assert_eq!(due(&derived, &answered, &[], before, stop), None);
+        assert_eq!(due(&derived, &open, &[0], before, stop), None, "skipped");
+    }
+
+    #[test]
+    fn answers_are_recorded_and_explained() {
+        let (_, derived) = node_failure();
+        let mut state = QuizState { enabled: true, ..QuizState::default() };
+        let d = derived[0].as_ref().unwrap();
+        let q = &quiz::questions(Chapter::NodeFailure)[0];
+        assert!(!state.answer(Chapter::NodeFailure, 0, d, Response::Choice(1)));
+        assert_eq!(state.progress(Chapter::NodeFailure).to_param().as_deref(), Some("w----"));
+        let said = result_text(Lang::En, q, d, false);
+        assert!(said.starts_with("Not quite. The answer: Unknown. "), "{said}");
+        assert!(said.contains("--node-monitor-grace-period (50 s in Kubernetes 1.34)"), "{said}");
+        let a = state.answered.clone().unwrap();
+        assert_eq!((a.id, a.value, a.right), ("node-failure-ready", Value::Text("False".into()), false));
+        assert!(!state.asking());
+        let said = result_text(Lang::Ja, q, d, true);
+        assert!(said.starts_with("正解です。"), "{said}");
+    }
+
+    #[test]
+    fn the_summary_points_at_the_step_to_play_again() {
+        let (tl, derived) = node_failure();
+        let (progress, _) = Progress::parse("rw-wr", derived.len());
+        let s = summary(Lang::En, Chapter::NodeFailure, &derived, &tl.steps(), &progress);
+        assert_eq!((s.answered, s.right, s.total), (4, 2, 5));
+        let steps: Vec<(usize, usize)> = s.missed.iter().map(|m| (m.index, m.step)).collect();
+        assert_eq!(steps, [(1, 2), (3, 4)]);
+        assert_eq!(progress_text(Lang::En, &progress, s.total), "Questions: 4 of 5 answered, 2 right");
+    }
+
+    #[test]
+    fn reads_seconds_as_typed() {
+        assert_eq!(parse_seconds("58"), Some(58.0));
+        assert_eq!(parse_seconds(" 57,5 s"), Some(57.5));
+        assert_eq!(parse_seconds("５８秒"), Some(58.0));
+        assert_eq!(parse_seconds("soon"), None);
+        assert_eq!(parse_seconds("-3"), None);
+        assert_eq!(parse_seconds("inf"), None);
+    }
+
+    #[test]
+    fn moves_order_items_within_bounds() {
+        let mut order = vec![0, 1, 2];
+        move_item(&mut order, 0, true);
+        assert_eq!(order, [0, 1, 2]);
+        move_item(&mut order, 2, true);
+        assert_eq!(order, [0, 2, 1]);
+        move_item(&mut order, 2, false);
+        assert_eq!(order, [0, 2, 1]);
+        move_item(&mut order, 0, false);
+        assert_eq!(order, [2, 0, 1]);
+    }
+}
