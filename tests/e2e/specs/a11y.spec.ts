@@ -42,6 +42,8 @@ test.describe('accessibility (axe)', () => {
 
   test('every inspector tab and the shortcut sheet', async ({ page }) => {
     const app = new AppPage(page);
+    // One axe run per tab and the shortcut sheet: on a loaded two-core machine this passes 30 s.
+    test.slow();
     await app.goto('./?chapter=node-failure&step=5&autoplay=0');
     const inspector = page.getByRole('region', { name: 'Inspector' });
     const tabs = inspector.getByRole('tab');

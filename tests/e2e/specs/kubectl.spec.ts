@@ -178,6 +178,8 @@ test.describe('kubectl Requests tab', () => {
 test.describe('kubectl tabs, accessibility', () => {
   for (const theme of ['light', 'dark']) {
     test(`axe finds no violation in the YAML, kubectl, Requests, Lease, Pods and Events tabs, ${theme} theme`, async ({ page }) => {
+      // Six axe runs over large tables: on a loaded two-core machine this passes 30 s.
+      test.slow();
       const app = new KubectlPage(page);
       await app.goto(`./?chapter=node-failure&step=3&autoplay=0&theme=${theme}`);
       // YAML with a diff open.
