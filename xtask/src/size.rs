@@ -22,8 +22,14 @@ pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
 /// 391 000 for issue 6's frame budget, measured 388 951 before and 390 802 after: the page patches
 /// its markup in place instead of rewriting it every frame (`app::dom::morph`, +1.8 KB of wasm and
 /// JS glue), which cut the main-thread work per frame while playing at 60x from 14.1 ms to 7.7 ms
-/// with the Node tab open (Chromium's TaskDuration, same machine).
-pub(crate) const CEILING_GZIP: u64 = 391 * 1000;
+/// with the Node tab open (Chromium's TaskDuration, same machine). Raised to 459 000 for issue 19
+/// (question mode), measured 390 313 before and 457 614 after on one machine: the questions of
+/// every chapter in both languages, their derivations, the question panel and its four kinds of
+/// answer, the embed's quiz messages (+66 KB gzip, nearly all wasm: 887 KB -> 1 040 KB raw). Not
+/// yet analysed with twiggy; the panel's many `into_any` views (each pulls in Leptos's rendering
+/// code for its type) and float parsing are the first suspects, and question mode is the first
+/// candidate for a module loaded on demand.
+pub(crate) const CEILING_GZIP: u64 = 459 * 1000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]

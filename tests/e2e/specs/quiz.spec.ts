@@ -15,11 +15,13 @@ import { QuizPage } from '../pages/quiz';
  */
 
 const FAILURE = './?chapter=node-failure&quiz=1';
+// Links to a question's step play at 0.1× where the next question is only seconds of simulated
+// time away, so that it cannot replace the result while a test reads it.
 
 test.describe('question mode', () => {
   test('a choice question stops the story, hides what would tell, and says why when answered right', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto(`${FAILURE}&step=2`);
+    await quiz.goto(`${FAILURE}&step=2&speed=0.1`);
     await expect(quiz.questionHeading(1, 5)).toBeVisible();
     await expect(quiz.playButton).toBeVisible();
     // The story waits: the narration, the timeline's marks and the live region tell nothing.
@@ -52,7 +54,7 @@ test.describe('question mode', () => {
 
   test('a wrong choice gives the answer and the setting behind it', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto(`${FAILURE}&step=2`);
+    await quiz.goto(`${FAILURE}&step=2&speed=0.1`);
     await quiz.option('False').check();
     await quiz.check.click();
     await expect(quiz.panel()).toContainText('Not quite. The answer: Unknown.');
@@ -63,7 +65,7 @@ test.describe('question mode', () => {
 
   test('the 1.31 profile asks the same question with its own grace period', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto(`${FAILURE}&step=2&k8s=1.31`);
+    await quiz.goto(`${FAILURE}&step=2&k8s=1.31&speed=0.1`);
     await quiz.option('Unknown').check();
     await quiz.check.click();
     await expect(quiz.panel()).toContainText('(40 s in Kubernetes 1.31)');
@@ -71,7 +73,7 @@ test.describe('question mode', () => {
 
   test('an order question is ordered with the keyboard, right and wrong', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto(`${FAILURE}&step=3`);
+    await quiz.goto(`${FAILURE}&step=3&speed=0.1`);
     await expect(quiz.questionHeading(3, 5)).toBeVisible();
     await expect(quiz.orderItems).toHaveText([
       /The Pod on node-1 is deleted/,
@@ -91,7 +93,7 @@ test.describe('question mode', () => {
     await expect(quiz.status).toContainText('Right.');
     await quiz.expectProgressParam('--r--');
 
-    await quiz.goto(`${FAILURE}&step=3`);
+    await quiz.goto(`${FAILURE}&step=3&speed=0.1`);
     await quiz.check.click();
     await expect(quiz.panel()).toContainText('Not quite. The answer: NodeNotReady → node-1 gets the');
     quiz.expectNoErrors();
@@ -99,7 +101,7 @@ test.describe('question mode', () => {
 
   test('a time question takes seconds within a tolerance and refuses words', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto(`${FAILURE}&step=4`);
+    await quiz.goto(`${FAILURE}&step=4&speed=0.1`);
     await expect(quiz.questionHeading(4, 5)).toBeVisible();
     // A Pod's tolerations would tell: the inspector is hidden too.
     await expect(page.locator('html')).toHaveAttribute('data-quiz-conceal', 'narration track inspector');
@@ -114,7 +116,7 @@ test.describe('question mode', () => {
     await expect(quiz.status).toContainText('Right. The answer: 300 s.');
     await expect(quiz.status).toContainText('tolerationSeconds 300');
 
-    await quiz.goto(`${FAILURE}&step=4`);
+    await quiz.goto(`${FAILURE}&step=4&speed=0.1`);
     await quiz.seconds.fill('40');
     await quiz.check.click();
     await expect(quiz.panel()).toContainText('Not quite. The answer: 300 s.');
@@ -152,12 +154,14 @@ test.describe('question mode', () => {
 
   test('the URL keeps the answers, and a shared link shares them', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto(`${FAILURE}&step=2`);
+    await quiz.goto(`${FAILURE}&step=2&speed=0.1`);
     await quiz.option('Unknown').check();
     await quiz.check.click();
     await quiz.expectProgressParam('r----');
     expect(quiz.params().get('quiz')).toBe('1');
-    await quiz.goto(`./?${quiz.params().toString()}&autoplay=0`);
+    const shared = quiz.params();
+    shared.set('autoplay', '0');
+    await quiz.goto(`./?${shared.toString()}`);
     await expect(quiz.progress).toHaveText('Questions: 1 of 5 answered, 1 right');
     // A progress the page cannot read fully is a notice, never a failure.
     await quiz.goto(`${FAILURE}&progress=rx&autoplay=0`);
@@ -195,13 +199,14 @@ test.describe('question mode', () => {
   });
 
   test('axe finds nothing with a question open, in both languages', async ({ page }) => {
+    test.setTimeout(90_000);
     const quiz = new QuizPage(page);
     for (const step of [2, 3, 4]) {
-      await quiz.goto(`${FAILURE}&step=${step}`);
+      await quiz.goto(`${FAILURE}&step=${step}&speed=0.1`);
       await expect(quiz.panel().getByRole('heading')).toBeVisible();
       await expectNoViolations(page, `node-failure question at step ${step}`);
     }
-    await quiz.goto(`${FAILURE}&step=2&lang=ja&theme=dark`);
+    await quiz.goto(`${FAILURE}&step=2&lang=ja&theme=dark&speed=0.1`);
     await expect(quiz.panel('問題').getByRole('heading', { name: '問題 1 / 5' })).toBeVisible();
     await expectNoViolations(page, 'Japanese, dark');
   });
