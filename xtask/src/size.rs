@@ -60,7 +60,8 @@ pub(crate) fn first_load(dist: &Path) -> Result<Vec<Asset>> {
     let mut assets = Vec::new();
     for path in files {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        if name.starts_with('.') || name.ends_with(".zip") || name.ends_with(".tar.gz") {
+        // Hidden files, archives, and the precompressed copies of the files themselves.
+        if name.starts_with('.') || [".zip", ".gz", ".br"].iter().any(|ext| name.ends_with(ext)) {
             continue;
         }
         let bytes = std::fs::read(&path)?;
