@@ -1,12 +1,18 @@
 //! What a reader's browser downloads on first load, raw and gzip, by kind — and the budget.
+//!
+//! The budget (issue 18) is what the page transfers before it is interactive: 250 KB gzip (the
+//! rest may come later, on idle or on demand). The page is one WebAssembly module today, loaded
+//! before it is interactive, so everything it loads counts: the first load and the bytes before
+//! interactive are the same files (`cargo xtask bench` also measures them in a browser).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::util::{Result, bail};
 
-/// The product's first-load budget: everything transferred, gzip (docs/design: quality budgets).
-pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
+/// The product's budget for what the page transfers before it is interactive, gzip (issue 18;
+/// it replaced docs/design's 200 KB for the whole first load).
+pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 
 /// The regression ceiling the test suite enforces while the page is still over [`BUDGET_GZIP`]:
 /// the measured first load plus a small margin. It only ever moves down, except for bytes a
@@ -23,7 +29,11 @@ pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
 /// its markup in place instead of rewriting it every frame (`app::dom::morph`, +1.8 KB of wasm and
 /// JS glue), which cut the main-thread work per frame while playing at 60x from 14.1 ms to 7.7 ms
 /// with the Node tab open (Chromium's TaskDuration, same machine).
-pub(crate) const CEILING_GZIP: u64 = 391 * 1000;
+/// Raised to 393 000 for issue 18 (phones), measured 390 313 before and 392 566 after on one
+/// machine: the narrow stage drawing and the `views` branch merged under it (+2.7 KB of wasm
+/// together, with a trial since taken out), the poster's script that starts the poster where the
+/// link points (+0.6 KB) and its data attributes; the one style sheet instead of six saved 1.1 KB.
+pub(crate) const CEILING_GZIP: u64 = 393 * 1000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +94,7 @@ pub(crate) fn report(assets: &[Asset]) -> String {
         }
     }
     let (raw, gz) = totals(assets);
-    out.push_str(&format!("{:<8} {raw:>10} {gz:>10}   (budget {} gzip)\n", "total", BUDGET_GZIP));
+    out.push_str(&format!("{:<8} {raw:>10} {gz:>10}   (budget {} gzip before interactive)\n", "total", BUDGET_GZIP));
     out
 }
 
@@ -103,8 +113,8 @@ pub(crate) fn check(dist: &Path) -> Result<()> {
     }
     if gz > BUDGET_GZIP {
         println!(
-            "NOT MET: the product budget is {BUDGET_GZIP} bytes gzip; the first load is {} bytes over it \
-             (regression ceiling {CEILING_GZIP}: passes)",
+            "NOT MET: the product budget is {BUDGET_GZIP} bytes gzip before interactive; the page loads all of \
+             itself before it is interactive, {} bytes over it (regression ceiling {CEILING_GZIP}: passes)",
             gz - BUDGET_GZIP
         );
     } else {

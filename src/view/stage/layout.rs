@@ -131,7 +131,7 @@ fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
         rt_label = format!("{rt_label}; {text}");
         let r = Rect::new(x + PAD, cy, inner_w - 2.0 * PAD, ROW_H);
         cy += ROW_H + 4.0;
-        Some((r, fit(text, r.w - 24.0, CH_SANS * 0.95)))
+        Some((r, fit(text, r.w - 24.0, CH_SANS)))
     };
     let chip = StateChip { label: rt_label, ..chip };
     let n = m.containers.len();

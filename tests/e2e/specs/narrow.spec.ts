@@ -116,12 +116,19 @@ for (const { width, height } of phones) {
       const app = new PanelsPage(page);
       await app.goto('./?chapter=node-failure&step=1&autoplay=0&speed=2');
       await app.playButton.click();
-      const packet = stage.packets.first();
-      await expect(packet).toBeVisible({ timeout: 20_000 });
-      // The same packet, a moment apart, somewhere else along its arrow.
-      const at = () => packet.evaluate((g) => g.getBoundingClientRect()).then((r) => `${Math.round(r.x)},${Math.round(r.y)}`);
+      await expect(stage.packets.first()).toBeVisible({ timeout: 20_000 });
+      // Where the packets on screen are, a moment apart: somewhere else along their arrows.
+      const at = () =>
+        stage.packets.evaluateAll((gs) =>
+          gs
+            .map((g) => g.getBoundingClientRect())
+            .filter((r) => r.width > 0)
+            .map((r) => `${Math.round(r.x)},${Math.round(r.y)}`)
+            .join(' '),
+        );
       const first = await at();
-      await expect.poll(at, { timeout: 5_000 }).not.toBe(first);
+      expect(first).not.toBe('');
+      await expect.poll(at, { timeout: 10_000 }).not.toBe(first);
       await app.pauseButton.click();
       app.expectNoErrors();
     });
