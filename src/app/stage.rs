@@ -20,17 +20,21 @@ pub fn Stage() -> impl IntoView {
     let ctx = AppCtx::get();
     let t = move |k: Key| ctx.lang.get().text(k);
 
-    // The layout follows the stage's own width.
+    // The layout follows the stage's own width, and the window's (a phone gets the narrow one).
     let section = NodeRef::<leptos::html::Section>::new();
-    let width = RwSignal::new(0.0f64);
+    let width = RwSignal::new((0.0f64, 0.0f64));
+    let measure = move |el: &web_sys::HtmlElement| {
+        let window = window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+        (f64::from(el.client_width()), window)
+    };
     Effect::new(move |_| {
         if let Some(el) = section.get() {
-            width.set(f64::from(el.client_width()));
+            width.set(measure(&el));
         }
     });
     let resize = window_event_listener(ev::resize, move |_| {
         if let Some(el) = section.get_untracked() {
-            width.set(f64::from(el.client_width()));
+            width.set(measure(&el));
         }
     });
     on_cleanup(move || resize.remove());
@@ -47,7 +51,8 @@ pub fn Stage() -> impl IntoView {
     });
     let scene = Memo::new(move |_| {
         let (at, lang, timing) = (ctx.t(), ctx.lang.get(), timing.get());
-        let layout = Layout::for_width(width.get());
+        let (px, window) = width.get();
+        let layout = Layout::for_width(px, window);
         ctx.with_session(|s| Scene::build(s, at, timing, layout, lang))
     });
     let drawing = Memo::new(move |_| scene.with(|s| vm::scene_markup(s, t(Key::LinkCut))));

@@ -70,7 +70,9 @@ pub fn section(lang: Lang, first: bool) -> String {
         cat(
             &mut out,
             &[
-                "<section class=\"poster-chapter\" aria-labelledby=\"",
+                "<section class=\"poster-chapter\" data-chapter=\"",
+                chapter.id(),
+                "\" aria-labelledby=\"",
                 &id,
                 "\">\n<h2 id=\"",
                 &id,
@@ -85,7 +87,8 @@ pub fn section(lang: Lang, first: bool) -> String {
         );
         for (i, step) in text.steps.iter().enumerate() {
             let n = i + 1;
-            cat(&mut out, &["<li>\n<h3>", &escape(step.title), "</h3>\n"]);
+            let n_text = n.to_string();
+            cat(&mut out, &["<li value=\"", &n_text, "\" data-step=\"", &n_text, "\">\n<h3>", &escape(step.title), "</h3>\n"]);
             for p in step.body {
                 paragraph(&mut out, p);
             }
@@ -106,6 +109,50 @@ pub fn section(lang: Lang, first: bool) -> String {
     }
     out.push_str("</section>\n");
     out
+}
+
+/// The poster's script (`cargo xtask build` writes it to a file the page loads first, in its
+/// `<head>`): while the app loads, the poster shows the chapter, the step and the language the
+/// link names, the way the app will, so a reader who follows a link to step 4 of the second
+/// chapter reads that step first, not the first chapter. It only sets three attributes on
+/// `<html>` (`data-poster-chapter`, `data-poster-step`, `data-poster-lang`) that `style/embed.css`
+/// acts on; the whole story stays in the page. It reads the link as [`crate::link::parse`] does
+/// (the query, then the fragment; `chapter`, `step`, `lang`, else the browser's languages), knows
+/// only the values built into it here from the catalogue, and ignores anything else. Without
+/// JavaScript or WebAssembly it does nothing: the poster is then the page.
+pub fn script() -> String {
+    let chapters: Vec<String> =
+        Chapter::ALL.iter().map(|c| format!("\"{}\":{}", c.id(), c.scenario().steps.len())).collect();
+    let langs: Vec<String> = Lang::ALL.iter().map(|l| format!("\"{}\"", l.code())).collect();
+    format!(
+        "(function () {{\n\
+         \x20 \"use strict\";\n\
+         \x20 if (typeof WebAssembly !== \"object\") return;\n\
+         \x20 var steps = {{{}}};\n\
+         \x20 var langs = [{}];\n\
+         \x20 var params = {{}};\n\
+         \x20 [location.search, location.hash].forEach(function (part) {{\n\
+         \x20   new URLSearchParams(part.replace(/^[?#]/, \"\")).forEach(function (v, k) {{\n\
+         \x20     if (!(k in params)) params[k] = v;\n\
+         \x20   }});\n\
+         \x20 }});\n\
+         \x20 var primary = function (code) {{\n\
+         \x20   var p = String(code).split(/[-_]/)[0].toLowerCase();\n\
+         \x20   return langs.indexOf(p) >= 0 ? p : null;\n\
+         \x20 }};\n\
+         \x20 var prefs = [params.lang].concat(navigator.languages || [], [navigator.language]);\n\
+         \x20 var lang = prefs.map(function (c) {{ return c ? primary(c) : null; }}).filter(Boolean)[0] || langs[0];\n\
+         \x20 var chapter = steps.hasOwnProperty(params.chapter) ? params.chapter : Object.keys(steps)[0];\n\
+         \x20 var step = /^[0-9]+$/.test(params.step || \"\") ? Number(params.step) : 1;\n\
+         \x20 if (step < 1 || step > steps[chapter]) step = 1;\n\
+         \x20 var root = document.documentElement.dataset;\n\
+         \x20 root.posterChapter = chapter;\n\
+         \x20 root.posterStep = String(step);\n\
+         \x20 root.posterLang = lang;\n\
+         }})();\n",
+        chapters.join(","),
+        langs.join(",")
+    )
 }
 
 /// The whole poster: every language, in [`Lang::ALL`] order, in one element the app removes.
@@ -194,6 +241,39 @@ mod tests {
         }
         assert_eq!(step_href(Lang::En, Chapter::NodeFailure, 3), "?chapter=node-failure&step=3&lang=en");
         assert!(html().contains("href=\"?chapter=node-failure&amp;step=3&amp;lang=en\""));
+    }
+
+    #[test]
+    fn the_script_knows_every_chapter_step_count_and_language() {
+        let js = script();
+        for chapter in Chapter::ALL {
+            let steps = chapter.scenario().steps.len();
+            assert!(js.contains(&format!("\"{}\":{steps}", chapter.id())), "{js}");
+        }
+        for lang in Lang::ALL {
+            assert!(js.contains(&format!("\"{}\"", lang.code())), "{js}");
+        }
+        assert!(js.starts_with("(function () {") && js.trim_end().ends_with("})();"), "{js}");
+        // The style sheet hides what the link does not name, for every chapter, step and language.
+        let css = include_str!("../../style/embed.css");
+        for chapter in Chapter::ALL {
+            let id = chapter.id();
+            let rule = format!(":root[data-poster-chapter=\"{id}\"] .poster-chapter:not([data-chapter=\"{id}\"])");
+            assert!(css.contains(&rule), "style/embed.css lacks {rule}");
+            for n in 2..=chapter.scenario().steps.len() {
+                let rule = format!(":root[data-poster-step=\"{n}\"] .poster-steps > li:has(~ li[data-step=\"{n}\"])");
+                assert!(css.contains(&rule), "style/embed.css lacks {rule}");
+            }
+        }
+        for lang in Lang::ALL {
+            let code = lang.code();
+            let rule = format!(":root[data-poster-lang=\"{code}\"] .poster-lang:not([lang=\"{code}\"])");
+            assert!(css.contains(&rule), "style/embed.css lacks {rule}");
+        }
+        // The poster carries what the rules select on.
+        let html = html();
+        assert!(html.contains("<section class=\"poster-chapter\" data-chapter=\"node-failure\""));
+        assert!(html.contains("<li value=\"4\" data-step=\"4\">"));
     }
 
     #[test]

@@ -2,23 +2,46 @@
 //! (`bench/minimal`) and the size floor (`bench/floor`: the baseline plus everything of nodeline
 //! that is not a view), all the same way; prints their first-load bytes by kind; then serves the
 //! site and the baseline on 127.0.0.1 and drives headless Chromium (`tests/e2e/bench/bench.mjs`)
-//! for load, frame, scrub and memory figures with ratios to the baseline. Results also go to
-//! `target/bench/results.json`.
+//! for load, frame, scrub and memory figures with ratios to the baseline, and Lighthouse with its
+//! default mobile settings (simulated slow 4G, 4x CPU slowdown) on the first step of every chapter
+//! and on the baseline, both served with gzip, median of 5 runs, with the bytes the page fetched
+//! before it was interactive (gzip and brotli). Results also go to `target/bench/results.json`.
 
 use std::path::{Path, PathBuf};
 
-use crate::server::Server;
+use crate::server::{Accept, Server};
 use crate::util::{Paths, Result, bail, cmd, run};
 use crate::{build_site, install, size};
 
-pub(crate) fn bench(paths: &Paths, skip_install: bool) -> Result<()> {
-    if !skip_install {
+/// What `cargo xtask bench` measures.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Options {
+    pub(crate) skip_install: bool,
+    /// Reuse `dist/` and the baseline and floor already built into `target/bench/`.
+    pub(crate) no_build: bool,
+    /// Only the phone figures (Lighthouse and the bytes before interactive).
+    pub(crate) mobile_only: bool,
+}
+
+pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
+    if !o.skip_install {
         install::install(paths, install::Scope::Test)?;
     }
-    build_site(paths)?;
     let out = paths.root.join("target").join("bench");
-    let baseline = build_page(paths, "minimal", &out)?;
-    let floor = build_page(paths, "floor", &out)?;
+    if o.no_build {
+        if !paths.dist.join("index.html").is_file() {
+            bail!("{} is not built: run without --no-build", paths.dist.display());
+        }
+    } else {
+        build_site(paths)?;
+    }
+    // With --no-build, the pages in target/bench/ are reused when they are there.
+    let page = |name: &str| {
+        let dir = out.join(format!("{name}-dist"));
+        if o.no_build && dir.join("index.html").is_file() { Ok(dir) } else { build_page(paths, name, &out) }
+    };
+    let baseline = page("minimal")?;
+    let floor = if o.mobile_only { None } else { Some(page("floor")?) };
 
     println!("\n==> first load (files as built; gzip at zlib's default level)");
     let assets = size::first_load(&paths.dist)?;
@@ -29,28 +52,34 @@ pub(crate) fn bench(paths: &Paths, skip_install: bool) -> Result<()> {
     }
     println!("\n==> baseline first load");
     print!("{}", size::report(&size::first_load(&baseline)?));
-    println!("\n==> size floor: the baseline plus the simulation, renderers and catalogues, no views");
-    let floor_assets = size::first_load(&floor)?;
-    print!("{}", size::report(&floor_assets));
-    // The floor page has no stylesheet and an empty document: add the site's own HTML and CSS.
-    let page: u64 = assets.iter().filter(|a| matches!(a.kind, "html" | "css")).map(|a| a.gzip).sum();
-    let code: u64 = floor_assets.iter().filter(|a| matches!(a.kind, "js" | "wasm")).map(|a| a.gzip).sum();
-    println!(
-        "floor's wasm + js {code} and the site's html + css {page}: {} gzip before any component (budget {})",
-        code + page,
-        size::BUDGET_GZIP
-    );
+    if let Some(floor) = floor {
+        println!("\n==> size floor: the baseline plus the simulation, renderers and catalogues, no views");
+        let floor_assets = size::first_load(&floor)?;
+        print!("{}", size::report(&floor_assets));
+        // The floor page has no stylesheet and an empty document: add the site's own HTML and CSS.
+        let page: u64 = assets.iter().filter(|a| matches!(a.kind, "html" | "css")).map(|a| a.gzip).sum();
+        let code: u64 = floor_assets.iter().filter(|a| matches!(a.kind, "js" | "wasm")).map(|a| a.gzip).sum();
+        println!(
+            "floor's wasm + js {code} and the site's html + css {page}: {} gzip before any component (budget {})",
+            code + page,
+            size::BUDGET_GZIP
+        );
+    }
 
-    // The app under its documented Content-Security-Policy, as embedders serve it.
-    let app = Server::start("127.0.0.1:0", &paths.dist, &[], Some(crate::server::CSP))?;
-    let base = Server::start("127.0.0.1:0", &baseline, &[], None)?;
+    // The app under its documented Content-Security-Policy, as embedders serve it, with gzip (as
+    // most hosts serve it, and as Lighthouse's figures are quoted); the baseline the same way.
+    let app = Server::start_offering("127.0.0.1:0", &paths.dist, &[], Some(crate::server::CSP), Accept::GZIP)?;
+    let base = Server::start_offering("127.0.0.1:0", &baseline, &[], None, Accept::GZIP)?;
     let json = out.join("results.json");
-    println!("\n==> browser figures (headless Chromium; a few minutes)");
+    println!("\n==> browser figures (headless Chromium and Lighthouse; several minutes)");
     let node = cmd(paths, "node")
         .arg(paths.e2e_dir.join("bench").join("bench.mjs"))
         .arg(app.url())
         .arg(base.url())
         .arg(&json)
+        .arg(&paths.dist)
+        .arg(&baseline)
+        .env("NODELINE_BENCH_ONLY", if o.mobile_only { "mobile" } else { "" })
         .current_dir(&paths.e2e_dir)
         .status();
     app.stop();
@@ -76,5 +105,7 @@ fn build_page(paths: &Paths, name: &str, out: &Path) -> Result<PathBuf> {
     if !dist.join("index.html").is_file() {
         bail!("trunk finished but {} has no index.html", dist.display());
     }
+    // Served like the site: with the same precompressed copies.
+    crate::compress::precompress(&dist)?;
     Ok(dist)
 }

@@ -12,7 +12,7 @@ use base64::Engine;
 use sha2::Digest;
 
 use crate::html::{self, closing, unsafe_in_raw_text};
-use crate::site::LOADER_PREFIX;
+use crate::site::{LOADER_PREFIX, POSTER_PREFIX};
 use crate::util::{Result, bail, read};
 use crate::zip;
 
@@ -74,6 +74,7 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
     }
     let mut styles = String::new();
     let mut script = None;
+    let mut poster_script = None;
     // (start, end, replacement), in document order; `None`: the place of the one <style>.
     let mut edits: Vec<(usize, usize, Option<String>)> = Vec::new();
     let mut style_at = None;
@@ -109,6 +110,18 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
             "script" => {
                 let Some(src) = tag.attr("src") else { bail!("index.html has an inline script") };
                 let src = src.trim_start_matches("./");
+                if src.starts_with(POSTER_PREFIX) {
+                    let code = read(&dist.join(src))?;
+                    if unsafe_in_raw_text(&code, "script") {
+                        bail!("{src} cannot be inlined: it contains </script, <script or <!--");
+                    }
+                    let Some((_, after)) = closing(&page, tag.end, "script") else {
+                        bail!("index.html: script never ends")
+                    };
+                    edits.push((tag.start, after, Some(format!("<script>{code}</script>"))));
+                    poster_script = Some(code);
+                    continue;
+                }
                 if !src.starts_with(LOADER_PREFIX) {
                     bail!("index.html loads a script that is not the loader: {src}");
                 }
@@ -166,9 +179,10 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
     out.push_str(&page[at..]);
 
     // Only what is in the file may run or style the page, and it may fetch nothing at all.
+    let scripts = [Some(&script), poster_script.as_ref()].into_iter().flatten().map(|s| csp_hash(s));
     let policy = format!(
         "default-src 'none'; script-src {} 'wasm-unsafe-eval'; style-src {}; img-src data:; base-uri 'none'; form-action 'none'",
-        csp_hash(&script),
+        scripts.collect::<Vec<_>>().join(" "),
         csp_hash(&format!("\n{styles}"))
     );
     let Some(charset) = html::tags(&out, "meta").into_iter().find(|t| t.attr("charset").is_some()) else {
@@ -250,6 +264,7 @@ mod tests {
 <html lang="en">
   <head>
     <meta charset="utf-8" />
+    <script src="./{POSTER_PREFIX}0123456789abcdef.js" integrity="sha384-p"></script>
     <link rel="icon" href="./favicon-1.svg" integrity="sha384-a"/>
     <link rel="stylesheet" href="./main-1.css" integrity="sha384-b"/>
     <link rel="stylesheet" href="./layout-1.css" integrity="sha384-c"/>
@@ -263,6 +278,11 @@ mod tests {
             nodeline::view::poster::POSTER_ID
         );
         std::fs::write(dir.join("index.html"), page).unwrap();
+        std::fs::write(
+            dir.join(format!("{POSTER_PREFIX}0123456789abcdef.js")),
+            "document.documentElement.dataset.x = 1;\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("favicon-1.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>").unwrap();
         std::fs::write(dir.join("main-1.css"), "body { margin: 0 }\n").unwrap();
         std::fs::write(dir.join("layout-1.css"), ".a > .b { color: red }\n").unwrap();
@@ -299,10 +319,12 @@ mod tests {
             assert!(!page.contains(gone), "{gone} left in {page}");
         }
         assert!(page.contains(r#"<a href="?chapter=registration&amp;step=1&amp;lang=en">"#));
-        // The policy allows exactly the inline script and style it carries.
+        // The policy allows exactly the inline scripts and style it carries: the poster's first.
         let scripts = html::tags(&page, "script");
-        assert_eq!(scripts.len(), 1);
-        let (close, _) = closing(&page, scripts[0].end, "script").unwrap();
+        assert_eq!(scripts.len(), 2);
+        let (poster_close, _) = closing(&page, scripts[0].end, "script").unwrap();
+        assert_eq!(&page[scripts[0].end..poster_close], "document.documentElement.dataset.x = 1;\n");
+        let (close, _) = closing(&page, scripts[1].end, "script").unwrap();
         let styles = html::tags(&page, "style");
         let (style_close, _) = closing(&page, styles[0].end, "style").unwrap();
         let policy = html::tags(&page, "meta")
@@ -311,7 +333,9 @@ mod tests {
             .and_then(|t| t.attr("content").map(str::to_owned))
             .unwrap();
         assert!(policy.starts_with("default-src 'none'; script-src 'sha256-"), "{policy}");
-        assert!(policy.contains(&csp_hash(&page[scripts[0].end..close])), "{policy}");
+        assert!(policy.contains(&csp_hash(&page[scripts[1].end..close])), "{policy}");
+        assert!(policy.contains(&csp_hash(&page[scripts[0].end..poster_close])), "{policy}");
+        assert!(page.find("Content-Security-Policy").unwrap() < scripts[0].start, "the policy comes first");
         assert!(policy.contains(&csp_hash(&page[styles[0].end..style_close])), "{policy}");
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -361,6 +385,7 @@ mod tests {
                 "nodeline/index.html",
                 "nodeline/layout-1.css",
                 "nodeline/main-1.css",
+                "nodeline/nodeline-poster-0123456789abcdef.js",
                 "nodeline/nodeline-start-0123456789abcdef.js",
                 "nodeline/public/",
                 "nodeline/public/embed-example.html",

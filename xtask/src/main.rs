@@ -13,6 +13,7 @@
 
 mod bench;
 mod bundle;
+mod compress;
 mod html;
 mod install;
 mod server;
@@ -57,8 +58,12 @@ Commands:
   bench    Build the site, a minimal Leptos baseline and the size floor (the baseline plus
            everything that is not a view), then print the page's figures: first-load bytes
            by kind (raw, gzip), time to interactive, frame cost while playing (1x, 60x),
-           scrub time, memory after a simulated hour, and ratios to the baseline. Also
-           written to target/bench/results.json.
+           scrub time, memory after a simulated hour, and ratios to the baseline; then
+           Lighthouse's mobile figures (slow 4G, 4x CPU; median of 5) for the first step of
+           every chapter and the baseline, served with gzip, and the bytes fetched before the
+           page is interactive (gzip, brotli). Also written to target/bench/results.json.
+             --no-build     reuse dist/ and the pages already built in target/bench/
+             --mobile-only  only the phone figures (Lighthouse, bytes before interactive)
   help     Print this help.
 
 Options for every command:
@@ -88,6 +93,7 @@ struct Options {
     grep: Option<String>,
     playwright_args: Vec<String>,
     out: Option<std::path::PathBuf>,
+    mobile_only: bool,
 }
 
 fn parse(command: &str, args: &[String]) -> Result<Options> {
@@ -97,7 +103,8 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| util::Error(format!("{name} needs a value")));
         match (command, arg.as_str()) {
             (_, "--skip-install") => o.skip_install = true,
-            ("serve" | "test" | "bundle", "--no-build") => o.no_build = true,
+            ("serve" | "test" | "bundle" | "bench", "--no-build") => o.no_build = true,
+            ("bench", "--mobile-only") => o.mobile_only = true,
             ("bundle", "--out") => o.out = Some(value("--out")?.into()),
             ("bundle", a) if a.starts_with("--out=") => o.out = Some(a["--out=".len()..].into()),
             ("serve", "--port") => {
@@ -144,11 +151,13 @@ fn main() -> ExitCode {
             },
             Err(e) => Err(e),
         },
-        "bench" => match rest {
-            [] => bench::bench(&Paths::new(), false),
-            [flag] if flag == "--skip-install" => bench::bench(&Paths::new(), true),
-            _ => Err(util::Error(format!("`cargo xtask bench` takes only --skip-install\n\n{USAGE}"))),
-        },
+        "bench" => parse(command, rest).and_then(|o| {
+            let mobile_only = o.mobile_only;
+            bench::bench(
+                &Paths::new(),
+                bench::Options { skip_install: o.skip_install, no_build: o.no_build, mobile_only },
+            )
+        }),
         other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),
     };
     match result {
@@ -161,7 +170,8 @@ fn main() -> ExitCode {
 }
 
 /// Builds the release site into `dist/` with trunk (offline: tools and crates are local), then
-/// finishes it (`site::finish`: the poster in, the loader out, the page checked).
+/// finishes it (`site::finish`: the poster in, the loader out, the page checked) and writes the
+/// precompressed copies (`compress::precompress`: `NAME.gz` and `NAME.br` beside each file).
 pub(crate) fn build_site(paths: &Paths) -> Result<()> {
     let mut c = cmd(paths, "trunk");
     c.args(["build", "--release", "--offline=true", "--dist"]).arg(&paths.dist).env("TRUNK_OFFLINE", "true");
@@ -169,7 +179,9 @@ pub(crate) fn build_site(paths: &Paths) -> Result<()> {
     if !paths.dist.join("index.html").is_file() {
         bail!("trunk finished but {} has no index.html", paths.dist.display());
     }
-    site::finish(&paths.dist)
+    site::finish(&paths.dist)?;
+    compress::precompress(&paths.dist)?;
+    Ok(())
 }
 
 /// Writes the offline bundle from the built site, and says where.

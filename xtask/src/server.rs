@@ -7,6 +7,11 @@
 //! else is a 404. No rewrites: what works here works on any plain static host. Pages can be sent
 //! with the Content-Security-Policy the README documents for embedders ([`CSP`]), so every
 //! browser test runs under it.
+//!
+//! Like a real host it compresses: a file with a precompressed sibling (`x.wasm.br`, `x.wasm.gz`,
+//! written by `cargo xtask build`, see [`crate::compress`]) is sent as that sibling to a client
+//! that accepts the encoding; any other text or wasm file is gzipped on the fly. Lighthouse's
+//! simulated slow network needs this to see what a reader downloads.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -44,7 +49,18 @@ impl Server {
     /// Binds `addr` (port 0 picks a free port) and serves `root` at `/` and under `prefixes`
     /// on a background thread; HTML pages carry `csp` as their Content-Security-Policy header.
     pub(crate) fn start(addr: &str, root: &Path, prefixes: &[&str], csp: Option<&str>) -> std::io::Result<Server> {
-        Self::serve(addr, root, prefixes, csp.map(str::to_owned), None)
+        Server::start_offering(addr, root, prefixes, csp, Accept::ALL)
+    }
+
+    /// [`Server::start`], compressing only with the encodings in `offer`.
+    pub(crate) fn start_offering(
+        addr: &str,
+        root: &Path,
+        prefixes: &[&str],
+        csp: Option<&str>,
+        offer: Accept,
+    ) -> std::io::Result<Server> {
+        Self::serve(addr, root, prefixes, csp.map(str::to_owned), None, offer)
     }
 
     /// Like [`Server::start`] with `csp`, plus a `report-uri` directive: every violation a
@@ -57,7 +73,7 @@ impl Server {
     ) -> std::io::Result<(Server, Reports)> {
         let reports = Reports::default();
         let policy = format!("{csp}; report-uri {CSP_REPORTS}");
-        let server = Self::serve(addr, root, prefixes, Some(policy), Some(Arc::clone(&reports)))?;
+        let server = Self::serve(addr, root, prefixes, Some(policy), Some(Arc::clone(&reports)), Accept::ALL)?;
         Ok((server, reports))
     }
 
@@ -67,6 +83,7 @@ impl Server {
         prefixes: &[&str],
         csp: Option<String>,
         reports: Option<Reports>,
+        offer: Accept,
     ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
@@ -75,6 +92,7 @@ impl Server {
             prefixes: prefixes.iter().map(|p| normalize_prefix(p)).collect(),
             csp,
             reports,
+            offer,
         });
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
@@ -142,6 +160,7 @@ struct Site {
     prefixes: Vec<String>,
     csp: Option<String>,
     reports: Option<Reports>,
+    offer: Accept,
 }
 
 /// What to answer.
@@ -159,9 +178,11 @@ impl Site {
         let mut reader = BufReader::new(stream.try_clone()?);
         let mut request_line = String::new();
         reader.by_ref().take(8192).read_line(&mut request_line)?;
-        // Read the headers; only a violation report's length and sender matter.
+        // Read the headers; a violation report's length and sender, and what encodings the
+        // browser accepts, are what matter.
         let mut header_bytes = 0usize;
         let (mut length, mut agent) = (0usize, String::new());
+        let mut accept = Accept::default();
         loop {
             let mut line = String::new();
             let n = reader.read_line(&mut line)?;
@@ -170,17 +191,28 @@ impl Site {
                 break;
             }
             if let Some((name, value)) = line.split_once(':') {
+                let name = name.trim();
                 if name.eq_ignore_ascii_case("content-length") {
                     length = value.trim().parse().unwrap_or(0);
                 } else if name.eq_ignore_ascii_case("user-agent") {
                     value.trim().clone_into(&mut agent);
+                } else if name.eq_ignore_ascii_case("accept-encoding") {
+                    accept = Accept::parse(value);
                 }
             }
         }
 
         let mut parts = request_line.split_whitespace();
         let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
-            return respond(&mut stream, 400, "Bad Request", "text/plain; charset=utf-8", b"bad request\n", true, None);
+            return respond(
+                &mut stream,
+                400,
+                "Bad Request",
+                "text/plain; charset=utf-8",
+                b"bad request\n",
+                true,
+                Headers::default(),
+            );
         };
         if let Some(reports) = self.reports.as_ref().filter(|_| target == CSP_REPORTS) {
             if method == "POST" {
@@ -188,11 +220,11 @@ impl Site {
                 reader.read_exact(&mut body)?;
                 let report = String::from_utf8_lossy(&body).into_owned();
                 reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.push((agent, report));
-                return respond(&mut stream, 204, "No Content", "text/plain; charset=utf-8", b"", false, None);
+                return respond(&mut stream, 204, "No Content", "text/plain; charset=utf-8", b"", false, Headers::default());
             }
             let list = reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.clone();
             let body = json_reports(&list);
-            return respond(&mut stream, 200, "OK", "application/json", body.as_bytes(), true, None);
+            return respond(&mut stream, 200, "OK", "application/json", body.as_bytes(), true, Headers::default());
         }
         let head = method == "HEAD";
         if method != "GET" && !head {
@@ -203,16 +235,17 @@ impl Site {
                 "text/plain; charset=utf-8",
                 b"method not allowed\n",
                 !head,
-                None,
+                Headers::default(),
             );
         }
 
         match self.resolve(target) {
-            Reply::File(path) => match std::fs::read(&path) {
-                Ok(body) => {
+            Reply::File(path) => match encoded(&path, accept.and(self.offer)) {
+                Ok((body, encoding)) => {
                     let kind = content_type(&path);
                     let csp = self.csp.as_deref().filter(|_| kind.starts_with("text/html"));
-                    respond(&mut stream, 200, "OK", kind, &body, !head, csp)
+                    let head_lines = Headers { csp, encoding, vary: compressible(kind) };
+                    respond(&mut stream, 200, "OK", kind, &body, !head, head_lines)
                 }
                 Err(_) => not_found(&mut stream, !head),
             },
@@ -299,7 +332,87 @@ fn query_of(target: &str) -> &str {
 }
 
 fn not_found(stream: &mut TcpStream, body: bool) -> std::io::Result<()> {
-    respond(stream, 404, "Not Found", "text/plain; charset=utf-8", b"404 not found\n", body, None)
+    respond(stream, 404, "Not Found", "text/plain; charset=utf-8", b"404 not found\n", body, Headers::default())
+}
+
+/// Content encodings: those a client accepts (`Accept-Encoding`; `q=0` refuses one), or those a
+/// server offers.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Accept {
+    pub(crate) gzip: bool,
+    pub(crate) br: bool,
+}
+
+impl Accept {
+    /// Every encoding the server knows.
+    pub(crate) const ALL: Accept = Accept { gzip: true, br: true };
+    /// gzip only: what most hosts serve, and what Lighthouse's figures are quoted with.
+    pub(crate) const GZIP: Accept = Accept { gzip: true, br: false };
+
+    fn and(self, other: Accept) -> Accept {
+        Accept { gzip: self.gzip && other.gzip, br: self.br && other.br }
+    }
+
+    fn parse(value: &str) -> Accept {
+        let mut accept = Accept::default();
+        for item in value.split(',') {
+            let mut parts = item.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or_default().to_ascii_lowercase();
+            let refused = parts
+                .any(|p| p.strip_prefix("q=").and_then(|q| q.trim().parse::<f64>().ok()).is_some_and(|q| q <= 0.0));
+            match coding.as_str() {
+                "gzip" | "x-gzip" => accept.gzip = !refused,
+                "br" => accept.br = !refused,
+                "*" if !refused => {
+                    accept.gzip = true;
+                    accept.br = true;
+                }
+                _ => {}
+            }
+        }
+        accept
+    }
+}
+
+/// Types worth compressing (text, scripts, WebAssembly, SVG).
+fn compressible(kind: &str) -> bool {
+    kind.starts_with("text/")
+        || matches!(kind, "application/wasm" | "application/json" | "image/svg+xml" | "application/xml")
+        || kind.starts_with("application/manifest")
+}
+
+/// The body to send for `path` and its `Content-Encoding`: a precompressed sibling the client
+/// accepts (brotli first), else gzip made now for a compressible type, else the file as it is.
+fn encoded(path: &Path, accept: Accept) -> std::io::Result<(Vec<u8>, Option<&'static str>)> {
+    let sibling = |ext: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(ext);
+        PathBuf::from(name)
+    };
+    if accept.br
+        && let Ok(body) = std::fs::read(sibling(".br"))
+    {
+        return Ok((body, Some("br")));
+    }
+    if accept.gzip
+        && let Ok(body) = std::fs::read(sibling(".gz"))
+    {
+        return Ok((body, Some("gzip")));
+    }
+    let body = std::fs::read(path)?;
+    if accept.gzip && compressible(content_type(path)) {
+        return Ok((crate::compress::gzip(&body, flate2::Compression::default()), Some("gzip")));
+    }
+    Ok((body, None))
+}
+
+/// The optional headers of a reply.
+#[derive(Debug, Default, Clone, Copy)]
+struct Headers<'a> {
+    csp: Option<&'a str>,
+    encoding: Option<&'static str>,
+    /// The answer depends on `Accept-Encoding`.
+    vary: bool,
 }
 
 fn respond(
@@ -309,12 +422,21 @@ fn respond(
     content_type: &str,
     body: &[u8],
     send_body: bool,
-    csp: Option<&str>,
+    headers: Headers<'_>,
 ) -> std::io::Result<()> {
-    let policy = csp.map(|c| format!("Content-Security-Policy: {c}\r\n")).unwrap_or_default();
+    let mut extra = String::new();
+    if let Some(c) = headers.csp {
+        extra.push_str(&format!("Content-Security-Policy: {c}\r\n"));
+    }
+    if let Some(e) = headers.encoding {
+        extra.push_str(&format!("Content-Encoding: {e}\r\n"));
+    }
+    if headers.vary {
+        extra.push_str("Vary: Accept-Encoding\r\n");
+    }
     let head = format!(
         "HTTP/1.1 {code} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n{policy}Connection: close\r\n\r\n",
+         Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n{extra}Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
@@ -399,6 +521,7 @@ mod tests {
             prefixes: vec!["/".into(), normalize_prefix(DOCS_PREFIX)],
             csp: None,
             reports: None,
+            offer: Accept::ALL,
         };
         (dir, site)
     }
@@ -495,6 +618,65 @@ mod tests {
 
         let r = get(addr, "POST / HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 405 "), "{r}");
+
+        server.stop();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn reads_accept_encoding() {
+        assert_eq!(Accept::parse(" gzip, deflate, br, zstd"), Accept { gzip: true, br: true });
+        assert_eq!(Accept::parse("gzip;q=1.0, br;q=0"), Accept { gzip: true, br: false });
+        assert_eq!(Accept::parse("identity"), Accept::default());
+        assert_eq!(Accept::parse("*"), Accept { gzip: true, br: true });
+        assert_eq!(Accept::parse("*;q=0, GZIP"), Accept { gzip: true, br: false });
+    }
+
+    #[test]
+    fn serves_precompressed_siblings_or_gzips_on_the_fly() {
+        let (dir, _) = site();
+        let js = "console.log('nodeline');\n".repeat(40);
+        std::fs::write(dir.join("app.js"), &js).unwrap();
+        std::fs::write(dir.join("app.js.br"), b"BROTLI").unwrap();
+        std::fs::write(dir.join("app.js.gz"), b"GZIP").unwrap();
+        std::fs::write(dir.join("logo.png"), b"\x89PNG").unwrap();
+        let server = Server::start("127.0.0.1:0", &dir, &[], None).unwrap();
+        let addr = server.addr();
+        let with = |path: &str, accept: &str| {
+            let mut s = TcpStream::connect(addr).unwrap();
+            s.write_all(format!("GET {path} HTTP/1.1\r\nAccept-Encoding: {accept}\r\n\r\n").as_bytes()).unwrap();
+            let mut out = Vec::new();
+            s.read_to_end(&mut out).unwrap();
+            let split = out.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+            (String::from_utf8(out[..split].to_vec()).unwrap(), out[split + 4..].to_vec())
+        };
+
+        let (head, body) = with("/app.js", "gzip, br");
+        assert!(head.contains("Content-Encoding: br\r\n") && head.contains("Vary: Accept-Encoding"), "{head}");
+        assert_eq!(body, b"BROTLI");
+        let gzip_only = Server::start_offering("127.0.0.1:0", &dir, &[], None, Accept::GZIP).unwrap();
+        let mut s = TcpStream::connect(gzip_only.addr()).unwrap();
+        s.write_all(b"GET /app.js HTTP/1.1\r\nAccept-Encoding: br, gzip\r\n\r\n").unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        assert!(out.ends_with(b"\r\n\r\nGZIP"), "{}", String::from_utf8_lossy(&out));
+        gzip_only.stop();
+        let (head, body) = with("/app.js", "gzip");
+        assert!(head.contains("Content-Encoding: gzip\r\n"), "{head}");
+        assert_eq!(body, b"GZIP");
+        let (head, body) = with("/app.js", "identity");
+        assert!(!head.contains("Content-Encoding"), "{head}");
+        assert_eq!(body, js.as_bytes());
+        // No sibling: gzipped now, and it unpacks to the file.
+        let (head, body) = with("/index.html", "gzip");
+        assert!(head.contains("Content-Encoding: gzip\r\n"), "{head}");
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&body[..]).read_to_string(&mut text).unwrap();
+        assert_eq!(text, "<h1>home</h1>");
+        // Already compressed types go as they are.
+        let (head, body) = with("/logo.png", "gzip, br");
+        assert!(!head.contains("Content-Encoding") && !head.contains("Vary"), "{head}");
+        assert_eq!(body, b"\x89PNG");
 
         server.stop();
         let _ = std::fs::remove_dir_all(dir);

@@ -4,7 +4,13 @@
 //!    replaces the `<!-- nodeline:poster -->` mark in `index.html`;
 //! 2. trunk's inline loader script moves into its own file (`nodeline-start-HASH.js`), so the
 //!    page runs under `script-src 'self' 'wasm-unsafe-eval'` with no hash or `'unsafe-inline'`;
-//! 3. the page is checked: no inline script or style left, no root-absolute or remote URL (the
+//! 3. trunk's style sheets (one per file in `style/`) become one file (`nodeline-HASH.css`): on a
+//!    phone's slow network every render-blocking request costs a round trip before the first
+//!    paint;
+//! 4. the poster's script (`nodeline::view::poster::script`: the poster shows the chapter and step
+//!    the link names while the app loads) goes into its own file, `nodeline-poster-HASH.js`, loaded
+//!    first in `<head>`;
+//! 5. the page is checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
 
 use std::path::Path;
@@ -18,6 +24,10 @@ use crate::util::{Result, bail, read};
 
 /// The prefix of the loader's file name.
 pub(crate) const LOADER_PREFIX: &str = "nodeline-start-";
+/// The prefix of the one style sheet's file name.
+pub(crate) const STYLE_PREFIX: &str = "nodeline-style-";
+/// The prefix of the poster script's file name.
+pub(crate) const POSTER_PREFIX: &str = "nodeline-poster-";
 
 /// `sha384-…`, the Subresource Integrity value of `bytes` (as trunk writes for the other assets).
 pub(crate) fn sri(bytes: &[u8]) -> String {
@@ -37,6 +47,9 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
     if let Some((name, body)) = loader {
         std::fs::write(dist.join(&name), body)?;
     }
+    let page = one_style_sheet(dist, &page)?;
+    let (page, (name, body)) = poster_script(&page)?;
+    std::fs::write(dist.join(name), body)?;
     check_page(&page)?;
     std::fs::write(&index, page)?;
     Ok(())
@@ -68,6 +81,59 @@ fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
         }
         _ => bail!("index.html has {} inline scripts; the build expects only trunk's loader", inline.len()),
     }
+}
+
+/// The page with the poster's script linked at the top of `<head>` (after `<meta charset>`, before
+/// the style sheets, so it runs before the first paint and waits for nothing), and that file.
+fn poster_script(page: &str) -> Result<(String, (String, String))> {
+    let body = poster::script();
+    let name = format!("{POSTER_PREFIX}{}.js", short_hash(body.as_bytes()));
+    let Some(charset) = tags(page, "meta").into_iter().find(|t| t.attr("charset").is_some()) else {
+        bail!("index.html has no <meta charset>");
+    };
+    let tag = format!(r#"<script src="./{name}" integrity="{}"></script>"#, sri(body.as_bytes()));
+    let mut out = page.to_owned();
+    out.insert_str(charset.end, &format!("\n    {tag}"));
+    Ok((out, (name, body)))
+}
+
+/// Joins the page's style sheets, in their order, into one file in `dist` (`nodeline-style-HASH.css`,
+/// with its integrity value) linked where the first was; the separate files are removed.
+fn one_style_sheet(dist: &Path, page: &str) -> Result<String> {
+    let sheets: Vec<_> = tags(page, "link").into_iter().filter(|t| t.attr("rel") == Some("stylesheet")).collect();
+    if sheets.len() < 2 {
+        return Ok(page.to_owned());
+    }
+    let mut css = String::new();
+    let mut files = Vec::new();
+    for sheet in &sheets {
+        let Some(href) = sheet.attr("href") else { bail!("index.html: a style sheet without href") };
+        let name = href.trim_start_matches("./");
+        if name.contains('/') || name.contains(':') {
+            bail!("index.html: style sheet {href:?} is not a file next to the page");
+        }
+        css.push_str(&format!("/* {} */\n", name.split('-').next().unwrap_or(name)));
+        css.push_str(read(&dist.join(name))?.trim_end());
+        css.push('\n');
+        files.push(name.to_owned());
+    }
+    let name = format!("{STYLE_PREFIX}{}.css", short_hash(css.as_bytes()));
+    let link = format!(r#"<link rel="stylesheet" href="./{name}" integrity="{}"/>"#, sri(css.as_bytes()));
+    let mut out = String::with_capacity(page.len());
+    let mut at = 0;
+    for (i, sheet) in sheets.iter().enumerate() {
+        out.push_str(&page[at..sheet.start]);
+        if i == 0 {
+            out.push_str(&link);
+        }
+        at = sheet.end;
+    }
+    out.push_str(&page[at..]);
+    std::fs::write(dist.join(&name), css)?;
+    for file in files {
+        std::fs::remove_file(dist.join(file))?;
+    }
+    Ok(out)
 }
 
 /// The promises a relocatable, self-contained, CSP-clean page keeps.
@@ -156,6 +222,40 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         ] {
             assert!(check_page(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn links_the_poster_script_before_anything_else_loads() {
+        let (finished, _) = finish_page(&TRUNK.replace("<head>", "<head><meta charset=\"utf-8\">")).unwrap();
+        let (page, (name, body)) = poster_script(&finished).unwrap();
+        assert!(name.starts_with(POSTER_PREFIX) && name.ends_with(".js"));
+        assert_eq!(body, poster::script());
+        let at = page.find(&format!(r#"<script src="./{name}" integrity="sha384-"#)).unwrap();
+        assert!(at < page.find("stylesheet").unwrap() && at > page.find("<meta charset").unwrap());
+        check_page(&page).unwrap();
+        assert!(poster_script("<head></head>").is_err(), "no <meta charset>");
+    }
+
+    #[test]
+    fn joins_the_style_sheets_in_order() {
+        let dir = std::env::temp_dir().join(format!("xtask-site-css-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("main-1.css"), "body { margin: 0 }\n").unwrap();
+        std::fs::write(dir.join("stage-2.css"), ".stage { color: red }\n").unwrap();
+        let page = r#"<head><link rel="icon" href="./f.svg"/><link rel="stylesheet" href="./main-1.css" integrity="sha384-a"/>
+<link rel="stylesheet" href="./stage-2.css" integrity="sha384-b"/><title>x</title></head>"#;
+        let out = one_style_sheet(&dir, page).unwrap();
+        let sheets = tags(&out, "link").into_iter().filter(|t| t.attr("rel") == Some("stylesheet")).collect::<Vec<_>>();
+        assert_eq!(sheets.len(), 1, "{out}");
+        let name = sheets[0].attr("href").unwrap().trim_start_matches("./").to_owned();
+        assert!(name.starts_with(STYLE_PREFIX), "{name}");
+        let css = std::fs::read_to_string(dir.join(&name)).unwrap();
+        assert_eq!(css, "/* main */\nbody { margin: 0 }\n/* stage */\n.stage { color: red }\n");
+        assert_eq!(sheets[0].attr("integrity"), Some(sri(css.as_bytes()).as_str()));
+        assert!(out.contains(r#"<link rel="icon" href="./f.svg"/>"#) && out.contains("<title>x</title>"));
+        assert!(!dir.join("main-1.css").exists() && !dir.join("stage-2.css").exists());
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -1,12 +1,18 @@
 //! What a reader's browser downloads on first load, raw and gzip, by kind — and the budget.
+//!
+//! The budget (issue 18) is what the page transfers before it is interactive: 250 KB gzip (the
+//! rest may come later, on idle or on demand). The page is one WebAssembly module today, loaded
+//! before it is interactive, so everything it loads counts: the first load and the bytes before
+//! interactive are the same files (`cargo xtask bench` also measures them in a browser).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::util::{Result, bail};
 
-/// The product's first-load budget: everything transferred, gzip (docs/design: quality budgets).
-pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
+/// The product's budget for what the page transfers before it is interactive, gzip (issue 18;
+/// it replaced docs/design's 200 KB for the whole first load).
+pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 
 /// The regression ceiling the test suite enforces while the page is still over [`BUDGET_GZIP`]:
 /// the measured first load plus a small margin. It only ever moves down, except for bytes a
@@ -29,7 +35,11 @@ pub(crate) const BUDGET_GZIP: u64 = 200 * 1000;
 /// yet analysed with twiggy; the panel's many `into_any` views (each pulls in Leptos's rendering
 /// code for its type) and float parsing are the first suspects, and question mode is the first
 /// candidate for a module loaded on demand.
-pub(crate) const CEILING_GZIP: u64 = 459 * 1000;
+/// Then, for issue 18 (phones): the narrow stage drawing (+1.9 KB of wasm with the view split under
+/// it), the poster's script that starts the poster where the link points (+0.6 KB) and its data
+/// attributes, less 1.1 KB for one style sheet instead of six, measured 390 313 -> 391 777 on its
+/// own: 461 000 holds both (question mode's own figure and these).
+pub(crate) const CEILING_GZIP: u64 = 461_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +76,8 @@ pub(crate) fn first_load(dist: &Path) -> Result<Vec<Asset>> {
     let mut assets = Vec::new();
     for path in files {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        if name.starts_with('.') || name.ends_with(".zip") || name.ends_with(".tar.gz") {
+        // Hidden files, archives, and the precompressed copies of the files themselves.
+        if name.starts_with('.') || [".zip", ".gz", ".br"].iter().any(|ext| name.ends_with(ext)) {
             continue;
         }
         let bytes = std::fs::read(&path)?;
@@ -89,7 +100,7 @@ pub(crate) fn report(assets: &[Asset]) -> String {
         }
     }
     let (raw, gz) = totals(assets);
-    out.push_str(&format!("{:<8} {raw:>10} {gz:>10}   (budget {} gzip)\n", "total", BUDGET_GZIP));
+    out.push_str(&format!("{:<8} {raw:>10} {gz:>10}   (budget {} gzip before interactive)\n", "total", BUDGET_GZIP));
     out
 }
 
@@ -108,8 +119,8 @@ pub(crate) fn check(dist: &Path) -> Result<()> {
     }
     if gz > BUDGET_GZIP {
         println!(
-            "NOT MET: the product budget is {BUDGET_GZIP} bytes gzip; the first load is {} bytes over it \
-             (regression ceiling {CEILING_GZIP}: passes)",
+            "NOT MET: the product budget is {BUDGET_GZIP} bytes gzip before interactive; the page loads all of \
+             itself before it is interactive, {} bytes over it (regression ceiling {CEILING_GZIP}: passes)",
             gz - BUDGET_GZIP
         );
     } else {

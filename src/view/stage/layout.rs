@@ -20,24 +20,30 @@ pub enum Layout {
     /// Machines in a row on top (two rows past three machines), the control plane below them,
     /// the stored objects at the bottom in three columns.
     Wide,
-    /// Everything in one column, for phones.
+    /// Everything in one column, for phones: the machines, then kubectl, then the control plane
+    /// with the API server across its foot (every arrow comes down into it), then the stored
+    /// objects. Narrow enough that a 360 px phone draws its smallest text at 12 CSS px.
     Narrow,
 }
 
 impl Layout {
     /// Containers narrower than this (CSS px) get the narrow layout.
     pub const BREAKPOINT: f64 = 600.0;
+    /// Windows narrower than this (CSS px: phones, up to 767 px) get it whatever the stage's width.
+    pub const PHONE: f64 = 768.0;
 
-    /// The layout for a container `px` CSS pixels wide.
-    pub fn for_width(px: f64) -> Layout {
-        if px > 0.0 && px < Layout::BREAKPOINT { Layout::Narrow } else { Layout::Wide }
+    /// The layout for a stage container `px` CSS pixels wide in a window `window` px wide.
+    pub fn for_width(px: f64, window: f64) -> Layout {
+        let phone = window > 0.0 && window < Layout::PHONE;
+        if px > 0.0 && (px < Layout::BREAKPOINT || phone) { Layout::Narrow } else { Layout::Wide }
     }
 
-    /// The view box width, in user units.
+    /// The view box width, in user units. The narrow one is drawn at least 1.2 times larger on a
+    /// 360 px phone (its stage is 326 px wide), so the 10-unit text is 12 CSS px.
     pub fn width(self) -> f32 {
         match self {
             Layout::Wide => 800.0,
-            Layout::Narrow => 376.0,
+            Layout::Narrow => 268.0,
         }
     }
 }
@@ -125,7 +131,7 @@ fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
         rt_label = format!("{rt_label}; {text}");
         let r = Rect::new(x + PAD, cy, inner_w - 2.0 * PAD, ROW_H);
         cy += ROW_H + 4.0;
-        Some((r, fit(text, r.w - 24.0, CH_SANS * 0.95)))
+        Some((r, fit(text, r.w - 24.0, CH_SANS)))
     };
     let chip = StateChip { label: rt_label, ..chip };
     let n = m.containers.len();
@@ -178,8 +184,11 @@ impl Scene {
         // Machines: a row (two rows past three machines), or a column.
         let count = views.len();
         let cols = if narrow { 1 } else { count.div_ceil(count.div_ceil(3).max(1)).max(1) };
+        // Narrow: the machines' links run down the right edge, one lane each, outermost first.
+        let lane = |i: usize| width - PAD - 8.0 - 6.0 * i as f32;
+        let lanes_left = lane(count.saturating_sub(1));
         let mw = if narrow {
-            304.0
+            (lanes_left - 8.0 - PAD).floor()
         } else {
             ((width - 2.0 * PAD - (cols as f32 - 1.0) * 12.0) / cols as f32).min(360.0).floor()
         };
@@ -195,16 +204,22 @@ impl Scene {
         let machines_bottom = boxes.iter().map(|b| b.rect.bottom()).fold(PAD, f32::max);
 
         // Control plane.
-        let cp_top = machines_bottom + if narrow { 34.0 } else { 58.0 };
+        // Narrow: kubectl (outside the control plane) first, then the controller manager and the
+        // scheduler, and the API server across the foot; each client's arrow turns down its own
+        // channel between the boxes and the machines' lanes, the topmost outermost.
+        const ACTORS: usize = 6;
+        let channel = |j: usize| lanes_left - 8.0 - 5.0 * (ACTORS - 1 - j) as f32;
+        let kubectl_top = machines_bottom + 14.0;
+        let cp_top = if narrow { kubectl_top + 30.0 + 14.0 } else { machines_bottom + 58.0 };
         let inner = cp_top + 26.0;
         let chip_step = CHIP_H + 6.0;
         let cm_h = 24.0 + 4.0 * chip_step + 2.0;
         let (cm, api, sched, kubectl) = if narrow {
-            let cm = Rect::new(PAD + 4.0, inner, 200.0, cm_h);
-            let sched = Rect::new(cm.x, cm.bottom() + 12.0, cm.w, 30.0);
-            let kubectl = Rect::new(cm.x, sched.bottom() + 24.0, cm.w, 30.0);
-            let api_x = cm.right() + 40.0;
-            let api = Rect::new(api_x, inner, width - PAD - 4.0 - api_x, kubectl.bottom() - inner);
+            let w = (channel(0) - 6.0 - (PAD + 4.0)).floor();
+            let kubectl = Rect::new(PAD + 4.0, kubectl_top, w, 30.0);
+            let cm = Rect::new(PAD + 4.0, inner, w, cm_h);
+            let sched = Rect::new(cm.x, cm.bottom() + 10.0, w, 30.0);
+            let api = Rect::new(PAD + 4.0, sched.bottom() + 26.0, width - 2.0 * PAD - 8.0, 30.0);
             (cm, api, sched, kubectl)
         } else {
             let cm = Rect::new(PAD + 8.0, inner, 232.0, cm_h);
@@ -216,14 +231,11 @@ impl Scene {
         };
         let cp_bottom = api.bottom().max(cm.bottom()).max(sched.bottom()) + 10.0;
         let frame = if narrow {
-            let notch = kubectl.y - 10.0;
             vec![
                 Pt { x: PAD, y: cp_top },
                 Pt { x: width - PAD, y: cp_top },
-                Pt { x: width - PAD, y: cp_bottom.max(kubectl.bottom() + 10.0) },
-                Pt { x: kubectl.right() + 10.0, y: cp_bottom.max(kubectl.bottom() + 10.0) },
-                Pt { x: kubectl.right() + 10.0, y: notch },
-                Pt { x: PAD, y: notch },
+                Pt { x: width - PAD, y: cp_bottom },
+                Pt { x: PAD, y: cp_bottom },
             ]
         } else {
             let notch_x = kubectl.x - 10.0;
@@ -279,7 +291,7 @@ impl Scene {
         for (i, b) in boxes.iter().enumerate() {
             let net = b.network.rect;
             let (route, cut_at) = if narrow {
-                let lane = width - PAD - 8.0 - 8.0 * i as f32;
+                let lane = lane(i);
                 let start = Pt { x: b.rect.right(), y: net.cy() };
                 let pts = vec![start, Pt { x: lane, y: start.y }, Pt { x: lane, y: api.y }];
                 let route = Route::new(pts);
@@ -323,9 +335,17 @@ impl Scene {
                 target: Some("network"),
             });
         }
+        // Topmost first: kubectl, the controllers, the scheduler.
+        let mut order: Vec<&ActorBox> = actors.iter().collect();
+        order.sort_by(|a, b| a.rect.y.total_cmp(&b.rect.y));
         for a in &actors {
             let y = a.rect.cy();
-            let route = if a.rect.x < api.x {
+            let route = if narrow {
+                let j = order.iter().position(|o| std::ptr::eq(*o, a)).unwrap_or(0);
+                let x = channel(j);
+                let from = a.rect.right() + if a.component { 0.0 } else { PAD };
+                Route::new(vec![Pt { x: from, y }, Pt { x, y }, Pt { x, y: api.y }])
+            } else if a.rect.x < api.x {
                 Route::new(vec![Pt { x: a.rect.right() + if a.component { 0.0 } else { PAD }, y }, Pt { x: api.x, y }])
             } else {
                 Route::new(vec![Pt { x: a.rect.x, y }, Pt { x: api.right(), y }])
@@ -461,11 +481,47 @@ mod tests {
         }
     }
 
+    /// Narrow: every client's arrow comes down its own channel into the API server's top edge,
+    /// crossing no other box, and the drawing is narrow enough for 12 px text on a 360 px phone.
+    #[test]
+    fn narrow_arrows_come_down_into_the_api_server() {
+        // A 360 px window: 12 px side margins, 1 px borders and 4 px padding around the stage.
+        assert!(326.0 / Layout::Narrow.width() * 10.0 >= 12.0);
+        for extra in [0, 4] {
+            let actions: Vec<String> = (0..extra).map(|i| format!("add-machine@{}s", 100 + i)).collect();
+            let s = scene_at(Chapter::NodeFailure, &actions.join(","), 200, Layout::Narrow);
+            let cp = &s.control_plane;
+            let api = cp.apiserver;
+            let boxes: Vec<Rect> = s.machines.iter().map(|m| m.rect).chain(cp.actors.iter().map(|a| a.rect)).collect();
+            for l in &s.lines {
+                let end = *l.route.points.last().unwrap();
+                assert!((end.y - api.y).abs() < 0.01 && end.x > api.x && end.x < api.right(), "{l:?}");
+                // Off the sender's box, no point of the arrow lies inside a box.
+                let len = l.route.length();
+                for k in 1..(len / 2.0) as usize {
+                    let p = l.route.at(k as f32 * 2.0 / len);
+                    let hits = boxes.iter().filter(|r| {
+                        r.x < p.x - 1.0 && p.x + 1.0 < r.right() && r.y < p.y - 1.0 && p.y + 1.0 < r.bottom()
+                    });
+                    assert_eq!(hits.count(), 0, "{:?} runs across a box at {p:?}", l.sender);
+                }
+            }
+            // The channels and lanes are all different.
+            let mut xs: Vec<i32> = s.lines.iter().map(|l| l.route.points.last().unwrap().x.round() as i32).collect();
+            xs.sort_unstable();
+            xs.dedup();
+            assert_eq!(xs.len(), s.lines.len());
+        }
+    }
+
     #[test]
     fn picks_the_layout_by_width() {
-        assert_eq!(Layout::for_width(390.0), Layout::Narrow);
-        assert_eq!(Layout::for_width(815.0), Layout::Wide);
+        assert_eq!(Layout::for_width(390.0, 1440.0), Layout::Narrow);
+        assert_eq!(Layout::for_width(815.0, 1440.0), Layout::Wide);
+        // A phone or a small tablet, however wide its stage: narrow.
+        assert_eq!(Layout::for_width(700.0, 767.0), Layout::Narrow);
+        assert_eq!(Layout::for_width(700.0, 768.0), Layout::Wide);
         // Not measured yet: wide.
-        assert_eq!(Layout::for_width(0.0), Layout::Wide);
+        assert_eq!(Layout::for_width(0.0, 0.0), Layout::Wide);
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::geometry::{CH_MONO, Pt, Rect, fit, round_rect};
+use super::geometry::{CH_MONO, CH_SANS, Pt, Rect, fit, round_rect};
 use super::layout::{Layout, PAD};
 use super::packets::{TRAVEL, Timing};
 use super::scene::{Chip, Health, LeaseCard, NodeCard, PodRow, Store};
@@ -221,7 +221,8 @@ fn lease_card(lease: &Lease, rect: Rect, now_us: i64, grace: Duration, lang: Lan
         title,
         holder: format!("holderIdentity: {holder}"),
         renew: fit(&format!("renewTime: {renew}"), rect.w - 2.0 * PAD, CH_MONO),
-        ago,
+        // After the stale mark (16 units) when stale; the label keeps the whole sentence.
+        ago: fit(&ago, rect.w - 2.0 * PAD - if stale { 16.0 } else { 0.0 }, CH_SANS),
         stale,
         label,
         fresh,

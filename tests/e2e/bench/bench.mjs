@@ -1,15 +1,20 @@
 // The page benchmark behind `cargo xtask bench`. xtask builds and serves the release site and the
-// minimal Leptos baseline, then runs: node bench.mjs APP_URL BASELINE_URL OUT_JSON.
+// minimal Leptos baseline (both with gzip), then runs:
+//   node bench.mjs APP_URL BASELINE_URL OUT_JSON APP_DIST BASELINE_DIST
 // Figures go to the terminal and to OUT_JSON. Nothing here asserts budgets: the test suite checks
-// the deterministic one (first-load bytes); these are measurements.
+// the deterministic one (bytes before interactive); these are measurements.
+// NODELINE_BENCH_ONLY=mobile runs only the phone figures (Lighthouse, bytes before interactive).
 import { chromium } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
-const [appUrl, baselineUrl, outJson] = process.argv.slice(2);
-if (!appUrl || !baselineUrl || !outJson) {
-  console.error('usage: node bench.mjs APP_URL BASELINE_URL OUT_JSON (run it through `cargo xtask bench`)');
+const [appUrl, baselineUrl, outJson, appDist, baselineDist] = process.argv.slice(2);
+if (!appUrl || !baselineUrl || !outJson || !appDist || !baselineDist) {
+  console.error('usage: node bench.mjs APP_URL BASELINE_URL OUT_JSON APP_DIST BASELINE_DIST (run it through `cargo xtask bench`)');
   process.exit(2);
 }
+const mobileOnly = process.env.NODELINE_BENCH_ONLY === 'mobile';
 
 const LOADS = 7;
 const browser = await chromium.launch({
@@ -148,103 +153,236 @@ async function memory(page) {
 
 const results = { date: new Date().toISOString(), machine: {}, app: {}, baseline: {}, ratios: {} };
 
-// ---- page load
-results.app.load = await timeToInteractive(appUrl);
-results.baseline.load = await timeToInteractive(baselineUrl);
+/** The chapters' first steps: Lighthouse's pages. */
+const CHAPTERS = ['registration', 'node-failure', 'kubelet-restart'];
+const LIGHTHOUSE_RUNS = 5;
 
-// ---- frames at 1x (10 s of real time) and at the fastest speed over a simulated 10 minutes
-{
-  const { context, page } = await open(`${appUrl}?chapter=node-failure&autoplay=0`);
-  results.app.frames1x = await playFrames(page, { realMs: 10_000 });
-  await context.close();
-}
-{
-  const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0&speed=60`);
-  results.app.framesFastest = await playFrames(page, { untilSim: 600 });
-  await context.close();
-}
-{
-  const { context, page } = await open(baselineUrl);
-  results.baseline.frames = await playFrames(page, { realMs: 10_000 });
-  await context.close();
-}
-
-// ---- scrub: a key on the timeline slider until the new moment is on screen
-{
-  const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0`);
-  const slider = page.getByRole('slider');
-  await slider.focus();
-  const times = [];
-  for (const key of ['End', 'Home', 'PageDown', 'PageDown', 'End', 'PageUp', 'Home', 'End', 'PageUp', 'Home']) {
-    const before = await page.getByLabel('Simulated time', { exact: true }).innerText();
-    const ms = await page.evaluate(
-      ({ key, before }) =>
-        new Promise((resolve) => {
-          const clock = document.querySelector('[aria-label="Simulated time"]');
-          const t0 = performance.now();
-          const done = () => requestAnimationFrame(() => resolve(performance.now() - t0));
-          const obs = new MutationObserver(() => {
-            if (clock.textContent !== before) {
-              obs.disconnect();
-              done();
-            }
-          });
-          obs.observe(clock, { childList: true, characterData: true, subtree: true });
-          document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-          setTimeout(() => {
-            obs.disconnect();
-            resolve(NaN);
-          }, 5000);
-        }),
-      { key, before },
-    );
-    if (!Number.isNaN(ms)) times.push(ms);
+/**
+ * Lighthouse 12.8 with its default settings (mobile: a Moto G Power sized screen, simulated slow
+ * 4G, 4x CPU slowdown), `runs` times on a fresh Chromium each, median of each figure.
+ */
+async function lighthouseMobile(url, runs = LIGHTHOUSE_RUNS) {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const chrome = await chromeLauncher.launch({
+      chromePath: '/usr/bin/chromium',
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      const a = (id) => lhr.audits[id]?.numericValue ?? NaN;
+      const lcpItems = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items ?? [];
+      samples.push({
+        score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+        fcpMs: a('first-contentful-paint'),
+        lcpMs: a('largest-contentful-paint'),
+        tbtMs: a('total-blocking-time'),
+        interactiveMs: a('interactive'),
+        speedIndexMs: a('speed-index'),
+        cls: a('cumulative-layout-shift'),
+        totalBytes: a('total-byte-weight'),
+        lcpElement: lcpItems[0]?.node?.selector ?? null,
+        version: lhr.lighthouseVersion,
+      });
+    } finally {
+      await chrome.kill();
+    }
   }
-  results.app.scrub = { samples: times.length, medianMs: round(median(times)), maxMs: round(Math.max(0, ...times)) };
-  await context.close();
-}
-
-// ---- memory after a simulated hour at the fastest speed
-{
-  const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0&speed=60`);
-  const start = await memory(page);
-  await playFrames(page, { untilSim: 600 });
-  const tenMinutes = await memory(page);
-  const hour = await playFrames(page, { untilSim: 3600 });
-  const end = await memory(page);
-  results.app.memory = {
-    start,
-    afterSim10m: tenMinutes,
-    afterSim1h: end,
-    growthFrom10mTo1hBytes: {
-      jsHeap: end.jsHeapBytes - tenMinutes.jsHeapBytes,
-      wasm: end.wasmBytes - tenMinutes.wasmBytes,
-    },
-    simulatedSeconds: await clockSeconds(page),
-    longTasksDuringHour: hour.longTasks,
+  const med = (k) => median(samples.map((x) => x[k]));
+  return {
+    runs,
+    score: med('score'),
+    fcpMs: round(med('fcpMs'), 0),
+    lcpMs: round(med('lcpMs'), 0),
+    tbtMs: round(med('tbtMs'), 0),
+    interactiveMs: round(med('interactiveMs'), 0),
+    speedIndexMs: round(med('speedIndexMs'), 0),
+    cls: round(med('cls'), 3),
+    totalBytes: med('totalBytes'),
+    scores: samples.map((x) => x.score),
+    lcpElement: samples[0].lcpElement,
+    lighthouse: samples[0].version,
   };
-  await context.close();
 }
 
-results.ratios = {
-  timeToInteractive: round(results.app.load.medianMs / results.baseline.load.medianMs),
-  transferredBytes: round(results.app.load.transferredBytes / results.baseline.load.transferredBytes),
-  frameMedian1x: round(results.app.frames1x.medianMs / results.baseline.frames.medianMs),
-  frameP99_1x: round(results.app.frames1x.p99Ms / results.baseline.frames.p99Ms),
-  frameMedianFastest: round(results.app.framesFastest.medianMs / results.baseline.frames.medianMs),
-};
+/** Sizes of one built file: as served (gzip, zlib's default level) and with brotli (quality 11). */
+function fileSizes(dist, path) {
+  const bytes = readFileSync(join(dist, path === '' ? 'index.html' : path));
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes).length,
+    brotli: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+/**
+ * The files a page fetched before its interactive mark, and all it fetched once loaded and idle
+ * (a phone-sized window, so a page that loads parts on demand is measured as a phone loads it).
+ */
+async function bytesBeforeInteractive(url, dist) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('nodeline-interactive').length > 0);
+  await page.waitForLoadState('networkidle');
+  const entries = await page.evaluate(() => {
+    const mark = performance.getEntriesByName('nodeline-interactive')[0].startTime;
+    const nav = performance.getEntriesByType('navigation')[0];
+    const list = [{ url: nav.name, end: nav.responseEnd, served: nav.encodedBodySize }];
+    for (const r of performance.getEntriesByType('resource')) list.push({ url: r.name, end: r.responseEnd, served: r.encodedBodySize });
+    return { mark, list };
+  });
+  await context.close();
+  const sum = (list) => {
+    const t = { files: 0, served: 0, raw: 0, gzip: 0, brotli: 0 };
+    for (const e of list) {
+      const path = decodeURIComponent(new URL(e.url).pathname.replace(/^\//, ''));
+      // A request the server answered 404 (the baseline's favicon.ico) transferred no file.
+      if (!existsSync(join(dist, path === '' ? 'index.html' : path))) continue;
+      const s = fileSizes(dist, path);
+      t.files++;
+      t.served += e.served;
+      t.raw += s.raw;
+      t.gzip += s.gzip;
+      t.brotli += s.brotli;
+    }
+    return t;
+  };
+  return {
+    beforeInteractive: sum(entries.list.filter((e) => e.end <= entries.mark)),
+    everything: sum(entries.list),
+    names: entries.list.map((e) => `${new URL(e.url).pathname.split('/').pop() || 'index.html'}${e.end <= entries.mark ? '' : ' (after)'}`),
+  };
+}
+
+if (!mobileOnly) {
+  
+  // ---- page load
+  results.app.load = await timeToInteractive(appUrl);
+  results.baseline.load = await timeToInteractive(baselineUrl);
+  
+  // ---- frames at 1x (10 s of real time) and at the fastest speed over a simulated 10 minutes
+  {
+    const { context, page } = await open(`${appUrl}?chapter=node-failure&autoplay=0`);
+    results.app.frames1x = await playFrames(page, { realMs: 10_000 });
+    await context.close();
+  }
+  {
+    const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0&speed=60`);
+    results.app.framesFastest = await playFrames(page, { untilSim: 600 });
+    await context.close();
+  }
+  {
+    const { context, page } = await open(baselineUrl);
+    results.baseline.frames = await playFrames(page, { realMs: 10_000 });
+    await context.close();
+  }
+  
+  // ---- scrub: a key on the timeline slider until the new moment is on screen
+  {
+    const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0`);
+    const slider = page.getByRole('slider');
+    await slider.focus();
+    const times = [];
+    for (const key of ['End', 'Home', 'PageDown', 'PageDown', 'End', 'PageUp', 'Home', 'End', 'PageUp', 'Home']) {
+      const before = await page.getByLabel('Simulated time', { exact: true }).innerText();
+      const ms = await page.evaluate(
+        ({ key, before }) =>
+          new Promise((resolve) => {
+            const clock = document.querySelector('[aria-label="Simulated time"]');
+            const t0 = performance.now();
+            const done = () => requestAnimationFrame(() => resolve(performance.now() - t0));
+            const obs = new MutationObserver(() => {
+              if (clock.textContent !== before) {
+                obs.disconnect();
+                done();
+              }
+            });
+            obs.observe(clock, { childList: true, characterData: true, subtree: true });
+            document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+            setTimeout(() => {
+              obs.disconnect();
+              resolve(NaN);
+            }, 5000);
+          }),
+        { key, before },
+      );
+      if (!Number.isNaN(ms)) times.push(ms);
+    }
+    results.app.scrub = { samples: times.length, medianMs: round(median(times)), maxMs: round(Math.max(0, ...times)) };
+    await context.close();
+  }
+  
+  // ---- memory after a simulated hour at the fastest speed
+  {
+    const { context, page } = await open(`${appUrl}?chapter=node-failure&actions=create-pod@59m&autoplay=0&speed=60`);
+    const start = await memory(page);
+    await playFrames(page, { untilSim: 600 });
+    const tenMinutes = await memory(page);
+    const hour = await playFrames(page, { untilSim: 3600 });
+    const end = await memory(page);
+    results.app.memory = {
+      start,
+      afterSim10m: tenMinutes,
+      afterSim1h: end,
+      growthFrom10mTo1hBytes: {
+        jsHeap: end.jsHeapBytes - tenMinutes.jsHeapBytes,
+        wasm: end.wasmBytes - tenMinutes.wasmBytes,
+      },
+      simulatedSeconds: await clockSeconds(page),
+      longTasksDuringHour: hour.longTasks,
+    };
+    await context.close();
+  }
+  results.ratios = {
+    timeToInteractive: round(results.app.load.medianMs / results.baseline.load.medianMs),
+    transferredBytes: round(results.app.load.transferredBytes / results.baseline.load.transferredBytes),
+    frameMedian1x: round(results.app.frames1x.medianMs / results.baseline.frames.medianMs),
+    frameP99_1x: round(results.app.frames1x.p99Ms / results.baseline.frames.p99Ms),
+    frameMedianFastest: round(results.app.framesFastest.medianMs / results.baseline.frames.medianMs),
+  };
+}
+
+// ---- phones: Lighthouse mobile on each chapter's first step and on the baseline, and bytes
+results.mobile = { chapters: {} };
+for (const chapter of CHAPTERS) {
+  results.mobile.chapters[chapter] = await lighthouseMobile(`${appUrl}?chapter=${chapter}&step=1`);
+  console.log(`lighthouse ${chapter}: ${JSON.stringify(results.mobile.chapters[chapter])}`);
+}
+results.mobile.baseline = await lighthouseMobile(baselineUrl);
+console.log(`lighthouse baseline: ${JSON.stringify(results.mobile.baseline)}`);
+results.mobile.bytes = await bytesBeforeInteractive(`${appUrl}?chapter=registration&step=1`, appDist);
+results.mobile.baselineBytes = await bytesBeforeInteractive(baselineUrl, baselineDist);
+
 results.machine = { browser: browser.version(), node: process.version, platform: process.platform };
 await browser.close();
 
 writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');
 const kb = (b) => `${round(b / 1000, 1)} KB`;
-const lines = [
-  `browser ${results.machine.browser}`,
-  `time to interactive from navigation (median of ${LOADS}): nodeline ${results.app.load.medianMs} ms, baseline ${results.baseline.load.medianMs} ms (x${results.ratios.timeToInteractive}); from DOMContentLoaded: nodeline ${results.app.load.medianAfterDomContentLoadedMs} ms, baseline ${results.baseline.load.medianAfterDomContentLoadedMs} ms (budget 300 ms)`,
-  `transferred on first load (uncompressed, as served): nodeline ${kb(results.app.load.transferredBytes)}, baseline ${kb(results.baseline.load.transferredBytes)}`,
-  `frames at 1x (${results.app.frames1x.frames} frames): median ${results.app.frames1x.medianMs} ms, p99 ${results.app.frames1x.p99Ms} ms, long tasks ${results.app.frames1x.longTasks}; baseline median ${results.baseline.frames.medianMs} ms, p99 ${results.baseline.frames.p99Ms} ms (x${results.ratios.frameMedian1x} median)`,
-  `frames at 60x over a simulated 10 min (${results.app.framesFastest.frames} frames, ${results.app.framesFastest.realSeconds} s): median ${results.app.framesFastest.medianMs} ms, p99 ${results.app.framesFastest.p99Ms} ms, long tasks ${results.app.framesFastest.longTasks}`,
-  `scrub to the screen (${results.app.scrub.samples} seeks): median ${results.app.scrub.medianMs} ms, max ${results.app.scrub.maxMs} ms`,
-  `memory: JS heap ${kb(results.app.memory.afterSim10m.jsHeapBytes)} -> ${kb(results.app.memory.afterSim1h.jsHeapBytes)}, wasm ${kb(results.app.memory.afterSim10m.wasmBytes)} -> ${kb(results.app.memory.afterSim1h.wasmBytes)} from simulated 10 min to 1 h (growth ${kb(results.app.memory.growthFrom10mTo1hBytes.jsHeap)} JS, ${kb(results.app.memory.growthFrom10mTo1hBytes.wasm)} wasm)`,
-];
+const lines = [`browser ${results.machine.browser}`];
+if (!mobileOnly) {
+  lines.push(
+    `time to interactive from navigation (median of ${LOADS}): nodeline ${results.app.load.medianMs} ms, baseline ${results.baseline.load.medianMs} ms (x${results.ratios.timeToInteractive}); from DOMContentLoaded: nodeline ${results.app.load.medianAfterDomContentLoadedMs} ms, baseline ${results.baseline.load.medianAfterDomContentLoadedMs} ms (budget 300 ms)`,
+    `transferred on first load (as served, gzip): nodeline ${kb(results.app.load.transferredBytes)}, baseline ${kb(results.baseline.load.transferredBytes)}`,
+    `frames at 1x (${results.app.frames1x.frames} frames): median ${results.app.frames1x.medianMs} ms, p99 ${results.app.frames1x.p99Ms} ms, long tasks ${results.app.frames1x.longTasks}; baseline median ${results.baseline.frames.medianMs} ms, p99 ${results.baseline.frames.p99Ms} ms (x${results.ratios.frameMedian1x} median)`,
+    `frames at 60x over a simulated 10 min (${results.app.framesFastest.frames} frames, ${results.app.framesFastest.realSeconds} s): median ${results.app.framesFastest.medianMs} ms, p99 ${results.app.framesFastest.p99Ms} ms, long tasks ${results.app.framesFastest.longTasks}`,
+    `scrub to the screen (${results.app.scrub.samples} seeks): median ${results.app.scrub.medianMs} ms, max ${results.app.scrub.maxMs} ms`,
+    `memory: JS heap ${kb(results.app.memory.afterSim10m.jsHeapBytes)} -> ${kb(results.app.memory.afterSim1h.jsHeapBytes)}, wasm ${kb(results.app.memory.afterSim10m.wasmBytes)} -> ${kb(results.app.memory.afterSim1h.wasmBytes)} from simulated 10 min to 1 h (growth ${kb(results.app.memory.growthFrom10mTo1hBytes.jsHeap)} JS, ${kb(results.app.memory.growthFrom10mTo1hBytes.wasm)} wasm)`,
+  );
+}
+const lh = (name, r) =>
+  `  ${name.padEnd(16)} score ${String(r.score).padStart(3)} (${r.scores.join(', ')})  FCP ${r.fcpMs} ms  LCP ${r.lcpMs} ms  TBT ${r.tbtMs} ms  interactive ${r.interactiveMs} ms  SI ${r.speedIndexMs} ms  CLS ${r.cls}  ${kb(r.totalBytes)}  (LCP element: ${r.lcpElement})`;
+const bytes = (name, b) =>
+  `  ${name.padEnd(16)} before interactive: ${b.beforeInteractive.files} files, gzip ${kb(b.beforeInteractive.gzip)}, brotli ${kb(b.beforeInteractive.brotli)}, as served ${kb(b.beforeInteractive.served)}; everything loaded: ${b.everything.files} files, gzip ${kb(b.everything.gzip)}, brotli ${kb(b.everything.brotli)}`;
+lines.push(
+  `Lighthouse ${results.mobile.baseline.lighthouse}, mobile defaults (slow 4G, 4x CPU), served with gzip, median of ${LIGHTHOUSE_RUNS} (targets: score >= 95, LCP <= 2000 ms, TBT <= 100 ms, interactive <= 2500 ms):`,
+  ...CHAPTERS.map((c) => lh(c, results.mobile.chapters[c])),
+  lh('baseline', results.mobile.baseline),
+  `bytes on a phone (target before interactive: 250 KB gzip):`,
+  bytes('nodeline', results.mobile.bytes),
+  bytes('baseline', results.mobile.baselineBytes),
+  `  nodeline's files: ${results.mobile.bytes.names.join(', ')}`,
+);
 console.log(lines.join('\n'));

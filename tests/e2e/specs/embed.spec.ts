@@ -68,9 +68,9 @@ test.describe('embed', () => {
     // The 40rem the host's style sheet starts with was replaced.
     expect(await host.iframeHeight(1)).not.toBe(640);
 
-    // A narrower window: the embed lays itself out again, and reports its new height.
+    // A phone's window: the embed lays itself out again, and reports its new height.
     const before = await host.iframeHeight(1);
-    await page.setViewportSize({ width: 700, height: 900 });
+    await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => host.iframeHeight(1)).not.toBe(before);
     const frame = await host.frame(1);
     await expect

@@ -42,11 +42,17 @@ test('static build: the poster shows the story until the app mounts, then gives 
     await route.continue();
   });
   // Not waiting for `load`: the page's own preload of the held wasm delays it.
-  await page.goto('./?chapter=registration', { waitUntil: 'commit' });
+  await page.goto('./?chapter=registration&step=2', { waitUntil: 'commit' });
   const poster = page.locator('#nodeline-poster');
   await expect(poster).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'nodeline' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 2, name: 'Chapter 3 Kubelet restart' })).toBeVisible();
+  // While the app loads, the poster starts where the link points: chapter 1 from step 2; the
+  // rest of the story is in the page (for readers without JavaScript), not shown.
+  await expect(page.getByRole('heading', { level: 2, name: 'Chapter 1 Node registration' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'The kubelet POSTs its Node' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'A machine with a kubelet, and no Node yet' })).toBeHidden();
+  await expect(page.locator('section.poster-lang[lang="en"] .poster-chapter[data-chapter="kubelet-restart"]')).toBeHidden();
+  await expect(page.locator('section.poster-lang[lang="ja"]')).toBeHidden();
   await expect(page.getByRole('link', { name: /^Play from step 4: Not Ready/ })).toHaveAttribute(
     'href',
     '?chapter=registration&step=4&lang=en',
