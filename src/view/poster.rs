@@ -88,7 +88,10 @@ pub fn section(lang: Lang, first: bool) -> String {
         for (i, step) in text.steps.iter().enumerate() {
             let n = i + 1;
             let n_text = n.to_string();
-            cat(&mut out, &["<li value=\"", &n_text, "\" data-step=\"", &n_text, "\">\n<h3>", &escape(step.title), "</h3>\n"]);
+            cat(
+                &mut out,
+                &["<li value=\"", &n_text, "\" data-step=\"", &n_text, "\">\n<h3>", &escape(step.title), "</h3>\n"],
+            );
             for p in step.body {
                 paragraph(&mut out, p);
             }

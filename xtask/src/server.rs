@@ -220,7 +220,15 @@ impl Site {
                 reader.read_exact(&mut body)?;
                 let report = String::from_utf8_lossy(&body).into_owned();
                 reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.push((agent, report));
-                return respond(&mut stream, 204, "No Content", "text/plain; charset=utf-8", b"", false, Headers::default());
+                return respond(
+                    &mut stream,
+                    204,
+                    "No Content",
+                    "text/plain; charset=utf-8",
+                    b"",
+                    false,
+                    Headers::default(),
+                );
             }
             let list = reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.clone();
             let body = json_reports(&list);
