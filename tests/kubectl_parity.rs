@@ -533,6 +533,14 @@ fn moments() -> Vec<Moment> {
     out.push(moment("network cut", Chapter::NodeFailure, "cut-network:node-1@2m", s(230)));
     out.push(moment("network cut 6m", Chapter::NodeFailure, "cut-network:node-1@2m", s(520)));
     out.push(moment("after restart", Chapter::KubeletRestart, "", s(300)));
+    // The returning kubelet has written the Terminating Pod's terminal status (541.7 s) and not
+    // yet deleted it: `get pods` says Completed.
+    out.push(moment(
+        "terminal status before delete",
+        Chapter::NodeFailure,
+        "kill-kubelet:node-1@120s,start-kubelet:node-1@9m",
+        s(541) + Duration::from_millis(750),
+    ));
     out
 }
 

@@ -464,3 +464,80 @@ fn kubelet_reports_ready_soon_after_its_network_returns() {
          (expected by {bound}); until then the Node stays Unknown with its unreachable taints"
     );
 }
+
+/// A timeline of `chapter` with the reader's actions in `ACTION[:MACHINE]@TIME` notation.
+fn timeline_with(chapter: Chapter, actions: &str, until: SimTime) -> Timeline {
+    let actions = nodeline::sim::parse_actions(actions).expect("actions parse");
+    let mut timeline = Timeline::with_actions(chapter, Config::default(), &actions);
+    timeline.run_until(until);
+    timeline
+}
+
+fn json_body(r: &Request) -> &serde_json::Value {
+    match &r.body {
+        Some(Body::Json(v)) => v,
+        other => panic!("{:?} {}: a JSON body, got {other:?}", r.method, r.path),
+    }
+}
+
+#[test]
+fn returning_kubelet_reports_terminal_phase_before_deleting() {
+    let timeline = timeline_with(
+        Chapter::NodeFailure,
+        "kill-kubelet:node-1@120s,start-kubelet:node-1@9m",
+        SimTime::from_secs(600),
+    );
+    let log = timeline.log();
+    let killing = event_after(log, SimTime::from_secs(540), "kubelet", "Killing", "Stopping container nginx")
+        .expect("the returning kubelet stops the Terminating Pod");
+    let name = killing.object.name.clone();
+    let pod_path = format!("/api/v1/namespaces/default/pods/{name}");
+    let uid = timeline
+        .at(killing.t)
+        .pods()
+        .into_iter()
+        .find(|p| p.metadata.name == name)
+        .expect("the Pod")
+        .metadata
+        .uid
+        .clone();
+    let requests: Vec<&Request> = log
+        .requests
+        .iter()
+        .filter(|r| r.t >= killing.t && r.actor == kubelet(NODE_1) && r.path.starts_with(&pod_path))
+        .collect();
+    let shape: Vec<(Method, &str)> =
+        requests.iter().map(|r| (r.method, r.path.trim_start_matches(&pod_path))).collect();
+    assert_eq!(
+        shape,
+        [(Method::Get, ""), (Method::Get, ""), (Method::Patch, "/status"), (Method::Get, ""), (Method::Delete, "")]
+    );
+    assert!(requests.iter().all(|r| r.query.is_empty() && r.outcome.is_success()), "main client, no query");
+    assert_eq!(requests[0].t, killing.t, "the status manager reads the Pod as it starts killing it");
+    let (patch, delete) = (requests[2], requests[4]);
+    assert_eq!(patch.content_type, Some("application/strategic-merge-patch+json"));
+    assert_eq!(json_body(patch)["status"]["phase"], "Succeeded");
+    assert_eq!(json_body(patch)["metadata"]["uid"], uid.as_str());
+    assert_eq!(json_body(delete)["gracePeriodSeconds"], 0);
+    assert_eq!(json_body(delete)["preconditions"]["uid"], uid.as_str());
+    assert_within("the DELETE", delete.t, patch.t + Duration::from_millis(300), patch.t + Duration::from_millis(600));
+
+    // Between the PATCH and the DELETE the Pod is Completed.
+    let between = patch.t + Duration::from_millis(1);
+    let pod = pod_named(&timeline, between, &name).expect("the Pod until the DELETE");
+    assert_eq!(pod.status.phase, "Succeeded");
+    let c = &pod.status.container_statuses[0];
+    let terminated = c.state.terminated.as_ref().expect("terminated");
+    assert_eq!((terminated.exit_code, &*terminated.reason), (0, "Completed"));
+    assert!(!c.ready && !c.started);
+    let ready = pod.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
+    assert_eq!((&*ready.status, &*ready.reason), ("False", "PodCompleted"));
+    let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
+        &timeline.at(between),
+        nodeline::sim::DEFAULT_EPOCH + between.since_start(),
+    );
+    let out = nodeline::render::kubectl::command::run(&["get".into(), "pods".into()], &cluster);
+    let row = out.stdout.lines().find(|l| l.starts_with(&name)).expect("the Pod's row");
+    assert!(row.contains(" 0/1 ") && row.contains(" Completed "), "{row}");
+    assert!(pod_named(&timeline, delete.t, &name).is_none(), "the DELETE removes it");
+}

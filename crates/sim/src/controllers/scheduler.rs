@@ -156,6 +156,7 @@ impl Scheduler {
                     ApiOp::PatchPodStatus {
                         namespace: pod.metadata.namespace.clone(),
                         name: pod.metadata.name.clone(),
+                        uid: String::new(),
                         status,
                     },
                 );

@@ -165,12 +165,17 @@ impl TaintEviction {
         ctx.call(
             Actor::TaintEvictionController,
             None,
-            ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), status },
+            ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), uid: String::new(), status },
         );
         ctx.call(
             Actor::TaintEvictionController,
             None,
-            ApiOp::DeletePod { namespace: namespace.into(), name: name.into(), grace_seconds: None },
+            ApiOp::DeletePod {
+                namespace: namespace.into(),
+                name: name.into(),
+                grace_seconds: None,
+                precondition_uid: None,
+            },
         );
     }
 }
