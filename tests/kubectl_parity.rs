@@ -687,6 +687,7 @@ fn cleanup(dir: &Path) {
 /// JSON (one List, as `kubectl get nodes,leases,pods,events -A` prints it).
 const PER_MOMENT: &[(&str, Check)] = &[
     ("describe node", Check::ClientAges),
+    ("describe pod", Check::ClientAges),
     ("get nodes -o wide", Check::ServerAges),
     ("get pods -o wide", Check::ServerAges),
     ("get events", Check::ServerAges),

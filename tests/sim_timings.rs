@@ -541,3 +541,51 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
     assert!(row.contains(" 0/1 ") && row.contains(" Completed "), "{row}");
     assert!(pod_named(&timeline, delete.t, &name).is_none(), "the DELETE removes it");
 }
+
+#[test]
+fn taint_manager_eviction_events_name_the_pod_without_uid() {
+    let timeline = chapter_timeline(Chapter::NodeFailure, Config::default());
+    let log = timeline.log();
+    let marking = log.events.iter().find(|e| e.reason == "TaintManagerEviction").expect("an eviction");
+    assert!(marking.message.starts_with("Marking for deletion Pod default/"), "{}", marking.message);
+    let o = &marking.object;
+    assert_eq!((&*o.api_version, &*o.kind, &*o.namespace), ("v1", "Pod", "default"));
+    assert_eq!((&*o.uid, &*o.resource_version, &*o.field_path), ("", "", ""), "{o:?}");
+    let stored =
+        timeline.at(marking.t).events().into_iter().find(|e| e.reason == "TaintManagerEviction").expect("stored");
+    assert!(stored.involved_object.uid.is_empty() && stored.involved_object.resource_version.is_empty());
+}
+
+#[test]
+fn events_created_in_one_millisecond_sort_in_write_order() {
+    for chapter in Chapter::ALL {
+        let timeline = chapter_timeline(chapter, Config::default());
+        let created: Vec<&EventRecord> = timeline.log().events.iter().filter(|e| e.count == 1).collect();
+        let mut pairs = 0;
+        for w in created.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if a.t.as_micros() / 1000 == b.t.as_micros() / 1000 && a.object.name == b.object.name {
+                pairs += 1;
+                assert!(
+                    a.key.name < b.key.name,
+                    "{chapter}: {} ({}) then {} ({})",
+                    a.key.name,
+                    a.reason,
+                    b.key.name,
+                    b.reason
+                );
+            }
+        }
+        assert!(pairs > 0, "{chapter} writes several Events in one millisecond");
+    }
+    let timeline = chapter_timeline(Chapter::Registration, Config::default());
+    let t = SimTime::from_secs(2);
+    let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
+        &timeline.at(t),
+        nodeline::sim::DEFAULT_EPOCH + t.since_start(),
+    );
+    let out = nodeline::render::kubectl::command::run(&["get".into(), "events".into()], &cluster);
+    let order: Vec<&str> =
+        out.stdout.lines().filter_map(|l| l.split_whitespace().nth(2)).filter(|r| r.starts_with("NodeHas")).collect();
+    assert_eq!(order, ["NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"], "{}", out.stdout);
+}

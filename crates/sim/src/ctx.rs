@@ -65,6 +65,8 @@ pub(crate) struct Bus {
     pub(crate) reconcile_pending: bool,
     /// A reconcile pass asked for by this input: when, and its timer sequence number.
     pub(crate) reconcile_at: Option<(SimTime, u64)>,
+    /// The Unix nanoseconds in the name of the last Event created.
+    pub(crate) last_event_nanos: i64,
 }
 
 impl Bus {
@@ -139,6 +141,21 @@ impl<'a, T> Ctx<'a, T> {
     /// Asks for `timer` after `d`.
     pub(crate) fn after(&mut self, d: Duration, timer: T) {
         self.at(self.now + d, timer);
+    }
+
+    /// The Unix nanoseconds a new Event at `at` is named by (`<object>.<hex nanos>`): random
+    /// below the microsecond, but increasing in write order within one instant, as the real
+    /// clock read at each `makeEvent` is.
+    pub(crate) fn event_nanos(&mut self, at: WallTime) -> i64 {
+        let mut nanos = at.0 * 1000 + self.rng.below(1000) as i64;
+        let last = self.bus.last_event_nanos;
+        if last >= nanos && last / 1_000_000 == at.0 / 1000 {
+            // A few nanoseconds on from the last, from the same draw (no extra draw: the rest of
+            // the run stays as it was).
+            nanos = last + 1 + nanos % 50;
+        }
+        self.bus.last_event_nanos = nanos;
+        nanos
     }
 
     /// Records a log line.

@@ -74,6 +74,19 @@ pub(crate) fn pod_ref(pod: &super::objects::Pod, container: Option<&str>) -> Obj
     }
 }
 
+/// The reference the taint eviction controller builds for a Pod it knows by name only
+/// (`taint_eviction.go` fills in apiVersion, kind, name and namespace): no uid, no
+/// resourceVersion, so `kubectl describe pod` (which selects events by uid) does not list it.
+pub(crate) fn pod_ref_by_name(namespace: &str, name: &str) -> ObjectReference {
+    ObjectReference {
+        kind: "Pod".into(),
+        namespace: namespace.into(),
+        name: name.into(),
+        api_version: "v1".into(),
+        ..ObjectReference::default()
+    }
+}
+
 /// The scheduler's host, as it appears in `reportingInstance`.
 const SCHEDULER_INSTANCE: &str = "default-scheduler-control-plane";
 
@@ -131,7 +144,7 @@ impl Recorder {
             None => {
                 let namespace =
                     if object.namespace.is_empty() { "default".to_string() } else { object.namespace.clone() };
-                let nanos = wall_at.0 * 1000 + ctx.rng.below(1000) as i64;
+                let nanos = ctx.event_nanos(wall_at);
                 let name = format!("{}.{:x}", object.name, nanos);
                 let meta = ObjectMeta {
                     name: name.clone(),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::apiserver::ApiOp;
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source, pod_ref};
+use crate::events::{Recorder, Source, pod_ref_by_name};
 use crate::objects::{Pod, Taint, Time, order_pod_conditions, set_pod_condition};
 use crate::record::Actor;
 use crate::time::SimTime;
@@ -85,7 +85,7 @@ impl TaintEviction {
                 .map(|n| n.spec.taints.iter().filter(|t| t.effect == "NoExecute").cloned().collect())
                 .unwrap_or_default();
             if taints.is_empty() {
-                self.cancel_eviction(&key, &pod, ctx);
+                self.cancel_eviction(&key, ctx);
                 continue;
             }
             let refs: Vec<&Taint> = taints.iter().collect();
@@ -93,7 +93,7 @@ impl TaintEviction {
             let (start, fire) = match toleration_time(&pod, &refs) {
                 None => (now, now),
                 Some(None) => {
-                    self.cancel_eviction(&key, &pod, ctx);
+                    self.cancel_eviction(&key, ctx);
                     continue;
                 }
                 Some(Some(d)) => (now, now + d),
@@ -116,12 +116,12 @@ impl TaintEviction {
         }
     }
 
-    fn cancel_eviction(&mut self, key: &(String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+    fn cancel_eviction(&mut self, key: &(String, String), ctx: &mut Ctx<'_, TaintEvictionTimer>) {
         if self.scheduled.remove(key).is_some() {
             self.recorder.event(
                 ctx,
                 Source::Controller(COMPONENT),
-                pod_ref(pod, None),
+                pod_ref_by_name(&key.0, &key.1),
                 "Normal",
                 "TaintManagerEviction",
                 format!("Cancelling deletion of Pod {}/{}", key.0, key.1),
@@ -141,7 +141,7 @@ impl TaintEviction {
         self.recorder.event(
             ctx,
             Source::Controller(COMPONENT),
-            pod_ref(&pod, None),
+            pod_ref_by_name(namespace, name),
             "Normal",
             "TaintManagerEviction",
             format!("Marking for deletion Pod {namespace}/{name}"),

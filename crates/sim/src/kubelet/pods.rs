@@ -14,7 +14,7 @@ use crate::objects::{
     ContainerStatus, Object, Pod, PodIp, PodStatus, Time, order_pod_conditions, set_pod_condition,
 };
 use crate::time::{SimTime, format_go_duration, millis};
-use crate::workload::WORKLOAD_IMAGE_SIZE;
+use crate::workload::{WORKLOAD_IMAGE_DIGEST, WORKLOAD_IMAGE_SIZE};
 
 use super::{Host, Kubelet, KubeletTimer, MachineTimer, POD_WORKER_BACKOFF};
 
@@ -214,10 +214,7 @@ impl Kubelet {
                 let (pull, total) = (ms(pull), ms(total));
                 if !h.has_image(&image) {
                     h.add_image(ContainerImage {
-                        names: vec![
-                            "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d".into(),
-                            format!("docker.io/library/{image}"),
-                        ],
+                        names: vec![WORKLOAD_IMAGE_DIGEST.into(), format!("docker.io/library/{image}")],
                         size_bytes: WORKLOAD_IMAGE_SIZE,
                     });
                 }
@@ -455,8 +452,7 @@ impl Kubelet {
             ready: true,
             restart_count: 0,
             image: format!("docker.io/library/{}", c.image),
-            image_id: "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d"
-                .into(),
+            image_id: WORKLOAD_IMAGE_DIGEST.into(),
             container_id: format!("containerd://{}", running.id),
             started: true,
         }];
