@@ -589,3 +589,48 @@ fn events_created_in_one_millisecond_sort_in_write_order() {
         out.stdout.lines().filter_map(|l| l.split_whitespace().nth(2)).filter(|r| r.starts_with("NodeHas")).collect();
     assert_eq!(order, ["NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"], "{}", out.stdout);
 }
+
+#[test]
+fn registration_with_network_cut_waits_for_the_dial_timeout() {
+    let timeline = timeline_with(
+        Chapter::Registration,
+        "cut-network:node-1@100ms,restore-network:node-1@100s",
+        SimTime::from_secs(130),
+    );
+    let log = timeline.log();
+    let dial = "Post \"https://10.0.0.10:6443/api/v1/nodes\": dial tcp 10.0.0.10:6443: i/o timeout";
+    let posts: Vec<&Request> = log
+        .requests
+        .iter()
+        .filter(|r| r.actor == kubelet(NODE_1) && r.method == Method::Post && r.path == "/api/v1/nodes")
+        .collect();
+    let failed: Vec<&&Request> = posts.iter().filter(|r| r.outcome == Outcome::Timeout).collect();
+    assert!(failed.len() >= 3, "{} failed POSTs", failed.len());
+    let ms: Vec<u64> = failed.iter().map(|r| r.t.as_micros() / 1000).collect();
+    assert_eq!(&ms[..3], [450, 30_650, 61_050], "sleep 200 ms, 400 ms after each 30 s dial timeout");
+    for r in &failed {
+        assert_eq!(r.error.as_deref(), Some(dial));
+        assert!(r.query.is_empty());
+        assert_eq!(r.end - r.t, Duration::from_secs(30));
+    }
+    let logged: Vec<&str> = log
+        .lines
+        .iter()
+        .filter(|l| l.actor == kubelet(NODE_1) && l.message.starts_with("\"Unable to register node with API server\""))
+        .map(|l| l.message.as_str())
+        .collect();
+    assert_eq!(logged.len(), failed.len());
+    let escaped = dial.replace('"', "\\\"");
+    for line in logged {
+        assert_eq!(line, format!("\"Unable to register node with API server\" err=\"{escaped}\" node=\"node-1\""));
+    }
+    // The heartbeat client keeps its 10 s deadline.
+    let lease_get = log
+        .requests
+        .iter()
+        .find(|r| r.actor == kubelet(NODE_1) && r.path.contains("/leases/") && r.outcome == Outcome::Timeout)
+        .expect("a Lease GET during the cut");
+    assert_eq!(lease_get.end - lease_get.t, Duration::from_secs(10));
+    assert!(lease_get.error.as_deref().is_some_and(|e| e.ends_with("?timeout=10s\": context deadline exceeded")));
+    assert!(posts.last().is_some_and(|r| r.outcome == Outcome::Code(201)), "registers once the network is back");
+}

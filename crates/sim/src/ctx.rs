@@ -47,8 +47,48 @@ impl Reply {
 pub(crate) struct Sender<'a> {
     pub(crate) hostname: &'a str,
     pub(crate) network_cut: bool,
-    /// The client's timeout: how long a request waits for an answer that never comes.
-    pub(crate) timeout: Duration,
+    pub(crate) client: Client,
+}
+
+/// Which of the kubelet's two API clients sends a request: what a cut network does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Client {
+    /// The heartbeat client (node status, Lease): a request deadline of this long
+    /// (`context deadline exceeded`).
+    Heartbeat(Duration),
+    /// The main client: no request deadline; a cut network fails the TCP dial after
+    /// `net.Dialer`'s 30 s (`dial tcp …: i/o timeout`).
+    Main,
+}
+
+/// The dial timeout of the kubelet's main client (`net.Dialer{Timeout: 30 * time.Second}`).
+pub(crate) const DIAL_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Client {
+    /// How long a request to an unreachable API server waits before it fails.
+    pub(crate) fn timeout(self) -> Duration {
+        match self {
+            Client::Heartbeat(d) => d,
+            Client::Main => DIAL_TIMEOUT,
+        }
+    }
+
+    /// The error of a request to an unreachable API server, as client-go words it.
+    pub(crate) fn error(self, method: Method, path: &str, query: &str) -> String {
+        let verb = match method {
+            Method::Get => "Get",
+            Method::Post => "Post",
+            Method::Put => "Put",
+            Method::Patch => "Patch",
+            Method::Delete => "Delete",
+        };
+        let q = if query.is_empty() { String::new() } else { format!("?{query}") };
+        let why = match self {
+            Client::Heartbeat(_) => "context deadline exceeded".to_string(),
+            Client::Main => format!("dial tcp {}: i/o timeout", API_SERVER.trim_start_matches("https://")),
+        };
+        format!("{verb} \"{API_SERVER}{path}{q}\": {why}")
+    }
 }
 
 /// What the router learns from the requests of one input: which Nodes and Pods changed (the
@@ -230,17 +270,9 @@ impl<'a, T> Ctx<'a, T> {
         if let Some(s) = from
             && s.network_cut
         {
-            request.end = self.now + s.timeout;
+            request.end = self.now + s.client.timeout();
             request.outcome = Outcome::Timeout;
-            let verb = match method {
-                Method::Get => "Get",
-                Method::Post => "Post",
-                Method::Put => "Put",
-                Method::Patch => "Patch",
-                Method::Delete => "Delete",
-            };
-            let q = if query.is_empty() { String::new() } else { format!("?{query}") };
-            request.error = Some(format!("{verb} \"{API_SERVER}{}{q}\": context deadline exceeded", request.path));
+            request.error = Some(s.client.error(method, &request.path, query));
             self.log.requests.push(request);
             return Reply::Timeout;
         }

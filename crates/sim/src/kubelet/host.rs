@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{Ctx, Reply, Sender};
+use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::machine::{MachineSpec, RunningContainer};
 use crate::objects::{ContainerImage, NodeSystemInfo, Quantities};
 use crate::profile::Profile;
@@ -16,6 +16,9 @@ use crate::rng::Rng;
 use crate::time::SimTime;
 
 use super::HEARTBEAT_TIMEOUT;
+
+/// The query the heartbeat client adds to every request.
+const HEARTBEAT_QUERY: &str = "timeout=10s";
 
 /// One machine, outside Kubernetes.
 #[derive(Clone, Debug)]
@@ -137,19 +140,19 @@ impl Host {
         self.touched = true;
     }
 
-    /// How the kubelet's requests leave this machine.
-    fn sender(&self) -> Sender<'_> {
-        Sender { hostname: &self.hostname, network_cut: self.network_cut, timeout: HEARTBEAT_TIMEOUT }
+    /// How the kubelet's requests leave this machine, through `client`.
+    fn sender(&self, client: Client) -> Sender<'_> {
+        Sender { hostname: &self.hostname, network_cut: self.network_cut, client }
     }
 
-    /// Sends a request as this machine's kubelet.
+    /// Sends a request as this machine's kubelet, through its main client.
     pub(crate) fn call<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
-        ctx.call(self.actor.clone(), Some(self.sender()), op)
+        ctx.call(self.actor.clone(), Some(self.sender(Client::Main)), op)
     }
 
-    /// [`Host::call`] with a query string (the heartbeat client adds `timeout=10s`).
-    pub(crate) fn call_with<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp, query: &'static str) -> Reply {
-        ctx.call_with(self.actor.clone(), Some(self.sender()), op, query)
+    /// Sends a request through the kubelet's heartbeat client, which adds `timeout=10s`.
+    pub(crate) fn call_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
+        ctx.call_with(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
     }
 
     /// Writes a line to the kubelet's journal.

@@ -357,7 +357,9 @@ impl Kubelet {
             generation,
             started_at: now,
             registered: false,
-            register_sleep: millis(100),
+            // registerWithAPIServer sleeps 100 ms before its first POST (here the status loop's
+            // start) and doubles the sleep before each next one, up to 7 s.
+            register_sleep: millis(200),
             node_cache: None,
             last_status_report: None,
             runtime_synced_at: None,

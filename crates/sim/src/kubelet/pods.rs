@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, DIAL_TIMEOUT};
 use crate::events::pod_ref;
 use crate::machine::RunningContainer;
 use crate::objects::{
@@ -261,8 +261,13 @@ impl Kubelet {
             PodStep::Cleaned => {
                 let Some(Worker::Killed { container, at }) = self.workers.get(uid).cloned() else { return };
                 let Some(Object::Pod(live)) = h.call(ctx, get_pod(&pod)).ok() else {
-                    // Unreachable API server: the status manager tries again at its next sync.
-                    self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod { uid: uid.into(), step: PodStep::Cleaned });
+                    // Unreachable API server: the GET failed after the dial timeout; the status
+                    // manager tries again at its next sync.
+                    self.after(
+                        ctx,
+                        DIAL_TIMEOUT + POD_WORKER_BACKOFF,
+                        KubeletTimer::Pod { uid: uid.into(), step: PodStep::Cleaned },
+                    );
                     return;
                 };
                 // TerminatePod: whatever is not terminated yet never will be.

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{API_SERVER, Ctx, Reply};
+use crate::ctx::{Client, Ctx, DIAL_TIMEOUT, Reply};
 use crate::objects::{Node, Object};
+use crate::record::Method;
 use crate::time::secs;
 
-use super::{HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, MachineTimer};
+use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 
 impl Kubelet {
     /// The Node the kubelet registers (`initialNode`).
@@ -85,7 +86,7 @@ impl Kubelet {
                 self.register_failed(h, ctx, &why);
             }
             Reply::Timeout => {
-                let err = format!("Post \"{}/api/v1/nodes\": dial tcp 10.0.0.10:6443: i/o timeout", API_SERVER);
+                let err = Client::Main.error(Method::Post, "/api/v1/nodes", "");
                 self.register_failed(h, ctx, &err);
             }
             Reply::Ok(_) => unreachable!("creating a Node returns a Node"),
@@ -102,8 +103,8 @@ impl Kubelet {
         let k = &mut *self;
         let sleep = k.register_sleep;
         k.register_sleep = (sleep * 2).min(secs(7));
-        // A timed-out POST already waited for the client's timeout.
-        let wait = if cut { HEARTBEAT_TIMEOUT + sleep } else { sleep };
+        // A POST to an unreachable API server already waited for the dial timeout.
+        let wait = if cut { DIAL_TIMEOUT + sleep } else { sleep };
         self.after(ctx, wait, KubeletTimer::Register);
     }
 }

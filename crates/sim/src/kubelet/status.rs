@@ -153,7 +153,7 @@ impl Kubelet {
         let cached = self.node_cache.clone();
         let base = match (n, cached) {
             (0, Some(node)) => node,
-            _ => match h.call_with(ctx, ApiOp::GetNode(host.clone()), "timeout=10s") {
+            _ => match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
                 Reply::Ok(Object::Node(node)) => {
                     self.node_cache = Some(node.clone());
                     node
@@ -193,7 +193,7 @@ impl Kubelet {
             self.next_status_sync(ctx);
             return;
         }
-        match h.call_with(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }, "timeout=10s") {
+        match h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }) {
             Reply::Ok(Object::Node(node)) => {
                 let k = &mut *self;
                 k.node_cache = Some(node);
@@ -255,7 +255,7 @@ impl Kubelet {
             let (wanted, events) = self.compute_status(h, ctx, &cached);
             self.emit(h, ctx, events);
             if let Reply::Ok(Object::Node(node)) =
-                h.call_with(ctx, ApiOp::PatchNodeStatus { base: cached, wanted: Arc::new(wanted) }, "timeout=10s")
+                h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base: cached, wanted: Arc::new(wanted) })
             {
                 let now = ctx.now;
                 let k = &mut *self;
