@@ -285,18 +285,35 @@ fn registration_chapter_strings_and_order() {
         .expect("not-ready:NoSchedule at creation");
     assert_eq!(taint.time_added, None);
 
-    // NodeRestriction refuses the role label.
-    let label = log
+    // Someone runs `kubectl label` with the node's credentials; NodeRestriction refuses.
+    let as_node = Actor::KubectlAsNode(NODE_1.into());
+    assert_eq!(as_node.user(NODE_1), "system:node:node-1");
+    assert_eq!(as_node.to_string(), "kubectl (system:node:node-1)");
+    let i = log
         .requests
         .iter()
-        .find(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.actor == kubelet(NODE_1))
+        .position(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.actor == as_node)
         .expect("the label PATCH");
+    let label = &log.requests[i];
+    assert_eq!((label.query, label.content_type), ("fieldManager=kubectl-label", Some("application/merge-patch+json")));
+    assert_eq!(json_body(label), &serde_json::json!({"metadata": {"labels": {"node-role.kubernetes.io/worker": ""}}}));
     assert_eq!(label.outcome, Outcome::Code(403));
     let Some(Response::Status(status)) = &label.response else { panic!("a Status answer") };
     assert_eq!(
         status.message,
         "nodes \"node-1\" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/worker"
     );
+    let read = log.requests[..i].iter().rev().find(|r| r.actor == as_node).expect("kubectl reads the Node first");
+    assert_eq!(
+        (read.method, read.path.as_str(), read.query, read.t),
+        (Method::Get, "/api/v1/nodes/node-1", "", label.t)
+    );
+    assert!(
+        !log.requests
+            .iter()
+            .any(|r| r.actor == kubelet(NODE_1) && r.path == "/api/v1/nodes/node-1" && r.method == Method::Patch)
+    );
+    assert!(!log.lines.iter().any(|l| l.message.contains("Failed to update node labels")));
 
     // The ordinary Pod cannot go anywhere yet; the tolerating one can, while Ready=False.
     let failed = log.events.iter().find(|e| e.reason == "FailedScheduling").expect("FailedScheduling");

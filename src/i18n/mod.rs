@@ -421,7 +421,7 @@ keys! {
     RefuseTooManyMachines,
     RefuseDuplicateExists,
     RefuseNodeNotRegistered,
-    RefuseKubeletCannotReach,
+    RefuseMachineCannotReach,
     LanguageSwitch,
     AnnounceNodeStatus,
     AnnouncePodEvicted,

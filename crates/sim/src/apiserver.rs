@@ -18,6 +18,8 @@ use super::time::{SimTime, WallTime};
 pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 /// Content type of strategic-merge patches.
 pub(crate) const SMP: &str = "application/strategic-merge-patch+json";
+/// Content type of JSON merge patches (`kubectl label`).
+pub(crate) const MERGE_PATCH: &str = "application/merge-patch+json";
 /// Content type of JSON bodies.
 pub(crate) const JSON: &str = "application/json";
 
@@ -36,7 +38,7 @@ pub(crate) enum ApiOp {
         base: Arc<Node>,
         wanted: Arc<Node>,
     },
-    /// A `PATCH nodes/NAME` that sets labels.
+    /// A `PATCH nodes/NAME` that sets labels (`kubectl label`'s merge patch).
     PatchNodeLabels {
         name: String,
         labels: BTreeMap<String, String>,
@@ -145,7 +147,7 @@ impl ApiOp {
                 SMP,
             )),
             ApiOp::PatchNodeLabels { labels, .. } => {
-                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), SMP))
+                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), MERGE_PATCH))
             }
             ApiOp::PatchNodeTaints { taints, .. } => {
                 Some((Body::Json(serde_json::json!({ "spec": { "taints": taints } })), SMP))

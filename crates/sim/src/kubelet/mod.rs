@@ -21,11 +21,12 @@ mod status;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{Ctx, Reply};
+use crate::ctx::{Client, Ctx, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
 use crate::machine::{KubeletState, MachineSpec, MachineView};
 use crate::objects::{Lease, Node};
 use crate::profile::Profile;
+use crate::record::Actor;
 use crate::rng::Rng;
 use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
@@ -314,16 +315,19 @@ impl Machine {
         }
     }
 
-    /// Action: the reader's "Label node-role": the kubelet tries to label its own Node
-    /// `node-role.kubernetes.io/worker`, and NodeRestriction refuses.
+    /// Action: the reader's "Label node-role": someone on the machine runs
+    /// `kubectl label node NODE node-role.kubernetes.io/worker=` with the kubelet's kubeconfig.
+    /// kubectl reads the Node, then sends its merge patch; NodeRestriction refuses the node's
+    /// credentials (`403`). The kubelet itself never labels its Node after registering.
     pub(crate) fn label_node_role(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
         self.host.touch();
         let h = &self.host;
         let name = h.hostname.clone();
+        let actor = Actor::KubectlAsNode(name.as_str().into());
+        let sender = Sender { hostname: &h.hostname, network_cut: h.network_cut, client: Client::Main };
+        ctx.call(actor.clone(), Some(sender), ApiOp::GetNode(name.clone()));
         let labels = [("node-role.kubernetes.io/worker".to_string(), String::new())].into_iter().collect();
-        if let Reply::Err(status) = h.call(ctx, ApiOp::PatchNodeLabels { name, labels }) {
-            h.log(ctx, format!("\"Failed to update node labels\" err=\"{}\"", status.message.replace('"', "\\\"")));
-        }
+        ctx.call_with(actor, Some(sender), ApiOp::PatchNodeLabels { name, labels }, "fieldManager=kubectl-label");
     }
 }
 
