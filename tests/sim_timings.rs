@@ -651,3 +651,24 @@ fn registration_with_network_cut_waits_for_the_dial_timeout() {
     assert!(lease_get.error.as_deref().is_some_and(|e| e.ends_with("?timeout=10s\": context deadline exceeded")));
     assert!(posts.last().is_some_and(|r| r.outcome == Outcome::Code(201)), "registers once the network is back");
 }
+
+#[test]
+fn images_reach_node_status_after_cache_refresh() {
+    let timeline = chapter_timeline(Chapter::Registration, Config::default());
+    let log = timeline.log();
+    let pulled = event_after(log, SimTime::ZERO, "kubelet", "Pulled", "Successfully pulled image").expect("a pull");
+    let starting = event_after(log, SimTime::ZERO, "kubelet", "Starting", "Starting kubelet.").expect("Starting");
+    // The kubelet process starts 350 ms before its Starting event; the image cache is filled
+    // 440 ms after the start, then every 30 s.
+    let first_refresh = starting.t + Duration::from_millis(90);
+    let mut tick = first_refresh;
+    while tick < pulled.t {
+        tick = tick + Duration::from_secs(30);
+    }
+    let (change, _) = node_versions(log, NODE_1)
+        .into_iter()
+        .find(|(_, n)| n.status.images.iter().any(|i| i.names.iter().any(|name| name.contains("nginx"))))
+        .expect("the nginx image reaches the Node's status");
+    assert_within("the images PATCH", change.t, tick, tick + Duration::from_millis(10_400));
+    assert!(change.t > pulled.t + Duration::from_secs(10), "pulled at {}, reported at {}", pulled.t, change.t);
+}

@@ -24,7 +24,7 @@ use crate::apiserver::ApiOp;
 use crate::ctx::{Client, Ctx, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
 use crate::machine::{KubeletState, MachineSpec, MachineView};
-use crate::objects::{Lease, Node};
+use crate::objects::{ContainerImage, Lease, Node};
 use crate::profile::Profile;
 use crate::record::Actor;
 use crate::rng::Rng;
@@ -61,6 +61,8 @@ const PLEG_RELIST_THRESHOLD: Duration = secs(180);
 const RUNTIME_CHECK_PERIOD: Duration = secs(5);
 /// How long a pod worker waits before syncing a Pod again after an error.
 const POD_WORKER_BACKOFF: Duration = secs(10);
+/// How often the image manager refreshes its image list (`imageCacheRefreshPeriod`, no jitter).
+const IMAGE_CACHE_REFRESH_PERIOD: Duration = secs(30);
 /// systemd's `RestartSec=10` in the kubelet unit.
 pub(crate) const SYSTEMD_RESTART_SEC: Duration = secs(10);
 
@@ -111,6 +113,8 @@ pub(crate) enum KubeletTimer {
     Relist,
     /// The container manager's `NodeAllocatableEnforced` event.
     AllocatableEnforced,
+    /// The image manager refreshes its cache of the runtime's image list.
+    ImageCache,
     /// The next step of starting or stopping a Pod's containers.
     Pod { uid: String, step: PodStep },
 }
@@ -248,6 +252,7 @@ impl Machine {
         k.after(ctx, millis(350), KubeletTimer::BirthCry);
         k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
         k.after(ctx, millis(420), KubeletTimer::LeaseSync);
+        k.after(ctx, millis(440), KubeletTimer::ImageCache);
         k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
         k.after(ctx, millis(500), KubeletTimer::FastStatus);
         k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
@@ -341,6 +346,9 @@ pub(crate) struct Kubelet {
     register_sleep: Duration,
     /// The kubelet's informer copy of its Node (stale while the network is cut).
     pub(crate) node_cache: Option<Arc<Node>>,
+    /// The image manager's copy of the runtime's images (what the node status reports), empty
+    /// until its first refresh.
+    image_cache: Arc<Vec<ContainerImage>>,
     last_status_report: Option<SimTime>,
     runtime_synced_at: Option<SimTime>,
     network_error: Option<String>,
@@ -365,6 +373,7 @@ impl Kubelet {
             // start) and doubles the sleep before each next one, up to 7 s.
             register_sleep: millis(200),
             node_cache: None,
+            image_cache: Arc::new(Vec::new()),
             last_status_report: None,
             runtime_synced_at: None,
             network_error: Some("network state unknown".into()),
@@ -401,6 +410,10 @@ impl Kubelet {
                     "NodeAllocatableEnforced",
                     "Updated Node Allocatable limit across pods".into(),
                 );
+            }
+            KubeletTimer::ImageCache => {
+                self.image_cache = h.images.clone();
+                self.after(ctx, IMAGE_CACHE_REFRESH_PERIOD, KubeletTimer::ImageCache);
             }
             KubeletTimer::RuntimeCheck => {
                 self.runtime_check(h, ctx);

@@ -9,8 +9,8 @@ use crate::time::millis;
 use crate::apiserver::ApiOp;
 use crate::ctx::{API_SERVER, Ctx, Reply};
 use crate::objects::{
-    DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures, NodeRuntimeHandler,
-    NodeRuntimeHandlerFeatures, Object, Time,
+    ContainerImage, DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures,
+    NodeRuntimeHandler, NodeRuntimeHandlerFeatures, Object, Time,
 };
 
 use super::{
@@ -23,7 +23,7 @@ use super::{
 pub(super) struct StatusInputs {
     base: Arc<Node>,
     errors: Vec<String>,
-    images: usize,
+    images: Arc<Vec<ContainerImage>>,
     runtime_synced: bool,
 }
 
@@ -31,7 +31,7 @@ impl StatusInputs {
     fn same_as(&self, other: &StatusInputs) -> bool {
         Arc::ptr_eq(&self.base, &other.base)
             && self.errors == other.errors
-            && self.images == other.images
+            && Arc::ptr_eq(&self.images, &other.images)
             && self.runtime_synced == other.runtime_synced
     }
 }
@@ -67,7 +67,7 @@ impl Kubelet {
         }
         s.node_info = machine.info.clone();
         s.daemon_endpoints = NodeDaemonEndpoints { kubelet_endpoint: DaemonEndpoint { port: 10250 } };
-        s.images = machine.images.clone();
+        s.images = k.image_cache.clone();
         if ctx.profile.runtime_reports_handlers() && k.runtime_synced_at.is_some() {
             let features = NodeRuntimeHandlerFeatures { recursive_read_only_mounts: true, user_namespaces: true };
             s.runtime_handlers = vec![
@@ -179,7 +179,7 @@ impl Kubelet {
         let inputs = StatusInputs {
             base: base.clone(),
             errors: self.ready_errors(h, ctx),
-            images: h.images.len(),
+            images: self.image_cache.clone(),
             runtime_synced: k.runtime_synced_at.is_some(),
         };
         if !report_due && k.quiet_inputs.as_ref().is_some_and(|q| q.same_as(&inputs)) {
