@@ -672,3 +672,59 @@ fn images_reach_node_status_after_cache_refresh() {
     assert_within("the images PATCH", change.t, tick, tick + Duration::from_millis(10_400));
     assert!(change.t > pulled.t + Duration::from_secs(10), "pulled at {}, reported at {}", pulled.t, change.t);
 }
+
+#[test]
+fn created_container_message_follows_the_profile() {
+    for (profile, want) in [(Profile::V1_34, "Created container: nginx"), (Profile::V1_31, "Created container nginx")] {
+        let timeline = chapter_timeline(Chapter::Registration, Config { profile, ..Config::default() });
+        let created = event_after(timeline.log(), SimTime::ZERO, "kubelet", "Created", "").expect("Created");
+        assert_eq!(created.message, want, "{profile}");
+    }
+}
+
+#[test]
+fn every_kubelet_start_warns_invalid_disk_capacity() {
+    for chapter in Chapter::ALL {
+        let timeline = chapter_timeline(chapter, Config::default());
+        let log = timeline.log();
+        let starts: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason == "Starting").collect();
+        assert!(!starts.is_empty());
+        for s in starts {
+            let warning = log
+                .events
+                .iter()
+                .find(|e| {
+                    e.reason == "InvalidDiskCapacity"
+                        && e.object.name == s.object.name
+                        && e.t >= s.t
+                        && e.t <= s.t + Duration::from_millis(20)
+                })
+                .unwrap_or_else(|| panic!("{chapter}: no InvalidDiskCapacity after Starting at {}", s.t));
+            assert_eq!((&*warning.type_, &*warning.message), ("Warning", "invalid capacity 0 on image filesystem"));
+            assert!(log.lines.iter().any(|l| l.t == s.t
+                && l.message
+                    == "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\""));
+        }
+    }
+}
+
+#[test]
+fn duplicate_machine_rebooted_events_pass_the_spam_filter() {
+    let timeline =
+        timeline_with(Chapter::Registration, "add-duplicate-machine:node-1@60s", SimTime::from_secs(16 * 60));
+    let log = timeline.log();
+    let rebooted: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason == "Rebooted").collect();
+    let mut objects: Vec<&str> = rebooted.iter().map(|e| e.key.name.as_str()).collect();
+    objects.sort_unstable();
+    objects.dedup();
+    assert_eq!(objects.len(), 2, "one Event per kubelet process");
+    let at = SimTime::from_secs(60 + 15 * 60);
+    for name in objects {
+        let emissions: Vec<&&EventRecord> = rebooted.iter().filter(|e| e.key.name == name).collect();
+        let count = emissions.iter().filter(|e| e.t <= at).map(|e| e.count).max().unwrap_or(0);
+        assert!((26..=29).contains(&count), "{name}: count {count} at 16 min");
+        for w in emissions.windows(2).skip(24) {
+            assert!(w[1].t - w[0].t >= Duration::from_secs(295), "{name}: {} then {}", w[0].t, w[1].t);
+        }
+    }
+}

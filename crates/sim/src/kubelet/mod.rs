@@ -399,6 +399,19 @@ impl Kubelet {
             KubeletTimer::BirthCry => {
                 let node = h.hostname.clone();
                 self.event(h, ctx, kubelet_node_ref(&node), "Normal", "Starting", "Starting kubelet.".into());
+                // The image GC's first pass finds no image filesystem stats yet (every start).
+                self.event(
+                    h,
+                    ctx,
+                    kubelet_node_ref(&node),
+                    "Warning",
+                    "InvalidDiskCapacity",
+                    "invalid capacity 0 on image filesystem".into(),
+                );
+                h.log(
+                    ctx,
+                    "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\"".into(),
+                );
             }
             KubeletTimer::AllocatableEnforced => {
                 let node = h.hostname.clone();

@@ -224,7 +224,8 @@ impl Kubelet {
                 self.after(ctx, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
             }
             PodStep::Create => {
-                self.event(h, ctx, cref, "Normal", "Created", format!("Created container: {container}"));
+                let message = ctx.profile.created_container_message(&container);
+                self.event(h, ctx, cref, "Normal", "Created", message);
                 self.after(ctx, millis(80), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Start });
             }
             PodStep::Start => {
