@@ -728,3 +728,38 @@ fn duplicate_machine_rebooted_events_pass_the_spam_filter() {
         }
     }
 }
+
+#[test]
+fn first_status_update_after_a_fresh_post_misses_the_lister() {
+    let timeline = chapter_timeline(Chapter::Registration, Config::default());
+    let log = timeline.log();
+    let i = log
+        .requests
+        .iter()
+        .position(|r| r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome == Outcome::Code(201))
+        .expect("the Node POST");
+    let post = &log.requests[i];
+    let next: Vec<&Request> = log.requests[i + 1..].iter().filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
+    assert_eq!(
+        next.iter().map(|r| (r.method, r.path.as_str(), r.query, r.t)).collect::<Vec<_>>(),
+        [
+            (Method::Get, "/api/v1/nodes/node-1", "timeout=10s", post.t),
+            (Method::Patch, "/api/v1/nodes/node-1/status", "timeout=10s", post.t)
+        ]
+    );
+    let miss = log
+        .lines
+        .iter()
+        .find(|l| {
+            l.message
+                == "\"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": node \\\"node-1\\\" not found\""
+        })
+        .expect("the lister miss is logged");
+    assert!(post.seq < miss.seq && miss.seq < next[0].seq, "logged between the POST and the GET");
+    let lister = log
+        .lines
+        .iter()
+        .filter(|l| l.message == "\"Error getting the current node from lister\" err=\"node \\\"node-1\\\" not found\"")
+        .count();
+    assert!((1..=2).contains(&lister), "{lister} fast status lister misses before the Node exists");
+}

@@ -253,8 +253,10 @@ impl Machine {
         k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
         k.after(ctx, millis(420), KubeletTimer::LeaseSync);
         k.after(ctx, millis(440), KubeletTimer::ImageCache);
+        // The fast status goroutine, the status loop and registration start together; the
+        // fast status poll reads the lister before the first POST.
+        k.after(ctx, millis(450), KubeletTimer::FastStatus);
         k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
-        k.after(ctx, millis(500), KubeletTimer::FastStatus);
         k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
         k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
         self.process = KubeletProcess::Running(Box::new(k));

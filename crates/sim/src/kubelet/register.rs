@@ -42,11 +42,11 @@ impl Kubelet {
         let host = node.metadata.name.clone();
         h.log(ctx, format!("\"Attempting to register node\" node=\"{host}\""));
         match h.call(ctx, ApiOp::CreateNode(node.clone())) {
-            Reply::Ok(Object::Node(stored)) => {
+            Reply::Ok(Object::Node(_)) => {
                 h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
-                let k = &mut *self;
-                k.registered = true;
-                k.node_cache = Some(stored);
+                // The informer has not seen the new Node yet: the status update's first try
+                // misses it in the lister, and the next one GETs it.
+                self.registered = true;
                 self.status_try(h, ctx, 0);
             }
             Reply::Err(status) if status.reason == "AlreadyExists" => {

@@ -151,6 +151,13 @@ impl Kubelet {
     pub(super) fn status_try(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8) {
         let host = h.hostname.clone();
         let cached = self.node_cache.clone();
+        if n == 0 && cached.is_none() {
+            // Right after a fresh POST the lister does not have the Node yet; the retry (no
+            // sleep) GETs it.
+            let err = format!("error getting node \\\"{host}\\\": node \\\"{host}\\\" not found");
+            h.log(ctx, format!("\"Error updating node status, will retry\" err=\"{err}\""));
+            return self.status_try(h, ctx, 1);
+        }
         let base = match (n, cached) {
             (0, Some(node)) => node,
             _ => match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
@@ -243,6 +250,13 @@ impl Kubelet {
             return;
         }
         let Some(cached) = k.node_cache.clone() else {
+            if ctx.store().node(&h.hostname).is_none() {
+                let host = &h.hostname;
+                h.log(
+                    ctx,
+                    format!("\"Error getting the current node from lister\" err=\"node \\\"{host}\\\" not found\""),
+                );
+            }
             self.after(ctx, millis(100), KubeletTimer::FastStatus);
             return;
         };
