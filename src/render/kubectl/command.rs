@@ -310,7 +310,7 @@ const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
   kubectl get nodes|pods|leases|events [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
-  kubectl describe node [NAME]
+  kubectl describe node|pod [NAME]
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
 sandbox's actions, not through kubectl.
