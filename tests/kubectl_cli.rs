@@ -29,7 +29,11 @@ fn describe_node_prints_kubectls_text() {
     assert!(r.stdout.contains("Kubelet stopped posting node status."));
     assert!(r.stdout.contains("\nNon-terminated Pods:          (1 in total)\n"));
     // Ages are counted to the moment: the Node was created at T+0, 3m before.
-    assert!(r.stdout.contains("  Normal  Starting                 3m     kubelet          Starting kubelet.\n"));
+    assert!(r.stdout.contains("  Normal   Starting                 3m     kubelet          Starting kubelet.\n"));
+    // Every kubelet start also warns that the image filesystem has no stats yet.
+    assert!(r.stdout.contains(
+        "  Warning  InvalidDiskCapacity      3m     kubelet          invalid capacity 0 on image filesystem\n"
+    ));
     assert!(r.stdout.ends_with("Node node-1 status is now: NodeNotReady\n"));
 }
 

@@ -533,6 +533,14 @@ fn moments() -> Vec<Moment> {
     out.push(moment("network cut", Chapter::NodeFailure, "cut-network:node-1@2m", s(230)));
     out.push(moment("network cut 6m", Chapter::NodeFailure, "cut-network:node-1@2m", s(520)));
     out.push(moment("after restart", Chapter::KubeletRestart, "", s(300)));
+    // The returning kubelet has written the Terminating Pod's terminal status (541.7 s) and not
+    // yet deleted it: `get pods` says Completed.
+    out.push(moment(
+        "terminal status before delete",
+        Chapter::NodeFailure,
+        "kill-kubelet:node-1@120s,start-kubelet:node-1@9m",
+        s(541) + Duration::from_millis(750),
+    ));
     out
 }
 
@@ -679,6 +687,7 @@ fn cleanup(dir: &Path) {
 /// JSON (one List, as `kubectl get nodes,leases,pods,events -A` prints it).
 const PER_MOMENT: &[(&str, Check)] = &[
     ("describe node", Check::ClientAges),
+    ("describe pod", Check::ClientAges),
     ("get nodes -o wide", Check::ServerAges),
     ("get pods -o wide", Check::ServerAges),
     ("get events", Check::ServerAges),
@@ -696,6 +705,9 @@ const ONCE: &[(&str, Check)] = &[
     ("describe node node", Check::ClientAges),
     ("describe node nope", Check::ClientAges),
     ("describe nodes/node-2 --show-events=false", Check::ClientAges),
+    ("describe pod nope", Check::ClientAges),
+    ("describe pod web --show-events=false", Check::ClientAges),
+    ("describe pods -A", Check::ClientAges),
     ("get node node-1 -o yaml", Check::ServerAges),
     ("get node node-2 -o json", Check::Json),
     ("get node node-1 nope", Check::ServerAges),

@@ -285,18 +285,35 @@ fn registration_chapter_strings_and_order() {
         .expect("not-ready:NoSchedule at creation");
     assert_eq!(taint.time_added, None);
 
-    // NodeRestriction refuses the role label.
-    let label = log
+    // Someone runs `kubectl label` with the node's credentials; NodeRestriction refuses.
+    let as_node = Actor::KubectlAsNode(NODE_1.into());
+    assert_eq!(as_node.user(NODE_1), "system:node:node-1");
+    assert_eq!(as_node.to_string(), "kubectl (system:node:node-1)");
+    let i = log
         .requests
         .iter()
-        .find(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.actor == kubelet(NODE_1))
+        .position(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.actor == as_node)
         .expect("the label PATCH");
+    let label = &log.requests[i];
+    assert_eq!((label.query, label.content_type), ("fieldManager=kubectl-label", Some("application/merge-patch+json")));
+    assert_eq!(json_body(label), &serde_json::json!({"metadata": {"labels": {"node-role.kubernetes.io/worker": ""}}}));
     assert_eq!(label.outcome, Outcome::Code(403));
     let Some(Response::Status(status)) = &label.response else { panic!("a Status answer") };
     assert_eq!(
         status.message,
         "nodes \"node-1\" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/worker"
     );
+    let read = log.requests[..i].iter().rev().find(|r| r.actor == as_node).expect("kubectl reads the Node first");
+    assert_eq!(
+        (read.method, read.path.as_str(), read.query, read.t),
+        (Method::Get, "/api/v1/nodes/node-1", "", label.t)
+    );
+    assert!(
+        !log.requests
+            .iter()
+            .any(|r| r.actor == kubelet(NODE_1) && r.path == "/api/v1/nodes/node-1" && r.method == Method::Patch)
+    );
+    assert!(!log.lines.iter().any(|l| l.message.contains("Failed to update node labels")));
 
     // The ordinary Pod cannot go anywhere yet; the tolerating one can, while Ready=False.
     let failed = log.events.iter().find(|e| e.reason == "FailedScheduling").expect("FailedScheduling");
@@ -463,4 +480,286 @@ fn kubelet_reports_ready_soon_after_its_network_returns() {
         "node-1's network came back at {restore}, but its kubelet reported Ready=True only at {ready_again} \
          (expected by {bound}); until then the Node stays Unknown with its unreachable taints"
     );
+}
+
+/// A timeline of `chapter` with the reader's actions in `ACTION[:MACHINE]@TIME` notation.
+fn timeline_with(chapter: Chapter, actions: &str, until: SimTime) -> Timeline {
+    let actions = nodeline::sim::parse_actions(actions).expect("actions parse");
+    let mut timeline = Timeline::with_actions(chapter, Config::default(), &actions);
+    timeline.run_until(until);
+    timeline
+}
+
+fn json_body(r: &Request) -> &serde_json::Value {
+    match &r.body {
+        Some(Body::Json(v)) => v,
+        other => panic!("{:?} {}: a JSON body, got {other:?}", r.method, r.path),
+    }
+}
+
+#[test]
+fn returning_kubelet_reports_terminal_phase_before_deleting() {
+    let timeline = timeline_with(
+        Chapter::NodeFailure,
+        "kill-kubelet:node-1@120s,start-kubelet:node-1@9m",
+        SimTime::from_secs(600),
+    );
+    let log = timeline.log();
+    let killing = event_after(log, SimTime::from_secs(540), "kubelet", "Killing", "Stopping container nginx")
+        .expect("the returning kubelet stops the Terminating Pod");
+    let name = killing.object.name.clone();
+    let pod_path = format!("/api/v1/namespaces/default/pods/{name}");
+    let uid = timeline
+        .at(killing.t)
+        .pods()
+        .into_iter()
+        .find(|p| p.metadata.name == name)
+        .expect("the Pod")
+        .metadata
+        .uid
+        .clone();
+    let requests: Vec<&Request> = log
+        .requests
+        .iter()
+        .filter(|r| r.t >= killing.t && r.actor == kubelet(NODE_1) && r.path.starts_with(&pod_path))
+        .collect();
+    let shape: Vec<(Method, &str)> =
+        requests.iter().map(|r| (r.method, r.path.trim_start_matches(&pod_path))).collect();
+    assert_eq!(
+        shape,
+        [(Method::Get, ""), (Method::Get, ""), (Method::Patch, "/status"), (Method::Get, ""), (Method::Delete, "")]
+    );
+    assert!(requests.iter().all(|r| r.query.is_empty() && r.outcome.is_success()), "main client, no query");
+    assert_eq!(requests[0].t, killing.t, "the status manager reads the Pod as it starts killing it");
+    let (patch, delete) = (requests[2], requests[4]);
+    assert_eq!(patch.content_type, Some("application/strategic-merge-patch+json"));
+    assert_eq!(json_body(patch)["status"]["phase"], "Succeeded");
+    assert_eq!(json_body(patch)["metadata"]["uid"], uid.as_str());
+    assert_eq!(json_body(delete)["gracePeriodSeconds"], 0);
+    assert_eq!(json_body(delete)["preconditions"]["uid"], uid.as_str());
+    assert_within("the DELETE", delete.t, patch.t + Duration::from_millis(300), patch.t + Duration::from_millis(600));
+
+    // Between the PATCH and the DELETE the Pod is Completed.
+    let between = patch.t + Duration::from_millis(1);
+    let pod = pod_named(&timeline, between, &name).expect("the Pod until the DELETE");
+    assert_eq!(pod.status.phase, "Succeeded");
+    let c = &pod.status.container_statuses[0];
+    let terminated = c.state.terminated.as_ref().expect("terminated");
+    assert_eq!((terminated.exit_code, &*terminated.reason), (0, "Completed"));
+    assert!(!c.ready && !c.started);
+    let ready = pod.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
+    assert_eq!((&*ready.status, &*ready.reason), ("False", "PodCompleted"));
+    let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
+        &timeline.at(between),
+        nodeline::sim::DEFAULT_EPOCH + between.since_start(),
+    );
+    let out = nodeline::render::kubectl::command::run(&["get".into(), "pods".into()], &cluster);
+    let row = out.stdout.lines().find(|l| l.starts_with(&name)).expect("the Pod's row");
+    assert!(row.contains(" 0/1 ") && row.contains(" Completed "), "{row}");
+    assert!(pod_named(&timeline, delete.t, &name).is_none(), "the DELETE removes it");
+}
+
+#[test]
+fn taint_manager_eviction_events_name_the_pod_without_uid() {
+    let timeline = chapter_timeline(Chapter::NodeFailure, Config::default());
+    let log = timeline.log();
+    let marking = log.events.iter().find(|e| e.reason == "TaintManagerEviction").expect("an eviction");
+    assert!(marking.message.starts_with("Marking for deletion Pod default/"), "{}", marking.message);
+    let o = &marking.object;
+    assert_eq!((&*o.api_version, &*o.kind, &*o.namespace), ("v1", "Pod", "default"));
+    assert_eq!((&*o.uid, &*o.resource_version, &*o.field_path), ("", "", ""), "{o:?}");
+    let stored =
+        timeline.at(marking.t).events().into_iter().find(|e| e.reason == "TaintManagerEviction").expect("stored");
+    assert!(stored.involved_object.uid.is_empty() && stored.involved_object.resource_version.is_empty());
+}
+
+#[test]
+fn events_created_in_one_millisecond_sort_in_write_order() {
+    for chapter in Chapter::ALL {
+        let timeline = chapter_timeline(chapter, Config::default());
+        let created: Vec<&EventRecord> = timeline.log().events.iter().filter(|e| e.count == 1).collect();
+        let mut pairs = 0;
+        for w in created.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if a.t.as_micros() / 1000 == b.t.as_micros() / 1000 && a.object.name == b.object.name {
+                pairs += 1;
+                assert!(
+                    a.key.name < b.key.name,
+                    "{chapter}: {} ({}) then {} ({})",
+                    a.key.name,
+                    a.reason,
+                    b.key.name,
+                    b.reason
+                );
+            }
+        }
+        assert!(pairs > 0, "{chapter} writes several Events in one millisecond");
+    }
+    let timeline = chapter_timeline(Chapter::Registration, Config::default());
+    let t = SimTime::from_secs(2);
+    let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
+        &timeline.at(t),
+        nodeline::sim::DEFAULT_EPOCH + t.since_start(),
+    );
+    let out = nodeline::render::kubectl::command::run(&["get".into(), "events".into()], &cluster);
+    let order: Vec<&str> =
+        out.stdout.lines().filter_map(|l| l.split_whitespace().nth(2)).filter(|r| r.starts_with("NodeHas")).collect();
+    assert_eq!(order, ["NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"], "{}", out.stdout);
+}
+
+#[test]
+fn registration_with_network_cut_waits_for_the_dial_timeout() {
+    let timeline = timeline_with(
+        Chapter::Registration,
+        "cut-network:node-1@100ms,restore-network:node-1@100s",
+        SimTime::from_secs(130),
+    );
+    let log = timeline.log();
+    let dial = "Post \"https://10.0.0.10:6443/api/v1/nodes\": dial tcp 10.0.0.10:6443: i/o timeout";
+    let posts: Vec<&Request> = log
+        .requests
+        .iter()
+        .filter(|r| r.actor == kubelet(NODE_1) && r.method == Method::Post && r.path == "/api/v1/nodes")
+        .collect();
+    let failed: Vec<&&Request> = posts.iter().filter(|r| r.outcome == Outcome::Timeout).collect();
+    assert!(failed.len() >= 3, "{} failed POSTs", failed.len());
+    let ms: Vec<u64> = failed.iter().map(|r| r.t.as_micros() / 1000).collect();
+    assert_eq!(&ms[..3], [450, 30_650, 61_050], "sleep 200 ms, 400 ms after each 30 s dial timeout");
+    for r in &failed {
+        assert_eq!(r.error.as_deref(), Some(dial));
+        assert!(r.query.is_empty());
+        assert_eq!(r.end - r.t, Duration::from_secs(30));
+    }
+    let logged: Vec<&str> = log
+        .lines
+        .iter()
+        .filter(|l| l.actor == kubelet(NODE_1) && l.message.starts_with("\"Unable to register node with API server\""))
+        .map(|l| l.message.as_str())
+        .collect();
+    assert_eq!(logged.len(), failed.len());
+    let escaped = dial.replace('"', "\\\"");
+    for line in logged {
+        assert_eq!(line, format!("\"Unable to register node with API server\" err=\"{escaped}\" node=\"node-1\""));
+    }
+    // The heartbeat client keeps its 10 s deadline.
+    let lease_get = log
+        .requests
+        .iter()
+        .find(|r| r.actor == kubelet(NODE_1) && r.path.contains("/leases/") && r.outcome == Outcome::Timeout)
+        .expect("a Lease GET during the cut");
+    assert_eq!(lease_get.end - lease_get.t, Duration::from_secs(10));
+    assert!(lease_get.error.as_deref().is_some_and(|e| e.ends_with("?timeout=10s\": context deadline exceeded")));
+    assert!(posts.last().is_some_and(|r| r.outcome == Outcome::Code(201)), "registers once the network is back");
+}
+
+#[test]
+fn images_reach_node_status_after_cache_refresh() {
+    let timeline = chapter_timeline(Chapter::Registration, Config::default());
+    let log = timeline.log();
+    let pulled = event_after(log, SimTime::ZERO, "kubelet", "Pulled", "Successfully pulled image").expect("a pull");
+    let starting = event_after(log, SimTime::ZERO, "kubelet", "Starting", "Starting kubelet.").expect("Starting");
+    // The kubelet process starts 350 ms before its Starting event; the image cache is filled
+    // 440 ms after the start, then every 30 s.
+    let first_refresh = starting.t + Duration::from_millis(90);
+    let mut tick = first_refresh;
+    while tick < pulled.t {
+        tick = tick + Duration::from_secs(30);
+    }
+    let (change, _) = node_versions(log, NODE_1)
+        .into_iter()
+        .find(|(_, n)| n.status.images.iter().any(|i| i.names.iter().any(|name| name.contains("nginx"))))
+        .expect("the nginx image reaches the Node's status");
+    assert_within("the images PATCH", change.t, tick, tick + Duration::from_millis(10_400));
+    assert!(change.t > pulled.t + Duration::from_secs(10), "pulled at {}, reported at {}", pulled.t, change.t);
+}
+
+#[test]
+fn created_container_message_follows_the_profile() {
+    for (profile, want) in [(Profile::V1_34, "Created container: nginx"), (Profile::V1_31, "Created container nginx")] {
+        let timeline = chapter_timeline(Chapter::Registration, Config { profile, ..Config::default() });
+        let created = event_after(timeline.log(), SimTime::ZERO, "kubelet", "Created", "").expect("Created");
+        assert_eq!(created.message, want, "{profile}");
+    }
+}
+
+#[test]
+fn every_kubelet_start_warns_invalid_disk_capacity() {
+    for chapter in Chapter::ALL {
+        let timeline = chapter_timeline(chapter, Config::default());
+        let log = timeline.log();
+        let starts: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason == "Starting").collect();
+        assert!(!starts.is_empty());
+        for s in starts {
+            let warning = log
+                .events
+                .iter()
+                .find(|e| {
+                    e.reason == "InvalidDiskCapacity"
+                        && e.object.name == s.object.name
+                        && e.t >= s.t
+                        && e.t <= s.t + Duration::from_millis(20)
+                })
+                .unwrap_or_else(|| panic!("{chapter}: no InvalidDiskCapacity after Starting at {}", s.t));
+            assert_eq!((&*warning.type_, &*warning.message), ("Warning", "invalid capacity 0 on image filesystem"));
+            assert!(log.lines.iter().any(|l| l.t == s.t
+                && l.message
+                    == "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\""));
+        }
+    }
+}
+
+#[test]
+fn duplicate_machine_rebooted_events_pass_the_spam_filter() {
+    let timeline =
+        timeline_with(Chapter::Registration, "add-duplicate-machine:node-1@60s", SimTime::from_secs(16 * 60));
+    let log = timeline.log();
+    let rebooted: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason == "Rebooted").collect();
+    let mut objects: Vec<&str> = rebooted.iter().map(|e| e.key.name.as_str()).collect();
+    objects.sort_unstable();
+    objects.dedup();
+    assert_eq!(objects.len(), 2, "one Event per kubelet process");
+    let at = SimTime::from_secs(60 + 15 * 60);
+    for name in objects {
+        let emissions: Vec<&&EventRecord> = rebooted.iter().filter(|e| e.key.name == name).collect();
+        let count = emissions.iter().filter(|e| e.t <= at).map(|e| e.count).max().unwrap_or(0);
+        assert!((26..=29).contains(&count), "{name}: count {count} at 16 min");
+        for w in emissions.windows(2).skip(24) {
+            assert!(w[1].t - w[0].t >= Duration::from_secs(295), "{name}: {} then {}", w[0].t, w[1].t);
+        }
+    }
+}
+
+#[test]
+fn first_status_update_after_a_fresh_post_misses_the_lister() {
+    let timeline = chapter_timeline(Chapter::Registration, Config::default());
+    let log = timeline.log();
+    let i = log
+        .requests
+        .iter()
+        .position(|r| r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome == Outcome::Code(201))
+        .expect("the Node POST");
+    let post = &log.requests[i];
+    let next: Vec<&Request> = log.requests[i + 1..].iter().filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
+    assert_eq!(
+        next.iter().map(|r| (r.method, r.path.as_str(), r.query, r.t)).collect::<Vec<_>>(),
+        [
+            (Method::Get, "/api/v1/nodes/node-1", "timeout=10s", post.t),
+            (Method::Patch, "/api/v1/nodes/node-1/status", "timeout=10s", post.t)
+        ]
+    );
+    let miss = log
+        .lines
+        .iter()
+        .find(|l| {
+            l.message
+                == "\"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": node \\\"node-1\\\" not found\""
+        })
+        .expect("the lister miss is logged");
+    assert!(post.seq < miss.seq && miss.seq < next[0].seq, "logged between the POST and the GET");
+    let lister = log
+        .lines
+        .iter()
+        .filter(|l| l.message == "\"Error getting the current node from lister\" err=\"node \\\"node-1\\\" not found\"")
+        .count();
+    assert!((1..=2).contains(&lister), "{lister} fast status lister misses before the Node exists");
 }

@@ -205,7 +205,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseTooManyMachines => "this sandbox holds at most {0} machines",
         Key::RefuseDuplicateExists => "a second machine named {0} already exists",
         Key::RefuseNodeNotRegistered => "the Node {0} is not registered yet",
-        Key::RefuseKubeletCannotReach => "the kubelet on {0} cannot reach the API server",
+        Key::RefuseMachineCannotReach => "{0} cannot reach the API server: its network is cut",
         Key::LanguageSwitch => "Language: {0}",
         Key::AnnounceNodeStatus => "{0} is now {1}.",
         Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
@@ -295,8 +295,8 @@ static REGISTRATION: ChapterText = ChapterText {
             title: "Status PATCHes, labels, and what a kubelet may not do",
             body: &[
                 "From now on the kubelet recomputes its status every 10 s (`nodeStatusUpdateFrequency`) and sends `PATCH /api/v1/nodes/node-1/status` only when something changed, or every 5 minutes (`nodeStatusReportFrequency`) when nothing did.",
-                "Labels live on `metadata`. The kubelet sets `kubernetes.io/hostname`, `kubernetes.io/os` and `kubernetes.io/arch`. When it tries `node-role.kubernetes.io/worker`, the NodeRestriction admission plugin answers `403 Forbidden`: roles are set by an administrator, never by the node itself.",
-                "In practice you meet this earlier: a kubelet started with `--node-labels=node-role.kubernetes.io/worker` refuses to start (`unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels`). The API server refuses any kubelet that tries anyway, which is what you see here.",
+                "Labels live on `metadata`. The kubelet sets `kubernetes.io/hostname`, `kubernetes.io/os` and `kubernetes.io/arch`, never a role. Here someone on node-1 runs `kubectl label node node-1 node-role.kubernetes.io/worker=` with the kubelet's kubeconfig (user `system:node:node-1`), and the NodeRestriction admission plugin answers `403 Forbidden`: roles are set by an administrator, never with the node's own credentials.",
+                "In practice you meet this earlier: a kubelet started with `--node-labels=node-role.kubernetes.io/worker` refuses to start (`unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels`). The kubelet refuses to start with that flag; the API server refuses the node's credentials when someone tries by hand, which is what you see here.",
             ],
         },
         StepText {

@@ -213,7 +213,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseTooManyMachines => "このサンドボックスのマシンは {0} 台までです",
         Key::RefuseDuplicateExists => "{0} という名前の 2 台目のマシンはすでにあります",
         Key::RefuseNodeNotRegistered => "Node {0} はまだ登録されていません",
-        Key::RefuseKubeletCannotReach => "{0} の kubelet は API サーバーに届きません",
+        Key::RefuseMachineCannotReach => "{0} は API サーバーに届きません: ネットワークが切れています",
         Key::LanguageSwitch => "言語: {0}",
         Key::AnnounceNodeStatus => "{0} が {1} になりました。",
         Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
@@ -302,8 +302,8 @@ static REGISTRATION: ChapterText = ChapterText {
             title: "status の PATCH、ラベル、kubelet にできないこと",
             body: &[
                 "ここから kubelet は 10 秒ごと (`nodeStatusUpdateFrequency`) に status を計算し直し、何かが変わったとき、または何も変わらなくても 5 分ごと (`nodeStatusReportFrequency`) に `PATCH /api/v1/nodes/node-1/status` を送ります。",
-                "ラベルは `metadata` にあります。kubelet は `kubernetes.io/hostname`、`kubernetes.io/os`、`kubernetes.io/arch` を付けます。`node-role.kubernetes.io/worker` を付けようとすると、admission プラグイン NodeRestriction が `403 Forbidden` を返します。role は管理者が付けるもので、node 自身が付けるものではありません。",
-                "実際にはもっと手前で出会います。`--node-labels=node-role.kubernetes.io/worker` を付けて起動した kubelet は起動を拒みます (`unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels`)。それでも試みる kubelet は API サーバーが拒否します。ここで見えているのはそちらです。",
+                "ラベルは `metadata` にあります。kubelet が付けるのは `kubernetes.io/hostname`、`kubernetes.io/os`、`kubernetes.io/arch` で、role は付けません。ここでは node-1 上の誰かが `kubectl label node node-1 node-role.kubernetes.io/worker=` を kubelet の kubeconfig (ユーザー `system:node:node-1`) で実行し、admission プラグイン NodeRestriction が `403 Forbidden` を返します。role は管理者が付けるもので、node 自身の資格情報で付けるものではありません。",
+                "実際にはもっと手前で出会います。`--node-labels=node-role.kubernetes.io/worker` を付けて起動した kubelet は起動を拒みます (`unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels`)。kubelet はそのフラグでは起動せず、誰かが手で試せば API サーバーが node の資格情報を拒否します。ここで見えているのはそちらです。",
             ],
         },
         StepText {

@@ -443,7 +443,7 @@ keys! {
     RefuseTooManyMachines,
     RefuseDuplicateExists,
     RefuseNodeNotRegistered,
-    RefuseKubeletCannotReach,
+    RefuseMachineCannotReach,
     LanguageSwitch,
     AnnounceNodeStatus,
     AnnouncePodEvicted,

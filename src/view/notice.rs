@@ -40,7 +40,7 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::TooManyMachines(_) => Key::RefuseTooManyMachines,
         Refusal::DuplicateExists(_) => Key::RefuseDuplicateExists,
         Refusal::NodeNotRegistered(_) => Key::RefuseNodeNotRegistered,
-        Refusal::KubeletCannotReach(_) => Key::RefuseKubeletCannotReach,
+        Refusal::MachineCannotReach(_) => Key::RefuseMachineCannotReach,
     };
     lang.fill(key, &[&r.subject()])
 }
@@ -63,7 +63,7 @@ mod tests {
             Refusal::TooManyMachines(6),
             Refusal::DuplicateExists("node-1".into()),
             Refusal::NodeNotRegistered("node-3".into()),
-            Refusal::KubeletCannotReach("node-1".into()),
+            Refusal::MachineCannotReach("node-1".into()),
         ];
         for r in &all {
             assert_eq!(refusal_text(Lang::En, r), r.to_string());

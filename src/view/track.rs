@@ -63,7 +63,7 @@ impl RequestClass {
         match r.actor {
             Actor::Kubelet(_) => RequestClass::Kubelet,
             Actor::Scheduler => RequestClass::Scheduler,
-            Actor::Kubectl => RequestClass::Client,
+            Actor::Kubectl | Actor::KubectlAsNode(_) => RequestClass::Client,
             Actor::NodeLifecycleController
             | Actor::TaintEvictionController
             | Actor::ReplicaSetController

@@ -264,7 +264,7 @@ pub enum Refusal {
     /// The Node with this name is not registered yet.
     NodeNotRegistered(String),
     /// The kubelet on this machine cannot reach the API server.
-    KubeletCannotReach(String),
+    MachineCannotReach(String),
 }
 
 impl Refusal {
@@ -280,7 +280,7 @@ impl Refusal {
             | Refusal::NetworkNotCut(s)
             | Refusal::DuplicateExists(s)
             | Refusal::NodeNotRegistered(s)
-            | Refusal::KubeletCannotReach(s) => s.clone(),
+            | Refusal::MachineCannotReach(s) => s.clone(),
             Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
         }
     }
@@ -301,7 +301,7 @@ impl fmt::Display for Refusal {
             Refusal::TooManyMachines(_) => write!(f, "this sandbox holds at most {s} machines"),
             Refusal::DuplicateExists(_) => write!(f, "a second machine named {s} already exists"),
             Refusal::NodeNotRegistered(_) => write!(f, "the Node {s} is not registered yet"),
-            Refusal::KubeletCannotReach(_) => write!(f, "the kubelet on {s} cannot reach the API server"),
+            Refusal::MachineCannotReach(_) => write!(f, "{s} cannot reach the API server: its network is cut"),
         }
     }
 }

@@ -18,6 +18,8 @@ use super::time::{SimTime, WallTime};
 pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 /// Content type of strategic-merge patches.
 pub(crate) const SMP: &str = "application/strategic-merge-patch+json";
+/// Content type of JSON merge patches (`kubectl label`).
+pub(crate) const MERGE_PATCH: &str = "application/merge-patch+json";
 /// Content type of JSON bodies.
 pub(crate) const JSON: &str = "application/json";
 
@@ -36,7 +38,7 @@ pub(crate) enum ApiOp {
         base: Arc<Node>,
         wanted: Arc<Node>,
     },
-    /// A `PATCH nodes/NAME` that sets labels.
+    /// A `PATCH nodes/NAME` that sets labels (`kubectl label`'s merge patch).
     PatchNodeLabels {
         name: String,
         labels: BTreeMap<String, String>,
@@ -72,10 +74,12 @@ pub(crate) enum ApiOp {
         uid: String,
         node: String,
     },
-    /// A `PATCH pods/NAME/status` carrying the whole wanted status.
+    /// A `PATCH pods/NAME/status` carrying the whole wanted status. The kubelet's patch also
+    /// carries the Pod's uid (`metadata.uid`, empty for other writers).
     PatchPodStatus {
         namespace: String,
         name: String,
+        uid: String,
         status: PodStatus,
     },
     /// A `PUT pods/NAME/status`.
@@ -84,6 +88,8 @@ pub(crate) enum ApiOp {
         namespace: String,
         name: String,
         grace_seconds: Option<i64>,
+        /// `preconditions.uid`: the delete fails with 409 unless the stored Pod has this uid.
+        precondition_uid: Option<String>,
     },
 }
 
@@ -141,7 +147,7 @@ impl ApiOp {
                 SMP,
             )),
             ApiOp::PatchNodeLabels { labels, .. } => {
-                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), SMP))
+                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), MERGE_PATCH))
             }
             ApiOp::PatchNodeTaints { taints, .. } => {
                 Some((Body::Json(serde_json::json!({ "spec": { "taints": taints } })), SMP))
@@ -164,16 +170,24 @@ impl ApiOp {
                 })),
                 JSON,
             )),
-            ApiOp::PatchPodStatus { status, .. } => Some((Body::Json(serde_json::json!({ "status": status })), SMP)),
-            ApiOp::DeletePod { grace_seconds, .. } => Some((
-                Body::Json(match grace_seconds {
-                    Some(g) => {
-                        serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": g })
-                    }
-                    None => serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" }),
+            ApiOp::PatchPodStatus { uid, status, .. } => Some((
+                Body::Json(if uid.is_empty() {
+                    serde_json::json!({ "status": status })
+                } else {
+                    serde_json::json!({ "metadata": { "uid": uid }, "status": status })
                 }),
-                JSON,
+                SMP,
             )),
+            ApiOp::DeletePod { grace_seconds, precondition_uid, .. } => {
+                let mut body = serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" });
+                if let Some(g) = grace_seconds {
+                    body["gracePeriodSeconds"] = (*g).into();
+                }
+                if let Some(uid) = precondition_uid {
+                    body["preconditions"] = serde_json::json!({ "uid": uid });
+                }
+                Some((Body::Json(body), JSON))
+            }
         }
     }
 }
@@ -692,7 +706,7 @@ impl ApiServer {
                 // The binding subresource answers with a Status, not the Pod.
                 Ok(Object::Pod(self.pods[&(namespace, name)].clone()))
             }
-            ApiOp::PatchPodStatus { namespace, name, status } => {
+            ApiOp::PatchPodStatus { namespace, name, status, .. } => {
                 let Some(current) = self.pods.get(&(namespace, name.clone())) else {
                     return Err(not_found("", "pods", &name));
                 };
@@ -723,10 +737,26 @@ impl ApiServer {
                 pod.status = wanted.status;
                 Ok(self.store_pod(ctx, pod, ChangeType::Modified))
             }
-            ApiOp::DeletePod { namespace, name, grace_seconds } => {
-                let Some(current) = self.pods.get(&(namespace, name.clone())) else {
+            ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid } => {
+                let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
                     return Err(not_found("", "pods", &name));
                 };
+                if let Some(uid) = precondition_uid
+                    && uid != current.metadata.uid
+                {
+                    // Storage's Preconditions.Check, turned into a Conflict by the registry.
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "Conflict",
+                        format!(
+                            "Operation cannot be fulfilled on pods \"{name}\": StorageError: invalid object, Code: 4, Key: /registry/pods/{namespace}/{name}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                            current.metadata.uid
+                        ),
+                        "",
+                        "pods",
+                        &name,
+                    )));
+                }
                 let mut pod = Pod::clone(current);
                 let grace = grace_seconds.unwrap_or(pod.spec.termination_grace_period_seconds);
                 // An unbound Pod, or a zero grace period, goes at once; otherwise the Pod waits for
@@ -867,6 +897,38 @@ pub(crate) fn controller_ref(api_version: &'static str, kind: &'static str, name
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn delete_with_a_wrong_uid_precondition_is_a_conflict() {
+        let mut api = ApiServer::default();
+        let mut log = Log::default();
+        let mut rng = Rng::new(1);
+        let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+        let meta =
+            super::super::objects::ObjectMeta { name: "web".into(), namespace: "default".into(), ..Default::default() };
+        let pod = super::super::workload::new_pod(meta, Vec::new(), super::super::profile::Profile::default());
+        let Ok(Object::Pod(stored)) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod)) else {
+            panic!("created")
+        };
+        let delete = |uid: &str| ApiOp::DeletePod {
+            namespace: "default".into(),
+            name: "web".into(),
+            grace_seconds: Some(0),
+            precondition_uid: Some(uid.into()),
+        };
+        let err = api.execute(&mut exec, Caller::Trusted, delete("not-the-uid")).expect_err("a conflict");
+        assert_eq!((err.code, err.reason), (409, "Conflict"));
+        assert_eq!(
+            err.message,
+            format!(
+                "Operation cannot be fulfilled on pods \"web\": StorageError: invalid object, Code: 4, Key: /registry/pods/default/web, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: {}",
+                stored.metadata.uid
+            )
+        );
+        assert!(api.pods.contains_key(&("default".to_string(), "web".to_string())), "the Pod stays");
+        api.execute(&mut exec, Caller::Trusted, delete(&stored.metadata.uid)).expect("the right uid deletes");
+        assert!(api.pods.is_empty());
+    }
 
     #[test]
     fn kubelet_label_rules_follow_node_restriction() {

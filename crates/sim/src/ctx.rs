@@ -47,8 +47,48 @@ impl Reply {
 pub(crate) struct Sender<'a> {
     pub(crate) hostname: &'a str,
     pub(crate) network_cut: bool,
-    /// The client's timeout: how long a request waits for an answer that never comes.
-    pub(crate) timeout: Duration,
+    pub(crate) client: Client,
+}
+
+/// Which of the kubelet's two API clients sends a request: what a cut network does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Client {
+    /// The heartbeat client (node status, Lease): a request deadline of this long
+    /// (`context deadline exceeded`).
+    Heartbeat(Duration),
+    /// The main client: no request deadline; a cut network fails the TCP dial after
+    /// `net.Dialer`'s 30 s (`dial tcp …: i/o timeout`).
+    Main,
+}
+
+/// The dial timeout of the kubelet's main client (`net.Dialer{Timeout: 30 * time.Second}`).
+pub(crate) const DIAL_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Client {
+    /// How long a request to an unreachable API server waits before it fails.
+    pub(crate) fn timeout(self) -> Duration {
+        match self {
+            Client::Heartbeat(d) => d,
+            Client::Main => DIAL_TIMEOUT,
+        }
+    }
+
+    /// The error of a request to an unreachable API server, as client-go words it.
+    pub(crate) fn error(self, method: Method, path: &str, query: &str) -> String {
+        let verb = match method {
+            Method::Get => "Get",
+            Method::Post => "Post",
+            Method::Put => "Put",
+            Method::Patch => "Patch",
+            Method::Delete => "Delete",
+        };
+        let q = if query.is_empty() { String::new() } else { format!("?{query}") };
+        let why = match self {
+            Client::Heartbeat(_) => "context deadline exceeded".to_string(),
+            Client::Main => format!("dial tcp {}: i/o timeout", API_SERVER.trim_start_matches("https://")),
+        };
+        format!("{verb} \"{API_SERVER}{path}{q}\": {why}")
+    }
 }
 
 /// What the router learns from the requests of one input: which Nodes and Pods changed (the
@@ -71,6 +111,8 @@ pub(crate) struct Bus {
     pub(crate) reconcile_pending: bool,
     /// A reconcile pass asked for by this input: when, and its timer sequence number.
     pub(crate) reconcile_at: Option<(SimTime, u64)>,
+    /// The Unix nanoseconds in the name of the last Event created.
+    pub(crate) last_event_nanos: i64,
 }
 
 impl Bus {
@@ -157,6 +199,21 @@ impl<'a, T> Ctx<'a, T> {
         self.at(self.now + d, timer);
     }
 
+    /// The Unix nanoseconds a new Event at `at` is named by (`<object>.<hex nanos>`): random
+    /// below the microsecond, but increasing in write order within one instant, as the real
+    /// clock read at each `makeEvent` is.
+    pub(crate) fn event_nanos(&mut self, at: WallTime) -> i64 {
+        let mut nanos = at.0 * 1000 + self.rng.below(1000) as i64;
+        let last = self.bus.last_event_nanos;
+        if last >= nanos && last / 1_000_000 == at.0 / 1000 {
+            // A few nanoseconds on from the last, from the same draw (no extra draw: the rest of
+            // the run stays as it was).
+            nanos = last + 1 + nanos % 50;
+        }
+        self.bus.last_event_nanos = nanos;
+        nanos
+    }
+
     /// Records a log line.
     pub(crate) fn log_line(&mut self, actor: Actor, message: String) {
         let seq = self.log.seq();
@@ -229,17 +286,9 @@ impl<'a, T> Ctx<'a, T> {
         if let Some(s) = from
             && s.network_cut
         {
-            request.end = self.now + s.timeout;
+            request.end = self.now + s.client.timeout();
             request.outcome = Outcome::Timeout;
-            let verb = match method {
-                Method::Get => "Get",
-                Method::Post => "Post",
-                Method::Put => "Put",
-                Method::Patch => "Patch",
-                Method::Delete => "Delete",
-            };
-            let q = if query.is_empty() { String::new() } else { format!("?{query}") };
-            request.error = Some(format!("{verb} \"{API_SERVER}{}{q}\": context deadline exceeded", request.path));
+            request.error = Some(s.client.error(method, &request.path, query));
             self.log.requests.push(request);
             return Reply::Timeout;
         }

@@ -35,7 +35,35 @@ struct EventKey {
 pub(crate) struct Recorder {
     /// Shared with the checkpoints that copied it until it changes again (copy on write).
     seen: Arc<VecMap<EventKey, (ObjectKey, i32)>>,
+    /// The spam filter's token buckets, by source and object and type.
+    spam: VecMap<SpamKey, Bucket>,
 }
+
+/// The legacy recorder's spam filter key (`getSpamKey`): source, involved object and type; no
+/// reason, no message.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct SpamKey {
+    component: &'static str,
+    host: String,
+    kind: String,
+    namespace: String,
+    name: String,
+    uid: String,
+    api_version: String,
+    type_: &'static str,
+}
+
+/// A token bucket, in microseconds of refill (one token is [`SPAM_REFILL`] of them).
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    micros: u64,
+    at: SimTime,
+}
+
+/// `defaultSpamBurst`: the bucket holds 25 tokens and starts full.
+const SPAM_BURST: u64 = 25;
+/// `defaultSpamQPS` = 1/300: one token comes back every 300 s.
+const SPAM_REFILL: u64 = 300_000_000;
 
 /// Which recorder writes an event.
 #[derive(Clone, Copy, Debug)]
@@ -77,12 +105,61 @@ pub(crate) fn pod_ref(pod: &super::objects::Pod, container: Option<&str>) -> Obj
     }
 }
 
+/// The reference the taint eviction controller builds for a Pod it knows by name only
+/// (`taint_eviction.go` fills in apiVersion, kind, name and namespace): no uid, no
+/// resourceVersion, so `kubectl describe pod` (which selects events by uid) does not list it.
+pub(crate) fn pod_ref_by_name(namespace: &str, name: &str) -> ObjectReference {
+    ObjectReference {
+        kind: "Pod".into(),
+        namespace: namespace.into(),
+        name: name.into(),
+        api_version: "v1".into(),
+        ..ObjectReference::default()
+    }
+}
+
 /// The scheduler's host, as it appears in `reportingInstance`.
 const SCHEDULER_INSTANCE: &str = "default-scheduler-control-plane";
 
 impl Recorder {
+    /// The spam filter (`EventSourceObjectSpamFilter`): whether an emission at `at` from
+    /// `source` about `object` of `type_` passes. Each emission, first or repeat, takes a token;
+    /// without one it is dropped silently. The scheduler's events.k8s.io recorder has no such
+    /// filter.
+    pub(crate) fn spam_allows(
+        &mut self,
+        source: Source<'_>,
+        object: &ObjectReference,
+        type_: &'static str,
+        at: SimTime,
+    ) -> bool {
+        let (component, host) = match source {
+            Source::Kubelet(host) => ("kubelet", host.to_string()),
+            Source::Controller(c) => (c, String::new()),
+            Source::Scheduler { .. } => return true,
+        };
+        let key = SpamKey {
+            component,
+            host,
+            kind: object.kind.clone(),
+            namespace: object.namespace.clone(),
+            name: object.name.clone(),
+            uid: object.uid.clone(),
+            api_version: object.api_version.clone(),
+            type_,
+        };
+        let full = SPAM_BURST * SPAM_REFILL;
+        let bucket = self.spam.get(&key).copied().unwrap_or(Bucket { micros: full, at });
+        let refilled = (bucket.micros + at.as_micros().saturating_sub(bucket.at.as_micros())).min(full);
+        let (micros, allowed) =
+            if refilled >= SPAM_REFILL { (refilled - SPAM_REFILL, true) } else { (refilled, false) };
+        self.spam.insert(key, Bucket { micros, at: at.max(bucket.at) });
+        allowed
+    }
+
     /// Records an event from `source` about `object` that happened at `at` (now, or earlier for
     /// a kubelet's delayed events): a new Event object, or a repeat counted on the one before.
+    /// The caller has passed it through [`Recorder::spam_allows`] when it was emitted.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn record<T>(
         &mut self,
@@ -134,7 +211,7 @@ impl Recorder {
             None => {
                 let namespace =
                     if object.namespace.is_empty() { "default".to_string() } else { object.namespace.clone() };
-                let nanos = wall_at.0 * 1000 + ctx.rng.below(1000) as i64;
+                let nanos = ctx.event_nanos(wall_at);
                 let name = format!("{}.{:x}", object.name, nanos);
                 let meta = ObjectMeta {
                     name: name.clone(),
@@ -202,7 +279,8 @@ impl Recorder {
 }
 
 impl Recorder {
-    /// Records an event from `source` about `object`, happening now.
+    /// Records an event from `source` about `object`, happening now, unless the spam filter
+    /// drops it.
     pub(crate) fn event<T>(
         &mut self,
         ctx: &mut Ctx<'_, T>,
@@ -213,6 +291,8 @@ impl Recorder {
         message: String,
     ) {
         let now = ctx.now;
-        self.record(ctx, source, object, type_, reason, message, now);
+        if self.spam_allows(source, &object, type_, now) {
+            self.record(ctx, source, object, type_, reason, message, now);
+        }
     }
 }

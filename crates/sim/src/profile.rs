@@ -77,6 +77,15 @@ impl Profile {
         matches!(self, Profile::V1_34)
     }
 
+    /// The kubelet's `Created` event message: 1.34 puts a colon after "container" (1.32+),
+    /// 1.31 does not.
+    pub fn created_container_message(self, container: &str) -> String {
+        match self {
+            Profile::V1_34 => format!("Created container: {container}"),
+            Profile::V1_31 => format!("Created container {container}"),
+        }
+    }
+
     /// Whether every Lease renewal re-asserts `leaseDurationSeconds` (1.34, issue #102744).
     pub fn lease_duration_reasserted(self) -> bool {
         matches!(self, Profile::V1_34)

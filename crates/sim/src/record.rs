@@ -37,6 +37,9 @@ pub enum Actor {
     Scheduler,
     /// A person with kubectl (the reader's own actions that create Pods).
     Kubectl,
+    /// A person on a machine running kubectl with the kubelet's kubeconfig: authenticated as
+    /// the node named here, so NodeRestriction applies.
+    KubectlAsNode(Arc<str>),
 }
 
 impl Actor {
@@ -51,6 +54,7 @@ impl Actor {
             Actor::TtlController => "system:serviceaccount:kube-system:ttl-controller".into(),
             Actor::Scheduler => "system:kube-scheduler".into(),
             Actor::Kubectl => "kubernetes-admin".into(),
+            Actor::KubectlAsNode(node) => format!("system:node:{node}"),
         }
     }
 
@@ -74,6 +78,7 @@ impl fmt::Display for Actor {
             Actor::TtlController => f.write_str("ttl-controller"),
             Actor::Scheduler => f.write_str("kube-scheduler"),
             Actor::Kubectl => f.write_str("kubectl"),
+            Actor::KubectlAsNode(node) => write!(f, "kubectl (system:node:{node})"),
         }
     }
 }

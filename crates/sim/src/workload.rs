@@ -7,6 +7,9 @@ use super::profile::Profile;
 
 /// The image the simulation's workload runs.
 pub(crate) const WORKLOAD_IMAGE: &str = "nginx:1.27.5";
+/// Its repo digest (the index digest of `nginx:1.27.5`), as containerd reports it after the pull.
+pub(crate) const WORKLOAD_IMAGE_DIGEST: &str =
+    "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d";
 /// Its size, as containerd reports it after the pull.
 pub(crate) const WORKLOAD_IMAGE_SIZE: i64 = 72_195_292;
 

@@ -466,15 +466,14 @@ pub(crate) fn check_action(
             }
         }
         ActionKind::LabelNodeRole => {
+            // kubectl on the machine, with the kubelet's kubeconfig: the kubelet process need not
+            // run, but the Node must exist and the machine must reach the API server.
             let v = view.expect("targets a machine");
-            if v.kubelet != KubeletState::Running {
-                return Err(Refusal::KubeletNotRunning(name.to_string()));
-            }
             if !node_exists(&v.hostname) {
                 return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
             }
             if v.network_cut {
-                return Err(Refusal::KubeletCannotReach(name.to_string()));
+                return Err(Refusal::MachineCannotReach(name.to_string()));
             }
         }
     }

@@ -6,7 +6,7 @@
 
 use super::get::{self, PrintOptions, Resource, Scope, Table};
 use super::tabwriter::TabWriter;
-use super::{Cluster, Output, describe};
+use super::{Cluster, Output, describe, describe_pod};
 use crate::render;
 use crate::sim::objects::Object;
 
@@ -310,7 +310,7 @@ const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
   kubectl get nodes|pods|leases|events [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
-  kubectl describe node [NAME]
+  kubectl describe node|pod [NAME]
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
 sandbox's actions, not through kubectl.
@@ -368,6 +368,22 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
              sandbox's buttons change the cluster"
         )),
         unknown => unknown_command(unknown),
+    }
+}
+
+/// An object `describe` prints.
+#[derive(Clone, Copy)]
+enum Described<'a> {
+    Node(&'a crate::sim::objects::Node),
+    Pod(&'a crate::sim::objects::Pod),
+}
+
+impl Described<'_> {
+    fn name(&self) -> &str {
+        match self {
+            Described::Node(n) => &n.metadata.name,
+            Described::Pod(p) => &p.metadata.name,
+        }
     }
 }
 
@@ -591,19 +607,32 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         Err(out) => return out,
     };
     let show_events = p.value("show-events") != Some("false");
-    let mut nodes: Vec<&crate::sim::objects::Node> = Vec::new();
-    let mut errors = Vec::new();
-    let mut by_prefix = false;
+    let all_namespaces = p.is_set("all-namespaces");
+    // The objects of one resource kubectl can describe, in list order.
+    let objects = |r: Resource| -> Vec<Described<'_>> {
+        match r {
+            Resource::Nodes => cluster.nodes.iter().map(|n| Described::Node(n)).collect(),
+            _ => cluster
+                .pods
+                .iter()
+                .filter(|p| all_namespaces || p.metadata.namespace == namespace)
+                .map(|p| Described::Pod(p))
+                .collect(),
+        }
+    };
     let check = |r: Resource| -> Result<(), Output> {
-        if r == Resource::Nodes {
+        if matches!(r, Resource::Nodes | Resource::Pods) {
             Ok(())
         } else {
             Err(fail(format!(
-                "error: nodeline's kubectl describes Nodes only; try \"kubectl get {} -o yaml\"",
+                "error: nodeline's kubectl describes Nodes and Pods only; try \"kubectl get {} -o yaml\"",
                 r.plural()
             )))
         }
     };
+    let mut found: Vec<Described<'_>> = Vec::new();
+    let mut errors = Vec::new();
+    let mut by_prefix = false;
     match &request {
         Request::All(types) => {
             for r in types {
@@ -611,40 +640,51 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
                     return out;
                 }
             }
-            nodes.extend(cluster.nodes.iter().map(|n| &**n));
+            for r in types {
+                found.extend(objects(*r));
+            }
         }
         Request::Named(named) => {
-            for (r, name) in named {
+            for (r, _) in named {
                 if let Err(out) = check(*r) {
                     return out;
                 }
-                match cluster.nodes.iter().find(|n| &n.metadata.name == name) {
-                    Some(n) => nodes.push(n),
+            }
+            for (r, name) in named {
+                let candidates = objects(*r);
+                match candidates.iter().find(|d| d.name() == name) {
+                    Some(d) => found.push(*d),
                     None => {
-                        // `kubectl describe node PREFIX` describes every Node whose name starts with it.
+                        // `kubectl describe TYPE PREFIX` describes every object whose name starts with it.
                         let matching: Vec<_> =
-                            cluster.nodes.iter().filter(|n| n.metadata.name.starts_with(name.as_str())).collect();
+                            candidates.into_iter().filter(|d| d.name().starts_with(name.as_str())).collect();
                         if matching.is_empty() || named.len() != 1 {
                             errors.push(not_found(*r, name));
                         } else {
                             by_prefix = true;
-                            nodes.extend(matching.into_iter().map(|n| &**n));
+                            found.extend(matching);
                         }
                     }
                 }
             }
         }
     }
-    if nodes.is_empty() && errors.is_empty() {
-        let msg = if p.is_set("all-namespaces") {
+    if found.is_empty() && errors.is_empty() {
+        let msg = if all_namespaces {
             "No resources found\n".to_string()
         } else {
             format!("No resources found in {namespace} namespace.\n")
         };
         return Output { stdout: String::new(), stderr: msg, code: 0 };
     }
-    let texts: Vec<String> = nodes.iter().map(|n| describe::describe_node_with(n, cluster, show_events)).collect();
-    // Named Nodes are separated by a blank line; Nodes found by a name prefix
+    let texts: Vec<String> = found
+        .iter()
+        .map(|d| match d {
+            Described::Node(n) => describe::describe_node_with(n, cluster, show_events),
+            Described::Pod(pod) => describe_pod::describe_pod(pod, cluster, show_events),
+        })
+        .collect();
+    // Named objects are separated by a blank line; objects found by a name prefix
     // (`DescribeMatchingResources`) are each followed by one.
     let stdout = if by_prefix { texts.iter().map(|t| format!("{t}\n")).collect() } else { texts.join("\n\n") };
     finish(stdout, errors)

@@ -21,13 +21,13 @@ use crate::sim::objects::{Event, Lease, Node, Pod};
 use crate::sim::{NODE_LEASE_NAMESPACE, WallTime};
 
 /// `prefixWriter`: indentation by level, terminal escaping, into the tab writer.
-struct Prefix {
-    w: TabWriter,
+pub(super) struct Prefix {
+    pub(super) w: TabWriter,
 }
 
 impl Prefix {
     /// `Write(level, …)` of the concatenated parts.
-    fn put(&mut self, level: usize, parts: &[&str]) {
+    pub(super) fn put(&mut self, level: usize, parts: &[&str]) {
         let mut s = String::new();
         for _ in 0..level {
             s.push_str("  ");
@@ -159,7 +159,7 @@ fn render(node: &Node, lease: Option<&Lease>, pods: &[&Pod], events: Option<Vec<
 
 /// `printLabelsMultiline` / `printNodeTaintsMultiline`: the title, then one entry per line
 /// (continuation lines start with a tab), or `<none>`.
-fn multiline(w: &mut Prefix, title: &str, entries: Vec<String>) {
+pub(super) fn multiline(w: &mut Prefix, title: &str, entries: Vec<String>) {
     w.put(0, &[title, ":\t"]);
     if entries.is_empty() {
         w.put(0, &["<none>\n"]);
@@ -175,7 +175,7 @@ fn multiline(w: &mut Prefix, title: &str, entries: Vec<String>) {
 
 /// `printAnnotationsMultiline`: `key: value`, long or multi-line values on their own lines,
 /// shortened to 138 bytes; `kubectl.kubernetes.io/last-applied-configuration` left out.
-fn annotations(w: &mut Prefix, annotations: &BTreeMap<String, String>) {
+pub(super) fn annotations(w: &mut Prefix, annotations: &BTreeMap<String, String>) {
     const MAX: usize = 140;
     w.put(0, &["Annotations:\t"]);
     let keys: Vec<&String> =
@@ -318,7 +318,7 @@ fn node_resources(w: &mut Prefix, node: &Node, pods: &[&Pod], now: WallTime) {
 }
 
 /// `DescribeEvents`.
-fn describe_events(w: &mut Prefix, events: &mut [&Event], now: WallTime) {
+pub(super) fn describe_events(w: &mut Prefix, events: &mut [&Event], now: WallTime) {
     if events.is_empty() {
         w.put(0, &["Events:\t<none>\n"]);
         return;

@@ -7,7 +7,8 @@
 //!   cells of Nodes, Pods, Leases and Events, AGE computed at `now`) and kubectl's table printer
 //!   (cli-runtime `HumanReadablePrinter`: headers, `-o wide`, `NAMESPACE` and `kind/` prefixes).
 //! * [`describe`]: `kubectl describe node` (kubectl `pkg/describe`), with the Lease, the
-//!   non-terminated Pods and the Events it asks the API server for.
+//!   non-terminated Pods and the Events it asks the API server for; [`describe_pod`]:
+//!   `kubectl describe pod`, with the Events about the Pod's uid.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
@@ -19,6 +20,7 @@
 
 pub mod command;
 pub mod describe;
+pub mod describe_pod;
 pub mod get;
 pub mod gosort;
 pub mod quantity;

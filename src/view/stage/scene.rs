@@ -99,7 +99,7 @@ impl Sender {
             Actor::ReplicaSetController => Sender::ReplicaSet,
             Actor::NodeIpamController | Actor::TtlController => Sender::IpamTtl,
             Actor::Scheduler => Sender::Scheduler,
-            Actor::Kubectl => Sender::Kubectl,
+            Actor::Kubectl | Actor::KubectlAsNode(_) => Sender::Kubectl,
         }
     }
 

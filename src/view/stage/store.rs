@@ -292,9 +292,17 @@ mod tests {
 
     #[test]
     fn an_object_lights_up_while_the_request_that_changed_it_shows_its_answer() {
-        // The Lease renewal at 20.81056 s.
-        let renewal = 20_810_560;
+        // The first Lease renewal (a PUT), about 20 s in.
         let s = session(Chapter::Registration, "", SimTime::from_secs(30));
+        let renewal = s
+            .timeline
+            .log()
+            .requests
+            .iter()
+            .find(|r| r.method == crate::sim::Method::Put && r.path.contains("/leases/"))
+            .expect("a renewal")
+            .t
+            .as_micros();
         let lit = |after_ms: u64, reduced: bool| {
             let t = SimTime::from_micros(renewal + after_ms * 1000);
             Scene::build(&s, t, Timing::new(1.0, reduced), Layout::Wide, Lang::En).store.leases[0].fresh

@@ -168,6 +168,7 @@ impl Scheduler {
                     ApiOp::PatchPodStatus {
                         namespace: pod.metadata.namespace.clone(),
                         name: pod.metadata.name.clone(),
+                        uid: String::new(),
                         status,
                     },
                 );

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::apiserver::ApiOp;
 use crate::ctx::{Changes, Ctx};
-use crate::events::{Recorder, Source, pod_ref};
+use crate::events::{Recorder, Source, pod_ref_by_name};
 use crate::objects::{Pod, Taint, Time, order_pod_conditions, set_pod_condition};
 use crate::record::Actor;
 use crate::time::SimTime;
@@ -105,7 +105,7 @@ impl TaintEviction {
                 .map(|n| n.spec.taints.iter().filter(|t| t.effect == "NoExecute").cloned().collect())
                 .unwrap_or_default();
             if taints.is_empty() {
-                self.cancel_eviction(&key, pod, ctx);
+                self.cancel_eviction(&key, ctx);
                 return;
             }
             let refs: Vec<&Taint> = taints.iter().collect();
@@ -113,7 +113,7 @@ impl TaintEviction {
             let (start, fire) = match toleration_time(pod, &refs) {
                 None => (now, now),
                 Some(None) => {
-                    self.cancel_eviction(&key, pod, ctx);
+                    self.cancel_eviction(&key, ctx);
                     return;
                 }
                 Some(Some(d)) => (now, now + d),
@@ -136,12 +136,12 @@ impl TaintEviction {
         }
     }
 
-    fn cancel_eviction(&mut self, key: &(String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+    fn cancel_eviction(&mut self, key: &(String, String), ctx: &mut Ctx<'_, TaintEvictionTimer>) {
         if self.scheduled.remove(key).is_some() {
             self.recorder.event(
                 ctx,
                 Source::Controller(COMPONENT),
-                pod_ref(pod, None),
+                pod_ref_by_name(&key.0, &key.1),
                 "Normal",
                 "TaintManagerEviction",
                 format!("Cancelling deletion of Pod {}/{}", key.0, key.1),
@@ -161,7 +161,7 @@ impl TaintEviction {
         self.recorder.event(
             ctx,
             Source::Controller(COMPONENT),
-            pod_ref(&pod, None),
+            pod_ref_by_name(namespace, name),
             "Normal",
             "TaintManagerEviction",
             format!("Marking for deletion Pod {namespace}/{name}"),
@@ -185,12 +185,17 @@ impl TaintEviction {
         ctx.call(
             Actor::TaintEvictionController,
             None,
-            ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), status },
+            ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), uid: String::new(), status },
         );
         ctx.call(
             Actor::TaintEvictionController,
             None,
-            ApiOp::DeletePod { namespace: namespace.into(), name: name.into(), grace_seconds: None },
+            ApiOp::DeletePod {
+                namespace: namespace.into(),
+                name: name.into(),
+                grace_seconds: None,
+                precondition_uid: None,
+            },
         );
     }
 }

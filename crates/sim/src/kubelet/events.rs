@@ -37,6 +37,10 @@ impl Kubelet {
         reason: &'static str,
         message: String,
     ) {
+        // The spam filter runs as the event is emitted, before it is queued.
+        if !self.recorder.spam_allows(Source::Kubelet(&h.hostname), &object, type_, ctx.now) {
+            return;
+        }
         if h.network_cut || !self.pending_events.is_empty() {
             let first = self.pending_events.is_empty();
             self.pending_events.push(PendingEvent { at: ctx.now, object, type_, reason, message, tries: 1 });

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{Ctx, Reply, Sender};
+use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::machine::{MachineSpec, RunningContainer};
 use crate::objects::{ContainerImage, NodeSystemInfo, Quantities};
 use crate::profile::Profile;
@@ -16,6 +16,9 @@ use crate::rng::Rng;
 use crate::time::SimTime;
 
 use super::HEARTBEAT_TIMEOUT;
+
+/// The query the heartbeat client adds to every request.
+const HEARTBEAT_QUERY: &str = "timeout=10s";
 
 /// One machine, outside Kubernetes.
 #[derive(Clone, Debug)]
@@ -48,21 +51,35 @@ pub(crate) struct Host {
     pub(crate) touched: bool,
 }
 
-/// The images every machine has before any Pod runs.
-fn base_images() -> Vec<ContainerImage> {
+/// The images every machine has before any Pod runs, with the repo digests containerd reports
+/// (`docs/kubernetes-notes.md` §9.8).
+fn base_images(profile: Profile) -> Vec<ContainerImage> {
+    let (proxy_digest, pause_digest, pause_tag) = match profile {
+        Profile::V1_34 => (
+            "913cc83ca0b5588a81d86ce8eedeb3ed1e9c1326e81852a1ea4f622b74ff749a",
+            "278fb9dbcca9518083ad1e11276933a2e96f23de604a3a08cc3c80002767d24c",
+            "3.10.1",
+        ),
+        // No pinned digest of kube-proxy v1.31.6 was found: this one is illustrative (the first
+        // 64 hex digits of SHA-256 of "registry.k8s.io/kube-proxy:v1.31.6"). pause 3.10's is real.
+        Profile::V1_31 => (
+            "3f96712e4f63f568de4180532c42153447ab2703216b7b541a9345e3cb4a9379",
+            "ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a",
+            "3.10",
+        ),
+    };
     vec![
         ContainerImage {
             names: vec![
-                "registry.k8s.io/kube-proxy@sha256:9e876f24a8b6e2a7c1f3e4d5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5"
-                    .into(),
-                "registry.k8s.io/kube-proxy:v1.34.1".into(),
+                format!("registry.k8s.io/kube-proxy@sha256:{proxy_digest}"),
+                format!("registry.k8s.io/kube-proxy:{}", profile.kubelet_version()),
             ],
             size_bytes: 30_934_120,
         },
         ContainerImage {
             names: vec![
-                "registry.k8s.io/pause@sha256:ee6521f290b2168b6e0935a181d4cff9be1ac3f505666ef0e3c98fae8199917a".into(),
-                "registry.k8s.io/pause:3.10.1".into(),
+                format!("registry.k8s.io/pause@sha256:{pause_digest}"),
+                format!("registry.k8s.io/pause:{pause_tag}"),
             ],
             size_bytes: 320_448,
         },
@@ -107,7 +124,7 @@ impl Host {
             info: Arc::new(info),
             capacity: Arc::new(capacity),
             allocatable: Arc::new(allocatable),
-            images: Arc::new(base_images()),
+            images: Arc::new(base_images(profile)),
             runtime_up: true,
             runtime_down_since: None,
             cni_ready: spec.cni_ready_after.is_none(),
@@ -126,19 +143,19 @@ impl Host {
         self.touched = true;
     }
 
-    /// How the kubelet's requests leave this machine.
-    fn sender(&self) -> Sender<'_> {
-        Sender { hostname: &self.hostname, network_cut: self.network_cut, timeout: HEARTBEAT_TIMEOUT }
+    /// How the kubelet's requests leave this machine, through `client`.
+    fn sender(&self, client: Client) -> Sender<'_> {
+        Sender { hostname: &self.hostname, network_cut: self.network_cut, client }
     }
 
-    /// Sends a request as this machine's kubelet.
+    /// Sends a request as this machine's kubelet, through its main client.
     pub(crate) fn call<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
-        ctx.call(self.actor.clone(), Some(self.sender()), op)
+        ctx.call(self.actor.clone(), Some(self.sender(Client::Main)), op)
     }
 
-    /// [`Host::call`] with a query string (the heartbeat client adds `timeout=10s`).
-    pub(crate) fn call_with<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp, query: &'static str) -> Reply {
-        ctx.call_with(self.actor.clone(), Some(self.sender()), op, query)
+    /// Sends a request through the kubelet's heartbeat client, which adds `timeout=10s`.
+    pub(crate) fn call_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
+        ctx.call_with(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
     }
 
     /// Writes a line to the kubelet's journal.
@@ -156,5 +173,45 @@ impl Host {
     /// Whether the image is already on the machine.
     pub(crate) fn has_image(&self, image: &str) -> bool {
         self.images.iter().any(|i| i.names.iter().any(|n| n == image || n.ends_with(&format!("/{image}"))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `hex` holds a run of eight digits each one more than the last (`89abcdef`), read
+    /// one digit at a time or every other digit (`a6b7c8d9e0f1…`).
+    fn counting_run(hex: &str) -> bool {
+        let digits: Vec<u32> = hex.chars().filter_map(|c| c.to_digit(16)).collect();
+        let counts = |step: usize, from: usize| {
+            let seq: Vec<u32> = digits.iter().skip(from).step_by(step).copied().collect();
+            seq.windows(8).any(|w| w.windows(2).all(|p| p[1] == (p[0] + 1) % 16))
+        };
+        counts(1, 0) || counts(2, 0) || counts(2, 1)
+    }
+
+    #[test]
+    fn image_digests_look_like_digests() {
+        // The digest this replaced, and a plain run.
+        assert!(counting_run("9e876f24a8b6e2a7c1f3e4d5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5"));
+        assert!(counting_run("0123456789"));
+        for profile in [Profile::V1_34, Profile::V1_31] {
+            let images = base_images(profile);
+            for name in images.iter().flat_map(|i| &i.names) {
+                if let Some((_, digest)) = name.split_once("@sha256:") {
+                    assert_eq!(digest.len(), 64, "{name}");
+                    assert!(!counting_run(digest), "{name} has a counting run");
+                }
+            }
+            let tag = format!("registry.k8s.io/kube-proxy:{}", profile.kubelet_version());
+            assert!(images.iter().any(|i| i.names.contains(&tag)), "{profile:?}: {tag}");
+        }
+        assert!(
+            base_images(Profile::V1_31)
+                .iter()
+                .any(|i| i.names.iter().any(|n| n == "registry.k8s.io/kube-proxy:v1.31.6"))
+        );
+        assert!(!counting_run(crate::workload::WORKLOAD_IMAGE_DIGEST));
     }
 }

@@ -31,7 +31,7 @@ impl Kubelet {
     /// The owner reference to the kubelet's Node (`SetNodeOwnerFunc`), which needs a GET.
     pub(super) fn node_owner(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) -> Result<OwnerReference, ()> {
         let host = h.hostname.clone();
-        match h.call_with(ctx, ApiOp::GetNode(host.clone()), "timeout=10s") {
+        match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
             Reply::Ok(Object::Node(node)) => Ok(OwnerReference {
                 api_version: "v1".into(),
                 kind: "Node".into(),
@@ -67,7 +67,7 @@ impl Kubelet {
                 }
             }
         }
-        match h.call_with(ctx, ApiOp::UpdateLease(Arc::new(lease)), "timeout=10s") {
+        match h.call_heartbeat(ctx, ApiOp::UpdateLease(Arc::new(lease))) {
             Reply::Ok(Object::Lease(stored)) => {
                 let k = &mut *self;
                 k.lease = Some(stored);
@@ -78,7 +78,7 @@ impl Kubelet {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
                 // A conflict re-reads the Lease and tries again at once, within the same 5 tries.
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES
-                    && let Reply::Ok(Object::Lease(fresh)) = h.call_with(ctx, ApiOp::GetLease(host), "timeout=10s")
+                    && let Reply::Ok(Object::Lease(fresh)) = h.call_heartbeat(ctx, ApiOp::GetLease(host))
                 {
                     self.lease = Some(fresh.clone());
                     return self.lease_update(h, ctx, n + 1, fresh);
@@ -117,7 +117,7 @@ impl Kubelet {
     /// One attempt of `backoffEnsureLease`: GET the Lease, create it if missing.
     pub(super) fn lease_ensure(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, then_update: bool) {
         let host = h.hostname.clone();
-        match h.call_with(ctx, ApiOp::GetLease(host.clone()), "timeout=10s") {
+        match h.call_heartbeat(ctx, ApiOp::GetLease(host.clone())) {
             Reply::Ok(Object::Lease(lease)) => {
                 self.lease = Some(lease.clone());
                 self.lease_update(h, ctx, 0, lease);
@@ -136,7 +136,7 @@ impl Kubelet {
                     renew_time: Some(MicroTime(ctx.wall())),
                     ..LeaseSpec::default()
                 };
-                match h.call_with(ctx, ApiOp::CreateLease(lease), "timeout=10s") {
+                match h.call_heartbeat(ctx, ApiOp::CreateLease(lease)) {
                     Reply::Ok(Object::Lease(stored)) => {
                         self.lease = Some(stored);
                         self.next_lease_sync(ctx);

@@ -21,11 +21,12 @@ mod status;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{Ctx, Reply};
+use crate::ctx::{Client, Ctx, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
 use crate::machine::{KubeletState, MachineSpec, MachineView};
-use crate::objects::{Lease, Node};
+use crate::objects::{ContainerImage, Lease, Node};
 use crate::profile::Profile;
+use crate::record::Actor;
 use crate::rng::Rng;
 use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
@@ -60,6 +61,8 @@ const PLEG_RELIST_THRESHOLD: Duration = secs(180);
 const RUNTIME_CHECK_PERIOD: Duration = secs(5);
 /// How long a pod worker waits before syncing a Pod again after an error.
 const POD_WORKER_BACKOFF: Duration = secs(10);
+/// How often the image manager refreshes its image list (`imageCacheRefreshPeriod`, no jitter).
+const IMAGE_CACHE_REFRESH_PERIOD: Duration = secs(30);
 /// systemd's `RestartSec=10` in the kubelet unit.
 pub(crate) const SYSTEMD_RESTART_SEC: Duration = secs(10);
 
@@ -110,6 +113,8 @@ pub(crate) enum KubeletTimer {
     Relist,
     /// The container manager's `NodeAllocatableEnforced` event.
     AllocatableEnforced,
+    /// The image manager refreshes its cache of the runtime's image list.
+    ImageCache,
     /// The next step of starting or stopping a Pod's containers.
     Pod { uid: String, step: PodStep },
 }
@@ -247,8 +252,11 @@ impl Machine {
         k.after(ctx, millis(350), KubeletTimer::BirthCry);
         k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
         k.after(ctx, millis(420), KubeletTimer::LeaseSync);
+        k.after(ctx, millis(440), KubeletTimer::ImageCache);
+        // The fast status goroutine, the status loop and registration start together; the
+        // fast status poll reads the lister before the first POST.
+        k.after(ctx, millis(450), KubeletTimer::FastStatus);
         k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
-        k.after(ctx, millis(500), KubeletTimer::FastStatus);
         k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
         k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
         self.process = KubeletProcess::Running(Box::new(k));
@@ -314,16 +322,19 @@ impl Machine {
         }
     }
 
-    /// Action: the reader's "Label node-role": the kubelet tries to label its own Node
-    /// `node-role.kubernetes.io/worker`, and NodeRestriction refuses.
+    /// Action: the reader's "Label node-role": someone on the machine runs
+    /// `kubectl label node NODE node-role.kubernetes.io/worker=` with the kubelet's kubeconfig.
+    /// kubectl reads the Node, then sends its merge patch; NodeRestriction refuses the node's
+    /// credentials (`403`). The kubelet itself never labels its Node after registering.
     pub(crate) fn label_node_role(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
         self.host.touch();
         let h = &self.host;
         let name = h.hostname.clone();
+        let actor = Actor::KubectlAsNode(name.as_str().into());
+        let sender = Sender { hostname: &h.hostname, network_cut: h.network_cut, client: Client::Main };
+        ctx.call(actor.clone(), Some(sender), ApiOp::GetNode(name.clone()));
         let labels = [("node-role.kubernetes.io/worker".to_string(), String::new())].into_iter().collect();
-        if let Reply::Err(status) = h.call(ctx, ApiOp::PatchNodeLabels { name, labels }) {
-            h.log(ctx, format!("\"Failed to update node labels\" err=\"{}\"", status.message.replace('"', "\\\"")));
-        }
+        ctx.call_with(actor, Some(sender), ApiOp::PatchNodeLabels { name, labels }, "fieldManager=kubectl-label");
     }
 }
 
@@ -337,6 +348,9 @@ pub(crate) struct Kubelet {
     register_sleep: Duration,
     /// The kubelet's informer copy of its Node (stale while the network is cut).
     pub(crate) node_cache: Option<Arc<Node>>,
+    /// The image manager's copy of the runtime's images (what the node status reports), empty
+    /// until its first refresh.
+    image_cache: Arc<Vec<ContainerImage>>,
     last_status_report: Option<SimTime>,
     runtime_synced_at: Option<SimTime>,
     network_error: Option<String>,
@@ -357,8 +371,11 @@ impl Kubelet {
             generation,
             started_at: now,
             registered: false,
-            register_sleep: millis(100),
+            // registerWithAPIServer sleeps 100 ms before its first POST (here the status loop's
+            // start) and doubles the sleep before each next one, up to 7 s.
+            register_sleep: millis(200),
             node_cache: None,
+            image_cache: Arc::new(Vec::new()),
             last_status_report: None,
             runtime_synced_at: None,
             network_error: Some("network state unknown".into()),
@@ -384,6 +401,19 @@ impl Kubelet {
             KubeletTimer::BirthCry => {
                 let node = h.hostname.clone();
                 self.event(h, ctx, kubelet_node_ref(&node), "Normal", "Starting", "Starting kubelet.".into());
+                // The image GC's first pass finds no image filesystem stats yet (every start).
+                self.event(
+                    h,
+                    ctx,
+                    kubelet_node_ref(&node),
+                    "Warning",
+                    "InvalidDiskCapacity",
+                    "invalid capacity 0 on image filesystem".into(),
+                );
+                h.log(
+                    ctx,
+                    "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\"".into(),
+                );
             }
             KubeletTimer::AllocatableEnforced => {
                 let node = h.hostname.clone();
@@ -395,6 +425,10 @@ impl Kubelet {
                     "NodeAllocatableEnforced",
                     "Updated Node Allocatable limit across pods".into(),
                 );
+            }
+            KubeletTimer::ImageCache => {
+                self.image_cache = h.images.clone();
+                self.after(ctx, IMAGE_CACHE_REFRESH_PERIOD, KubeletTimer::ImageCache);
             }
             KubeletTimer::RuntimeCheck => {
                 self.runtime_check(h, ctx);

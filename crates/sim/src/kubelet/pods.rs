@@ -6,15 +6,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, DIAL_TIMEOUT};
 use crate::events::pod_ref;
 use crate::machine::RunningContainer;
 use crate::objects::{
-    ContainerImage, ContainerState, ContainerStateRunning, ContainerStateWaiting, ContainerStatus, Pod, PodIp,
-    PodStatus, Time, order_pod_conditions, set_pod_condition,
+    ContainerImage, ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
+    ContainerStatus, Object, Pod, PodIp, PodStatus, Time, order_pod_conditions, set_pod_condition,
 };
-use crate::time::{format_go_duration, millis};
-use crate::workload::WORKLOAD_IMAGE_SIZE;
+use crate::time::{SimTime, format_go_duration, millis};
+use crate::workload::{WORKLOAD_IMAGE_DIGEST, WORKLOAD_IMAGE_SIZE};
 
 use super::{Host, Kubelet, KubeletTimer, MachineTimer, POD_WORKER_BACKOFF};
 
@@ -34,7 +34,11 @@ pub(crate) enum PodStep {
     },
     Create,
     Start,
+    /// The containers of a deleted Pod have stopped: the status manager writes the terminal
+    /// status.
     Killed,
+    /// Volumes are unmounted and cgroups gone: the status manager's next sync deletes the Pod.
+    Cleaned,
 }
 
 /// What the kubelet is doing with one Pod.
@@ -48,7 +52,16 @@ pub(super) enum Worker {
     Running,
     /// Stopping containers of a deleted Pod.
     Killing,
+    /// The containers of a deleted Pod have stopped (the one that ran, if any, and when).
+    Killed { container: Option<RunningContainer>, at: SimTime },
 }
+
+/// The message of a container status the kubelet could not find when the Pod was deleted
+/// (`convertToAPIContainerStatuses`; two spaces before "The").
+const CONTAINER_VANISHED_ON_DELETE: &str =
+    "The container could not be located when the pod was deleted.  The container used to be Running";
+/// `TerminatePod`'s message for a container status that is not terminated yet.
+const CONTAINER_VANISHED_ON_TERMINATE: &str = "The container could not be located when the pod was terminated";
 
 impl Kubelet {
     /// Brings the machine's containers in line with the Pods bound to its node.
@@ -70,8 +83,10 @@ impl Kubelet {
             let worker = self.workers.get(&uid).cloned();
             let has_containers = h.containers.iter().any(|c| c.pod_uid == uid);
             if pod.is_terminating() {
-                if worker != Some(Worker::Killing) {
+                if !matches!(worker, Some(Worker::Killing | Worker::Killed { .. })) {
                     self.set_worker(&uid, Worker::Killing);
+                    // The status manager syncs the status it has (unchanged: no PATCH).
+                    h.call(ctx, get_pod(pod));
                     if has_containers {
                         let name = pod.spec.containers[0].name.clone();
                         self.event(
@@ -199,10 +214,7 @@ impl Kubelet {
                 let (pull, total) = (ms(pull), ms(total));
                 if !h.has_image(&image) {
                     h.add_image(ContainerImage {
-                        names: vec![
-                            "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d".into(),
-                            format!("docker.io/library/{image}"),
-                        ],
+                        names: vec![WORKLOAD_IMAGE_DIGEST.into(), format!("docker.io/library/{image}")],
                         size_bytes: WORKLOAD_IMAGE_SIZE,
                     });
                 }
@@ -212,7 +224,8 @@ impl Kubelet {
                 self.after(ctx, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
             }
             PodStep::Create => {
-                self.event(h, ctx, cref, "Normal", "Created", format!("Created container: {container}"));
+                let message = ctx.profile.created_container_message(&container);
+                self.event(h, ctx, cref, "Normal", "Created", message);
                 self.after(ctx, millis(80), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Start });
             }
             PodStep::Start => {
@@ -233,19 +246,151 @@ impl Kubelet {
             }
             PodStep::Killed => {
                 h.touch();
+                let container = h.containers.iter().find(|c| c.pod_uid == uid).cloned();
                 h.containers.retain(|c| c.pod_uid != uid);
-                let grace = Some(0);
+                let now = ctx.now;
+                self.set_worker(uid, Worker::Killed { container: container.clone(), at: now });
+                // The status manager reads the Pod, then writes the terminal status.
+                if let Some(Object::Pod(live)) = h.call(ctx, get_pod(&pod)).ok() {
+                    let status = self.terminal_status(h, ctx, &live, container.as_ref(), now);
+                    self.patch_pod_status(h, ctx, &live, status);
+                }
+                // Volumes unmount (WaitForUnmount polls every 300 ms) before the Pod may go.
+                let d = ctx.rng.between(millis(300), millis(600));
+                self.after(ctx, d, KubeletTimer::Pod { uid: uid.into(), step: PodStep::Cleaned });
+            }
+            PodStep::Cleaned => {
+                let Some(Worker::Killed { container, at }) = self.workers.get(uid).cloned() else { return };
+                let Some(Object::Pod(live)) = h.call(ctx, get_pod(&pod)).ok() else {
+                    // Unreachable API server: the GET failed after the dial timeout; the status
+                    // manager tries again at its next sync.
+                    self.after(
+                        ctx,
+                        DIAL_TIMEOUT + POD_WORKER_BACKOFF,
+                        KubeletTimer::Pod { uid: uid.into(), step: PodStep::Cleaned },
+                    );
+                    return;
+                };
+                // TerminatePod: whatever is not terminated yet never will be.
+                let mut status = self.terminal_status(h, ctx, &live, container.as_ref(), at);
+                let mut changed = false;
+                for c in &mut status.container_statuses {
+                    if c.state.terminated.is_none() {
+                        c.state = ContainerState {
+                            terminated: Some(ContainerStateTerminated {
+                                exit_code: 137,
+                                reason: "ContainerStatusUnknown".into(),
+                                message: CONTAINER_VANISHED_ON_TERMINATE.into(),
+                                started_at: Time::at(ctx.epoch),
+                                finished_at: Time::at(ctx.epoch),
+                                container_id: String::new(),
+                            }),
+                            ..ContainerState::default()
+                        };
+                        changed = true;
+                    }
+                }
+                if status.phase == "Pending" || status.phase == "Running" {
+                    status.phase = "Failed".into();
+                    changed = true;
+                }
+                if changed {
+                    self.patch_pod_status(h, ctx, &live, status);
+                }
                 h.call(
                     ctx,
                     ApiOp::DeletePod {
-                        namespace: pod.metadata.namespace.clone(),
-                        name: pod.metadata.name.clone(),
-                        grace_seconds: grace,
+                        namespace: live.metadata.namespace.clone(),
+                        name: live.metadata.name.clone(),
+                        grace_seconds: Some(0),
+                        precondition_uid: Some(live.metadata.uid.clone()),
                     },
                 );
                 self.workers.remove(uid);
             }
         }
+    }
+
+    /// The status of a deleted Pod whose containers have stopped (`generateAPIPodStatus` with
+    /// `podIsTerminal`): the container that ran is terminated (nginx exits 0 on its stop
+    /// signal); one that vanished is reported as such. Every container stopped: `Succeeded` if
+    /// all exited 0, else `Failed`.
+    fn terminal_status(
+        &self,
+        h: &Host,
+        ctx: &Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        killed: Option<&RunningContainer>,
+        at: SimTime,
+    ) -> PodStatus {
+        let now = Time::at(ctx.wall());
+        let mut status = self.status_base(h, ctx, pod);
+        let mut all_zero = true;
+        for c in &mut status.container_statuses {
+            let was_running = c.state.running.clone();
+            match (killed, was_running) {
+                (Some(k), _) if k.name == c.name => {
+                    c.state = ContainerState {
+                        terminated: Some(ContainerStateTerminated {
+                            exit_code: 0,
+                            reason: "Completed".into(),
+                            message: String::new(),
+                            started_at: Time::at(ctx.epoch + k.started_at.since_start()),
+                            finished_at: Time::at(ctx.epoch + at.since_start()),
+                            container_id: format!("containerd://{}", k.id),
+                        }),
+                        ..ContainerState::default()
+                    };
+                }
+                (_, Some(running)) => {
+                    // It ran, and is gone: its last state says so; the Pod is being deleted,
+                    // so the restart count stays.
+                    all_zero = false;
+                    c.state = ContainerState {
+                        waiting: Some(ContainerStateWaiting {
+                            reason: "ContainerCreating".into(),
+                            message: String::new(),
+                        }),
+                        ..ContainerState::default()
+                    };
+                    c.last_state = ContainerState {
+                        terminated: Some(ContainerStateTerminated {
+                            exit_code: 137,
+                            reason: "ContainerStatusUnknown".into(),
+                            message: CONTAINER_VANISHED_ON_DELETE.into(),
+                            started_at: running.started_at,
+                            finished_at: running.started_at,
+                            container_id: String::new(),
+                        }),
+                        ..ContainerState::default()
+                    };
+                }
+                _ => {}
+            }
+            if c.state.terminated.is_some() || c.last_state.terminated.is_some() {
+                c.ready = false;
+                c.started = false;
+            }
+        }
+        let stopped = !status.container_statuses.is_empty()
+            && status
+                .container_statuses
+                .iter()
+                .all(|c| c.state.terminated.is_some() || c.last_state.terminated.is_some());
+        if stopped {
+            status.phase = if all_zero { "Succeeded" } else { "Failed" }.into();
+        }
+        let reason = match status.phase.as_str() {
+            "Succeeded" => "PodCompleted",
+            "Failed" => "PodFailed",
+            _ => "ContainersNotReady",
+        };
+        set_pod_condition(&mut status, "PodReadyToStartContainers", "False", "", "", now);
+        set_pod_condition(&mut status, "Initialized", "True", "", "", now);
+        set_pod_condition(&mut status, "Ready", "False", reason, "", now);
+        set_pod_condition(&mut status, "ContainersReady", "False", reason, "", now);
+        order_pod_conditions(&mut status, pod.metadata.generation);
+        status
     }
 
     pub(super) fn status_base(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> PodStatus {
@@ -313,8 +458,7 @@ impl Kubelet {
             ready: true,
             restart_count: 0,
             image: format!("docker.io/library/{}", c.image),
-            image_id: "docker.io/library/nginx@sha256:6784fb0834aa7dbbe12e3d7471e69c290df3e6ba810dc38b34ae33d3c1c05f7d"
-                .into(),
+            image_id: WORKLOAD_IMAGE_DIGEST.into(),
             container_id: format!("containerd://{}", running.id),
             started: true,
         }];
@@ -360,8 +504,14 @@ impl Kubelet {
             ApiOp::PatchPodStatus {
                 namespace: pod.metadata.namespace.clone(),
                 name: pod.metadata.name.clone(),
+                uid: pod.metadata.uid.clone(),
                 status,
             },
         );
     }
+}
+
+/// The status manager's `GET pods/NAME` (main client, no query).
+fn get_pod(pod: &Pod) -> ApiOp {
+    ApiOp::GetPod { namespace: pod.metadata.namespace.clone(), name: pod.metadata.name.clone() }
 }

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{API_SERVER, Ctx, Reply};
+use crate::ctx::{Client, Ctx, DIAL_TIMEOUT, Reply};
 use crate::objects::{Node, Object};
+use crate::record::Method;
 use crate::time::secs;
 
-use super::{HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, MachineTimer};
+use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 
 impl Kubelet {
     /// The Node the kubelet registers (`initialNode`).
@@ -44,11 +45,11 @@ impl Kubelet {
         let host = node.metadata.name.clone();
         h.log(ctx, format!("\"Attempting to register node\" node=\"{host}\""));
         match h.call(ctx, ApiOp::CreateNode(node.clone())) {
-            Reply::Ok(Object::Node(stored)) => {
+            Reply::Ok(Object::Node(_)) => {
                 h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
-                let k = &mut *self;
-                k.registered = true;
-                k.node_cache = Some(stored);
+                // The informer has not seen the new Node yet: the status update's first try
+                // misses it in the lister, and the next one GETs it.
+                self.registered = true;
                 self.status_try(h, ctx, 0);
             }
             Reply::Err(status) if status.reason == "AlreadyExists" => {
@@ -88,7 +89,7 @@ impl Kubelet {
                 self.register_failed(h, ctx, &why);
             }
             Reply::Timeout => {
-                let err = format!("Post \"{}/api/v1/nodes\": dial tcp 10.0.0.10:6443: i/o timeout", API_SERVER);
+                let err = Client::Main.error(Method::Post, "/api/v1/nodes", "");
                 self.register_failed(h, ctx, &err);
             }
             Reply::Ok(_) => unreachable!("creating a Node returns a Node"),
@@ -105,8 +106,8 @@ impl Kubelet {
         let k = &mut *self;
         let sleep = k.register_sleep;
         k.register_sleep = (sleep * 2).min(secs(7));
-        // A timed-out POST already waited for the client's timeout.
-        let wait = if cut { HEARTBEAT_TIMEOUT + sleep } else { sleep };
+        // A POST to an unreachable API server already waited for the dial timeout.
+        let wait = if cut { DIAL_TIMEOUT + sleep } else { sleep };
         self.after(ctx, wait, KubeletTimer::Register);
     }
 }

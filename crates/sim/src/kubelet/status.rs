@@ -9,8 +9,8 @@ use crate::time::millis;
 use crate::apiserver::ApiOp;
 use crate::ctx::{API_SERVER, Ctx, Reply};
 use crate::objects::{
-    DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures, NodeRuntimeHandler,
-    NodeRuntimeHandlerFeatures, Object, Time,
+    ContainerImage, DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures,
+    NodeRuntimeHandler, NodeRuntimeHandlerFeatures, Object, Time,
 };
 
 use super::{
@@ -23,7 +23,7 @@ use super::{
 pub(super) struct StatusInputs {
     base: Arc<Node>,
     errors: Vec<String>,
-    images: usize,
+    images: Arc<Vec<ContainerImage>>,
     runtime_synced: bool,
 }
 
@@ -31,7 +31,7 @@ impl StatusInputs {
     fn same_as(&self, other: &StatusInputs) -> bool {
         Arc::ptr_eq(&self.base, &other.base)
             && self.errors == other.errors
-            && self.images == other.images
+            && Arc::ptr_eq(&self.images, &other.images)
             && self.runtime_synced == other.runtime_synced
     }
 }
@@ -67,7 +67,7 @@ impl Kubelet {
         }
         s.node_info = machine.info.clone();
         s.daemon_endpoints = NodeDaemonEndpoints { kubelet_endpoint: DaemonEndpoint { port: 10250 } };
-        s.images = machine.images.clone();
+        s.images = k.image_cache.clone();
         if ctx.profile.runtime_reports_handlers() && k.runtime_synced_at.is_some() {
             let features = NodeRuntimeHandlerFeatures { recursive_read_only_mounts: true, user_namespaces: true };
             s.runtime_handlers = vec![
@@ -151,9 +151,16 @@ impl Kubelet {
     pub(super) fn status_try(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8) {
         let host = h.hostname.clone();
         let cached = self.node_cache.clone();
+        if n == 0 && cached.is_none() {
+            // Right after a fresh POST the lister does not have the Node yet; the retry (no
+            // sleep) GETs it.
+            let err = format!("error getting node \\\"{host}\\\": node \\\"{host}\\\" not found");
+            h.log(ctx, format!("\"Error updating node status, will retry\" err=\"{err}\""));
+            return self.status_try(h, ctx, 1);
+        }
         let base = match (n, cached) {
             (0, Some(node)) => node,
-            _ => match h.call_with(ctx, ApiOp::GetNode(host.clone()), "timeout=10s") {
+            _ => match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
                 Reply::Ok(Object::Node(node)) => {
                     self.node_cache = Some(node.clone());
                     node
@@ -179,7 +186,7 @@ impl Kubelet {
         let inputs = StatusInputs {
             base: base.clone(),
             errors: self.ready_errors(h, ctx),
-            images: h.images.len(),
+            images: self.image_cache.clone(),
             runtime_synced: k.runtime_synced_at.is_some(),
         };
         if !report_due && k.quiet_inputs.as_ref().is_some_and(|q| q.same_as(&inputs)) {
@@ -193,7 +200,7 @@ impl Kubelet {
             self.next_status_sync(ctx);
             return;
         }
-        match h.call_with(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }, "timeout=10s") {
+        match h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }) {
             Reply::Ok(Object::Node(node)) => {
                 let k = &mut *self;
                 k.node_cache = Some(node);
@@ -243,6 +250,13 @@ impl Kubelet {
             return;
         }
         let Some(cached) = k.node_cache.clone() else {
+            if ctx.store().node(&h.hostname).is_none() {
+                let host = &h.hostname;
+                h.log(
+                    ctx,
+                    format!("\"Error getting the current node from lister\" err=\"node \\\"{host}\\\" not found\""),
+                );
+            }
             self.after(ctx, millis(100), KubeletTimer::FastStatus);
             return;
         };
@@ -255,7 +269,7 @@ impl Kubelet {
             let (wanted, events) = self.compute_status(h, ctx, &cached);
             self.emit(h, ctx, events);
             if let Reply::Ok(Object::Node(node)) =
-                h.call_with(ctx, ApiOp::PatchNodeStatus { base: cached, wanted: Arc::new(wanted) }, "timeout=10s")
+                h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base: cached, wanted: Arc::new(wanted) })
             {
                 let now = ctx.now;
                 let k = &mut *self;

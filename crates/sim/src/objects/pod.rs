@@ -239,6 +239,8 @@ pub struct ContainerStateRunning {
 pub struct ContainerStateTerminated {
     pub exit_code: i32,
     pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
     pub started_at: Time,
     pub finished_at: Time,
     #[serde(rename = "containerID")]

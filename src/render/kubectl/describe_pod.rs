@@ -1,0 +1,204 @@
+//! `kubectl describe pod`, as kubectl 1.32 prints it (`pkg/describe/describe.go`,
+//! `PodDescriber.Describe`, `describePod`, `describeContainers`, `describeVolumes`,
+//! `printTolerationsMultilineWithIndent`, and `DescribeEvents` shared with `describe node`).
+//!
+//! kubectl reads the Pod, then the Events with the field selector `involvedObject.name`,
+//! `involvedObject.namespace` and `involvedObject.uid` (the reference's kind cleared): an Event
+//! whose involved object carries no uid, such as the taint eviction controller's
+//! `TaintManagerEviction`, is not listed, though `kubectl get events` shows it.
+
+use super::describe::{Prefix, annotations, describe_events, multiline};
+use super::tabwriter::TabWriter;
+use super::{Cluster, rfc1123z, since};
+use crate::sim::objects::{ContainerState, Event, Pod};
+
+/// The Events `kubectl describe pod` asks for, in list order (before sorting).
+pub fn pod_events<'a>(cluster: &'a Cluster, pod: &Pod) -> Vec<&'a Event> {
+    let m = &pod.metadata;
+    cluster
+        .events
+        .iter()
+        .filter(|e| {
+            let o = &e.involved_object;
+            e.metadata.namespace == m.namespace && o.name == m.name && o.namespace == m.namespace && o.uid == m.uid
+        })
+        .map(|e| &**e)
+        .collect()
+}
+
+/// `kubectl describe pod NAME` for `pod`; the Events (unless `show_events` is false) read from
+/// `cluster`.
+pub fn describe_pod(pod: &Pod, cluster: &Cluster, show_events: bool) -> String {
+    let mut w = Prefix { w: TabWriter::describe() };
+    let (meta, spec, status) = (&pod.metadata, &pod.spec, &pod.status);
+    w.put(0, &["Name:\t", &meta.name, "\n"]);
+    w.put(0, &["Namespace:\t", &meta.namespace, "\n"]);
+    w.put(0, &["Priority:\t", &spec.priority.to_string(), "\n"]);
+    if !spec.service_account_name.is_empty() {
+        w.put(0, &["Service Account:\t", &spec.service_account_name, "\n"]);
+    }
+    if spec.node_name.is_empty() {
+        w.put(0, &["Node:\t<none>\n"]);
+    } else {
+        w.put(0, &["Node:\t", &spec.node_name, "/", &status.host_ip, "\n"]);
+    }
+    if let Some(t) = status.start_time {
+        w.put(0, &["Start Time:\t", &rfc1123z(Some(t.0)), "\n"]);
+    }
+    multiline(&mut w, "Labels", meta.labels.iter().map(|(k, v)| [k.as_str(), "=", v, "\n"].concat()).collect());
+    annotations(&mut w, &meta.annotations);
+    match meta.deletion_timestamp {
+        Some(t) if status.phase != "Failed" && status.phase != "Succeeded" => {
+            w.put(0, &["Status:\tTerminating (lasts ", &since(cluster.now, Some(t.0)), ")\n"]);
+            let grace = meta.deletion_grace_period_seconds.unwrap_or_default().to_string();
+            w.put(0, &["Termination Grace Period:\t", &grace, "s\n"]);
+        }
+        _ => w.put(0, &["Status:\t", &status.phase, "\n"]),
+    }
+    w.put(0, &["IP:\t", &status.pod_ip, "\n"]);
+    if status.pod_ips.is_empty() {
+        w.put(0, &["IPs:\t<none>\n"]);
+    } else {
+        w.put(0, &["IPs:\n"]);
+        for ip in &status.pod_ips {
+            w.put(1, &["IP:\t", &ip.ip, "\n"]);
+        }
+    }
+    if let Some(owner) = meta.owner_references.iter().find(|o| o.controller == Some(true)) {
+        w.put(0, &["Controlled By:\t", &owner.kind, "/", &owner.name, "\n"]);
+    }
+    containers(&mut w, pod);
+    if !status.conditions.is_empty() {
+        w.put(0, &["Conditions:\n  Type\tStatus\n"]);
+        for c in &status.conditions {
+            w.put(1, &[&c.type_, " \t", &c.status, " \n"]);
+        }
+    }
+    volumes(&mut w, pod);
+    w.put(0, &["QoS Class:\t", &status.qos_class, "\n"]);
+    multiline(&mut w, "Node-Selectors", Vec::new());
+    let tolerations = spec
+        .tolerations
+        .iter()
+        .map(|t| {
+            let mut s = t.key.clone();
+            if !t.value.is_empty() {
+                s.push('=');
+                s.push_str(&t.value);
+            }
+            if !t.effect.is_empty() {
+                s.push(':');
+                s.push_str(&t.effect);
+            }
+            if t.operator == "Exists" && t.value.is_empty() {
+                s.push_str(if t.key.is_empty() && t.effect.is_empty() { "op=Exists" } else { " op=Exists" });
+            }
+            if let Some(secs) = t.toleration_seconds {
+                s.push_str(&[" for ", &secs.to_string(), "s"].concat());
+            }
+            s.push('\n');
+            s
+        })
+        .collect();
+    multiline(&mut w, "Tolerations", tolerations);
+    if show_events {
+        let mut events = pod_events(cluster, pod);
+        describe_events(&mut w, &mut events, cluster.now);
+    }
+    w.w.finish()
+}
+
+/// `describeContainers("Containers", …)`.
+fn containers(w: &mut Prefix, pod: &Pod) {
+    w.put(0, &["Containers:", if pod.spec.containers.is_empty() { " <none>" } else { "" }, "\n"]);
+    for c in &pod.spec.containers {
+        let status = pod.status.container_statuses.iter().find(|s| s.name == c.name);
+        w.put(1, &[&c.name, ":\n"]);
+        if let Some(s) = status {
+            w.put(2, &["Container ID:\t", &s.container_id, "\n"]);
+        }
+        w.put(2, &["Image:\t", &c.image, "\n"]);
+        if let Some(s) = status {
+            w.put(2, &["Image ID:\t", &s.image_id, "\n"]);
+        }
+        w.put(2, &["Port:\t<none>\n"]);
+        w.put(2, &["Host Port:\t<none>\n"]);
+        if let Some(s) = status {
+            state(w, "State", &s.state);
+            if s.last_state.terminated.is_some() {
+                state(w, "Last State", &s.last_state);
+            }
+            w.put(2, &["Ready:\t", if s.ready { "True" } else { "False" }, "\n"]);
+            w.put(2, &["Restart Count:\t", &s.restart_count.to_string(), "\n"]);
+        }
+        for (title, list) in [("Limits:\n", &c.resources.limits), ("Requests:\n", &c.resources.requests)] {
+            if list.is_empty() {
+                continue;
+            }
+            w.put(2, &[title]);
+            for (name, value) in list {
+                let shown = super::quantity::Quantity::parse(value).map_or_else(|| value.clone(), |q| q.canonical());
+                w.put(3, &[name, ":\t", &shown, "\n"]);
+            }
+        }
+        w.put(2, &["Environment:\t<none>\n"]);
+        w.put(2, &["Mounts:", if c.volume_mounts.is_empty() { "\t<none>" } else { "" }, "\n"]);
+        let mut mounts: Vec<_> = c.volume_mounts.iter().collect();
+        mounts.sort_by(|a, b| a.mount_path.cmp(&b.mount_path));
+        for m in mounts {
+            w.put(3, &[&m.mount_path, " from ", &m.name, if m.read_only { " (ro)\n" } else { " (rw)\n" }]);
+        }
+    }
+}
+
+/// `describeStatus`.
+fn state(w: &mut Prefix, title: &str, s: &ContainerState) {
+    let time = |t: crate::sim::objects::Time| rfc1123z(Some(t.0));
+    if let Some(r) = &s.running {
+        w.put(2, &[title, ":\tRunning\n"]);
+        w.put(3, &["Started:\t", &time(r.started_at), "\n"]);
+    } else if let Some(wt) = &s.waiting {
+        w.put(2, &[title, ":\tWaiting\n"]);
+        if !wt.reason.is_empty() {
+            w.put(3, &["Reason:\t", &wt.reason, "\n"]);
+        }
+    } else if let Some(t) = &s.terminated {
+        w.put(2, &[title, ":\tTerminated\n"]);
+        if !t.reason.is_empty() {
+            w.put(3, &["Reason:\t", &t.reason, "\n"]);
+        }
+        if !t.message.is_empty() {
+            w.put(3, &["Message:\t", &t.message, "\n"]);
+        }
+        w.put(3, &["Exit Code:\t", &t.exit_code.to_string(), "\n"]);
+        w.put(3, &["Started:\t", &time(t.started_at), "\n"]);
+        w.put(3, &["Finished:\t", &time(t.finished_at), "\n"]);
+    }
+}
+
+/// `describeVolumes` for the projected service-account volume (the only kind a simulated Pod
+/// has).
+fn volumes(w: &mut Prefix, pod: &Pod) {
+    if pod.spec.volumes.is_empty() {
+        w.put(0, &["Volumes:\t<none>\n"]);
+        return;
+    }
+    w.put(0, &["Volumes:\n"]);
+    for v in &pod.spec.volumes {
+        w.put(1, &[&v.name, ":\n"]);
+        w.put(2, &["Type:\tProjected (a volume that contains injected data from multiple sources)\n"]);
+        for source in &v.projected.sources {
+            if let Some(token) = source.get("serviceAccountToken") {
+                let secs = token["expirationSeconds"].as_i64().unwrap_or_default().to_string();
+                w.put(2, &["TokenExpirationSeconds:\t", &secs, "\n"]);
+            } else if let Some(cm) = source.get("configMap") {
+                // kubectl 1.32 prints the `*bool` as it is: `<nil>` when unset.
+                let optional = cm["optional"].as_bool().map_or("<nil>".to_string(), |b| b.to_string());
+                let name = cm["name"].as_str().unwrap_or_default();
+                w.put(2, &["ConfigMapName:\t", name, "\n    ConfigMapOptional:\t", &optional, "\n"]);
+            } else if source.get("downwardAPI").is_some() {
+                w.put(2, &["DownwardAPI:\ttrue\n"]);
+            }
+        }
+    }
+}
