@@ -67,7 +67,7 @@ impl Kubelet {
                 }
             }
         }
-        match h.call_with(ctx, ApiOp::UpdateLease(Arc::new(lease)), "timeout=10s") {
+        match h.call_with(ctx, ApiOp::UpdateLease { lease: Arc::new(lease), base }, "timeout=10s") {
             Reply::Ok(Object::Lease(stored)) => {
                 let k = &mut *self;
                 k.lease = Some(stored);
