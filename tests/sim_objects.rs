@@ -53,9 +53,10 @@ fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
     for (i, r) in log.requests.iter().enumerate() {
         let what = format!("{name}: request #{i} {} {} at {}", r.method.as_str(), r.path, r.t);
         match &r.body {
-            Some(Body::Object(o)) => {
+            Some(body @ (Body::Object(_) | Body::Renewal { .. })) => {
                 tally.bodies += 1;
-                tally.check(format!("{what} (body)"), object_round_trip_diff(o));
+                let o = body.object().expect("a whole object");
+                tally.check(format!("{what} (body)"), object_round_trip_diff(&o));
             }
             Some(Body::Json(v)) if r.path.ends_with("/binding") => {
                 tally.bindings += 1;

@@ -27,12 +27,14 @@ pub fn object_json(o: &Object) -> String {
 
 /// The request body, as sent.
 pub fn request_body(r: &Request) -> Option<String> {
-    Some(match r.body.as_ref()? {
+    let body = r.body.as_ref()?;
+    Some(match body {
         Body::Object(o) => object_json(o),
         Body::StatusPatch { base, wanted } => {
             json::to_string_compact(&super::patch::node_status(&base.to_json(), &wanted.to_json()))
         }
         Body::Json(v) => json::to_string_compact(v),
+        Body::Renewal { .. } => object_json(&body.object()?),
     })
 }
 

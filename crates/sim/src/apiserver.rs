@@ -62,7 +62,11 @@ pub(crate) enum ApiOp {
     },
     GetLease(String),
     CreateLease(Lease),
-    UpdateLease(Arc<Lease>),
+    /// A PUT of a Lease: the Lease sent, and the version the sender read and changed.
+    UpdateLease {
+        lease: Arc<Lease>,
+        base: Arc<Lease>,
+    },
     CreatePod(Pod),
     GetPod {
         namespace: String,
@@ -120,7 +124,7 @@ impl ApiOp {
             ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
             ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
-            ApiOp::UpdateLease(l) => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
+            ApiOp::UpdateLease { lease: l, .. } => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
             ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
             ApiOp::GetPod { namespace, name } => (Method::Get, join(&[NS, namespace, "/pods/", name])),
             ApiOp::BindPod { namespace, name, .. } => {
@@ -159,7 +163,10 @@ impl ApiOp {
                 Some((Body::Json(serde_json::json!({ "spec": { "podCIDR": cidr, "podCIDRs": [cidr] } })), SMP))
             }
             ApiOp::CreateLease(l) => obj(Object::Lease(Arc::new(l.clone()))),
-            ApiOp::UpdateLease(l) => obj(Object::Lease(l.clone())),
+            ApiOp::UpdateLease { lease, base } => match Body::renewal(base, lease) {
+                Some(renewal) => Some((renewal, JSON)),
+                None => obj(Object::Lease(lease.clone())),
+            },
             ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
             ApiOp::BindPod { namespace, name, uid, node } => Some((
                 Body::Json(serde_json::json!({
@@ -467,7 +474,7 @@ impl ApiServer {
                 | ApiOp::PatchNodePodCidr { name: n, .. } => Some(("nodes", n.as_str())),
                 ApiOp::GetLease(n) => Some(("leases", n.as_str())),
                 ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
-                ApiOp::UpdateLease(l) => Some(("leases", l.metadata.name.as_str())),
+                ApiOp::UpdateLease { lease: l, .. } => Some(("leases", l.metadata.name.as_str())),
                 _ => None,
             };
             match target {
@@ -634,7 +641,7 @@ impl ApiServer {
                 self.new_meta(ctx, &mut lease.metadata);
                 Ok(self.store_lease(ctx, lease, ChangeType::Added))
             }
-            ApiOp::UpdateLease(lease) => {
+            ApiOp::UpdateLease { lease, .. } => {
                 let name = lease.metadata.name.clone();
                 let Some(current) = self.leases.get(&name) else {
                     return Err(not_found(lease_group, "leases", &name));

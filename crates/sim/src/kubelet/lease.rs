@@ -67,7 +67,7 @@ impl Kubelet {
                 }
             }
         }
-        match h.call_heartbeat(ctx, ApiOp::UpdateLease(Arc::new(lease))) {
+        match h.call_heartbeat(ctx, ApiOp::UpdateLease { lease: Arc::new(lease), base }) {
             Reply::Ok(Object::Lease(stored)) => {
                 let k = &mut *self;
                 k.lease = Some(stored);
