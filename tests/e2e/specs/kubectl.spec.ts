@@ -35,8 +35,8 @@ test.describe('kubectl panel', () => {
     await app.expectTranscript(
       'kubectl get pods -o wide',
       'NAME             READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES\n' +
-        'demo-hr4dq       1/1     Running   0          68s   10.244.0.2   node-1   <none>           <none>\n' +
-        'tolerant-kl8bw   1/1     Running   0          62s   10.244.0.3   node-1   <none>           <none>\n',
+        'demo-dq4ck       1/1     Running   0          68s   10.244.0.2   node-1   <none>           <none>\n' +
+        'tolerant-bwbt7   1/1     Running   0          62s   10.244.0.3   node-1   <none>           <none>\n',
     );
     app.expectNoErrors();
   });
@@ -143,7 +143,8 @@ test.describe('kubectl Requests tab', () => {
     await app.goto('./?chapter=registration&t=1s&autoplay=0');
     const post = app.packet().filter({ hasText: 'POST /api/v1/nodes' });
     await expect(post).toBeVisible();
-    await post.click();
+    // A click on the packet itself (its bounding box's centre can fall on the frame below it).
+    await post.dispatchEvent('click');
     await expect(app.newTab('Requests')).toHaveAttribute('aria-selected', 'true');
     await expect(app.verbose).toContainText('POST https://10.0.0.10:6443/api/v1/nodes\nRequest Headers:');
     await expect(app.verbose).toContainText('Content-Type: application/json');

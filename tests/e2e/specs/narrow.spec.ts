@@ -126,9 +126,16 @@ for (const { width, height } of phones) {
             .map((r) => `${Math.round(r.x)},${Math.round(r.y)}`)
             .join(' '),
         );
-      const first = await at();
-      expect(first).not.toBe('');
-      await expect.poll(at, { timeout: 10_000 }).not.toBe(first);
+      // Packets come and go: take the first moment some are on screen, then wait for packets
+      // somewhere else (not for none at all).
+      let first = '';
+      await expect.poll(async () => (first = await at()), { timeout: 20_000 }).not.toBe('');
+      await expect
+        .poll(async () => {
+          const now = await at();
+          return now !== '' && now !== first;
+        }, { timeout: 10_000 })
+        .toBe(true);
       await app.pauseButton.click();
       app.expectNoErrors();
     });

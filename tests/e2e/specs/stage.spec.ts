@@ -41,7 +41,9 @@ test.describe('stage', () => {
     await expect(stage.svg.locator('.link.cut').getByText('cut', { exact: true })).toBeVisible();
     // The kubelet's last Lease renewal is stuck at the cut, waiting for its timeout.
     await expect(stage.caption).toHaveText(/PUT \S+\/leases\/node-1 → no answer yet$/);
-    await expect(stage.region.locator('[data-packet]').filter({ hasText: 'no answer yet' })).toBeVisible();
+    await expect(
+      stage.region.locator('[data-packet]').filter({ hasText: 'no answer yet' }).filter({ hasText: 'leases' }),
+    ).toBeVisible();
     await stage.screenshot('stage-network-cut');
     stage.app.expectNoErrors();
   });
