@@ -6,10 +6,16 @@
 //! While a question waits for its answer, `<html data-quiz-conceal="…">` names the parts of the
 //! page that would give it away (the narration, the timeline's marks, the inspector); the style
 //! sheet hides them, and the live region says nothing of the story until the answer is given.
+//!
+//! While a "which node" question waits, a click on a machine on the stage picks that node, as its
+//! radio button does: one listener on the stage, by delegation, only for as long as the question
+//! waits (`<html data-quiz-pick>` then says the machines can be clicked), and the stage marks the
+//! picked machine ([`crate::view::quiz::QuizState::picked`]).
 
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 
 use super::state::AppCtx;
 use crate::i18n::{Key, Segment, segments};
@@ -23,10 +29,48 @@ use crate::view::quiz::{self as vm, Open};
 const CONCEAL_ATTRIBUTE: &str = "data-quiz-conceal";
 const PANEL_ID: &str = "quiz-panel";
 const PROMPT_ID: &str = "quiz-prompt";
+/// The attribute on `<html>` while the stage's machines pick a node.
+const PICK_ATTRIBUTE: &str = "data-quiz-pick";
 
 thread_local! {
     /// What had the focus when the question opened: it gets it back when the question closes.
     static OPENER: std::cell::RefCell<Option<web_sys::HtmlElement>> = const { std::cell::RefCell::new(None) };
+    /// The stage and its click listener while a "which node" question waits.
+    static STAGE_LISTENER: std::cell::RefCell<Option<(web_sys::Element, Listener)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+/// Listens for clicks on the stage's machines (by delegation, on the stage) and gives `pick` the
+/// clicked machine's node name.
+fn listen_on_stage(pick: impl Fn(String) + 'static) {
+    stop_listening_on_stage();
+    let Some(stage) = document().query_selector("section.stage").ok().flatten() else { return };
+    let handler = Listener::new(move |ev: web_sys::Event| {
+        let machine = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-node]").ok().flatten());
+        if let Some(name) = machine.and_then(|m| m.get_attribute("data-node")) {
+            pick(name);
+        }
+    });
+    if stage.add_event_listener_with_callback("click", handler.as_ref().unchecked_ref()).is_ok() {
+        if let Some(html) = document().document_element() {
+            let _ = html.set_attribute(PICK_ATTRIBUTE, "");
+        }
+        STAGE_LISTENER.with(|l| *l.borrow_mut() = Some((stage, handler)));
+    }
+}
+
+fn stop_listening_on_stage() {
+    if let Some((stage, handler)) = STAGE_LISTENER.with(|l| l.borrow_mut().take()) {
+        let _ = stage.remove_event_listener_with_callback("click", handler.as_ref().unchecked_ref());
+    }
+    if let Some(html) = document().document_element() {
+        let _ = html.remove_attribute(PICK_ATTRIBUTE);
+    }
 }
 
 /// The open question and what the timeline says of it.
@@ -215,6 +259,37 @@ pub fn QuizPanel() -> impl IntoView {
         }
         key
     });
+    // A "which node" question: the stage's machines pick its answer too, and the stage marks
+    // the node picked.
+    let picking = Memo::new(move |_| ctx.quiz.with(|q| q.picking_node(ctx.chapter.get())));
+    Effect::new(move |_| {
+        let picked = picking
+            .get()
+            .then(|| {
+                let i = choice.get()?;
+                open.with(|o| match &o.as_ref()?.2.answer {
+                    Answer::Node { nodes, .. } => nodes.get(i).cloned(),
+                    _ => None,
+                })
+            })
+            .flatten();
+        if ctx.quiz.with_untracked(|q| q.picked != picked) {
+            ctx.quiz.update(|q| q.picked = picked);
+        }
+    });
+    Effect::new(move |_| {
+        if picking.get() {
+            listen_on_stage(move |name| {
+                let at = open.with_untracked(|o| o.as_ref().and_then(|(_, _, d)| vm::node_choice(d, &name)));
+                if at.is_some() {
+                    choice.set(at);
+                }
+            });
+        } else {
+            stop_listening_on_stage();
+        }
+    });
+    on_cleanup(stop_listening_on_stage);
     let total = move || ctx.with_session(|s| s.quiz.iter().filter(|d| d.is_some()).count());
     let progress_line = move || {
         let lang = ctx.lang.get();
@@ -290,9 +365,15 @@ pub fn QuizPanel() -> impl IntoView {
                 } else {
                     labels.iter().enumerate().map(|(i, l)| (i, rich(l).into_any())).collect()
                 };
-                let legend = if q.kind == Kind::Node { t(Key::QuizNodes) } else { t(Key::QuizRegion) };
+                let node = q.kind == Kind::Node;
+                let legend = if node { t(Key::QuizNodes) } else { t(Key::QuizRegion) };
+                let described = if node { "quiz-prompt quiz-pick-help" } else { PROMPT_ID };
                 view! {
-                    <fieldset class="quiz-options" aria-describedby=PROMPT_ID>
+                    {node.then(|| view! { <p class="quiz-hint" id="quiz-pick-help">{t(Key::QuizPickOnStage)}</p> })}
+                    <fieldset
+                        class="quiz-options"
+                        aria-describedby=described
+                    >
                         <legend class="sr-only">{legend}</legend>
                         {items
                             .into_iter()

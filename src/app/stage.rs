@@ -66,18 +66,27 @@ pub fn Stage() -> impl IntoView {
         ctx.with_session(|s| vm::caption(s.timeline.log(), at, timing, lang))
     });
 
+    // The machine picked for a "which node" question (question mode, `super::quiz`).
+    let picked = Memo::new(move |_| ctx.quiz.with(|q| q.picked.clone()));
+
     // Each layer is patched in place when its markup changes (see `super::dom`): the packets
-    // move every frame while requests are on their way.
-    let [scene_layer, lease_layer, packet_layer] = [drawing, leases, packets].map(|markup| {
-        let layer = NodeRef::<leptos::svg::G>::new();
-        Effect::new(move |_| {
-            let html = markup.get();
-            if let Some(layer) = layer.get() {
-                super::dom::morph(&layer, &html);
-            }
+    // move every frame while requests are on their way. The patch drops the picked machine's
+    // mark, so the scene's puts it back after.
+    let [scene_layer, lease_layer, packet_layer] =
+        [(drawing, true), (leases, false), (packets, false)].map(|(markup, machines)| {
+            let layer = NodeRef::<leptos::svg::G>::new();
+            Effect::new(move |_| {
+                let html = markup.get();
+                let picked = if machines { picked.get() } else { None };
+                if let Some(layer) = layer.get() {
+                    super::dom::morph(&layer, &html);
+                    if let Some(name) = picked {
+                        mark_picked(&layer, &name);
+                    }
+                }
+            });
+            layer
         });
-        layer
-    });
 
     view! {
         <section class="stage" node_ref=section aria-labelledby="stage-title" aria-describedby="stage-desc">
@@ -100,5 +109,13 @@ pub fn Stage() -> impl IntoView {
             </svg>
             <p class="stage-caption">{caption}</p>
         </section>
+    }
+}
+
+/// Marks the machine of node `name` (`data-picked`; the style sheet draws it). A node's name is
+/// a DNS subdomain name (no quotes), so it goes into the selector as it is.
+fn mark_picked(layer: &web_sys::Element, name: &str) {
+    if let Ok(Some(machine)) = layer.query_selector(&format!(r#"[data-node="{name}"]"#)) {
+        let _ = machine.set_attribute("data-picked", "");
     }
 }

@@ -254,6 +254,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::QuizMoveDown => "Move down: {0}",
         Key::QuizOrderHelp => "What happens first goes at the top.",
         Key::QuizNodes => "Nodes on the stage",
+        Key::QuizPickOnStage => "Choose a node below, or click its machine on the stage.",
         Key::QuizProgress => "Questions: {0} of {1} answered, {2} right",
         Key::QuizSummaryTitle => "Your answers in this chapter",
         Key::QuizAllRight => "Every question right.",

@@ -261,6 +261,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::QuizMoveDown => "下へ: {0}",
         Key::QuizOrderHelp => "先に起きるものを上に。",
         Key::QuizNodes => "ステージのノード",
+        Key::QuizPickOnStage => "下から選ぶか、ステージ上のマシンをクリックしてください。",
         Key::QuizProgress => "問題: {1} 問中 {0} 問回答、{2} 問正解",
         Key::QuizSummaryTitle => "この章の回答",
         Key::QuizAllRight => "全問正解です。",

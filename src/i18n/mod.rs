@@ -486,6 +486,7 @@ keys! {
     QuizMoveDown,
     QuizOrderHelp,
     QuizNodes,
+    QuizPickOnStage,
     QuizProgress,
     QuizSummaryTitle,
     QuizAllRight,

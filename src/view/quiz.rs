@@ -4,7 +4,7 @@
 
 use crate::i18n::{Key, Lang, plain};
 use crate::link::Link;
-use crate::quiz::{self, Answer, Derived, Mark, Progress, Question, Response};
+use crate::quiz::{self, Answer, Derived, Kind, Mark, Progress, Question, Response};
 pub use crate::quiz::{answer_text, options, prompt, why};
 use crate::sim::{Chapter, SimTime};
 
@@ -50,6 +50,9 @@ pub struct QuizState {
     pub answered: Option<Answered>,
     /// What the live region last said of an answer, numbered so a repeat is said again.
     pub said: Option<(u64, String)>,
+    /// The node picked so far for a "which node" question waiting for its answer (its radio
+    /// button or its machine on the stage): the stage highlights that machine.
+    pub picked: Option<String>,
 }
 
 impl QuizState {
@@ -94,6 +97,25 @@ impl QuizState {
     /// Whether a question waits for an answer (the page then hides what would give it away).
     pub fn asking(&self) -> bool {
         self.open.as_ref().is_some_and(|o| o.result.is_none())
+    }
+
+    /// Whether a "which node" question of `chapter` waits for its answer: a click on a machine
+    /// on the stage then picks that node.
+    pub fn picking_node(&self, chapter: Chapter) -> bool {
+        self.open
+            .as_ref()
+            .filter(|o| o.result.is_none())
+            .and_then(|o| quiz::questions(chapter).get(o.index))
+            .is_some_and(|q| q.kind == Kind::Node)
+    }
+}
+
+/// The position of node `name` among a "which node" question's choices (`None`: not one of
+/// them, or not such a question).
+pub fn node_choice(derived: &Derived, name: &str) -> Option<usize> {
+    match &derived.answer {
+        Answer::Node { nodes, .. } => nodes.iter().position(|n| n == name),
+        _ => None,
     }
 }
 
@@ -273,6 +295,26 @@ mod tests {
         let steps: Vec<(usize, usize)> = s.missed.iter().map(|m| (m.index, m.step)).collect();
         assert_eq!(steps, [(1, 2), (3, 4)]);
         assert_eq!(progress_text(Lang::En, &progress, s.total), "Questions: 4 of 5 answered, 2 right");
+    }
+
+    #[test]
+    fn only_an_open_node_question_picks_from_the_stage() {
+        let (_, derived) = node_failure();
+        let node = quiz::questions(Chapter::NodeFailure).iter().position(|q| q.kind == Kind::Node).unwrap();
+        let mut state = QuizState { enabled: true, ..QuizState::default() };
+        assert!(!state.picking_node(Chapter::NodeFailure), "no question open");
+        state.open = Some(Open { index: 0, result: None });
+        assert!(!state.picking_node(Chapter::NodeFailure), "a choice question");
+        state.open = Some(Open { index: node, result: None });
+        assert!(state.picking_node(Chapter::NodeFailure));
+        assert!(!state.picking_node(Chapter::KubeletRestart), "another chapter's question");
+        let d = derived[node].as_ref().unwrap();
+        assert_eq!(node_choice(d, "node-1"), Some(0));
+        assert_eq!(node_choice(d, "node-2"), Some(1));
+        assert_eq!(node_choice(d, "node-9"), None);
+        assert_eq!(node_choice(derived[0].as_ref().unwrap(), "node-1"), None, "not a node question");
+        state.answer(Chapter::NodeFailure, node, d, Response::Node(1));
+        assert!(!state.picking_node(Chapter::NodeFailure), "answered");
     }
 
     #[test]

@@ -117,7 +117,13 @@ pub fn machines_markup(machines: &[MachineBox]) -> String {
     let mut o = String::with_capacity(2048 * machines.len());
     for m in machines {
         let r = m.rect;
-        group(&mut o, "machine", Some(&m.label), Some("machine"));
+        // `data-node`: the node's name, for question mode's "pick a node on the stage" (`app::quiz`).
+        let _ = write!(
+            o,
+            r#"<g class="machine" role="group" aria-label="{}" data-target="machine" data-node="{}">"#,
+            escape(&m.label),
+            escape(&m.name)
+        );
         rect(&mut o, r, "frame machine-frame", 8.0);
         text(&mut o, "machine-name", r.x + 10.0, r.y + 18.0, &m.name);
         if m.ip_inline {
@@ -427,7 +433,7 @@ mod tests {
         let s = scene_at(Chapter::NodeFailure, "", 150, Layout::Wide);
         let m = machines_markup(&s.machines);
         assert!(m.contains(r#"role="group" aria-label="node-1: kubelet stopped" data-target="kubelet""#), "{m}");
-        assert!(m.contains(r#"aria-label="Machine node-1 (10.0.0.11)" data-target="machine""#));
+        assert!(m.contains(r#"aria-label="Machine node-1 (10.0.0.11)" data-target="machine" data-node="node-1">"#));
         assert!(m.contains("/nginx</text>"));
         let s = scene_at(Chapter::Registration, "cut-network@1m", 90, Layout::Wide);
         let l = lines_markup(&s.lines, "cut");

@@ -36,6 +36,11 @@ export class QuizPage extends AppPage {
     return this.panel().getByRole('radio', { name, exact: true });
   }
 
+  /** A machine on the stage ("Machine node-2 (10.0.0.12)"), which a node question lets the reader click. */
+  machine(node: string): Locator {
+    return this.page.getByRole('group', { name: new RegExp(`^Machine ${node} \\(`) });
+  }
+
   get seconds(): Locator {
     return this.panel().getByRole('textbox', { name: 'Seconds' });
   }

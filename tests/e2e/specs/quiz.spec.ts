@@ -140,6 +140,47 @@ test.describe('question mode', () => {
     quiz.expectNoErrors();
   });
 
+  test('a node question is answered by clicking a machine on the stage', async ({ page }) => {
+    const quiz = new QuizPage(page);
+    // No node question open: a click on a machine picks nothing.
+    await quiz.goto(`${FAILURE}&step=2&speed=0.1`);
+    await expect(quiz.questionHeading(1, 5)).toBeVisible();
+    await quiz.machine('node-1').click();
+    await expect(quiz.panel().getByRole('radio', { checked: true })).toHaveCount(0);
+    await expect(quiz.check).toBeDisabled();
+    await expect(quiz.machine('node-1')).not.toHaveAttribute('data-picked');
+
+    // The right machine.
+    await quiz.goto(`${FAILURE}&step=5`);
+    await expect(quiz.questionHeading(5, 5)).toBeVisible();
+    await expect(quiz.panel()).toContainText('Choose a node below, or click its machine on the stage.');
+    await quiz.machine('node-1').click();
+    await expect(quiz.option('node-1')).toBeChecked();
+    await quiz.machine('node-2').click();
+    await expect(quiz.option('node-2')).toBeChecked();
+    await expect(quiz.option('node-1')).not.toBeChecked();
+    // The stage marks the machine picked.
+    await expect(quiz.machine('node-2')).toHaveAttribute('data-picked', '');
+    await expect(quiz.machine('node-1')).not.toHaveAttribute('data-picked');
+    await page.screenshot({ path: test.info().outputPath('machine-picked.png') });
+    await quiz.check.click();
+    await expect(quiz.status).toContainText('Right.');
+    // Answered: the mark goes, and the stage picks nothing more.
+    await expect(quiz.machine('node-2')).not.toHaveAttribute('data-picked');
+    await quiz.machine('node-1').click();
+    await expect(quiz.machine('node-1')).not.toHaveAttribute('data-picked');
+    await expect(quiz.panel()).toContainText('rules out node-1');
+
+    // The wrong machine.
+    await quiz.goto(`${FAILURE}&step=5`);
+    await expect(quiz.questionHeading(5, 5)).toBeVisible();
+    await quiz.machine('node-1').click();
+    await expect(quiz.option('node-1')).toBeChecked();
+    await quiz.check.click();
+    await expect(quiz.panel()).toContainText('Not quite. The answer: node-2.');
+    quiz.expectNoErrors();
+  });
+
   test('skipping plays on and gives the focus back', async ({ page }) => {
     const quiz = new QuizPage(page);
     await quiz.goto(`${FAILURE}&step=2&speed=0.1`);
