@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::objects::{
-    Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
+    CsiNode, Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, Log, Method};
 use super::rng::Rng;
@@ -60,6 +60,10 @@ pub(crate) enum ApiOp {
         name: String,
         taints: Vec<Taint>,
     },
+    /// `GET csinodes/NAME` (the kubelet's CSI plugin init).
+    GetCsiNode(String),
+    /// `POST csinodes`.
+    CreateCsiNode(CsiNode),
     GetLease(String),
     CreateLease(Lease),
     /// A PUT of a Lease: the Lease sent, and the version the sender read and changed.
@@ -111,6 +115,7 @@ impl ApiOp {
         const NODES: &str = "/api/v1/nodes";
         const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
         const NS: &str = "/api/v1/namespaces/";
+        const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
         match self {
             ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
             ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
@@ -122,6 +127,8 @@ impl ApiOp {
             | ApiOp::PatchNodeAnnotations { name, .. }
             | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
             ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
+            ApiOp::GetCsiNode(n) => (Method::Get, join(&[CSINODES, "/", n])),
+            ApiOp::CreateCsiNode(_) => (Method::Post, CSINODES.into()),
             ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
             ApiOp::UpdateLease { lease: l, .. } => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
@@ -144,7 +151,8 @@ impl ApiOp {
     pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
         let obj = |o: Object| Some((Body::Object(o), JSON));
         match self {
-            ApiOp::GetNode(_) | ApiOp::GetLease(_) | ApiOp::GetPod { .. } => None,
+            ApiOp::GetNode(_) | ApiOp::GetCsiNode(_) | ApiOp::GetLease(_) | ApiOp::GetPod { .. } => None,
+            ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
                 Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
@@ -217,6 +225,7 @@ pub(crate) struct ApiServer {
     resource_version: u64,
     pub(crate) nodes: VecMap<String, Arc<Node>>,
     pub(crate) leases: VecMap<String, Arc<Lease>>,
+    pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
@@ -381,6 +390,15 @@ impl ApiServer {
         obj
     }
 
+    fn store_csinode(&mut self, ctx: &mut Exec<'_>, mut csinode: CsiNode, change: ChangeType) -> Object {
+        csinode.metadata.resource_version = self.next_rv();
+        let csinode = Arc::new(csinode);
+        self.csinodes.insert(csinode.metadata.name.clone(), csinode.clone());
+        let obj = Object::CsiNode(csinode);
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
     fn store_lease(&mut self, ctx: &mut Exec<'_>, mut lease: Lease, change: ChangeType) -> Object {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
@@ -472,6 +490,7 @@ impl ApiServer {
                 | ApiOp::PatchNodeTaints { name: n, .. }
                 | ApiOp::PatchNodeAnnotations { name: n, .. }
                 | ApiOp::PatchNodePodCidr { name: n, .. } => Some(("nodes", n.as_str())),
+                ApiOp::CreateCsiNode(c) => Some(("csinodes", c.metadata.name.as_str())),
                 ApiOp::GetLease(n) => Some(("leases", n.as_str())),
                 ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
                 ApiOp::UpdateLease { lease: l, .. } => Some(("leases", l.metadata.name.as_str())),
@@ -484,6 +503,14 @@ impl ApiServer {
                         "nodes",
                         name,
                         format!("node \"{me}\" is not allowed to modify node \"{name}\""),
+                    ));
+                }
+                Some(("csinodes", name)) if name != me => {
+                    return Err(forbidden(
+                        "storage.k8s.io",
+                        "csinodes",
+                        name,
+                        "can only access CSINode with the same name as the requesting node".into(),
                     ));
                 }
                 Some(("leases", name)) if name != me => {
@@ -612,6 +639,34 @@ impl ApiServer {
                     return Ok(Object::Node(current.clone()));
                 }
                 Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::GetCsiNode(name) => self
+                .csinodes
+                .get(&name)
+                .map(|c| Object::CsiNode(c.clone()))
+                .ok_or_else(|| not_found("storage.k8s.io", "csinodes", &name)),
+            ApiOp::CreateCsiNode(mut csinode) => {
+                let name = csinode.metadata.name.clone();
+                if self.csinodes.contains_key(&name) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("csinodes.storage.k8s.io \"{name}\" already exists"),
+                        "storage.k8s.io",
+                        "csinodes",
+                        &name,
+                    )));
+                }
+                // The uid comes from a generator of its own, keyed by the owner's uid, so that
+                // CSINodes did not move every later draw of the seeded stream (Pod names, uids).
+                let owner = csinode.metadata.owner_references.first().map_or("", |o| o.uid.as_str());
+                csinode.metadata.uid = Rng::keyed(&["csinode", &name, owner]).uuid();
+                csinode.metadata.creation_timestamp = Some(ctx.time());
+                // Stored as protobuf, where an empty list is no list: served as `drivers: null`.
+                if csinode.spec.drivers.as_ref().is_some_and(Vec::is_empty) {
+                    csinode.spec.drivers = None;
+                }
+                Ok(self.store_csinode(ctx, csinode, ChangeType::Added))
             }
             ApiOp::GetLease(name) => self
                 .leases

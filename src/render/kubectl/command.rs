@@ -1,4 +1,4 @@
-//! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events;
+//! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events, CSINodes;
 //! `-o wide|yaml|json|name`, `-n`, `-A`, `--no-headers`, `--show-kind`, `--ignore-not-found`)
 //! and `describe node`, with the errors kubectl gives (cobra's unknown-command suggestions,
 //! pflag's flag errors, the builder's and the API server's messages). Commands kubectl has but
@@ -309,7 +309,7 @@ fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Pars
 const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
-  kubectl get nodes|pods|leases|events [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
+  kubectl get nodes|pods|leases|events|csinodes [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
   kubectl describe node|pod [NAME]
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
@@ -440,6 +440,7 @@ fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
         Resource::Pods => cluster.pods.iter().map(|p| Object::Pod(p.clone())).collect(),
         Resource::Leases => cluster.leases.iter().map(|l| Object::Lease(l.clone())).collect(),
         Resource::Events => cluster.events.iter().map(|e| Object::Event(e.clone())).collect(),
+        Resource::CsiNodes => cluster.csinodes.iter().map(|c| Object::CsiNode(c.clone())).collect(),
     }
 }
 
