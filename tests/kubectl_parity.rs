@@ -710,6 +710,7 @@ const PER_MOMENT: &[(&str, Check)] = &[
     ("get csinodes", Check::ServerAges),
     ("get csinodes -o wide", Check::ServerAges),
     ("get csinode node-1 -o yaml", Check::ServerAges),
+    ("describe csinode", Check::ClientAges),
 ];
 
 /// Commands run once, at a moment with two Nodes, Pods and Events: names, errors, options.
@@ -749,6 +750,8 @@ const ONCE: &[(&str, Check)] = &[
     ("get csinodes -A --show-kind", Check::ServerAges),
     ("get nodes,csinodes", Check::ServerAges),
     ("get csinode nope", Check::ServerAges),
+    ("describe csinode node-2 --show-events=false", Check::ClientAges),
+    ("describe csinode nope", Check::ClientAges),
     ("foo", Check::ServerAges),
     ("gett nodes", Check::ServerAges),
     ("descrbe node", Check::ServerAges),

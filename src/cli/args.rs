@@ -58,7 +58,7 @@ Output: exactly what the page's kubectl panel shows for `kubectl ARGS...` at the
 millisecond given by --at: kubectl's own output on stdout, its errors on stderr, its exit status
 (0, or 1 when kubectl would fail). Ages are counted to that moment; times print in UTC.
 Answered: get nodes|pods|leases|events|csinodes [NAME...] [-n NS|-A] [-o wide|yaml|json|name]
-[--no-headers] [--show-kind] [--ignore-not-found], and describe node|pod [NAME]
+[--no-headers] [--show-kind] [--ignore-not-found], and describe node|pod|csinode [NAME]
 [--show-events=false].
 Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1";
 

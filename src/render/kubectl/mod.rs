@@ -8,7 +8,8 @@
 //!   (cli-runtime `HumanReadablePrinter`: headers, `-o wide`, `NAMESPACE` and `kind/` prefixes).
 //! * [`describe`]: `kubectl describe node` (kubectl `pkg/describe`), with the Lease, the
 //!   non-terminated Pods and the Events it asks the API server for; [`describe_pod`]:
-//!   `kubectl describe pod`, with the Events about the Pod's uid.
+//!   `kubectl describe pod`, with the Events about the Pod's uid; [`describe_csinode`]:
+//!   `kubectl describe csinode`.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
@@ -20,6 +21,7 @@
 
 pub mod command;
 pub mod describe;
+pub mod describe_csinode;
 pub mod describe_pod;
 pub mod get;
 pub mod gosort;
