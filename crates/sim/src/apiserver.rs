@@ -993,6 +993,35 @@ mod tests {
     }
 
     #[test]
+    fn a_kubelet_creates_only_its_own_csinode_once_and_it_is_served_without_drivers() {
+        let mut api = ApiServer::default();
+        let mut log = Log::default();
+        let mut rng = Rng::new(1);
+        let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+        let other = CsiNode::for_node("node-2", "uid-2");
+        let err = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(other)).expect_err("forbidden");
+        assert_eq!((err.code, err.reason), (403, "Forbidden"));
+        assert_eq!(
+            err.message,
+            "csinodes.storage.k8s.io \"node-2\" is forbidden: can only access CSINode with the same name as the requesting node"
+        );
+        let mine = CsiNode::for_node("node-1", "uid-1");
+        let Ok(Object::CsiNode(stored)) =
+            api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine.clone()))
+        else {
+            panic!("created")
+        };
+        assert_eq!(stored.spec.drivers, None);
+        assert_eq!(stored.metadata.uid.len(), 36);
+        let again = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine)).expect_err("exists");
+        assert_eq!((again.code, again.reason), (409, "AlreadyExists"));
+        let got = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-1".into()));
+        assert!(matches!(got, Ok(Object::CsiNode(c)) if c == stored));
+        let missing = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-3".into()));
+        assert_eq!(missing.expect_err("404").message, "csinodes.storage.k8s.io \"node-3\" not found");
+    }
+
+    #[test]
     fn kubelet_label_rules_follow_node_restriction() {
         for ok in [
             "kubernetes.io/hostname",
