@@ -7,8 +7,9 @@ use super::vecmap::VecMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::objects::CsiNode;
 use super::objects::{
-    CsiNode, Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
+    Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, Log, Method};
 use super::rng::Rng;
@@ -225,7 +226,6 @@ pub(crate) struct ApiServer {
     resource_version: u64,
     pub(crate) nodes: VecMap<String, Arc<Node>>,
     pub(crate) leases: VecMap<String, Arc<Lease>>,
-    pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
@@ -235,6 +235,8 @@ pub(crate) struct ApiServer {
     pod_uids: VecMap<String, (String, String)>,
     /// How many Pods of each owner (by uid) are active: not terminating, not finished.
     active_by_owner: VecMap<String, i32>,
+    /// Each node's CSINode.
+    pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
     /// Shared with the checkpoints that copied it until an Event is written (copy on write).
     pub(crate) events: Arc<VecMap<(String, String), Arc<super::objects::Event>>>,
 }
