@@ -290,6 +290,7 @@ static REGISTRATION: ChapterText = ChapterText {
                 "The [[kubelet|kubelet]] sends `POST /api/v1/nodes`. The body already carries a status: `addresses`, `capacity`, `allocatable`, `nodeInfo` and the [[conditions|conditions]], with `Ready` `False`, reason `KubeletNotReady`, because the runtime's network is not ready.",
                 "The TaintNodesByCondition admission plugin adds `node.kubernetes.io/not-ready:NoSchedule` to the new Node's [[taints|taints]]. Names are unique: a second machine with the same name would get `409 AlreadyExists` and adopt this object.",
                 "Right after, the kubelet's first [[lease|Lease]] attempt finds no Node to own it; the Lease is created on the next 10 s tick.",
+                "The `Ready` message also ends with `failed to initialize CSINode`: since it started, the kubelet's CSI volume plugin has been trying to create the `CSINode` named `node-1`, and needs the Node's `uid` for its owner reference (`nodes \"node-1\" not found`). A moment after the POST it reads the Node and sends `POST /apis/storage.k8s.io/v1/csinodes`; the next status leaves that part out.",
             ],
         },
         StepText {

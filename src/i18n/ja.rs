@@ -297,6 +297,7 @@ static REGISTRATION: ChapterText = ChapterText {
                 "[[kubelet|kubelet]] が `POST /api/v1/nodes` を送ります。本文にはすでに status が入っています。`addresses`、`capacity`、`allocatable`、`nodeInfo`、そして [[conditions|conditions]] です。ランタイムのネットワークが準備できていないので、`Ready` は `False`、reason は `KubeletNotReady` です。",
                 "admission プラグイン TaintNodesByCondition が、新しい Node の [[taints|taints]] に `node.kubernetes.io/not-ready:NoSchedule` を加えます。名前は一意です。同じ名前の 2 台目のマシンは `409 AlreadyExists` を受け取り、この Node を引き継ぎます。",
                 "直後の最初の [[lease|Lease]] 作成は、持ち主となる Node がまだ見えず失敗します。Lease は次の 10 秒後の周期で作られます。",
+                "`Ready` の message の最後には `failed to initialize CSINode` も付いています。kubelet の CSI ボリュームプラグインは起動直後から `node-1` という名前の `CSINode` を作ろうとしていますが、owner reference に Node の `uid` が要るため失敗しています (`nodes \"node-1\" not found`)。POST の少し後に Node を読み、`POST /apis/storage.k8s.io/v1/csinodes` を送ります。次の status からはその部分が消えます。",
             ],
         },
         StepText {

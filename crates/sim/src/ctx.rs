@@ -299,7 +299,8 @@ impl<'a, T> Ctx<'a, T> {
             None => Caller::Trusted,
         };
         let is_bind = matches!(op, ApiOp::BindPod { .. });
-        let is_create = matches!(op, ApiOp::CreateNode(_) | ApiOp::CreateLease(_) | ApiOp::CreatePod(_));
+        let is_create =
+            matches!(op, ApiOp::CreateNode(_) | ApiOp::CreateCsiNode(_) | ApiOp::CreateLease(_) | ApiOp::CreatePod(_));
         let wall = self.wall();
         let result = {
             let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
-use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
+use super::objects::{CsiNode, Event, Kind, Lease, Node, Object, ObjectKey, Pod};
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
@@ -250,6 +250,16 @@ impl<'a> Snapshot<'a> {
         }
     }
 
+    /// Every CSINode, by name.
+    pub fn csinodes(&self) -> Vec<Arc<CsiNode>> {
+        self.objects_of(Kind::CsiNode)
+            .filter_map(|o| match o {
+                Object::CsiNode(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every Lease, by name.
     pub fn leases(&self) -> Vec<Arc<Lease>> {
         self.objects_of(Kind::Lease)
@@ -288,9 +298,9 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
-    /// Every object: Nodes, Leases, Pods, then Events.
+    /// Every object: Nodes, CSINodes, Leases, Pods, then Events.
     pub fn objects(&self) -> Vec<Object> {
-        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event]
+        [Kind::Node, Kind::CsiNode, Kind::Lease, Kind::Pod, Kind::Event]
             .into_iter()
             .flat_map(|k| self.objects_of(k).cloned())
             .collect()

@@ -1,4 +1,4 @@
-//! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events;
+//! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events, CSINodes;
 //! `-o wide|yaml|json|name`, `-n`, `-A`, `--no-headers`, `--show-kind`, `--ignore-not-found`)
 //! and `describe node`, with the errors kubectl gives (cobra's unknown-command suggestions,
 //! pflag's flag errors, the builder's and the API server's messages). Commands kubectl has but
@@ -6,7 +6,7 @@
 
 use super::get::{self, PrintOptions, Resource, Scope, Table};
 use super::tabwriter::TabWriter;
-use super::{Cluster, Output, describe, describe_pod};
+use super::{Cluster, Output, describe, describe_csinode, describe_pod};
 use crate::render;
 use crate::sim::objects::Object;
 
@@ -309,8 +309,8 @@ fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Pars
 const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
-  kubectl get nodes|pods|leases|events [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
-  kubectl describe node|pod [NAME]
+  kubectl get nodes|pods|leases|events|csinodes [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
+  kubectl describe node|pod|csinode [NAME]
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
 sandbox's actions, not through kubectl.
@@ -376,6 +376,7 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
 enum Described<'a> {
     Node(&'a crate::sim::objects::Node),
     Pod(&'a crate::sim::objects::Pod),
+    CsiNode(&'a crate::sim::objects::CsiNode),
 }
 
 impl Described<'_> {
@@ -383,6 +384,7 @@ impl Described<'_> {
         match self {
             Described::Node(n) => &n.metadata.name,
             Described::Pod(p) => &p.metadata.name,
+            Described::CsiNode(c) => &c.metadata.name,
         }
     }
 }
@@ -440,6 +442,7 @@ fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
         Resource::Pods => cluster.pods.iter().map(|p| Object::Pod(p.clone())).collect(),
         Resource::Leases => cluster.leases.iter().map(|l| Object::Lease(l.clone())).collect(),
         Resource::Events => cluster.events.iter().map(|e| Object::Event(e.clone())).collect(),
+        Resource::CsiNodes => cluster.csinodes.iter().map(|c| Object::CsiNode(c.clone())).collect(),
     }
 }
 
@@ -612,6 +615,7 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
     let objects = |r: Resource| -> Vec<Described<'_>> {
         match r {
             Resource::Nodes => cluster.nodes.iter().map(|n| Described::Node(n)).collect(),
+            Resource::CsiNodes => cluster.csinodes.iter().map(|c| Described::CsiNode(c)).collect(),
             _ => cluster
                 .pods
                 .iter()
@@ -621,11 +625,11 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         }
     };
     let check = |r: Resource| -> Result<(), Output> {
-        if matches!(r, Resource::Nodes | Resource::Pods) {
+        if matches!(r, Resource::Nodes | Resource::Pods | Resource::CsiNodes) {
             Ok(())
         } else {
             Err(fail(format!(
-                "error: nodeline's kubectl describes Nodes and Pods only; try \"kubectl get {} -o yaml\"",
+                "error: nodeline's kubectl describes Nodes, Pods and CSINodes only; try \"kubectl get {} -o yaml\"",
                 r.plural()
             )))
         }
@@ -682,6 +686,7 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         .map(|d| match d {
             Described::Node(n) => describe::describe_node_with(n, cluster, show_events),
             Described::Pod(pod) => describe_pod::describe_pod(pod, cluster, show_events),
+            Described::CsiNode(c) => describe_csinode::describe_csinode(c, cluster, show_events),
         })
         .collect();
     // Named objects are separated by a blank line; objects found by a name prefix

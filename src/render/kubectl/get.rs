@@ -1,4 +1,4 @@
-//! `kubectl get` for Nodes, Pods, Leases and Events.
+//! `kubectl get` for Nodes, Pods, Leases, Events and CSINodes.
 //!
 //! A real `kubectl get` asks the API server for a `Table` (`Accept: application/json;as=Table`):
 //! the server converts the objects to rows (`pkg/printers/internalversion/printers.go`, with every
@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{Event, Lease, Node, Object, Pod};
+use crate::sim::objects::{CsiNode, Event, Lease, Node, Object, Pod};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,11 +23,13 @@ pub enum Resource {
     Pods,
     Leases,
     Events,
+    CsiNodes,
 }
 
 impl Resource {
     /// Every resource, in discovery order.
-    pub const ALL: [Resource; 4] = [Resource::Nodes, Resource::Pods, Resource::Leases, Resource::Events];
+    pub const ALL: [Resource; 5] =
+        [Resource::Nodes, Resource::Pods, Resource::Leases, Resource::Events, Resource::CsiNodes];
 
     /// The resource's plural name (its path segment).
     pub fn plural(self) -> &'static str {
@@ -36,6 +38,7 @@ impl Resource {
             Resource::Pods => "pods",
             Resource::Leases => "leases",
             Resource::Events => "events",
+            Resource::CsiNodes => "csinodes",
         }
     }
 
@@ -46,6 +49,7 @@ impl Resource {
             Resource::Pods => "pod",
             Resource::Leases => "lease",
             Resource::Events => "event",
+            Resource::CsiNodes => "csinode",
         }
     }
 
@@ -54,7 +58,7 @@ impl Resource {
         match self {
             Resource::Nodes => &["no"],
             Resource::Pods => &["po"],
-            Resource::Leases => &[],
+            Resource::Leases | Resource::CsiNodes => &[],
             Resource::Events => &["ev"],
         }
     }
@@ -66,6 +70,7 @@ impl Resource {
             Resource::Pods => "Pod",
             Resource::Leases => "Lease",
             Resource::Events => "Event",
+            Resource::CsiNodes => "CSINode",
         }
     }
 
@@ -73,13 +78,14 @@ impl Resource {
     pub fn group(self) -> &'static str {
         match self {
             Resource::Leases => "coordination.k8s.io",
+            Resource::CsiNodes => "storage.k8s.io",
             _ => "",
         }
     }
 
     /// Whether objects live in namespaces.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Resource::Nodes)
+        !matches!(self, Resource::Nodes | Resource::CsiNodes)
     }
 
     /// `plural.group` (or `plural` in the core group), as error messages name the resource.
@@ -177,6 +183,10 @@ pub const POD_COLUMNS: &[Column] = &[
 /// The Lease columns.
 pub const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)];
 
+/// The CSINode columns (`csiNodeColumnDefinitions`).
+pub const CSINODE_COLUMNS: &[Column] =
+    &[name_col(0), Column { name: "Drivers", priority: 0, is_name: false, type_: "integer" }, col("Age", 0)];
+
 /// The Event columns.
 pub const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
@@ -218,6 +228,7 @@ impl Table {
                 Object::Pod(p) => pod_row(p, now),
                 Object::Lease(l) => lease_row(l, now),
                 Object::Event(e) => event_row(e, now),
+                Object::CsiNode(c) => csinode_row(c, now),
             })
             .collect();
         Table { resource, columns: resource.columns(), rows }
@@ -232,6 +243,7 @@ impl Resource {
             Resource::Pods => POD_COLUMNS,
             Resource::Leases => LEASE_COLUMNS,
             Resource::Events => EVENT_COLUMNS,
+            Resource::CsiNodes => CSINODE_COLUMNS,
         }
     }
 }
@@ -377,6 +389,19 @@ pub fn lease_row(lease: &Lease, now: WallTime) -> Row {
     }
 }
 
+/// `printCSINode`: NAME, DRIVERS (how many the spec lists), AGE.
+pub fn csinode_row(c: &CsiNode, now: WallTime) -> Row {
+    Row {
+        cells: vec![
+            c.metadata.name.clone(),
+            c.driver_count().to_string(),
+            since(now, c.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: String::new(),
+        name: c.metadata.name.clone(),
+    }
+}
+
 /// `printEvent`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT, SOURCE, MESSAGE, FIRST SEEN, COUNT,
 /// NAME.
 pub fn event_row(e: &Event, now: WallTime) -> Row {
@@ -450,6 +475,7 @@ pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
         Resource::Events => {
             cluster.events.iter().filter(|e| scope.admits(&e.metadata.namespace)).map(|e| event_row(e, now)).collect()
         }
+        Resource::CsiNodes => cluster.csinodes.iter().map(|c| csinode_row(c, now)).collect(),
     };
     Table { resource, columns: resource.columns(), rows }
 }
@@ -565,6 +591,12 @@ mod tests {
             ("leases.coordination.k8s.io", Some(Resource::Leases)),
             ("leases.v1.coordination.k8s.io", Some(Resource::Leases)),
             ("ev", Some(Resource::Events)),
+            ("csinodes", Some(Resource::CsiNodes)),
+            ("csinode", Some(Resource::CsiNodes)),
+            ("CSINode", Some(Resource::CsiNodes)),
+            ("csinodes.storage.k8s.io", Some(Resource::CsiNodes)),
+            ("csinodes.v1.storage.k8s.io", Some(Resource::CsiNodes)),
+            ("csinodes.v1.", None),
             ("nodes.apps", None),
             ("deployments", None),
             ("", None),

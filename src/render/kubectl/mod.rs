@@ -4,11 +4,12 @@
 //! The pieces follow how kubectl and the API server split the work:
 //!
 //! * [`get`]: the API server's table conversion (`pkg/printers/internalversion`: the columns and
-//!   cells of Nodes, Pods, Leases and Events, AGE computed at `now`) and kubectl's table printer
+//!   cells of Nodes, Pods, Leases, Events and CSINodes, AGE computed at `now`) and kubectl's table printer
 //!   (cli-runtime `HumanReadablePrinter`: headers, `-o wide`, `NAMESPACE` and `kind/` prefixes).
 //! * [`describe`]: `kubectl describe node` (kubectl `pkg/describe`), with the Lease, the
 //!   non-terminated Pods and the Events it asks the API server for; [`describe_pod`]:
-//!   `kubectl describe pod`, with the Events about the Pod's uid.
+//!   `kubectl describe pod`, with the Events about the Pod's uid; [`describe_csinode`]:
+//!   `kubectl describe csinode`.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
@@ -20,6 +21,7 @@
 
 pub mod command;
 pub mod describe;
+pub mod describe_csinode;
 pub mod describe_pod;
 pub mod get;
 pub mod gosort;
@@ -28,7 +30,7 @@ pub mod tabwriter;
 
 use std::sync::Arc;
 
-use crate::sim::objects::{Event, Lease, Node, ObjectMeta, Pod};
+use crate::sim::objects::{CsiNode, Event, Lease, Node, ObjectMeta, Pod};
 use crate::sim::{Snapshot, WallTime};
 
 /// The objects the API server holds at one moment, in the order it lists them (by namespace,
@@ -39,6 +41,7 @@ pub struct Cluster {
     pub leases: Vec<Arc<Lease>>,
     pub pods: Vec<Arc<Pod>>,
     pub events: Vec<Arc<Event>>,
+    pub csinodes: Vec<Arc<CsiNode>>,
     /// The instant AGE columns count to.
     pub now: WallTime,
 }
@@ -53,6 +56,7 @@ impl Cluster {
             leases: snapshot.leases(),
             pods: snapshot.pods(),
             events: snapshot.events(),
+            csinodes: snapshot.csinodes(),
             now,
         }
     }

@@ -21,6 +21,7 @@ pub fn suggestions(node: &str) -> Vec<String> {
         "kubectl get nodes -o yaml".into(),
         "kubectl get nodes -o json".into(),
         "kubectl get lease -n kube-node-lease -o yaml".into(),
+        "kubectl get csinodes".into(),
     ]
 }
 

@@ -2,6 +2,7 @@
 //! serde to the JSON the API server serves. A native test round-trips every object the
 //! simulation emits through `k8s-openapi`'s types, so a misspelt or invented field fails.
 
+mod csinode;
 mod event;
 mod lease;
 mod meta;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventSeries, EventSource};
 pub use lease::{Lease, LeaseSpec};
 pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, Time};
@@ -43,6 +45,7 @@ pub enum ChangeType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Kind {
     Node,
+    CsiNode,
     Lease,
     Pod,
     Event,
@@ -53,6 +56,7 @@ impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Node => "Node",
+            Kind::CsiNode => "CSINode",
             Kind::Lease => "Lease",
             Kind::Pod => "Pod",
             Kind::Event => "Event",
@@ -95,6 +99,7 @@ impl fmt::Display for ObjectKey {
 #[serde(untagged)]
 pub enum Object {
     Node(Arc<Node>),
+    CsiNode(Arc<CsiNode>),
     Lease(Arc<Lease>),
     Pod(Arc<Pod>),
     Event(Arc<Event>),
@@ -105,6 +110,7 @@ impl Object {
     pub fn meta(&self) -> &ObjectMeta {
         match self {
             Object::Node(o) => &o.metadata,
+            Object::CsiNode(o) => &o.metadata,
             Object::Lease(o) => &o.metadata,
             Object::Pod(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
@@ -115,6 +121,7 @@ impl Object {
     pub fn kind(&self) -> Kind {
         match self {
             Object::Node(_) => Kind::Node,
+            Object::CsiNode(_) => Kind::CsiNode,
             Object::Lease(_) => Kind::Lease,
             Object::Pod(_) => Kind::Pod,
             Object::Event(_) => Kind::Event,
