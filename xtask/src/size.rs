@@ -52,7 +52,11 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// 136 KB (the catalogue, narration and questions in two languages), the simulation 170 KB, the
 /// renderers 42 KB, `nodeline::main` (the app, inlined) 68 KB. No single item to cut: reaching
 /// 250 KB before interactive needs the page to load in two parts (issue 18).
-pub(crate) const CEILING_GZIP: u64 = 484_000;
+/// Raised to 489 000 for issue 13's CSINode, measured 482 909 -> 487 578 on one machine (+4.7 KB:
+/// the object, the kubelet's CSI init with its backoffs and messages, `get csinodes` and
+/// `describe csinode`, the YAML tab's CSINode and the registration narration's new paragraph in
+/// both languages).
+pub(crate) const CEILING_GZIP: u64 = 489_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
