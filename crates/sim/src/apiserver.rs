@@ -332,11 +332,6 @@ impl ApiServer {
         self.nodes.get(name)
     }
 
-    /// The current version of a node's Lease.
-    pub(crate) fn lease(&self, name: &str) -> Option<&Arc<Lease>> {
-        self.leases.get(name)
-    }
-
     /// Pods bound to `node`, in namespace/name order.
     pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
         self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
