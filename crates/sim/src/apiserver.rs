@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::objects::{
-    Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
+    Lease, MicroTime, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, Log, Method};
 use super::rng::Rng;
@@ -67,6 +67,13 @@ pub(crate) enum ApiOp {
         lease: Arc<Lease>,
         base: Arc<Lease>,
     },
+    /// A PUT of a Lease that only renews it: the version the sender read, with this
+    /// `spec.renewTime` (the kubelet's heartbeat, 100 a second in a fleet of 1,000 nodes, sent
+    /// without building the Lease; its body is a [`Body::Renewal`]).
+    RenewLease {
+        base: Arc<Lease>,
+        renew_time: MicroTime,
+    },
     CreatePod(Pod),
     GetPod {
         namespace: String,
@@ -124,7 +131,9 @@ impl ApiOp {
             ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
             ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
-            ApiOp::UpdateLease { lease: l, .. } => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
+            ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { base: l, .. } => {
+                (Method::Put, join(&[LEASES, "/", &l.metadata.name]))
+            }
             ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
             ApiOp::GetPod { namespace, name } => (Method::Get, join(&[NS, namespace, "/pods/", name])),
             ApiOp::BindPod { namespace, name, .. } => {
@@ -167,6 +176,9 @@ impl ApiOp {
                 Some(renewal) => Some((renewal, JSON)),
                 None => obj(Object::Lease(lease.clone())),
             },
+            ApiOp::RenewLease { base, renew_time } => {
+                Some((Body::Renewal { base: base.clone(), renew_time: *renew_time }, JSON))
+            }
             ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
             ApiOp::BindPod { namespace, name, uid, node } => Some((
                 Body::Json(serde_json::json!({
@@ -469,7 +481,9 @@ impl ApiServer {
                 | ApiOp::PatchNodePodCidr { name: n, .. } => Some(("nodes", n.as_str())),
                 ApiOp::GetLease(n) => Some(("leases", n.as_str())),
                 ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
-                ApiOp::UpdateLease { lease: l, .. } => Some(("leases", l.metadata.name.as_str())),
+                ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { base: l, .. } => {
+                    Some(("leases", l.metadata.name.as_str()))
+                }
                 _ => None,
             };
             match target {
@@ -648,6 +662,20 @@ impl ApiServer {
                 let mut next = Lease::clone(&lease);
                 next.metadata.uid.clone_from(&current.metadata.uid);
                 next.metadata.creation_timestamp = current.metadata.creation_timestamp;
+                Ok(self.store_lease(ctx, next, ChangeType::Modified))
+            }
+            ApiOp::RenewLease { base, renew_time } => {
+                let name = &base.metadata.name;
+                let Some(current) = self.leases.get(name) else {
+                    return Err(not_found(lease_group, "leases", name));
+                };
+                if current.metadata.resource_version != base.metadata.resource_version {
+                    return Err(conflict(lease_group, "leases", name));
+                }
+                // What `UpdateLease` stores for the Lease read with a new renewTime: the version
+                // read is the current one (same resourceVersion), so the current one is renewed.
+                let mut next = Lease::clone(current);
+                next.spec.renew_time = Some(renew_time);
                 Ok(self.store_lease(ctx, next, ChangeType::Modified))
             }
             ApiOp::CreatePod(mut pod) => {

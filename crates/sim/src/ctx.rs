@@ -262,7 +262,7 @@ impl<'a, T> Ctx<'a, T> {
             }
             ApiOp::GetLease(n) => Some(n.clone()),
             ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
-            ApiOp::UpdateLease { lease: l, .. } => Some(l.metadata.name.clone()),
+            ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { base: l, .. } => Some(l.metadata.name.clone()),
             ApiOp::BindPod { node, .. } => Some(node.clone()),
             _ => from.map(|s| s.hostname.to_string()),
         };

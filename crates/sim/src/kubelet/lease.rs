@@ -52,22 +52,31 @@ impl Kubelet {
     /// One PUT of `retryUpdateLease`.
     pub(super) fn lease_update(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8, base: Arc<Lease>) {
         let host = h.hostname.clone();
-        let mut lease = Lease::clone(&base);
-        lease.spec.renew_time = Some(MicroTime(ctx.wall()));
-        if ctx.profile.lease_duration_reasserted() {
-            lease.spec.lease_duration_seconds = Some(LEASE_DURATION_SECONDS);
-        }
-        if lease.metadata.owner_references.is_empty() {
-            match self.node_owner(h, ctx) {
-                Ok(owner) => lease.metadata.owner_references = vec![owner],
-                Err(()) => {
-                    h.log(ctx, "\"Failed to prepare lease\"".into());
-                    self.next_lease_sync(ctx);
-                    return;
+        let renew_time = MicroTime(ctx.wall());
+        let duration_kept = !ctx.profile.lease_duration_reasserted()
+            || base.spec.lease_duration_seconds == Some(LEASE_DURATION_SECONDS);
+        let op = if duration_kept && !base.metadata.owner_references.is_empty() {
+            // Only renewTime changes (every renewal but the first after a start): nothing to build.
+            ApiOp::RenewLease { base, renew_time }
+        } else {
+            let mut lease = Lease::clone(&base);
+            lease.spec.renew_time = Some(renew_time);
+            if ctx.profile.lease_duration_reasserted() {
+                lease.spec.lease_duration_seconds = Some(LEASE_DURATION_SECONDS);
+            }
+            if lease.metadata.owner_references.is_empty() {
+                match self.node_owner(h, ctx) {
+                    Ok(owner) => lease.metadata.owner_references = vec![owner],
+                    Err(()) => {
+                        h.log(ctx, "\"Failed to prepare lease\"".into());
+                        self.next_lease_sync(ctx);
+                        return;
+                    }
                 }
             }
-        }
-        match h.call_heartbeat(ctx, ApiOp::UpdateLease { lease: Arc::new(lease), base }) {
+            ApiOp::UpdateLease { lease: Arc::new(lease), base }
+        };
+        match h.call_heartbeat(ctx, op) {
             Reply::Ok(Object::Lease(stored)) => {
                 let k = &mut *self;
                 k.lease = Some(stored);
