@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::objects::{
     Lease, MicroTime, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
-use super::record::{Body, ChangeType, Log, Method};
+use super::record::{Body, ChangeType, LeaseVersion, Log, Method};
 use super::rng::Rng;
 use super::time::{SimTime, WallTime};
 
@@ -68,10 +68,11 @@ pub(crate) enum ApiOp {
         base: Arc<Lease>,
     },
     /// A PUT of a Lease that only renews it: the version the sender read, with this
-    /// `spec.renewTime` (the kubelet's heartbeat, 100 a second in a fleet of 1,000 nodes, sent
-    /// without building the Lease; its body is a [`Body::Renewal`]).
+    /// `spec.renewTime` (the kubelet's heartbeat, 100 a second in a fleet of 1,000 nodes, sent,
+    /// stored and answered compactly: its body is a [`Body::Renewal`], its version and answer a
+    /// [`LeaseVersion`]).
     RenewLease {
-        base: Arc<Lease>,
+        read: LeaseVersion,
         renew_time: MicroTime,
     },
     CreatePod(Pod),
@@ -131,7 +132,7 @@ impl ApiOp {
             ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
             ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
-            ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { base: l, .. } => {
+            ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
                 (Method::Put, join(&[LEASES, "/", &l.metadata.name]))
             }
             ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
@@ -176,9 +177,14 @@ impl ApiOp {
                 Some(renewal) => Some((renewal, JSON)),
                 None => obj(Object::Lease(lease.clone())),
             },
-            ApiOp::RenewLease { base, renew_time } => {
-                Some((Body::Renewal { base: base.clone(), renew_time: *renew_time }, JSON))
-            }
+            ApiOp::RenewLease { read, renew_time } => Some((
+                Body::Renewal {
+                    base: read.base.clone(),
+                    resource_version: read.resource_version,
+                    renew_time: *renew_time,
+                },
+                JSON,
+            )),
             ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
             ApiOp::BindPod { namespace, name, uid, node } => Some((
                 Body::Json(serde_json::json!({
@@ -221,14 +227,24 @@ pub(crate) enum Caller<'a> {
 }
 
 /// What one request did.
-pub(crate) type ApiResult = Result<Object, Box<Status>>;
+pub(crate) type ApiResult = Result<Answer, Box<Status>>;
+
+/// What the API server answers a request that succeeded.
+#[derive(Clone, Debug)]
+pub(crate) enum Answer {
+    /// The object as stored (or read).
+    Object(Object),
+    /// A Lease renewed, kept compactly.
+    Renewed(LeaseVersion),
+}
 
 /// The store and its admission chain.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ApiServer {
     resource_version: u64,
     pub(crate) nodes: VecMap<String, Arc<Node>>,
-    pub(crate) leases: VecMap<String, Arc<Lease>>,
+    /// Each node's Lease, compactly (a renewal builds no Lease).
+    pub(crate) leases: VecMap<String, LeaseVersion>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
@@ -276,6 +292,16 @@ fn forbidden(group: &str, resource: &str, name: &str, why: String) -> Box<Status
         resource,
         name,
     ))
+}
+
+/// NodeRestriction's answer to a kubelet touching another node's Lease.
+fn lease_forbidden(name: &str) -> Box<Status> {
+    forbidden(
+        "coordination.k8s.io",
+        "leases",
+        name,
+        "can only access node lease with the same name as the requesting node".into(),
+    )
 }
 
 fn conflict(group: &str, resource: &str, name: &str) -> Box<Status> {
@@ -392,9 +418,9 @@ impl ApiServer {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
         match self.leases.get_mut(&lease.metadata.name) {
-            Some(slot) => *slot = lease.clone(),
+            Some(slot) => *slot = LeaseVersion::whole(lease.clone()),
             None => {
-                self.leases.insert(lease.metadata.name.clone(), lease.clone());
+                self.leases.insert(lease.metadata.name.clone(), LeaseVersion::whole(lease.clone()));
             }
         }
         let obj = Object::Lease(lease);
@@ -469,6 +495,44 @@ impl ApiServer {
 
     /// Runs one request through authorization, admission and the store.
     pub(crate) fn execute(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
+        match op {
+            ApiOp::RenewLease { read, renew_time } => {
+                self.renew_lease(ctx, caller, &read, renew_time).map(Answer::Renewed)
+            }
+            op => self.apply(ctx, caller, op).map(Answer::Object),
+        }
+    }
+
+    /// A renewal (`PUT` of a Lease with only a new renewTime), stored compactly: the version read
+    /// must be the current one, which is renewed.
+    fn renew_lease(
+        &mut self,
+        ctx: &mut Exec<'_>,
+        caller: Caller<'_>,
+        read: &LeaseVersion,
+        renew_time: MicroTime,
+    ) -> Result<LeaseVersion, Box<Status>> {
+        let name = &read.base.metadata.name;
+        if let Caller::Node(me) = caller
+            && name != me
+        {
+            return Err(lease_forbidden(name));
+        }
+        let group = "coordination.k8s.io";
+        let Some(current) = self.leases.get_mut(name) else { return Err(not_found(group, "leases", name)) };
+        if current.resource_version != read.resource_version {
+            return Err(conflict(group, "leases", name));
+        }
+        // (`next_rv`, with the store borrowed.)
+        self.resource_version += 1;
+        let renewed = LeaseVersion::renewed(current.base.clone(), self.resource_version, renew_time);
+        *current = renewed.clone();
+        ctx.log.push_renewal(ctx.now, renewed.clone(), ctx.request);
+        Ok(renewed)
+    }
+
+    /// [`ApiServer::execute`], answering with the object.
+    fn apply(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> Result<Object, Box<Status>> {
         // NodeRestriction: a kubelet may only touch its own Node and Lease.
         if let Caller::Node(me) = caller {
             let target = match &op {
@@ -481,7 +545,7 @@ impl ApiServer {
                 | ApiOp::PatchNodePodCidr { name: n, .. } => Some(("nodes", n.as_str())),
                 ApiOp::GetLease(n) => Some(("leases", n.as_str())),
                 ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
-                ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { base: l, .. } => {
+                ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
                     Some(("leases", l.metadata.name.as_str()))
                 }
                 _ => None,
@@ -496,12 +560,7 @@ impl ApiServer {
                     ));
                 }
                 Some(("leases", name)) if name != me => {
-                    return Err(forbidden(
-                        "coordination.k8s.io",
-                        "leases",
-                        name,
-                        "can only access node lease with the same name as the requesting node".into(),
-                    ));
+                    return Err(lease_forbidden(name));
                 }
                 _ => {}
             }
@@ -625,7 +684,7 @@ impl ApiServer {
             ApiOp::GetLease(name) => self
                 .leases
                 .get(&name)
-                .map(|l| Object::Lease(l.clone()))
+                .map(|l| Object::Lease(l.lease()))
                 .ok_or_else(|| not_found(lease_group, "leases", &name)),
             ApiOp::CreateLease(mut lease) => {
                 let name = lease.metadata.name.clone();
@@ -655,28 +714,17 @@ impl ApiServer {
                 let Some(current) = self.leases.get(&name) else {
                     return Err(not_found(lease_group, "leases", &name));
                 };
-                if current.metadata.resource_version != lease.metadata.resource_version {
+                if current.resource_version != lease.metadata.resource_version {
                     return Err(conflict(lease_group, "leases", &name));
                 }
                 // The stored object is the client's, with the server's own fields kept.
                 let mut next = Lease::clone(&lease);
-                next.metadata.uid.clone_from(&current.metadata.uid);
-                next.metadata.creation_timestamp = current.metadata.creation_timestamp;
+                next.metadata.uid.clone_from(&current.base.metadata.uid);
+                next.metadata.creation_timestamp = current.base.metadata.creation_timestamp;
                 Ok(self.store_lease(ctx, next, ChangeType::Modified))
             }
-            ApiOp::RenewLease { base, renew_time } => {
-                let name = &base.metadata.name;
-                let Some(current) = self.leases.get(name) else {
-                    return Err(not_found(lease_group, "leases", name));
-                };
-                if current.metadata.resource_version != base.metadata.resource_version {
-                    return Err(conflict(lease_group, "leases", name));
-                }
-                // What `UpdateLease` stores for the Lease read with a new renewTime: the version
-                // read is the current one (same resourceVersion), so the current one is renewed.
-                let mut next = Lease::clone(current);
-                next.spec.renew_time = Some(renew_time);
-                Ok(self.store_lease(ctx, next, ChangeType::Modified))
+            ApiOp::RenewLease { read, renew_time } => {
+                self.renew_lease(ctx, caller, &read, renew_time).map(|v| Object::Lease(v.lease()))
             }
             ApiOp::CreatePod(mut pod) => {
                 admit_pod(&mut pod, ctx.rng);
@@ -937,7 +985,8 @@ mod tests {
         let meta =
             super::super::objects::ObjectMeta { name: "web".into(), namespace: "default".into(), ..Default::default() };
         let pod = super::super::workload::new_pod(meta, Vec::new(), super::super::profile::Profile::default());
-        let Ok(Object::Pod(stored)) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod)) else {
+        let Ok(Answer::Object(Object::Pod(stored))) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod))
+        else {
             panic!("created")
         };
         let delete = |uid: &str| ApiOp::DeletePod {

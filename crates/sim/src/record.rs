@@ -132,6 +132,45 @@ impl Outcome {
     }
 }
 
+/// One version of a Lease, kept compactly: the last version written whole (`base`) and, when it
+/// has been renewed since, the resourceVersion and `spec.renewTime` the renewal gave it. A Lease
+/// renewal (100 a second in a fleet of 1,000 nodes) is stored, sent and answered as one of these,
+/// so it allocates nothing; the Lease is built only when something reads it ([`LeaseVersion::lease`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaseVersion {
+    pub base: Arc<Lease>,
+    pub resource_version: u64,
+    pub renew_time: Option<MicroTime>,
+}
+
+impl LeaseVersion {
+    /// A version written whole.
+    pub fn whole(lease: Arc<Lease>) -> LeaseVersion {
+        LeaseVersion {
+            resource_version: lease.metadata.resource_version,
+            renew_time: lease.spec.renew_time,
+            base: lease,
+        }
+    }
+
+    /// `base` renewed: a new resourceVersion and renewTime, nothing else changed.
+    pub fn renewed(base: Arc<Lease>, resource_version: u64, renew_time: MicroTime) -> LeaseVersion {
+        LeaseVersion { base, resource_version, renew_time: Some(renew_time) }
+    }
+
+    /// The Lease (built, unless it is the version written whole).
+    pub fn lease(&self) -> Arc<Lease> {
+        if self.resource_version == self.base.metadata.resource_version && self.renew_time == self.base.spec.renew_time
+        {
+            return self.base.clone();
+        }
+        let mut lease = Lease::clone(&self.base);
+        lease.metadata.resource_version = self.resource_version;
+        lease.spec.renew_time = self.renew_time;
+        Arc::new(lease)
+    }
+}
+
 /// The body a request carried.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
@@ -143,9 +182,9 @@ pub enum Body {
     /// Any other JSON document (label and taint patches, bindings, delete options).
     Json(serde_json::Value),
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
-    /// with a new `spec.renewTime` and nothing else changed. The Lease sent is built from the two
-    /// when it is shown ([`Body::object`]), so the log holds no copy of it.
-    Renewal { base: Arc<Lease>, renew_time: MicroTime },
+    /// (`base` at `resource_version`) with a new `spec.renewTime` and nothing else changed. The
+    /// Lease sent is built when it is shown ([`Body::object`]), so the log holds no copy of it.
+    Renewal { base: Arc<Lease>, resource_version: u64, renew_time: MicroTime },
 }
 
 impl Body {
@@ -157,17 +196,20 @@ impl Body {
             && sent.api_version == base.api_version
             && sent.metadata == base.metadata
             && LeaseSpec { renew_time: base.spec.renew_time, ..sent.spec.clone() } == base.spec;
-        same_but_renewal.then(|| Body::Renewal { base: base.clone(), renew_time })
+        same_but_renewal.then(|| Body::Renewal {
+            base: base.clone(),
+            resource_version: base.metadata.resource_version,
+            renew_time,
+        })
     }
 
     /// The whole object the body carries (POST, PUT), built for a [`Body::Renewal`].
     pub fn object(&self) -> Option<Object> {
         match self {
             Body::Object(o) => Some(o.clone()),
-            Body::Renewal { base, renew_time } => {
-                let mut lease = Lease::clone(base);
-                lease.spec.renew_time = Some(*renew_time);
-                Some(Object::Lease(Arc::new(lease)))
+            Body::Renewal { base, resource_version, renew_time } => {
+                let sent = LeaseVersion::renewed(base.clone(), *resource_version, *renew_time);
+                Some(Object::Lease(sent.lease()))
             }
             Body::StatusPatch { .. } | Body::Json(_) => None,
         }
@@ -180,7 +222,21 @@ pub enum Response {
     /// The object as stored.
     Object(Object),
     /// An error.
-    Status(Status),
+    Status(Box<Status>),
+    /// A renewed Lease as stored, kept compactly (see [`LeaseVersion`]); [`Response::object`]
+    /// builds it.
+    Renewal(LeaseVersion),
+}
+
+impl Response {
+    /// The object answered, if any (built for a [`Response::Renewal`]).
+    pub fn object(&self) -> Option<Object> {
+        match self {
+            Response::Object(o) => Some(o.clone()),
+            Response::Renewal(version) => Some(Object::Lease(version.lease())),
+            Response::Status(_) => None,
+        }
+    }
 }
 
 /// One request to the API server.
@@ -216,10 +272,70 @@ pub struct Change {
     pub seq: u64,
     pub t: SimTime,
     pub change: ChangeType,
-    /// The object after the change; for deletions, its last version.
-    pub object: Object,
+    /// The object after the change; for deletions, its last version ([`Change::object`]).
+    version: Version,
     /// The request that made the change, an index into [`Log::requests`].
     pub request: Option<u32>,
+}
+
+/// How a change keeps its version of the object.
+#[derive(Clone, Debug, PartialEq)]
+enum Version {
+    Object(Object),
+    /// A renewed Lease, built when read.
+    Lease(LeaseVersion),
+}
+
+impl Change {
+    /// A change that keeps `object` whole.
+    pub fn new(seq: u64, t: SimTime, change: ChangeType, object: Object, request: Option<u32>) -> Change {
+        Change { seq, t, change, version: Version::Object(object), request }
+    }
+
+    /// The object after the change; for deletions, its last version. (A renewed Lease is built
+    /// here: the log keeps renewals compactly.)
+    pub fn object(&self) -> Object {
+        match &self.version {
+            Version::Object(o) => o.clone(),
+            Version::Lease(v) => Object::Lease(v.lease()),
+        }
+    }
+
+    /// The object's kind.
+    pub fn kind(&self) -> Kind {
+        match &self.version {
+            Version::Object(o) => o.kind(),
+            Version::Lease(_) => Kind::Lease,
+        }
+    }
+
+    /// The object's namespace and name (the same in every version).
+    fn names(&self) -> (&str, &str) {
+        let meta = match &self.version {
+            Version::Object(o) => o.meta(),
+            Version::Lease(v) => &v.base.metadata,
+        };
+        (&meta.namespace, &meta.name)
+    }
+
+    /// The object's name.
+    pub fn name(&self) -> &str {
+        self.names().1
+    }
+
+    /// The key the object is stored under.
+    pub fn key(&self) -> ObjectKey {
+        let (namespace, name) = self.names();
+        ObjectKey::namespaced(self.kind(), namespace, name)
+    }
+
+    /// The object's resourceVersion in this version.
+    pub fn resource_version(&self) -> u64 {
+        match &self.version {
+            Version::Object(o) => o.meta().resource_version,
+            Version::Lease(v) => v.resource_version,
+        }
+    }
 }
 
 /// A Kubernetes Event being recorded (created, or counted again).
@@ -335,13 +451,24 @@ impl Log {
     }
 
     pub(crate) fn push_change(&mut self, t: SimTime, change: ChangeType, object: Object, request: Option<u32>) -> u32 {
+        self.push_version(t, change, Version::Object(object), request)
+    }
+
+    /// Records a renewed Lease, compactly.
+    pub(crate) fn push_renewal(&mut self, t: SimTime, version: LeaseVersion, request: Option<u32>) -> u32 {
+        self.push_version(t, ChangeType::Modified, Version::Lease(version), request)
+    }
+
+    fn push_version(&mut self, t: SimTime, change: ChangeType, version: Version, request: Option<u32>) -> u32 {
         let seq = self.seq();
         let idx = self.changes.len() as u32;
-        let meta = object.meta();
-        let slot = match self.keys.get_by(|k| key_cmp(k, object.kind(), &meta.namespace, &meta.name)) {
+        let record = Change { seq, t, change, version, request };
+        let kind = record.kind();
+        let (namespace, name) = record.names();
+        let slot = match self.keys.get_by(|k| key_cmp(k, kind, namespace, name)) {
             Some(&slot) => slot,
             None => {
-                let key = object.key();
+                let key = record.key();
                 let slot = self.history.len();
                 self.keys.insert(key.clone(), slot);
                 self.history.push((key, Vec::new()));
@@ -349,7 +476,7 @@ impl Log {
             }
         };
         self.history[slot].1.push(idx);
-        self.changes.push(Change { seq, t, change, object, request });
+        self.changes.push(record);
         idx
     }
 
@@ -401,8 +528,9 @@ impl Log {
 
     /// The version of `key` before the one made by change `idx`, if any.
     pub fn previous_version(&self, idx: u32) -> Option<&Change> {
-        let key = self.changes[idx as usize].object.key();
-        let versions = self.versions(&key);
+        let change = &self.changes[idx as usize];
+        let (namespace, name) = change.names();
+        let versions = self.versions_of(change.kind(), namespace, name);
         let n = versions.partition_point(|&i| i < idx);
         n.checked_sub(1).map(|p| &self.changes[versions[p] as usize])
     }
@@ -438,8 +566,8 @@ impl Log {
             .iter()
             .map(|&c| {
                 let change = &self.changes[c as usize];
-                let prev = self.previous_version(c).map(|p| &p.object);
-                super::diff::summarize(prev, &change.object, change.change)
+                let prev = self.previous_version(c).map(Change::object);
+                super::diff::summarize(prev.as_ref(), &change.object(), change.change)
             })
             .filter(|s| !s.is_empty())
             .collect();
@@ -485,7 +613,9 @@ mod tests {
         let mut sent = Lease::clone(&base);
         sent.spec.renew_time = Some(MicroTime(WallTime(11_000_123)));
         let body = Body::renewal(&base, &sent).expect("only renewTime differs");
-        assert!(matches!(&body, Body::Renewal { renew_time, .. } if *renew_time == MicroTime(WallTime(11_000_123))));
+        assert!(
+            matches!(&body, Body::Renewal { renew_time, resource_version: 1_234, .. } if *renew_time == MicroTime(WallTime(11_000_123)))
+        );
         assert_eq!(body.object(), Some(Object::Lease(Arc::new(sent))));
     }
 

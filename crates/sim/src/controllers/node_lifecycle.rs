@@ -287,7 +287,7 @@ impl NodeLifecycle {
             .keys()
             .map(|name| {
                 while leases.next_if(|(l, _)| l.as_str() < name.as_str()).is_some() {}
-                leases.next_if(|(l, _)| *l == name).and_then(|(_, lease)| lease.spec.renew_time)
+                leases.next_if(|(l, _)| *l == name).and_then(|(_, lease)| lease.renew_time)
             })
             .collect()
     }
