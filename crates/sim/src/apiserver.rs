@@ -254,8 +254,6 @@ pub(crate) struct ApiServer {
     pod_uids: VecMap<String, (String, String)>,
     /// How many Pods of each owner (by uid) are active: not terminating, not finished.
     active_by_owner: VecMap<String, i32>,
-    /// Shared with the checkpoints that copied it until an Event is written (copy on write).
-    pub(crate) events: Arc<VecMap<(String, String), Arc<super::objects::Event>>>,
 }
 
 /// The mutable context one request runs in.
@@ -470,7 +468,9 @@ impl ApiServer {
         obj
     }
 
-    /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]).
+    /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]). The
+    /// Events are kept in the log only (read back with `Ctx::stored_event`): thousands of them in
+    /// a fleet, which every checkpoint of the store would otherwise copy.
     pub(crate) fn store_event(
         &mut self,
         ctx: &mut Exec<'_>,
@@ -479,8 +479,6 @@ impl ApiServer {
     ) -> Arc<super::objects::Event> {
         event.metadata.resource_version = self.next_rv();
         let event = Arc::new(event);
-        Arc::make_mut(&mut self.events)
-            .insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
         ctx.log.push_change(ctx.now, change, Object::Event(event.clone()), None);
         event
     }

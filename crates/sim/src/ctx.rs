@@ -220,6 +220,16 @@ impl<'a, T> Ctx<'a, T> {
         self.log.lines.push(LogLine { seq, t: self.now, actor, message });
     }
 
+    /// The stored Event object `namespace/name`, if any. Events live in the log only (the store
+    /// does not keep them): its latest version is the stored one.
+    pub(crate) fn stored_event(&self, namespace: &str, name: &str) -> Option<Arc<Event>> {
+        let change = self.log.version_of_at(Kind::Event, namespace, name, self.now)?;
+        match change.object() {
+            Object::Event(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
     pub(crate) fn store_event(&mut self, event: Event, change: ChangeType) -> Arc<Event> {
         let wall = self.wall();

@@ -5,7 +5,11 @@
 //! object's versions by key, so the state of the cluster at any instant can be read without
 //! running the simulation again (see [`crate::Snapshot`]).
 
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Bound;
 
 use serde::Serialize;
 
@@ -16,7 +20,6 @@ use super::machine::MachineView;
 pub use super::objects::ChangeType;
 use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, Status};
 use super::time::SimTime;
-use super::vecmap::VecMap;
 
 /// Who sent a request or wrote a log line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -397,7 +400,9 @@ pub struct Log {
     pub inputs: Vec<AppliedInput>,
     pub machines: Vec<MachineRecord>,
     next_seq: u64,
-    keys: VecMap<ObjectKey, usize>,
+    /// Each key's place in `history`. (A tree, not a sorted vector: thousands of Events get new
+    /// keys all over the order.)
+    keys: BTreeMap<ObjectKey, usize>,
     history: Vec<(ObjectKey, Vec<u32>)>,
 }
 
@@ -465,7 +470,7 @@ impl Log {
         let record = Change { seq, t, change, version, request };
         let kind = record.kind();
         let (namespace, name) = record.names();
-        let slot = match self.keys.get_by(|k| key_cmp(k, kind, namespace, name)) {
+        let slot = match self.keys.get(&(kind, namespace, name) as &dyn KeyParts) {
             Some(&slot) => slot,
             None => {
                 let key = record.key();
@@ -497,7 +502,11 @@ impl Log {
 
     /// Keys of one kind, in key order.
     pub fn keys_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectKey> {
-        self.keys.keys().filter(move |k| k.kind == kind)
+        let first: &dyn KeyParts = &(kind, "", "");
+        self.keys
+            .range::<dyn KeyParts, _>((Bound::Included(first), Bound::Unbounded))
+            .map(|(k, _)| k)
+            .take_while(move |k| k.kind == kind)
     }
 
     /// The indices into [`Log::changes`] of every version of `key`, oldest first.
@@ -507,7 +516,7 @@ impl Log {
 
     /// [`Log::versions`] without building a key.
     pub fn versions_of(&self, kind: Kind, namespace: &str, name: &str) -> &[u32] {
-        match self.keys.get_by(|k| key_cmp(k, kind, namespace, name)) {
+        match self.keys.get(&(kind, namespace, name) as &dyn KeyParts) {
             Some(&slot) => &self.history[slot].1,
             None => &[],
         }
@@ -588,9 +597,48 @@ impl Log {
     }
 }
 
-/// Orders a stored key against a key given by its parts (no allocation).
-fn key_cmp(k: &ObjectKey, kind: Kind, namespace: &str, name: &str) -> std::cmp::Ordering {
-    (k.kind, k.namespace.as_str(), k.name.as_str()).cmp(&(kind, namespace, name))
+/// A key as its parts, so that the key index is searched without building an [`ObjectKey`]
+/// (ordered as `ObjectKey` is).
+trait KeyParts {
+    fn parts(&self) -> (Kind, &str, &str);
+}
+
+impl KeyParts for ObjectKey {
+    fn parts(&self) -> (Kind, &str, &str) {
+        (self.kind, &self.namespace, &self.name)
+    }
+}
+
+impl KeyParts for (Kind, &str, &str) {
+    fn parts(&self) -> (Kind, &str, &str) {
+        *self
+    }
+}
+
+impl<'a> Borrow<dyn KeyParts + 'a> for ObjectKey {
+    fn borrow(&self) -> &(dyn KeyParts + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn KeyParts + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn KeyParts + '_ {}
+
+impl PartialOrd for dyn KeyParts + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn KeyParts + '_ {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.parts().cmp(&other.parts())
+    }
 }
 
 #[cfg(test)]
