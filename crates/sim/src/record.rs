@@ -404,6 +404,9 @@ pub struct Log {
     /// keys all over the order.)
     keys: BTreeMap<ObjectKey, usize>,
     history: Vec<(ObjectKey, Vec<u32>)>,
+    /// The indices into `machines` of each machine's records, oldest first (a seek reads every
+    /// machine: a binary search each, not a scan of every record).
+    machine_history: Vec<Vec<u32>>,
 }
 
 /// The lengths of a log's lists at one moment: enough to cut it back to that moment.
@@ -443,7 +446,14 @@ impl Log {
         self.events.truncate(mark.events);
         self.lines.truncate(mark.lines);
         self.inputs.truncate(mark.inputs);
-        self.machines.truncate(mark.machines);
+        if self.machines.len() > mark.machines {
+            let cut = mark.machines as u32;
+            self.machines.truncate(mark.machines);
+            for records in &mut self.machine_history {
+                let keep = records.partition_point(|&i| i < cut);
+                records.truncate(keep);
+            }
+        }
         self.next_seq = mark.next_seq;
         if self.changes.len() > mark.changes {
             let cut = mark.changes as u32;
@@ -487,12 +497,25 @@ impl Log {
 
     /// The visible state of machine `index` at `t`.
     pub fn machine_at(&self, index: usize, t: SimTime) -> Option<&Arc<MachineView>> {
-        self.machines.iter().rev().find(|r| r.index == index && r.t <= t).map(|r| &r.view)
+        let records = self.machine_history.get(index)?;
+        let n = records.partition_point(|&i| self.machines[i as usize].t <= t);
+        Some(&self.machines[*records.get(n.checked_sub(1)?)? as usize].view)
+    }
+
+    /// Records machine `index`'s visible state from `t` on.
+    pub(crate) fn push_machine(&mut self, t: SimTime, index: usize, view: Arc<MachineView>) {
+        let seq = self.seq();
+        if self.machine_history.len() <= index {
+            self.machine_history.resize(index + 1, Vec::new());
+        }
+        self.machine_history[index].push(self.machines.len() as u32);
+        self.machines.push(MachineRecord { seq, t, index, view });
     }
 
     /// The number of machines that exist at `t`.
     pub fn machine_count_at(&self, t: SimTime) -> usize {
-        self.machines.iter().filter(|r| r.t <= t).map(|r| r.index + 1).max().unwrap_or(0)
+        let recorded_by = |records: &Vec<u32>| records.first().is_some_and(|&i| self.machines[i as usize].t <= t);
+        self.machine_history.iter().rposition(recorded_by).map_or(0, |i| i + 1)
     }
 
     /// Every object key that has ever existed, in key order.
@@ -502,11 +525,29 @@ impl Log {
 
     /// Keys of one kind, in key order.
     pub fn keys_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectKey> {
+        self.slots_of(kind).map(|(k, _)| k)
+    }
+
+    /// Keys of one kind with their places in `history`, in key order.
+    fn slots_of(&self, kind: Kind) -> impl Iterator<Item = (&ObjectKey, usize)> {
         let first: &dyn KeyParts = &(kind, "", "");
         self.keys
             .range::<dyn KeyParts, _>((Bound::Included(first), Bound::Unbounded))
-            .map(|(k, _)| k)
-            .take_while(move |k| k.kind == kind)
+            .take_while(move |(k, _)| k.kind == kind)
+            .map(|(k, &slot)| (k, slot))
+    }
+
+    /// The changes that made the versions current at `t` of every object of one kind that
+    /// existed then, in key order (a snapshot's list of one kind).
+    pub fn versions_of_kind_at(&self, kind: Kind, t: SimTime) -> impl Iterator<Item = &Change> {
+        self.slots_of(kind).filter_map(move |(_, slot)| self.current_at(&self.history[slot].1, t))
+    }
+
+    /// Of the versions `versions` of one object, the one current at `t`, if it existed then.
+    fn current_at(&self, versions: &[u32], t: SimTime) -> Option<&Change> {
+        let n = versions.partition_point(|&i| self.changes[i as usize].t <= t);
+        let change = &self.changes[*versions.get(n.checked_sub(1)?)? as usize];
+        (change.change != ChangeType::Deleted).then_some(change)
     }
 
     /// The indices into [`Log::changes`] of every version of `key`, oldest first.
@@ -529,10 +570,7 @@ impl Log {
 
     /// [`Log::version_at`] without building a key.
     pub fn version_of_at(&self, kind: Kind, namespace: &str, name: &str, t: SimTime) -> Option<&Change> {
-        let versions = self.versions_of(kind, namespace, name);
-        let n = versions.partition_point(|&i| self.changes[i as usize].t <= t);
-        let change = &self.changes[*versions.get(n.checked_sub(1)?)? as usize];
-        (change.change != ChangeType::Deleted).then_some(change)
+        self.current_at(self.versions_of(kind, namespace, name), t)
     }
 
     /// The version of `key` before the one made by change `idx`, if any.

@@ -229,7 +229,7 @@ impl<'a> Snapshot<'a> {
 
     fn objects_of(&self, kind: Kind) -> impl Iterator<Item = Object> + 'a {
         let (log, t) = (self.log, self.t);
-        log.keys_of(kind).filter_map(move |k| log.version_at(k, t)).map(Change::object)
+        log.versions_of_kind_at(kind, t).map(Change::object)
     }
 
     /// Every Node, by name.
