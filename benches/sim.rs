@@ -9,10 +9,13 @@
 //! * a fork at the end of that hour: at most 100 ms;
 //! * 24 h of one node: at most 10 ms.
 //!
-//! Benchmarks print; they are not timed tests. Run with `cargo bench --bench sim`.
+//! Benchmarks print; they are not timed tests. Run with `cargo bench --bench sim`. Before the
+//! Criterion groups it builds the hour once and prints its memory, and one timing each of the
+//! build, a seek and a fork (a quick reading; `cargo bench --bench sim -- nomatch` prints only
+//! that).
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group};
 use nodeline::sim::{Action, ActionKind, Chapter, Config, MachineSpec, ReplicaSetSpec, Scenario, SimTime, Timeline};
@@ -66,10 +69,29 @@ fn run(scenario: &Scenario, until: SimTime) -> Timeline {
     timeline
 }
 
-/// Prints what the hour of 1,000 nodes holds: the log and the checkpoints, in bytes.
+/// What the page reads at the playhead about the node in view (its Node, Lease and Pods) and the
+/// machines.
+fn seek(timeline: &Timeline, t: SimTime) -> impl Sized {
+    let snapshot = timeline.at(t);
+    let node = snapshot.node("node-500");
+    let lease = snapshot.lease("node-500");
+    let pods = snapshot.pods().into_iter().filter(|p| p.spec.node_name == "node-500").count();
+    (node, lease, pods, snapshot.machines().len())
+}
+
+/// The reader's action for the fork at the end of the hour: a kubelet killed a second before it
+/// ends.
+fn fork_action() -> Action {
+    Action::on(ActionKind::KillKubelet, "node-500", SimTime::from_secs(3599))
+}
+
+/// Prints what the hour of 1,000 nodes holds (the log and the checkpoints, in bytes), and one
+/// timing each of its build, a seek in it and a fork at its end.
 fn memory() {
     let before = resident();
+    let started = Instant::now();
     let timeline = run(&fleet(1000), HOUR);
+    let built = started.elapsed();
     let after = resident();
     let log = timeline.log();
     let records = log.len() as u64;
@@ -91,6 +113,24 @@ fn memory() {
         }
         None => println!("memory: 1h of 1,000 nodes: {counts} (no /proc/self/statm to measure bytes)"),
     }
+    let instants: Vec<SimTime> = (0..64).map(|i| SimTime::from_millis(i * 56_250 + 917)).collect();
+    let started = Instant::now();
+    for &t in &instants {
+        black_box(seek(&timeline, t));
+    }
+    let seek_time = started.elapsed() / instants.len() as u32;
+    let mut forked = timeline.clone();
+    let started = Instant::now();
+    forked.fork(fork_action()).expect("a running kubelet");
+    let fork_time = started.elapsed();
+    println!(
+        "once: built in {:.2} s (budget 1 s); a seek {:.1} µs (budget 50 µs, mean of {}); a fork at the end {:.1} ms (budget 100 ms)",
+        built.as_secs_f64(),
+        seek_time.as_secs_f64() * 1e6,
+        instants.len(),
+        fork_time.as_secs_f64() * 1e3
+    );
+    drop(forked);
     drop(timeline);
 }
 
@@ -117,11 +157,7 @@ fn seek_and_fork_in_the_hour(c: &mut Criterion) {
     group.bench_function("seek (one node, its Lease and Pods, every machine)", |b| {
         b.iter(|| {
             i = (i + 1) % instants.len();
-            let snapshot = timeline.at(instants[i]);
-            let node = snapshot.node("node-500");
-            let lease = snapshot.lease("node-500");
-            let pods = snapshot.pods().into_iter().filter(|p| p.spec.node_name == "node-500").count();
-            black_box((node, lease, pods, snapshot.machines().len()))
+            black_box(seek(&timeline, instants[i]))
         })
     });
     group.sample_size(10);
@@ -133,7 +169,7 @@ fn seek_and_fork_in_the_hour(c: &mut Criterion) {
         })
     });
     // A fork at the end of the hour: the reader kills a kubelet a second before it ends.
-    let action = Action::on(ActionKind::KillKubelet, "node-500", SimTime::from_secs(3599));
+    let action = fork_action();
     group.bench_function("fork at the end", |b| {
         b.iter_batched(
             || timeline.clone(),

@@ -28,7 +28,7 @@ fn the_same_inputs_give_the_same_log() {
 
 /// Every uid in the log (objects' `metadata.uid`).
 fn uids(log: &Log) -> BTreeSet<String> {
-    log.changes.iter().map(|c| c.object.meta().uid.to_string()).collect()
+    log.changes.iter().map(|c| c.object().meta().uid.to_string()).collect()
 }
 
 /// Each component's requests as `METHOD path`, in order, with generated Pod names replaced by
@@ -39,7 +39,8 @@ fn request_paths_by_actor(log: &Log) -> BTreeMap<String, Vec<String>> {
         .filter_map(|k| {
             let first = log.versions(k).first().map(|&i| &log.changes[i as usize])?;
             (first.change == ChangeType::Added).then(|| {
-                let meta = first.object.meta();
+                let object = first.object();
+                let meta = object.meta();
                 (first.seq, meta.name.to_string(), meta.generate_name.to_string())
             })
         })

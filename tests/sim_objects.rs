@@ -46,9 +46,9 @@ fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
     let log = timeline.log();
     for change in &log.changes {
         tally.objects += 1;
-        tally.kinds.insert(change.object.kind().as_str());
-        let what = format!("{name}: {:?} of {} at {}", change.change, change.object.key(), change.t);
-        tally.check(what, object_round_trip_diff(&change.object));
+        tally.kinds.insert(change.object().kind().as_str());
+        let what = format!("{name}: {:?} of {} at {}", change.change, change.object().key(), change.t);
+        tally.check(what, object_round_trip_diff(&change.object()));
     }
     for (i, r) in log.requests.iter().enumerate() {
         let what = format!("{name}: request #{i} {} {} at {}", r.method.as_str(), r.path, r.t);
@@ -69,6 +69,10 @@ fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
         }
         match &r.response {
             Some(Response::Object(o)) => tally.check(format!("{what} (response)"), object_round_trip_diff(o)),
+            Some(response @ Response::Renewal(_)) => {
+                let o = response.object().expect("a renewed Lease");
+                tally.check(format!("{what} (response)"), object_round_trip_diff(&o));
+            }
             Some(Response::Status(s)) => {
                 tally.statuses += 1;
                 let v = serde_json::to_value(s).expect("a Status serializes");

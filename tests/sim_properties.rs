@@ -74,7 +74,7 @@ fn build(case: &Case) -> Timeline {
 /// The first broken invariant, if any.
 type Check = Result<(), String>;
 
-fn pod_of(object: &Object) -> Option<&Arc<Pod>> {
+fn pod_of(object: Object) -> Option<Arc<Pod>> {
     match object {
         Object::Pod(p) => Some(p),
         _ => None,
@@ -105,28 +105,28 @@ fn no_binding_past_a_taint(log: &Log) -> Check {
         let Some(Body::Json(binding)) = &r.body else { return Err(format!("binding without a body at {}", r.t)) };
         let target = binding["target"]["name"].as_str().ok_or("a Binding without target.name")?;
         let key = ObjectKey::namespaced(Kind::Pod, namespace, pod_name);
-        let pod = version_before(log, &key, r.seq).and_then(|c| pod_of(&c.object)).ok_or("bound a missing Pod")?;
+        let pod = version_before(log, &key, r.seq).and_then(|c| pod_of(c.object())).ok_or("bound a missing Pod")?;
         let node = node_before(log, target, r.seq).ok_or_else(|| format!("bound {pod_name} to a missing node"))?;
-        let bad = untolerated(pod, &node);
+        let bad = untolerated(&pod, &node);
         if !bad.is_empty() {
             return Err(format!("{pod_name} bound to {target} at {} despite untolerated {bad:?}", r.t));
         }
     }
     for (i, c) in log.changes.iter().enumerate() {
-        let Some(pod) = pod_of(&c.object) else { continue };
+        let Some(pod) = pod_of(c.object()) else { continue };
         if pod.spec.node_name.is_empty() {
             continue;
         }
         let was_bound = log
             .previous_version(i as u32)
-            .and_then(|p| pod_of(&p.object))
+            .and_then(|p| pod_of(p.object()))
             .is_some_and(|p| !p.spec.node_name.is_empty());
         if was_bound {
             continue;
         }
         let node = node_before(log, &pod.spec.node_name, c.seq)
             .ok_or_else(|| format!("{} bound to a missing node {}", pod.metadata.name, pod.spec.node_name))?;
-        let bad = untolerated(pod, &node);
+        let bad = untolerated(&pod, &node);
         if !bad.is_empty() {
             return Err(format!(
                 "{} got nodeName {} at {} despite {bad:?}",
@@ -199,7 +199,8 @@ fn one_node_per_hostname(log: &Log) -> Check {
     for key in nodes {
         let versions = log.versions(key);
         let added = versions.iter().filter(|&&i| log.changes[i as usize].change == ChangeType::Added).count();
-        let uids: BTreeSet<&str> = versions.iter().map(|&i| &*log.changes[i as usize].object.meta().uid).collect();
+        let uids: BTreeSet<String> =
+            versions.iter().map(|&i| log.changes[i as usize].object().meta().uid.clone()).collect();
         if added != 1 || uids.len() != 1 {
             return Err(format!("{key} was created {added} times, with uids {uids:?}"));
         }
@@ -231,23 +232,23 @@ fn lease_renew_time(object: &Object) -> Option<String> {
 /// running its kubelet and can reach the API server.
 fn leases_renewed_only_by_live_kubelets(log: &Log) -> Check {
     for (i, c) in log.changes.iter().enumerate() {
-        if c.object.kind() != Kind::Lease || c.change == ChangeType::Deleted {
+        if c.object().kind() != Kind::Lease || c.change == ChangeType::Deleted {
             continue;
         }
-        let now = lease_renew_time(&c.object);
-        let before = log.previous_version(i as u32).and_then(|p| lease_renew_time(&p.object));
+        let now = lease_renew_time(&c.object());
+        let before = log.previous_version(i as u32).and_then(|p| lease_renew_time(&p.object()));
         if now.is_none() || now == before {
             continue;
         }
         let r = c.request.map(|r| &log.requests[r as usize]).ok_or_else(|| format!("{} renewed by no request", c.t))?;
         let Actor::Kubelet(machine) = &r.actor else {
-            return Err(format!("{} renewed by {} at {}", c.object.key(), r.actor, c.t));
+            return Err(format!("{} renewed by {} at {}", c.object().key(), r.actor, c.t));
         };
         let view = machine_before(log, machine, r.seq).ok_or_else(|| format!("no state for {machine}"))?;
         if view.kubelet != KubeletState::Running || view.network_cut {
             return Err(format!(
                 "{} renewed at {} by {machine} (kubelet {:?}, network cut: {})",
-                c.object.key(),
+                c.object().key(),
                 c.t,
                 view.kubelet,
                 view.network_cut
@@ -284,9 +285,9 @@ fn containers_stop_only_under_a_kubelet(log: &Log) -> Check {
 /// (f) resourceVersions strictly increase in log order; and every list of the log is in time order.
 fn log_order(log: &Log) -> Check {
     for w in log.changes.windows(2) {
-        let (a, b) = (w[0].object.meta().resource_version, w[1].object.meta().resource_version);
+        let (a, b) = (w[0].object().meta().resource_version, w[1].object().meta().resource_version);
         if a >= b {
-            return Err(format!("resourceVersion {a} then {b} ({} then {})", w[0].object.key(), w[1].object.key()));
+            return Err(format!("resourceVersion {a} then {b} ({} then {})", w[0].object().key(), w[1].object().key()));
         }
         if w[0].t > w[1].t || w[0].seq >= w[1].seq {
             return Err(format!("changes out of order at {}", w[1].t));
@@ -342,12 +343,14 @@ fn the_checks_catch_a_binding_past_a_taint() {
     let created = log
         .changes
         .iter()
-        .position(|c| c.change == ChangeType::Added && c.object.meta().name.starts_with("demo-"))
+        .position(|c| c.change == ChangeType::Added && c.object().meta().name.starts_with("demo-"))
         .expect("the ordinary Pod");
-    let Object::Pod(pod) = &log.changes[created].object else { unreachable!() };
+    let Object::Pod(pod) = &log.changes[created].object() else { unreachable!() };
     let mut bound = Pod::clone(pod);
     bound.spec.node_name = "node-1".into();
-    log.changes[created].object = Object::Pod(Arc::new(bound));
+    let c = &log.changes[created];
+    log.changes[created] =
+        nodeline::sim::record::Change::new(c.seq, c.t, c.change, Object::Pod(Arc::new(bound)), c.request);
     let verdict = no_binding_past_a_taint(&log).expect_err("a Pod created bound to a tainted node");
     assert!(verdict.contains("node.kubernetes.io/not-ready:NoSchedule"), "{verdict}");
 }

@@ -54,7 +54,7 @@ fn node_versions<'a>(log: &'a Log, name: &str) -> Vec<(&'a Change, Arc<Node>)> {
         .iter()
         .filter_map(|&i| {
             let c = &log.changes[i as usize];
-            match &c.object {
+            match &c.object() {
                 Object::Node(n) => Some((c, n.clone())),
                 _ => None,
             }

@@ -79,7 +79,7 @@ pub(super) fn taint(log: &Log, from: SimTime, node: &str, key: &str, effect: &st
         .iter()
         .find(|c| {
             c.t >= from
-                && matches!(&c.object, Object::Node(n) if n.metadata.name == node && n.has_taint(key, effect) == present)
+                && matches!(&c.object(), Object::Node(n) if n.metadata.name == node && n.has_taint(key, effect) == present)
         })
         .map(|c| At { t: c.t, seq: c.seq })
 }
@@ -87,7 +87,7 @@ pub(super) fn taint(log: &Log, from: SimTime, node: &str, key: &str, effect: &st
 /// The first version of Node `node` from `from` on whose `Ready` status differs from
 /// `before`, with that status.
 pub(super) fn ready_change(log: &Log, from: SimTime, node: &str, before: Option<&str>) -> Option<(At, String)> {
-    log.changes.iter().find_map(|c| match &c.object {
+    log.changes.iter().find_map(|c| match &c.object() {
         Object::Node(n) if c.t >= from && n.metadata.name == node && n.ready_status() != before => {
             Some((At { t: c.t, seq: c.seq }, n.ready_status().unwrap_or_default().to_string()))
         }
@@ -102,9 +102,9 @@ pub(super) fn new_pod_bound(log: &Log, from: SimTime) -> Option<(At, String)> {
         log.changes
             .iter()
             .take_while(|c| c.t < from)
-            .any(|c| matches!(&c.object, Object::Pod(p) if p.metadata.name == name))
+            .any(|c| matches!(&c.object(), Object::Pod(p) if p.metadata.name == name))
     };
-    log.changes.iter().find_map(|c| match &c.object {
+    log.changes.iter().find_map(|c| match &c.object() {
         Object::Pod(p) if c.t >= from && !p.spec.node_name.is_empty() && !existed(&p.metadata.name) => {
             Some((At { t: c.t, seq: c.seq }, p.spec.node_name.clone()))
         }

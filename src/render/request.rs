@@ -43,6 +43,7 @@ pub fn response_body(r: &Request) -> Option<String> {
     Some(match r.response.as_ref()? {
         Response::Object(o) => object_json(o),
         Response::Status(s) => json::to_string_compact(&serde_json::to_value(s).unwrap_or_default()),
+        Response::Renewal(version) => object_json(&Object::Lease(version.lease())),
     })
 }
 

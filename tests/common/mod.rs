@@ -167,6 +167,7 @@ pub(crate) fn response_json(response: &Response) -> Value {
     match response {
         Response::Object(o) => o.to_json(),
         Response::Status(s) => serde_json::to_value(s).expect("a Status serializes"),
+        Response::Renewal(_) => response.object().map(|o| o.to_json()).unwrap_or(Value::Null),
     }
 }
 
@@ -207,7 +208,7 @@ pub(crate) fn canonical(log: &Log) -> Vec<Entry> {
         out.push((
             c.seq,
             c.t,
-            format!("change t={:?} {:?} request={:?} {}", c.t, c.change, c.request, c.object.to_json()),
+            format!("change t={:?} {:?} request={:?} {}", c.t, c.change, c.request, c.object().to_json()),
         ));
     }
     for e in &log.events {
@@ -252,8 +253,8 @@ pub(crate) fn version_before<'a>(log: &'a Log, key: &ObjectKey, seq: u64) -> Opt
 
 /// The Node named `name` just before entry `seq`.
 pub(crate) fn node_before(log: &Log, name: &str, seq: u64) -> Option<Arc<Node>> {
-    match version_before(log, &ObjectKey::cluster(Kind::Node, name), seq).map(|c| &c.object) {
-        Some(Object::Node(n)) => Some(n.clone()),
+    match version_before(log, &ObjectKey::cluster(Kind::Node, name), seq).map(|c| c.object()) {
+        Some(Object::Node(n)) => Some(n),
         _ => None,
     }
 }

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use super::objects::CsiNode;
 use super::objects::{
-    Lease, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
+    Lease, MicroTime, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
 };
-use super::record::{Body, ChangeType, Log, Method};
+use super::record::{Body, ChangeType, LeaseVersion, Log, Method};
 use super::rng::Rng;
 use super::time::{SimTime, WallTime};
 
@@ -71,6 +71,14 @@ pub(crate) enum ApiOp {
     UpdateLease {
         lease: Arc<Lease>,
         base: Arc<Lease>,
+    },
+    /// A PUT of a Lease that only renews it: the version the sender read, with this
+    /// `spec.renewTime` (the kubelet's heartbeat, 100 a second in a fleet of 1,000 nodes, sent,
+    /// stored and answered compactly: its body is a [`Body::Renewal`], its version and answer a
+    /// [`LeaseVersion`]).
+    RenewLease {
+        read: LeaseVersion,
+        renew_time: MicroTime,
     },
     CreatePod(Pod),
     GetPod {
@@ -132,7 +140,9 @@ impl ApiOp {
             ApiOp::CreateCsiNode(_) => (Method::Post, CSINODES.into()),
             ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
-            ApiOp::UpdateLease { lease: l, .. } => (Method::Put, join(&[LEASES, "/", &l.metadata.name])),
+            ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
+                (Method::Put, join(&[LEASES, "/", &l.metadata.name]))
+            }
             ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
             ApiOp::GetPod { namespace, name } => (Method::Get, join(&[NS, namespace, "/pods/", name])),
             ApiOp::BindPod { namespace, name, .. } => {
@@ -176,6 +186,14 @@ impl ApiOp {
                 Some(renewal) => Some((renewal, JSON)),
                 None => obj(Object::Lease(lease.clone())),
             },
+            ApiOp::RenewLease { read, renew_time } => Some((
+                Body::Renewal {
+                    base: read.base.clone(),
+                    resource_version: read.resource_version,
+                    renew_time: *renew_time,
+                },
+                JSON,
+            )),
             ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
             ApiOp::BindPod { namespace, name, uid, node } => Some((
                 Body::Json(serde_json::json!({
@@ -218,14 +236,24 @@ pub(crate) enum Caller<'a> {
 }
 
 /// What one request did.
-pub(crate) type ApiResult = Result<Object, Box<Status>>;
+pub(crate) type ApiResult = Result<Answer, Box<Status>>;
+
+/// What the API server answers a request that succeeded.
+#[derive(Clone, Debug)]
+pub(crate) enum Answer {
+    /// The object as stored (or read).
+    Object(Object),
+    /// A Lease renewed, kept compactly.
+    Renewed(LeaseVersion),
+}
 
 /// The store and its admission chain.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ApiServer {
     resource_version: u64,
     pub(crate) nodes: VecMap<String, Arc<Node>>,
-    pub(crate) leases: VecMap<String, Arc<Lease>>,
+    /// Each node's Lease, compactly (a renewal builds no Lease).
+    pub(crate) leases: VecMap<String, LeaseVersion>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
@@ -237,8 +265,6 @@ pub(crate) struct ApiServer {
     active_by_owner: VecMap<String, i32>,
     /// Each node's CSINode.
     pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
-    /// Shared with the checkpoints that copied it until an Event is written (copy on write).
-    pub(crate) events: Arc<VecMap<(String, String), Arc<super::objects::Event>>>,
 }
 
 /// The mutable context one request runs in.
@@ -275,6 +301,16 @@ fn forbidden(group: &str, resource: &str, name: &str, why: String) -> Box<Status
         resource,
         name,
     ))
+}
+
+/// NodeRestriction's answer to a kubelet touching another node's Lease.
+fn lease_forbidden(name: &str) -> Box<Status> {
+    forbidden(
+        "coordination.k8s.io",
+        "leases",
+        name,
+        "can only access node lease with the same name as the requesting node".into(),
+    )
 }
 
 fn conflict(group: &str, resource: &str, name: &str) -> Box<Status> {
@@ -343,11 +379,6 @@ impl ApiServer {
         self.nodes.get(name)
     }
 
-    /// The current version of a node's Lease.
-    pub(crate) fn lease(&self, name: &str) -> Option<&Arc<Lease>> {
-        self.leases.get(name)
-    }
-
     /// Pods bound to `node`, in namespace/name order.
     pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
         self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
@@ -405,9 +436,9 @@ impl ApiServer {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
         match self.leases.get_mut(&lease.metadata.name) {
-            Some(slot) => *slot = lease.clone(),
+            Some(slot) => *slot = LeaseVersion::whole(lease.clone()),
             None => {
-                self.leases.insert(lease.metadata.name.clone(), lease.clone());
+                self.leases.insert(lease.metadata.name.clone(), LeaseVersion::whole(lease.clone()));
             }
         }
         let obj = Object::Lease(lease);
@@ -457,7 +488,9 @@ impl ApiServer {
         obj
     }
 
-    /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]).
+    /// Stores an Event object (events are written by the recorder, not through [`ApiOp`]). The
+    /// Events are kept in the log only (read back with `Ctx::stored_event`): thousands of them in
+    /// a fleet, which every checkpoint of the store would otherwise copy.
     pub(crate) fn store_event(
         &mut self,
         ctx: &mut Exec<'_>,
@@ -466,8 +499,6 @@ impl ApiServer {
     ) -> Arc<super::objects::Event> {
         event.metadata.resource_version = self.next_rv();
         let event = Arc::new(event);
-        Arc::make_mut(&mut self.events)
-            .insert((event.metadata.namespace.clone(), event.metadata.name.clone()), event.clone());
         ctx.log.push_change(ctx.now, change, Object::Event(event.clone()), None);
         event
     }
@@ -482,6 +513,44 @@ impl ApiServer {
 
     /// Runs one request through authorization, admission and the store.
     pub(crate) fn execute(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
+        match op {
+            ApiOp::RenewLease { read, renew_time } => {
+                self.renew_lease(ctx, caller, &read, renew_time).map(Answer::Renewed)
+            }
+            op => self.apply(ctx, caller, op).map(Answer::Object),
+        }
+    }
+
+    /// A renewal (`PUT` of a Lease with only a new renewTime), stored compactly: the version read
+    /// must be the current one, which is renewed.
+    fn renew_lease(
+        &mut self,
+        ctx: &mut Exec<'_>,
+        caller: Caller<'_>,
+        read: &LeaseVersion,
+        renew_time: MicroTime,
+    ) -> Result<LeaseVersion, Box<Status>> {
+        let name = &read.base.metadata.name;
+        if let Caller::Node(me) = caller
+            && name != me
+        {
+            return Err(lease_forbidden(name));
+        }
+        let group = "coordination.k8s.io";
+        let Some(current) = self.leases.get_mut(name) else { return Err(not_found(group, "leases", name)) };
+        if current.resource_version != read.resource_version {
+            return Err(conflict(group, "leases", name));
+        }
+        // (`next_rv`, with the store borrowed.)
+        self.resource_version += 1;
+        let renewed = LeaseVersion::renewed(current.base.clone(), self.resource_version, renew_time);
+        *current = renewed.clone();
+        ctx.log.push_renewal(ctx.now, renewed.clone(), ctx.request);
+        Ok(renewed)
+    }
+
+    /// [`ApiServer::execute`], answering with the object.
+    fn apply(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> Result<Object, Box<Status>> {
         // NodeRestriction: a kubelet may only touch its own Node and Lease.
         if let Caller::Node(me) = caller {
             let target = match &op {
@@ -495,7 +564,9 @@ impl ApiServer {
                 ApiOp::CreateCsiNode(c) => Some(("csinodes", c.metadata.name.as_str())),
                 ApiOp::GetLease(n) => Some(("leases", n.as_str())),
                 ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
-                ApiOp::UpdateLease { lease: l, .. } => Some(("leases", l.metadata.name.as_str())),
+                ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
+                    Some(("leases", l.metadata.name.as_str()))
+                }
                 _ => None,
             };
             match target {
@@ -516,12 +587,7 @@ impl ApiServer {
                     ));
                 }
                 Some(("leases", name)) if name != me => {
-                    return Err(forbidden(
-                        "coordination.k8s.io",
-                        "leases",
-                        name,
-                        "can only access node lease with the same name as the requesting node".into(),
-                    ));
+                    return Err(lease_forbidden(name));
                 }
                 _ => {}
             }
@@ -673,7 +739,7 @@ impl ApiServer {
             ApiOp::GetLease(name) => self
                 .leases
                 .get(&name)
-                .map(|l| Object::Lease(l.clone()))
+                .map(|l| Object::Lease(l.lease()))
                 .ok_or_else(|| not_found(lease_group, "leases", &name)),
             ApiOp::CreateLease(mut lease) => {
                 let name = lease.metadata.name.clone();
@@ -703,14 +769,17 @@ impl ApiServer {
                 let Some(current) = self.leases.get(&name) else {
                     return Err(not_found(lease_group, "leases", &name));
                 };
-                if current.metadata.resource_version != lease.metadata.resource_version {
+                if current.resource_version != lease.metadata.resource_version {
                     return Err(conflict(lease_group, "leases", &name));
                 }
                 // The stored object is the client's, with the server's own fields kept.
                 let mut next = Lease::clone(&lease);
-                next.metadata.uid.clone_from(&current.metadata.uid);
-                next.metadata.creation_timestamp = current.metadata.creation_timestamp;
+                next.metadata.uid.clone_from(&current.base.metadata.uid);
+                next.metadata.creation_timestamp = current.base.metadata.creation_timestamp;
                 Ok(self.store_lease(ctx, next, ChangeType::Modified))
+            }
+            ApiOp::RenewLease { read, renew_time } => {
+                self.renew_lease(ctx, caller, &read, renew_time).map(|v| Object::Lease(v.lease()))
             }
             ApiOp::CreatePod(mut pod) => {
                 admit_pod(&mut pod, ctx.rng);
@@ -971,7 +1040,8 @@ mod tests {
         let meta =
             super::super::objects::ObjectMeta { name: "web".into(), namespace: "default".into(), ..Default::default() };
         let pod = super::super::workload::new_pod(meta, Vec::new(), super::super::profile::Profile::default());
-        let Ok(Object::Pod(stored)) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod)) else {
+        let Ok(Answer::Object(Object::Pod(stored))) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod))
+        else {
             panic!("created")
         };
         let delete = |uid: &str| ApiOp::DeletePod {
@@ -1008,7 +1078,7 @@ mod tests {
             "csinodes.storage.k8s.io \"node-2\" is forbidden: can only access CSINode with the same name as the requesting node"
         );
         let mine = CsiNode::for_node("node-1", "uid-1");
-        let Ok(Object::CsiNode(stored)) =
+        let Ok(Answer::Object(Object::CsiNode(stored))) =
             api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine.clone()))
         else {
             panic!("created")
@@ -1018,7 +1088,7 @@ mod tests {
         let again = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine)).expect_err("exists");
         assert_eq!((again.code, again.reason), (409, "AlreadyExists"));
         let got = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-1".into()));
-        assert!(matches!(got, Ok(Object::CsiNode(c)) if c == stored));
+        assert!(matches!(got, Ok(Answer::Object(Object::CsiNode(c))) if c == stored));
         let missing = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-3".into()));
         assert_eq!(missing.expect_err("404").message, "csinodes.storage.k8s.io \"node-3\" not found");
     }

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::apiserver::{ApiOp, ApiServer, Caller, Exec};
+use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
 use super::objects::{Event, Kind, Object, Status};
 use super::profile::Profile;
 use super::record::{Actor, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response};
@@ -220,6 +220,16 @@ impl<'a, T> Ctx<'a, T> {
         self.log.lines.push(LogLine { seq, t: self.now, actor, message });
     }
 
+    /// The stored Event object `namespace/name`, if any. Events live in the log only (the store
+    /// does not keep them): its latest version is the stored one.
+    pub(crate) fn stored_event(&self, namespace: &str, name: &str) -> Option<Arc<Event>> {
+        let change = self.log.version_of_at(Kind::Event, namespace, name, self.now)?;
+        match change.object() {
+            Object::Event(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
     pub(crate) fn store_event(&mut self, event: Event, change: ChangeType) -> Arc<Event> {
         let wall = self.wall();
@@ -249,6 +259,24 @@ impl<'a, T> Ctx<'a, T> {
         op: ApiOp,
         query: &'static str,
     ) -> Reply {
+        match self.send(actor, from, op, query) {
+            Ok(Answer::Object(o)) => Reply::Ok(o),
+            Ok(Answer::Renewed(version)) => Reply::Ok(Object::Lease(version.lease())),
+            Err(reply) => reply,
+        }
+    }
+
+    /// [`Ctx::call_with`], with the answer as the API server gave it: a Lease renewal's compactly,
+    /// so that renewing builds no Lease. A failure is the [`Reply`] to act on.
+    // The failure is the `Reply` that `call_with` returns by value anyway.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn send(
+        &mut self,
+        actor: Actor,
+        from: Option<Sender<'_>>,
+        op: ApiOp,
+        query: &'static str,
+    ) -> Result<Answer, Reply> {
         let (method, path) = op.route();
         let (body, content_type) = match op.body() {
             Some((b, c)) => (Some(b), Some(c)),
@@ -263,6 +291,7 @@ impl<'a, T> Ctx<'a, T> {
             ApiOp::GetLease(n) => Some(n.clone()),
             ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
             ApiOp::UpdateLease { lease: l, .. } => Some(l.metadata.name.clone()),
+            ApiOp::RenewLease { read, .. } => Some(read.base.metadata.name.clone()),
             ApiOp::BindPod { node, .. } => Some(node.clone()),
             _ => from.map(|s| s.hostname.to_string()),
         };
@@ -290,7 +319,7 @@ impl<'a, T> Ctx<'a, T> {
             request.outcome = Outcome::Timeout;
             request.error = Some(s.client.error(method, &request.path, query));
             self.log.requests.push(request);
-            return Reply::Timeout;
+            return Err(Reply::Timeout);
         }
         let idx = self.log.requests.len() as u32;
         let first_change = self.log.changes.len();
@@ -310,20 +339,20 @@ impl<'a, T> Ctx<'a, T> {
         let mut watched = false;
         for &c in &changes {
             let change = &self.log.changes[c as usize];
-            match change.object.kind() {
+            match change.kind() {
                 Kind::Node => {
                     watched = true;
-                    self.bus.dirty_nodes.add(change.object.meta().name.clone());
+                    self.bus.dirty_nodes.add(change.name().to_string());
                 }
                 Kind::Pod => {
                     watched = true;
                     self.bus.dirty_pods = true;
-                    let meta = change.object.meta();
-                    self.bus.changed_pods.add((meta.namespace.clone(), meta.name.clone()));
-                    if let Object::Pod(pod) = &change.object
-                        && !pod.spec.node_name.is_empty()
-                    {
-                        self.bus.pod_nodes.add(pod.spec.node_name.clone());
+                    if let Object::Pod(pod) = change.object() {
+                        let meta = &pod.metadata;
+                        self.bus.changed_pods.add((meta.namespace.clone(), meta.name.clone()));
+                        if !pod.spec.node_name.is_empty() {
+                            self.bus.pod_nodes.add(pod.spec.node_name.clone());
+                        }
                     }
                 }
                 _ => {}
@@ -336,17 +365,24 @@ impl<'a, T> Ctx<'a, T> {
         }
         request.changes = changes;
         let reply = match result {
-            Ok(obj) => {
+            Ok(Answer::Object(obj)) => {
                 request.outcome = Outcome::Code(if is_create || is_bind { 201 } else { 200 });
-                request.response =
-                    Some(if is_bind { Response::Status(Status::success(201)) } else { Response::Object(obj.clone()) });
-                Reply::Ok(obj)
+                request.response = Some(if is_bind {
+                    Response::Status(Box::new(Status::success(201)))
+                } else {
+                    Response::Object(obj.clone())
+                });
+                Ok(Answer::Object(obj))
+            }
+            Ok(Answer::Renewed(version)) => {
+                request.outcome = Outcome::Code(200);
+                request.response = Some(Response::Renewal(version.clone()));
+                Ok(Answer::Renewed(version))
             }
             Err(status) => {
-                let status = *status;
                 request.outcome = Outcome::Code(status.code);
                 request.response = Some(Response::Status(status.clone()));
-                Reply::Err(status)
+                Err(Reply::Err(*status))
             }
         };
         self.log.requests.push(request);

@@ -186,82 +186,81 @@ impl Recorder {
             EventKey { component, host: host.clone(), object: key_object, type_, reason, message: message.clone() };
         let existing = self.seen.get(&key).cloned();
         let wall_now = ctx.wall();
-        let (event_key, count) = match existing.and_then(|(k, n)| {
-            ctx.store().events.get(&(k.namespace.clone(), k.name.clone())).map(|e| (k, n, e.clone()))
-        }) {
-            Some((k, n, stored)) => {
-                let count = n + 1;
-                let mut e = Event::clone(&stored);
-                let write = match source {
-                    Source::Scheduler { .. } => {
-                        e.series = Some(EventSeries { count, last_observed_time: MicroTime(wall_at) });
-                        count == 2
+        let (event_key, count) =
+            match existing.and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e))) {
+                Some((k, n, stored)) => {
+                    let count = n + 1;
+                    let mut e = Event::clone(&stored);
+                    let write = match source {
+                        Source::Scheduler { .. } => {
+                            e.series = Some(EventSeries { count, last_observed_time: MicroTime(wall_at) });
+                            count == 2
+                        }
+                        _ => {
+                            e.count = Some(count);
+                            e.last_timestamp = Some(Time::at(wall_at));
+                            true
+                        }
+                    };
+                    if write {
+                        ctx.store_event(e, ChangeType::Modified);
                     }
-                    _ => {
-                        e.count = Some(count);
-                        e.last_timestamp = Some(Time::at(wall_at));
-                        true
-                    }
-                };
-                if write {
-                    ctx.store_event(e, ChangeType::Modified);
+                    (k, count)
                 }
-                (k, count)
-            }
-            None => {
-                let namespace =
-                    if object.namespace.is_empty() { "default".to_string() } else { object.namespace.clone() };
-                let nanos = ctx.event_nanos(wall_at);
-                let name = format!("{}.{:x}", object.name, nanos);
-                let meta = ObjectMeta {
-                    name: name.clone(),
-                    namespace: namespace.clone(),
-                    uid: ctx.rng.uuid(),
-                    creation_timestamp: Some(Time::at(wall_now)),
-                    ..ObjectMeta::default()
-                };
-                let event = match source {
-                    Source::Scheduler { action } => Event {
-                        kind: "Event",
-                        api_version: "v1",
-                        metadata: meta,
-                        involved_object: object.clone(),
-                        reason: reason.into(),
-                        message: message.clone(),
-                        source: EventSource::default(),
-                        first_timestamp: None,
-                        last_timestamp: None,
-                        count: None,
-                        type_: type_.into(),
-                        event_time: Some(MicroTime(wall_at)),
-                        series: None,
-                        action: action.into(),
-                        reporting_component: "default-scheduler".into(),
-                        reporting_instance: SCHEDULER_INSTANCE.into(),
-                    },
-                    _ => Event {
-                        kind: "Event",
-                        api_version: "v1",
-                        metadata: meta,
-                        involved_object: object.clone(),
-                        reason: reason.into(),
-                        message: message.clone(),
-                        source: EventSource { component: component.into(), host: host.clone() },
-                        first_timestamp: Some(Time::at(wall_at)),
-                        last_timestamp: Some(Time::at(wall_at)),
-                        count: Some(1),
-                        type_: type_.into(),
-                        event_time: None,
-                        series: None,
-                        action: String::new(),
-                        reporting_component: component.into(),
-                        reporting_instance: host.clone(),
-                    },
-                };
-                ctx.store_event(event, ChangeType::Added);
-                (ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name), 1)
-            }
-        };
+                None => {
+                    let namespace =
+                        if object.namespace.is_empty() { "default".to_string() } else { object.namespace.clone() };
+                    let nanos = ctx.event_nanos(wall_at);
+                    let name = format!("{}.{:x}", object.name, nanos);
+                    let meta = ObjectMeta {
+                        name: name.clone(),
+                        namespace: namespace.clone(),
+                        uid: ctx.rng.uuid(),
+                        creation_timestamp: Some(Time::at(wall_now)),
+                        ..ObjectMeta::default()
+                    };
+                    let event = match source {
+                        Source::Scheduler { action } => Event {
+                            kind: "Event",
+                            api_version: "v1",
+                            metadata: meta,
+                            involved_object: object.clone(),
+                            reason: reason.into(),
+                            message: message.clone(),
+                            source: EventSource::default(),
+                            first_timestamp: None,
+                            last_timestamp: None,
+                            count: None,
+                            type_: type_.into(),
+                            event_time: Some(MicroTime(wall_at)),
+                            series: None,
+                            action: action.into(),
+                            reporting_component: "default-scheduler".into(),
+                            reporting_instance: SCHEDULER_INSTANCE.into(),
+                        },
+                        _ => Event {
+                            kind: "Event",
+                            api_version: "v1",
+                            metadata: meta,
+                            involved_object: object.clone(),
+                            reason: reason.into(),
+                            message: message.clone(),
+                            source: EventSource { component: component.into(), host: host.clone() },
+                            first_timestamp: Some(Time::at(wall_at)),
+                            last_timestamp: Some(Time::at(wall_at)),
+                            count: Some(1),
+                            type_: type_.into(),
+                            event_time: None,
+                            series: None,
+                            action: String::new(),
+                            reporting_component: component.into(),
+                            reporting_instance: host.clone(),
+                        },
+                    };
+                    ctx.store_event(event, ChangeType::Added);
+                    (ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name), 1)
+                }
+            };
         Arc::make_mut(&mut self.seen).insert(key, (event_key.clone(), count));
         let now = ctx.now;
         ctx.push_event_record(|seq| EventRecord {

@@ -52,7 +52,7 @@ pub use kubelet::{
 };
 pub use machine::{KubeletState, MachineSpec, MachineView, RunningContainer};
 pub use profile::Profile;
-pub use record::{Actor, Body, ChangeType, Log, Method, Outcome, Request, Response};
+pub use record::{Actor, Body, ChangeType, LeaseVersion, Log, Method, Outcome, Request, Response};
 pub use scenario::{Chapter, ReplicaSetSpec, Scenario};
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ForkError, Input, Snapshot, Timeline};

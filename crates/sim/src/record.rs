@@ -5,7 +5,11 @@
 //! object's versions by key, so the state of the cluster at any instant can be read without
 //! running the simulation again (see [`crate::Snapshot`]).
 
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Bound;
 
 use serde::Serialize;
 
@@ -16,7 +20,6 @@ use super::machine::MachineView;
 pub use super::objects::ChangeType;
 use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, Status};
 use super::time::SimTime;
-use super::vecmap::VecMap;
 
 /// Who sent a request or wrote a log line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -132,6 +135,45 @@ impl Outcome {
     }
 }
 
+/// One version of a Lease, kept compactly: the last version written whole (`base`) and, when it
+/// has been renewed since, the resourceVersion and `spec.renewTime` the renewal gave it. A Lease
+/// renewal (100 a second in a fleet of 1,000 nodes) is stored, sent and answered as one of these,
+/// so it allocates nothing; the Lease is built only when something reads it ([`LeaseVersion::lease`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeaseVersion {
+    pub base: Arc<Lease>,
+    pub resource_version: u64,
+    pub renew_time: Option<MicroTime>,
+}
+
+impl LeaseVersion {
+    /// A version written whole.
+    pub fn whole(lease: Arc<Lease>) -> LeaseVersion {
+        LeaseVersion {
+            resource_version: lease.metadata.resource_version,
+            renew_time: lease.spec.renew_time,
+            base: lease,
+        }
+    }
+
+    /// `base` renewed: a new resourceVersion and renewTime, nothing else changed.
+    pub fn renewed(base: Arc<Lease>, resource_version: u64, renew_time: MicroTime) -> LeaseVersion {
+        LeaseVersion { base, resource_version, renew_time: Some(renew_time) }
+    }
+
+    /// The Lease (built, unless it is the version written whole).
+    pub fn lease(&self) -> Arc<Lease> {
+        if self.resource_version == self.base.metadata.resource_version && self.renew_time == self.base.spec.renew_time
+        {
+            return self.base.clone();
+        }
+        let mut lease = Lease::clone(&self.base);
+        lease.metadata.resource_version = self.resource_version;
+        lease.spec.renew_time = self.renew_time;
+        Arc::new(lease)
+    }
+}
+
 /// The body a request carried.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
@@ -143,9 +185,9 @@ pub enum Body {
     /// Any other JSON document (label and taint patches, bindings, delete options).
     Json(serde_json::Value),
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
-    /// with a new `spec.renewTime` and nothing else changed. The Lease sent is built from the two
-    /// when it is shown ([`Body::object`]), so the log holds no copy of it.
-    Renewal { base: Arc<Lease>, renew_time: MicroTime },
+    /// (`base` at `resource_version`) with a new `spec.renewTime` and nothing else changed. The
+    /// Lease sent is built when it is shown ([`Body::object`]), so the log holds no copy of it.
+    Renewal { base: Arc<Lease>, resource_version: u64, renew_time: MicroTime },
 }
 
 impl Body {
@@ -157,17 +199,20 @@ impl Body {
             && sent.api_version == base.api_version
             && sent.metadata == base.metadata
             && LeaseSpec { renew_time: base.spec.renew_time, ..sent.spec.clone() } == base.spec;
-        same_but_renewal.then(|| Body::Renewal { base: base.clone(), renew_time })
+        same_but_renewal.then(|| Body::Renewal {
+            base: base.clone(),
+            resource_version: base.metadata.resource_version,
+            renew_time,
+        })
     }
 
     /// The whole object the body carries (POST, PUT), built for a [`Body::Renewal`].
     pub fn object(&self) -> Option<Object> {
         match self {
             Body::Object(o) => Some(o.clone()),
-            Body::Renewal { base, renew_time } => {
-                let mut lease = Lease::clone(base);
-                lease.spec.renew_time = Some(*renew_time);
-                Some(Object::Lease(Arc::new(lease)))
+            Body::Renewal { base, resource_version, renew_time } => {
+                let sent = LeaseVersion::renewed(base.clone(), *resource_version, *renew_time);
+                Some(Object::Lease(sent.lease()))
             }
             Body::StatusPatch { .. } | Body::Json(_) => None,
         }
@@ -180,7 +225,21 @@ pub enum Response {
     /// The object as stored.
     Object(Object),
     /// An error.
-    Status(Status),
+    Status(Box<Status>),
+    /// A renewed Lease as stored, kept compactly (see [`LeaseVersion`]); [`Response::object`]
+    /// builds it.
+    Renewal(LeaseVersion),
+}
+
+impl Response {
+    /// The object answered, if any (built for a [`Response::Renewal`]).
+    pub fn object(&self) -> Option<Object> {
+        match self {
+            Response::Object(o) => Some(o.clone()),
+            Response::Renewal(version) => Some(Object::Lease(version.lease())),
+            Response::Status(_) => None,
+        }
+    }
 }
 
 /// One request to the API server.
@@ -216,10 +275,70 @@ pub struct Change {
     pub seq: u64,
     pub t: SimTime,
     pub change: ChangeType,
-    /// The object after the change; for deletions, its last version.
-    pub object: Object,
+    /// The object after the change; for deletions, its last version ([`Change::object`]).
+    version: Version,
     /// The request that made the change, an index into [`Log::requests`].
     pub request: Option<u32>,
+}
+
+/// How a change keeps its version of the object.
+#[derive(Clone, Debug, PartialEq)]
+enum Version {
+    Object(Object),
+    /// A renewed Lease, built when read.
+    Lease(LeaseVersion),
+}
+
+impl Change {
+    /// A change that keeps `object` whole.
+    pub fn new(seq: u64, t: SimTime, change: ChangeType, object: Object, request: Option<u32>) -> Change {
+        Change { seq, t, change, version: Version::Object(object), request }
+    }
+
+    /// The object after the change; for deletions, its last version. (A renewed Lease is built
+    /// here: the log keeps renewals compactly.)
+    pub fn object(&self) -> Object {
+        match &self.version {
+            Version::Object(o) => o.clone(),
+            Version::Lease(v) => Object::Lease(v.lease()),
+        }
+    }
+
+    /// The object's kind.
+    pub fn kind(&self) -> Kind {
+        match &self.version {
+            Version::Object(o) => o.kind(),
+            Version::Lease(_) => Kind::Lease,
+        }
+    }
+
+    /// The object's namespace and name (the same in every version).
+    fn names(&self) -> (&str, &str) {
+        let meta = match &self.version {
+            Version::Object(o) => o.meta(),
+            Version::Lease(v) => &v.base.metadata,
+        };
+        (&meta.namespace, &meta.name)
+    }
+
+    /// The object's name.
+    pub fn name(&self) -> &str {
+        self.names().1
+    }
+
+    /// The key the object is stored under.
+    pub fn key(&self) -> ObjectKey {
+        let (namespace, name) = self.names();
+        ObjectKey::namespaced(self.kind(), namespace, name)
+    }
+
+    /// The object's resourceVersion in this version.
+    pub fn resource_version(&self) -> u64 {
+        match &self.version {
+            Version::Object(o) => o.meta().resource_version,
+            Version::Lease(v) => v.resource_version,
+        }
+    }
 }
 
 /// A Kubernetes Event being recorded (created, or counted again).
@@ -281,8 +400,13 @@ pub struct Log {
     pub inputs: Vec<AppliedInput>,
     pub machines: Vec<MachineRecord>,
     next_seq: u64,
-    keys: VecMap<ObjectKey, usize>,
+    /// Each key's place in `history`. (A tree, not a sorted vector: thousands of Events get new
+    /// keys all over the order.)
+    keys: BTreeMap<ObjectKey, usize>,
     history: Vec<(ObjectKey, Vec<u32>)>,
+    /// The indices into `machines` of each machine's records, oldest first (a seek reads every
+    /// machine: a binary search each, not a scan of every record).
+    machine_history: Vec<Vec<u32>>,
 }
 
 /// The lengths of a log's lists at one moment: enough to cut it back to that moment.
@@ -322,7 +446,14 @@ impl Log {
         self.events.truncate(mark.events);
         self.lines.truncate(mark.lines);
         self.inputs.truncate(mark.inputs);
-        self.machines.truncate(mark.machines);
+        if self.machines.len() > mark.machines {
+            let cut = mark.machines as u32;
+            self.machines.truncate(mark.machines);
+            for records in &mut self.machine_history {
+                let keep = records.partition_point(|&i| i < cut);
+                records.truncate(keep);
+            }
+        }
         self.next_seq = mark.next_seq;
         if self.changes.len() > mark.changes {
             let cut = mark.changes as u32;
@@ -335,13 +466,24 @@ impl Log {
     }
 
     pub(crate) fn push_change(&mut self, t: SimTime, change: ChangeType, object: Object, request: Option<u32>) -> u32 {
+        self.push_version(t, change, Version::Object(object), request)
+    }
+
+    /// Records a renewed Lease, compactly.
+    pub(crate) fn push_renewal(&mut self, t: SimTime, version: LeaseVersion, request: Option<u32>) -> u32 {
+        self.push_version(t, ChangeType::Modified, Version::Lease(version), request)
+    }
+
+    fn push_version(&mut self, t: SimTime, change: ChangeType, version: Version, request: Option<u32>) -> u32 {
         let seq = self.seq();
         let idx = self.changes.len() as u32;
-        let meta = object.meta();
-        let slot = match self.keys.get_by(|k| key_cmp(k, object.kind(), &meta.namespace, &meta.name)) {
+        let record = Change { seq, t, change, version, request };
+        let kind = record.kind();
+        let (namespace, name) = record.names();
+        let slot = match self.keys.get(&(kind, namespace, name) as &dyn KeyParts) {
             Some(&slot) => slot,
             None => {
-                let key = object.key();
+                let key = record.key();
                 let slot = self.history.len();
                 self.keys.insert(key.clone(), slot);
                 self.history.push((key, Vec::new()));
@@ -349,18 +491,31 @@ impl Log {
             }
         };
         self.history[slot].1.push(idx);
-        self.changes.push(Change { seq, t, change, object, request });
+        self.changes.push(record);
         idx
     }
 
     /// The visible state of machine `index` at `t`.
     pub fn machine_at(&self, index: usize, t: SimTime) -> Option<&Arc<MachineView>> {
-        self.machines.iter().rev().find(|r| r.index == index && r.t <= t).map(|r| &r.view)
+        let records = self.machine_history.get(index)?;
+        let n = records.partition_point(|&i| self.machines[i as usize].t <= t);
+        Some(&self.machines[*records.get(n.checked_sub(1)?)? as usize].view)
+    }
+
+    /// Records machine `index`'s visible state from `t` on.
+    pub(crate) fn push_machine(&mut self, t: SimTime, index: usize, view: Arc<MachineView>) {
+        let seq = self.seq();
+        if self.machine_history.len() <= index {
+            self.machine_history.resize(index + 1, Vec::new());
+        }
+        self.machine_history[index].push(self.machines.len() as u32);
+        self.machines.push(MachineRecord { seq, t, index, view });
     }
 
     /// The number of machines that exist at `t`.
     pub fn machine_count_at(&self, t: SimTime) -> usize {
-        self.machines.iter().filter(|r| r.t <= t).map(|r| r.index + 1).max().unwrap_or(0)
+        let recorded_by = |records: &Vec<u32>| records.first().is_some_and(|&i| self.machines[i as usize].t <= t);
+        self.machine_history.iter().rposition(recorded_by).map_or(0, |i| i + 1)
     }
 
     /// Every object key that has ever existed, in key order.
@@ -370,7 +525,29 @@ impl Log {
 
     /// Keys of one kind, in key order.
     pub fn keys_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectKey> {
-        self.keys.keys().filter(move |k| k.kind == kind)
+        self.slots_of(kind).map(|(k, _)| k)
+    }
+
+    /// Keys of one kind with their places in `history`, in key order.
+    fn slots_of(&self, kind: Kind) -> impl Iterator<Item = (&ObjectKey, usize)> {
+        let first: &dyn KeyParts = &(kind, "", "");
+        self.keys
+            .range::<dyn KeyParts, _>((Bound::Included(first), Bound::Unbounded))
+            .take_while(move |(k, _)| k.kind == kind)
+            .map(|(k, &slot)| (k, slot))
+    }
+
+    /// The changes that made the versions current at `t` of every object of one kind that
+    /// existed then, in key order (a snapshot's list of one kind).
+    pub fn versions_of_kind_at(&self, kind: Kind, t: SimTime) -> impl Iterator<Item = &Change> {
+        self.slots_of(kind).filter_map(move |(_, slot)| self.current_at(&self.history[slot].1, t))
+    }
+
+    /// Of the versions `versions` of one object, the one current at `t`, if it existed then.
+    fn current_at(&self, versions: &[u32], t: SimTime) -> Option<&Change> {
+        let n = versions.partition_point(|&i| self.changes[i as usize].t <= t);
+        let change = &self.changes[*versions.get(n.checked_sub(1)?)? as usize];
+        (change.change != ChangeType::Deleted).then_some(change)
     }
 
     /// The indices into [`Log::changes`] of every version of `key`, oldest first.
@@ -380,7 +557,7 @@ impl Log {
 
     /// [`Log::versions`] without building a key.
     pub fn versions_of(&self, kind: Kind, namespace: &str, name: &str) -> &[u32] {
-        match self.keys.get_by(|k| key_cmp(k, kind, namespace, name)) {
+        match self.keys.get(&(kind, namespace, name) as &dyn KeyParts) {
             Some(&slot) => &self.history[slot].1,
             None => &[],
         }
@@ -393,16 +570,14 @@ impl Log {
 
     /// [`Log::version_at`] without building a key.
     pub fn version_of_at(&self, kind: Kind, namespace: &str, name: &str, t: SimTime) -> Option<&Change> {
-        let versions = self.versions_of(kind, namespace, name);
-        let n = versions.partition_point(|&i| self.changes[i as usize].t <= t);
-        let change = &self.changes[*versions.get(n.checked_sub(1)?)? as usize];
-        (change.change != ChangeType::Deleted).then_some(change)
+        self.current_at(self.versions_of(kind, namespace, name), t)
     }
 
     /// The version of `key` before the one made by change `idx`, if any.
     pub fn previous_version(&self, idx: u32) -> Option<&Change> {
-        let key = self.changes[idx as usize].object.key();
-        let versions = self.versions(&key);
+        let change = &self.changes[idx as usize];
+        let (namespace, name) = change.names();
+        let versions = self.versions_of(change.kind(), namespace, name);
         let n = versions.partition_point(|&i| i < idx);
         n.checked_sub(1).map(|p| &self.changes[versions[p] as usize])
     }
@@ -438,8 +613,8 @@ impl Log {
             .iter()
             .map(|&c| {
                 let change = &self.changes[c as usize];
-                let prev = self.previous_version(c).map(|p| &p.object);
-                super::diff::summarize(prev, &change.object, change.change)
+                let prev = self.previous_version(c).map(Change::object);
+                super::diff::summarize(prev.as_ref(), &change.object(), change.change)
             })
             .filter(|s| !s.is_empty())
             .collect();
@@ -460,9 +635,48 @@ impl Log {
     }
 }
 
-/// Orders a stored key against a key given by its parts (no allocation).
-fn key_cmp(k: &ObjectKey, kind: Kind, namespace: &str, name: &str) -> std::cmp::Ordering {
-    (k.kind, k.namespace.as_str(), k.name.as_str()).cmp(&(kind, namespace, name))
+/// A key as its parts, so that the key index is searched without building an [`ObjectKey`]
+/// (ordered as `ObjectKey` is).
+trait KeyParts {
+    fn parts(&self) -> (Kind, &str, &str);
+}
+
+impl KeyParts for ObjectKey {
+    fn parts(&self) -> (Kind, &str, &str) {
+        (self.kind, &self.namespace, &self.name)
+    }
+}
+
+impl KeyParts for (Kind, &str, &str) {
+    fn parts(&self) -> (Kind, &str, &str) {
+        *self
+    }
+}
+
+impl<'a> Borrow<dyn KeyParts + 'a> for ObjectKey {
+    fn borrow(&self) -> &(dyn KeyParts + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn KeyParts + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn KeyParts + '_ {}
+
+impl PartialOrd for dyn KeyParts + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn KeyParts + '_ {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.parts().cmp(&other.parts())
+    }
 }
 
 #[cfg(test)]
@@ -485,7 +699,9 @@ mod tests {
         let mut sent = Lease::clone(&base);
         sent.spec.renew_time = Some(MicroTime(WallTime(11_000_123)));
         let body = Body::renewal(&base, &sent).expect("only renewTime differs");
-        assert!(matches!(&body, Body::Renewal { renew_time, .. } if *renew_time == MicroTime(WallTime(11_000_123))));
+        assert!(
+            matches!(&body, Body::Renewal { renew_time, resource_version: 1_234, .. } if *renew_time == MicroTime(WallTime(11_000_123)))
+        );
         assert_eq!(body.object(), Some(Object::Lease(Arc::new(sent))));
     }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::action::{Action, ActionKind};
 use super::machine::MachineSpec;
-use super::objects::Object;
+use super::objects::{Kind, Object};
 use super::record::{Log, Method};
 use super::time::{SimTime, millis, secs};
 
@@ -230,7 +230,8 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
             .iter()
             .find(|c| {
                 c.t >= from
-                    && matches!(&c.object, Object::Node(n) if n.metadata.name == *node && n.has_taint(key, effect))
+                    && c.kind() == Kind::Node
+                    && matches!(&c.object(), Object::Node(n) if n.metadata.name == *node && n.has_taint(key, effect))
             })
             .map(|c| c.t),
     }

@@ -227,16 +227,16 @@ impl<'a> Snapshot<'a> {
         self.log.version_at(key, self.t)
     }
 
-    fn objects_of(&self, kind: Kind) -> impl Iterator<Item = &'a Object> + 'a {
+    fn objects_of(&self, kind: Kind) -> impl Iterator<Item = Object> + 'a {
         let (log, t) = (self.log, self.t);
-        log.keys_of(kind).filter_map(move |k| log.version_at(k, t)).map(|c| &c.object)
+        log.versions_of_kind_at(kind, t).map(Change::object)
     }
 
     /// Every Node, by name.
     pub fn nodes(&self) -> Vec<Arc<Node>> {
         self.objects_of(Kind::Node)
             .filter_map(|o| match o {
-                Object::Node(n) => Some(n.clone()),
+                Object::Node(n) => Some(n),
                 _ => None,
             })
             .collect()
@@ -244,8 +244,8 @@ impl<'a> Snapshot<'a> {
 
     /// The Node named `name`.
     pub fn node(&self, name: &str) -> Option<Arc<Node>> {
-        match self.log.version_of_at(Kind::Node, "", name, self.t).map(|c| &c.object) {
-            Some(Object::Node(n)) => Some(n.clone()),
+        match self.log.version_of_at(Kind::Node, "", name, self.t).map(Change::object) {
+            Some(Object::Node(n)) => Some(n),
             _ => None,
         }
     }
@@ -264,7 +264,7 @@ impl<'a> Snapshot<'a> {
     pub fn leases(&self) -> Vec<Arc<Lease>> {
         self.objects_of(Kind::Lease)
             .filter_map(|o| match o {
-                Object::Lease(l) => Some(l.clone()),
+                Object::Lease(l) => Some(l),
                 _ => None,
             })
             .collect()
@@ -272,8 +272,8 @@ impl<'a> Snapshot<'a> {
 
     /// The Lease of node `name`.
     pub fn lease(&self, name: &str) -> Option<Arc<Lease>> {
-        match self.log.version_of_at(Kind::Lease, "kube-node-lease", name, self.t).map(|c| &c.object) {
-            Some(Object::Lease(l)) => Some(l.clone()),
+        match self.log.version_of_at(Kind::Lease, "kube-node-lease", name, self.t).map(Change::object) {
+            Some(Object::Lease(l)) => Some(l),
             _ => None,
         }
     }
@@ -282,7 +282,7 @@ impl<'a> Snapshot<'a> {
     pub fn pods(&self) -> Vec<Arc<Pod>> {
         self.objects_of(Kind::Pod)
             .filter_map(|o| match o {
-                Object::Pod(p) => Some(p.clone()),
+                Object::Pod(p) => Some(p),
                 _ => None,
             })
             .collect()
@@ -292,7 +292,7 @@ impl<'a> Snapshot<'a> {
     pub fn events(&self) -> Vec<Arc<Event>> {
         self.objects_of(Kind::Event)
             .filter_map(|o| match o {
-                Object::Event(e) => Some(e.clone()),
+                Object::Event(e) => Some(e),
                 _ => None,
             })
             .collect()
@@ -302,7 +302,7 @@ impl<'a> Snapshot<'a> {
     pub fn objects(&self) -> Vec<Object> {
         [Kind::Node, Kind::CsiNode, Kind::Lease, Kind::Pod, Kind::Event]
             .into_iter()
-            .flat_map(|k| self.objects_of(k).cloned())
+            .flat_map(|k| self.objects_of(k))
             .collect()
     }
 

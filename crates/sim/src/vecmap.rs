@@ -101,6 +101,22 @@ impl<K: Ord, V> VecMap<K, V> {
         }
     }
 
+    /// The position of `key` (`Ok`), or where it would be inserted (`Err`).
+    pub fn position<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(key)
+    }
+
+    /// Inserts `key` at `i`, which must be its place in the order (as [`VecMap::position`]
+    /// returned it).
+    pub fn insert_at(&mut self, i: usize, key: K, value: V) {
+        debug_assert!(i == 0 || self.items[i - 1].0 < key);
+        debug_assert!(i == self.items.len() || key < self.items[i].0);
+        self.items.insert(i, (key, value));
+    }
+
     /// Keeps only the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.items.retain_mut(|(k, v)| keep(k, v));
@@ -136,6 +152,17 @@ impl<K, V> VecMap<K, V> {
     /// Values in key order, mutably.
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> {
         self.items.iter_mut().map(|(_, v)| v)
+    }
+
+    /// The entry at position `i` (in key order).
+    pub fn entry_at(&self, i: usize) -> (&K, &V) {
+        let (k, v) = &self.items[i];
+        (k, v)
+    }
+
+    /// The value at position `i` (in key order), mutably.
+    pub fn value_at_mut(&mut self, i: usize) -> &mut V {
+        &mut self.items[i].1
     }
 
     /// Removes every entry.

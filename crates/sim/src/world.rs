@@ -24,7 +24,7 @@ use super::kubectl;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView};
 use super::profile::Profile;
-use super::record::{AppliedInput, Log, MachineRecord};
+use super::record::{AppliedInput, Log};
 use super::rng::Rng;
 use super::scenario::ReplicaSetSpec;
 use super::time::{SimTime, WallTime};
@@ -320,8 +320,7 @@ impl World {
             }
             let view = Arc::new(view);
             self.last_views[m] = Some(view.clone());
-            let seq = log.seq();
-            log.machines.push(MachineRecord { seq, t: self.core.now, index: m, view });
+            log.push_machine(self.core.now, m, view);
         }
     }
 

@@ -82,7 +82,7 @@ pub fn event_list(timeline: &Timeline, t: SimTime, cap: usize) -> EventList {
         .iter()
         .rev()
         .filter_map(|k| match snapshot.version(k) {
-            Some(c) if c.change != ChangeType::Deleted => match &c.object {
+            Some(c) if c.change != ChangeType::Deleted => match &c.object() {
                 crate::sim::objects::Object::Event(e) => Some(event_row(e, now)),
                 _ => None,
             },

@@ -154,7 +154,7 @@ pub fn versions_markup(log: &Log, key: &ObjectKey, t: SimTime, selected: Option<
 
 /// The object of change `idx` as `kubectl get -o yaml` prints it.
 pub fn yaml_of(log: &Log, idx: u32) -> String {
-    yaml::to_string(&Object::to_json(&log.changes[idx as usize].object))
+    yaml::to_string(&Object::to_json(&log.changes[idx as usize].object()))
 }
 
 /// The live YAML of the version made by change `idx`: a line naming what made it, then the YAML
@@ -165,7 +165,7 @@ pub fn live_markup(log: &Log, idx: u32, lang: Lang) -> String {
     let before = log
         .previous_version(idx)
         .filter(|p| p.change != ChangeType::Deleted)
-        .map(|p| yaml::to_string(&p.object.to_json()));
+        .map(|p| yaml::to_string(&p.object().to_json()));
     let marks = match &before {
         Some(b) => linediff::changed_lines(b, &text),
         None => vec![true; text.lines().count()],

@@ -165,15 +165,25 @@ pub(crate) enum NodeLifecycleTimer {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeLifecycle {
     recorder: Recorder,
-    known: VecMap<String, ()>,
-    health: VecMap<String, Health>,
+    /// What the controller keeps about each Node, by name: the store's order, so a monitor pass
+    /// pairs each Node with its entry by walking both lists together (no lookup by name).
+    nodes: VecMap<String, Tracked>,
     zone_states: VecMap<Zone, ZoneState>,
     tainters: VecMap<Zone, TaintQueue>,
     tainting_scheduled: bool,
     /// Whether the last pass found every zone fully disrupted.
     all_disrupted: bool,
-    /// Each Node's zone key, refreshed whenever the Node changes.
-    zones: VecMap<String, Zone>,
+}
+
+/// What the controller keeps about one Node.
+#[derive(Clone, Debug, Default)]
+struct Tracked {
+    /// Whether a monitor pass has seen it (`knownNodeSet`).
+    known: bool,
+    /// `nodeHealthData`, once a pass has looked at it.
+    health: Option<Health>,
+    /// Its zone key, refreshed whenever the Node changes.
+    zone: Option<Zone>,
 }
 
 /// A zone key, shared by every Node in the zone.
@@ -219,8 +229,14 @@ impl NodeLifecycle {
     pub(crate) fn on_node_change(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         if let Some(node) = ctx.store().node(name) {
             let zone = compute_zone(node);
-            if self.zones.get(name) != Some(&zone) {
-                self.zones.insert(name.to_string(), zone);
+            match self.nodes.position(name) {
+                Ok(i) => {
+                    let tracked = self.nodes.value_at_mut(i);
+                    if tracked.zone.as_ref() != Some(&zone) {
+                        tracked.zone = Some(zone);
+                    }
+                }
+                Err(i) => self.nodes.insert_at(i, name.to_string(), Tracked { zone: Some(zone), ..Tracked::default() }),
             }
         }
         self.no_schedule_tainting_pass(name, ctx);
@@ -228,10 +244,52 @@ impl NodeLifecycle {
 
     /// A Node's zone key, from the cache kept up to date on every Node change.
     fn zone_of(&self, node: &Node) -> Zone {
-        match self.zones.get(&node.metadata.name) {
+        match self.nodes.get(&node.metadata.name).and_then(|t| t.zone.as_ref()) {
             Some(z) => z.clone(),
             None => compute_zone(node),
         }
+    }
+
+    /// The zone key of the Node whose entry is at `slot`.
+    fn zone_at(&self, slot: usize, node: &Node) -> Zone {
+        match &self.nodes.entry_at(slot).1.zone {
+            Some(z) => z.clone(),
+            None => compute_zone(node),
+        }
+    }
+
+    /// Pairs every stored Node (in name order) with its entry, adding entries for Nodes not
+    /// tracked yet: `slots[i]` is the entry of the `i`th Node. Both lists are in name order, so
+    /// this is one walk with one comparison a Node.
+    fn pair_with_store(&mut self, ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<usize> {
+        let nodes = &ctx.store().nodes;
+        let mut slots = Vec::with_capacity(nodes.len());
+        let mut j = 0;
+        for name in nodes.keys() {
+            while j < self.nodes.len() && self.nodes.entry_at(j).0 < name {
+                j += 1;
+            }
+            if j == self.nodes.len() || self.nodes.entry_at(j).0 != name {
+                self.nodes.insert_at(j, name.clone(), Tracked::default());
+            }
+            slots.push(j);
+            j += 1;
+        }
+        slots
+    }
+
+    /// Each stored Node's Lease `renewTime` (a Lease has its Node's name), by the same walk.
+    fn renew_times(ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<Option<MicroTime>> {
+        let store = ctx.store();
+        let mut leases = store.leases.iter().peekable();
+        store
+            .nodes
+            .keys()
+            .map(|name| {
+                while leases.next_if(|(l, _)| l.as_str() < name.as_str()).is_some() {}
+                leases.next_if(|(l, _)| *l == name).and_then(|(_, lease)| lease.renew_time)
+            })
+            .collect()
     }
 }
 
@@ -272,13 +330,20 @@ const ACTOR: Actor = Actor::NodeLifecycleController;
 
 impl NodeLifecycle {
     /// `monitorNodeHealth`, every 5 s.
+    ///
+    /// No Node is added or removed during a pass (only this controller runs), so the `i`th Node
+    /// of the store stays the `i`th, and is read again by position after each write to it.
     fn monitor_node_health(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
-        let nodes: Vec<Arc<Node>> = ctx.store().nodes.values().cloned().collect();
+        let slots = self.pair_with_store(ctx);
+        // Leases are not written during a pass: their renewTimes are read once.
+        let renewed = Self::renew_times(ctx);
+        let node_at = |ctx: &Ctx<'_, NodeLifecycleTimer>, i: usize| ctx.store().nodes.entry_at(i).1.clone();
         // Newly seen nodes: RegisteredNode, a zone limiter, reachable.
-        for node in &nodes {
-            let name = &node.metadata.name;
-            if !self.known.contains(name) {
-                self.known.add(name.clone());
+        for (i, &slot) in slots.iter().enumerate() {
+            if !self.nodes.entry_at(slot).1.known {
+                let node = node_at(ctx, i);
+                let name = &node.metadata.name;
+                self.nodes.value_at_mut(slot).known = true;
                 self.recorder.event(
                     ctx,
                     Source::Controller("node-controller"),
@@ -287,7 +352,7 @@ impl NodeLifecycle {
                     "RegisteredNode",
                     format!("Node {name} event: Registered Node {name} in Controller"),
                 );
-                let zone = self.zone_of(node);
+                let zone = self.zone_at(slot, &node);
                 if !self.zone_states.contains_key(&zone) {
                     self.zone_states.insert(zone.clone(), ZoneState::Initial);
                     let now = ctx.now;
@@ -300,12 +365,13 @@ impl NodeLifecycle {
             }
         }
         let mut zone_conditions: VecMap<Zone, ZoneCount> = VecMap::new();
-        for node in &nodes {
+        for (i, &slot) in slots.iter().enumerate() {
+            let node = node_at(ctx, i);
             let name = &node.metadata.name;
-            let Some(node) = ctx.store().node(name).cloned() else { continue };
-            let (observed, current) = self.try_update_node_health(&node, ctx);
+            let (observed, current) = self.try_update_node_health(slot, &node, renewed[i], ctx);
+            let zone = self.zone_at(slot, &node);
             if !node.metadata.labels.contains_key("node.kubernetes.io/exclude-disruption") {
-                let count = zone_conditions.get_or_insert_with(self.zone_of(&node), ZoneCount::default);
+                let count = zone_conditions.get_or_insert_with(zone.clone(), ZoneCount::default);
                 if current == Some("True") {
                     count.ready += 1;
                 } else {
@@ -313,7 +379,9 @@ impl NodeLifecycle {
                 }
             }
             let Some(current) = current else { continue };
-            self.process_taint_based_eviction(name, observed, ctx);
+            // The pass's own write (if any) is read back.
+            let node = node_at(ctx, i);
+            self.process_taint_based_eviction(&node, &zone, observed, ctx);
             if current != "True" && observed == "True" {
                 let uid = node.metadata.uid.clone();
                 self.recorder.event(
@@ -330,10 +398,13 @@ impl NodeLifecycle {
         self.handle_disruption(zone_conditions, ctx);
     }
 
-    /// `tryUpdateNodeHealth`: returns the Ready status observed before this pass and the one after.
+    /// `tryUpdateNodeHealth` for the Node whose entry is at `slot`, given its Lease's renewTime:
+    /// returns the Ready status observed before this pass and the one after.
     fn try_update_node_health(
         &mut self,
+        slot: usize,
         node: &Arc<Node>,
+        lease_renewed: Option<MicroTime>,
         ctx: &mut Ctx<'_, NodeLifecycleTimer>,
     ) -> (&'static str, Option<&'static str>) {
         let now = ctx.now;
@@ -349,7 +420,7 @@ impl NodeLifecycle {
             .creation_timestamp
             .map(|t| SimTime::from_micros((t.0.0 - ctx.epoch.0).max(0) as u64))
             .unwrap_or(now);
-        let mut health = match self.health.get(name).copied() {
+        let mut health = match self.nodes.entry_at(slot).1.health {
             None => Health {
                 probe: if current.is_none() { created } else { now },
                 ready_transition: if current.is_none() { created } else { now },
@@ -377,8 +448,7 @@ impl NodeLifecycle {
             }
         };
         // A renewed Lease always counts as a heartbeat.
-        if let Some(lease) = ctx.store().lease(name)
-            && let Some(renew) = lease.spec.renew_time
+        if let Some(renew) = lease_renewed
             && health.saved_lease.is_none_or(|saved| saved < renew)
         {
             health.saved_lease = Some(renew);
@@ -422,24 +492,25 @@ impl NodeLifecycle {
                 }
             }
         }
-        match self.health.get_mut(name) {
-            Some(h) => *h = health,
-            None => {
-                self.health.insert(name.clone(), health);
-            }
-        }
+        self.nodes.value_at_mut(slot).health = Some(health);
         (observed, result_current)
     }
 
-    /// `processTaintBaseEviction`, with the Ready status observed before this pass's update.
-    fn process_taint_based_eviction(&mut self, name: &str, observed: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
-        let Some(node) = ctx.store().node(name).cloned() else { return };
-        let zone = self.zone_of(&node);
+    /// `processTaintBaseEviction` for `node` as stored now, with the Ready status observed before
+    /// this pass's update.
+    fn process_taint_based_eviction(
+        &mut self,
+        node: &Node,
+        zone: &Zone,
+        observed: &str,
+        ctx: &mut Ctx<'_, NodeLifecycleTimer>,
+    ) {
+        let name = node.metadata.name.as_str();
         match observed {
             "False" => {
                 if node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
                     self.swap_no_execute(name, TAINT_NOT_READY, TAINT_UNREACHABLE, ctx);
-                } else if let Some(q) = self.tainters.get_mut(&zone)
+                } else if let Some(q) = self.tainters.get_mut(zone)
                     && q.add(name)
                 {
                     ctx.log_line(ACTOR, format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""));
@@ -449,7 +520,7 @@ impl NodeLifecycle {
             "Unknown" => {
                 if node.has_taint(TAINT_NOT_READY, "NoExecute") {
                     self.swap_no_execute(name, TAINT_UNREACHABLE, TAINT_NOT_READY, ctx);
-                } else if let Some(q) = self.tainters.get_mut(&zone) {
+                } else if let Some(q) = self.tainters.get_mut(zone) {
                     if !node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
                         q.remove(name);
                     }
@@ -462,7 +533,7 @@ impl NodeLifecycle {
                     }
                 }
             }
-            "True" if self.mark_node_as_reachable(name, ctx) => {
+            "True" if self.mark_reachable(node, zone, ctx) => {
                 ctx.log_line(ACTOR, format!("\"Node is healthy again, removed all taints\" node=\"{name}\""));
             }
             _ => {}
@@ -491,9 +562,15 @@ impl NodeLifecycle {
     /// Returns whether a taint was removed.
     fn mark_node_as_reachable(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) -> bool {
         let Some(node) = ctx.store().node(name).cloned() else { return false };
-        let tainted = node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute");
         let zone = self.zone_of(&node);
-        if !tainted && self.tainters.get(&zone).is_none_or(|q| !q.set.contains(name)) {
+        self.mark_reachable(&node, &zone, ctx)
+    }
+
+    /// [`NodeLifecycle::mark_node_as_reachable`] for `node` as stored now, in `zone`.
+    fn mark_reachable(&mut self, node: &Node, zone: &Zone, ctx: &mut Ctx<'_, NodeLifecycleTimer>) -> bool {
+        let name = node.metadata.name.as_str();
+        let tainted = node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute");
+        if !tainted && self.tainters.get(zone).is_none_or(|q| !q.set.contains(name)) {
             return false;
         }
         let mut removed = false;
@@ -511,7 +588,7 @@ impl NodeLifecycle {
                 removed = true;
             }
         }
-        if let Some(q) = self.tainters.get_mut(&self.zone_of(&node)) {
+        if let Some(q) = self.tainters.get_mut(zone) {
             q.remove(name);
         }
         removed
@@ -612,7 +689,7 @@ impl NodeLifecycle {
                     ACTOR,
                     "\"Controller detected that some Nodes are Ready. Exiting master disruption mode\"".into(),
                 );
-                for h in self.health.values_mut() {
+                for h in self.nodes.values_mut().filter_map(|t| t.health.as_mut()) {
                     h.probe = now;
                     h.ready_transition = now;
                 }

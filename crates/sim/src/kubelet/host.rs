@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::apiserver::ApiOp;
+use crate::apiserver::{Answer, ApiOp};
 use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::machine::{MachineSpec, RunningContainer};
 use crate::objects::{ContainerImage, NodeSystemInfo, Quantities};
@@ -162,6 +162,12 @@ impl Host {
     /// Sends a request through the kubelet's heartbeat client, which adds `timeout=10s`.
     pub(crate) fn call_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
         ctx.call_with(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
+    }
+
+    /// [`Host::call_heartbeat`], with the answer as the API server gave it (a renewal's compactly).
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn send_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Result<Answer, Reply> {
+        ctx.send(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
     }
 
     /// Writes a line to the kubelet's journal.

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::apiserver::{ApiOp, NODE_LEASE_NAMESPACE};
+use crate::apiserver::{Answer, ApiOp, NODE_LEASE_NAMESPACE};
 use crate::ctx::{API_SERVER, Ctx, Reply};
 use crate::objects::{Lease, LeaseSpec, MicroTime, Object, OwnerReference};
+use crate::record::LeaseVersion;
 use crate::time::{format_go_duration, millis, secs};
 
 use super::{
@@ -50,42 +51,60 @@ impl Kubelet {
     }
 
     /// One PUT of `retryUpdateLease`.
-    pub(super) fn lease_update(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8, base: Arc<Lease>) {
+    pub(super) fn lease_update(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8, read: LeaseVersion) {
         let host = h.hostname.clone();
-        let mut lease = Lease::clone(&base);
-        lease.spec.renew_time = Some(MicroTime(ctx.wall()));
-        if ctx.profile.lease_duration_reasserted() {
-            lease.spec.lease_duration_seconds = Some(LEASE_DURATION_SECONDS);
-        }
-        if lease.metadata.owner_references.is_empty() {
-            match self.node_owner(h, ctx) {
-                Ok(owner) => lease.metadata.owner_references = vec![owner],
-                Err(()) => {
-                    h.log(ctx, "\"Failed to prepare lease\"".into());
-                    self.next_lease_sync(ctx);
-                    return;
+        let renew_time = MicroTime(ctx.wall());
+        // (A renewal changes only renewTime and the resourceVersion: these fields are `base`'s.)
+        let duration_kept = !ctx.profile.lease_duration_reasserted()
+            || read.base.spec.lease_duration_seconds == Some(LEASE_DURATION_SECONDS);
+        let op = if duration_kept && !read.base.metadata.owner_references.is_empty() {
+            // Only renewTime changes (every renewal but the first after a start): nothing to build.
+            ApiOp::RenewLease { read, renew_time }
+        } else {
+            let base = read.lease();
+            let mut lease = Lease::clone(&base);
+            lease.spec.renew_time = Some(renew_time);
+            if ctx.profile.lease_duration_reasserted() {
+                lease.spec.lease_duration_seconds = Some(LEASE_DURATION_SECONDS);
+            }
+            if lease.metadata.owner_references.is_empty() {
+                match self.node_owner(h, ctx) {
+                    Ok(owner) => lease.metadata.owner_references = vec![owner],
+                    Err(()) => {
+                        h.log(ctx, "\"Failed to prepare lease\"".into());
+                        self.next_lease_sync(ctx);
+                        return;
+                    }
                 }
             }
-        }
-        match h.call_heartbeat(ctx, ApiOp::UpdateLease { lease: Arc::new(lease), base }) {
-            Reply::Ok(Object::Lease(stored)) => {
+            ApiOp::UpdateLease { lease: Arc::new(lease), base }
+        };
+        let answer = match h.send_heartbeat(ctx, op) {
+            Ok(Answer::Renewed(stored)) => Ok(stored),
+            Ok(Answer::Object(Object::Lease(stored))) => Ok(LeaseVersion::whole(stored)),
+            Ok(Answer::Object(_)) => unreachable!("PUT lease returns a Lease"),
+            Err(reply) => Err(reply),
+        };
+        match answer {
+            Ok(stored) => {
                 let k = &mut *self;
                 k.lease = Some(stored);
                 k.lease_sleep = millis(100);
                 self.next_lease_sync(ctx);
             }
-            Reply::Err(status) if status.code == 409 => {
+            Err(Reply::Err(status)) if status.code == 409 => {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
                 // A conflict re-reads the Lease and tries again at once, within the same 5 tries.
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES
                     && let Reply::Ok(Object::Lease(fresh)) = h.call_heartbeat(ctx, ApiOp::GetLease(host))
                 {
+                    let fresh = LeaseVersion::whole(fresh);
                     self.lease = Some(fresh.clone());
                     return self.lease_update(h, ctx, n + 1, fresh);
                 }
                 self.lease_gave_up(h, ctx, Duration::ZERO);
             }
-            Reply::Timeout => {
+            Err(Reply::Timeout) => {
                 h.log(ctx, format!(
                     "\"Failed to update lease\" err=\"Put \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{host}?timeout=10s\\\": context deadline exceeded\"",
                     API_SERVER
@@ -96,7 +115,7 @@ impl Kubelet {
                     self.lease_gave_up(h, ctx, HEARTBEAT_TIMEOUT);
                 }
             }
-            Reply::Err(status) => {
+            Err(Reply::Err(status)) => {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES {
                     self.after(ctx, Duration::ZERO, KubeletTimer::LeaseTry(n + 1));
@@ -104,7 +123,7 @@ impl Kubelet {
                     self.lease_gave_up(h, ctx, Duration::ZERO);
                 }
             }
-            Reply::Ok(_) => unreachable!("PUT lease returns a Lease"),
+            Err(Reply::Ok(_)) => unreachable!("a failure is not an object"),
         }
     }
 
@@ -119,6 +138,7 @@ impl Kubelet {
         let host = h.hostname.clone();
         match h.call_heartbeat(ctx, ApiOp::GetLease(host.clone())) {
             Reply::Ok(Object::Lease(lease)) => {
+                let lease = LeaseVersion::whole(lease);
                 self.lease = Some(lease.clone());
                 self.lease_update(h, ctx, 0, lease);
             }
@@ -138,7 +158,7 @@ impl Kubelet {
                 };
                 match h.call_heartbeat(ctx, ApiOp::CreateLease(lease)) {
                     Reply::Ok(Object::Lease(stored)) => {
-                        self.lease = Some(stored);
+                        self.lease = Some(LeaseVersion::whole(stored));
                         self.next_lease_sync(ctx);
                     }
                     other => self.lease_ensure_failed(h, ctx, then_update, matches!(other, Reply::Timeout)),

@@ -26,9 +26,9 @@ use crate::apiserver::ApiOp;
 use crate::ctx::{Client, Ctx, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
 use crate::machine::{KubeletState, MachineSpec, MachineView};
-use crate::objects::{ContainerImage, Lease, Node};
+use crate::objects::{ContainerImage, Node};
 use crate::profile::Profile;
-use crate::record::Actor;
+use crate::record::{Actor, LeaseVersion};
 use crate::rng::Rng;
 use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
@@ -377,7 +377,8 @@ pub(crate) struct Kubelet {
     exit: Option<String>,
     pleg_relisted: bool,
     fast_status_done: bool,
-    lease: Option<Arc<Lease>>,
+    /// The Lease as last written or read (compactly: renewing builds no Lease).
+    lease: Option<LeaseVersion>,
     lease_sleep: Duration,
     pub(crate) recorder: Recorder,
     pub(crate) pending_events: Vec<events::PendingEvent>,
