@@ -63,7 +63,8 @@ impl RequestClass {
         match r.actor {
             Actor::Kubelet(_) => RequestClass::Kubelet,
             Actor::Scheduler => RequestClass::Scheduler,
-            Actor::Kubectl | Actor::KubectlAsNode(_) => RequestClass::Client,
+            Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => RequestClass::Client,
+            Actor::DaemonSetController | Actor::DisruptionController => RequestClass::Controller,
             Actor::NodeLifecycleController
             | Actor::TaintEvictionController
             | Actor::ReplicaSetController

@@ -288,9 +288,9 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
-    /// Every object: Nodes, Leases, Pods, then Events.
+    /// Every object: Nodes, Leases, Pods, Events, then PodDisruptionBudgets and DaemonSets.
     pub fn objects(&self) -> Vec<Object> {
-        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event]
+        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event, Kind::PodDisruptionBudget, Kind::DaemonSet]
             .into_iter()
             .flat_map(|k| self.objects_of(k).cloned())
             .collect()

@@ -65,7 +65,7 @@ const DESCRIBE_FLAGS: &str =
 /// The output formats kubectl's printer flags accept.
 const OUTPUT_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
 
-fn fail(stderr: String) -> Output {
+pub(super) fn fail(stderr: String) -> Output {
     let stderr = if stderr.ends_with('\n') { stderr } else { stderr + "\n" };
     Output { stdout: String::new(), stderr, code: 1 }
 }
@@ -178,22 +178,22 @@ fn unknown_command(name: &str) -> Output {
 
 /// The flags and arguments of one command, as pflag parses them.
 #[derive(Default)]
-struct Parsed {
-    args: Vec<String>,
+pub(super) struct Parsed {
+    pub(super) args: Vec<String>,
     /// (long name, value) in order; booleans hold `"true"` or `"false"`.
     flags: Vec<(&'static str, String)>,
 }
 
 impl Parsed {
-    fn value(&self, long: &str) -> Option<&str> {
+    pub(super) fn value(&self, long: &str) -> Option<&str> {
         self.flags.iter().rev().find(|(l, _)| *l == long).map(|(_, v)| v.as_str())
     }
-    fn is_set(&self, long: &str) -> bool {
+    pub(super) fn is_set(&self, long: &str) -> bool {
         self.value(long) == Some("true")
     }
 }
 
-fn flag_error(command: &str, msg: String) -> Output {
+pub(super) fn flag_error(command: &str, msg: String) -> Output {
     fail(format!("Error: {msg}\nSee 'kubectl {command} --help' for usage."))
 }
 
@@ -206,7 +206,7 @@ fn parse_bool(s: &str) -> Option<bool> {
 }
 
 /// pflag's parsing of `args` for `command` (whose own flags are `own`).
-fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Parsed, Output> {
+pub(super) fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Parsed, Output> {
     let find_long = |name: &str| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.long == name);
     let find_short = |c: char| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.short == Some(c));
     let mut p = Parsed::default();

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{Event, Lease, Node, Object, Pod};
+use crate::sim::objects::{DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +218,8 @@ impl Table {
                 Object::Pod(p) => pod_row(p, now),
                 Object::Lease(l) => lease_row(l, now),
                 Object::Event(e) => event_row(e, now),
+                Object::PodDisruptionBudget(p) => pdb_row(p, now),
+                Object::DaemonSet(d) => daemonset_row(d, now),
             })
             .collect();
         Table { resource, columns: resource.columns(), rows }
@@ -237,6 +239,69 @@ impl Resource {
 }
 
 // ---- the API server's rows ----
+
+/// The PodDisruptionBudget columns.
+pub const PDB_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Min Available", 0),
+    col("Max Unavailable", 0),
+    Column { name: "Allowed Disruptions", priority: 0, is_name: false, type_: "integer" },
+    col("Age", 0),
+];
+
+/// `printPodDisruptionBudget`.
+pub fn pdb_row(pdb: &PodDisruptionBudget, now: WallTime) -> Row {
+    let or_na = |v: Option<crate::sim::objects::IntOrPercent>| v.map_or_else(|| "N/A".to_string(), |v| v.to_string());
+    Row {
+        cells: vec![
+            pdb.metadata.name.clone(),
+            or_na(pdb.spec.min_available),
+            or_na(pdb.spec.max_unavailable),
+            pdb.status.disruptions_allowed.to_string(),
+            since(now, pdb.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: pdb.metadata.namespace.clone(),
+        name: pdb.metadata.name.clone(),
+    }
+}
+
+/// The DaemonSet columns.
+pub const DAEMONSET_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Desired", 0),
+    col("Current", 0),
+    col("Ready", 0),
+    col("Up-to-date", 0),
+    col("Available", 0),
+    col("Node Selector", 0),
+    col("Age", 0),
+    col("Containers", 1),
+    col("Images", 1),
+    col("Selector", 1),
+];
+
+/// `printDaemonSet`.
+pub fn daemonset_row(ds: &DaemonSet, now: WallTime) -> Row {
+    let s = &ds.status;
+    let containers = &ds.spec.template.spec.containers;
+    Row {
+        cells: vec![
+            ds.metadata.name.clone(),
+            s.desired_number_scheduled.to_string(),
+            s.current_number_scheduled.to_string(),
+            s.number_ready.to_string(),
+            s.updated_number_scheduled.unwrap_or(0).to_string(),
+            s.number_available.unwrap_or(0).to_string(),
+            "<none>".into(),
+            since(now, ds.metadata.creation_timestamp.map(|t| t.0)),
+            containers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(","),
+            containers.iter().map(|c| c.image.as_str()).collect::<Vec<_>>().join(","),
+            ds.spec.selector.to_string(),
+        ],
+        namespace: ds.metadata.namespace.clone(),
+        name: ds.metadata.name.clone(),
+    }
+}
 
 /// `kubectl get nodes` STATUS: from the Ready condition only, plus `SchedulingDisabled`.
 pub fn node_status(node: &Node) -> String {

@@ -11,6 +11,8 @@
 //!   `kubectl describe pod`, with the Events about the Pod's uid.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
+//! * [`change`]: the commands that change the cluster (`cordon`, `uncordon`, `drain`): parsed
+//!   into the simulation's actions, and their output read back from the timeline's log.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
 //!   apimachinery's `resource.Quantity`, whose exact behaviour shows in the output.
 //!
@@ -18,6 +20,7 @@
 //! `now` that ages are measured from), so the page, the command line and the tests print the
 //! same bytes.
 
+pub mod change;
 pub mod command;
 pub mod describe;
 pub mod describe_pod;
