@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
-use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
+use super::objects::{DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget};
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
@@ -283,6 +283,26 @@ impl<'a> Snapshot<'a> {
         self.objects_of(Kind::Event)
             .filter_map(|o| match o {
                 Object::Event(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every PodDisruptionBudget, by namespace and name.
+    pub fn pdbs(&self) -> Vec<Arc<PodDisruptionBudget>> {
+        self.objects_of(Kind::PodDisruptionBudget)
+            .filter_map(|o| match o {
+                Object::PodDisruptionBudget(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every DaemonSet, by namespace and name.
+    pub fn daemonsets(&self) -> Vec<Arc<DaemonSet>> {
+        self.objects_of(Kind::DaemonSet)
+            .filter_map(|o| match o {
+                Object::DaemonSet(d) => Some(d.clone()),
                 _ => None,
             })
             .collect()

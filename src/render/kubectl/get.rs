@@ -1,4 +1,4 @@
-//! `kubectl get` for Nodes, Pods, Leases and Events.
+//! `kubectl get` for Nodes, Pods, Leases, Events, PodDisruptionBudgets and DaemonSets.
 //!
 //! A real `kubectl get` asks the API server for a `Table` (`Accept: application/json;as=Table`):
 //! the server converts the objects to rows (`pkg/printers/internalversion/printers.go`, with every
@@ -23,11 +23,20 @@ pub enum Resource {
     Pods,
     Leases,
     Events,
+    PodDisruptionBudgets,
+    DaemonSets,
 }
 
 impl Resource {
     /// Every resource, in discovery order.
-    pub const ALL: [Resource; 4] = [Resource::Nodes, Resource::Pods, Resource::Leases, Resource::Events];
+    pub const ALL: [Resource; 6] = [
+        Resource::Nodes,
+        Resource::Pods,
+        Resource::Leases,
+        Resource::Events,
+        Resource::PodDisruptionBudgets,
+        Resource::DaemonSets,
+    ];
 
     /// The resource's plural name (its path segment).
     pub fn plural(self) -> &'static str {
@@ -36,6 +45,8 @@ impl Resource {
             Resource::Pods => "pods",
             Resource::Leases => "leases",
             Resource::Events => "events",
+            Resource::PodDisruptionBudgets => "poddisruptionbudgets",
+            Resource::DaemonSets => "daemonsets",
         }
     }
 
@@ -46,6 +57,8 @@ impl Resource {
             Resource::Pods => "pod",
             Resource::Leases => "lease",
             Resource::Events => "event",
+            Resource::PodDisruptionBudgets => "poddisruptionbudget",
+            Resource::DaemonSets => "daemonset",
         }
     }
 
@@ -56,6 +69,8 @@ impl Resource {
             Resource::Pods => &["po"],
             Resource::Leases => &[],
             Resource::Events => &["ev"],
+            Resource::PodDisruptionBudgets => &["pdb"],
+            Resource::DaemonSets => &["ds"],
         }
     }
 
@@ -66,6 +81,8 @@ impl Resource {
             Resource::Pods => "Pod",
             Resource::Leases => "Lease",
             Resource::Events => "Event",
+            Resource::PodDisruptionBudgets => "PodDisruptionBudget",
+            Resource::DaemonSets => "DaemonSet",
         }
     }
 
@@ -73,6 +90,8 @@ impl Resource {
     pub fn group(self) -> &'static str {
         match self {
             Resource::Leases => "coordination.k8s.io",
+            Resource::PodDisruptionBudgets => "policy",
+            Resource::DaemonSets => "apps",
             _ => "",
         }
     }
@@ -234,6 +253,8 @@ impl Resource {
             Resource::Pods => POD_COLUMNS,
             Resource::Leases => LEASE_COLUMNS,
             Resource::Events => EVENT_COLUMNS,
+            Resource::PodDisruptionBudgets => PDB_COLUMNS,
+            Resource::DaemonSets => DAEMONSET_COLUMNS,
         }
     }
 }
@@ -515,6 +536,15 @@ pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
         Resource::Events => {
             cluster.events.iter().filter(|e| scope.admits(&e.metadata.namespace)).map(|e| event_row(e, now)).collect()
         }
+        Resource::PodDisruptionBudgets => {
+            cluster.pdbs.iter().filter(|p| scope.admits(&p.metadata.namespace)).map(|p| pdb_row(p, now)).collect()
+        }
+        Resource::DaemonSets => cluster
+            .daemonsets
+            .iter()
+            .filter(|d| scope.admits(&d.metadata.namespace))
+            .map(|d| daemonset_row(d, now))
+            .collect(),
     };
     Table { resource, columns: resource.columns(), rows }
 }

@@ -23,6 +23,7 @@
 pub mod change;
 pub mod command;
 pub mod describe;
+pub mod describe_pdb;
 pub mod describe_pod;
 pub mod get;
 pub mod gosort;
@@ -31,7 +32,7 @@ pub mod tabwriter;
 
 use std::sync::Arc;
 
-use crate::sim::objects::{Event, Lease, Node, ObjectMeta, Pod};
+use crate::sim::objects::{DaemonSet, Event, Lease, Node, ObjectMeta, Pod, PodDisruptionBudget};
 use crate::sim::{Snapshot, WallTime};
 
 /// The objects the API server holds at one moment, in the order it lists them (by namespace,
@@ -42,6 +43,8 @@ pub struct Cluster {
     pub leases: Vec<Arc<Lease>>,
     pub pods: Vec<Arc<Pod>>,
     pub events: Vec<Arc<Event>>,
+    pub pdbs: Vec<Arc<PodDisruptionBudget>>,
+    pub daemonsets: Vec<Arc<DaemonSet>>,
     /// The instant AGE columns count to.
     pub now: WallTime,
 }
@@ -56,6 +59,8 @@ impl Cluster {
             leases: snapshot.leases(),
             pods: snapshot.pods(),
             events: snapshot.events(),
+            pdbs: snapshot.pdbs(),
+            daemonsets: snapshot.daemonsets(),
             now,
         }
     }
