@@ -181,6 +181,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TrackLegendControllers => "controllers",
         Key::TrackLegendScheduler => "scheduler",
         Key::TrackLegendKubectl => "kubectl",
+        Key::TrackLegendEviction => "eviction (201)",
+        Key::TrackLegendEvictionRefused => "eviction refused (429)",
         Key::TrackLegendRoutine => "Lease renewals and reads",
         Key::TrackLegendTimeout => "timed out",
         Key::TrackLegendNormal => "Normal",

@@ -189,6 +189,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TrackLegendControllers => "コントローラー",
         Key::TrackLegendScheduler => "スケジューラー",
         Key::TrackLegendKubectl => "kubectl",
+        Key::TrackLegendEviction => "退避 (201)",
+        Key::TrackLegendEvictionRefused => "退避の拒否 (429)",
         Key::TrackLegendRoutine => "Lease の更新と読み取り",
         Key::TrackLegendTimeout => "タイムアウト",
         Key::TrackLegendNormal => "Normal",

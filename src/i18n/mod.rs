@@ -419,6 +419,8 @@ keys! {
     TrackLegendControllers,
     TrackLegendScheduler,
     TrackLegendKubectl,
+    TrackLegendEviction,
+    TrackLegendEvictionRefused,
     TrackLegendRoutine,
     TrackLegendTimeout,
     TrackLegendNormal,

@@ -299,7 +299,8 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
         Some(_) => return Err(err("the machine is given twice".into())),
         None => time,
     };
-    let mut flags = name.split('+');
+    // Flags follow `+` (or a space: what a `+` typed into a URL's query decodes to).
+    let mut flags = name.split(['+', ' ']);
     let name = flags.next().unwrap_or_default();
     let mut kind = ActionKind::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = ActionKind::ALL.iter().map(|a| a.name()).collect();
@@ -407,6 +408,10 @@ mod tests {
         assert_eq!(f.args(), ["--ignore-daemonsets", "--grace-period=10", "--timeout=1m0s"]);
         assert_eq!(format_actions(&a), text);
         assert!(a[1].kind.same_action(ActionKind::Drain(DrainFlags::default())));
+        assert_eq!(
+            parse_action("drain ignore-daemonsets:node-2@2m").unwrap().to_string(),
+            "drain+ignore-daemonsets:node-2@2m0s"
+        );
     }
 
     #[test]
