@@ -108,6 +108,8 @@ fn objects(c: &Cluster) -> Vec<Object> {
     v.extend(c.leases.iter().map(|l| Object::Lease(l.clone())));
     v.extend(c.pods.iter().map(|p| Object::Pod(p.clone())));
     v.extend(c.events.iter().map(|e| Object::Event(e.clone())));
+    v.extend(c.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())));
+    v.extend(c.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())));
     v
 }
 
@@ -232,7 +234,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
     // /api/v1/[namespaces/NS/]RESOURCE[/NAME] or /apis/coordination.k8s.io/v1/...
     let (rest, group_ok): (&[&str], bool) = match segs.as_slice() {
         ["api", "v1", rest @ ..] => (rest, true),
-        ["apis", "coordination.k8s.io" | "storage.k8s.io", "v1", rest @ ..] => (rest, true),
+        ["apis", "coordination.k8s.io" | "storage.k8s.io" | "policy" | "apps", "v1", rest @ ..] => (rest, true),
         _ => (&[][..], false),
     };
     if !group_ok || rest.is_empty() {
@@ -403,7 +405,7 @@ fn discovery(path: &str) -> Option<Value> {
         "/api" => json!({"kind": "APIVersions", "versions": ["v1"],
                          "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}),
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
-                          "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io")]}),
+                          "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
         "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
                             "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events)]}),
         "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
@@ -412,6 +414,10 @@ fn discovery(path: &str) -> Option<Value> {
                             "groupVersion": "storage.k8s.io/v1", "resources": [res(Resource::CsiNodes)]}),
         "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "events.k8s.io/v1", "resources": [res(Resource::Events)]}),
+        "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "policy/v1", "resources": [res(Resource::PodDisruptionBudgets)]}),
+        "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets)]}),
         _ => return None,
     })
 }
@@ -757,6 +763,18 @@ const ONCE: &[(&str, Check)] = &[
     ("descrbe node", Check::ServerAges),
 ];
 
+/// Commands run at every moment of chapter 5: the budget and the DaemonSet.
+const MAINTENANCE: &[(&str, Check)] = &[
+    ("get pdb", Check::ServerAges),
+    ("get pdb -o yaml", Check::ServerAges),
+    ("get pdb -o json", Check::Json),
+    ("describe pdb", Check::ClientAges),
+    ("describe pdb web --show-events=false", Check::ClientAges),
+    ("get ds -n kube-system -o wide", Check::ServerAges),
+    ("get daemonsets.apps -A -o yaml", Check::ServerAges),
+    ("get pods -A -o wide", Check::ServerAges),
+];
+
 #[test]
 fn kubectl_prints_what_nodeline_prints() {
     let Some(path) = require_kubectl() else { return };
@@ -782,6 +800,11 @@ fn kubectl_prints_what_nodeline_prints() {
                     let mut n = 0;
                     for (args, check) in PER_MOMENT {
                         n += check_one(&k, id, &served, args, *check, &mut local);
+                    }
+                    if m.chapter == Chapter::Maintenance {
+                        for (args, check) in MAINTENANCE {
+                            n += check_one(&k, id, &served, args, *check, &mut local);
+                        }
                     }
                     if m.label == "node-failure end" {
                         for (args, check) in ONCE {

@@ -42,6 +42,13 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::StartKubelet, "node-2", s(310)),
         Action::on(ActionKind::StartRuntime, "node-2", s(330)),
         Action::on(ActionKind::KillKubelet, "node-1-dup", s(400)),
+        // Chapter 5's actions: a DaemonSet, a budget (over no Pods here), cordon and uncordon, and
+        // a drain the filters refuse (bare Pods, DaemonSet Pods).
+        Action::new(ActionKind::CreateDaemonSet, s(420)),
+        Action::new(ActionKind::CreatePdb(nodeline::sim::Budget::ONE), s(425)),
+        Action::on(ActionKind::Cordon, "node-2", s(430)),
+        Action::on(ActionKind::Uncordon, "node-2", s(440)),
+        Action::on(ActionKind::Drain(nodeline::sim::DrainFlags::NONE), "node-1", s(450)),
     ]
 }
 
@@ -149,6 +156,8 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
         Object::Lease(_) => round_trip_diff::<k8s_openapi::api::coordination::v1::Lease>(&value),
         Object::Pod(_) => round_trip_diff::<k8s_openapi::api::core::v1::Pod>(&value),
         Object::Event(_) => round_trip_diff::<k8s_openapi::api::core::v1::Event>(&value),
+        Object::PodDisruptionBudget(_) => round_trip_diff::<k8s_openapi::api::policy::v1::PodDisruptionBudget>(&value),
+        Object::DaemonSet(_) => round_trip_diff::<k8s_openapi::api::apps::v1::DaemonSet>(&value),
     }
 }
 

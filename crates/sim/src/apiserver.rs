@@ -3,13 +3,18 @@
 //! NodeRestriction, DefaultTolerationSeconds, ServiceAccount), and the answers the real one gives
 //! (201, 200, 403, 404, 409) with their exact messages.
 
+mod policy;
+
+pub use policy::EVICTION_429;
+
 use super::vecmap::VecMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::objects::CsiNode;
 use super::objects::{
-    Lease, MicroTime, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
+    DaemonSet, Lease, MicroTime, Node, Object, OwnerReference, Pod, PodDisruptionBudget, PodStatus, Status, Taint,
+    Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, LeaseVersion, Log, Method};
 use super::rng::Rng;
@@ -108,6 +113,27 @@ pub(crate) enum ApiOp {
         /// `preconditions.uid`: the delete fails with 409 unless the stored Pod has this uid.
         precondition_uid: Option<String>,
     },
+    /// `kubectl cordon`/`uncordon`: a strategic merge patch of `spec.unschedulable` on `nodes/NAME`.
+    PatchNodeUnschedulable {
+        name: String,
+        unschedulable: bool,
+    },
+    /// `POST pods/NAME/eviction` (`policy/v1` `Eviction`).
+    EvictPod {
+        namespace: String,
+        name: String,
+        grace_seconds: Option<i64>,
+    },
+    CreatePdb(PodDisruptionBudget),
+    /// The disruption controller's `PUT poddisruptionbudgets/NAME/status`.
+    UpdatePdbStatus(PodDisruptionBudget),
+    CreateDaemonSet(DaemonSet),
+    GetDaemonSet {
+        namespace: String,
+        name: String,
+    },
+    /// The DaemonSet controller's `PUT daemonsets/NAME/status`.
+    UpdateDaemonSetStatus(DaemonSet),
 }
 
 impl ApiOp {
@@ -125,6 +151,8 @@ impl ApiOp {
         const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
         const NS: &str = "/api/v1/namespaces/";
         const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
+        const PDBS: &str = "/apis/policy/v1/namespaces/";
+        const APPS: &str = "/apis/apps/v1/namespaces/";
         match self {
             ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
             ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
@@ -155,6 +183,20 @@ impl ApiOp {
                 (Method::Put, join(&[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
             }
             ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
+            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
+            ApiOp::EvictPod { namespace, name, .. } => {
+                (Method::Post, join(&[NS, namespace, "/pods/", name, "/eviction"]))
+            }
+            ApiOp::CreatePdb(p) => (Method::Post, join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
+            ApiOp::UpdatePdbStatus(p) => (
+                Method::Put,
+                join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
+            ),
+            ApiOp::CreateDaemonSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/daemonsets"])),
+            ApiOp::GetDaemonSet { namespace, name } => (Method::Get, join(&[APPS, namespace, "/daemonsets/", name])),
+            ApiOp::UpdateDaemonSetStatus(d) => {
+                (Method::Put, join(&[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+            }
         }
     }
 
@@ -162,8 +204,37 @@ impl ApiOp {
     pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
         let obj = |o: Object| Some((Body::Object(o), JSON));
         match self {
-            ApiOp::GetNode(_) | ApiOp::GetCsiNode(_) | ApiOp::GetLease(_) | ApiOp::GetPod { .. } => None,
+            ApiOp::GetNode(_)
+            | ApiOp::GetCsiNode(_)
+            | ApiOp::GetLease(_)
+            | ApiOp::GetPod { .. }
+            | ApiOp::GetDaemonSet { .. } => None,
             ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
+            ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
+                Body::Json(if *unschedulable {
+                    serde_json::json!({ "spec": { "unschedulable": true } })
+                } else {
+                    serde_json::json!({ "spec": { "unschedulable": null } })
+                }),
+                SMP,
+            )),
+            ApiOp::EvictPod { namespace, name, grace_seconds } => {
+                let mut delete = serde_json::json!({});
+                if let Some(g) = grace_seconds {
+                    delete["gracePeriodSeconds"] = (*g).into();
+                }
+                Some((
+                    Body::Json(serde_json::json!({
+                        "kind": "Eviction",
+                        "apiVersion": "policy/v1",
+                        "metadata": { "name": name, "namespace": namespace, "creationTimestamp": null },
+                        "deleteOptions": delete,
+                    })),
+                    JSON,
+                ))
+            }
+            ApiOp::CreatePdb(p) | ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
+            ApiOp::CreateDaemonSet(d) | ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
                 Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
@@ -265,6 +336,10 @@ pub(crate) struct ApiServer {
     active_by_owner: VecMap<String, i32>,
     /// Each node's CSINode.
     pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
+    /// PodDisruptionBudgets, by namespace and name.
+    pub(crate) pdbs: VecMap<(String, String), Arc<PodDisruptionBudget>>,
+    /// DaemonSets, by namespace and name.
+    pub(crate) daemonsets: VecMap<(String, String), Arc<DaemonSet>>,
 }
 
 /// The mutable context one request runs in.
@@ -870,6 +945,15 @@ impl ApiServer {
                 pod.status = wanted.status;
                 Ok(self.store_pod(ctx, pod, ChangeType::Modified))
             }
+            ApiOp::PatchNodeUnschedulable { name, unschedulable } => {
+                self.patch_unschedulable(ctx, &name, unschedulable)
+            }
+            ApiOp::EvictPod { namespace, name, grace_seconds } => self.evict(ctx, namespace, name, grace_seconds),
+            ApiOp::CreatePdb(pdb) => self.create_pdb(ctx, pdb),
+            ApiOp::UpdatePdbStatus(pdb) => self.update_pdb_status(ctx, pdb),
+            ApiOp::CreateDaemonSet(ds) => self.create_daemonset(ctx, ds),
+            ApiOp::GetDaemonSet { namespace, name } => self.get_daemonset(&namespace, &name),
+            ApiOp::UpdateDaemonSetStatus(ds) => self.update_daemonset_status(ctx, ds),
             ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid } => {
                 let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
                     return Err(not_found("", "pods", &name));

@@ -12,6 +12,8 @@
 //!   `kubectl describe csinode`.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
+//! * [`change`]: the commands that change the cluster (`cordon`, `uncordon`, `drain`): parsed
+//!   into the simulation's actions, and their output read back from the timeline's log.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
 //!   apimachinery's `resource.Quantity`, whose exact behaviour shows in the output.
 //!
@@ -19,9 +21,11 @@
 //! `now` that ages are measured from), so the page, the command line and the tests print the
 //! same bytes.
 
+pub mod change;
 pub mod command;
 pub mod describe;
 pub mod describe_csinode;
+pub mod describe_pdb;
 pub mod describe_pod;
 pub mod get;
 pub mod gosort;
@@ -30,7 +34,7 @@ pub mod tabwriter;
 
 use std::sync::Arc;
 
-use crate::sim::objects::{CsiNode, Event, Lease, Node, ObjectMeta, Pod};
+use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, Pod, PodDisruptionBudget};
 use crate::sim::{Snapshot, WallTime};
 
 /// The objects the API server holds at one moment, in the order it lists them (by namespace,
@@ -42,6 +46,8 @@ pub struct Cluster {
     pub pods: Vec<Arc<Pod>>,
     pub events: Vec<Arc<Event>>,
     pub csinodes: Vec<Arc<CsiNode>>,
+    pub pdbs: Vec<Arc<PodDisruptionBudget>>,
+    pub daemonsets: Vec<Arc<DaemonSet>>,
     /// The instant AGE columns count to.
     pub now: WallTime,
 }
@@ -57,6 +63,8 @@ impl Cluster {
             pods: snapshot.pods(),
             events: snapshot.events(),
             csinodes: snapshot.csinodes(),
+            pdbs: snapshot.pdbs(),
+            daemonsets: snapshot.daemonsets(),
             now,
         }
     }

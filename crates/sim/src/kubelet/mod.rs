@@ -385,6 +385,8 @@ pub(crate) struct Kubelet {
     workers: VecMap<String, pods::Worker>,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<status::StatusInputs>,
+    /// `lastNodeUnschedulable`: the `spec.unschedulable` the last status sync saw.
+    last_unschedulable: bool,
 }
 
 impl Kubelet {
@@ -412,6 +414,7 @@ impl Kubelet {
             pending_events: Vec::new(),
             workers: VecMap::new(),
             quiet_inputs: None,
+            last_unschedulable: false,
         }
     }
 

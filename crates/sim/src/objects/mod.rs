@@ -2,12 +2,14 @@
 //! serde to the JSON the API server serves. A native test round-trips every object the
 //! simulation emits through `k8s-openapi`'s types, so a misspelt or invented field fails.
 
+mod apps;
 mod csinode;
 mod event;
 mod lease;
 mod meta;
 mod node;
 mod pod;
+mod policy;
 mod status;
 
 use std::fmt;
@@ -15,6 +17,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use apps::{DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, TemplateMeta};
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventSeries, EventSource};
 pub use lease::{Lease, LeaseSpec};
@@ -28,7 +31,10 @@ pub use pod::{
     ContainerStateWaiting, ContainerStatus, EmptyObject, Pod, PodCondition, PodIp, PodSpec, PodStatus, ProjectedVolume,
     ResourceRequirements, Toleration, Volume, VolumeMount,
 };
-pub use status::{Status, StatusDetails, StatusMeta};
+pub use policy::{
+    Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,
+};
+pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
 
 pub(crate) use pod::{order_pod_conditions, set_pod_condition};
 
@@ -49,6 +55,8 @@ pub enum Kind {
     Lease,
     Pod,
     Event,
+    PodDisruptionBudget,
+    DaemonSet,
 }
 
 impl Kind {
@@ -60,6 +68,8 @@ impl Kind {
             Kind::Lease => "Lease",
             Kind::Pod => "Pod",
             Kind::Event => "Event",
+            Kind::PodDisruptionBudget => "PodDisruptionBudget",
+            Kind::DaemonSet => "DaemonSet",
         }
     }
 }
@@ -103,6 +113,8 @@ pub enum Object {
     Lease(Arc<Lease>),
     Pod(Arc<Pod>),
     Event(Arc<Event>),
+    PodDisruptionBudget(Arc<PodDisruptionBudget>),
+    DaemonSet(Arc<DaemonSet>),
 }
 
 impl Object {
@@ -114,6 +126,8 @@ impl Object {
             Object::Lease(o) => &o.metadata,
             Object::Pod(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
+            Object::PodDisruptionBudget(o) => &o.metadata,
+            Object::DaemonSet(o) => &o.metadata,
         }
     }
 
@@ -125,6 +139,8 @@ impl Object {
             Object::Lease(_) => Kind::Lease,
             Object::Pod(_) => Kind::Pod,
             Object::Event(_) => Kind::Event,
+            Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
+            Object::DaemonSet(_) => Kind::DaemonSet,
         }
     }
 
