@@ -20,7 +20,8 @@ Notation:
   DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the chapter, at most 24h)
   LIST      comma-separated ACTION[:MACHINE]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
   ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,
-            create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role
+            create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role,
+            shutdown, power-off
 
 The same arguments always print the same bytes. Bad arguments exit with status 2.";
 

@@ -70,6 +70,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AddMachine => "Add machine",
         Key::AddDuplicateMachine => "Add machine with duplicate name",
         Key::LabelNodeRole => "Label node-role",
+        Key::ShutdownMachine => "Shut down machine",
+        Key::PowerOffMachine => "Power off machine",
         Key::ActionUnavailable => "Not now: {0}",
         Key::ForkNotice => "Your actions: {0}",
         Key::ResetSandbox => "Back to the chapter's story",

@@ -74,6 +74,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AddMachine => "マシンを追加",
         Key::AddDuplicateMachine => "同じ名前のマシンを追加",
         Key::LabelNodeRole => "node-role ラベルを付ける",
+        Key::ShutdownMachine => "マシンをシャットダウン",
+        Key::PowerOffMachine => "マシンの電源を切る",
         Key::ActionUnavailable => "今はできません: {0}",
         Key::ForkNotice => "あなたの操作: {0}",
         Key::ResetSandbox => "章の筋書きに戻す",

@@ -316,6 +316,8 @@ keys! {
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,
+    ShutdownMachine,
+    PowerOffMachine,
     ActionUnavailable,
     ForkNotice,
     ResetSandbox,

@@ -5,13 +5,14 @@ use crate::i18n::Key;
 use crate::sim::{Action, ActionKind, Refusal, Snapshot, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
-pub const GROUPS: [&[ActionKind]; 6] = [
+pub const GROUPS: [&[ActionKind]; 7] = [
     &[ActionKind::KillKubelet, ActionKind::StartKubelet],
     &[ActionKind::StopRuntime, ActionKind::StartRuntime],
     &[ActionKind::CutNetwork, ActionKind::RestoreNetwork],
     &[ActionKind::CreatePod, ActionKind::CreateToleratingPod],
     &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
     &[ActionKind::LabelNodeRole],
+    &[ActionKind::Shutdown, ActionKind::PowerOff],
 ];
 
 /// The button label of an action.
@@ -28,6 +29,8 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::AddMachine => Key::AddMachine,
         ActionKind::AddDuplicateMachine => Key::AddDuplicateMachine,
         ActionKind::LabelNodeRole => Key::LabelNodeRole,
+        ActionKind::Shutdown => Key::ShutdownMachine,
+        ActionKind::PowerOff => Key::PowerOffMachine,
     }
 }
 

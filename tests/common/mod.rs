@@ -23,7 +23,7 @@ pub(crate) fn end_of(chapter: Chapter) -> SimTime {
 
 /// A sandbox run (on top of the registration chapter) that uses every action at least once:
 /// kill/start kubelet, stop/start runtime, cut/restore network, both kinds of Pod, a new machine,
-/// a duplicate machine and the forbidden node-role label.
+/// a duplicate machine, the forbidden node-role label, a shutdown and a power-off.
 pub(crate) fn sandbox_actions() -> Vec<Action> {
     let s = SimTime::from_secs;
     vec![
@@ -42,6 +42,8 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::StartKubelet, "node-2", s(310)),
         Action::on(ActionKind::StartRuntime, "node-2", s(330)),
         Action::on(ActionKind::KillKubelet, "node-1-dup", s(400)),
+        Action::on(ActionKind::Shutdown, "node-2", s(480)),
+        Action::on(ActionKind::PowerOff, "node-1", s(540)),
     ]
 }
 

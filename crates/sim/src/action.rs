@@ -22,11 +22,15 @@ pub enum ActionKind {
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,
+    /// `systemctl poweroff` on the machine: graceful node shutdown when the kubelet has it.
+    Shutdown,
+    /// The machine loses power at once.
+    PowerOff,
 }
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 11] = [
+    pub const ALL: [ActionKind; 13] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -38,6 +42,8 @@ impl ActionKind {
         ActionKind::AddMachine,
         ActionKind::AddDuplicateMachine,
         ActionKind::LabelNodeRole,
+        ActionKind::Shutdown,
+        ActionKind::PowerOff,
     ];
 
     /// The action's name in the notation.
@@ -54,6 +60,8 @@ impl ActionKind {
             ActionKind::AddMachine => "add-machine",
             ActionKind::AddDuplicateMachine => "add-duplicate-machine",
             ActionKind::LabelNodeRole => "label-node-role",
+            ActionKind::Shutdown => "shutdown",
+            ActionKind::PowerOff => "power-off",
         }
     }
 

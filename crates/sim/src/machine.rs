@@ -20,6 +20,10 @@ pub struct MachineSpec {
     /// Labels the kubelet registers its Node with (`--node-labels`), e.g. the
     /// `topology.kubernetes.io/zone` a cloud provider would set.
     pub labels: Vec<(String, String)>,
+    /// The kubelet's `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods` (both zero, the
+    /// default: no graceful node shutdown).
+    pub shutdown_grace_period: std::time::Duration,
+    pub shutdown_grace_period_critical_pods: std::time::Duration,
 }
 
 impl MachineSpec {
@@ -31,6 +35,8 @@ impl MachineSpec {
             kubelet_start: Some(std::time::Duration::ZERO),
             cni_ready_after: None,
             labels: Vec::new(),
+            shutdown_grace_period: std::time::Duration::ZERO,
+            shutdown_grace_period_critical_pods: std::time::Duration::ZERO,
         }
     }
 }

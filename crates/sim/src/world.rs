@@ -357,6 +357,8 @@ impl World {
                 ActionKind::CutNetwork => self.on_machine(m, log, |machine, _| machine.cut_network(now)),
                 ActionKind::RestoreNetwork => self.on_machine(m, log, |machine, ctx| machine.restore_network(ctx)),
                 ActionKind::LabelNodeRole => self.on_machine(m, log, |machine, ctx| machine.label_node_role(ctx)),
+                ActionKind::Shutdown => self.on_machine(m, log, |machine, ctx| machine.shutdown(ctx)),
+                ActionKind::PowerOff => self.on_machine(m, log, |machine, ctx| machine.power_off(ctx)),
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
                     let mut spec = MachineSpec::new(&format!("{host}-dup"));
@@ -416,7 +418,7 @@ pub(crate) fn check_action(
     let name = view.map(|m| m.name.as_str()).unwrap_or_default();
     let kubelet = view.map(|m| &m.kubelet);
     match kind {
-        ActionKind::KillKubelet => {
+        ActionKind::KillKubelet | ActionKind::Shutdown | ActionKind::PowerOff => {
             if matches!(kubelet, Some(KubeletState::Stopped)) {
                 return Err(Refusal::KubeletNotRunning(name.to_string()));
             }

@@ -307,6 +307,9 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
     let mut restarts: i64 = 0;
     let mut last_restart: Option<WallTime> = None;
     let mut reason = pod.status.phase.clone();
+    if !pod.status.reason.is_empty() {
+        reason = pod.status.reason.clone();
+    }
     let scheduling_gated =
         pod.status.conditions.iter().any(|c| c.type_ == "PodScheduled" && c.reason == "SchedulingGated");
     if scheduling_gated {
@@ -333,7 +336,10 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
         reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
     }
     let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-    if pod.metadata.deletion_timestamp.is_some() && !terminal {
+    if pod.metadata.deletion_timestamp.is_some() && pod.status.reason == "NodeLost" {
+        // `NodeUnreachablePodReason`.
+        reason = "Unknown".into();
+    } else if pod.metadata.deletion_timestamp.is_some() && !terminal {
         reason = "Terminating".into();
     }
     let restarts = match last_restart {

@@ -16,6 +16,7 @@ mod lease;
 mod pods;
 mod register;
 mod runtime;
+mod shutdown;
 mod status;
 
 use std::time::Duration;
@@ -34,6 +35,7 @@ use std::sync::Arc;
 
 pub(crate) use host::Host;
 pub(crate) use pods::PodStep;
+pub(crate) use shutdown::ShutdownTimer;
 
 /// Timeout of the heartbeat client: min(`nodeStatusUpdateFrequency`, lease duration) = 10 s.
 pub const HEARTBEAT_TIMEOUT: Duration = secs(10);
@@ -82,6 +84,8 @@ pub(crate) enum MachineTimer {
     CniReady,
     /// A running kubelet's own timer; ignored if the process that set it has gone.
     Kubelet { generation: u32, timer: KubeletTimer },
+    /// The machine powers off (the end of a graceful shutdown).
+    PowerOff,
 }
 
 /// A kubelet timer.
@@ -117,6 +121,8 @@ pub(crate) enum KubeletTimer {
     ImageCache,
     /// The next step of starting or stopping a Pod's containers.
     Pod { uid: String, step: PodStep },
+    /// The node shutdown manager's next step.
+    Shutdown(ShutdownTimer),
 }
 
 /// The kubelet process, as systemd sees it.
@@ -210,6 +216,7 @@ impl Machine {
                     k.on_timer(&mut self.host, ctx, timer);
                 }
             }
+            MachineTimer::PowerOff => self.power_off(ctx),
             MachineTimer::CniReady => {
                 let h = &mut self.host;
                 h.cni_ready = true;
@@ -363,6 +370,11 @@ pub(crate) struct Kubelet {
     workers: VecMap<String, pods::Worker>,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<status::StatusInputs>,
+    /// The node shutdown manager, once a shutdown event came.
+    shutdown: Option<shutdown::ShutdownState>,
+    /// Whether the status sync running now is an extra one (the shutdown manager's), which
+    /// does not schedule the periodic loop's next sync.
+    status_out_of_band: bool,
 }
 
 impl Kubelet {
@@ -387,6 +399,8 @@ impl Kubelet {
             pending_events: Vec::new(),
             workers: VecMap::new(),
             quiet_inputs: None,
+            shutdown: None,
+            status_out_of_band: false,
         }
     }
 
@@ -463,6 +477,7 @@ impl Kubelet {
                 }
             }
             KubeletTimer::Pod { uid, step } => self.pod_step(h, ctx, &uid, step),
+            KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, timer),
         }
     }
 

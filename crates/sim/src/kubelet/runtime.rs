@@ -33,6 +33,9 @@ impl Kubelet {
         if let Some(e) = self.network_error.as_ref() {
             errs.push(e.clone());
         }
+        if self.shutdown.is_some() {
+            errs.push(super::shutdown::NODE_SHUTTING_DOWN.into());
+        }
         errs
     }
 

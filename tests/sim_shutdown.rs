@@ -1,0 +1,141 @@
+//! A node goes away (issue 16): graceful node shutdown, power-off, deleting the Node. The strings
+//! and timings are those of `shared/reference/node-operations.md` §3 and §6 and
+//! `docs/kubernetes-notes.md` §16.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::time::Duration;
+
+use nodeline::sim::objects::Pod;
+use nodeline::sim::{Action, ActionKind, Chapter, Config, KubeletState, Scenario, SimTime, Timeline};
+
+const NODE_1: &str = "node-1";
+
+fn s(secs: u64) -> SimTime {
+    SimTime::from_secs(secs)
+}
+
+/// Chapter 2's two nodes and Deployment, with no script, node-1's kubelet configured with
+/// `shutdownGracePeriod` / `shutdownGracePeriodCriticalPods` (zero: the default, off).
+fn two_nodes(grace: u64, critical: u64) -> Scenario {
+    let mut scenario = Chapter::NodeFailure.scenario();
+    scenario.script.clear();
+    scenario.machines[0].shutdown_grace_period = Duration::from_secs(grace);
+    scenario.machines[0].shutdown_grace_period_critical_pods = Duration::from_secs(critical);
+    scenario
+}
+
+fn run(scenario: Scenario, actions: &[Action], until: SimTime) -> Timeline {
+    let mut timeline = Timeline::from_scenario(scenario, Config::default(), actions);
+    timeline.run_until(until);
+    timeline
+}
+
+/// The Deployment's first Pod (on node-1).
+fn first_web_pod(timeline: &Timeline, at: SimTime) -> Pod {
+    let pods = timeline.at(at).pods();
+    let pod = pods.iter().find(|p| p.spec.node_name == NODE_1).expect("a Pod on node-1");
+    Pod::clone(pod)
+}
+
+fn ready(timeline: &Timeline, at: SimTime) -> (String, String, String) {
+    let node = timeline.at(at).node(NODE_1).expect("node-1");
+    let c = node.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
+    (c.status.to_string(), c.reason.to_string(), c.message.to_string())
+}
+
+#[test]
+fn graceful_shutdown_fails_pods_without_deleting_them() {
+    let shutdown = s(120);
+    let timeline = run(two_nodes(30, 10), &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)], s(260));
+    let log = timeline.log();
+    let web = first_web_pod(&timeline, s(110));
+
+    // The node event, at once.
+    let event = log.events.iter().find(|e| e.reason == "Shutdown").expect("a Shutdown event");
+    assert_eq!(event.t, shutdown);
+    assert_eq!(event.message, "Shutdown manager detected shutdown event");
+    assert_eq!(event.source, "kubelet");
+
+    // The immediate status sync: Ready False, KubeletNotReady, `node is shutting down`.
+    assert_eq!(
+        ready(&timeline, shutdown + Duration::from_millis(1)),
+        ("False".to_string(), "KubeletNotReady".to_string(), "node is shutting down".to_string())
+    );
+    assert!(
+        log.events.iter().any(|e| e.t == shutdown && e.reason == "NodeNotReady"),
+        "the kubelet records NodeNotReady"
+    );
+
+    // The Pod: Failed, Terminated, the message, DisruptionTarget; still there.
+    let after = first_web_pod(&timeline, s(200));
+    assert_eq!(after.metadata.uid, web.metadata.uid, "not deleted");
+    assert!(after.metadata.deletion_timestamp.is_none());
+    assert_eq!(after.status.phase, "Failed");
+    assert_eq!(after.status.reason, "Terminated");
+    assert_eq!(after.status.message, "Pod was terminated in response to imminent node shutdown.");
+    let dt = after.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("DisruptionTarget");
+    assert_eq!((dt.status.as_str(), dt.reason.as_str()), ("True", "TerminationByKubelet"));
+    assert_eq!(dt.message, "Pod was terminated in response to imminent node shutdown.");
+    let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_str()).collect();
+    let pod_key = format!("default/{}", web.metadata.name);
+    assert!(lines.contains(
+        &format!("\"Shutdown manager killing pod with gracePeriod\" pod=\"{pod_key}\" gracePeriod=20").as_str()
+    ));
+    assert!(lines.contains(&"\"Shutdown manager completed processing shutdown event, node will shutdown shortly\""));
+
+    // The kubelet stops within a few seconds; Unknown follows as in chapter 2.
+    let machines = timeline.at(shutdown + Duration::from_secs(5)).machines();
+    assert_eq!(machines[0].kubelet, KubeletState::Stopped);
+    assert!(machines[0].containers.is_empty(), "the machine is off");
+    let (status, reason, _) = ready(&timeline, s(250));
+    assert_eq!((status.as_str(), reason.as_str()), ("Unknown", "NodeStatusUnknown"));
+
+    // The ReplicaSet replaced the Failed Pod on node-2.
+    let pods = timeline.at(s(200)).pods();
+    let replacement = pods.iter().find(|p| p.spec.node_name == "node-2").expect("a replacement on node-2");
+    assert_eq!(replacement.status.phase, "Running");
+}
+
+#[test]
+fn without_the_settings_a_shutdown_is_immediate() {
+    let shutdown = s(120);
+    let timeline = run(two_nodes(0, 0), &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)], s(200));
+    let log = timeline.log();
+    assert!(!log.events.iter().any(|e| e.reason == "Shutdown"), "no shutdown manager");
+    assert_eq!(timeline.at(shutdown + Duration::from_millis(1)).machines()[0].kubelet, KubeletState::Stopped);
+    // Nobody told the API server: the Pod still says Running, the node is NotReady only after
+    // the grace period (chapter 2).
+    let pod = first_web_pod(&timeline, s(190));
+    assert_eq!(pod.status.phase, "Running");
+    assert_eq!(ready(&timeline, s(150)).0, "True");
+    assert_eq!(ready(&timeline, s(190)).0, "Unknown");
+}
+
+#[test]
+fn power_off_ignores_the_graceful_settings() {
+    let timeline = run(two_nodes(30, 10), &[Action::on(ActionKind::PowerOff, NODE_1, s(120))], s(150));
+    assert!(!timeline.log().events.iter().any(|e| e.reason == "Shutdown"));
+    let machines = timeline.at(s(121)).machines();
+    assert_eq!(machines[0].kubelet, KubeletState::Stopped);
+    assert!(machines[0].containers.is_empty());
+}
+
+#[test]
+fn a_pod_bound_while_the_node_shuts_down_is_rejected() {
+    // node-1 alone; a Pod that tolerates not-ready lands on it while it shuts down.
+    let mut scenario = two_nodes(60, 0);
+    scenario.machines.truncate(1);
+    let actions = [
+        Action::on(ActionKind::Shutdown, NODE_1, s(120)),
+        Action::new(ActionKind::CreateToleratingPod, SimTime::from_millis(120_100)),
+    ];
+    let timeline = run(scenario, &actions, s(200));
+    let e = timeline.log().events.iter().find(|e| e.reason == "NodeShutdown").expect("a NodeShutdown event");
+    assert_eq!(e.message, "Pod was rejected as the node is shutting down.");
+    assert_eq!(e.type_, "Warning");
+    let pods = timeline.at(s(130)).pods();
+    let pod = pods.iter().find(|p| p.status.reason == "NodeShutdown").expect("the rejected Pod");
+    assert_eq!(pod.status.phase, "Failed");
+    assert_eq!(pod.status.message, "Pod was rejected as the node is shutting down.");
+    assert_eq!(pod.spec.node_name, NODE_1);
+}
