@@ -5,8 +5,11 @@
 
 use std::time::Duration;
 
-use nodeline::sim::objects::Pod;
-use nodeline::sim::{Action, ActionKind, Chapter, Config, KubeletState, Scenario, SimTime, Timeline};
+use nodeline::sim::objects::{Object, Pod};
+use nodeline::sim::record::Response;
+use nodeline::sim::{
+    Action, ActionKind, Actor, Chapter, Config, KubeletState, Method, Outcome, Scenario, SimTime, Timeline,
+};
 
 const NODE_1: &str = "node-1";
 
@@ -138,4 +141,83 @@ fn a_pod_bound_while_the_node_shuts_down_is_rejected() {
     assert_eq!(pod.status.phase, "Failed");
     assert_eq!(pod.status.message, "Pod was rejected as the node is shutting down.");
     assert_eq!(pod.spec.node_name, NODE_1);
+}
+
+#[test]
+fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
+    let delete = s(120);
+    let timeline = run(two_nodes(0, 0), &[Action::on(ActionKind::DeleteNode, NODE_1, delete)], s(300));
+    let log = timeline.log();
+    let web = first_web_pod(&timeline, s(110));
+
+    // kubectl: GET, then DELETE with background propagation; `node "node-1" deleted`.
+    let kubectl: Vec<_> = log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.t == delete).collect();
+    let calls: Vec<String> = kubectl.iter().map(|r| format!("{:?} {} {:?}", r.method, r.path, r.outcome)).collect();
+    assert_eq!(calls, ["Get /api/v1/nodes/node-1 Code(200)", "Delete /api/v1/nodes/node-1 Code(200)"]);
+    assert!(log.lines.iter().any(|l| l.actor == Actor::Kubectl && l.message == "node \"node-1\" deleted"));
+    assert!(timeline.at(delete + Duration::from_millis(1)).node(NODE_1).is_none());
+
+    // The garbage collector deletes the Lease at once, through its owner reference.
+    let lease_delete = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::GarbageCollector && r.method == Method::Delete)
+        .expect("the Lease deleted");
+    assert_eq!(lease_delete.path, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1");
+    assert!(lease_delete.t - delete < Duration::from_secs(1));
+
+    // The node lifecycle controller's next pass: RemovingNode.
+    let removing = log.events.iter().find(|e| e.reason == "RemovingNode").expect("RemovingNode");
+    assert_eq!(removing.message, "Node node-1 event: Removing Node node-1 from Controller");
+    assert!(removing.t - delete <= Duration::from_secs(5));
+
+    // The kubelet keeps running and cannot find its Node.
+    let not_found = "error getting node \\\"node-1\\\": nodes \\\"node-1\\\" not found";
+    assert!(
+        log.lines.iter().any(|l| l.t > delete && l.message.contains(not_found)),
+        "the status update fails with {not_found}"
+    );
+    assert!(log.lines.iter().any(|l| l.t > delete && l.message.contains("update node status exceeds retry count")));
+    assert!(
+        !log.requests.iter().any(|r| r.t > delete && r.method == Method::Post && r.path == "/api/v1/nodes"),
+        "a running kubelet does not register again"
+    );
+
+    // PodGC: quarantine 40 s after a 20 s pass, then Failed with DeletionByPodGC, force-deleted.
+    let patch = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::PodGcController && r.method == Method::Patch)
+        .expect("PodGC marks the Pod Failed");
+    let after = patch.t - delete;
+    assert!(after >= Duration::from_secs(40) && after <= Duration::from_secs(60), "{after:?}");
+    let Some(Response::Object(Object::Pod(failed))) = &patch.response else { panic!("the patched Pod") };
+    assert_eq!(failed.metadata.uid, web.metadata.uid);
+    assert_eq!(failed.status.phase, "Failed");
+    let dt = failed.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("condition");
+    assert_eq!((dt.reason.as_str(), dt.message.as_str()), ("DeletionByPodGC", "PodGC: node no longer exists"));
+    assert!(timeline.at(patch.t + Duration::from_millis(1)).pods().iter().all(|p| p.metadata.uid != web.metadata.uid));
+    // The kubelet stops the deleted Pod's container.
+    assert!(timeline.at(patch.t + Duration::from_secs(1)).machines()[0].containers.is_empty());
+}
+
+#[test]
+fn a_restarted_kubelet_registers_a_new_node() {
+    let actions = [
+        Action::on(ActionKind::DeleteNode, NODE_1, s(120)),
+        Action::on(ActionKind::KillKubelet, NODE_1, s(200)),
+        Action::on(ActionKind::StartKubelet, NODE_1, s(210)),
+    ];
+    let timeline = run(two_nodes(0, 0), &actions, s(260));
+    let old = timeline.at(s(110)).node(NODE_1).expect("node-1");
+    let new = timeline.at(s(250)).node(NODE_1).expect("node-1 again");
+    assert_ne!(old.metadata.uid, new.metadata.uid, "a new Node");
+    let post = timeline
+        .log()
+        .requests
+        .iter()
+        .find(|r| r.t > s(200) && r.method == Method::Post && r.path == "/api/v1/nodes")
+        .expect("registered again");
+    assert_eq!(post.outcome, Outcome::Code(201));
+    assert!(timeline.at(s(250)).lease(NODE_1).is_some(), "a new Lease");
 }

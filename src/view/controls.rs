@@ -12,7 +12,7 @@ pub const GROUPS: [&[ActionKind]; 7] = [
     &[ActionKind::CreatePod, ActionKind::CreateToleratingPod],
     &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
     &[ActionKind::LabelNodeRole],
-    &[ActionKind::Shutdown, ActionKind::PowerOff],
+    &[ActionKind::Shutdown, ActionKind::PowerOff, ActionKind::DeleteNode],
 ];
 
 /// The button label of an action.
@@ -31,6 +31,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::LabelNodeRole => Key::LabelNodeRole,
         ActionKind::Shutdown => Key::ShutdownMachine,
         ActionKind::PowerOff => Key::PowerOffMachine,
+        ActionKind::DeleteNode => Key::DeleteNodeAction,
     }
 }
 

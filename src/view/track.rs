@@ -68,7 +68,9 @@ impl RequestClass {
             | Actor::TaintEvictionController
             | Actor::ReplicaSetController
             | Actor::NodeIpamController
-            | Actor::TtlController => RequestClass::Controller,
+            | Actor::TtlController
+            | Actor::PodGcController
+            | Actor::GarbageCollector => RequestClass::Controller,
         }
     }
 

@@ -23,7 +23,8 @@ pub(crate) fn end_of(chapter: Chapter) -> SimTime {
 
 /// A sandbox run (on top of the registration chapter) that uses every action at least once:
 /// kill/start kubelet, stop/start runtime, cut/restore network, both kinds of Pod, a new machine,
-/// a duplicate machine, the forbidden node-role label, a shutdown and a power-off.
+/// a duplicate machine, the forbidden node-role label, a shutdown, a power-off and a
+/// Node deleted.
 pub(crate) fn sandbox_actions() -> Vec<Action> {
     let s = SimTime::from_secs;
     vec![
@@ -44,6 +45,7 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::KillKubelet, "node-1-dup", s(400)),
         Action::on(ActionKind::Shutdown, "node-2", s(480)),
         Action::on(ActionKind::PowerOff, "node-1", s(540)),
+        Action::on(ActionKind::DeleteNode, "node-2", s(560)),
     ]
 }
 

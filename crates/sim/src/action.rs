@@ -26,11 +26,13 @@ pub enum ActionKind {
     Shutdown,
     /// The machine loses power at once.
     PowerOff,
+    /// `kubectl delete node NODE` (the machine's Node).
+    DeleteNode,
 }
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 13] = [
+    pub const ALL: [ActionKind; 14] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -44,6 +46,7 @@ impl ActionKind {
         ActionKind::LabelNodeRole,
         ActionKind::Shutdown,
         ActionKind::PowerOff,
+        ActionKind::DeleteNode,
     ];
 
     /// The action's name in the notation.
@@ -62,6 +65,7 @@ impl ActionKind {
             ActionKind::LabelNodeRole => "label-node-role",
             ActionKind::Shutdown => "shutdown",
             ActionKind::PowerOff => "power-off",
+            ActionKind::DeleteNode => "delete-node",
         }
     }
 

@@ -95,6 +95,14 @@ pub(crate) enum ApiOp {
         /// `preconditions.uid`: the delete fails with 409 unless the stored Pod has this uid.
         precondition_uid: Option<String>,
     },
+    /// `kubectl delete node NAME`: a `DELETE nodes/NAME` with background propagation.
+    DeleteNode(String),
+    /// The garbage collector's `DELETE leases/NAME` of a Lease whose owner is gone (with its uid
+    /// as the precondition).
+    DeleteLease {
+        name: String,
+        precondition_uid: String,
+    },
 }
 
 impl ApiOp {
@@ -137,6 +145,8 @@ impl ApiOp {
                 (Method::Put, join(&[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
             }
             ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
+            ApiOp::DeleteNode(name) => (Method::Delete, join(&[NODES, "/", name])),
+            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(&[LEASES, "/", name])),
         }
     }
 
@@ -195,6 +205,17 @@ impl ApiOp {
                 }
                 Some((Body::Json(body), JSON))
             }
+            // kubectl sends only what was set (`--cascade=background`).
+            ApiOp::DeleteNode(_) => Some((Body::Json(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
+            ApiOp::DeleteLease { precondition_uid, .. } => Some((
+                Body::Json(serde_json::json!({
+                    "kind": "DeleteOptions",
+                    "apiVersion": "v1",
+                    "preconditions": { "uid": precondition_uid },
+                    "propagationPolicy": "Background",
+                })),
+                JSON,
+            )),
         }
     }
 }
@@ -784,6 +805,28 @@ impl ApiServer {
                     pod.metadata.generation = pod.metadata.generation.map(|g| g + 1);
                     Ok(self.store_pod(ctx, pod, ChangeType::Modified))
                 }
+            }
+            ApiOp::DeleteNode(name) => {
+                let Some(current) = self.nodes.remove(&name) else { return Err(not_found("", "nodes", &name)) };
+                // The watch's DELETED event carries the delete's revision.
+                let mut node = Node::clone(&current);
+                node.metadata.resource_version = self.next_rv();
+                let obj = Object::Node(Arc::new(node));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
+            }
+            ApiOp::DeleteLease { name, precondition_uid } => {
+                let Some(current) = self.leases.get(&name) else {
+                    return Err(not_found(lease_group, "leases", &name));
+                };
+                if current.metadata.uid != precondition_uid {
+                    return Err(conflict(lease_group, "leases", &name));
+                }
+                let mut lease = Lease::clone(&self.leases.remove(&name).expect("present"));
+                lease.metadata.resource_version = self.next_rv();
+                let obj = Object::Lease(Arc::new(lease));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
             }
         }
     }

@@ -260,7 +260,7 @@ impl<'a, T> Ctx<'a, T> {
             ApiOp::GetNode(n) | ApiOp::PatchNodeLabels { name: n, .. } | ApiOp::PatchNodeTaints { name: n, .. } => {
                 Some(n.clone())
             }
-            ApiOp::GetLease(n) => Some(n.clone()),
+            ApiOp::GetLease(n) | ApiOp::DeleteNode(n) | ApiOp::DeleteLease { name: n, .. } => Some(n.clone()),
             ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
             ApiOp::UpdateLease { lease: l, .. } => Some(l.metadata.name.clone()),
             ApiOp::BindPod { node, .. } => Some(node.clone()),

@@ -1,4 +1,5 @@
-//! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`.
+//! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, and
+//! `kubectl delete node`.
 
 use crate::apiserver::{ApiOp, TAINT_NOT_READY};
 use crate::ctx::Ctx;
@@ -30,4 +31,15 @@ pub(crate) fn create_pod<T>(tolerating: bool, ctx: &mut Ctx<'_, T>) {
     };
     let pod = new_pod(meta, tolerations, ctx.profile);
     ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
+}
+
+/// `kubectl delete node NAME`: the resource builder GETs the Node, then kubectl DELETEs it
+/// (`--cascade=background`) and prints `node "NAME" deleted`.
+pub(crate) fn delete_node<T>(name: &str, ctx: &mut Ctx<'_, T>) {
+    if ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string())).ok().is_none() {
+        return;
+    }
+    if ctx.call(Actor::Kubectl, None, ApiOp::DeleteNode(name.to_string())).ok().is_some() {
+        ctx.log_line(Actor::Kubectl, format!("node \"{name}\" deleted"));
+    }
 }

@@ -64,6 +64,8 @@ pub struct MachineView {
     pub cni_ready: bool,
     pub network_cut: bool,
     pub containers: Vec<RunningContainer>,
+    /// The machine is off (a shutdown or power-off, until its kubelet is started again).
+    pub powered_off: bool,
 }
 
 /// The kubelet process's state, as `systemctl status kubelet` would tell it.

@@ -40,6 +40,10 @@ pub enum Actor {
     /// A person on a machine running kubectl with the kubelet's kubeconfig: authenticated as
     /// the node named here, so NodeRestriction applies.
     KubectlAsNode(Arc<str>),
+    /// kube-controller-manager's PodGC controller.
+    PodGcController,
+    /// kube-controller-manager's garbage collector (owner references).
+    GarbageCollector,
 }
 
 impl Actor {
@@ -55,6 +59,8 @@ impl Actor {
             Actor::Scheduler => "system:kube-scheduler".into(),
             Actor::Kubectl => "kubernetes-admin".into(),
             Actor::KubectlAsNode(node) => format!("system:node:{node}"),
+            Actor::PodGcController => "system:serviceaccount:kube-system:pod-garbage-collector".into(),
+            Actor::GarbageCollector => "system:serviceaccount:kube-system:generic-garbage-collector".into(),
         }
     }
 
@@ -79,6 +85,8 @@ impl fmt::Display for Actor {
             Actor::Scheduler => f.write_str("kube-scheduler"),
             Actor::Kubectl => f.write_str("kubectl"),
             Actor::KubectlAsNode(node) => write!(f, "kubectl (system:node:{node})"),
+            Actor::PodGcController => f.write_str("pod-garbage-collector"),
+            Actor::GarbageCollector => f.write_str("garbage-collector"),
         }
     }
 }

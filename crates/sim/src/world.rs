@@ -13,8 +13,10 @@ use std::sync::Arc;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::apiserver::ApiServer;
+use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
+use super::controllers::podgc::{PodGc, PodGcTimer};
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::{Scheduler, SchedulerTimer};
 use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
@@ -68,6 +70,7 @@ enum Timer {
     NodeLifecycle(NodeLifecycleTimer),
     Scheduler(SchedulerTimer),
     TaintEviction(TaintEvictionTimer),
+    PodGc(PodGcTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -153,6 +156,8 @@ pub(crate) struct World {
     scheduler: Scheduler,
     eviction: TaintEviction,
     replicasets: ReplicaSetController,
+    podgc: PodGc,
+    gc: GarbageCollector,
     /// The machines of each hostname (two, when the reader adds a duplicate).
     hosts: VecMap<String, Vec<usize>>,
     /// Machines whose visible state may have changed since it was last recorded.
@@ -183,6 +188,8 @@ impl World {
             scheduler: Scheduler::default(),
             eviction: TaintEviction::default(),
             replicasets: ReplicaSetController::default(),
+            podgc: PodGc::default(),
+            gc: GarbageCollector,
             hosts: VecMap::new(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -196,6 +203,7 @@ impl World {
         for (m, spec) in machines.iter().enumerate() {
             world.core.with(&mut log, |timer| Timer::Machine { m, timer }, |ctx| Machine::start(spec, ctx));
         }
+        world.core.with(&mut log, Timer::PodGc, PodGc::start);
         world
     }
 
@@ -239,6 +247,10 @@ impl World {
                 let eviction = &mut self.eviction;
                 self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_timer(timer, ctx));
             }
+            Timer::PodGc(timer) => {
+                let podgc = &mut self.podgc;
+                self.core.with(log, Timer::PodGc, |ctx| podgc.on_timer(timer, ctx));
+            }
             Timer::Reconcile => {
                 self.core.bus.reconcile_pending = false;
                 self.reconcile(log);
@@ -264,6 +276,8 @@ impl World {
             self.core.with(log, Timer::NodeLifecycle, |ctx| nlc.on_node_change(name, ctx));
             self.core.with(log, no_timer, |ctx| ttl.on_node_change(name, ctx));
             self.core.with(log, no_timer, |ctx| ipam.on_node_change(name, ctx));
+            let gc = &mut self.gc;
+            self.core.with(log, no_timer, |ctx| gc.on_node_change(name, ctx));
         }
         if pods_changed || !nodes.is_empty() {
             let eviction = &mut self.eviction;
@@ -359,6 +373,10 @@ impl World {
                 ActionKind::LabelNodeRole => self.on_machine(m, log, |machine, ctx| machine.label_node_role(ctx)),
                 ActionKind::Shutdown => self.on_machine(m, log, |machine, ctx| machine.shutdown(ctx)),
                 ActionKind::PowerOff => self.on_machine(m, log, |machine, ctx| machine.power_off(ctx)),
+                ActionKind::DeleteNode => {
+                    let node = self.machines[m].host.hostname.clone();
+                    self.core.with(log, no_timer, |ctx| kubectl::delete_node(&node, ctx));
+                }
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
                     let mut spec = MachineSpec::new(&format!("{host}-dup"));
@@ -465,6 +483,12 @@ pub(crate) fn check_action(
             let host = &view.expect("targets a machine").hostname;
             if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
                 return Err(Refusal::DuplicateExists(host.clone()));
+            }
+        }
+        ActionKind::DeleteNode => {
+            let v = view.expect("targets a machine");
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
             }
         }
         ActionKind::LabelNodeRole => {

@@ -40,8 +40,10 @@ const LAYERS: &[&str] = &[
 
 /// Modules that are components: none may import another.
 const COMPONENTS: &[&str] = &[
+    "controllers::garbage_collector",
     "controllers::node_ipam",
     "controllers::node_lifecycle",
+    "controllers::podgc",
     "controllers::replicaset",
     "controllers::scheduler",
     "controllers::taint_eviction",

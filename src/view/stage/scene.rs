@@ -85,6 +85,8 @@ pub enum Sender {
     ReplicaSet,
     /// The node IPAM and TTL controllers, which share a row.
     IpamTtl,
+    /// The PodGC controller and the garbage collector, which share a row.
+    PodGc,
     Scheduler,
     Kubectl,
 }
@@ -98,6 +100,7 @@ impl Sender {
             Actor::TaintEvictionController => Sender::TaintEviction,
             Actor::ReplicaSetController => Sender::ReplicaSet,
             Actor::NodeIpamController | Actor::TtlController => Sender::IpamTtl,
+            Actor::PodGcController | Actor::GarbageCollector => Sender::PodGc,
             Actor::Scheduler => Sender::Scheduler,
             Actor::Kubectl | Actor::KubectlAsNode(_) => Sender::Kubectl,
         }

@@ -165,7 +165,8 @@ pub(crate) enum NodeLifecycleTimer {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeLifecycle {
     recorder: Recorder,
-    known: VecMap<String, ()>,
+    /// The Nodes seen so far, with their uids (`knownNodeSet`).
+    known: VecMap<String, String>,
     health: VecMap<String, Health>,
     zone_states: VecMap<Zone, ZoneState>,
     tainters: VecMap<Zone, TaintQueue>,
@@ -277,8 +278,8 @@ impl NodeLifecycle {
         // Newly seen nodes: RegisteredNode, a zone limiter, reachable.
         for node in &nodes {
             let name = &node.metadata.name;
-            if !self.known.contains(name) {
-                self.known.add(name.clone());
+            if !self.known.contains_key(name) {
+                self.known.insert(name.clone(), node.metadata.uid.clone());
                 self.recorder.event(
                     ctx,
                     Source::Controller("node-controller"),
@@ -299,6 +300,7 @@ impl NodeLifecycle {
                 self.mark_node_as_reachable(name, ctx);
             }
         }
+        self.forget_deleted_nodes(ctx);
         let mut zone_conditions: VecMap<Zone, ZoneCount> = VecMap::new();
         for node in &nodes {
             let name = &node.metadata.name;
@@ -328,6 +330,32 @@ impl NodeLifecycle {
             }
         }
         self.handle_disruption(zone_conditions, ctx);
+    }
+
+    /// Known Nodes that are gone (`classifyNodes`' deleted): `RemovingNode`, and the controller
+    /// forgets them (their health, their place in the NoExecute queue).
+    fn forget_deleted_nodes(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let gone: Vec<(String, String)> = self
+            .known
+            .iter()
+            .filter(|(name, _)| ctx.store().node(name).is_none())
+            .map(|(n, u)| (n.clone(), u.clone()))
+            .collect();
+        for (name, uid) in gone {
+            self.recorder.event(
+                ctx,
+                Source::Controller("node-controller"),
+                controller_node_ref(&name, &uid),
+                "Normal",
+                "RemovingNode",
+                format!("Node {name} event: Removing Node {name} from Controller"),
+            );
+            self.known.remove(&name);
+            self.health.remove(&name);
+            for tainter in self.tainters.values_mut() {
+                tainter.remove(&name);
+            }
+        }
     }
 
     /// `tryUpdateNodeHealth`: returns the Ready status observed before this pass and the one after.

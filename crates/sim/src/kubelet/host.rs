@@ -50,6 +50,8 @@ pub(crate) struct Host {
     /// The kubelet's graceful node shutdown settings (`shutdownGracePeriod`,
     /// `shutdownGracePeriodCriticalPods`).
     pub(crate) shutdown_periods: (std::time::Duration, std::time::Duration),
+    /// The machine is off.
+    pub(crate) powered_off: bool,
     /// Whether the visible state may have changed since it was last recorded.
     pub(crate) touched: bool,
 }
@@ -138,6 +140,7 @@ impl Host {
             pulls_busy_until: None,
             node_labels: spec.labels.clone(),
             shutdown_periods: (spec.shutdown_grace_period, spec.shutdown_grace_period_critical_pods),
+            powered_off: false,
             touched: true,
         }
     }

@@ -195,6 +195,7 @@ impl Machine {
             cni_ready: h.cni_ready,
             network_cut: h.network_cut,
             containers: h.containers.clone(),
+            powered_off: h.powered_off,
         }
     }
 
@@ -271,6 +272,8 @@ impl Machine {
 
     /// Action: systemd is asked to start the kubelet (now, or as a new machine boots).
     pub(crate) fn start_kubelet(&mut self, by_reader: bool, ctx: &mut Ctx<'_, MachineTimer>) {
+        // A machine that was off boots again.
+        self.host.powered_off = false;
         self.enabled = true;
         self.touched_by_reader |= by_reader;
         self.host.touch();

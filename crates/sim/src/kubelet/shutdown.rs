@@ -99,6 +99,7 @@ impl Machine {
         self.host.touch();
         self.process = KubeletProcess::Stopped;
         self.host.containers.clear();
+        self.host.powered_off = true;
         self.host.log(ctx, "systemd-shutdown: Powering off.".into());
     }
 }
