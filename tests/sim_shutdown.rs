@@ -221,3 +221,79 @@ fn a_restarted_kubelet_registers_a_new_node() {
     assert_eq!(post.outcome, Outcome::Code(201));
     assert!(timeline.at(s(250)).lease(NODE_1).is_some(), "a new Lease");
 }
+
+/// The node db-0 runs on, and its machine name.
+fn db_node(timeline: &Timeline, at: SimTime) -> String {
+    let pods = timeline.at(at).pods();
+    pods.iter().find(|p| p.metadata.name == "db-0").expect("db-0").spec.node_name.clone()
+}
+
+#[test]
+fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
+    let probe = run(two_nodes(0, 0), &[Action::new(ActionKind::CreateStatefulSet, s(30))], s(60));
+    let node = db_node(&probe, s(60));
+    let other = if node == NODE_1 { "node-2" } else { NODE_1 };
+    // The volume is attached to db-0's node.
+    let vas = probe.at(s(60)).objects();
+    let va = vas
+        .iter()
+        .find_map(|o| match o {
+            Object::VolumeAttachment(va) => Some(va.clone()),
+            _ => None,
+        })
+        .expect("a VolumeAttachment");
+    assert_eq!(va.spec.node_name, node);
+    assert_eq!(va.status.as_ref().map(|s| s.attached), Some(true));
+
+    let taint_at = s(660);
+    let actions = [
+        Action::new(ActionKind::CreateStatefulSet, s(30)),
+        Action::on(ActionKind::PowerOff, &node, s(120)),
+        Action::on(ActionKind::TaintOutOfService, &node, taint_at),
+    ];
+    let timeline = run(two_nodes(0, 0), &actions, s(720));
+    let log = timeline.log();
+    let db = |t: SimTime| timeline.at(t).pods().into_iter().find(|p| p.metadata.name == "db-0");
+
+    // Evicted after the 300 s toleration: Terminating, and nothing replaces it.
+    let evicted = db(s(600)).expect("db-0 still there");
+    assert!(evicted.metadata.deletion_timestamp.is_some(), "Terminating");
+    assert_eq!(evicted.spec.node_name, node);
+    let (_, status, _) = nodeline::render::kubectl::get::pod_state(&evicted, timeline.at(s(600)).wall());
+    assert_eq!(status, "Terminating");
+    assert!(
+        !log.events
+            .iter()
+            .any(|e| e.t > s(120) && e.t < taint_at && e.reason == "SuccessfulCreate" && e.message.contains("db-0")),
+        "no replacement while db-0 exists"
+    );
+
+    // kubectl taint: PodGC's next pass (≤ 20 s) marks it Failed and force-deletes it.
+    let taint = log.requests.iter().find(|r| r.t == taint_at && r.method == Method::Patch).expect("the taint PATCH");
+    assert_eq!(taint.actor, Actor::Kubectl);
+    let gc_delete = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::PodGcController && r.method == Method::Delete)
+        .expect("PodGC deletes db-0");
+    assert!(gc_delete.t >= taint_at && gc_delete.t - taint_at <= Duration::from_secs(20));
+    assert!(log.lines.iter().any(|l| l.message.starts_with(
+        "\"Garbage collecting pods that are terminating on node tainted with node.kubernetes.io/out-of-service\""
+    )));
+    // The volume is detached at once, and db-0 comes back, same name, on the other node.
+    assert!(log.lines.iter().any(|l| l.message.contains("node has out-of-service taint, force detaching")));
+    let back = db(s(715)).expect("db-0 again");
+    assert_eq!(back.spec.node_name, other);
+    assert_ne!(back.metadata.uid, evicted.metadata.uid);
+    assert_eq!(back.status.phase, "Running");
+    let attached: Vec<String> = timeline
+        .at(s(715))
+        .objects()
+        .into_iter()
+        .filter_map(|o| match o {
+            Object::VolumeAttachment(va) => Some(va.spec.node_name.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attached, [other.to_string()]);
+}

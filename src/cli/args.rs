@@ -21,7 +21,8 @@ Notation:
   LIST      comma-separated ACTION[:MACHINE]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
   ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,
             create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role,
-            shutdown, power-off, delete-node
+            shutdown, power-off, delete-node, taint-out-of-service, untaint-out-of-service,
+            create-statefulset
 
 The same arguments always print the same bytes. Bad arguments exit with status 2.";
 

@@ -5,7 +5,7 @@ use crate::i18n::Key;
 use crate::sim::{Action, ActionKind, Refusal, Snapshot, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
-pub const GROUPS: [&[ActionKind]; 7] = [
+pub const GROUPS: [&[ActionKind]; 8] = [
     &[ActionKind::KillKubelet, ActionKind::StartKubelet],
     &[ActionKind::StopRuntime, ActionKind::StartRuntime],
     &[ActionKind::CutNetwork, ActionKind::RestoreNetwork],
@@ -13,6 +13,7 @@ pub const GROUPS: [&[ActionKind]; 7] = [
     &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
     &[ActionKind::LabelNodeRole],
     &[ActionKind::Shutdown, ActionKind::PowerOff, ActionKind::DeleteNode],
+    &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
 ];
 
 /// The button label of an action.
@@ -32,6 +33,9 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::Shutdown => Key::ShutdownMachine,
         ActionKind::PowerOff => Key::PowerOffMachine,
         ActionKind::DeleteNode => Key::DeleteNodeAction,
+        ActionKind::TaintOutOfService => Key::TaintOutOfService,
+        ActionKind::UntaintOutOfService => Key::UntaintOutOfService,
+        ActionKind::CreateStatefulSet => Key::CreateStatefulSet,
     }
 }
 

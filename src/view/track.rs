@@ -70,7 +70,10 @@ impl RequestClass {
             | Actor::NodeIpamController
             | Actor::TtlController
             | Actor::PodGcController
-            | Actor::GarbageCollector => RequestClass::Controller,
+            | Actor::GarbageCollector
+            | Actor::StatefulSetController
+            | Actor::AttachDetachController
+            | Actor::CsiAttacher => RequestClass::Controller,
         }
     }
 

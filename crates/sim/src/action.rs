@@ -28,11 +28,17 @@ pub enum ActionKind {
     PowerOff,
     /// `kubectl delete node NODE` (the machine's Node).
     DeleteNode,
+    /// `kubectl taint nodes NODE node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`.
+    TaintOutOfService,
+    /// `kubectl taint nodes NODE node.kubernetes.io/out-of-service-`.
+    UntaintOutOfService,
+    /// `kubectl apply` of a StatefulSet `db` (one replica, one volume).
+    CreateStatefulSet,
 }
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 14] = [
+    pub const ALL: [ActionKind; 17] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -47,6 +53,9 @@ impl ActionKind {
         ActionKind::Shutdown,
         ActionKind::PowerOff,
         ActionKind::DeleteNode,
+        ActionKind::TaintOutOfService,
+        ActionKind::UntaintOutOfService,
+        ActionKind::CreateStatefulSet,
     ];
 
     /// The action's name in the notation.
@@ -66,6 +75,9 @@ impl ActionKind {
             ActionKind::Shutdown => "shutdown",
             ActionKind::PowerOff => "power-off",
             ActionKind::DeleteNode => "delete-node",
+            ActionKind::TaintOutOfService => "taint-out-of-service",
+            ActionKind::UntaintOutOfService => "untaint-out-of-service",
+            ActionKind::CreateStatefulSet => "create-statefulset",
         }
     }
 
@@ -76,7 +88,13 @@ impl ActionKind {
 
     /// Whether the action is aimed at one machine (and so takes `:MACHINE`).
     pub fn targets_machine(self) -> bool {
-        !matches!(self, ActionKind::CreatePod | ActionKind::CreateToleratingPod | ActionKind::AddMachine)
+        !matches!(
+            self,
+            ActionKind::CreatePod
+                | ActionKind::CreateToleratingPod
+                | ActionKind::AddMachine
+                | ActionKind::CreateStatefulSet
+        )
     }
 }
 
@@ -277,6 +295,12 @@ pub enum Refusal {
     NodeNotRegistered(String),
     /// The kubelet on this machine cannot reach the API server.
     MachineCannotReach(String),
+    /// The Node already carries the out-of-service taint.
+    OutOfServiceAlreadyTainted(String),
+    /// The Node does not carry the out-of-service taint.
+    OutOfServiceNotTainted(String),
+    /// The StatefulSet already exists.
+    StatefulSetExists(String),
 }
 
 impl Refusal {
@@ -292,7 +316,10 @@ impl Refusal {
             | Refusal::NetworkNotCut(s)
             | Refusal::DuplicateExists(s)
             | Refusal::NodeNotRegistered(s)
-            | Refusal::MachineCannotReach(s) => s.clone(),
+            | Refusal::MachineCannotReach(s)
+            | Refusal::OutOfServiceAlreadyTainted(s)
+            | Refusal::OutOfServiceNotTainted(s)
+            | Refusal::StatefulSetExists(s) => s.clone(),
             Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
         }
     }
@@ -314,6 +341,13 @@ impl fmt::Display for Refusal {
             Refusal::DuplicateExists(_) => write!(f, "a second machine named {s} already exists"),
             Refusal::NodeNotRegistered(_) => write!(f, "the Node {s} is not registered yet"),
             Refusal::MachineCannotReach(_) => write!(f, "{s} cannot reach the API server: its network is cut"),
+            Refusal::OutOfServiceAlreadyTainted(_) => {
+                write!(f, "the Node {s} already has the node.kubernetes.io/out-of-service taint")
+            }
+            Refusal::OutOfServiceNotTainted(_) => {
+                write!(f, "the Node {s} has no node.kubernetes.io/out-of-service taint")
+            }
+            Refusal::StatefulSetExists(_) => write!(f, "the StatefulSet {s} already exists"),
         }
     }
 }

@@ -27,6 +27,8 @@ pub(crate) const JSON: &str = "application/json";
 pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
 /// The taint the node lifecycle controller adds when a node's Ready condition is Unknown.
 pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+/// `v1.TaintNodeOutOfService`: an administrator's mark for a node that is shut down for good.
+pub const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 
 /// One operation on the API server, as a client sends it.
 #[derive(Clone, Debug)]
@@ -103,6 +105,12 @@ pub(crate) enum ApiOp {
         name: String,
         precondition_uid: String,
     },
+    /// The attach-detach controller's new VolumeAttachment.
+    CreateVolumeAttachment(super::objects::VolumeAttachment),
+    /// The external-attacher's `PATCH volumeattachments/NAME/status`: `attached: true`.
+    MarkVolumeAttached(String),
+    /// The attach-detach controller's detach: `DELETE volumeattachments/NAME`.
+    DeleteVolumeAttachment(String),
 }
 
 impl ApiOp {
@@ -119,6 +127,7 @@ impl ApiOp {
         const NODES: &str = "/api/v1/nodes";
         const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
         const NS: &str = "/api/v1/namespaces/";
+        const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
         match self {
             ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
             ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
@@ -147,6 +156,9 @@ impl ApiOp {
             ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
             ApiOp::DeleteNode(name) => (Method::Delete, join(&[NODES, "/", name])),
             ApiOp::DeleteLease { name, .. } => (Method::Delete, join(&[LEASES, "/", name])),
+            ApiOp::CreateVolumeAttachment(_) => (Method::Post, VAS.into()),
+            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(&[VAS, "/", name, "/status"])),
+            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(&[VAS, "/", name])),
         }
     }
 
@@ -207,6 +219,13 @@ impl ApiOp {
             }
             // kubectl sends only what was set (`--cascade=background`).
             ApiOp::DeleteNode(_) => Some((Body::Json(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
+            ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
+            ApiOp::MarkVolumeAttached(_) => {
+                Some((Body::Json(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
+            }
+            ApiOp::DeleteVolumeAttachment(_) => {
+                Some((Body::Json(serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })), JSON))
+            }
             ApiOp::DeleteLease { precondition_uid, .. } => Some((
                 Body::Json(serde_json::json!({
                     "kind": "DeleteOptions",
@@ -238,6 +257,7 @@ pub(crate) struct ApiServer {
     resource_version: u64,
     pub(crate) nodes: VecMap<String, Arc<Node>>,
     pub(crate) leases: VecMap<String, Arc<Lease>>,
+    pub(crate) volume_attachments: VecMap<String, Arc<super::objects::VolumeAttachment>>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
@@ -454,6 +474,20 @@ impl ApiServer {
             }
             self.pods.insert(key, pod);
         }
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
+    fn store_volume_attachment(
+        &mut self,
+        ctx: &mut Exec<'_>,
+        mut va: super::objects::VolumeAttachment,
+        change: ChangeType,
+    ) -> Object {
+        va.metadata.resource_version = self.next_rv();
+        let va = Arc::new(va);
+        self.volume_attachments.insert(va.metadata.name.clone(), va.clone());
+        let obj = Object::VolumeAttachment(va);
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
         obj
     }
@@ -825,6 +859,39 @@ impl ApiServer {
                 let mut lease = Lease::clone(&self.leases.remove(&name).expect("present"));
                 lease.metadata.resource_version = self.next_rv();
                 let obj = Object::Lease(Arc::new(lease));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
+            }
+            ApiOp::CreateVolumeAttachment(mut va) => {
+                let name = va.metadata.name.clone();
+                if self.volume_attachments.contains_key(&name) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("volumeattachments.storage.k8s.io \"{name}\" already exists"),
+                        "storage.k8s.io",
+                        "volumeattachments",
+                        &name,
+                    )));
+                }
+                self.new_meta(ctx, &mut va.metadata);
+                Ok(self.store_volume_attachment(ctx, va, ChangeType::Added))
+            }
+            ApiOp::MarkVolumeAttached(name) => {
+                let Some(current) = self.volume_attachments.get(&name) else {
+                    return Err(not_found("storage.k8s.io", "volumeattachments", &name));
+                };
+                let mut va = super::objects::VolumeAttachment::clone(current);
+                va.status = Some(super::objects::VolumeAttachmentStatus { attached: true });
+                Ok(self.store_volume_attachment(ctx, va, ChangeType::Modified))
+            }
+            ApiOp::DeleteVolumeAttachment(name) => {
+                let Some(current) = self.volume_attachments.remove(&name) else {
+                    return Err(not_found("storage.k8s.io", "volumeattachments", &name));
+                };
+                let mut va = super::objects::VolumeAttachment::clone(&current);
+                va.metadata.resource_version = self.next_rv();
+                let obj = Object::VolumeAttachment(Arc::new(va));
                 ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
                 Ok(obj)
             }

@@ -299,7 +299,10 @@ impl<'a, T> Ctx<'a, T> {
             None => Caller::Trusted,
         };
         let is_bind = matches!(op, ApiOp::BindPod { .. });
-        let is_create = matches!(op, ApiOp::CreateNode(_) | ApiOp::CreateLease(_) | ApiOp::CreatePod(_));
+        let is_create = matches!(
+            op,
+            ApiOp::CreateNode(_) | ApiOp::CreateLease(_) | ApiOp::CreatePod(_) | ApiOp::CreateVolumeAttachment(_)
+        );
         let wall = self.wall();
         let result = {
             let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };

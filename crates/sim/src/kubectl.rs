@@ -1,9 +1,9 @@
 //! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, and
-//! `kubectl delete node`.
+//! `kubectl delete node`, `kubectl taint nodes … node.kubernetes.io/out-of-service`.
 
-use crate::apiserver::{ApiOp, TAINT_NOT_READY};
+use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE};
 use crate::ctx::Ctx;
-use crate::objects::{ObjectMeta, Toleration};
+use crate::objects::{Object, ObjectMeta, Taint, Toleration};
 use crate::record::Actor;
 use crate::workload::new_pod;
 
@@ -41,5 +41,25 @@ pub(crate) fn delete_node<T>(name: &str, ctx: &mut Ctx<'_, T>) {
     }
     if ctx.call(Actor::Kubectl, None, ApiOp::DeleteNode(name.to_string())).ok().is_some() {
         ctx.log_line(Actor::Kubectl, format!("node \"{name}\" deleted"));
+    }
+}
+
+/// `kubectl taint nodes NAME node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (or, with
+/// `add` false, `node.kubernetes.io/out-of-service-`): kubectl GETs the Node, then PATCHes its
+/// taints and prints `node/NAME tainted` (`untainted`).
+pub(crate) fn taint_out_of_service<T>(name: &str, add: bool, ctx: &mut Ctx<'_, T>) {
+    let Some(Object::Node(node)) = ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string())).ok() else {
+        return;
+    };
+    let mut taints: Vec<Taint> = node.spec.taints.iter().filter(|t| t.key != TAINT_OUT_OF_SERVICE).cloned().collect();
+    if add {
+        let mut taint = Taint::new(TAINT_OUT_OF_SERVICE, "NoExecute", None);
+        taint.value = "nodeshutdown".into();
+        taints.push(taint);
+    }
+    let patch = ApiOp::PatchNodeTaints { name: name.to_string(), taints };
+    if ctx.call_with(Actor::Kubectl, None, patch, "fieldManager=kubectl-taint").ok().is_some() {
+        let done = if add { "tainted" } else { "untainted" };
+        ctx.log_line(Actor::Kubectl, format!("node/{name} {done}"));
     }
 }

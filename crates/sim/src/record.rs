@@ -44,6 +44,12 @@ pub enum Actor {
     PodGcController,
     /// kube-controller-manager's garbage collector (owner references).
     GarbageCollector,
+    /// kube-controller-manager's StatefulSet controller.
+    StatefulSetController,
+    /// kube-controller-manager's attach-detach controller.
+    AttachDetachController,
+    /// The CSI driver's external-attacher sidecar.
+    CsiAttacher,
 }
 
 impl Actor {
@@ -61,6 +67,9 @@ impl Actor {
             Actor::KubectlAsNode(node) => format!("system:node:{node}"),
             Actor::PodGcController => "system:serviceaccount:kube-system:pod-garbage-collector".into(),
             Actor::GarbageCollector => "system:serviceaccount:kube-system:generic-garbage-collector".into(),
+            Actor::StatefulSetController => "system:serviceaccount:kube-system:statefulset-controller".into(),
+            Actor::AttachDetachController => "system:serviceaccount:kube-system:attachdetach-controller".into(),
+            Actor::CsiAttacher => "system:serviceaccount:kube-system:csi-attacher".into(),
         }
     }
 
@@ -87,6 +96,9 @@ impl fmt::Display for Actor {
             Actor::KubectlAsNode(node) => write!(f, "kubectl (system:node:{node})"),
             Actor::PodGcController => f.write_str("pod-garbage-collector"),
             Actor::GarbageCollector => f.write_str("garbage-collector"),
+            Actor::StatefulSetController => f.write_str("statefulset-controller"),
+            Actor::AttachDetachController => f.write_str("attachdetach-controller"),
+            Actor::CsiAttacher => f.write_str("csi-attacher"),
         }
     }
 }

@@ -288,9 +288,9 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
-    /// Every object: Nodes, Leases, Pods, then Events.
+    /// Every object: Nodes, Leases, Pods, Events, then VolumeAttachments.
     pub fn objects(&self) -> Vec<Object> {
-        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event]
+        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event, Kind::VolumeAttachment]
             .into_iter()
             .flat_map(|k| self.objects_of(k).cloned())
             .collect()
@@ -305,6 +305,11 @@ impl<'a> Snapshot<'a> {
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
         let pods = self.objects_of(Kind::Pod).count();
-        check_action(kind, machine, &views, |n| self.node(n).is_some(), pods).map(|_| ())
+        let statefulset = self
+            .log
+            .inputs
+            .iter()
+            .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
+        check_action(kind, machine, &views, |n| self.node(n), pods, statefulset).map(|_| ())
     }
 }

@@ -12,19 +12,22 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use super::action::{Action, ActionKind, Refusal};
-use super::apiserver::ApiServer;
+use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
+use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
 use super::controllers::podgc::{PodGc, PodGcTimer};
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::{Scheduler, SchedulerTimer};
+use super::controllers::statefulset::StatefulSetController;
 use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
 use super::controllers::ttl::TtlController;
 use super::ctx::{Bus, Changes, Ctx, NoTimer, Wake};
 use super::kubectl;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView};
+use super::objects::Node;
 use super::profile::Profile;
 use super::record::{AppliedInput, Log, MachineRecord};
 use super::rng::Rng;
@@ -71,6 +74,7 @@ enum Timer {
     Scheduler(SchedulerTimer),
     TaintEviction(TaintEvictionTimer),
     PodGc(PodGcTimer),
+    AttachDetach(AttachDetachTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -158,6 +162,8 @@ pub(crate) struct World {
     replicasets: ReplicaSetController,
     podgc: PodGc,
     gc: GarbageCollector,
+    statefulsets: StatefulSetController,
+    attach_detach: AttachDetach,
     /// The machines of each hostname (two, when the reader adds a duplicate).
     hosts: VecMap<String, Vec<usize>>,
     /// Machines whose visible state may have changed since it was last recorded.
@@ -190,6 +196,8 @@ impl World {
             replicasets: ReplicaSetController::default(),
             podgc: PodGc::default(),
             gc: GarbageCollector,
+            statefulsets: StatefulSetController::default(),
+            attach_detach: AttachDetach::default(),
             hosts: VecMap::new(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -251,6 +259,10 @@ impl World {
                 let podgc = &mut self.podgc;
                 self.core.with(log, Timer::PodGc, |ctx| podgc.on_timer(timer, ctx));
             }
+            Timer::AttachDetach(timer) => {
+                let ad = &mut self.attach_detach;
+                self.core.with(log, Timer::AttachDetach, |ctx| ad.on_timer(timer, ctx));
+            }
             Timer::Reconcile => {
                 self.core.bus.reconcile_pending = false;
                 self.reconcile(log);
@@ -288,6 +300,13 @@ impl World {
             if pods_changed {
                 let replicasets = &mut self.replicasets;
                 self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
+                let statefulsets = &mut self.statefulsets;
+                self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
+            }
+            // Only StatefulSet Pods have volumes to attach.
+            if !self.statefulsets.sets.is_empty() {
+                let ad = &mut self.attach_detach;
+                self.core.with(log, Timer::AttachDetach, |ctx| ad.on_change(ctx));
             }
             // A kubelet's informers watch its own Node and the Pods bound to it, including what the
             // controllers changed in this pass.
@@ -347,7 +366,8 @@ impl World {
     /// Whether `action` makes sense now; the error says why not.
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views: Vec<MachineView> = self.machines.iter().map(Machine::view).collect();
-        check_action(kind, machine, &views, |n| self.core.api.nodes.contains_key(n), self.core.api.pods.len())
+        let node = |n: &str| self.core.api.nodes.get(n).cloned();
+        check_action(kind, machine, &views, node, self.core.api.pods.len(), !self.statefulsets.sets.is_empty())
     }
 
     /// Applies an input now. Inputs that make no sense now are recorded as rejected.
@@ -377,13 +397,21 @@ impl World {
                     let node = self.machines[m].host.hostname.clone();
                     self.core.with(log, no_timer, |ctx| kubectl::delete_node(&node, ctx));
                 }
+                ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let add = action.kind == ActionKind::TaintOutOfService;
+                    self.core.with(log, no_timer, |ctx| kubectl::taint_out_of_service(&node, add, ctx));
+                }
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
                     let mut spec = MachineSpec::new(&format!("{host}-dup"));
                     spec.hostname = host;
                     self.add_machine(spec, log);
                 }
-                ActionKind::CreatePod | ActionKind::CreateToleratingPod | ActionKind::AddMachine => {
+                ActionKind::CreatePod
+                | ActionKind::CreateToleratingPod
+                | ActionKind::AddMachine
+                | ActionKind::CreateStatefulSet => {
                     unreachable!("aims at no machine")
                 }
             }
@@ -392,6 +420,12 @@ impl World {
         match action.kind {
             ActionKind::CreatePod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(false, ctx)),
             ActionKind::CreateToleratingPod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(true, ctx)),
+            ActionKind::CreateStatefulSet => {
+                if self.statefulsets.add(&mut self.core.rng) {
+                    let sets = &mut self.statefulsets;
+                    self.core.with(log, no_timer, |ctx| sets.on_change(ctx));
+                }
+            }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
                 self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
@@ -420,9 +454,11 @@ pub(crate) fn check_action(
     kind: ActionKind,
     machine: Option<&str>,
     machines: &[MachineView],
-    node_exists: impl Fn(&str) -> bool,
+    node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
+    statefulset_exists: bool,
 ) -> Result<Option<usize>, Refusal> {
+    let node_exists = |n: &str| node(n).is_some();
     let m = if kind.targets_machine() {
         let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
         match machines.iter().position(|m| m.name == name) {
@@ -489,6 +525,25 @@ pub(crate) fn check_action(
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {
                 return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+            }
+        }
+        ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
+            let v = view.expect("targets a machine");
+            let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.clone())) };
+            let tainted = n.spec.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE);
+            if kind == ActionKind::TaintOutOfService && tainted {
+                return Err(Refusal::OutOfServiceAlreadyTainted(v.hostname.clone()));
+            }
+            if kind == ActionKind::UntaintOutOfService && !tainted {
+                return Err(Refusal::OutOfServiceNotTainted(v.hostname.clone()));
+            }
+        }
+        ActionKind::CreateStatefulSet => {
+            if statefulset_exists {
+                return Err(Refusal::StatefulSetExists("db".into()));
+            }
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
             }
         }
         ActionKind::LabelNodeRole => {

@@ -40,12 +40,14 @@ const LAYERS: &[&str] = &[
 
 /// Modules that are components: none may import another.
 const COMPONENTS: &[&str] = &[
+    "controllers::attach_detach",
     "controllers::garbage_collector",
     "controllers::node_ipam",
     "controllers::node_lifecycle",
     "controllers::podgc",
     "controllers::replicaset",
     "controllers::scheduler",
+    "controllers::statefulset",
     "controllers::taint_eviction",
     "controllers::ttl",
     "kubectl",

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{Event, Lease, Node, Object, Pod};
+use crate::sim::objects::{Event, Lease, Node, Object, Pod, VolumeAttachment};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +218,7 @@ impl Table {
                 Object::Pod(p) => pod_row(p, now),
                 Object::Lease(l) => lease_row(l, now),
                 Object::Event(e) => event_row(e, now),
+                Object::VolumeAttachment(va) => volume_attachment_row(va, now),
             })
             .collect();
         Table { resource, columns: resource.columns(), rows }
@@ -380,6 +381,23 @@ pub fn lease_row(lease: &Lease, now: WallTime) -> Row {
         ],
         namespace: lease.metadata.namespace.clone(),
         name: lease.metadata.name.clone(),
+    }
+}
+
+/// `printVolumeAttachment`: NAME, ATTACHER, PV, NODE, ATTACHED, AGE.
+pub fn volume_attachment_row(va: &VolumeAttachment, now: WallTime) -> Row {
+    let attached = va.status.as_ref().is_some_and(|s| s.attached);
+    Row {
+        cells: vec![
+            va.metadata.name.clone(),
+            va.spec.attacher.clone(),
+            va.spec.source.persistent_volume_name.clone(),
+            va.spec.node_name.clone(),
+            attached.to_string(),
+            since(now, va.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: String::new(),
+        name: va.metadata.name.clone(),
     }
 }
 

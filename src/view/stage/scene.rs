@@ -85,7 +85,8 @@ pub enum Sender {
     ReplicaSet,
     /// The node IPAM and TTL controllers, which share a row.
     IpamTtl,
-    /// The PodGC controller and the garbage collector, which share a row.
+    /// The controllers of a node going away, which share a row: PodGC, the garbage collector,
+    /// the StatefulSet and attach-detach controllers (with the CSI driver's attacher).
     PodGc,
     Scheduler,
     Kubectl,
@@ -100,7 +101,11 @@ impl Sender {
             Actor::TaintEvictionController => Sender::TaintEviction,
             Actor::ReplicaSetController => Sender::ReplicaSet,
             Actor::NodeIpamController | Actor::TtlController => Sender::IpamTtl,
-            Actor::PodGcController | Actor::GarbageCollector => Sender::PodGc,
+            Actor::PodGcController
+            | Actor::GarbageCollector
+            | Actor::StatefulSetController
+            | Actor::AttachDetachController
+            | Actor::CsiAttacher => Sender::PodGc,
             Actor::Scheduler => Sender::Scheduler,
             Actor::Kubectl | Actor::KubectlAsNode(_) => Sender::Kubectl,
         }

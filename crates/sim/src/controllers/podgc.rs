@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::apiserver::ApiOp;
+use crate::apiserver::{ApiOp, TAINT_OUT_OF_SERVICE};
 use crate::ctx::{Ctx, Reply};
 use crate::objects::{Pod, Time, set_pod_condition};
 use crate::record::Actor;
@@ -26,8 +26,6 @@ use crate::vecmap::VecMap;
 pub(crate) const GC_CHECK_PERIOD: Duration = secs(20);
 /// `quarantineTime`.
 pub(crate) const QUARANTINE_TIME: Duration = secs(40);
-/// `v1.TaintNodeOutOfService`.
-pub(crate) const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 
 const ACTOR: Actor = Actor::PodGcController;
 

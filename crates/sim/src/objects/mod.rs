@@ -8,6 +8,7 @@ mod meta;
 mod node;
 mod pod;
 mod status;
+mod volume_attachment;
 
 use std::fmt;
 use std::sync::Arc;
@@ -27,6 +28,7 @@ pub use pod::{
     ResourceRequirements, Toleration, Volume, VolumeMount,
 };
 pub use status::{Status, StatusDetails, StatusMeta};
+pub use volume_attachment::{VolumeAttachment, VolumeAttachmentSource, VolumeAttachmentSpec, VolumeAttachmentStatus};
 
 pub(crate) use pod::{order_pod_conditions, set_pod_condition};
 
@@ -46,6 +48,7 @@ pub enum Kind {
     Lease,
     Pod,
     Event,
+    VolumeAttachment,
 }
 
 impl Kind {
@@ -56,6 +59,7 @@ impl Kind {
             Kind::Lease => "Lease",
             Kind::Pod => "Pod",
             Kind::Event => "Event",
+            Kind::VolumeAttachment => "VolumeAttachment",
         }
     }
 }
@@ -98,6 +102,7 @@ pub enum Object {
     Lease(Arc<Lease>),
     Pod(Arc<Pod>),
     Event(Arc<Event>),
+    VolumeAttachment(Arc<VolumeAttachment>),
 }
 
 impl Object {
@@ -108,6 +113,7 @@ impl Object {
             Object::Lease(o) => &o.metadata,
             Object::Pod(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
+            Object::VolumeAttachment(o) => &o.metadata,
         }
     }
 
@@ -118,6 +124,7 @@ impl Object {
             Object::Lease(_) => Kind::Lease,
             Object::Pod(_) => Kind::Pod,
             Object::Event(_) => Kind::Event,
+            Object::VolumeAttachment(_) => Kind::VolumeAttachment,
         }
     }
 
