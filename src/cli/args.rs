@@ -16,7 +16,7 @@ pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
 
 const AFTER_HELP: &str = "\
 Notation:
-  CHAPTER   registration, node-failure or kubelet-restart
+  CHAPTER   registration, node-failure, kubelet-restart or node-goes-away
   DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the chapter, at most 24h)
   LIST      comma-separated ACTION[:MACHINE]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
   ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,

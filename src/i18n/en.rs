@@ -280,6 +280,7 @@ pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        Chapter::NodeGoesAway => &super::goes_away_en::NODE_GOES_AWAY,
     }
 }
 

@@ -7,6 +7,8 @@
 //! output) are never translated: they are quoted in `` `backticks` `` and shown as code.
 
 mod en;
+mod goes_away_en;
+mod goes_away_ja;
 mod ja;
 mod quiz_en;
 mod quiz_ja;

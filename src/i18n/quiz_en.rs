@@ -75,6 +75,21 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             ],
             why: "The Lease loop starts at once and renews the Lease it still finds; registration POSTs the Node and adopts it after `409 AlreadyExists`; `NodeReady` follows when the runtime and PLEG checks pass. The deletion is cancelled only when the controller removes the NoExecute taint, at one of its passes every `--node-monitor-period` ({0} s).",
         },
+        "node-goes-away-phase" => &QuestionText {
+            prompt: "node-1 is about to shut down gracefully, with `shutdownGracePeriod: 30s`. What phase will its web Pods end in?",
+            options: &["`Running`", "`Failed`", "`Succeeded`"],
+            why: "The shutdown manager kills each Pod with a status function that sets `phase: Failed` (unless the Pod had already succeeded), reason `Terminated` and a `DisruptionTarget` condition. It does not delete them: they stay in the API as Failed Pods, and their ReplicaSet replaces them.",
+        },
+        "node-goes-away-orphans" => &QuestionText {
+            prompt: "node-3 has just been deleted with `kubectl delete node`, while Pods are still bound to it. How many seconds after the deletion will PodGC force-delete the first of them?",
+            options: &[],
+            why: "PodGC runs every 20 s (`gcCheckPeriod`). The first pass that sees Pods on a missing Node puts the name in quarantine for 40 s (`quarantineTime`); the first pass after that confirms with a GET that the Node is gone, marks the Pods Failed and deletes them: here {0}.",
+        },
+        "node-goes-away-db-node" => &QuestionText {
+            prompt: "node-2 now carries `node.kubernetes.io/out-of-service`. Which node will the StatefulSet's `db-0` run on when it comes back?",
+            options: &[],
+            why: "PodGC force-deletes the terminating `db-0`, so the StatefulSet controller can create a Pod with that name again. The scheduler cannot use node-1 or node-2 (not Ready, tainted), so the new `db-0` is bound to {0}, and its volume is attached there once the old attachment is gone.",
+        },
         _ => return None,
     })
 }

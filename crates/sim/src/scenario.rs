@@ -35,11 +35,14 @@ pub enum Chapter {
     NodeFailure,
     /// The kubelet comes back.
     KubeletRestart,
+    /// A node goes away: graceful shutdown, deleting the Node, non-graceful shutdown.
+    NodeGoesAway,
 }
 
 impl Chapter {
     /// All chapters, in story order.
-    pub const ALL: [Chapter; 3] = [Chapter::Registration, Chapter::NodeFailure, Chapter::KubeletRestart];
+    pub const ALL: [Chapter; 4] =
+        [Chapter::Registration, Chapter::NodeFailure, Chapter::KubeletRestart, Chapter::NodeGoesAway];
 
     /// The chapter's id in URLs and on the command line.
     pub fn id(self) -> &'static str {
@@ -47,6 +50,7 @@ impl Chapter {
             Chapter::Registration => "registration",
             Chapter::NodeFailure => "node-failure",
             Chapter::KubeletRestart => "kubelet-restart",
+            Chapter::NodeGoesAway => "node-goes-away",
         }
     }
 
@@ -57,6 +61,7 @@ impl Chapter {
             "registration" | "cluster-node-registration" => Some(Chapter::Registration),
             "node-failure" | "cluster-node-failure" => Some(Chapter::NodeFailure),
             "kubelet-restart" | "cluster-node-restart" => Some(Chapter::KubeletRestart),
+            "node-goes-away" => Some(Chapter::NodeGoesAway),
             _ => None,
         }
     }
@@ -72,6 +77,7 @@ impl Chapter {
             Chapter::Registration => registration(),
             Chapter::NodeFailure => node_failure(),
             Chapter::KubeletRestart => kubelet_restart(),
+            Chapter::NodeGoesAway => node_goes_away(),
         }
     }
 }
@@ -95,6 +101,8 @@ pub enum Anchor {
     Request { method: Method, path_ends: &'static str },
     /// The first moment the Node carries this taint.
     Taint { node: &'static str, key: &'static str, effect: &'static str },
+    /// The first log line that contains the text.
+    LogLine { contains: &'static str },
 }
 
 /// One step of a chapter.
@@ -195,6 +203,49 @@ fn kubelet_restart() -> Scenario {
     }
 }
 
+fn node_goes_away() -> Scenario {
+    // node-1's kubelet has graceful node shutdown configured; node-2 and node-3 join later, so
+    // the Deployment's Pods start on node-1 and the StatefulSet's on node-2.
+    let mut node1 = MachineSpec::new("node-1");
+    node1.shutdown_grace_period = secs(30);
+    node1.shutdown_grace_period_critical_pods = secs(10);
+    let mut node2 = MachineSpec::new("node-2");
+    node2.kubelet_start = Some(secs(20));
+    let mut node3 = MachineSpec::new("node-3");
+    node3.kubelet_start = Some(secs(40));
+    let at = SimTime::from_secs;
+    Scenario {
+        chapter: Chapter::NodeGoesAway,
+        machines: vec![node1, node2, node3],
+        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 2, created_after: secs(5) }],
+        script: vec![
+            Action::new(ActionKind::CreateStatefulSet, at(30)),
+            Action::on(ActionKind::Shutdown, "node-1", at(90)),
+            Action::on(ActionKind::DeleteNode, "node-3", at(150)),
+            Action::on(ActionKind::KillKubelet, "node-3", at(270)),
+            Action::on(ActionKind::StartKubelet, "node-3", at(275)),
+            Action::on(ActionKind::PowerOff, "node-2", at(330)),
+            Action::on(ActionKind::TaintOutOfService, "node-2", at(710)),
+        ],
+        steps: vec![
+            step(Anchor::At(secs(75)), Duration::ZERO),
+            step(Anchor::Input(ActionKind::Shutdown), millis(500)),
+            step(Anchor::LogLine { contains: "Shutdown manager completed processing shutdown event" }, Duration::ZERO),
+            step(Anchor::Input(ActionKind::DeleteNode), millis(500)),
+            step(Anchor::LogLine { contains: "Forced deletion of orphaned Pod succeeded" }, secs(2)),
+            step(Anchor::Input(ActionKind::StartKubelet), millis(500)),
+            step(Anchor::Input(ActionKind::PowerOff), millis(500)),
+            step(
+                Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion Pod default/db-0" },
+                secs(2),
+            ),
+            step(Anchor::Input(ActionKind::TaintOutOfService), millis(500)),
+            step(Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" }, Duration::ZERO),
+        ],
+        duration: secs(810),
+    }
+}
+
 /// Finds each step's moment in `log`. A step is searched from the previous step's anchor on; a
 /// step whose anchor never happened (the reader changed the story) has no moment.
 pub fn resolve_steps(scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
@@ -233,5 +284,8 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
                     && matches!(&c.object, Object::Node(n) if n.metadata.name == *node && n.has_taint(key, effect))
             })
             .map(|c| c.t),
+        Anchor::LogLine { contains } => {
+            log.lines.iter().find(|l| l.t >= from && l.message.contains(contains)).map(|l| l.t)
+        }
     }
 }

@@ -23,9 +23,9 @@ use crate::time::{SimTime, secs};
 use crate::vecmap::VecMap;
 
 /// `gcCheckPeriod`.
-pub(crate) const GC_CHECK_PERIOD: Duration = secs(20);
+pub const GC_CHECK_PERIOD: Duration = secs(20);
 /// `quarantineTime`.
-pub(crate) const QUARANTINE_TIME: Duration = secs(40);
+pub const QUARANTINE_TIME: Duration = secs(40);
 
 const ACTOR: Actor = Actor::PodGcController;
 
