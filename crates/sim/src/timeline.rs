@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
-use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
+use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod, VolumeAttachment};
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
@@ -283,6 +283,16 @@ impl<'a> Snapshot<'a> {
         self.objects_of(Kind::Event)
             .filter_map(|o| match o {
                 Object::Event(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every VolumeAttachment, by name.
+    pub fn volume_attachments(&self) -> Vec<Arc<VolumeAttachment>> {
+        self.objects_of(Kind::VolumeAttachment)
+            .filter_map(|o| match o {
+                Object::VolumeAttachment(v) => Some(v.clone()),
                 _ => None,
             })
             .collect()
