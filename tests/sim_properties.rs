@@ -259,7 +259,7 @@ fn leases_renewed_only_by_live_kubelets(log: &Log) -> Check {
 }
 
 /// (e) Containers on a machine go away only while its kubelet runs (containerd's shims keep them
-/// running through kubelet and containerd restarts).
+/// running through kubelet and containerd restarts), or when the machine powers off.
 fn containers_stop_only_under_a_kubelet(log: &Log) -> Check {
     let mut last: BTreeMap<usize, &nodeline::sim::MachineView> = BTreeMap::new();
     for r in &log.machines {
@@ -270,7 +270,7 @@ fn containers_stop_only_under_a_kubelet(log: &Log) -> Check {
                 .filter(|c| !r.view.containers.iter().any(|n| n.id == c.id))
                 .map(|c| &*c.pod)
                 .collect();
-            if !gone.is_empty() && r.view.kubelet != KubeletState::Running {
+            if !gone.is_empty() && r.view.kubelet != KubeletState::Running && !r.view.powered_off {
                 return Err(format!(
                     "containers of {gone:?} vanished from {} at {} with its kubelet {:?}",
                     r.view.name, r.t, r.view.kubelet

@@ -258,7 +258,11 @@ pub fn Inspector() -> impl IntoView {
                         },
                     );
                 }
-                PODS => w.patch(&body, vm::pods_markup(&vm::pod_rows(&snap), lang)),
+                PODS => {
+                    let pods = vm::pods_markup(&vm::pod_rows(&snap), lang);
+                    let attachments = vm::attachments_markup(&vm::attachment_rows(&snap), lang);
+                    w.patch(&body, pods + &attachments)
+                }
                 _ => w.patch(&body, vm::events_markup(&vm::event_list(&s.timeline, t, vm::EVENT_CAP), lang)),
             }
         });

@@ -16,11 +16,13 @@ pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
 
 const AFTER_HELP: &str = "\
 Notation:
-  CHAPTER   registration, node-failure or kubelet-restart
+  CHAPTER   registration, node-failure, kubelet-restart or node-goes-away
   DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the chapter, at most 24h)
   LIST      comma-separated ACTION[:MACHINE]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
   ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,
-            create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role
+            create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role,
+            shutdown, power-off, delete-node, taint-out-of-service, untaint-out-of-service,
+            create-statefulset
 
 The same arguments always print the same bytes. Bad arguments exit with status 2.";
 

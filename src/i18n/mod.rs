@@ -7,6 +7,8 @@
 //! output) are never translated: they are quoted in `` `backticks` `` and shown as code.
 
 mod en;
+mod goes_away_en;
+mod goes_away_ja;
 mod ja;
 mod quiz_en;
 mod quiz_ja;
@@ -321,6 +323,12 @@ keys! {
     Drain,
     CreatePdb,
     CreateDaemonSet,
+    ShutdownMachine,
+    PowerOffMachine,
+    DeleteNodeAction,
+    TaintOutOfService,
+    UntaintOutOfService,
+    CreateStatefulSet,
     ActionUnavailable,
     ForkNotice,
     ResetSandbox,
@@ -352,6 +360,9 @@ keys! {
     ColReady,
     ColNode,
     ColAge,
+    ColPv,
+    ColAttached,
+    VolumeAttachments,
     NoPods,
     ColLastSeen,
     ColObject,
@@ -429,6 +440,7 @@ keys! {
     OneContainerRunning,
     ControllerManager,
     IpamTtlControllers,
+    PodGcControllers,
     KubectlClient,
     StoredObjects,
     LeaseObject,
@@ -451,6 +463,9 @@ keys! {
     RefuseDuplicateExists,
     RefuseNodeNotRegistered,
     RefuseMachineCannotReach,
+    RefuseOutOfServiceTainted,
+    RefuseOutOfServiceNotTainted,
+    RefuseStatefulSetExists,
     LanguageSwitch,
     AnnounceNodeStatus,
     AnnouncePodEvicted,

@@ -93,6 +93,21 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             options: &["Nothing", "The DaemonSet's Pod (node-agent)", "One of the web Pods"],
             why: "With `--ignore-daemonsets` drain leaves DaemonSet Pods alone: they tolerate `unschedulable` and their controller would only put them back. Every other Pod was evicted.",
         },
+        "node-goes-away-phase" => &QuestionText {
+            prompt: "node-1 is about to shut down gracefully, with `shutdownGracePeriod: 30s`. What phase will its web Pods end in?",
+            options: &["`Running`", "`Failed`", "`Succeeded`"],
+            why: "The shutdown manager kills each Pod with a status function that sets `phase: Failed` (unless the Pod had already succeeded), reason `Terminated` and a `DisruptionTarget` condition. It does not delete them: they stay in the API as Failed Pods, and their ReplicaSet replaces them.",
+        },
+        "node-goes-away-orphans" => &QuestionText {
+            prompt: "node-3 has just been deleted with `kubectl delete node`, while Pods are still bound to it. How many seconds after the deletion will PodGC force-delete the first of them?",
+            options: &[],
+            why: "PodGC runs every 20 s (`gcCheckPeriod`). The first pass that sees Pods on a missing Node puts the name in quarantine for 40 s (`quarantineTime`); the first pass after that confirms with a GET that the Node is gone, marks the Pods Failed and deletes them: here {0}.",
+        },
+        "node-goes-away-db-node" => &QuestionText {
+            prompt: "node-2 now carries `node.kubernetes.io/out-of-service`. Which node will the StatefulSet's `db-0` run on when it comes back?",
+            options: &[],
+            why: "PodGC force-deletes the terminating `db-0`, so the StatefulSet controller can create a Pod with that name again. The scheduler cannot use node-1 or node-2 (not Ready, tainted), so the new `db-0` is bound to {0}, and its volume is attached there once the old attachment is gone.",
+        },
         _ => return None,
     })
 }

@@ -93,6 +93,21 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             options: &["何もない", "DaemonSet の Pod (node-agent)", "web の Pod の 1 つ"],
             why: "`--ignore-daemonsets` 付きの drain は DaemonSet の Pod に手を付けません。`unschedulable` を許容しており、退避してもコントローラーが戻すだけだからです。それ以外の Pod はすべて退避されました。",
         },
+        "node-goes-away-phase" => &QuestionText {
+            prompt: "node-1 が `shutdownGracePeriod: 30s` でグレースフルにシャットダウンしようとしています。web Pod は最後にどの phase になるでしょう?",
+            options: &["`Running`", "`Failed`", "`Succeeded`"],
+            why: "シャットダウンマネージャーは、`phase: Failed` (すでに成功していた Pod を除く)、reason `Terminated`、`DisruptionTarget` 条件を設定するステータス関数付きで各 Pod を kill します。削除はしません。Pod は Failed の Pod として API に残り、ReplicaSet が代わりを作ります。",
+        },
+        "node-goes-away-orphans" => &QuestionText {
+            prompt: "Pod が割り当てられたまま、node-3 が `kubectl delete node` で削除されました。削除から何秒後に、PodGC が最初の Pod を強制削除するでしょう?",
+            options: &[],
+            why: "PodGC は 20 秒ごと (`gcCheckPeriod`) に動きます。存在しない Node 上の Pod を最初に見つけたパスが、その名前を 40 秒 (`quarantineTime`) 隔離します。その後の最初のパスが GET で Node が消えたことを確かめ、Pod を Failed にして削除します: ここでは {0}。",
+        },
+        "node-goes-away-db-node" => &QuestionText {
+            prompt: "node-2 には今 `node.kubernetes.io/out-of-service` が付いています。StatefulSet の `db-0` が戻ってくるとき、どの Node で動くでしょう?",
+            options: &[],
+            why: "PodGC が終了中の `db-0` を強制削除するので、StatefulSet コントローラーは同じ名前の Pod をもう一度作れます。scheduler は node-1 も node-2 も使えない (Ready でなく taint 付き) ので、新しい `db-0` は {0} にバインドされ、古いアタッチメントが消えるとボリュームがそこにアタッチされます。",
+        },
         _ => return None,
     })
 }

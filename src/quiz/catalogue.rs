@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use super::query::{self, At};
 use super::{Answer, Derived, Kind, Question, Region, seconds_between, seconds_label, whole_seconds};
+use crate::sim::objects::Object;
 use crate::sim::{
-    ActionKind, Chapter, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY, NODE_STATUS_UPDATE_FREQUENCY,
-    SimTime, TAINT_UNREACHABLE, Timeline,
+    ActionKind, Actor, Chapter, GC_CHECK_PERIOD, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY,
+    NODE_STATUS_UPDATE_FREQUENCY, SimTime, TAINT_UNREACHABLE, Timeline,
 };
 
 /// What the stage may not show while most questions are open: the narration and the
@@ -148,6 +149,33 @@ static MAINTENANCE: [Question; 3] = [
     },
 ];
 
+static NODE_GOES_AWAY: [Question; 3] = [
+    Question {
+        id: "node-goes-away-phase",
+        chapter: Chapter::NodeGoesAway,
+        kind: Kind::Choice,
+        options: &["Running", "Failed", "Succeeded"],
+        conceal: FUTURE,
+        derive: node_goes_away_phase,
+    },
+    Question {
+        id: "node-goes-away-orphans",
+        chapter: Chapter::NodeGoesAway,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FUTURE_AND_INSPECTOR,
+        derive: node_goes_away_orphans,
+    },
+    Question {
+        id: "node-goes-away-db-node",
+        chapter: Chapter::NodeGoesAway,
+        kind: Kind::Node,
+        options: &[],
+        conceal: FUTURE,
+        derive: node_goes_away_db_node,
+    },
+];
+
 /// A chapter's questions, in the order the story reaches them.
 pub fn questions(chapter: Chapter) -> &'static [Question] {
     match chapter {
@@ -155,6 +183,7 @@ pub fn questions(chapter: Chapter) -> &'static [Question] {
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
         Chapter::Maintenance => &MAINTENANCE,
+        Chapter::NodeGoesAway => &NODE_GOES_AWAY,
     }
 }
 
@@ -412,6 +441,42 @@ fn maintenance_retry(timeline: &Timeline) -> Option<Derived> {
     })
 }
 
+/// The phase node-1's Pods end in after the graceful shutdown: the first status change of a Pod
+/// on node-1 to a terminal phase.
+fn node_goes_away_phase(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 2)?;
+    let shutdown = query::input(log, ActionKind::Shutdown)?;
+    let (t, phase) = log.changes.iter().find_map(|c| match &c.object() {
+        Object::Pod(p)
+            if c.t >= shutdown
+                && p.spec.node_name == NODE
+                && matches!(p.status.phase.as_str(), "Failed" | "Succeeded") =>
+        {
+            Some((c.t, p.status.phase.clone()))
+        }
+        _ => None,
+    })?;
+    let options = questions(Chapter::NodeGoesAway)[0].options;
+    Some(Derived { stop, reveal: t, answer: Answer::Choice(option(options, &phase)?), facts: Vec::new() })
+}
+
+/// How long after `kubectl delete node` PodGC force-deletes the first orphaned Pod.
+fn node_goes_away_orphans(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let deleted = query::input(log, ActionKind::DeleteNode)?;
+    let stop = deleted + Duration::from_secs(1);
+    let gc =
+        log.requests.iter().find(|r| r.t >= stop && r.actor == Actor::PodGcController && r.method == Method::Delete)?;
+    let seconds = seconds_between(deleted, gc.t);
+    Some(Derived {
+        stop,
+        reveal: gc.t,
+        answer: Answer::Time { seconds, tolerance: GC_CHECK_PERIOD.as_secs_f64() },
+        facts: vec![seconds_label(seconds)],
+    })
+}
+
 fn maintenance_left(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = step(timeline, 5)?;
@@ -427,4 +492,25 @@ fn maintenance_left(timeline: &Timeline) -> Option<Derived> {
     };
     let options = questions(Chapter::Maintenance)[2].options;
     Some(Derived { stop, reveal: drained.t, answer: Answer::Choice(option(options, answer)?), facts: Vec::new() })
+}
+
+/// The node the StatefulSet's `db-0` is bound to once it comes back.
+fn node_goes_away_db_node(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 9)?;
+    let nodes = node_names(timeline, stop);
+    let old = timeline.at(stop).pods().into_iter().find(|p| p.metadata.name == "db-0")?;
+    let (t, node) = log.changes.iter().find_map(|c| match &c.object() {
+        Object::Pod(p)
+            if c.t >= stop
+                && p.metadata.name == "db-0"
+                && p.metadata.uid != old.metadata.uid
+                && !p.spec.node_name.is_empty() =>
+        {
+            Some((c.t, p.spec.node_name.clone()))
+        }
+        _ => None,
+    })?;
+    let right = nodes.iter().position(|n| *n == node)?;
+    Some(Derived { stop, reveal: t, answer: Answer::Node { nodes, right }, facts: vec![node] })
 }

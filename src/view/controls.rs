@@ -5,7 +5,7 @@ use crate::i18n::Key;
 use crate::sim::{Action, ActionKind, Budget, DrainFlags, Refusal, Snapshot, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
-pub const GROUPS: [&[ActionKind]; 8] = [
+pub const GROUPS: [&[ActionKind]; 10] = [
     &[ActionKind::KillKubelet, ActionKind::StartKubelet],
     &[ActionKind::StopRuntime, ActionKind::StartRuntime],
     &[ActionKind::CutNetwork, ActionKind::RestoreNetwork],
@@ -14,6 +14,8 @@ pub const GROUPS: [&[ActionKind]; 8] = [
     &[ActionKind::LabelNodeRole],
     &[ActionKind::Cordon, ActionKind::Uncordon, ActionKind::Drain(DrainFlags::NONE)],
     &[ActionKind::CreatePdb(Budget::ONE), ActionKind::CreateDaemonSet],
+    &[ActionKind::Shutdown, ActionKind::PowerOff, ActionKind::DeleteNode],
+    &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
 ];
 
 /// The button label of an action.
@@ -35,6 +37,12 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::Drain(_) => Key::Drain,
         ActionKind::CreatePdb(_) => Key::CreatePdb,
         ActionKind::CreateDaemonSet => Key::CreateDaemonSet,
+        ActionKind::Shutdown => Key::ShutdownMachine,
+        ActionKind::PowerOff => Key::PowerOffMachine,
+        ActionKind::DeleteNode => Key::DeleteNodeAction,
+        ActionKind::TaintOutOfService => Key::TaintOutOfService,
+        ActionKind::UntaintOutOfService => Key::UntaintOutOfService,
+        ActionKind::CreateStatefulSet => Key::CreateStatefulSet,
     }
 }
 

@@ -41,6 +41,9 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::DuplicateExists(_) => Key::RefuseDuplicateExists,
         Refusal::NodeNotRegistered(_) => Key::RefuseNodeNotRegistered,
         Refusal::MachineCannotReach(_) => Key::RefuseMachineCannotReach,
+        Refusal::OutOfServiceAlreadyTainted(_) => Key::RefuseOutOfServiceTainted,
+        Refusal::OutOfServiceNotTainted(_) => Key::RefuseOutOfServiceNotTainted,
+        Refusal::StatefulSetExists(_) => Key::RefuseStatefulSetExists,
     };
     lang.fill(key, &[&r.subject()])
 }

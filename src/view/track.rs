@@ -82,7 +82,12 @@ impl RequestClass {
             | Actor::TaintEvictionController
             | Actor::ReplicaSetController
             | Actor::NodeIpamController
-            | Actor::TtlController => RequestClass::Controller,
+            | Actor::TtlController
+            | Actor::PodGcController
+            | Actor::GarbageCollector
+            | Actor::StatefulSetController
+            | Actor::AttachDetachController
+            | Actor::CsiAttacher => RequestClass::Controller,
         }
     }
 

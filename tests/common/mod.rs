@@ -23,12 +23,14 @@ pub(crate) fn end_of(chapter: Chapter) -> SimTime {
 
 /// A sandbox run (on top of the registration chapter) that uses every action at least once:
 /// kill/start kubelet, stop/start runtime, cut/restore network, both kinds of Pod, a new machine,
-/// a duplicate machine and the forbidden node-role label.
+/// a duplicate machine, the forbidden node-role label, a StatefulSet, a shutdown, a power-off, a
+/// Node deleted, the out-of-service taint added and removed.
 pub(crate) fn sandbox_actions() -> Vec<Action> {
     let s = SimTime::from_secs;
     vec![
         Action::new(ActionKind::AddMachine, s(45)),
         Action::new(ActionKind::CreatePod, s(60)),
+        Action::new(ActionKind::CreateStatefulSet, s(64)),
         Action::new(ActionKind::CreateToleratingPod, s(62)),
         Action::on(ActionKind::AddDuplicateMachine, "node-1", s(70)),
         Action::on(ActionKind::LabelNodeRole, "node-2", s(90)),
@@ -49,6 +51,11 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::Cordon, "node-2", s(430)),
         Action::on(ActionKind::Uncordon, "node-2", s(440)),
         Action::on(ActionKind::Drain(nodeline::sim::DrainFlags::NONE), "node-1", s(450)),
+        Action::on(ActionKind::Shutdown, "node-2", s(480)),
+        Action::on(ActionKind::PowerOff, "node-1", s(540)),
+        Action::on(ActionKind::DeleteNode, "node-2", s(560)),
+        Action::on(ActionKind::TaintOutOfService, "node-1", s(600)),
+        Action::on(ActionKind::UntaintOutOfService, "node-1", s(660)),
     ]
 }
 
@@ -158,6 +165,7 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
         Object::Event(_) => round_trip_diff::<k8s_openapi::api::core::v1::Event>(&value),
         Object::PodDisruptionBudget(_) => round_trip_diff::<k8s_openapi::api::policy::v1::PodDisruptionBudget>(&value),
         Object::DaemonSet(_) => round_trip_diff::<k8s_openapi::api::apps::v1::DaemonSet>(&value),
+        Object::VolumeAttachment(_) => round_trip_diff::<k8s_openapi::api::storage::v1::VolumeAttachment>(&value),
     }
 }
 

@@ -33,6 +33,18 @@ pub enum ActionKind {
     CreatePdb(Budget),
     /// `kubectl apply` of a DaemonSet (a node agent in `kube-system`).
     CreateDaemonSet,
+    /// `systemctl poweroff` on the machine: graceful node shutdown when the kubelet has it.
+    Shutdown,
+    /// The machine loses power at once.
+    PowerOff,
+    /// `kubectl delete node NODE` (the machine's Node).
+    DeleteNode,
+    /// `kubectl taint nodes NODE node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`.
+    TaintOutOfService,
+    /// `kubectl taint nodes NODE node.kubernetes.io/out-of-service-`.
+    UntaintOutOfService,
+    /// `kubectl apply` of a StatefulSet `db` (one replica, one volume).
+    CreateStatefulSet,
 }
 
 /// The flags of `kubectl drain` the simulation models (`+flag` in the notation).
@@ -160,7 +172,7 @@ impl Budget {
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 16] = [
+    pub const ALL: [ActionKind; 22] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -177,6 +189,12 @@ impl ActionKind {
         ActionKind::Drain(DrainFlags::NONE),
         ActionKind::CreatePdb(Budget::ONE),
         ActionKind::CreateDaemonSet,
+        ActionKind::Shutdown,
+        ActionKind::PowerOff,
+        ActionKind::DeleteNode,
+        ActionKind::TaintOutOfService,
+        ActionKind::UntaintOutOfService,
+        ActionKind::CreateStatefulSet,
     ];
 
     /// The action's name in the notation.
@@ -198,6 +216,12 @@ impl ActionKind {
             ActionKind::Drain(_) => "drain",
             ActionKind::CreatePdb(_) => "create-pdb",
             ActionKind::CreateDaemonSet => "create-daemonset",
+            ActionKind::Shutdown => "shutdown",
+            ActionKind::PowerOff => "power-off",
+            ActionKind::DeleteNode => "delete-node",
+            ActionKind::TaintOutOfService => "taint-out-of-service",
+            ActionKind::UntaintOutOfService => "untaint-out-of-service",
+            ActionKind::CreateStatefulSet => "create-statefulset",
         }
     }
 
@@ -215,6 +239,7 @@ impl ActionKind {
                 | ActionKind::AddMachine
                 | ActionKind::CreatePdb(_)
                 | ActionKind::CreateDaemonSet
+                | ActionKind::CreateStatefulSet
         )
     }
 
@@ -473,6 +498,12 @@ pub enum Refusal {
     NodeNotRegistered(String),
     /// The kubelet on this machine cannot reach the API server.
     MachineCannotReach(String),
+    /// The Node already carries the out-of-service taint.
+    OutOfServiceAlreadyTainted(String),
+    /// The Node does not carry the out-of-service taint.
+    OutOfServiceNotTainted(String),
+    /// The StatefulSet already exists.
+    StatefulSetExists(String),
 }
 
 impl Refusal {
@@ -488,7 +519,10 @@ impl Refusal {
             | Refusal::NetworkNotCut(s)
             | Refusal::DuplicateExists(s)
             | Refusal::NodeNotRegistered(s)
-            | Refusal::MachineCannotReach(s) => s.clone(),
+            | Refusal::MachineCannotReach(s)
+            | Refusal::OutOfServiceAlreadyTainted(s)
+            | Refusal::OutOfServiceNotTainted(s)
+            | Refusal::StatefulSetExists(s) => s.clone(),
             Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
         }
     }
@@ -510,6 +544,13 @@ impl fmt::Display for Refusal {
             Refusal::DuplicateExists(_) => write!(f, "a second machine named {s} already exists"),
             Refusal::NodeNotRegistered(_) => write!(f, "the Node {s} is not registered yet"),
             Refusal::MachineCannotReach(_) => write!(f, "{s} cannot reach the API server: its network is cut"),
+            Refusal::OutOfServiceAlreadyTainted(_) => {
+                write!(f, "the Node {s} already has the node.kubernetes.io/out-of-service taint")
+            }
+            Refusal::OutOfServiceNotTainted(_) => {
+                write!(f, "the Node {s} has no node.kubernetes.io/out-of-service taint")
+            }
+            Refusal::StatefulSetExists(_) => write!(f, "the StatefulSet {s} already exists"),
         }
     }
 }

@@ -33,6 +33,8 @@ pub(crate) const JSON: &str = "application/json";
 pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
 /// The taint the node lifecycle controller adds when a node's Ready condition is Unknown.
 pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+/// `v1.TaintNodeOutOfService`: an administrator's mark for a node that is shut down for good.
+pub const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 
 /// One operation on the API server, as a client sends it.
 #[derive(Clone, Debug)]
@@ -134,6 +136,26 @@ pub(crate) enum ApiOp {
     },
     /// The DaemonSet controller's `PUT daemonsets/NAME/status`.
     UpdateDaemonSetStatus(DaemonSet),
+    /// `kubectl delete node NAME`: a `DELETE nodes/NAME` with background propagation.
+    DeleteNode(String),
+    /// The garbage collector's `DELETE leases/NAME` of a Lease whose owner is gone (with its uid
+    /// as the precondition).
+    DeleteLease {
+        name: String,
+        precondition_uid: String,
+    },
+    /// The garbage collector's `DELETE csinodes/NAME` of a CSINode whose owner is gone (with its
+    /// uid as the precondition).
+    DeleteCsiNode {
+        name: String,
+        precondition_uid: String,
+    },
+    /// The attach-detach controller's new VolumeAttachment.
+    CreateVolumeAttachment(super::objects::VolumeAttachment),
+    /// The external-attacher's `PATCH volumeattachments/NAME/status`: `attached: true`.
+    MarkVolumeAttached(String),
+    /// The attach-detach controller's detach: `DELETE volumeattachments/NAME`.
+    DeleteVolumeAttachment(String),
 }
 
 impl ApiOp {
@@ -153,6 +175,7 @@ impl ApiOp {
         const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
         const PDBS: &str = "/apis/policy/v1/namespaces/";
         const APPS: &str = "/apis/apps/v1/namespaces/";
+        const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
         match self {
             ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
             ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
@@ -197,6 +220,12 @@ impl ApiOp {
             ApiOp::UpdateDaemonSetStatus(d) => {
                 (Method::Put, join(&[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
             }
+            ApiOp::DeleteNode(name) => (Method::Delete, join(&[NODES, "/", name])),
+            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(&[LEASES, "/", name])),
+            ApiOp::DeleteCsiNode { name, .. } => (Method::Delete, join(&[CSINODES, "/", name])),
+            ApiOp::CreateVolumeAttachment(_) => (Method::Post, VAS.into()),
+            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(&[VAS, "/", name, "/status"])),
+            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(&[VAS, "/", name])),
         }
     }
 
@@ -293,6 +322,24 @@ impl ApiOp {
                 }
                 Some((Body::Json(body), JSON))
             }
+            // kubectl sends only what was set (`--cascade=background`).
+            ApiOp::DeleteNode(_) => Some((Body::Json(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
+            ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
+            ApiOp::MarkVolumeAttached(_) => {
+                Some((Body::Json(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
+            }
+            ApiOp::DeleteVolumeAttachment(_) => {
+                Some((Body::Json(serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })), JSON))
+            }
+            ApiOp::DeleteLease { precondition_uid, .. } | ApiOp::DeleteCsiNode { precondition_uid, .. } => Some((
+                Body::Json(serde_json::json!({
+                    "kind": "DeleteOptions",
+                    "apiVersion": "v1",
+                    "preconditions": { "uid": precondition_uid },
+                    "propagationPolicy": "Background",
+                })),
+                JSON,
+            )),
         }
     }
 }
@@ -325,6 +372,7 @@ pub(crate) struct ApiServer {
     pub(crate) nodes: VecMap<String, Arc<Node>>,
     /// Each node's Lease, compactly (a renewal builds no Lease).
     pub(crate) leases: VecMap<String, LeaseVersion>,
+    pub(crate) volume_attachments: VecMap<String, Arc<super::objects::VolumeAttachment>>,
     pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
@@ -559,6 +607,20 @@ impl ApiServer {
             }
             self.pods.insert(key, pod);
         }
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
+    fn store_volume_attachment(
+        &mut self,
+        ctx: &mut Exec<'_>,
+        mut va: super::objects::VolumeAttachment,
+        change: ChangeType,
+    ) -> Object {
+        va.metadata.resource_version = self.next_rv();
+        let va = Arc::new(va);
+        self.volume_attachments.insert(va.metadata.name.clone(), va.clone());
+        let obj = Object::VolumeAttachment(va);
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
         obj
     }
@@ -994,6 +1056,74 @@ impl ApiServer {
                     pod.metadata.generation = pod.metadata.generation.map(|g| g + 1);
                     Ok(self.store_pod(ctx, pod, ChangeType::Modified))
                 }
+            }
+            ApiOp::DeleteNode(name) => {
+                let Some(current) = self.nodes.remove(&name) else { return Err(not_found("", "nodes", &name)) };
+                // The watch's DELETED event carries the delete's revision.
+                let mut node = Node::clone(&current);
+                node.metadata.resource_version = self.next_rv();
+                let obj = Object::Node(Arc::new(node));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
+            }
+            ApiOp::DeleteLease { name, precondition_uid } => {
+                let Some(current) = self.leases.get(&name) else {
+                    return Err(not_found(lease_group, "leases", &name));
+                };
+                if current.base.metadata.uid != precondition_uid {
+                    return Err(conflict(lease_group, "leases", &name));
+                }
+                let mut lease = Lease::clone(&self.leases.remove(&name).expect("present").lease());
+                lease.metadata.resource_version = self.next_rv();
+                let obj = Object::Lease(Arc::new(lease));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
+            }
+            ApiOp::DeleteCsiNode { name, precondition_uid } => {
+                let Some(current) = self.csinodes.get(&name) else {
+                    return Err(not_found("storage.k8s.io", "csinodes", &name));
+                };
+                if current.metadata.uid != precondition_uid {
+                    return Err(conflict("storage.k8s.io", "csinodes", &name));
+                }
+                let mut csinode = CsiNode::clone(&self.csinodes.remove(&name).expect("present"));
+                csinode.metadata.resource_version = self.next_rv();
+                let obj = Object::CsiNode(Arc::new(csinode));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
+            }
+            ApiOp::CreateVolumeAttachment(mut va) => {
+                let name = va.metadata.name.clone();
+                if self.volume_attachments.contains_key(&name) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("volumeattachments.storage.k8s.io \"{name}\" already exists"),
+                        "storage.k8s.io",
+                        "volumeattachments",
+                        &name,
+                    )));
+                }
+                self.new_meta(ctx, &mut va.metadata);
+                Ok(self.store_volume_attachment(ctx, va, ChangeType::Added))
+            }
+            ApiOp::MarkVolumeAttached(name) => {
+                let Some(current) = self.volume_attachments.get(&name) else {
+                    return Err(not_found("storage.k8s.io", "volumeattachments", &name));
+                };
+                let mut va = super::objects::VolumeAttachment::clone(current);
+                va.status = Some(super::objects::VolumeAttachmentStatus { attached: true });
+                Ok(self.store_volume_attachment(ctx, va, ChangeType::Modified))
+            }
+            ApiOp::DeleteVolumeAttachment(name) => {
+                let Some(current) = self.volume_attachments.remove(&name) else {
+                    return Err(not_found("storage.k8s.io", "volumeattachments", &name));
+                };
+                let mut va = super::objects::VolumeAttachment::clone(&current);
+                va.metadata.resource_version = self.next_rv();
+                let obj = Object::VolumeAttachment(Arc::new(va));
+                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+                Ok(obj)
             }
         }
     }

@@ -289,7 +289,10 @@ impl<'a, T> Ctx<'a, T> {
             | ApiOp::PatchNodeLabels { name: n, .. }
             | ApiOp::PatchNodeTaints { name: n, .. }
             | ApiOp::PatchNodeUnschedulable { name: n, .. } => Some(n.clone()),
-            ApiOp::GetLease(n) => Some(n.clone()),
+            ApiOp::GetLease(n)
+            | ApiOp::DeleteNode(n)
+            | ApiOp::DeleteLease { name: n, .. }
+            | ApiOp::DeleteCsiNode { name: n, .. } => Some(n.clone()),
             ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
             ApiOp::UpdateLease { lease: l, .. } => Some(l.metadata.name.clone()),
             ApiOp::RenewLease { read, .. } => Some(read.base.metadata.name.clone()),
@@ -338,6 +341,7 @@ impl<'a, T> Ctx<'a, T> {
                 | ApiOp::CreatePod(_)
                 | ApiOp::CreatePdb(_)
                 | ApiOp::CreateDaemonSet(_)
+                | ApiOp::CreateVolumeAttachment(_)
         );
         let wall = self.wall();
         let result = {

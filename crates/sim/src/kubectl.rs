@@ -1,13 +1,15 @@
 //! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, the budget
-//! `kubectl create pdb` makes, and (in `drain.rs`) `kubectl cordon`, `uncordon` and `drain`.
+//! `kubectl create pdb` makes, `kubectl delete node`, `kubectl taint nodes …
+//! node.kubernetes.io/out-of-service`, and (in `drain.rs`) `kubectl cordon`, `uncordon` and
+//! `drain`.
 
 mod drain;
 
 pub(crate) use drain::{Kubectl, KubectlTimer, cordon};
 
-use crate::apiserver::{ApiOp, TAINT_NOT_READY};
+use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE};
 use crate::ctx::Ctx;
-use crate::objects::{ObjectMeta, Toleration};
+use crate::objects::{Object, ObjectMeta, Taint, Toleration};
 use crate::record::Actor;
 use crate::workload::new_pod;
 
@@ -53,5 +55,36 @@ pub(crate) fn create_pdb<T>(budget: crate::action::Budget, ctx: &mut Ctx<'_, T>)
         crate::ctx::Reply::Err(status) => ctx
             .log_line(Actor::KubectlStderr, format!("error: failed to create poddisruptionbudget: {}", status.message)),
         crate::ctx::Reply::Timeout => {}
+    }
+}
+
+/// `kubectl delete node NAME`: the resource builder GETs the Node, then kubectl DELETEs it
+/// (`--cascade=background`) and prints `node "NAME" deleted`.
+pub(crate) fn delete_node<T>(name: &str, ctx: &mut Ctx<'_, T>) {
+    if ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string())).ok().is_none() {
+        return;
+    }
+    if ctx.call(Actor::Kubectl, None, ApiOp::DeleteNode(name.to_string())).ok().is_some() {
+        ctx.log_line(Actor::Kubectl, format!("node \"{name}\" deleted"));
+    }
+}
+
+/// `kubectl taint nodes NAME node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (or, with
+/// `add` false, `node.kubernetes.io/out-of-service-`): kubectl GETs the Node, then PATCHes its
+/// taints and prints `node/NAME tainted` (`untainted`).
+pub(crate) fn taint_out_of_service<T>(name: &str, add: bool, ctx: &mut Ctx<'_, T>) {
+    let Some(Object::Node(node)) = ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string())).ok() else {
+        return;
+    };
+    let mut taints: Vec<Taint> = node.spec.taints.iter().filter(|t| t.key != TAINT_OUT_OF_SERVICE).cloned().collect();
+    if add {
+        let mut taint = Taint::new(TAINT_OUT_OF_SERVICE, "NoExecute", None);
+        taint.value = "nodeshutdown".into();
+        taints.push(taint);
+    }
+    let patch = ApiOp::PatchNodeTaints { name: name.to_string(), taints };
+    if ctx.call_with(Actor::Kubectl, None, patch, "fieldManager=kubectl-taint").ok().is_some() {
+        let done = if add { "tainted" } else { "untainted" };
+        ctx.log_line(Actor::Kubectl, format!("node/{name} {done}"));
     }
 }

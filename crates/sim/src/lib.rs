@@ -45,8 +45,11 @@ mod world;
 pub use action::{
     Action, ActionKind, ActionParseError, Budget, DrainFlags, Refusal, format_actions, parse_action, parse_actions,
 };
-pub use apiserver::{EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_UNREACHABLE, kubelet_may_set_label};
+pub use apiserver::{
+    EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE, TAINT_UNREACHABLE, kubelet_may_set_label,
+};
 pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState};
+pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
 pub use kubelet::{
     CNI_NOT_READY, HEARTBEAT_TIMEOUT, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL, NODE_STATUS_REPORT_FREQUENCY,

@@ -20,6 +20,10 @@ pub struct MachineSpec {
     /// Labels the kubelet registers its Node with (`--node-labels`), e.g. the
     /// `topology.kubernetes.io/zone` a cloud provider would set.
     pub labels: Vec<(String, String)>,
+    /// The kubelet's `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods` (both zero, the
+    /// default: no graceful node shutdown).
+    pub shutdown_grace_period: std::time::Duration,
+    pub shutdown_grace_period_critical_pods: std::time::Duration,
 }
 
 impl MachineSpec {
@@ -31,6 +35,8 @@ impl MachineSpec {
             kubelet_start: Some(std::time::Duration::ZERO),
             cni_ready_after: None,
             labels: Vec::new(),
+            shutdown_grace_period: std::time::Duration::ZERO,
+            shutdown_grace_period_critical_pods: std::time::Duration::ZERO,
         }
     }
 }
@@ -58,6 +64,8 @@ pub struct MachineView {
     pub cni_ready: bool,
     pub network_cut: bool,
     pub containers: Vec<RunningContainer>,
+    /// The machine is off (a shutdown or power-off, until its kubelet is started again).
+    pub powered_off: bool,
 }
 
 /// The kubelet process's state, as `systemctl status kubelet` would tell it.

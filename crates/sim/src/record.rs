@@ -49,6 +49,16 @@ pub enum Actor {
     DisruptionController,
     /// What the reader's kubectl prints on stderr (its log lines; stdout lines are `Kubectl`'s).
     KubectlStderr,
+    /// kube-controller-manager's PodGC controller.
+    PodGcController,
+    /// kube-controller-manager's garbage collector (owner references).
+    GarbageCollector,
+    /// kube-controller-manager's StatefulSet controller.
+    StatefulSetController,
+    /// kube-controller-manager's attach-detach controller.
+    AttachDetachController,
+    /// The CSI driver's external-attacher sidecar.
+    CsiAttacher,
 }
 
 impl Actor {
@@ -67,6 +77,11 @@ impl Actor {
             Actor::DaemonSetController => "system:serviceaccount:kube-system:daemon-set-controller".into(),
             Actor::DisruptionController => "system:serviceaccount:kube-system:disruption-controller".into(),
             Actor::KubectlStderr => "kubernetes-admin".into(),
+            Actor::PodGcController => "system:serviceaccount:kube-system:pod-garbage-collector".into(),
+            Actor::GarbageCollector => "system:serviceaccount:kube-system:generic-garbage-collector".into(),
+            Actor::StatefulSetController => "system:serviceaccount:kube-system:statefulset-controller".into(),
+            Actor::AttachDetachController => "system:serviceaccount:kube-system:attachdetach-controller".into(),
+            Actor::CsiAttacher => "system:serviceaccount:kube-system:csi-attacher".into(),
         }
     }
 
@@ -94,6 +109,11 @@ impl fmt::Display for Actor {
             Actor::DaemonSetController => f.write_str("daemonset-controller"),
             Actor::DisruptionController => f.write_str("disruption-controller"),
             Actor::KubectlStderr => f.write_str("kubectl (stderr)"),
+            Actor::PodGcController => f.write_str("pod-garbage-collector"),
+            Actor::GarbageCollector => f.write_str("garbage-collector"),
+            Actor::StatefulSetController => f.write_str("statefulset-controller"),
+            Actor::AttachDetachController => f.write_str("attachdetach-controller"),
+            Actor::CsiAttacher => f.write_str("csi-attacher"),
         }
     }
 }

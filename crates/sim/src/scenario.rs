@@ -39,12 +39,19 @@ pub enum Chapter {
     KubeletRestart,
     /// Cordon, drain against a PodDisruptionBudget, uncordon.
     Maintenance,
+    /// A node goes away: graceful shutdown, deleting the Node, non-graceful shutdown.
+    NodeGoesAway,
 }
 
 impl Chapter {
     /// All chapters, in story order.
-    pub const ALL: [Chapter; 4] =
-        [Chapter::Registration, Chapter::NodeFailure, Chapter::KubeletRestart, Chapter::Maintenance];
+    pub const ALL: [Chapter; 5] = [
+        Chapter::Registration,
+        Chapter::NodeFailure,
+        Chapter::KubeletRestart,
+        Chapter::Maintenance,
+        Chapter::NodeGoesAway,
+    ];
 
     /// The chapter's id in URLs and on the command line.
     pub fn id(self) -> &'static str {
@@ -53,6 +60,7 @@ impl Chapter {
             Chapter::NodeFailure => "node-failure",
             Chapter::KubeletRestart => "kubelet-restart",
             Chapter::Maintenance => "maintenance",
+            Chapter::NodeGoesAway => "node-goes-away",
         }
     }
 
@@ -64,6 +72,7 @@ impl Chapter {
             "node-failure" | "cluster-node-failure" => Some(Chapter::NodeFailure),
             "kubelet-restart" | "cluster-node-restart" => Some(Chapter::KubeletRestart),
             "maintenance" => Some(Chapter::Maintenance),
+            "node-goes-away" => Some(Chapter::NodeGoesAway),
             _ => None,
         }
     }
@@ -80,6 +89,7 @@ impl Chapter {
             Chapter::NodeFailure => node_failure(),
             Chapter::KubeletRestart => kubelet_restart(),
             Chapter::Maintenance => maintenance::maintenance(),
+            Chapter::NodeGoesAway => node_goes_away(),
         }
     }
 }
@@ -105,6 +115,8 @@ pub enum Anchor {
     Taint { node: &'static str, key: &'static str, effect: &'static str },
     /// The first line the reader's kubectl prints (stdout or stderr) that contains the text.
     Kubectl { contains: &'static str },
+    /// The first log line that contains the text.
+    LogLine { contains: &'static str },
 }
 
 /// One step of a chapter.
@@ -205,6 +217,49 @@ fn kubelet_restart() -> Scenario {
     }
 }
 
+fn node_goes_away() -> Scenario {
+    // node-1's kubelet has graceful node shutdown configured; node-2 and node-3 join later, so
+    // the Deployment's Pods start on node-1 and the StatefulSet's on node-2.
+    let mut node1 = MachineSpec::new("node-1");
+    node1.shutdown_grace_period = secs(30);
+    node1.shutdown_grace_period_critical_pods = secs(10);
+    let mut node2 = MachineSpec::new("node-2");
+    node2.kubelet_start = Some(secs(20));
+    let mut node3 = MachineSpec::new("node-3");
+    node3.kubelet_start = Some(secs(40));
+    let at = SimTime::from_secs;
+    Scenario {
+        chapter: Chapter::NodeGoesAway,
+        machines: vec![node1, node2, node3],
+        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 2, created_after: secs(5) }],
+        script: vec![
+            Action::new(ActionKind::CreateStatefulSet, at(30)),
+            Action::on(ActionKind::Shutdown, "node-1", at(90)),
+            Action::on(ActionKind::DeleteNode, "node-3", at(150)),
+            Action::on(ActionKind::KillKubelet, "node-3", at(270)),
+            Action::on(ActionKind::StartKubelet, "node-3", at(275)),
+            Action::on(ActionKind::PowerOff, "node-2", at(330)),
+            Action::on(ActionKind::TaintOutOfService, "node-2", at(710)),
+        ],
+        steps: vec![
+            step(Anchor::At(secs(75)), Duration::ZERO),
+            step(Anchor::Input(ActionKind::Shutdown), millis(500)),
+            step(Anchor::LogLine { contains: "Shutdown manager completed processing shutdown event" }, Duration::ZERO),
+            step(Anchor::Input(ActionKind::DeleteNode), millis(500)),
+            step(Anchor::LogLine { contains: "Forced deletion of orphaned Pod succeeded" }, secs(2)),
+            step(Anchor::Input(ActionKind::StartKubelet), millis(500)),
+            step(Anchor::Input(ActionKind::PowerOff), millis(500)),
+            step(
+                Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion Pod default/db-0" },
+                secs(2),
+            ),
+            step(Anchor::Input(ActionKind::TaintOutOfService), millis(500)),
+            step(Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" }, Duration::ZERO),
+        ],
+        duration: secs(810),
+    }
+}
+
 /// Finds each step's moment in `log`. A step is searched from the previous step's anchor on; a
 /// step whose anchor never happened (the reader changed the story) has no moment.
 pub fn resolve_steps(scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
@@ -255,5 +310,8 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
                     && l.message.contains(contains)
             })
             .map(|l| l.t),
+        Anchor::LogLine { contains } => {
+            log.lines.iter().find(|l| l.t >= from && l.message.contains(contains)).map(|l| l.t)
+        }
     }
 }

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
-use super::objects::{CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget};
+use super::objects::{
+    CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget, VolumeAttachment,
+};
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
@@ -308,6 +310,16 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
+    /// Every VolumeAttachment, by name.
+    pub fn volume_attachments(&self) -> Vec<Arc<VolumeAttachment>> {
+        self.objects_of(Kind::VolumeAttachment)
+            .filter_map(|o| match o {
+                Object::VolumeAttachment(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every DaemonSet, by namespace and name.
     pub fn daemonsets(&self) -> Vec<Arc<DaemonSet>> {
         self.objects_of(Kind::DaemonSet)
@@ -318,13 +330,22 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
-    /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets and
-    /// DaemonSets.
+    /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets, DaemonSets
+    /// and VolumeAttachments.
     pub fn objects(&self) -> Vec<Object> {
-        [Kind::Node, Kind::CsiNode, Kind::Lease, Kind::Pod, Kind::Event, Kind::PodDisruptionBudget, Kind::DaemonSet]
-            .into_iter()
-            .flat_map(|k| self.objects_of(k))
-            .collect()
+        [
+            Kind::Node,
+            Kind::CsiNode,
+            Kind::Lease,
+            Kind::Pod,
+            Kind::Event,
+            Kind::PodDisruptionBudget,
+            Kind::DaemonSet,
+            Kind::VolumeAttachment,
+        ]
+        .into_iter()
+        .flat_map(|k| self.objects_of(k))
+        .collect()
     }
 
     /// What can be seen of each machine.
@@ -336,6 +357,11 @@ impl<'a> Snapshot<'a> {
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
         let pods = self.objects_of(Kind::Pod).count();
-        check_action(kind, machine, &views, |n| self.node(n).is_some(), pods).map(|_| ())
+        let statefulset = self
+            .log
+            .inputs
+            .iter()
+            .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
+        check_action(kind, machine, &views, |n| self.node(n), pods, statefulset).map(|_| ())
     }
 }

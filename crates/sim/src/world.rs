@@ -12,19 +12,24 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use super::action::{Action, ActionKind, Refusal};
-use super::apiserver::ApiServer;
+use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
+use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
 use super::controllers::disruption::DisruptionController;
+use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
+use super::controllers::podgc::{PodGc, PodGcTimer};
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::{Scheduler, SchedulerTimer};
+use super::controllers::statefulset::StatefulSetController;
 use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
 use super::controllers::ttl::TtlController;
 use super::ctx::{Bus, Changes, Ctx, NoTimer, Wake};
 use super::kubectl;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView};
+use super::objects::Node;
 use super::profile::Profile;
 use super::record::{AppliedInput, Log};
 use super::rng::Rng;
@@ -72,6 +77,8 @@ enum Timer {
     TaintEviction(TaintEvictionTimer),
     /// The reader's kubectl (a drain's retries and polls).
     Kubectl(kubectl::KubectlTimer),
+    PodGc(PodGcTimer),
+    AttachDetach(AttachDetachTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -160,6 +167,10 @@ pub(crate) struct World {
     daemonsets: DaemonSetController,
     disruption: DisruptionController,
     kubectl: kubectl::Kubectl,
+    podgc: PodGc,
+    gc: GarbageCollector,
+    statefulsets: StatefulSetController,
+    attach_detach: AttachDetach,
     /// The machines of each hostname (two, when the reader adds a duplicate).
     hosts: VecMap<String, Vec<usize>>,
     /// Machines whose visible state may have changed since it was last recorded.
@@ -193,6 +204,10 @@ impl World {
             daemonsets: DaemonSetController::default(),
             disruption: DisruptionController::default(),
             kubectl: kubectl::Kubectl::default(),
+            podgc: PodGc::default(),
+            gc: GarbageCollector,
+            statefulsets: StatefulSetController::default(),
+            attach_detach: AttachDetach::default(),
             hosts: VecMap::new(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -206,6 +221,7 @@ impl World {
         for (m, spec) in machines.iter().enumerate() {
             world.core.with(&mut log, |timer| Timer::Machine { m, timer }, |ctx| Machine::start(spec, ctx));
         }
+        world.core.with(&mut log, Timer::PodGc, PodGc::start);
         world
     }
 
@@ -254,6 +270,14 @@ impl World {
                 let kubectl = &mut self.kubectl;
                 self.core.with(log, Timer::Kubectl, |ctx| kubectl.on_timer(timer, ctx));
             }
+            Timer::PodGc(timer) => {
+                let podgc = &mut self.podgc;
+                self.core.with(log, Timer::PodGc, |ctx| podgc.on_timer(timer, ctx));
+            }
+            Timer::AttachDetach(timer) => {
+                let ad = &mut self.attach_detach;
+                self.core.with(log, Timer::AttachDetach, |ctx| ad.on_timer(timer, ctx));
+            }
             Timer::Reconcile => {
                 self.core.bus.reconcile_pending = false;
                 self.reconcile(log);
@@ -279,6 +303,8 @@ impl World {
             self.core.with(log, Timer::NodeLifecycle, |ctx| nlc.on_node_change(name, ctx));
             self.core.with(log, no_timer, |ctx| ttl.on_node_change(name, ctx));
             self.core.with(log, no_timer, |ctx| ipam.on_node_change(name, ctx));
+            let gc = &mut self.gc;
+            self.core.with(log, no_timer, |ctx| gc.on_node_change(name, ctx));
         }
         if pods_changed || !nodes.is_empty() {
             let eviction = &mut self.eviction;
@@ -291,11 +317,18 @@ impl World {
                 self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
                 let disruption = &mut self.disruption;
                 self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+                let statefulsets = &mut self.statefulsets;
+                self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
             }
             // The DaemonSet controller watches Nodes and Pods.
             if self.daemonsets.exists() {
                 let daemonsets = &mut self.daemonsets;
                 self.core.with(log, no_timer, |ctx| daemonsets.on_change(ctx));
+            }
+            // Only StatefulSet Pods have volumes to attach.
+            if !self.statefulsets.sets.is_empty() {
+                let ad = &mut self.attach_detach;
+                self.core.with(log, Timer::AttachDetach, |ctx| ad.on_change(ctx));
             }
             // A kubelet's informers watch its own Node and the Pods bound to it, including what the
             // controllers changed in this pass.
@@ -354,7 +387,8 @@ impl World {
     /// Whether `action` makes sense now; the error says why not.
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views: Vec<MachineView> = self.machines.iter().map(Machine::view).collect();
-        check_action(kind, machine, &views, |n| self.core.api.nodes.contains_key(n), self.core.api.pods.len())
+        let node = |n: &str| self.core.api.nodes.get(n).cloned();
+        check_action(kind, machine, &views, node, self.core.api.pods.len(), !self.statefulsets.sets.is_empty())
     }
 
     /// Applies an input now. Inputs that make no sense now are recorded as rejected.
@@ -378,6 +412,17 @@ impl World {
                 ActionKind::CutNetwork => self.on_machine(m, log, |machine, _| machine.cut_network(now)),
                 ActionKind::RestoreNetwork => self.on_machine(m, log, |machine, ctx| machine.restore_network(ctx)),
                 ActionKind::LabelNodeRole => self.on_machine(m, log, |machine, ctx| machine.label_node_role(ctx)),
+                ActionKind::Shutdown => self.on_machine(m, log, |machine, ctx| machine.shutdown(ctx)),
+                ActionKind::PowerOff => self.on_machine(m, log, |machine, ctx| machine.power_off(ctx)),
+                ActionKind::DeleteNode => {
+                    let node = self.machines[m].host.hostname.clone();
+                    self.core.with(log, no_timer, |ctx| kubectl::delete_node(&node, ctx));
+                }
+                ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let add = action.kind == ActionKind::TaintOutOfService;
+                    self.core.with(log, no_timer, |ctx| kubectl::taint_out_of_service(&node, add, ctx));
+                }
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
                     let mut spec = MachineSpec::new(&format!("{host}-dup"));
@@ -398,7 +443,8 @@ impl World {
                 | ActionKind::CreateToleratingPod
                 | ActionKind::AddMachine
                 | ActionKind::CreatePdb(_)
-                | ActionKind::CreateDaemonSet => {
+                | ActionKind::CreateDaemonSet
+                | ActionKind::CreateStatefulSet => {
                     unreachable!("aims at no machine")
                 }
             }
@@ -419,6 +465,12 @@ impl World {
                     daemonsets.create(ctx);
                     daemonsets.on_change(ctx);
                 });
+            }
+            ActionKind::CreateStatefulSet => {
+                if self.statefulsets.add(&mut self.core.rng) {
+                    let sets = &mut self.statefulsets;
+                    self.core.with(log, no_timer, |ctx| sets.on_change(ctx));
+                }
             }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
@@ -448,9 +500,11 @@ pub(crate) fn check_action(
     kind: ActionKind,
     machine: Option<&str>,
     machines: &[MachineView],
-    node_exists: impl Fn(&str) -> bool,
+    node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
+    statefulset_exists: bool,
 ) -> Result<Option<usize>, Refusal> {
+    let node_exists = |n: &str| node(n).is_some();
     let m = if kind.targets_machine() {
         let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
         match machines.iter().position(|m| m.name == name) {
@@ -464,7 +518,7 @@ pub(crate) fn check_action(
     let name = view.map(|m| m.name.as_str()).unwrap_or_default();
     let kubelet = view.map(|m| &m.kubelet);
     match kind {
-        ActionKind::KillKubelet => {
+        ActionKind::KillKubelet | ActionKind::Shutdown | ActionKind::PowerOff => {
             if matches!(kubelet, Some(KubeletState::Stopped)) {
                 return Err(Refusal::KubeletNotRunning(name.to_string()));
             }
@@ -513,7 +567,7 @@ pub(crate) fn check_action(
                 return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
-        ActionKind::Cordon | ActionKind::Uncordon | ActionKind::Drain(_) => {
+        ActionKind::Cordon | ActionKind::Uncordon | ActionKind::Drain(_) | ActionKind::DeleteNode => {
             // The reader's kubectl, from outside the machine: the Node must exist.
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {
@@ -521,6 +575,25 @@ pub(crate) fn check_action(
             }
         }
         ActionKind::CreatePdb(_) | ActionKind::CreateDaemonSet => {}
+        ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
+            let v = view.expect("targets a machine");
+            let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.clone())) };
+            let tainted = n.spec.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE);
+            if kind == ActionKind::TaintOutOfService && tainted {
+                return Err(Refusal::OutOfServiceAlreadyTainted(v.hostname.clone()));
+            }
+            if kind == ActionKind::UntaintOutOfService && !tainted {
+                return Err(Refusal::OutOfServiceNotTainted(v.hostname.clone()));
+            }
+        }
+        ActionKind::CreateStatefulSet => {
+            if statefulset_exists {
+                return Err(Refusal::StatefulSetExists("db".into()));
+            }
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
+            }
+        }
         ActionKind::LabelNodeRole => {
             // kubectl on the machine, with the kubelet's kubeconfig: the kubelet process need not
             // run, but the Node must exist and the machine must reach the API server.

@@ -55,6 +55,12 @@ pub fn describe_pod(pod: &Pod, cluster: &Cluster, show_events: bool) -> String {
         }
         _ => w.put(0, &["Status:\t", &status.phase, "\n"]),
     }
+    if !status.reason.is_empty() {
+        w.put(0, &["Reason:\t", &status.reason, "\n"]);
+    }
+    if !status.message.is_empty() {
+        w.put(0, &["Message:\t", &status.message, "\n"]);
+    }
     w.put(0, &["IP:\t", &status.pod_ip, "\n"]);
     if status.pod_ips.is_empty() {
         w.put(0, &["IPs:\t<none>\n"]);

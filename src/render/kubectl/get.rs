@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget};
+use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget, VolumeAttachment};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,6 +250,7 @@ impl Table {
                 Object::CsiNode(c) => csinode_row(c, now),
                 Object::PodDisruptionBudget(p) => pdb_row(p, now),
                 Object::DaemonSet(d) => daemonset_row(d, now),
+                Object::VolumeAttachment(va) => volume_attachment_row(va, now),
             })
             .collect();
         Table { resource, columns: resource.columns(), rows }
@@ -405,6 +406,9 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
     let mut restarts: i64 = 0;
     let mut last_restart: Option<WallTime> = None;
     let mut reason = pod.status.phase.clone();
+    if !pod.status.reason.is_empty() {
+        reason = pod.status.reason.clone();
+    }
     let scheduling_gated =
         pod.status.conditions.iter().any(|c| c.type_ == "PodScheduled" && c.reason == "SchedulingGated");
     if scheduling_gated {
@@ -431,7 +435,10 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
         reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
     }
     let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
-    if pod.metadata.deletion_timestamp.is_some() && !terminal {
+    if pod.metadata.deletion_timestamp.is_some() && pod.status.reason == "NodeLost" {
+        // `NodeUnreachablePodReason`.
+        reason = "Unknown".into();
+    } else if pod.metadata.deletion_timestamp.is_some() && !terminal {
         reason = "Terminating".into();
     }
     let restarts = match last_restart {
@@ -485,6 +492,23 @@ pub fn csinode_row(c: &CsiNode, now: WallTime) -> Row {
         ],
         namespace: String::new(),
         name: c.metadata.name.clone(),
+    }
+}
+
+/// `printVolumeAttachment`: NAME, ATTACHER, PV, NODE, ATTACHED, AGE.
+pub fn volume_attachment_row(va: &VolumeAttachment, now: WallTime) -> Row {
+    let attached = va.status.as_ref().is_some_and(|s| s.attached);
+    Row {
+        cells: vec![
+            va.metadata.name.clone(),
+            va.spec.attacher.clone(),
+            va.spec.source.persistent_volume_name.clone(),
+            va.spec.node_name.clone(),
+            attached.to_string(),
+            since(now, va.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: String::new(),
+        name: va.metadata.name.clone(),
     }
 }
 

@@ -17,6 +17,7 @@ mod markup;
 mod node;
 mod pods;
 pub mod requests;
+mod volumes;
 pub mod yaml;
 
 #[cfg(test)]
@@ -36,6 +37,7 @@ pub use node::{
     node_line, node_markup, node_names, node_view,
 };
 pub use pods::{PodRow, pod_row, pod_rows, pods_markup};
+pub use volumes::{AttachmentRow, attachment_rows, attachments_markup};
 
 /// Cells that changed within this much simulated time before the playhead are marked.
 pub const CHANGE_WINDOW: Duration = Duration::from_secs(2);

@@ -207,13 +207,13 @@ impl Scene {
         // Narrow: kubectl (outside the control plane) first, then the controller manager and the
         // scheduler, and the API server across the foot; each client's arrow turns down its own
         // channel between the boxes and the machines' lanes, the topmost outermost.
-        const ACTORS: usize = 6;
+        const ACTORS: usize = 7;
         let channel = |j: usize| lanes_left - 8.0 - 5.0 * (ACTORS - 1 - j) as f32;
         let kubectl_top = machines_bottom + 14.0;
         let cp_top = if narrow { kubectl_top + 30.0 + 14.0 } else { machines_bottom + 58.0 };
         let inner = cp_top + 26.0;
         let chip_step = CHIP_H + 6.0;
-        let cm_h = 24.0 + 4.0 * chip_step + 2.0;
+        let cm_h = 24.0 + 5.0 * chip_step + 2.0;
         let (cm, api, sched, kubectl) = if narrow {
             let w = (channel(0) - 6.0 - (PAD + 4.0)).floor();
             let kubectl = Rect::new(PAD + 4.0, kubectl_top, w, 30.0);
@@ -254,6 +254,7 @@ impl Scene {
             (Sender::TaintEviction, Key::TaintEvictionController, "eviction"),
             (Sender::ReplicaSet, Key::ReplicaSetController, "replicaset"),
             (Sender::IpamTtl, Key::IpamTtlControllers, ""),
+            (Sender::PodGc, Key::PodGcControllers, ""),
         ];
         let mut actors = Vec::new();
         for (i, (sender, key, target)) in controllers.into_iter().enumerate() {
@@ -418,6 +419,7 @@ mod tests {
             cni_ready: true,
             network_cut: false,
             containers: Vec::new(),
+            powered_off: false,
         };
         let b = machine_box(&m, Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);

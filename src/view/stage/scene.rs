@@ -85,6 +85,9 @@ pub enum Sender {
     ReplicaSet,
     /// The node IPAM and TTL controllers, which share a row.
     IpamTtl,
+    /// The controllers of a node going away, which share a row: PodGC, the garbage collector,
+    /// the StatefulSet and attach-detach controllers (with the CSI driver's attacher).
+    PodGc,
     Scheduler,
     Kubectl,
 }
@@ -100,6 +103,11 @@ impl Sender {
                 Sender::ReplicaSet
             }
             Actor::NodeIpamController | Actor::TtlController => Sender::IpamTtl,
+            Actor::PodGcController
+            | Actor::GarbageCollector
+            | Actor::StatefulSetController
+            | Actor::AttachDetachController
+            | Actor::CsiAttacher => Sender::PodGc,
             Actor::Scheduler => Sender::Scheduler,
             Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => Sender::Kubectl,
         }

@@ -180,6 +180,8 @@ pub(crate) struct NodeLifecycle {
 struct Tracked {
     /// Whether a monitor pass has seen it (`knownNodeSet`).
     known: bool,
+    /// Its uid when a pass first saw it (for `RemovingNode`).
+    uid: String,
     /// `nodeHealthData`, once a pass has looked at it.
     health: Option<Health>,
     /// Its zone key, refreshed whenever the Node changes.
@@ -344,6 +346,7 @@ impl NodeLifecycle {
                 let node = node_at(ctx, i);
                 let name = &node.metadata.name;
                 self.nodes.value_at_mut(slot).known = true;
+                self.nodes.value_at_mut(slot).uid = node.metadata.uid.clone();
                 self.recorder.event(
                     ctx,
                     Source::Controller("node-controller"),
@@ -364,6 +367,8 @@ impl NodeLifecycle {
                 self.mark_node_as_reachable(name, ctx);
             }
         }
+        // Forgetting a Node moves the entries after it: pair again.
+        let slots = if self.forget_deleted_nodes(ctx) { self.pair_with_store(ctx) } else { slots };
         let mut zone_conditions: VecMap<Zone, ZoneCount> = VecMap::new();
         for (i, &slot) in slots.iter().enumerate() {
             let node = node_at(ctx, i);
@@ -396,6 +401,38 @@ impl NodeLifecycle {
             }
         }
         self.handle_disruption(zone_conditions, ctx);
+    }
+
+    /// Known Nodes that are gone (`classifyNodes`' deleted): `RemovingNode`, and the controller
+    /// forgets them (their health, their place in the NoExecute queue). Returns whether any was.
+    ///
+    /// Runs after the newly seen Nodes are known, so every stored Node has an entry: there is a
+    /// gone one exactly when there are more entries than stored Nodes.
+    fn forget_deleted_nodes(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) -> bool {
+        if self.nodes.len() <= ctx.store().nodes.len() {
+            return false;
+        }
+        let gone: Vec<(String, String)> = self
+            .nodes
+            .iter()
+            .filter(|(name, _)| ctx.store().node(name).is_none())
+            .map(|(n, t)| (n.clone(), t.uid.clone()))
+            .collect();
+        for (name, uid) in &gone {
+            self.recorder.event(
+                ctx,
+                Source::Controller("node-controller"),
+                controller_node_ref(name, uid),
+                "Normal",
+                "RemovingNode",
+                format!("Node {name} event: Removing Node {name} from Controller"),
+            );
+            self.nodes.remove(name);
+            for tainter in self.tainters.values_mut() {
+                tainter.remove(name);
+            }
+        }
+        !gone.is_empty()
     }
 
     /// `tryUpdateNodeHealth` for the Node whose entry is at `slot`, given its Lease's renewTime:

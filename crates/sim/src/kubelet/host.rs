@@ -47,6 +47,11 @@ pub(crate) struct Host {
     pub(crate) pulls_busy_until: Option<SimTime>,
     /// The labels the kubelet registers its Node with (`--node-labels`).
     pub(crate) node_labels: Vec<(String, String)>,
+    /// The kubelet's graceful node shutdown settings (`shutdownGracePeriod`,
+    /// `shutdownGracePeriodCriticalPods`).
+    pub(crate) shutdown_periods: (std::time::Duration, std::time::Duration),
+    /// The machine is off.
+    pub(crate) powered_off: bool,
     /// Whether the visible state may have changed since it was last recorded.
     pub(crate) touched: bool,
 }
@@ -134,6 +139,8 @@ impl Host {
             next_pod_ip: 2,
             pulls_busy_until: None,
             node_labels: spec.labels.clone(),
+            shutdown_periods: (spec.shutdown_grace_period, spec.shutdown_grace_period_critical_pods),
+            powered_off: false,
             touched: true,
         }
     }

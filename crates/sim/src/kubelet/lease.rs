@@ -144,7 +144,9 @@ impl Kubelet {
             }
             Reply::Err(status) if status.code == 404 => {
                 let Ok(owner) = self.node_owner(h, ctx) else {
-                    // No Node yet: skip this round, try again at the next tick.
+                    // No Node (yet, or any more): skip this round, try again at the next tick,
+                    // with no lease to update ("we simply not create it this time").
+                    self.lease = None;
                     self.next_lease_sync(ctx);
                     return;
                 };

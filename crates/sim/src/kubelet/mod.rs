@@ -18,6 +18,7 @@ mod lease;
 mod pods;
 mod register;
 mod runtime;
+mod shutdown;
 mod status;
 
 use std::time::Duration;
@@ -37,6 +38,7 @@ use std::sync::Arc;
 pub(crate) use csi::CSINODE_NOT_INITIALIZED;
 pub(crate) use host::Host;
 pub(crate) use pods::PodStep;
+pub(crate) use shutdown::ShutdownTimer;
 
 /// Timeout of the heartbeat client: min(`nodeStatusUpdateFrequency`, lease duration) = 10 s.
 pub const HEARTBEAT_TIMEOUT: Duration = secs(10);
@@ -85,6 +87,8 @@ pub(crate) enum MachineTimer {
     CniReady,
     /// A running kubelet's own timer; ignored if the process that set it has gone.
     Kubelet { generation: u32, timer: KubeletTimer },
+    /// The machine powers off (the end of a graceful shutdown).
+    PowerOff,
 }
 
 /// A kubelet timer.
@@ -124,6 +128,8 @@ pub(crate) enum KubeletTimer {
     ImageCache,
     /// The next step of starting or stopping a Pod's containers.
     Pod { uid: String, step: PodStep },
+    /// The node shutdown manager's next step.
+    Shutdown(ShutdownTimer),
 }
 
 /// The kubelet process, as systemd sees it.
@@ -196,6 +202,7 @@ impl Machine {
             cni_ready: h.cni_ready,
             network_cut: h.network_cut,
             containers: h.containers.clone(),
+            powered_off: h.powered_off,
         }
     }
 
@@ -223,6 +230,7 @@ impl Machine {
                     }
                 }
             }
+            MachineTimer::PowerOff => self.power_off(ctx),
             MachineTimer::CniReady => {
                 let h = &mut self.host;
                 h.cni_ready = true;
@@ -280,6 +288,8 @@ impl Machine {
 
     /// Action: systemd is asked to start the kubelet (now, or as a new machine boots).
     pub(crate) fn start_kubelet(&mut self, by_reader: bool, ctx: &mut Ctx<'_, MachineTimer>) {
+        // A machine that was off boots again.
+        self.host.powered_off = false;
         self.enabled = true;
         self.touched_by_reader |= by_reader;
         self.host.touch();
@@ -387,6 +397,11 @@ pub(crate) struct Kubelet {
     quiet_inputs: Option<status::StatusInputs>,
     /// `lastNodeUnschedulable`: the `spec.unschedulable` the last status sync saw.
     last_unschedulable: bool,
+    /// The node shutdown manager, once a shutdown event came.
+    shutdown: Option<shutdown::ShutdownState>,
+    /// Whether the status sync running now is an extra one (the shutdown manager's), which
+    /// does not schedule the periodic loop's next sync.
+    status_out_of_band: bool,
 }
 
 impl Kubelet {
@@ -415,6 +430,8 @@ impl Kubelet {
             workers: VecMap::new(),
             quiet_inputs: None,
             last_unschedulable: false,
+            shutdown: None,
+            status_out_of_band: false,
         }
     }
 
@@ -493,6 +510,7 @@ impl Kubelet {
                 }
             }
             KubeletTimer::Pod { uid, step } => self.pod_step(h, ctx, &uid, step),
+            KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, timer),
         }
     }
 

@@ -104,7 +104,12 @@ impl Kubelet {
                 }
                 continue;
             }
+            if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+                // A terminal Pod never runs again.
+                continue;
+            }
             match worker {
+                None if self.shutdown.is_some() => self.reject_for_shutdown(h, ctx, pod),
                 None if has_containers => {
                     // A restarted kubelet adopts containers that kept running.
                     self.set_worker(&uid, Worker::Running);
@@ -157,7 +162,7 @@ impl Kubelet {
         self.after(ctx, d, KubeletTimer::Pod { uid, step: PodStep::Sandbox });
     }
 
-    fn set_worker(&mut self, uid: &str, w: Worker) {
+    pub(super) fn set_worker(&mut self, uid: &str, w: Worker) {
         self.workers.insert(uid.to_string(), w);
     }
 
@@ -315,7 +320,7 @@ impl Kubelet {
     /// `podIsTerminal`): the container that ran is terminated (nginx exits 0 on its stop
     /// signal); one that vanished is reported as such. Every container stopped: `Succeeded` if
     /// all exited 0, else `Failed`.
-    fn terminal_status(
+    pub(super) fn terminal_status(
         &self,
         h: &Host,
         ctx: &Ctx<'_, MachineTimer>,

@@ -28,7 +28,7 @@ impl Kubelet {
     }
 
     /// The errors that keep Ready False, in the order the Ready setter combines them: runtime,
-    /// network, storage.
+    /// network, storage, node shutdown.
     pub(super) fn ready_errors(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>) -> Vec<String> {
         let mut errs = self.runtime_errors(h, ctx);
         if let Some(e) = self.network_error.as_ref() {
@@ -36,6 +36,9 @@ impl Kubelet {
         }
         if let Some(e) = self.storage_error.as_ref() {
             errs.push(e.clone());
+        }
+        if self.shutdown.is_some() {
+            errs.push(super::shutdown::NODE_SHUTTING_DOWN.into());
         }
         errs
     }

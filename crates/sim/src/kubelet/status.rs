@@ -148,6 +148,9 @@ impl Kubelet {
     }
 
     pub(super) fn next_status_sync(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if std::mem::take(&mut self.status_out_of_band) {
+            return;
+        }
         let d = ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER);
         self.after(ctx, d, KubeletTimer::SyncNodeStatus);
     }
@@ -243,6 +246,9 @@ impl Kubelet {
             self.after(ctx, wait, KubeletTimer::StatusTry(n + 1));
         } else {
             h.log(ctx, "\"Unable to update node status\" err=\"update node status exceeds retry count\"".into());
+            if std::mem::take(&mut self.status_out_of_band) {
+                return;
+            }
             let d = wait + ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER);
             self.after(ctx, d, KubeletTimer::SyncNodeStatus);
         }

@@ -11,6 +11,7 @@ mod node;
 mod pod;
 mod policy;
 mod status;
+mod volume_attachment;
 
 use std::fmt;
 use std::sync::Arc;
@@ -35,6 +36,7 @@ pub use policy::{
     Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,
 };
 pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
+pub use volume_attachment::{VolumeAttachment, VolumeAttachmentSource, VolumeAttachmentSpec, VolumeAttachmentStatus};
 
 pub(crate) use pod::{order_pod_conditions, set_pod_condition};
 
@@ -57,6 +59,7 @@ pub enum Kind {
     Event,
     PodDisruptionBudget,
     DaemonSet,
+    VolumeAttachment,
 }
 
 impl Kind {
@@ -70,6 +73,7 @@ impl Kind {
             Kind::Event => "Event",
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
             Kind::DaemonSet => "DaemonSet",
+            Kind::VolumeAttachment => "VolumeAttachment",
         }
     }
 }
@@ -115,6 +119,7 @@ pub enum Object {
     Event(Arc<Event>),
     PodDisruptionBudget(Arc<PodDisruptionBudget>),
     DaemonSet(Arc<DaemonSet>),
+    VolumeAttachment(Arc<VolumeAttachment>),
 }
 
 impl Object {
@@ -128,6 +133,7 @@ impl Object {
             Object::Event(o) => &o.metadata,
             Object::PodDisruptionBudget(o) => &o.metadata,
             Object::DaemonSet(o) => &o.metadata,
+            Object::VolumeAttachment(o) => &o.metadata,
         }
     }
 
@@ -141,6 +147,7 @@ impl Object {
             Object::Event(_) => Kind::Event,
             Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
             Object::DaemonSet(_) => Kind::DaemonSet,
+            Object::VolumeAttachment(_) => Kind::VolumeAttachment,
         }
     }
 

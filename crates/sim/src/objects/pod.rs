@@ -171,6 +171,11 @@ pub struct PodStatus {
     pub phase: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PodCondition>,
+    /// Why the Pod is in this state (e.g. `Terminated` after a graceful node shutdown).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     #[serde(rename = "hostIP", skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
     #[serde(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]

@@ -1,0 +1,318 @@
+//! A node goes away (issue 16): graceful node shutdown, power-off, deleting the Node. The strings
+//! and timings are those of `shared/reference/node-operations.md` §3 and §6 and
+//! `docs/kubernetes-notes.md` §16.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::time::Duration;
+
+use nodeline::sim::objects::{Object, Pod};
+use nodeline::sim::record::Response;
+use nodeline::sim::{
+    Action, ActionKind, Actor, Chapter, Config, KubeletState, Method, Outcome, Scenario, SimTime, Timeline,
+};
+
+const NODE_1: &str = "node-1";
+
+fn s(secs: u64) -> SimTime {
+    SimTime::from_secs(secs)
+}
+
+/// Chapter 2's two nodes and Deployment, with no script, node-1's kubelet configured with
+/// `shutdownGracePeriod` / `shutdownGracePeriodCriticalPods` (zero: the default, off).
+fn two_nodes(grace: u64, critical: u64) -> Scenario {
+    let mut scenario = Chapter::NodeFailure.scenario();
+    scenario.script.clear();
+    scenario.machines[0].shutdown_grace_period = Duration::from_secs(grace);
+    scenario.machines[0].shutdown_grace_period_critical_pods = Duration::from_secs(critical);
+    scenario
+}
+
+fn run(scenario: Scenario, actions: &[Action], until: SimTime) -> Timeline {
+    let mut timeline = Timeline::from_scenario(scenario, Config::default(), actions);
+    timeline.run_until(until);
+    timeline
+}
+
+/// The Deployment's first Pod (on node-1).
+fn first_web_pod(timeline: &Timeline, at: SimTime) -> Pod {
+    let pods = timeline.at(at).pods();
+    let pod = pods.iter().find(|p| p.spec.node_name == NODE_1).expect("a Pod on node-1");
+    Pod::clone(pod)
+}
+
+fn ready(timeline: &Timeline, at: SimTime) -> (String, String, String) {
+    let node = timeline.at(at).node(NODE_1).expect("node-1");
+    let c = node.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
+    (c.status.to_string(), c.reason.to_string(), c.message.to_string())
+}
+
+#[test]
+fn graceful_shutdown_fails_pods_without_deleting_them() {
+    let shutdown = s(120);
+    let timeline = run(two_nodes(30, 10), &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)], s(260));
+    let log = timeline.log();
+    let web = first_web_pod(&timeline, s(110));
+
+    // The node event, at once.
+    let event = log.events.iter().find(|e| e.reason == "Shutdown").expect("a Shutdown event");
+    assert_eq!(event.t, shutdown);
+    assert_eq!(event.message, "Shutdown manager detected shutdown event");
+    assert_eq!(event.source, "kubelet");
+
+    // The immediate status sync: Ready False, KubeletNotReady, `node is shutting down`.
+    assert_eq!(
+        ready(&timeline, shutdown + Duration::from_millis(1)),
+        ("False".to_string(), "KubeletNotReady".to_string(), "node is shutting down".to_string())
+    );
+    assert!(
+        log.events.iter().any(|e| e.t == shutdown && e.reason == "NodeNotReady"),
+        "the kubelet records NodeNotReady"
+    );
+
+    // The Pod: Failed, Terminated, the message, DisruptionTarget; still there.
+    let after = first_web_pod(&timeline, s(200));
+    assert_eq!(after.metadata.uid, web.metadata.uid, "not deleted");
+    assert!(after.metadata.deletion_timestamp.is_none());
+    assert_eq!(after.status.phase, "Failed");
+    assert_eq!(after.status.reason, "Terminated");
+    assert_eq!(after.status.message, "Pod was terminated in response to imminent node shutdown.");
+    let dt = after.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("DisruptionTarget");
+    assert_eq!((dt.status.as_str(), dt.reason.as_str()), ("True", "TerminationByKubelet"));
+    assert_eq!(dt.message, "Pod was terminated in response to imminent node shutdown.");
+    let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_str()).collect();
+    let pod_key = format!("default/{}", web.metadata.name);
+    assert!(lines.contains(
+        &format!("\"Shutdown manager killing pod with gracePeriod\" pod=\"{pod_key}\" gracePeriod=20").as_str()
+    ));
+    assert!(lines.contains(&"\"Shutdown manager completed processing shutdown event, node will shutdown shortly\""));
+
+    // The kubelet stops within a few seconds; Unknown follows as in chapter 2.
+    let machines = timeline.at(shutdown + Duration::from_secs(5)).machines();
+    assert_eq!(machines[0].kubelet, KubeletState::Stopped);
+    assert!(machines[0].containers.is_empty(), "the machine is off");
+    let (status, reason, _) = ready(&timeline, s(250));
+    assert_eq!((status.as_str(), reason.as_str()), ("Unknown", "NodeStatusUnknown"));
+
+    // The ReplicaSet replaced the Failed Pod on node-2.
+    let pods = timeline.at(s(200)).pods();
+    let replacement = pods.iter().find(|p| p.spec.node_name == "node-2").expect("a replacement on node-2");
+    assert_eq!(replacement.status.phase, "Running");
+}
+
+#[test]
+fn without_the_settings_a_shutdown_is_immediate() {
+    let shutdown = s(120);
+    let timeline = run(two_nodes(0, 0), &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)], s(200));
+    let log = timeline.log();
+    assert!(!log.events.iter().any(|e| e.reason == "Shutdown"), "no shutdown manager");
+    assert_eq!(timeline.at(shutdown + Duration::from_millis(1)).machines()[0].kubelet, KubeletState::Stopped);
+    // Nobody told the API server: the Pod still says Running, the node is NotReady only after
+    // the grace period (chapter 2).
+    let pod = first_web_pod(&timeline, s(190));
+    assert_eq!(pod.status.phase, "Running");
+    assert_eq!(ready(&timeline, s(150)).0, "True");
+    assert_eq!(ready(&timeline, s(190)).0, "Unknown");
+}
+
+#[test]
+fn power_off_ignores_the_graceful_settings() {
+    let timeline = run(two_nodes(30, 10), &[Action::on(ActionKind::PowerOff, NODE_1, s(120))], s(150));
+    assert!(!timeline.log().events.iter().any(|e| e.reason == "Shutdown"));
+    let machines = timeline.at(s(121)).machines();
+    assert_eq!(machines[0].kubelet, KubeletState::Stopped);
+    assert!(machines[0].containers.is_empty());
+}
+
+#[test]
+fn a_pod_bound_while_the_node_shuts_down_is_rejected() {
+    // node-1 alone; a Pod that tolerates not-ready lands on it while it shuts down.
+    let mut scenario = two_nodes(60, 0);
+    scenario.machines.truncate(1);
+    let actions = [
+        Action::on(ActionKind::Shutdown, NODE_1, s(120)),
+        Action::new(ActionKind::CreateToleratingPod, SimTime::from_millis(120_100)),
+    ];
+    let timeline = run(scenario, &actions, s(200));
+    let e = timeline.log().events.iter().find(|e| e.reason == "NodeShutdown").expect("a NodeShutdown event");
+    assert_eq!(e.message, "Pod was rejected as the node is shutting down.");
+    assert_eq!(e.type_, "Warning");
+    let pods = timeline.at(s(130)).pods();
+    let pod = pods.iter().find(|p| p.status.reason == "NodeShutdown").expect("the rejected Pod");
+    assert_eq!(pod.status.phase, "Failed");
+    assert_eq!(pod.status.message, "Pod was rejected as the node is shutting down.");
+    assert_eq!(pod.spec.node_name, NODE_1);
+}
+
+#[test]
+fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
+    let delete = s(120);
+    let timeline = run(two_nodes(0, 0), &[Action::on(ActionKind::DeleteNode, NODE_1, delete)], s(300));
+    let log = timeline.log();
+    let web = first_web_pod(&timeline, s(110));
+
+    // kubectl: GET, then DELETE with background propagation; `node "node-1" deleted`.
+    let kubectl: Vec<_> = log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.t == delete).collect();
+    let calls: Vec<String> = kubectl.iter().map(|r| format!("{:?} {} {:?}", r.method, r.path, r.outcome)).collect();
+    assert_eq!(calls, ["Get /api/v1/nodes/node-1 Code(200)", "Delete /api/v1/nodes/node-1 Code(200)"]);
+    assert!(log.lines.iter().any(|l| l.actor == Actor::Kubectl && l.message == "node \"node-1\" deleted"));
+    assert!(timeline.at(delete + Duration::from_millis(1)).node(NODE_1).is_none());
+
+    // The garbage collector deletes the Lease at once, through its owner reference.
+    let lease_delete = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::GarbageCollector && r.method == Method::Delete)
+        .expect("the Lease deleted");
+    assert_eq!(lease_delete.path, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1");
+    assert!(lease_delete.t - delete < Duration::from_secs(1));
+    // And the CSINode, the Node's other dependent.
+    let deletes: Vec<&str> = log
+        .requests
+        .iter()
+        .filter(|r| r.actor == Actor::GarbageCollector && r.method == Method::Delete)
+        .map(|r| r.path.as_str())
+        .collect();
+    assert_eq!(
+        deletes,
+        [
+            "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1",
+            "/apis/storage.k8s.io/v1/csinodes/node-1"
+        ]
+    );
+    assert!(timeline.at(delete + Duration::from_secs(1)).csinodes().iter().all(|c| c.metadata.name != NODE_1));
+
+    // The node lifecycle controller's next pass: RemovingNode.
+    let removing = log.events.iter().find(|e| e.reason == "RemovingNode").expect("RemovingNode");
+    assert_eq!(removing.message, "Node node-1 event: Removing Node node-1 from Controller");
+    assert!(removing.t - delete <= Duration::from_secs(5));
+
+    // The kubelet keeps running and cannot find its Node.
+    let not_found = "error getting node \\\"node-1\\\": nodes \\\"node-1\\\" not found";
+    assert!(
+        log.lines.iter().any(|l| l.t > delete && l.message.contains(not_found)),
+        "the status update fails with {not_found}"
+    );
+    assert!(log.lines.iter().any(|l| l.t > delete && l.message.contains("update node status exceeds retry count")));
+    assert!(
+        !log.requests.iter().any(|r| r.t > delete && r.method == Method::Post && r.path == "/api/v1/nodes"),
+        "a running kubelet does not register again"
+    );
+
+    // PodGC: quarantine 40 s after a 20 s pass, then Failed with DeletionByPodGC, force-deleted.
+    let patch = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::PodGcController && r.method == Method::Patch)
+        .expect("PodGC marks the Pod Failed");
+    let after = patch.t - delete;
+    assert!(after >= Duration::from_secs(40) && after <= Duration::from_secs(60), "{after:?}");
+    let Some(Response::Object(Object::Pod(failed))) = &patch.response else { panic!("the patched Pod") };
+    assert_eq!(failed.metadata.uid, web.metadata.uid);
+    assert_eq!(failed.status.phase, "Failed");
+    let dt = failed.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("condition");
+    assert_eq!((dt.reason.as_str(), dt.message.as_str()), ("DeletionByPodGC", "PodGC: node no longer exists"));
+    assert!(timeline.at(patch.t + Duration::from_millis(1)).pods().iter().all(|p| p.metadata.uid != web.metadata.uid));
+    // The kubelet stops the deleted Pod's container.
+    assert!(timeline.at(patch.t + Duration::from_secs(1)).machines()[0].containers.is_empty());
+}
+
+#[test]
+fn a_restarted_kubelet_registers_a_new_node() {
+    let actions = [
+        Action::on(ActionKind::DeleteNode, NODE_1, s(120)),
+        Action::on(ActionKind::KillKubelet, NODE_1, s(200)),
+        Action::on(ActionKind::StartKubelet, NODE_1, s(210)),
+    ];
+    let timeline = run(two_nodes(0, 0), &actions, s(260));
+    let old = timeline.at(s(110)).node(NODE_1).expect("node-1");
+    let new = timeline.at(s(250)).node(NODE_1).expect("node-1 again");
+    assert_ne!(old.metadata.uid, new.metadata.uid, "a new Node");
+    let post = timeline
+        .log()
+        .requests
+        .iter()
+        .find(|r| r.t > s(200) && r.method == Method::Post && r.path == "/api/v1/nodes")
+        .expect("registered again");
+    assert_eq!(post.outcome, Outcome::Code(201));
+    assert!(timeline.at(s(250)).lease(NODE_1).is_some(), "a new Lease");
+    // The garbage collector took the old CSINode; the restarted kubelet creates one owned by the
+    // new Node.
+    let csinode = timeline.at(s(250)).csinodes().into_iter().find(|c| c.metadata.name == NODE_1).expect("a CSINode");
+    assert_eq!(csinode.metadata.owner_references[0].uid, new.metadata.uid);
+}
+
+/// The node db-0 runs on, and its machine name.
+fn db_node(timeline: &Timeline, at: SimTime) -> String {
+    let pods = timeline.at(at).pods();
+    pods.iter().find(|p| p.metadata.name == "db-0").expect("db-0").spec.node_name.clone()
+}
+
+#[test]
+fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
+    let probe = run(two_nodes(0, 0), &[Action::new(ActionKind::CreateStatefulSet, s(30))], s(60));
+    let node = db_node(&probe, s(60));
+    let other = if node == NODE_1 { "node-2" } else { NODE_1 };
+    // The volume is attached to db-0's node.
+    let vas = probe.at(s(60)).objects();
+    let va = vas
+        .iter()
+        .find_map(|o| match o {
+            Object::VolumeAttachment(va) => Some(va.clone()),
+            _ => None,
+        })
+        .expect("a VolumeAttachment");
+    assert_eq!(va.spec.node_name, node);
+    assert_eq!(va.status.as_ref().map(|s| s.attached), Some(true));
+
+    let taint_at = s(660);
+    let actions = [
+        Action::new(ActionKind::CreateStatefulSet, s(30)),
+        Action::on(ActionKind::PowerOff, &node, s(120)),
+        Action::on(ActionKind::TaintOutOfService, &node, taint_at),
+    ];
+    let timeline = run(two_nodes(0, 0), &actions, s(720));
+    let log = timeline.log();
+    let db = |t: SimTime| timeline.at(t).pods().into_iter().find(|p| p.metadata.name == "db-0");
+
+    // Evicted after the 300 s toleration: Terminating, and nothing replaces it.
+    let evicted = db(s(600)).expect("db-0 still there");
+    assert!(evicted.metadata.deletion_timestamp.is_some(), "Terminating");
+    assert_eq!(evicted.spec.node_name, node);
+    let (_, status, _) = nodeline::render::kubectl::get::pod_state(&evicted, timeline.at(s(600)).wall());
+    assert_eq!(status, "Terminating");
+    assert!(
+        !log.events
+            .iter()
+            .any(|e| e.t > s(120) && e.t < taint_at && e.reason == "SuccessfulCreate" && e.message.contains("db-0")),
+        "no replacement while db-0 exists"
+    );
+
+    // kubectl taint: PodGC's next pass (≤ 20 s) marks it Failed and force-deletes it.
+    let taint = log.requests.iter().find(|r| r.t == taint_at && r.method == Method::Patch).expect("the taint PATCH");
+    assert_eq!(taint.actor, Actor::Kubectl);
+    let gc_delete = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::PodGcController && r.method == Method::Delete)
+        .expect("PodGC deletes db-0");
+    assert!(gc_delete.t >= taint_at && gc_delete.t - taint_at <= Duration::from_secs(20));
+    assert!(log.lines.iter().any(|l| l.message.starts_with(
+        "\"Garbage collecting pods that are terminating on node tainted with node.kubernetes.io/out-of-service\""
+    )));
+    // The volume is detached at once, and db-0 comes back, same name, on the other node.
+    assert!(log.lines.iter().any(|l| l.message.contains("node has out-of-service taint, force detaching")));
+    let back = db(s(715)).expect("db-0 again");
+    assert_eq!(back.spec.node_name, other);
+    assert_ne!(back.metadata.uid, evicted.metadata.uid);
+    assert_eq!(back.status.phase, "Running");
+    let attached: Vec<String> = timeline
+        .at(s(715))
+        .objects()
+        .into_iter()
+        .filter_map(|o| match o {
+            Object::VolumeAttachment(va) => Some(va.spec.node_name.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attached, [other.to_string()]);
+}
