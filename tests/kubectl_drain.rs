@@ -85,7 +85,7 @@ fn nodeline_kubectl_prints_the_drain_on_stdout_and_stderr() {
     assert_eq!(refused.code, 1);
     assert!(
         refused.stderr.ends_with("\n")
-            && refused.stderr.lines().last().unwrap().starts_with("error: cannot delete DaemonSet-managed Pods")
+            && refused.stderr.lines().last().unwrap().starts_with("cannot delete DaemonSet-managed Pods")
     );
     let missing =
         cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "2m", "--", "uncordon", "node-7"]);

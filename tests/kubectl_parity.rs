@@ -122,6 +122,16 @@ struct Served {
     /// uses its clock at each response; one instant per command keeps a command's several
     /// Tables consistent with nodeline's single rendering).
     table_now: Mutex<Option<WallTime>>,
+    /// For a changing command (`cordon`, `drain`): the answers the simulation's kubectl got, in
+    /// order, by method and path, replayed to the real kubectl; and what it asked for.
+    replay: Option<Mutex<Vec<(String, u16, Value)>>>,
+    asked: Mutex<Vec<String>>,
+}
+
+impl Served {
+    fn new(cluster: Cluster) -> Served {
+        Served { cluster, table_now: Mutex::new(None), replay: None, asked: Mutex::new(Vec::new()) }
+    }
 }
 
 #[derive(Default)]
@@ -219,6 +229,29 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
     let path = format!("/{path}");
     let params: HashMap<String, String> =
         query.split('&').filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), unescape(v))).collect();
+    if let Some(replay) = &served.replay
+        && discovery(&path).is_none()
+        && path != "/version"
+    {
+        let key = format!("{method} {path}");
+        served.asked.lock().unwrap().push(key.clone());
+        let mut answers = replay.lock().unwrap();
+        // The next answer recorded for this request; the last one again once they run out (a
+        // poll that came once more than in the simulation).
+        let next = answers.iter().position(|(k, _, _)| *k == key);
+        let last = answers.iter().rposition(|(k, _, _)| k.starts_with('#') && k[1..] == key);
+        match (next, last) {
+            (Some(i), _) => {
+                let (_, code, body) = answers[i].clone();
+                answers[i].0.insert(0, '#');
+                if !body.is_null() {
+                    return (code, body);
+                }
+            }
+            (None, Some(i)) if !answers[i].2.is_null() => return (answers[i].1, answers[i].2.clone()),
+            _ => {}
+        }
+    }
     if method != "GET" {
         return unknown("not a GET");
     }
@@ -407,7 +440,9 @@ fn discovery(path: &str) -> Option<Value> {
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
                           "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
         "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
-                            "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events)]}),
+                            "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events),
+                                          {"name": "pods/eviction", "singularName": "", "namespaced": true,
+                                           "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}]}),
         "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "coordination.k8s.io/v1", "resources": [res(Resource::Leases)]}),
         "/apis/storage.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
@@ -794,7 +829,7 @@ fn kubectl_prints_what_nodeline_prints() {
             std::thread::spawn(move || {
                 loop {
                     let Some((id, m)) = queue.lock().unwrap().pop() else { break };
-                    let served = Arc::new(Served { cluster: cluster_at(&m), table_now: Mutex::new(None) });
+                    let served = Arc::new(Served::new(cluster_at(&m)));
                     state.moments.lock().unwrap().insert(id, served.clone());
                     let mut local = Vec::new();
                     let mut n = 0;
@@ -863,4 +898,81 @@ fn describe_output_is_deterministic_and_complete() {
     assert!(!stamps.is_empty());
     let ticks = tick_instants(&stamps, c.now, c.now + Duration::from_millis(1500));
     assert!(ticks.len() >= 2 && ticks[0] == c.now && ticks.windows(2).all(|w| w[0] < w[1]));
+}
+
+/// The real `kubectl drain` (and `cordon`) against the test server answering as the simulation
+/// answered nodeline's kubectl (the cordon PATCH, the Pod list, the DaemonSet GET, every eviction's
+/// 201 or 429, the polls): the same lines on stdout and stderr (goroutines print in any order, so
+/// each stream is compared as a sorted set of lines, with its first and last line in place), the
+/// same exit status, and the same requests.
+#[test]
+fn real_kubectl_drain_prints_what_nodeline_prints() {
+    use nodeline::render::kubectl::change;
+    use nodeline::sim::Response;
+    let Some(path) = require_kubectl() else { return };
+    let dir = temp_dir();
+    let server = Server::start();
+    let k = Kubectl { path, dir: dir.clone(), port: server.port };
+    let mut failures = Vec::new();
+    for (id, line) in [
+        (900, "drain node-1 --ignore-daemonsets"),
+        (901, "drain node-1"),
+        (902, "cordon node-2"),
+        (903, "uncordon node-1"),
+    ] {
+        let m = moment(line, Chapter::Maintenance, "", SimTime::from_secs(100));
+        let argv = words(line);
+        let c = change::parse(&argv).expect("a change").expect("valid");
+        // The simulation: the command at the moment, run until kubectl exits.
+        let cluster = cluster_at(&m);
+        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+        tl.run_until(m.t);
+        tl.fork(Action { at: m.t, kind: c.kind, machine: Some(c.node.clone()) }).expect("accepted");
+        tl.run_until(m.t + Duration::from_secs(120));
+        let (lines, ended) = change::transcript(tl.log(), m.t, c.kind);
+        assert!(ended, "{line}: the simulated command ends");
+        let ours = change::output(&lines);
+        let recorded: Vec<_> =
+            tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect();
+        let replay = recorded
+            .iter()
+            .map(|r| {
+                let body = match &r.response {
+                    Some(Response::Object(o)) => o.to_json(),
+                    Some(Response::Status(s)) => serde_json::to_value(s).expect("a Status"),
+                    None => Value::Null,
+                };
+                (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
+            })
+            .collect();
+        let served = Arc::new(Served { replay: Some(Mutex::new(replay)), ..Served::new(cluster) });
+        server.state.moments.lock().unwrap().insert(id, served.clone());
+        let ran = k.run(id, &argv);
+        let sorted = |s: &str| {
+            let mut v: Vec<&str> = s.lines().collect();
+            v.sort_unstable();
+            v.join("\n")
+        };
+        let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
+        let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
+        let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
+        let mut ours_asked: Vec<String> =
+            recorded.iter().map(|r| format!("{} {}", r.method.as_str(), r.path)).collect();
+        let mut theirs_asked: Vec<String> =
+            served.asked.lock().unwrap().iter().map(|a| a.trim_end_matches('/').to_string()).collect();
+        ours_asked.retain(|a| a != "GET /api/v1");
+        theirs_asked.retain(|a| a != "GET /api/v1");
+        ours_asked.sort();
+        theirs_asked.sort();
+        if !(same_out && same_err && ours.code == ran.code && ours_asked == theirs_asked) {
+            failures.push(format!(
+                "kubectl {line}: exit {} (nodeline {})\nstdout kubectl:\n{}\nstdout nodeline:\n{}\nstderr kubectl:\n{}\nstderr nodeline:\n{}\nrequests kubectl: {theirs_asked:#?}\nrequests nodeline: {ours_asked:#?}",
+                ran.code, ours.code, ran.stdout, ours.stdout, ran.stderr, ours.stderr
+            ));
+        }
+    }
+    cleanup(&dir);
+    let unknown = server.state.unknown.lock().unwrap();
+    assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

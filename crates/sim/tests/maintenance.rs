@@ -151,7 +151,7 @@ fn daemonset_pods_stop_a_drain_without_the_flag_and_the_node_stays_cordoned() {
             format!("E error: unable to drain node \"node-1\" due to error: {error}, continuing command..."),
             "E There are pending nodes to be drained:".into(),
             "E  node-1".into(),
-            format!("E error: {error}"),
+            format!("E {error}"),
         ]
     );
     assert!(!tl.log().requests.iter().any(|r| r.path.ends_with("/eviction")), "nothing evicted");
@@ -168,7 +168,7 @@ fn a_pod_without_a_controller_needs_force() {
     let refused = run(&format!("{SETUP},create-pod@70s,drain+ignore-daemonsets:{node}@120s"), &[]);
     let lines: Vec<String> = transcript(&refused).into_iter().map(|(_, l)| l).collect();
     let want = format!(
-        "E error: cannot delete Pods that declare no controller (use --force to override): default/{}",
+        "E cannot delete Pods that declare no controller (use --force to override): default/{}",
         bare.metadata.name
     );
     assert_eq!(lines.last(), Some(&want), "{lines:#?}");

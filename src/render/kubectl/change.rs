@@ -112,24 +112,27 @@ pub struct Line {
 }
 
 /// What the reader's kubectl printed from `from` on, up to the end of the command that started
-/// then (`node/… drained`, `… cordoned`, or kubectl's final `error:` line), and whether it ended.
+/// then (`node/… drained`, `… cordoned`, or the error after the list of nodes left to drain),
+/// and whether it ended.
 pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, bool) {
-    let mut lines = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
     for l in log.lines.iter().filter(|l| l.t >= from) {
         let stderr = match l.actor {
             Actor::Kubectl => false,
             Actor::KubectlStderr => true,
             _ => continue,
         };
+        let after_pending = lines.last().is_some_and(|p| p.stderr && p.text.starts_with(' '));
         lines.push(Line { t: l.t, stderr, text: l.message.clone() });
         let last = &l.message;
         let ended = match kind {
             ActionKind::Drain(_) => {
                 (last.starts_with("node/") && last.ends_with(" drained"))
-                    || last.starts_with("error: ") && !last.starts_with("error: unable to drain")
+                    || (after_pending && !last.starts_with(' '))
+                    || last.starts_with("Error from server")
             }
             _ => true,
-        } || (stderr && last.starts_with("Error from server"));
+        };
         if ended {
             return (lines, true);
         }
@@ -137,7 +140,8 @@ pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, boo
     (lines, false)
 }
 
-/// The transcript as a command's output: stdout and stderr apart, exit status 1 after an error.
+/// The transcript as a command's output: stdout and stderr apart, exit status 1 when it ends on
+/// stderr (an error).
 pub fn output(lines: &[Line]) -> Output {
     let mut out = Output::default();
     for l in lines {
@@ -145,10 +149,7 @@ pub fn output(lines: &[Line]) -> Output {
         stream.push_str(&l.text);
         stream.push('\n');
     }
-    if lines
-        .last()
-        .is_some_and(|l| l.stderr && (l.text.starts_with("error: ") || l.text.starts_with("Error from server")))
-    {
+    if lines.last().is_some_and(|l| l.stderr) {
         out.code = 1;
     }
     out

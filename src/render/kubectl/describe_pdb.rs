@@ -3,22 +3,9 @@
 
 use super::Cluster;
 use super::describe::{Prefix, describe_events};
+use super::describe_pod::events_about;
 use super::tabwriter::TabWriter;
-use crate::sim::objects::{Event, PodDisruptionBudget};
-
-/// The Events kubectl asks for: those whose involved object is this budget.
-fn pdb_events<'a>(cluster: &'a Cluster, pdb: &PodDisruptionBudget) -> Vec<&'a Event> {
-    let m = &pdb.metadata;
-    cluster
-        .events
-        .iter()
-        .filter(|e| {
-            let o = &e.involved_object;
-            e.metadata.namespace == m.namespace && o.name == m.name && o.namespace == m.namespace && o.uid == m.uid
-        })
-        .map(|e| &**e)
-        .collect()
-}
+use crate::sim::objects::PodDisruptionBudget;
 
 /// `kubectl describe pdb NAME` for `pdb`.
 pub fn describe_pdb(pdb: &PodDisruptionBudget, cluster: &Cluster, show_events: bool) -> String {
@@ -38,7 +25,7 @@ pub fn describe_pdb(pdb: &PodDisruptionBudget, cluster: &Cluster, show_events: b
     w.put(2, &["Desired:\t", &status.desired_healthy.to_string(), "\n"]);
     w.put(2, &["Total:\t", &status.expected_pods.to_string(), "\n"]);
     if show_events {
-        let mut events = pdb_events(cluster, pdb);
+        let mut events = events_about(cluster, &pdb.metadata);
         describe_events(&mut w, &mut events, cluster.now);
     }
     w.w.finish()

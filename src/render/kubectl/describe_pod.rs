@@ -10,11 +10,16 @@
 use super::describe::{Prefix, annotations, describe_events, multiline};
 use super::tabwriter::TabWriter;
 use super::{Cluster, rfc1123z, since};
-use crate::sim::objects::{ContainerState, Event, Pod};
+use crate::sim::objects::{ContainerState, Event, ObjectMeta, Pod};
 
 /// The Events `kubectl describe pod` asks for, in list order (before sorting).
 pub fn pod_events<'a>(cluster: &'a Cluster, pod: &Pod) -> Vec<&'a Event> {
-    let m = &pod.metadata;
+    events_about(cluster, &pod.metadata)
+}
+
+/// The Events whose involved object is the namespaced object with this metadata (by name,
+/// namespace and uid), in list order: what `describe` asks for about a Pod or a budget.
+pub fn events_about<'a>(cluster: &'a Cluster, m: &ObjectMeta) -> Vec<&'a Event> {
     cluster
         .events
         .iter()

@@ -19,6 +19,9 @@ test.describe('accessibility (axe)', () => {
   for (const theme of ['light', 'dark']) {
     for (const { id, steps } of chapters) {
       test(`${id}, first and last step, ${theme} theme`, async ({ page }) => {
+        // Two pages and two axe runs; the maintenance chapter's nine Pods take axe 9 s on an idle
+        // machine and timed out at 30 s on the shared one (load 15).
+        test.setTimeout(60_000);
         const app = new AppPage(page);
         for (const step of [1, steps]) {
           await app.goto(`./?chapter=${id}&step=${step}&autoplay=0&theme=${theme}`);

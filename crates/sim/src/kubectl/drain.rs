@@ -231,7 +231,8 @@ impl Kubectl {
             err(ctx, format!("error: unable to drain node \"{node}\" due to error: {e}, continuing command..."));
             err(ctx, "There are pending nodes to be drained:".into());
             err(ctx, format!(" {node}"));
-            err(ctx, format!("error: {e}"));
+            // cmdutil.CheckErr prints an aggregate's one error as it is, with no `error: `.
+            err(ctx, e);
             return;
         }
         if !warnings.is_empty() {
@@ -387,7 +388,7 @@ impl Kubectl {
         err(ctx, format!("error: unable to drain node \"{node}\" due to error: {e}, continuing command..."));
         err(ctx, "There are pending nodes to be drained:".into());
         err(ctx, format!(" {node}"));
-        err(ctx, format!("error: {e}"));
+        err(ctx, e);
     }
 
     /// Input: one of kubectl's timers.
