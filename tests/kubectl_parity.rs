@@ -940,6 +940,7 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
                 let body = match &r.response {
                     Some(Response::Object(o)) => o.to_json(),
                     Some(Response::Status(s)) => serde_json::to_value(s).expect("a Status"),
+                    Some(renewal @ Response::Renewal(_)) => renewal.object().expect("a Lease").to_json(),
                     None => Value::Null,
                 };
                 (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
