@@ -3,6 +3,7 @@
 
 pub mod announce;
 pub mod controls;
+pub mod fleet;
 pub mod html;
 pub mod inspector;
 pub mod notice;

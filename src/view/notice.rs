@@ -19,6 +19,8 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::BadLang => (Key::NoticeBadLang, String::new()),
         Problem::BadOrigin => (Key::NoticeBadOrigin, String::new()),
         Problem::BadProfile => (Key::NoticeBadProfile, String::new()),
+        Problem::BadNodes => (Key::NoticeBadNodes, String::new()),
+        Problem::NodesOutOfRange { used } => (Key::NoticeNodesOutOfRange, used.to_string()),
         Problem::BadProgress => (Key::NoticeBadProgress, String::new()),
         Problem::UnknownParam => (Key::NoticeUnknownParam, String::new()),
         Problem::Repeated => (Key::NoticeRepeated, String::new()),
@@ -41,6 +43,11 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::DuplicateExists(_) => Key::RefuseDuplicateExists,
         Refusal::NodeNotRegistered(_) => Key::RefuseNodeNotRegistered,
         Refusal::MachineCannotReach(_) => Key::RefuseMachineCannotReach,
+        Refusal::NoSuchZone(_) => Key::RefuseNoSuchZone,
+        Refusal::ZoneAlreadyCut(_) => Key::RefuseZoneAlreadyCut,
+        Refusal::ZoneNotCut(_) => Key::RefuseZoneNotCut,
+        Refusal::ControlPlaneAlreadyCut => Key::RefuseControlPlaneAlreadyCut,
+        Refusal::ControlPlaneNotCut => Key::RefuseControlPlaneNotCut,
     };
     lang.fill(key, &[&r.subject()])
 }
@@ -64,6 +71,11 @@ mod tests {
             Refusal::DuplicateExists("node-1".into()),
             Refusal::NodeNotRegistered("node-3".into()),
             Refusal::MachineCannotReach("node-1".into()),
+            Refusal::NoSuchZone("eu-west-1z".into()),
+            Refusal::ZoneAlreadyCut("eu-west-1b".into()),
+            Refusal::ZoneNotCut("eu-west-1b".into()),
+            Refusal::ControlPlaneAlreadyCut,
+            Refusal::ControlPlaneNotCut,
         ];
         for r in &all {
             assert_eq!(refusal_text(Lang::En, r), r.to_string());

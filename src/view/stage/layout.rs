@@ -418,6 +418,7 @@ mod tests {
             cni_ready: true,
             network_cut: false,
             containers: Vec::new(),
+            zone: String::new(),
         };
         let b = machine_box(&m, Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);
