@@ -171,7 +171,7 @@ pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'@' | b',' | b':' | b'/' => {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'@' | b',' | b':' => {
                 out.push(b as char)
             }
             _ => out.push_str(&format!("%{b:02X}")),
@@ -433,7 +433,7 @@ mod tests {
         let (l, n) = parse("?chapter=zone-outage&nodes=1000&actions=cut-nodes:eu-west-1b/5@2m", "");
         assert!(n.is_empty(), "{n:?}");
         assert_eq!((l.chapter, l.nodes), (Chapter::ZoneOutage, 1000));
-        assert_eq!(to_query(&l), "chapter=zone-outage&actions=cut-nodes:eu-west-1b/5@2m0s&nodes=1000");
+        assert_eq!(to_query(&l), "chapter=zone-outage&actions=cut-nodes:eu-west-1b%2F5@2m0s&nodes=1000");
         let (l, n) = parse("?chapter=zone-outage&nodes=5000", "");
         assert_eq!((l.nodes, &n[0].problem), (1000, &Problem::NodesOutOfRange { used: 1000 }));
         let (l, n) = parse("?chapter=zone-outage&nodes=2", "");

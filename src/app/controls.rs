@@ -132,7 +132,7 @@ pub fn Controls() -> impl IntoView {
                 .map(|z| view! { <option value=*z prop:selected=move || zone.get() == *z>{*z}</option> })
                 .collect_view();
             view! {
-                <div class="action-group fleet-actions">
+                <div class="fleet-actions">
                     <label for="fleet-zone">{move || t(Key::FleetZone)}</label>
                     <select id="fleet-zone" on:change=move |ev| zone.set(event_target_value(&ev))>
                         {zones}

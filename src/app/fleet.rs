@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use super::state::AppCtx;
 use crate::i18n::Key;
 use crate::view::fleet::{self as vm, Fleet};
+use crate::view::zonechart::{self, ZoneChart};
 
 /// How many log lines the pane shows.
 const LOG_LINES: usize = 8;
@@ -31,6 +32,22 @@ pub fn FleetStage() -> impl IntoView {
             let log = s.timeline.log();
             vm::log_markup(&vm::controller_log(log, at, s.timeline.config().epoch, LOG_LINES))
         })
+    });
+    // The chart is read once per timeline (and again as the timeline is computed further).
+    let chart = Memo::new(move |_| {
+        ctx.with_session(|s| {
+            let end = s.end().min(s.timeline.horizon());
+            ZoneChart::build(s.timeline.log(), &crate::sim::ZONES, end)
+        })
+    });
+    let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get(), ctx.t())));
+    let chart_text = Memo::new(move |_| chart.with(|c| zonechart::values_text(c, ctx.lang.get(), ctx.t())));
+    let chart_layer = NodeRef::<leptos::svg::G>::new();
+    Effect::new(move |_| {
+        let html = chart_svg.get();
+        if let Some(layer) = chart_layer.get() {
+            super::dom::morph(&layer, &html);
+        }
     });
     let layer = NodeRef::<leptos::svg::G>::new();
     Effect::new(move |_| {
@@ -94,6 +111,22 @@ pub fn FleetStage() -> impl IntoView {
             <p id="fleet-desc" class="sr-only">
                 {description}
             </p>
+            <section class="zone-chart" aria-labelledby="zone-chart-title">
+                <h3 id="zone-chart-title">{move || t(Key::ChartTitle)}</h3>
+                <p class="chart-legend">{move || t(Key::ChartLegend)}</p>
+                <svg
+                    class="chart-svg"
+                    role="img"
+                    viewBox=format!("0 0 {} {}", zonechart::CHART_W, zonechart::CHART_H)
+                    aria-label=move || t(Key::ChartTitle)
+                    aria-describedby="zone-chart-values"
+                >
+                    <g node_ref=chart_layer></g>
+                </svg>
+                <p id="zone-chart-values" class="chart-values" aria-live="off">
+                    {chart_text}
+                </p>
+            </section>
             <section class="controller-log" aria-labelledby="controller-log-title">
                 <h3 id="controller-log-title">{move || t(Key::ControllerLog)}</h3>
                 <ol class="log-lines" node_ref=lines></ol>

@@ -213,6 +213,12 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseDuplicateExists => "a second machine named {0} already exists",
         Key::RefuseNodeNotRegistered => "the Node {0} is not registered yet",
         Key::RefuseMachineCannotReach => "{0} cannot reach the API server: its network is cut",
+        Key::ChartTitle => "Per zone over time",
+        Key::ChartLegend => {
+            "Red: nodes not Ready. Dashed: nodes with a NoExecute taint. Dotted: Pods terminating. Green: Pods running."
+        }
+        Key::ChartMax => "top: {0}",
+        Key::ChartValues => "{0}: {1} not Ready, {2} NoExecute, {3} Pods terminating, {4} running.",
         Key::RateStopped => "tainting stopped",
         Key::RateEvery => "one node every {0} s",
         Key::ZoneSummary => {

@@ -221,6 +221,12 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseDuplicateExists => "{0} という名前の 2 台目のマシンはすでにあります",
         Key::RefuseNodeNotRegistered => "Node {0} はまだ登録されていません",
         Key::RefuseMachineCannotReach => "{0} は API サーバーに届きません: ネットワークが切れています",
+        Key::ChartTitle => "ゾーンごとの推移",
+        Key::ChartLegend => {
+            "赤: Ready でない Node。破線: NoExecute の taint が付いた Node。点線: 終了中の Pod。緑: 実行中の Pod。"
+        }
+        Key::ChartMax => "上端: {0}",
+        Key::ChartValues => "{0}: Ready でない {1}、NoExecute {2}、終了中の Pod {3}、実行中 {4}。",
         Key::RateStopped => "taint 付けは停止中",
         Key::RateEvery => "{0} 秒に 1 台",
         Key::ZoneSummary => {

@@ -12,3 +12,4 @@ pub mod quiz;
 pub mod session;
 pub mod stage;
 pub mod track;
+pub mod zonechart;
