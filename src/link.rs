@@ -18,7 +18,8 @@ use crate::i18n::Lang;
 use crate::playback::SPEED_LABELS;
 use crate::quiz::{self, Progress};
 use crate::sim::{
-    Action, Chapter, Profile, SimTime, format_actions, format_go_duration, parse_action, parse_go_duration,
+    Action, Chapter, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, Profile, SimTime, format_actions, format_go_duration,
+    parse_action, parse_go_duration,
 };
 
 /// The longest playhead a link may ask for.
@@ -54,6 +55,8 @@ pub struct Link {
     /// The embedding page's origin, if it named one.
     pub origin: Option<String>,
     pub profile: Profile,
+    /// How many nodes the fleet chapter runs ([`MIN_FLEET`]..=[`MAX_FLEET`]).
+    pub nodes: usize,
     /// Question mode.
     pub quiz: bool,
     /// The answers to the chapter's questions so far (one mark per question).
@@ -74,6 +77,7 @@ impl Default for Link {
             lang: None,
             origin: None,
             profile: Profile::default(),
+            nodes: DEFAULT_FLEET,
             quiz: false,
             progress: None,
         }
@@ -107,6 +111,10 @@ pub enum Problem {
     BadOrigin,
     /// Not a supported Kubernetes version.
     BadProfile,
+    /// Not a whole number of nodes; the default fleet is used.
+    BadNodes,
+    /// A fleet size out of range; the nearest size (given) is used.
+    NodesOutOfRange { used: usize },
     /// Not a progress for the chapter's questions; what could be read is kept.
     BadProgress,
     /// A parameter nodeline does not know; ignored.
@@ -278,6 +286,15 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 Some(p) => link.profile = p,
                 None => notice(k, v, Problem::BadProfile),
             },
+            "nodes" => match v.trim().parse::<i64>() {
+                Ok(n) if (MIN_FLEET as i64..=MAX_FLEET as i64).contains(&n) => link.nodes = n as usize,
+                Ok(n) => {
+                    let used = n.clamp(MIN_FLEET as i64, MAX_FLEET as i64) as usize;
+                    link.nodes = used;
+                    notice(k, v, Problem::NodesOutOfRange { used });
+                }
+                Err(_) => notice(k, v, Problem::BadNodes),
+            },
             _ => notice(k, v, Problem::UnknownParam),
         }
     }
@@ -335,6 +352,9 @@ pub fn to_query(link: &Link) -> String {
     }
     if link.profile != Profile::default() {
         parts.push(format!("k8s={}", link.profile.as_str()));
+    }
+    if link.nodes != DEFAULT_FLEET {
+        parts.push(format!("nodes={}", link.nodes));
     }
     if link.embed {
         parts.push("embed=1".into());
@@ -406,6 +426,21 @@ mod tests {
         assert_eq!(n[0].problem, Problem::StepOutOfRange { used: 1 });
         let (_, n) = parse("?step=four", "");
         assert_eq!(n[0].problem, Problem::BadStep);
+    }
+
+    #[test]
+    fn reads_the_fleet_size() {
+        let (l, n) = parse("?chapter=zone-outage&nodes=1000&actions=cut-nodes:eu-west-1b/5@2m", "");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!((l.chapter, l.nodes), (Chapter::ZoneOutage, 1000));
+        assert_eq!(to_query(&l), "chapter=zone-outage&actions=cut-nodes:eu-west-1b%2F5@2m0s&nodes=1000");
+        let (l, n) = parse("?chapter=zone-outage&nodes=5000", "");
+        assert_eq!((l.nodes, &n[0].problem), (1000, &Problem::NodesOutOfRange { used: 1000 }));
+        let (l, n) = parse("?chapter=zone-outage&nodes=2", "");
+        assert_eq!((l.nodes, &n[0].problem), (3, &Problem::NodesOutOfRange { used: 3 }));
+        let (l, n) = parse("?chapter=zone-outage&nodes=lots", "");
+        assert_eq!((l.nodes, &n[0].problem), (DEFAULT_FLEET, &Problem::BadNodes));
+        assert!(!to_query(&Link::default()).contains("nodes="));
     }
 
     #[test]

@@ -550,6 +550,10 @@ impl Kubectl {
 // ---------------------------------------------------------------------------------------------
 // Moments
 
+/// The fleet chapter's size here: every step happens with four nodes a zone, and kubectl's
+/// output for a few nodes is as telling as for 150 (and a debug build runs it in a second).
+const PARITY_FLEET: usize = 12;
+
 struct Moment {
     label: String,
     chapter: Chapter,
@@ -565,7 +569,7 @@ fn moment(label: &str, chapter: Chapter, actions: &str, t: SimTime) -> Moment {
 fn moments() -> Vec<Moment> {
     let mut out = Vec::new();
     for chapter in Chapter::ALL {
-        let mut tl = Timeline::new(chapter, Config::default());
+        let mut tl = Timeline::new(chapter, Config { nodes: PARITY_FLEET, ..Config::default() });
         tl.run_until(SimTime::ZERO + chapter.scenario().duration);
         for (i, step) in tl.steps().into_iter().enumerate() {
             let t = step.unwrap_or_else(|| panic!("{chapter} step {} happens", i + 1));
@@ -603,7 +607,7 @@ fn moments() -> Vec<Moment> {
 fn cluster_at(m: &Moment) -> Cluster {
     let now = real_now();
     let epoch_secs = (now.0 - m.t.as_micros() as i64).div_euclid(1_000_000);
-    let config = Config { epoch: WallTime(epoch_secs * 1_000_000), ..Config::default() };
+    let config = Config { epoch: WallTime(epoch_secs * 1_000_000), nodes: PARITY_FLEET, ..Config::default() };
     let mut tl = Timeline::with_actions(m.chapter, config, &m.actions);
     tl.run_until(m.t + Duration::from_micros(1));
     Cluster::from_snapshot(&tl.at(m.t), real_now())

@@ -16,7 +16,7 @@ fn jsonl(chapter: Chapter) -> String {
     let until = SimTime::from_micros((duration.as_micros() as u64 / 1000) * 1000 + 999);
     let mut timeline = Timeline::new(chapter, Config::default());
     timeline.run_until(SimTime::from_micros(until.as_micros() + 1));
-    render::timeline::jsonl(timeline.log(), until)
+    render::timeline::jsonl(timeline.log(), until, timeline.config().epoch)
 }
 
 fn assert_same(chapter: Chapter, golden: &str) {

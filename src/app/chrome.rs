@@ -281,7 +281,11 @@ pub fn LiveRegion() -> impl IntoView {
     let watched = Memo::new(move |_| {
         let step = ctx.current_step();
         let t = ctx.t();
-        ctx.with_session(|s| Watched::at(&s.at(t), step))
+        if ctx.chapter.get().is_fleet() {
+            ctx.with_session(|s| Watched::fleet(&crate::view::fleet::Fleet::build(&s.at(t), s.timeline.log()), step))
+        } else {
+            ctx.with_session(|s| Watched::at(&s.at(t), step))
+        }
     });
     // What was last watched, and in which language it was said.
     let previous = StoredValue::new((None::<Lang>, Watched::default()));

@@ -86,6 +86,75 @@ pub fn Controls() -> impl IntoView {
         }
     };
 
+    // The fleet chapter's own actions: a zone, a number of nodes, and five buttons.
+    let zone = RwSignal::new(crate::sim::scenario::DARK_ZONE.to_string());
+    let count = RwSignal::new(5usize);
+    let fleet_states = Memo::new(move |_| {
+        tick.track();
+        let at = ctx.playback.with_untracked(|p| p.t);
+        let (z, k) = (zone.get(), count.get());
+        ctx.with_session(|s| vm::fleet_button_states(&s.at(at), &z, k))
+    });
+    let fleet_press = move |kind: ActionKind| {
+        let lang = ctx.lang.get_untracked();
+        let state = fleet_states.with_untracked(|s| s.iter().find(|b| b.kind == kind).cloned());
+        if let Some(ButtonState { unavailable: Some(why), .. }) = state {
+            ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &why)]));
+            return;
+        }
+        let target = vm::fleet_target(kind, &zone.get_untracked(), count.get_untracked());
+        if let Err(e) = ctx.act(kind, target) {
+            ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &e)]));
+        }
+    };
+    let fleet_button = move |kind: ActionKind| {
+        let why = move || fleet_states.with(|s| s.iter().find(|b| b.kind == kind).and_then(|b| b.unavailable.clone()));
+        view! {
+            <button
+                type="button"
+                class="action-button"
+                data-action=kind.name()
+                aria-disabled=move || why().is_some().then_some("true")
+                title=move || {
+                    let lang = ctx.lang.get();
+                    why().map(|w| lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &w)]))
+                }
+                on:click=move |_| fleet_press(kind)
+            >
+                {move || t(vm::label(kind))}
+            </button>
+        }
+    };
+    let fleet_group = move || {
+        ctx.chapter.get().is_fleet().then(|| {
+            let zones = crate::sim::ZONES
+                .iter()
+                .map(|z| view! { <option value=*z prop:selected=move || zone.get() == *z>{*z}</option> })
+                .collect_view();
+            view! {
+                <div class="fleet-actions">
+                    <label for="fleet-zone">{move || t(Key::FleetZone)}</label>
+                    <select id="fleet-zone" on:change=move |ev| zone.set(event_target_value(&ev))>
+                        {zones}
+                    </select>
+                    <label for="fleet-count">{move || t(Key::FleetCount)}</label>
+                    <input
+                        id="fleet-count"
+                        type="number"
+                        min="1"
+                        max=crate::sim::action::MAX_CUT_NODES.to_string()
+                        prop:value=move || count.get().to_string()
+                        on:change=move |ev| {
+                            let max = crate::sim::action::MAX_CUT_NODES;
+                            count.set(event_target_value(&ev).trim().parse::<usize>().unwrap_or(1).clamp(1, max));
+                        }
+                    />
+                    {vm::FLEET_GROUP.iter().map(|&k| fleet_button(k)).collect_view()}
+                </div>
+            }
+        })
+    };
+
     let groups = vm::GROUPS
         .iter()
         .map(|group| view! { <div class="action-group">{group.iter().map(|&k| button(k)).collect_view()}</div> })
@@ -141,6 +210,7 @@ pub fn Controls() -> impl IntoView {
                 </div>
             </div>
             <p class="help">{move || t(Key::SandboxHelp)}</p>
+            {fleet_group}
             <div class="action-groups">{groups}</div>
             {fork}
         </section>

@@ -8,6 +8,7 @@ pub mod chrome;
 pub mod controls;
 mod dom;
 pub mod embed;
+pub mod fleet;
 pub mod inspector;
 pub mod narration;
 pub mod playloop;
@@ -84,7 +85,9 @@ pub fn App() -> impl IntoView {
                 </h1>
             </Show>
             <div class="col-main">
-                <stage::Stage />
+                <Show when=move || ctx.chapter.get().is_fleet() fallback=|| view! { <stage::Stage /> }>
+                    <fleet::FleetStage />
+                </Show>
                 <timeline::TimelineBar />
                 <Show when=move || !ctx.embed>
                     <controls::Controls />

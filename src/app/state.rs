@@ -44,6 +44,8 @@ pub struct AppCtx {
     /// URL keeps it, so a reload keeps the rule.
     pub origin: Option<&'static str>,
     pub profile: crate::sim::Profile,
+    /// The fleet chapter's size (`&nodes=`).
+    pub nodes: usize,
     /// Question mode: on or off, the reader's answers, the question on screen.
     pub quiz: RwSignal<QuizState>,
     next_notice: StoredValue<u64>,
@@ -57,7 +59,7 @@ impl AppCtx {
 
     /// Builds the state from a parsed link.
     pub fn new(link: &Link, lang: Lang, reduced_motion: bool) -> AppCtx {
-        let config = Config { profile: link.profile, ..Config::default() };
+        let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() };
         let timeline = Timeline::with_actions(link.chapter, config, &link.actions);
         let mut session = Session::new(timeline);
         // Steps are found in the computed log: compute the chapter first.
@@ -88,6 +90,7 @@ impl AppCtx {
             // One short string for the page's lifetime.
             origin: link.origin.clone().map(|o| &*Box::leak(o.into_boxed_str())),
             profile: link.profile,
+            nodes: link.nodes,
             quiz: RwSignal::new(QuizState::from_link(link)),
             next_notice: StoredValue::new(0),
         }
@@ -181,7 +184,7 @@ impl AppCtx {
 
     /// Starts the chapter again, with or without the reader's actions.
     pub fn load(&self, chapter: Chapter, actions: &[Action]) {
-        let config = Config { profile: self.profile, ..Config::default() };
+        let config = Config { profile: self.profile, nodes: self.nodes, ..Config::default() };
         let timeline = Timeline::with_actions(chapter, config, actions);
         let mut session = Session::new(timeline);
         session.ensure(SimTime::ZERO);
@@ -215,6 +218,7 @@ impl AppCtx {
             lang: Some(self.lang.get_untracked()),
             origin: self.origin.map(str::to_owned),
             profile: self.profile,
+            nodes: self.nodes,
             quiz,
             progress: progress.to_param().is_some().then_some(progress),
         }
@@ -227,6 +231,7 @@ impl AppCtx {
             step: Some(n),
             lang: Some(self.lang.get_untracked()),
             profile: self.profile,
+            nodes: self.nodes,
             quiz: self.quiz.with_untracked(|q| q.enabled),
             ..Link::default()
         };

@@ -9,20 +9,27 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use crate::i18n::Lang;
-use crate::sim::{Action, Chapter, DEFAULT_SEED, Profile, format_go_duration, parse_actions, parse_go_duration};
+use crate::sim::{
+    Action, Chapter, DEFAULT_FLEET, DEFAULT_SEED, MAX_FLEET, MIN_FLEET, Profile, format_go_duration, parse_actions,
+    parse_go_duration,
+};
 
 /// The longest simulated time the command line runs (`--until`, `--at`).
 pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
 
 const AFTER_HELP: &str = "\
 Notation:
-  CHAPTER   registration, node-failure, kubelet-restart or node-goes-away
+  CHAPTER   registration, node-failure, kubelet-restart, zone-outage, maintenance or node-goes-away
   DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the chapter, at most 24h)
-  LIST      comma-separated ACTION[:MACHINE]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
+  LIST      comma-separated ACTION[:TARGET]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
   ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,
             create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role,
             shutdown, power-off, delete-node, taint-out-of-service, untaint-out-of-service,
-            create-statefulset
+            cordon, uncordon, drain[+FLAG...] (TARGET: a machine, default the first);
+            create-statefulset, create-daemonset, create-pdb+min-available=N|+max-unavailable=N
+            (no TARGET); cut-zone, restore-zone
+            (TARGET: a zone, e.g. eu-west-1b); cut-nodes (TARGET: ZONE/K, the first K connected
+            nodes of the zone); cut-control-plane, restore-control-plane (no TARGET)
 
 The same arguments always print the same bytes. Bad arguments exit with status 2.";
 
@@ -49,6 +56,7 @@ Output: one JSON object per line, in log order, keys in this order:
            answer came before the client's timeout), error (only when code is null), summary
   event    t_ms, seq, kind (\"event\"), reason, type, message, object (Kind/name or Kind/namespace/name),
            source, count
+  log      t_ms, seq, kind (\"log\"), component, severity (info|warning|error), line (as klog prints it)
 t_ms is whole milliseconds since the start of the chapter; --until includes that millisecond.";
 
 const OBJECTS_HELP: &str = "\
@@ -125,6 +133,9 @@ pub struct SimArgs {
     /// Seed for jitter, uids and generated names
     #[arg(long, value_name = "N", value_parser = parse_seed, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
     pub seed: u64,
+    /// How many nodes the fleet chapter (zone-outage) runs, spread evenly over three zones: 3 to 1000
+    #[arg(long, value_name = "N", value_parser = parse_nodes, default_value_t = DEFAULT_FLEET, allow_hyphen_values = true)]
+    pub nodes: usize,
 }
 
 /// `nodeline timeline`.
@@ -208,6 +219,12 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
 
 fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim().parse().map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
+}
+
+fn parse_nodes(s: &str) -> Result<usize, String> {
+    let bad = || format!("expected a whole number of nodes from {MIN_FLEET} to {MAX_FLEET}");
+    let n: usize = s.trim().parse().map_err(|_| bad())?;
+    if (MIN_FLEET..=MAX_FLEET).contains(&n) { Ok(n) } else { Err(bad()) }
 }
 
 fn parse_time(s: &str) -> Result<At, String> {

@@ -98,7 +98,7 @@ where
 impl SimArgs {
     /// The simulation's configuration: profile and seed, the default epoch.
     pub fn config(&self) -> Config {
-        Config { profile: self.k8s, seed: self.seed, ..Config::default() }
+        Config { profile: self.k8s, seed: self.seed, nodes: self.nodes, ..Config::default() }
     }
 
     /// The reader's actions, in time order.

@@ -11,5 +11,5 @@ use super::{Output, end_of_millisecond};
 pub(super) fn run(args: &TimelineArgs) -> Output {
     let until = args.until.map(|a| a.0).unwrap_or_else(|| args.sim.chapter.scenario().duration);
     let (timeline, warnings) = args.sim.timeline_through(until);
-    Output::ok(render::timeline::jsonl(timeline.log(), end_of_millisecond(until)), warnings)
+    Output::ok(render::timeline::jsonl(timeline.log(), end_of_millisecond(until), timeline.config().epoch), warnings)
 }

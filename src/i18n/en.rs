@@ -81,6 +81,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TaintOutOfService => "Taint out-of-service",
         Key::UntaintOutOfService => "Remove out-of-service taint",
         Key::CreateStatefulSet => "Create StatefulSet",
+        Key::CutZone => "Cut zone",
+        Key::RestoreZone => "Restore zone",
+        Key::CutControlPlane => "Cut the control plane off",
+        Key::RestoreControlPlane => "Restore the control plane",
+        Key::CutNodes => "Fail nodes of the zone",
         Key::ActionUnavailable => "Not now: {0}",
         Key::ForkNotice => "Your actions: {0}",
         Key::ResetSandbox => "Back to the chapter's story",
@@ -135,6 +140,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NoticeBadProfile => {
             "\"{1}\" is not a Kubernetes version this page models ({0}: 1.34 or 1.31); using 1.34."
         }
+        Key::NoticeBadNodes => "\"{1}\" is not a number of nodes ({0}: 3 to 1000); using 150.",
+        Key::NoticeNodesOutOfRange => "A fleet of {1} nodes is not possible ({0}: 3 to 1000); using {2}.",
         Key::NoticeUnknownParam => "The link has a parameter this page does not know: {0}={1}; ignored.",
         Key::NoticeRepeated => "The link gives {0} more than once; the first value is used.",
         Key::NoticeActionRejected => "{0} had no effect: {1}.",
@@ -226,6 +233,34 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceTainted => "the Node {0} already has the node.kubernetes.io/out-of-service taint",
         Key::RefuseOutOfServiceNotTainted => "the Node {0} has no node.kubernetes.io/out-of-service taint",
         Key::RefuseStatefulSetExists => "the StatefulSet {0} already exists",
+        Key::ChartTitle => "Per zone over time",
+        Key::ChartLegend => {
+            "Red: nodes not Ready. Dashed: nodes with a NoExecute taint. Dotted: Pods terminating. Green: Pods running."
+        }
+        Key::ChartMax => "top: {0}",
+        Key::ChartValues => "{0}: {1} not Ready, {2} NoExecute, {3} Pods terminating, {4} running.",
+        Key::RateStopped => "tainting stopped",
+        Key::RateEvery => "one node every {0} s",
+        Key::ZoneSummary => {
+            "Zone {0}: {1}; {2} Ready, {3} not Ready, {4} with NoExecute; tainting {5}, {6} waiting; Pods: {7} running, {8} terminating."
+        }
+        Key::ZoneCounts => "{0} Ready · {1} not Ready · {2} NoExecute",
+        Key::ZoneQueue => "NoExecute: {0} · {1} waiting",
+        Key::ZonePods => "Pods: {0} running · {1} terminating",
+        Key::MasterDisruption => "Master disruption mode: every zone is fully disrupted; nothing is evicted.",
+        Key::FleetStage => "The fleet: three zones, one cell per node",
+        Key::FleetStageHelp => {
+            "Square: Ready. Diamond: NotReady. Circle: Unknown. A bar: NoSchedule taint; a cross: NoExecute taint. Click a node, or focus the drawing and use the arrow keys, to inspect it."
+        }
+        Key::ControllerLog => "kube-controller-manager log",
+        Key::FleetZone => "Zone",
+        Key::FleetCount => "Nodes to fail",
+        Key::AnnounceZoneState => "Zone {0} is now {1}.",
+        Key::RefuseNoSuchZone => "there is no zone named {0}",
+        Key::RefuseZoneAlreadyCut => "every node of zone {0} is already cut off",
+        Key::RefuseZoneNotCut => "no node of zone {0} is cut off",
+        Key::RefuseControlPlaneAlreadyCut => "the API server already hears no kubelet",
+        Key::RefuseControlPlaneNotCut => "no kubelet is cut off from the API server",
         Key::LanguageSwitch => "Language: {0}",
         Key::AnnounceNodeStatus => "{0} is now {1}.",
         Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
@@ -290,6 +325,7 @@ pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        Chapter::ZoneOutage => &ZONE_OUTAGE,
         Chapter::Maintenance => &MAINTENANCE,
         Chapter::NodeGoesAway => &super::goes_away_en::NODE_GOES_AWAY,
     }
@@ -423,6 +459,55 @@ static KUBELET_RESTART: ChapterText = ChapterText {
             body: &[
                 "The [[nlc|controller]] removes the NoSchedule taint at once and the NoExecute one at its next pass. The [[eviction|taint eviction controller]] cancels the pending deletion (`Cancelling deletion of Pod`), and the kubelet reports the still-running Pod Ready again.",
                 "Had the kubelet come back within the grace period, the node would never have gone NotReady: the only trace would be the `Starting`, pressure and `NodeAllocatableEnforced` events.",
+            ],
+        },
+    ],
+};
+
+static ZONE_OUTAGE: ChapterText = ChapterText {
+    title: "A zone goes dark",
+    summary: "A fleet in three zones: per-zone states, rate-limited tainting and master disruption mode.",
+    steps: &[
+        StepText {
+            title: "Three healthy zones",
+            body: &[
+                "A fleet in three zones of one region: each kubelet registers its Node with `topology.kubernetes.io/region` and `topology.kubernetes.io/zone`, as a cloud provider labels them. A Deployment, `web`, runs one Pod a node, spread over the zones. Change the size with `&nodes=N`, from 3 to 1,000.",
+                "Every 10 s each kubelet renews its Lease. Every 5 s the [[nlc|node lifecycle controller]] checks every Node and counts each zone's Ready and not-Ready Nodes: all three zones are `Normal`. Each zone has its own tainting queue, a token bucket that lets one node through every 10 s (`--node-eviction-rate` 0.1).",
+            ],
+        },
+        StepText {
+            title: "A few nodes fail, tainted one every 10 s",
+            body: &[
+                "A few kubelets in `eu-west-1b` lose the API server. After the 50 s grace period the controller sets their conditions to `Unknown` and adds `node.kubernetes.io/unreachable:NoSchedule` at once.",
+                "The `NoExecute` taint goes through the zone's queue: the first node at once (the bucket starts full), then one every 10 s. Each taint starts the 300 s countdown of the Pods' tolerations. The zone is still `Normal`: a few nodes of a zone are far from 55 %.",
+            ],
+        },
+        StepText {
+            title: "Past 55 %: tainting slows, or stops",
+            body: &[
+                "More than half of `eu-west-1b` goes quiet. With more than two Nodes not Ready and at least 55 % of the zone (`--unhealthy-zone-threshold` 0.55), the zone is `PartialDisruption`, and the controller logs `Controller detected that zone is now in new state`.",
+                "In a zone of more than 50 nodes (`--large-cluster-size-threshold`) the queue slows to one node every 100 s (`--secondary-node-eviction-rate` 0.01); in a zone of 50 or fewer, as at the default size, it stops. Most of a zone vanishing at once is more likely a network partition than broken machines: emptying the zone would move its whole workload for nothing. Open the chapter with `&nodes=153` to see the slower rate.",
+            ],
+        },
+        StepText {
+            title: "The whole zone goes dark",
+            body: &[
+                "The rest of `eu-west-1b` goes quiet. With no Ready Node left the zone is `FullDisruption`, and while the other zones are healthy the controller treats it as a real outage: the queue is back to one node every 10 s.",
+                "As tolerations run out, the [[eviction|taint eviction controller]] deletes the Pods (three requests each, at the controller manager's 20 requests a second, burst 30), the [[replicaset|ReplicaSet]] creates replacements and the [[scheduler|scheduler]] binds them in `eu-west-1a` and `eu-west-1c`.",
+            ],
+        },
+        StepText {
+            title: "The control plane loses every node",
+            body: &[
+                "Now the [[apiserver|API server]] hears no kubelet at all. Every zone becomes `FullDisruption` and the controller logs `Controller detected that all Nodes are not-Ready. Entering master disruption mode`.",
+                "Every Node going quiet at once is more likely a fault of the control plane's own network than of every machine. The controller removes every `NoExecute` taint (the `NoSchedule` ones stay), stops all tainting, and the pending evictions are cancelled: nothing more is evicted.",
+            ],
+        },
+        StepText {
+            title: "Recovery",
+            body: &[
+                "The network comes back. The first Ready Node ends master disruption mode (`Exiting master disruption mode`): every Node's grace period starts again from now, so a Node still down gets a fresh 50 s before it is tainted again.",
+                "The kubelets report Ready, the `unreachable` taints come off, and the zones return to `Normal`.",
             ],
         },
     ],

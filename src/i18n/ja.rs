@@ -85,6 +85,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
         Key::CreateStatefulSet => "StatefulSet を作成",
+        Key::CutZone => "ゾーンを切り離す",
+        Key::RestoreZone => "ゾーンを戻す",
+        Key::CutControlPlane => "コントロールプレーンを切り離す",
+        Key::RestoreControlPlane => "コントロールプレーンを戻す",
+        Key::CutNodes => "ゾーンの Node を落とす",
         Key::ActionUnavailable => "今はできません: {0}",
         Key::ForkNotice => "あなたの操作: {0}",
         Key::ResetSandbox => "章の筋書きに戻す",
@@ -141,6 +146,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NoticeBadProfile => {
             "「{1}」はこのページが扱う Kubernetes のバージョンではありません ({0}: 1.34 か 1.31)。1.34 を使います。"
         }
+        Key::NoticeBadNodes => "「{1}」はノード数ではありません ({0}: 3 から 1000)。150 を使います。",
+        Key::NoticeNodesOutOfRange => "{1} 台のフリートは作れません ({0}: 3 から 1000)。{2} 台を使います。",
         Key::NoticeUnknownParam => "リンクにこのページが知らないパラメーターがあります: {0}={1}。無視しました。",
         Key::NoticeRepeated => "リンクで {0} が複数回指定されています。最初の値を使います。",
         Key::NoticeActionRejected => "{0} は効果がありませんでした: {1}。",
@@ -234,6 +241,34 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceTainted => "Node {0} にはすでに node.kubernetes.io/out-of-service taint があります",
         Key::RefuseOutOfServiceNotTainted => "Node {0} に node.kubernetes.io/out-of-service taint はありません",
         Key::RefuseStatefulSetExists => "StatefulSet {0} はすでにあります",
+        Key::ChartTitle => "ゾーンごとの推移",
+        Key::ChartLegend => {
+            "赤: Ready でない Node。破線: NoExecute の taint が付いた Node。点線: 終了中の Pod。緑: 実行中の Pod。"
+        }
+        Key::ChartMax => "上端: {0}",
+        Key::ChartValues => "{0}: Ready でない {1}、NoExecute {2}、終了中の Pod {3}、実行中 {4}。",
+        Key::RateStopped => "taint 付けは停止中",
+        Key::RateEvery => "{0} 秒に 1 台",
+        Key::ZoneSummary => {
+            "ゾーン {0}: {1}。Ready {2} 台、Ready でない {3} 台、NoExecute 付き {4} 台。taint 付けは{5}、待ち {6} 台。Pod: 実行中 {7}、終了中 {8}。"
+        }
+        Key::ZoneCounts => "Ready {0} · Ready でない {1} · NoExecute {2}",
+        Key::ZoneQueue => "NoExecute: {0} · 待ち {1} 台",
+        Key::ZonePods => "Pod: 実行中 {0} · 終了中 {1}",
+        Key::MasterDisruption => "マスター障害モード: すべてのゾーンが完全に障害中で、何も退避されません。",
+        Key::FleetStage => "フリート: 3 つのゾーン、Node 1 台につき 1 マス",
+        Key::FleetStageHelp => {
+            "四角: Ready。ひし形: NotReady。丸: Unknown。横棒: NoSchedule の taint、×: NoExecute の taint。Node をクリックするか、図にフォーカスして矢印キーで選ぶと詳しく見られます。"
+        }
+        Key::ControllerLog => "kube-controller-manager のログ",
+        Key::FleetZone => "ゾーン",
+        Key::FleetCount => "落とす Node の数",
+        Key::AnnounceZoneState => "ゾーン {0} は {1} になりました。",
+        Key::RefuseNoSuchZone => "{0} という名前のゾーンはありません",
+        Key::RefuseZoneAlreadyCut => "ゾーン {0} の Node はすでにすべて切り離されています",
+        Key::RefuseZoneNotCut => "ゾーン {0} に切り離された Node はありません",
+        Key::RefuseControlPlaneAlreadyCut => "API サーバーにはすでにどの kubelet の声も届いていません",
+        Key::RefuseControlPlaneNotCut => "API サーバーから切り離された kubelet はありません",
         Key::LanguageSwitch => "言語: {0}",
         Key::AnnounceNodeStatus => "{0} が {1} になりました。",
         Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
@@ -297,6 +332,7 @@ pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        Chapter::ZoneOutage => &ZONE_OUTAGE,
         Chapter::Maintenance => &MAINTENANCE,
         Chapter::NodeGoesAway => &super::goes_away_ja::NODE_GOES_AWAY,
     }
@@ -430,6 +466,55 @@ static KUBELET_RESTART: ChapterText = ChapterText {
             body: &[
                 "[[nlc|コントローラー]]は NoSchedule の taint をすぐに、NoExecute の taint を次の確認で外します。[[eviction|taint eviction controller]] は保留中の削除を取り消し (`Cancelling deletion of Pod`)、kubelet は動き続けていた Pod を再び Ready と報告します。",
                 "kubelet が猶予期間内に戻っていれば、node は NotReady にすらなりませんでした。残る痕跡は `Starting`、pressure、`NodeAllocatableEnforced` のイベントだけです。",
+            ],
+        },
+    ],
+};
+
+static ZONE_OUTAGE: ChapterText = ChapterText {
+    title: "ゾーンが落ちる",
+    summary: "3 つのゾーンにまたがるフリート: ゾーンごとの状態、レート制限された taint 付け、マスター障害モード。",
+    steps: &[
+        StepText {
+            title: "健全な 3 つのゾーン",
+            body: &[
+                "1 つのリージョンの 3 つのゾーンに広がるフリートです。各 kubelet はクラウドプロバイダーと同じく `topology.kubernetes.io/region` と `topology.kubernetes.io/zone` のラベル付きで Node を登録します。Deployment `web` は Node 1 台につき Pod 1 つを、ゾーンに分散して動かしています。台数は `&nodes=N` で 3 から 1,000 まで変えられます。",
+                "各 kubelet は 10 秒ごとに Lease を更新します。[[nlc|ノードライフサイクルコントローラー]]は 5 秒ごとにすべての Node を調べ、ゾーンごとに Ready とそうでない Node を数えます。3 つのゾーンはどれも `Normal` です。ゾーンごとに taint 付けのキューがあり、10 秒に 1 台だけ通すトークンバケットになっています (`--node-eviction-rate` 0.1)。",
+            ],
+        },
+        StepText {
+            title: "数台が落ち、10 秒に 1 台ずつ taint が付く",
+            body: &[
+                "`eu-west-1b` の数台の kubelet が API サーバーに届かなくなります。50 秒の猶予期間のあと、コントローラーはその Node の状態を `Unknown` にし、`node.kubernetes.io/unreachable:NoSchedule` をすぐに付けます。",
+                "`NoExecute` の taint はゾーンのキューを通ります。最初の 1 台はすぐに (バケットは満タンで始まるため)、その後は 10 秒に 1 台です。taint が付くたびに Pod の toleration の 300 秒のカウントダウンが始まります。ゾーンはまだ `Normal` です。数台では 55 % には遠く及びません。",
+            ],
+        },
+        StepText {
+            title: "55 % を超えると、taint 付けは遅くなるか止まる",
+            body: &[
+                "`eu-west-1b` の半分以上が応答しなくなります。Ready でない Node が 2 台を超え、ゾーンの 55 % 以上 (`--unhealthy-zone-threshold` 0.55) になると、ゾーンは `PartialDisruption` になり、コントローラーは `Controller detected that zone is now in new state` とログに書きます。",
+                "50 台を超えるゾーン (`--large-cluster-size-threshold`) ではキューが 100 秒に 1 台に遅くなり (`--secondary-node-eviction-rate` 0.01)、既定の台数のように 50 台以下のゾーンでは止まります。ゾーンの大半が一度に消えたのなら、マシンの故障よりネットワークの分断の可能性が高く、ゾーンを空にしてもワークロードを無駄に動かすだけだからです。遅いレートを見るには `&nodes=153` で開いてください。",
+            ],
+        },
+        StepText {
+            title: "ゾーン全体が落ちる",
+            body: &[
+                "`eu-west-1b` の残りも応答しなくなります。Ready の Node が 1 台も残らないとゾーンは `FullDisruption` になり、ほかのゾーンが健全である限り、コントローラーはこれを本当の障害として扱います。キューは 10 秒に 1 台に戻ります。",
+                "toleration が切れるたびに、[[eviction|taint 退避コントローラー]]が Pod を削除し (1 つにつき 3 リクエスト、コントローラーマネージャーの毎秒 20 リクエスト、バースト 30 の範囲で)、[[replicaset|ReplicaSet]] が代わりを作り、[[scheduler|スケジューラー]]が `eu-west-1a` と `eu-west-1c` に割り当てます。",
+            ],
+        },
+        StepText {
+            title: "コントロールプレーンがすべての Node を見失う",
+            body: &[
+                "今度は [[apiserver|API サーバー]]にどの kubelet の声も届きません。すべてのゾーンが `FullDisruption` になり、コントローラーは `Controller detected that all Nodes are not-Ready. Entering master disruption mode` とログに書きます。",
+                "すべての Node が一度に黙ったのなら、全マシンの故障よりコントロールプレーン自身のネットワークの障害の可能性が高いはずです。コントローラーはすべての `NoExecute` taint を外し (`NoSchedule` は残ります)、taint 付けを止め、保留中の退避は取り消されます。これ以上は何も退避されません。",
+            ],
+        },
+        StepText {
+            title: "回復",
+            body: &[
+                "ネットワークが戻ります。最初に Ready になった Node でマスター障害モードが終わります (`Exiting master disruption mode`)。すべての Node の猶予期間がいまから数え直されるので、まだ落ちている Node にも taint の前に改めて 50 秒が与えられます。",
+                "kubelet が Ready を報告し、`unreachable` の taint が外れ、ゾーンは `Normal` に戻ります。",
             ],
         },
     ],

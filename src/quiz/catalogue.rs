@@ -182,6 +182,8 @@ pub fn questions(chapter: Chapter) -> &'static [Question] {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        // The fleet chapter has no questions yet.
+        Chapter::ZoneOutage => &[],
         Chapter::Maintenance => &MAINTENANCE,
         Chapter::NodeGoesAway => &NODE_GOES_AWAY,
     }

@@ -17,6 +17,7 @@
 //!   kubectl`).
 
 pub mod json;
+pub mod klog;
 pub mod kubectl;
 pub mod linediff;
 pub mod list;

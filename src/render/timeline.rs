@@ -1,6 +1,7 @@
-//! `nodeline timeline`: a timeline's requests and Kubernetes Events as JSON Lines.
+//! `nodeline timeline`: a timeline's requests, Kubernetes Events and components' log lines as
+//! JSON Lines.
 //!
-//! One compact JSON object per line, one line per request or event, in log order (by `seq`,
+//! One compact JSON object per line, one line per request, event or log line, in log order (by `seq`,
 //! which also orders them in time). Keys always come in this order:
 //!
 //! * a request: `t_ms`, `seq`, `kind` (`"request"`), `actor` (`kubelet/node-1`,
@@ -11,17 +12,21 @@
 //! * an event: `t_ms`, `seq`, `kind` (`"event"`), `reason`, `type` (`Normal` or `Warning`),
 //!   `message`, `object` (the involved object as `Kind/name` or `Kind/namespace/name`), `source`
 //!   (the reporting component), `count` (the Event's count after this occurrence).
+//! * a log line: `t_ms`, `seq`, `kind` (`"log"`), `component` (as `actor`), `severity` (`info`,
+//!   `warning`, `error`), `line` (the line as klog prints it, [`super::klog`]).
 //!
 //! `t_ms` is whole milliseconds since the start of the timeline (`T+00:00`).
 
-use crate::sim::Log;
 use crate::sim::objects::ObjectReference;
 use crate::sim::record::EventRecord;
+use crate::sim::record::LogLine;
 use crate::sim::time::SimTime;
+use crate::sim::{Log, WallTime};
 
-/// Every request and event at or before `until`, one JSON object per line (each line ends with
-/// a newline).
-pub fn jsonl(log: &Log, until: SimTime) -> String {
+/// Every request, event and log line at or before `until`, one JSON object per line (each line
+/// ends with a newline); `epoch` is the wall-clock instant of `T+00:00` (for the log lines' klog
+/// headers).
+pub fn jsonl(log: &Log, until: SimTime, epoch: WallTime) -> String {
     let mut lines: Vec<(u64, String)> = Vec::new();
     for (idx, r) in log.requests.iter().enumerate() {
         if r.t <= until {
@@ -31,6 +36,11 @@ pub fn jsonl(log: &Log, until: SimTime) -> String {
     for e in &log.events {
         if e.t <= until {
             lines.push((e.seq, event_line(e)));
+        }
+    }
+    for l in &log.lines {
+        if l.t <= until {
+            lines.push((l.seq, log_line(l, epoch)));
         }
     }
     lines.sort_by_key(|(seq, _)| *seq);
@@ -72,6 +82,15 @@ pub fn event_line(e: &EventRecord) -> String {
     line.string("object", &object_ref(&e.object));
     line.string("source", &e.source);
     line.raw("count", &e.count.to_string());
+    line.finish()
+}
+
+/// The record for one log line (without newline).
+pub fn log_line(l: &LogLine, epoch: WallTime) -> String {
+    let mut line = Line::new(l.t, l.seq, "log");
+    line.string("component", &l.actor.to_string());
+    line.string("severity", l.severity.as_str());
+    line.string("line", &super::klog::klog_line(l, epoch));
     line.finish()
 }
 

@@ -16,6 +16,8 @@ pub struct Watched {
     pub nodes: Vec<(String, String)>,
     /// Pods evicted so far (`TaintManagerEviction` events), by name.
     pub evicted: Vec<String>,
+    /// The fleet chapter: each zone's state (instead of every Node's and Pod's news).
+    pub zones: Vec<(String, String)>,
 }
 
 impl Watched {
@@ -32,7 +34,14 @@ impl Watched {
             .collect();
         evicted.sort_unstable();
         evicted.dedup();
-        Watched { step, nodes, evicted }
+        Watched { step, nodes, evicted, zones: Vec::new() }
+    }
+
+    /// The facts of a fleet: the step and each zone's state, so that a thousand Nodes do not
+    /// flood the live region.
+    pub fn fleet(fleet: &crate::view::fleet::Fleet, step: usize) -> Watched {
+        let zones = fleet.zones.iter().map(|z| (z.name.clone(), z.state.as_str().to_string())).collect();
+        Watched { step, zones, ..Watched::default() }
     }
 }
 
@@ -47,6 +56,12 @@ pub fn announcement(lang: Lang, before: &Watched, now: &Watched, step_title: &st
         let was = before.nodes.iter().find(|(n, _)| n == name).map(|(_, s)| s);
         if was.is_some_and(|w| w != status) {
             parts.push(lang.fill(Key::AnnounceNodeStatus, &[name, status]));
+        }
+    }
+    for (zone, state) in &now.zones {
+        let was = before.zones.iter().find(|(z, _)| z == zone).map(|(_, s)| s);
+        if was.is_some_and(|w| w != state) {
+            parts.push(lang.fill(Key::AnnounceZoneState, &[zone, state]));
         }
     }
     for pod in &now.evicted {
@@ -67,6 +82,7 @@ mod tests {
             step,
             nodes: nodes.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect(),
             evicted: evicted.iter().map(|p| p.to_string()).collect(),
+            zones: Vec::new(),
         }
     }
 
@@ -97,5 +113,19 @@ mod tests {
         assert_eq!(end.evicted.len(), 1, "{end:?}");
         let said = announcement(Lang::En, &start, &end, "A replacement runs on node-2", 6).unwrap();
         assert!(said.contains("node-1 is now NotReady.") && said.contains("was evicted"), "{said}");
+    }
+
+    #[test]
+    fn a_fleet_says_zone_states_not_nodes() {
+        let zone = |s: &str| Watched { step: 3, zones: vec![("eu-west-1b".into(), s.into())], ..Watched::default() };
+        assert_eq!(
+            announcement(Lang::En, &zone("Normal"), &zone("PartialDisruption"), "x", 6).as_deref(),
+            Some("Zone eu-west-1b is now PartialDisruption.")
+        );
+        let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 9, ..Config::default() });
+        tl.run_until(SimTime::from_secs(100));
+        let f = crate::view::fleet::Fleet::build(&tl.at(SimTime::from_secs(90)), tl.log());
+        let w = Watched::fleet(&f, 1);
+        assert!(w.nodes.is_empty() && w.zones.len() == 3);
     }
 }

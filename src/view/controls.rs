@@ -2,7 +2,7 @@
 //! machine, and why the others are not possible now.
 
 use crate::i18n::Key;
-use crate::sim::{Action, ActionKind, Budget, DrainFlags, Refusal, Snapshot, format_actions};
+use crate::sim::{Action, ActionKind, Budget, DrainFlags, Refusal, Snapshot, Target, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
 pub const GROUPS: [&[ActionKind]; 10] = [
@@ -17,6 +17,37 @@ pub const GROUPS: [&[ActionKind]; 10] = [
     &[ActionKind::Shutdown, ActionKind::PowerOff, ActionKind::DeleteNode],
     &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
 ];
+
+/// The fleet chapter's own actions (in the page's order): fail K nodes of a zone, cut and restore
+/// a zone, cut and restore the control plane.
+pub const FLEET_GROUP: [ActionKind; 5] = [
+    ActionKind::CutNodes,
+    ActionKind::CutZone,
+    ActionKind::RestoreZone,
+    ActionKind::CutControlPlane,
+    ActionKind::RestoreControlPlane,
+];
+
+/// The target of a fleet action on `zone` with `count` nodes: `ZONE/K`, `ZONE`, or none.
+pub fn fleet_target(kind: ActionKind, zone: &str, count: usize) -> Option<String> {
+    match kind.target() {
+        Target::ZoneCount => Some(format!("{zone}/{count}")),
+        Target::Zone => Some(zone.to_string()),
+        _ => None,
+    }
+}
+
+/// The fleet actions' availability at the snapshot's instant, aimed at `zone` (`count` nodes for
+/// `cut-nodes`), in [`FLEET_GROUP`] order.
+pub fn fleet_button_states(snapshot: &Snapshot<'_>, zone: &str, count: usize) -> Vec<ButtonState> {
+    FLEET_GROUP
+        .iter()
+        .map(|&kind| ButtonState {
+            kind,
+            unavailable: snapshot.check_action(kind, fleet_target(kind, zone, count).as_deref()).err(),
+        })
+        .collect()
+}
 
 /// The button label of an action.
 pub fn label(kind: ActionKind) -> Key {
@@ -43,6 +74,11 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::TaintOutOfService => Key::TaintOutOfService,
         ActionKind::UntaintOutOfService => Key::UntaintOutOfService,
         ActionKind::CreateStatefulSet => Key::CreateStatefulSet,
+        ActionKind::CutZone => Key::CutZone,
+        ActionKind::RestoreZone => Key::RestoreZone,
+        ActionKind::CutControlPlane => Key::CutControlPlane,
+        ActionKind::RestoreControlPlane => Key::RestoreControlPlane,
+        ActionKind::CutNodes => Key::CutNodes,
     }
 }
 
@@ -99,8 +135,12 @@ mod tests {
 
     #[test]
     fn every_action_has_one_place_and_a_label() {
-        let listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
-        assert_eq!(listed, ActionKind::ALL.to_vec());
+        let mut listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
+        listed.extend(FLEET_GROUP);
+        listed.sort();
+        let mut all = ActionKind::ALL.to_vec();
+        all.sort();
+        assert_eq!(listed, all);
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
 
@@ -126,7 +166,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let states = button_states(&tl.at(SimTime::from_secs(90)), None);
-        assert_eq!(states.len(), ActionKind::ALL.len());
+        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len());
         assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");
@@ -137,6 +177,24 @@ mod tests {
         assert!(unavailable(&states, ActionKind::KillKubelet).unwrap().contains("no machine named node-9"));
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(machine_names(&tl.at(SimTime::from_secs(90))), ["node-1"]);
+    }
+
+    #[test]
+    fn fleet_actions_are_explained_per_zone() {
+        let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 9, ..Config::default() });
+        tl.run_until(SimTime::from_secs(100));
+        let at = tl.at(SimTime::from_secs(90));
+        let states = fleet_button_states(&at, "eu-west-1b", 2);
+        assert_eq!(unavailable(&states, ActionKind::CutNodes), None);
+        assert_eq!(unavailable(&states, ActionKind::RestoreZone).unwrap(), "no node of zone eu-west-1b is cut off");
+        assert_eq!(
+            unavailable(&states, ActionKind::RestoreControlPlane).unwrap(),
+            "no kubelet is cut off from the API server"
+        );
+        let states = fleet_button_states(&at, "eu-west-1z", 2);
+        assert_eq!(unavailable(&states, ActionKind::CutZone).unwrap(), "there is no zone named eu-west-1z");
+        assert_eq!(fleet_target(ActionKind::CutNodes, "eu-west-1b", 3).as_deref(), Some("eu-west-1b/3"));
+        assert_eq!(fleet_target(ActionKind::CutControlPlane, "eu-west-1b", 3), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod announce;
 pub mod controls;
+pub mod fleet;
 pub mod html;
 pub mod inspector;
 pub mod notice;
@@ -11,3 +12,4 @@ pub mod quiz;
 pub mod session;
 pub mod stage;
 pub mod track;
+pub mod zonechart;

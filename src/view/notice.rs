@@ -19,6 +19,8 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::BadLang => (Key::NoticeBadLang, String::new()),
         Problem::BadOrigin => (Key::NoticeBadOrigin, String::new()),
         Problem::BadProfile => (Key::NoticeBadProfile, String::new()),
+        Problem::BadNodes => (Key::NoticeBadNodes, String::new()),
+        Problem::NodesOutOfRange { used } => (Key::NoticeNodesOutOfRange, used.to_string()),
         Problem::BadProgress => (Key::NoticeBadProgress, String::new()),
         Problem::UnknownParam => (Key::NoticeUnknownParam, String::new()),
         Problem::Repeated => (Key::NoticeRepeated, String::new()),
@@ -44,6 +46,11 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::OutOfServiceAlreadyTainted(_) => Key::RefuseOutOfServiceTainted,
         Refusal::OutOfServiceNotTainted(_) => Key::RefuseOutOfServiceNotTainted,
         Refusal::StatefulSetExists(_) => Key::RefuseStatefulSetExists,
+        Refusal::NoSuchZone(_) => Key::RefuseNoSuchZone,
+        Refusal::ZoneAlreadyCut(_) => Key::RefuseZoneAlreadyCut,
+        Refusal::ZoneNotCut(_) => Key::RefuseZoneNotCut,
+        Refusal::ControlPlaneAlreadyCut => Key::RefuseControlPlaneAlreadyCut,
+        Refusal::ControlPlaneNotCut => Key::RefuseControlPlaneNotCut,
     };
     lang.fill(key, &[&r.subject()])
 }
@@ -67,6 +74,11 @@ mod tests {
             Refusal::DuplicateExists("node-1".into()),
             Refusal::NodeNotRegistered("node-3".into()),
             Refusal::MachineCannotReach("node-1".into()),
+            Refusal::NoSuchZone("eu-west-1z".into()),
+            Refusal::ZoneAlreadyCut("eu-west-1b".into()),
+            Refusal::ZoneNotCut("eu-west-1b".into()),
+            Refusal::ControlPlaneAlreadyCut,
+            Refusal::ControlPlaneNotCut,
         ];
         for r in &all {
             assert_eq!(refusal_text(Lang::En, r), r.to_string());

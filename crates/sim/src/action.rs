@@ -45,6 +45,16 @@ pub enum ActionKind {
     UntaintOutOfService,
     /// `kubectl apply` of a StatefulSet `db` (one replica, one volume).
     CreateStatefulSet,
+    /// Cuts every kubelet of a zone off the API server (`cut-zone:ZONE`).
+    CutZone,
+    /// Restores every cut kubelet of a zone (`restore-zone:ZONE`).
+    RestoreZone,
+    /// The API server hears no kubelet at all (the control plane's own network is cut).
+    CutControlPlane,
+    /// Every kubelet reaches the API server again.
+    RestoreControlPlane,
+    /// Cuts the first K still-connected kubelets of a zone in one gesture (`cut-nodes:ZONE/K`).
+    CutNodes,
 }
 
 /// The flags of `kubectl drain` the simulation models (`+flag` in the notation).
@@ -170,9 +180,22 @@ impl Budget {
     }
 }
 
+/// What an action is aimed at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Nothing: the cluster as a whole.
+    None,
+    /// One machine (`:MACHINE`; the chapter's first machine when omitted).
+    Machine,
+    /// A zone (`:ZONE`, required).
+    Zone,
+    /// A number of nodes of a zone (`:ZONE/K`, required).
+    ZoneCount,
+}
+
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 22] = [
+    pub const ALL: [ActionKind; 27] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -195,6 +218,11 @@ impl ActionKind {
         ActionKind::TaintOutOfService,
         ActionKind::UntaintOutOfService,
         ActionKind::CreateStatefulSet,
+        ActionKind::CutZone,
+        ActionKind::RestoreZone,
+        ActionKind::CutControlPlane,
+        ActionKind::RestoreControlPlane,
+        ActionKind::CutNodes,
     ];
 
     /// The action's name in the notation.
@@ -222,6 +250,11 @@ impl ActionKind {
             ActionKind::TaintOutOfService => "taint-out-of-service",
             ActionKind::UntaintOutOfService => "untaint-out-of-service",
             ActionKind::CreateStatefulSet => "create-statefulset",
+            ActionKind::CutZone => "cut-zone",
+            ActionKind::RestoreZone => "restore-zone",
+            ActionKind::CutControlPlane => "cut-control-plane",
+            ActionKind::RestoreControlPlane => "restore-control-plane",
+            ActionKind::CutNodes => "cut-nodes",
         }
     }
 
@@ -232,15 +265,24 @@ impl ActionKind {
 
     /// Whether the action is aimed at one machine (and so takes `:MACHINE`).
     pub fn targets_machine(self) -> bool {
-        !matches!(
-            self,
+        self.target() == Target::Machine
+    }
+
+    /// What the action is aimed at.
+    pub fn target(self) -> Target {
+        match self {
             ActionKind::CreatePod
-                | ActionKind::CreateToleratingPod
-                | ActionKind::AddMachine
-                | ActionKind::CreatePdb(_)
-                | ActionKind::CreateDaemonSet
-                | ActionKind::CreateStatefulSet
-        )
+            | ActionKind::CreateToleratingPod
+            | ActionKind::AddMachine
+            | ActionKind::CreatePdb(_)
+            | ActionKind::CreateDaemonSet
+            | ActionKind::CreateStatefulSet
+            | ActionKind::CutControlPlane
+            | ActionKind::RestoreControlPlane => Target::None,
+            ActionKind::CutZone | ActionKind::RestoreZone => Target::Zone,
+            ActionKind::CutNodes => Target::ZoneCount,
+            _ => Target::Machine,
+        }
     }
 
     /// Whether two kinds are the same action, whatever their flags.
@@ -261,12 +303,13 @@ impl fmt::Display for ActionKind {
     }
 }
 
-/// One input: an action, the machine it is aimed at (if it takes one), and when.
+/// One input: an action, what it is aimed at (if it takes a target), and when.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Action {
     pub at: SimTime,
     pub kind: ActionKind,
-    /// The machine, for actions that take one; `None` means the chapter's first machine.
+    /// The target ([`ActionKind::target`]): a machine (`None` means the chapter's first
+    /// machine), a zone, or `ZONE/K`.
     pub machine: Option<String>,
 }
 
@@ -307,7 +350,17 @@ impl std::error::Error for ActionParseError {}
 /// The longest machine name accepted (a DNS label).
 const MAX_MACHINE_NAME: usize = 63;
 
-/// Parses one `ACTION[:MACHINE]@TIME` (also accepted: `ACTION@TIME:MACHINE`).
+/// The largest K in `cut-nodes:ZONE/K` (the largest fleet).
+pub const MAX_CUT_NODES: usize = 1000;
+
+/// Splits a `cut-nodes` target `ZONE/K`.
+pub fn split_zone_count(target: &str) -> Option<(&str, usize)> {
+    let (zone, k) = target.split_once('/')?;
+    let k: usize = k.parse().ok()?;
+    (is_dns_label(zone) && (1..=MAX_CUT_NODES).contains(&k)).then_some((zone, k))
+}
+
+/// Parses one `ACTION[:TARGET]@TIME` (also accepted: `ACTION@TIME:TARGET`).
 pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
     let err = |why: String| ActionParseError(format!("invalid action \"{text}\": {why}"));
     let text = text.trim();
@@ -351,11 +404,28 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
         }
     }
     let at = parse_go_duration(time).map_err(|e| err(e.to_string()))?;
-    let machine = match machine {
-        None => None,
-        Some(_) if !kind.targets_machine() => return Err(err(format!("{name} does not take a machine"))),
-        Some(m) if is_dns_label(m) => Some(m.to_string()),
-        Some(m) => return Err(err(format!("\"{m}\" is not a machine name (lowercase letters, digits and '-')"))),
+    let machine = match (kind.target(), machine) {
+        (Target::Machine, None) => None,
+        (Target::None, None) => None,
+        (Target::None, Some(_)) => return Err(err(format!("{name} does not take a machine"))),
+        (Target::Machine, Some(m)) if is_dns_label(m) => Some(m.to_string()),
+        (Target::Machine, Some(m)) => {
+            return Err(err(format!("\"{m}\" is not a machine name (lowercase letters, digits and '-')")));
+        }
+        (Target::Zone, None) => return Err(err(format!("{name} needs a zone, e.g. {name}:eu-west-1b@5m"))),
+        (Target::Zone, Some(z)) if is_dns_label(z) => Some(z.to_string()),
+        (Target::Zone, Some(z)) => {
+            return Err(err(format!("\"{z}\" is not a zone name (lowercase letters, digits and '-')")));
+        }
+        (Target::ZoneCount, None) => {
+            return Err(err(format!("{name} needs a zone and a number of nodes, e.g. {name}:eu-west-1b/5@2m")));
+        }
+        (Target::ZoneCount, Some(t)) if split_zone_count(t).is_some() => Some(t.to_string()),
+        (Target::ZoneCount, Some(t)) => {
+            return Err(err(format!(
+                "\"{t}\" is not ZONE/K (a zone name, '/', and a number of nodes from 1 to {MAX_CUT_NODES})"
+            )));
+        }
     };
     Ok(Action { at: SimTime::from_micros(at.as_micros() as u64), kind, machine })
 }
@@ -416,6 +486,17 @@ mod tests {
     }
 
     #[test]
+    fn parses_the_zone_actions() {
+        let text = "cut-nodes:eu-west-1b/5@2m0s,cut-zone:eu-west-1b@7m0s,cut-control-plane@15m0s,\
+                    restore-control-plane@18m0s,restore-zone:eu-west-1b@18m0s";
+        let a = parse_actions(text).unwrap();
+        assert_eq!(a[0], Action::on(ActionKind::CutNodes, "eu-west-1b/5", SimTime::from_secs(120)));
+        assert_eq!(a[2], Action::new(ActionKind::CutControlPlane, SimTime::from_secs(900)));
+        assert_eq!(format_actions(&a), text);
+        assert_eq!(split_zone_count("eu-west-1b/5"), Some(("eu-west-1b", 5)));
+    }
+
+    #[test]
     fn round_trips_through_the_notation() {
         let text = "create-pod@25s,kill-kubelet:node-2@2m0s,start-kubelet@9m30s";
         assert_eq!(format_actions(&parse_actions(text).unwrap()), text);
@@ -462,6 +543,14 @@ mod tests {
             ("create-pdb+max-unavailable=150%@1m", "a number or a percentage"),
             ("cordon+force@1m", "takes no flags"),
             ("create-pdb+min-available=1:node-1@1m", "does not take a machine"),
+            ("cut-zone@1m", "needs a zone"),
+            ("cut-zone:EU_1@1m", "not a zone name"),
+            ("cut-control-plane:node-1@1m", "does not take a machine"),
+            ("cut-nodes@1m", "needs a zone and a number"),
+            ("cut-nodes:eu-west-1b@1m", "not ZONE/K"),
+            ("cut-nodes:eu-west-1b/0@1m", "not ZONE/K"),
+            ("cut-nodes:eu-west-1b/1001@1m", "not ZONE/K"),
+            ("cut-nodes:eu-west-1b/x@1m", "not ZONE/K"),
         ] {
             let e = parse_actions(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");
@@ -504,6 +593,16 @@ pub enum Refusal {
     OutOfServiceNotTainted(String),
     /// The StatefulSet already exists.
     StatefulSetExists(String),
+    /// No machine carries this zone label.
+    NoSuchZone(String),
+    /// Every kubelet of this zone is already cut off.
+    ZoneAlreadyCut(String),
+    /// No kubelet of this zone is cut off.
+    ZoneNotCut(String),
+    /// Every kubelet is already cut off from the API server.
+    ControlPlaneAlreadyCut,
+    /// No kubelet is cut off from the API server.
+    ControlPlaneNotCut,
 }
 
 impl Refusal {
@@ -522,7 +621,11 @@ impl Refusal {
             | Refusal::MachineCannotReach(s)
             | Refusal::OutOfServiceAlreadyTainted(s)
             | Refusal::OutOfServiceNotTainted(s)
-            | Refusal::StatefulSetExists(s) => s.clone(),
+            | Refusal::StatefulSetExists(s)
+            | Refusal::NoSuchZone(s)
+            | Refusal::ZoneAlreadyCut(s)
+            | Refusal::ZoneNotCut(s) => s.clone(),
+            Refusal::ControlPlaneAlreadyCut | Refusal::ControlPlaneNotCut => String::new(),
             Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
         }
     }
@@ -551,6 +654,11 @@ impl fmt::Display for Refusal {
                 write!(f, "the Node {s} has no node.kubernetes.io/out-of-service taint")
             }
             Refusal::StatefulSetExists(_) => write!(f, "the StatefulSet {s} already exists"),
+            Refusal::NoSuchZone(_) => write!(f, "there is no zone named {s}"),
+            Refusal::ZoneAlreadyCut(_) => write!(f, "every node of zone {s} is already cut off"),
+            Refusal::ZoneNotCut(_) => write!(f, "no node of zone {s} is cut off"),
+            Refusal::ControlPlaneAlreadyCut => write!(f, "the API server already hears no kubelet"),
+            Refusal::ControlPlaneNotCut => write!(f, "no kubelet is cut off from the API server"),
         }
     }
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
 use super::objects::{Event, Kind, Object, Status};
 use super::profile::Profile;
-use super::record::{Actor, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response};
+use super::record::{Actor, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response, Severity};
 use super::rng::Rng;
 use super::time::{SimTime, WallTime, millis};
 use super::vecmap::VecMap;
@@ -214,10 +214,15 @@ impl<'a, T> Ctx<'a, T> {
         nanos
     }
 
-    /// Records a log line.
+    /// Records a log line at Info severity.
     pub(crate) fn log_line(&mut self, actor: Actor, message: String) {
+        self.log_line_at(actor, Severity::Info, message);
+    }
+
+    /// Records a log line at `severity`.
+    pub(crate) fn log_line_at(&mut self, actor: Actor, severity: Severity, message: String) {
         let seq = self.log.seq();
-        self.log.lines.push(LogLine { seq, t: self.now, actor, message });
+        self.log.lines.push(LogLine { seq, t: self.now, actor, severity, message });
     }
 
     /// The stored Event object `namespace/name`, if any. Events live in the log only (the store

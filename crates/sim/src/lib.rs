@@ -43,12 +43,13 @@ pub mod timeline;
 mod world;
 
 pub use action::{
-    Action, ActionKind, ActionParseError, Budget, DrainFlags, Refusal, format_actions, parse_action, parse_actions,
+    Action, ActionKind, ActionParseError, Budget, DrainFlags, Refusal, Target, format_actions, parse_action,
+    parse_actions,
 };
 pub use apiserver::{
     EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE, TAINT_UNREACHABLE, kubelet_may_set_label,
 };
-pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState};
+pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState, compute_zone_state, zone_qps};
 pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
 pub use kubelet::{
@@ -57,8 +58,8 @@ pub use kubelet::{
 };
 pub use machine::{KubeletState, MachineSpec, MachineView, RunningContainer};
 pub use profile::Profile;
-pub use record::{Actor, Body, ChangeType, LeaseVersion, Log, Method, Outcome, Request, Response};
-pub use scenario::{Chapter, ReplicaSetSpec, Scenario};
+pub use record::{Actor, Body, ChangeType, LeaseVersion, Log, LogLine, Method, Outcome, Request, Response, Severity};
+pub use scenario::{Chapter, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ForkError, Input, Snapshot, Timeline};
 pub use world::{Config, DEFAULT_EPOCH, DEFAULT_SEED};

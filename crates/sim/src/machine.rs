@@ -66,7 +66,15 @@ pub struct MachineView {
     pub containers: Vec<RunningContainer>,
     /// The machine is off (a shutdown or power-off, until its kubelet is started again).
     pub powered_off: bool,
+    /// The `topology.kubernetes.io/zone` label the kubelet registers its Node with (empty
+    /// without one): what the zone actions aim at.
+    pub zone: String,
 }
+
+/// The zone label a cloud provider sets on its machines' Nodes.
+pub const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
+/// The region label a cloud provider sets on its machines' Nodes.
+pub const REGION_LABEL: &str = "topology.kubernetes.io/region";
 
 /// The kubelet process's state, as `systemctl status kubelet` would tell it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -345,7 +345,7 @@ impl Change {
     }
 
     /// The object's namespace and name (the same in every version).
-    fn names(&self) -> (&str, &str) {
+    pub fn names(&self) -> (&str, &str) {
         let meta = match &self.version {
             Version::Object(o) => o.meta(),
             Version::Lease(v) => &v.base.metadata,
@@ -397,7 +397,38 @@ pub struct LogLine {
     pub seq: u64,
     pub t: SimTime,
     pub actor: Actor,
+    pub severity: Severity,
+    /// The structured message as klog's text format prints it after the header
+    /// (`"Message" key="value"`).
     pub message: String,
+}
+
+/// A log line's klog severity (the first letter of its header).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    /// The letter klog starts the line with.
+    pub fn letter(self) -> char {
+        match self {
+            Severity::Info => 'I',
+            Severity::Warning => 'W',
+            Severity::Error => 'E',
+        }
+    }
+
+    /// The name in the timeline's JSON (`info`, `warning`, `error`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
 }
 
 /// An input applied to the simulation.

@@ -10,7 +10,7 @@ use serde::Serialize;
 mod maintenance;
 
 use super::action::{Action, ActionKind};
-use super::machine::MachineSpec;
+use super::machine::{MachineSpec, REGION_LABEL, ZONE_LABEL};
 use super::objects::{Kind, Object};
 use super::record::{Log, Method};
 use super::time::{SimTime, millis, secs};
@@ -37,6 +37,8 @@ pub enum Chapter {
     NodeFailure,
     /// The kubelet comes back.
     KubeletRestart,
+    /// A fleet in three zones: zone states, rate-limited tainting, master disruption mode.
+    ZoneOutage,
     /// Cordon, drain against a PodDisruptionBudget, uncordon.
     Maintenance,
     /// A node goes away: graceful shutdown, deleting the Node, non-graceful shutdown.
@@ -45,10 +47,11 @@ pub enum Chapter {
 
 impl Chapter {
     /// All chapters, in story order.
-    pub const ALL: [Chapter; 5] = [
+    pub const ALL: [Chapter; 6] = [
         Chapter::Registration,
         Chapter::NodeFailure,
         Chapter::KubeletRestart,
+        Chapter::ZoneOutage,
         Chapter::Maintenance,
         Chapter::NodeGoesAway,
     ];
@@ -59,6 +62,7 @@ impl Chapter {
             Chapter::Registration => "registration",
             Chapter::NodeFailure => "node-failure",
             Chapter::KubeletRestart => "kubelet-restart",
+            Chapter::ZoneOutage => "zone-outage",
             Chapter::Maintenance => "maintenance",
             Chapter::NodeGoesAway => "node-goes-away",
         }
@@ -71,6 +75,7 @@ impl Chapter {
             "registration" | "cluster-node-registration" => Some(Chapter::Registration),
             "node-failure" | "cluster-node-failure" => Some(Chapter::NodeFailure),
             "kubelet-restart" | "cluster-node-restart" => Some(Chapter::KubeletRestart),
+            "zone-outage" => Some(Chapter::ZoneOutage),
             "maintenance" => Some(Chapter::Maintenance),
             "node-goes-away" => Some(Chapter::NodeGoesAway),
             _ => None,
@@ -82,15 +87,27 @@ impl Chapter {
         Chapter::ALL.iter().position(|c| *c == self).expect("listed") + 1
     }
 
-    /// The scenario behind the chapter.
+    /// The scenario behind the chapter (a fleet chapter at its default size).
     pub fn scenario(self) -> Scenario {
+        self.scenario_for(DEFAULT_FLEET)
+    }
+
+    /// The scenario behind the chapter, a fleet chapter with `nodes` nodes (clamped to
+    /// [`MIN_FLEET`]..=[`MAX_FLEET`]); the other chapters ignore `nodes`.
+    pub fn scenario_for(self, nodes: usize) -> Scenario {
         match self {
             Chapter::Registration => registration(),
             Chapter::NodeFailure => node_failure(),
             Chapter::KubeletRestart => kubelet_restart(),
+            Chapter::ZoneOutage => zone_outage(nodes.clamp(MIN_FLEET, MAX_FLEET)),
             Chapter::Maintenance => maintenance::maintenance(),
             Chapter::NodeGoesAway => node_goes_away(),
         }
+    }
+
+    /// Whether the chapter is a fleet (its size set by `--nodes` / `&nodes=`).
+    pub fn is_fleet(self) -> bool {
+        self == Chapter::ZoneOutage
     }
 }
 
@@ -257,6 +274,76 @@ fn node_goes_away() -> Scenario {
             step(Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" }, Duration::ZERO),
         ],
         duration: secs(810),
+    }
+}
+
+/// The smallest fleet (one node per zone).
+pub const MIN_FLEET: usize = 3;
+/// The largest fleet.
+pub const MAX_FLEET: usize = 1000;
+/// The fleet chapter's size unless the reader asks for another: 50 nodes a zone, exactly the
+/// large-cluster threshold, so one more node a zone changes the partial-disruption rate.
+pub const DEFAULT_FLEET: usize = 150;
+/// The fleet's region, as a cloud provider labels its Nodes.
+pub const REGION: &str = "eu-west-1";
+/// The fleet's three zones.
+pub const ZONES: [&str; 3] = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
+/// The zone that goes dark.
+pub const DARK_ZONE: &str = "eu-west-1b";
+
+/// How many of `n` nodes each zone gets: evenly, the first zones one more when `n` is not a
+/// multiple of three.
+pub fn zone_sizes(n: usize) -> [usize; 3] {
+    [0, 1, 2].map(|z| n / 3 + usize::from(z < n % 3))
+}
+
+/// `n` machines in three zones, in blocks (`node-1`... in the first zone, and so on), labelled
+/// as a cloud provider labels them.
+pub fn fleet(n: usize) -> Vec<MachineSpec> {
+    let sizes = zone_sizes(n);
+    let mut machines = Vec::with_capacity(n);
+    for (z, size) in sizes.iter().enumerate() {
+        for _ in 0..*size {
+            let mut spec = MachineSpec::new(&format!("node-{}", machines.len() + 1));
+            spec.labels = vec![(REGION_LABEL.into(), REGION.into()), (ZONE_LABEL.into(), ZONES[z].into())];
+            machines.push(spec);
+        }
+    }
+    machines
+}
+
+/// Chapter 4: a few nodes of one zone fail, then more than 55 % of it, then all of it; then the
+/// control plane loses every node; then everything comes back.
+fn zone_outage(n: usize) -> Scenario {
+    let size = zone_sizes(n)[1];
+    let few = (size / 16).clamp(1, 3);
+    // Past the 55 % unhealthy threshold (and more than two nodes), short of the whole zone.
+    let partial = (size * 3).div_ceil(5).max(3);
+    let mut script = vec![Action::on(ActionKind::CutNodes, &format!("{DARK_ZONE}/{few}"), SimTime::from_secs(120))];
+    if partial > few && partial < size {
+        script.push(Action::on(
+            ActionKind::CutNodes,
+            &format!("{DARK_ZONE}/{}", partial - few),
+            SimTime::from_secs(270),
+        ));
+    }
+    script.push(Action::on(ActionKind::CutZone, DARK_ZONE, SimTime::from_secs(420)));
+    script.push(Action::new(ActionKind::CutControlPlane, SimTime::from_secs(840)));
+    script.push(Action::new(ActionKind::RestoreControlPlane, SimTime::from_secs(1050)));
+    Scenario {
+        chapter: Chapter::ZoneOutage,
+        machines: fleet(n),
+        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: n as i32, created_after: secs(30) }],
+        script,
+        steps: vec![
+            step(Anchor::At(secs(90)), Duration::ZERO),
+            step(Anchor::Input(ActionKind::CutNodes), millis(500)),
+            step(Anchor::LogLine { contains: "newState=\"PartialDisruption\"" }, secs(2)),
+            step(Anchor::LogLine { contains: "newState=\"FullDisruption\"" }, secs(2)),
+            step(Anchor::LogLine { contains: "Entering master disruption mode" }, secs(2)),
+            step(Anchor::LogLine { contains: "Exiting master disruption mode" }, secs(2)),
+        ],
+        duration: secs(1200),
     }
 }
 

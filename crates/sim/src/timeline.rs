@@ -74,7 +74,7 @@ impl Timeline {
     /// The chapter with the reader's actions: the script up to the first action, then the
     /// actions (each replacing what the script would have done after it).
     pub fn with_actions(chapter: Chapter, config: Config, actions: &[Action]) -> Timeline {
-        Timeline::from_scenario(chapter.scenario(), config, actions)
+        Timeline::from_scenario(chapter.scenario_for(config.nodes), config, actions)
     }
 
     /// Any scenario (benchmarks and tests build their own clusters), with the reader's actions.

@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
 
-use super::action::{Action, ActionKind, Refusal};
+use super::action::{Action, ActionKind, Refusal, split_zone_count};
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
@@ -33,7 +33,7 @@ use super::objects::Node;
 use super::profile::Profile;
 use super::record::{AppliedInput, Log};
 use super::rng::Rng;
-use super::scenario::ReplicaSetSpec;
+use super::scenario::{DEFAULT_FLEET, ReplicaSetSpec};
 use super::time::{SimTime, WallTime};
 use super::vecmap::VecMap;
 
@@ -44,6 +44,8 @@ pub struct Config {
     pub seed: u64,
     /// The wall-clock instant that `T+00:00` stands for.
     pub epoch: WallTime,
+    /// How many nodes a fleet chapter runs (`--nodes`, `&nodes=`); other chapters ignore it.
+    pub nodes: usize,
 }
 
 /// The default seed: the same command prints the same bytes.
@@ -54,7 +56,7 @@ pub const DEFAULT_EPOCH: WallTime = WallTime(1_772_442_000_000_000);
 
 impl Default for Config {
     fn default() -> Config {
-        Config { profile: Profile::default(), seed: DEFAULT_SEED, epoch: DEFAULT_EPOCH }
+        Config { profile: Profile::default(), seed: DEFAULT_SEED, epoch: DEFAULT_EPOCH, nodes: DEFAULT_FLEET }
     }
 }
 
@@ -386,9 +388,14 @@ impl World {
 
     /// Whether `action` makes sense now; the error says why not.
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
-        let views: Vec<MachineView> = self.machines.iter().map(Machine::view).collect();
+        let views = self.views();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
         check_action(kind, machine, &views, node, self.core.api.pods.len(), !self.statefulsets.sets.is_empty())
+    }
+
+    /// What can be seen of every machine now.
+    fn views(&self) -> Vec<MachineView> {
+        self.machines.iter().map(Machine::view).collect()
     }
 
     /// Applies an input now. Inputs that make no sense now are recorded as rejected.
@@ -403,6 +410,17 @@ impl World {
             }
         };
         log.inputs.push(AppliedInput { seq, t: now, action: action.clone(), scripted, rejected: None });
+        if let Ok(targets) = fleet_targets(action.kind, action.machine.as_deref(), &self.views()) {
+            let cut = matches!(action.kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
+            for m in targets {
+                if cut {
+                    self.on_machine(m, log, |machine, _| machine.cut_network(now));
+                } else {
+                    self.on_machine(m, log, |machine, ctx| machine.restore_network(ctx));
+                }
+            }
+            return;
+        }
         if let Some(m) = m {
             match action.kind {
                 ActionKind::KillKubelet => self.on_machine(m, log, |machine, ctx| machine.kill_kubelet(ctx)),
@@ -439,14 +457,7 @@ impl World {
                     let kubectl = &mut self.kubectl;
                     self.core.with(log, Timer::Kubectl, |ctx| kubectl.drain(&node, flags, ctx));
                 }
-                ActionKind::CreatePod
-                | ActionKind::CreateToleratingPod
-                | ActionKind::AddMachine
-                | ActionKind::CreatePdb(_)
-                | ActionKind::CreateDaemonSet
-                | ActionKind::CreateStatefulSet => {
-                    unreachable!("aims at no machine")
-                }
+                _ => unreachable!("aims at no machine"),
             }
             return;
         }
@@ -505,6 +516,10 @@ pub(crate) fn check_action(
     statefulset_exists: bool,
 ) -> Result<Option<usize>, Refusal> {
     let node_exists = |n: &str| node(n).is_some();
+    match fleet_targets(kind, machine, machines) {
+        Err(Refusal::NoSuchMachine(_)) => {}
+        other => return other.map(|_| None),
+    }
     let m = if kind.targets_machine() {
         let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
         match machines.iter().position(|m| m.name == name) {
@@ -594,6 +609,11 @@ pub(crate) fn check_action(
                 return Err(Refusal::TooManyPods(MAX_PODS));
             }
         }
+        ActionKind::CutZone
+        | ActionKind::RestoreZone
+        | ActionKind::CutNodes
+        | ActionKind::CutControlPlane
+        | ActionKind::RestoreControlPlane => unreachable!("checked by fleet_targets"),
         ActionKind::LabelNodeRole => {
             // kubectl on the machine, with the kubelet's kubeconfig: the kubelet process need not
             // run, but the Node must exist and the machine must reach the API server.
@@ -607,4 +627,50 @@ pub(crate) fn check_action(
         }
     }
     Ok(m)
+}
+
+/// The machines a zone or control-plane action cuts or restores, or why there are none. For
+/// any other action: `Err(Refusal::NoSuchMachine)` (it is not one of these).
+///
+/// `cut-zone` cuts every kubelet of the zone still connected, `cut-nodes:ZONE/K` the first K of
+/// them (fewer if fewer are left), `restore-zone` every cut one; `cut-control-plane` cuts every
+/// kubelet off the API server and `restore-control-plane` restores every cut one.
+pub(crate) fn fleet_targets(
+    kind: ActionKind,
+    target: Option<&str>,
+    machines: &[MachineView],
+) -> Result<Vec<usize>, Refusal> {
+    let cut = matches!(kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
+    let (zone, limit) = match kind {
+        ActionKind::CutControlPlane | ActionKind::RestoreControlPlane => (None, usize::MAX),
+        ActionKind::CutZone | ActionKind::RestoreZone | ActionKind::CutNodes => {
+            let first = machines.first().map(|m| m.zone.as_str()).unwrap_or_default();
+            let (zone, k) = match (kind, target) {
+                (ActionKind::CutNodes, Some(t)) => split_zone_count(t).unwrap_or((t, 0)),
+                (_, Some(t)) => (t, usize::MAX),
+                (_, None) => (first, usize::MAX),
+            };
+            if zone.is_empty() || !machines.iter().any(|m| m.zone == zone) {
+                return Err(Refusal::NoSuchZone(zone.to_string()));
+            }
+            (Some(zone), k)
+        }
+        _ => return Err(Refusal::NoSuchMachine(String::new())),
+    };
+    let picked: Vec<usize> = machines
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| zone.is_none_or(|z| m.zone == z) && m.network_cut != cut)
+        .map(|(i, _)| i)
+        .take(limit)
+        .collect();
+    if !picked.is_empty() {
+        return Ok(picked);
+    }
+    Err(match (zone, cut) {
+        (Some(z), true) => Refusal::ZoneAlreadyCut(z.to_string()),
+        (Some(z), false) => Refusal::ZoneNotCut(z.to_string()),
+        (None, true) => Refusal::ControlPlaneAlreadyCut,
+        (None, false) => Refusal::ControlPlaneNotCut,
+    })
 }

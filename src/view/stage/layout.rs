@@ -420,6 +420,7 @@ mod tests {
             network_cut: false,
             containers: Vec::new(),
             powered_off: false,
+            zone: String::new(),
         };
         let b = machine_box(&m, Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);

@@ -3,6 +3,7 @@ export const CHAPTERS = [
   { n: 1, id: 'registration', steps: 6 },
   { n: 2, id: 'node-failure', steps: 6 },
   { n: 3, id: 'kubelet-restart', steps: 4 },
-  { n: 4, id: 'maintenance', steps: 7 },
-  { n: 5, id: 'node-goes-away', steps: 10 },
+  { n: 4, id: 'zone-outage', steps: 6 },
+  { n: 5, id: 'maintenance', steps: 7 },
+  { n: 6, id: 'node-goes-away', steps: 10 },
 ] as const;

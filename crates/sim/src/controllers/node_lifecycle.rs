@@ -23,7 +23,7 @@ use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE};
 use crate::ctx::{Ctx, Reply};
 use crate::events::{Recorder, Source, controller_node_ref, pod_ref};
 use crate::objects::{MicroTime, Node, NodeCondition, Object, Pod, Taint, Time, set_pod_condition};
-use crate::record::Actor;
+use crate::record::{Actor, Severity};
 use crate::time::{SimTime, millis, secs};
 
 /// `--node-monitor-period`.
@@ -191,10 +191,18 @@ struct Tracked {
 /// A zone key, shared by every Node in the zone.
 type Zone = Arc<str>;
 
-/// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty.
+/// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty. The
+/// deprecated `failure-domain.beta.kubernetes.io/` labels win over the GA ones when both are set.
 fn compute_zone(node: &Node) -> Zone {
     const PREFIX: &str = "topology.kubernetes.io/";
+    const BETA: &str = "failure-domain.beta.kubernetes.io/";
     let l = &node.metadata.labels;
+    let beta = |k: &str| l.get(&format!("{BETA}{k}")).map(String::as_str);
+    if let (Some(_), _) | (_, Some(_)) = (beta("region"), beta("zone")) {
+        let region = beta("region").or(l.get("topology.kubernetes.io/region").map(String::as_str)).unwrap_or("");
+        let zone = beta("zone").or(l.get("topology.kubernetes.io/zone").map(String::as_str)).unwrap_or("");
+        return Zone::from(format!("{region}:\x00:{zone}"));
+    }
     let mut region = "";
     let mut zone = "";
     for (k, v) in l.range::<str, _>((std::ops::Bound::Included(PREFIX), std::ops::Bound::Unbounded)) {
@@ -317,8 +325,18 @@ impl ZoneCount {
     }
 }
 
+/// `setLimiterInZone`: the tainting rate of a zone of `size` nodes in `state` (`HealthyQPSFunc`,
+/// `ReducedQPSFunc`; master disruption mode sets 0 on its own).
+pub fn zone_qps(state: ZoneState, size: usize) -> f64 {
+    match state {
+        ZoneState::Normal | ZoneState::FullDisruption | ZoneState::Initial => EVICTION_QPS,
+        ZoneState::PartialDisruption if size > LARGE_CLUSTER_THRESHOLD => SECONDARY_EVICTION_QPS,
+        ZoneState::PartialDisruption => 0.0,
+    }
+}
+
 /// `ComputeZoneState`.
-fn compute_zone_state(ready: usize, not_ready: usize) -> ZoneState {
+pub fn compute_zone_state(ready: usize, not_ready: usize) -> ZoneState {
     if not_ready > 0 && ready == 0 {
         ZoneState::FullDisruption
     } else if not_ready > 2 && not_ready as f64 / (ready + not_ready) as f64 >= UNHEALTHY_ZONE_THRESHOLD {
@@ -329,6 +347,11 @@ fn compute_zone_state(ready: usize, not_ready: usize) -> ZoneState {
 }
 
 const ACTOR: Actor = Actor::NodeLifecycleController;
+
+/// A zone key as klog's text format quotes it: the `\x00` separator escaped.
+fn klog_escape(zone: &str) -> String {
+    zone.replace('\0', "\\x00")
+}
 
 impl NodeLifecycle {
     /// `monitorNodeHealth`, every 5 s.
@@ -547,11 +570,18 @@ impl NodeLifecycle {
             "False" => {
                 if node.has_taint(TAINT_UNREACHABLE, "NoExecute") {
                     self.swap_no_execute(name, TAINT_NOT_READY, TAINT_UNREACHABLE, ctx);
-                } else if let Some(q) = self.tainters.get_mut(zone)
-                    && q.add(name)
-                {
-                    ctx.log_line(ACTOR, format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""));
-                    self.schedule_tainting(ctx);
+                } else if let Some(q) = self.tainters.get_mut(zone) {
+                    // `markNodeForTainting`: queued again (at the back) until it carries the taint.
+                    if !node.has_taint(TAINT_NOT_READY, "NoExecute") {
+                        q.remove(name);
+                    }
+                    if q.add(name) {
+                        ctx.log_line(
+                            ACTOR,
+                            format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""),
+                        );
+                        self.schedule_tainting(ctx);
+                    }
                 }
             }
             "Unknown" => {
@@ -693,6 +723,16 @@ impl NodeLifecycle {
         let new_states: Vec<(&Zone, ZoneState)> =
             zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(c.ready, c.not_ready))).collect();
         let all_are = !new_states.is_empty() && new_states.iter().all(|(_, s)| *s == ZoneState::FullDisruption);
+        for (zone, _) in &new_states {
+            if !self.zone_states.contains_key(*zone) {
+                ctx.log_line_at(
+                    ACTOR,
+                    Severity::Error,
+                    format!("\"Setting initial state for unseen zone\" zone=\"{}\"", klog_escape(zone)),
+                );
+                self.zone_states.insert((*zone).clone(), ZoneState::Initial);
+            }
+        }
         if all_are == self.all_disrupted
             && new_states.iter().all(|(z, s)| self.zone_states.get(*z) == Some(s))
             && self.zone_states.len() == new_states.len()
@@ -745,7 +785,8 @@ impl NodeLifecycle {
                 ctx.log_line(
                     ACTOR,
                     format!(
-                        "\"Controller detected that zone is now in new state\" zone=\"{zone}\" newState=\"{}\"",
+                        "\"Controller detected that zone is now in new state\" zone=\"{}\" newState=\"{}\"",
+                        klog_escape(zone),
                         state.as_str()
                     ),
                 );
@@ -756,16 +797,7 @@ impl NodeLifecycle {
     }
 
     fn set_limiter_in_zone(&mut self, zone: &str, size: usize, state: ZoneState, now: SimTime) {
-        let qps = match state {
-            ZoneState::Normal | ZoneState::FullDisruption | ZoneState::Initial => EVICTION_QPS,
-            ZoneState::PartialDisruption => {
-                if size > LARGE_CLUSTER_THRESHOLD {
-                    SECONDARY_EVICTION_QPS
-                } else {
-                    0.0
-                }
-            }
-        };
+        let qps = zone_qps(state, size);
         if let Some(q) = self.tainters.get_mut(zone) {
             q.swap_limiter(qps, now);
         }
@@ -847,5 +879,56 @@ impl NodeLifecycle {
             taints.retain(|t| !(t.effect == "NoSchedule" && to_del.contains(&t.key)));
             self.patch_taints(name, taints, ctx);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zone_states_follow_the_worked_examples() {
+        // (ready, not ready, state): node-operations.md §1.2.
+        for (ready, not_ready, state) in [
+            (1, 2, ZoneState::Normal),
+            (1, 3, ZoneState::PartialDisruption),
+            (5, 5, ZoneState::Normal),
+            (4, 6, ZoneState::PartialDisruption),
+            (0, 3, ZoneState::FullDisruption),
+            (0, 1, ZoneState::FullDisruption),
+            (3, 0, ZoneState::Normal),
+        ] {
+            assert_eq!(compute_zone_state(ready, not_ready), state, "{ready} ready, {not_ready} not");
+        }
+    }
+
+    #[test]
+    fn tainting_rates_follow_the_zone_size() {
+        assert_eq!(zone_qps(ZoneState::Normal, 3), 0.1);
+        assert_eq!(zone_qps(ZoneState::PartialDisruption, 50), 0.0);
+        assert_eq!(zone_qps(ZoneState::PartialDisruption, 51), 0.01);
+        assert_eq!(zone_qps(ZoneState::FullDisruption, 50), 0.1);
+    }
+
+    #[test]
+    fn a_token_bucket_lets_the_first_node_through_at_once() {
+        let mut l = Limiter::new(0.1, SimTime::ZERO);
+        assert!(l.try_accept(SimTime::ZERO));
+        assert!(!l.try_accept(SimTime::from_millis(9_900)));
+        assert!(l.try_accept(SimTime::from_secs(10)));
+        let mut never = Limiter::new(0.0, SimTime::ZERO);
+        assert!(!never.try_accept(SimTime::from_secs(1000)));
+    }
+
+    #[test]
+    fn the_beta_zone_labels_win() {
+        let mut node = Node::new("n");
+        assert_eq!(&*compute_zone(&node), "");
+        node.metadata.labels.insert("topology.kubernetes.io/region".into(), "r".into());
+        node.metadata.labels.insert("topology.kubernetes.io/zone".into(), "a".into());
+        assert_eq!(&*compute_zone(&node), "r:\x00:a");
+        node.metadata.labels.insert("failure-domain.beta.kubernetes.io/zone".into(), "b".into());
+        assert_eq!(&*compute_zone(&node), "r:\x00:b");
+        assert_eq!(klog_escape(&compute_zone(&node)), "r:\\x00:b");
     }
 }

@@ -29,11 +29,51 @@ pub(crate) struct TaintEvictionTimer {
     uid: String,
 }
 
+/// kube-controller-manager's client rate limit (`--kube-api-qps`, default 20).
+const CLIENT_QPS: f64 = 20.0;
+/// kube-controller-manager's client burst (`--kube-api-burst`, default 30).
+const CLIENT_BURST: f64 = 30.0;
+/// The requests one eviction makes (`addConditionAndDeletePod`: GET, PATCH status, DELETE).
+const REQUESTS_PER_EVICTION: usize = 3;
+
+/// The controller's client token bucket (client-go's `flowcontrol.NewTokenBucketRateLimiter`
+/// over `rate.Limiter`): a request that finds no token waits for one.
+#[derive(Clone, Debug)]
+struct ClientBucket {
+    tokens: f64,
+    at: SimTime,
+}
+
+impl Default for ClientBucket {
+    fn default() -> ClientBucket {
+        ClientBucket { tokens: CLIENT_BURST, at: SimTime::ZERO }
+    }
+}
+
+impl ClientBucket {
+    /// Takes one token (`Wait`): the instant the request may be sent.
+    fn reserve(&mut self, now: SimTime) -> SimTime {
+        let elapsed = (now - self.at).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * CLIENT_QPS).min(CLIENT_BURST);
+        self.at = self.at.max(now);
+        self.tokens -= 1.0;
+        if self.tokens >= 0.0 {
+            now
+        } else {
+            now + Duration::from_micros((-self.tokens / CLIENT_QPS * 1e6).ceil() as u64)
+        }
+    }
+}
+
 /// The controller's work queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TaintEviction {
     recorder: Recorder,
     scheduled: VecMap<(String, String), ScheduledEviction>,
+    /// Evictions whose timer fired and whose requests wait for the client's tokens: the Pod's
+    /// uid and when the last of its requests may go.
+    waiting: VecMap<(String, String), (String, SimTime)>,
+    client: ClientBucket,
 }
 
 /// `getMinTolerationTime` over the tolerations that match the taints: `None` if not every taint
@@ -66,7 +106,14 @@ impl TaintEviction {
     /// Input: a Pod's eviction timer fired.
     pub(crate) fn on_timer(&mut self, timer: TaintEvictionTimer, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
         let TaintEvictionTimer { namespace, name, uid } = timer;
-        self.evict(&namespace, &name, &uid, ctx);
+        let key = (namespace, name);
+        match self.waiting.get(&key) {
+            Some((u, go)) if *u == uid && *go <= ctx.now => {
+                self.waiting.remove(&key);
+                self.delete(&key.0, &key.1, ctx);
+            }
+            _ => self.evict(&key.0, &key.1, &uid, ctx),
+        }
     }
 
     /// Input: Pods or Nodes changed: `processPodOnNode` for every bound Pod that changed or whose
@@ -157,7 +204,13 @@ impl TaintEviction {
             _ => return,
         }
         self.scheduled.remove(&key);
-        let Some(pod) = ctx.store().pods.get(&key).cloned() else { return };
+        if !ctx.store().pods.contains_key(&key) {
+            return;
+        }
+        ctx.log_line(
+            Actor::TaintEvictionController,
+            format!("\"Deleting pod\" controller=\"{COMPONENT}\" pod=\"{namespace}/{name}\""),
+        );
         self.recorder.event(
             ctx,
             Source::Controller(COMPONENT),
@@ -166,6 +219,22 @@ impl TaintEviction {
             "TaintManagerEviction",
             format!("Marking for deletion Pod {namespace}/{name}"),
         );
+        // The eviction's requests share the controller manager's client bucket: with many Pods
+        // due at once they wait their turn (all three sent when the last token is there).
+        let now = ctx.now;
+        let go = (0..REQUESTS_PER_EVICTION).map(|_| self.client.reserve(now)).max().unwrap_or(now);
+        if go > now {
+            self.waiting.insert(key.clone(), (uid.to_string(), go));
+            ctx.at(go, TaintEvictionTimer { namespace: key.0, name: key.1, uid: uid.to_string() });
+            return;
+        }
+        self.delete(namespace, name, ctx);
+    }
+
+    /// `addConditionAndDeletePod`: the Pod gets `DisruptionTarget` and is deleted.
+    fn delete(&mut self, namespace: &str, name: &str, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        let key = (namespace.to_string(), name.to_string());
+        let Some(pod) = ctx.store().pods.get(&key).cloned() else { return };
         // addConditionAndDeletePod reads the Pod live before changing it.
         ctx.call(
             Actor::TaintEvictionController,

@@ -11,7 +11,7 @@ use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::machine::{MachineSpec, RunningContainer};
 use crate::objects::{ContainerImage, NodeSystemInfo, Quantities};
 use crate::profile::Profile;
-use crate::record::Actor;
+use crate::record::{Actor, Severity};
 use crate::rng::Rng;
 use crate::time::SimTime;
 
@@ -177,9 +177,19 @@ impl Host {
         ctx.send(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
     }
 
-    /// Writes a line to the kubelet's journal.
+    /// Writes a line to the kubelet's journal. The kubelet's lines about failures are its
+    /// `klog.ErrorS` calls (severity `E`); the others are `klog.InfoS`.
     pub(crate) fn log<T>(&self, ctx: &mut Ctx<'_, T>, message: String) {
-        ctx.log_line(self.actor.clone(), message);
+        const ERRORS: [&str; 6] = [
+            "\"Error",
+            "\"Failed",
+            "\"failed",
+            "\"Unable",
+            "\"Container runtime sanity check failed",
+            "\"command failed",
+        ];
+        let severity = if ERRORS.iter().any(|p| message.starts_with(p)) { Severity::Error } else { Severity::Info };
+        ctx.log_line_at(self.actor.clone(), severity, message);
     }
 
     /// Adds a pulled image, keeping the list largest first.

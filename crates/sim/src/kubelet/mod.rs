@@ -26,7 +26,7 @@ use std::time::Duration;
 use crate::apiserver::ApiOp;
 use crate::ctx::{Client, Ctx, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
-use crate::machine::{KubeletState, MachineSpec, MachineView};
+use crate::machine::{KubeletState, MachineSpec, MachineView, ZONE_LABEL};
 use crate::objects::{ContainerImage, Node};
 use crate::profile::Profile;
 use crate::record::{Actor, LeaseVersion};
@@ -203,6 +203,7 @@ impl Machine {
             network_cut: h.network_cut,
             containers: h.containers.clone(),
             powered_off: h.powered_off,
+            zone: h.node_labels.iter().find(|(k, _)| k == ZONE_LABEL).map(|(_, v)| v.clone()).unwrap_or_default(),
         }
     }
 

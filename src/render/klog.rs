@@ -1,0 +1,65 @@
+//! A log line as klog's text format prints it: `Lmmdd hh:mm:ss.uuuuuu threadid file] message`.
+//!
+//! The header is klog's (`I`/`W`/`E`, month and day, the wall clock to the microsecond, the
+//! thread id right-aligned in 7 columns), then the source file of the call. klog also prints the
+//! line number after the file; it changes with every release, so it is left out here
+//! (docs/kubernetes-notes.md).
+
+use crate::sim::record::LogLine;
+use crate::sim::{Actor, WallTime};
+
+/// The Go source file that logs `line` (the component's file for the message).
+pub fn source_file(line: &LogLine) -> &'static str {
+    let m = line.message.as_str();
+    match &line.actor {
+        Actor::NodeLifecycleController => "node_lifecycle_controller.go",
+        Actor::TaintEvictionController => "taint_eviction.go",
+        Actor::Kubelet(_) => {
+            if m.contains("register") || m.contains("updating node status") {
+                "kubelet_node_status.go"
+            } else if m.contains("lease") {
+                "controller.go"
+            } else if m.contains("Kubelet version") || m.starts_with("\"command failed") {
+                "server.go"
+            } else if m.contains("Unable to write event") {
+                "event.go"
+            } else {
+                "kubelet.go"
+            }
+        }
+        _ => "controller.go",
+    }
+}
+
+/// The line as klog prints it, for a log whose `T+00:00` is `epoch`.
+pub fn klog_line(line: &LogLine, epoch: WallTime) -> String {
+    let wall = (epoch + line.t.since_start()).rfc3339_micros();
+    // 2026-03-02T09:00:05.123456Z -> 0302 09:00:05.123456
+    let (month, day, clock) = (&wall[5..7], &wall[8..10], &wall[11..26]);
+    format!("{}{month}{day} {clock} {:>7} {}] {}", line.severity.letter(), 1, source_file(line), line.message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::record::Severity;
+    use crate::sim::{DEFAULT_EPOCH, SimTime};
+
+    #[test]
+    fn prints_the_klog_header() {
+        let line = LogLine {
+            seq: 1,
+            t: SimTime::from_millis(65_250),
+            actor: Actor::NodeLifecycleController,
+            severity: Severity::Info,
+            message: "\"Controller detected that all Nodes are not-Ready. Entering master disruption mode\"".into(),
+        };
+        assert_eq!(
+            klog_line(&line, DEFAULT_EPOCH),
+            "I0302 09:01:05.250000       1 node_lifecycle_controller.go] \"Controller detected that all Nodes are \
+             not-Ready. Entering master disruption mode\""
+        );
+        let error = LogLine { severity: Severity::Error, actor: Actor::Kubelet("node-1".into()), ..line };
+        assert!(klog_line(&error, DEFAULT_EPOCH).starts_with("E0302 09:01:05.250000       1 kubelet.go] "));
+    }
+}

@@ -1,0 +1,482 @@
+//! The fleet chapter's stage: the three zones side by side, one cell per node, drawn as one SVG
+//! path per kind of cell (Ready, NotReady, Unknown) and per taint mark, so a thousand nodes cost
+//! a handful of elements. Each zone says its state as the node lifecycle controller last logged
+//! it, its counts, its NoExecute tainting rate and how many nodes wait for that taint; the
+//! kube-controller-manager's log is beside it.
+//!
+//! Pure: read from the timeline's [`Snapshot`] and log at the playhead, with native tests.
+
+use std::fmt::Write;
+
+use crate::i18n::{Key, Lang};
+use crate::render::klog::klog_line;
+use crate::sim::{Actor, Log, Snapshot, WallTime, ZoneState, compute_zone_state, zone_qps};
+
+use super::html::{cat, escape};
+
+/// The drawing's width (SVG user units).
+pub const VIEW_W: f64 = 1200.0;
+const GAP: f64 = 24.0;
+const PANEL_W: f64 = (VIEW_W - 2.0 * GAP) / 3.0;
+/// Where the cells start below a zone's heading lines.
+const GRID_TOP: f64 = 118.0;
+const MAX_CELL: f64 = 40.0;
+
+/// A node's Ready condition, as the cell's shape and colour say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    Ready,
+    NotReady,
+    Unknown,
+}
+
+/// The node lifecycle controller's taints on a node: the strongest one shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaintMark {
+    None,
+    NoSchedule,
+    NoExecute,
+}
+
+/// One node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub name: String,
+    /// The machine's index (what the inspector and the sandbox aim at).
+    pub machine: usize,
+    pub ready: Readiness,
+    pub taint: TaintMark,
+}
+
+/// One zone at the playhead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneView {
+    pub name: String,
+    pub cells: Vec<Cell>,
+    /// The state the controller is in for this zone.
+    pub state: ZoneState,
+    pub ready: usize,
+    pub not_ready: usize,
+    pub no_execute: usize,
+    /// Not-Ready nodes without their NoExecute taint yet: the zone's tainting queue.
+    pub queued: usize,
+    /// NoExecute taints a second (`setLimiterInZone`; 0 in master disruption mode).
+    pub rate: f64,
+    pub pods_running: usize,
+    pub pods_terminating: usize,
+    /// Grid columns and cell size.
+    pub cols: usize,
+    pub cell: f64,
+}
+
+/// The fleet at the playhead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fleet {
+    pub zones: Vec<ZoneView>,
+    /// Whether the controller is in master disruption mode.
+    pub master_disruption: bool,
+    /// The drawing's height.
+    pub height: f64,
+}
+
+/// What the controller's log says at `t`: each zone's last logged state, and whether master
+/// disruption mode is on (`None` for a zone after an exit from it, whose new state is set
+/// without a line: it is recomputed from the counts).
+fn logged_states(log: &Log, t: crate::sim::SimTime) -> (Vec<(String, Option<ZoneState>)>, bool) {
+    let end = log.lines.partition_point(|l| l.t <= t);
+    let mut states: Vec<(String, Option<ZoneState>)> = Vec::new();
+    let mut master = false;
+    for l in &log.lines[..end] {
+        if l.actor != Actor::NodeLifecycleController {
+            continue;
+        }
+        let m = l.message.as_str();
+        if m.contains("Entering master disruption mode") {
+            master = true;
+        } else if m.contains("Exiting master disruption mode") {
+            master = false;
+            for s in &mut states {
+                s.1 = None;
+            }
+        } else if let Some(rest) = m.strip_prefix("\"Controller detected that zone is now in new state\" zone=\"") {
+            let (key, rest) = rest.split_once('"').unwrap_or((rest, ""));
+            let zone = key.rsplit(':').next().unwrap_or(key).to_string();
+            let state = match rest.split("newState=\"").nth(1).and_then(|s| s.split('"').next()) {
+                Some("Normal") => ZoneState::Normal,
+                Some("PartialDisruption") => ZoneState::PartialDisruption,
+                Some("FullDisruption") => ZoneState::FullDisruption,
+                _ => ZoneState::Initial,
+            };
+            match states.iter_mut().find(|(z, _)| *z == zone) {
+                Some(s) => s.1 = Some(state),
+                None => states.push((zone, Some(state))),
+            }
+        }
+    }
+    (states, master)
+}
+
+impl Fleet {
+    /// The fleet at the snapshot's instant.
+    pub fn build(snapshot: &Snapshot<'_>, log: &Log) -> Fleet {
+        let machines = snapshot.machines();
+        let nodes = snapshot.nodes();
+        let (logged, master) = logged_states(log, snapshot.time());
+        let mut zones: Vec<ZoneView> = Vec::new();
+        for (machine, m) in machines.iter().enumerate() {
+            let zi = match zones.iter().position(|z| z.name == m.zone) {
+                Some(i) => i,
+                None => {
+                    zones.push(ZoneView {
+                        name: m.zone.clone(),
+                        cells: Vec::new(),
+                        state: ZoneState::Initial,
+                        ready: 0,
+                        not_ready: 0,
+                        no_execute: 0,
+                        queued: 0,
+                        rate: 0.0,
+                        pods_running: 0,
+                        pods_terminating: 0,
+                        cols: 1,
+                        cell: MAX_CELL,
+                    });
+                    zones.len() - 1
+                }
+            };
+            let node = nodes.iter().find(|n| n.metadata.name == m.hostname);
+            let ready = match node.and_then(|n| n.ready_status()) {
+                Some("True") => Readiness::Ready,
+                Some("False") => Readiness::NotReady,
+                _ => Readiness::Unknown,
+            };
+            let has = |effect: &str| {
+                node.is_some_and(|n| {
+                    n.spec.taints.iter().any(|t| {
+                        t.effect == effect
+                            && matches!(t.key.as_str(), crate::sim::TAINT_UNREACHABLE | crate::sim::TAINT_NOT_READY)
+                    })
+                })
+            };
+            let taint = if has("NoExecute") {
+                TaintMark::NoExecute
+            } else if has("NoSchedule") {
+                TaintMark::NoSchedule
+            } else {
+                TaintMark::None
+            };
+            let z = &mut zones[zi];
+            if node.is_some() {
+                if ready == Readiness::Ready {
+                    z.ready += 1;
+                } else {
+                    z.not_ready += 1;
+                    if taint != TaintMark::NoExecute {
+                        z.queued += 1;
+                    }
+                }
+            }
+            if taint == TaintMark::NoExecute {
+                z.no_execute += 1;
+            }
+            z.cells.push(Cell { name: m.hostname.clone(), machine, ready, taint });
+        }
+        for pod in snapshot.pods() {
+            let Some(zi) = zones.iter().position(|z| z.cells.iter().any(|c| c.name == pod.spec.node_name)) else {
+                continue;
+            };
+            if pod.is_terminating() {
+                zones[zi].pods_terminating += 1;
+            } else if pod.status.phase == "Running" {
+                zones[zi].pods_running += 1;
+            }
+        }
+        let mut height: f64 = GRID_TOP;
+        for z in &mut zones {
+            z.state = if master {
+                ZoneState::FullDisruption
+            } else {
+                match logged.iter().find(|(name, _)| *name == z.name) {
+                    Some((_, Some(s))) => *s,
+                    Some((_, None)) => compute_zone_state(z.ready, z.not_ready),
+                    None => ZoneState::Initial,
+                }
+            };
+            z.rate = if master { 0.0 } else { zone_qps(z.state, z.cells.len()) };
+            let n = z.cells.len().max(1);
+            z.cols = ((n as f64 * 1.6).sqrt().ceil() as usize).clamp(1, n);
+            z.cell = (PANEL_W / z.cols as f64).min(MAX_CELL);
+            height = height.max(GRID_TOP + n.div_ceil(z.cols) as f64 * z.cell + 8.0);
+        }
+        Fleet { zones, master_disruption: master, height }
+    }
+
+    /// The machine whose cell is at drawing coordinates (`x`, `y`), if any.
+    pub fn hit(&self, x: f64, y: f64) -> Option<usize> {
+        let zi = (x / (PANEL_W + GAP)).floor();
+        if zi < 0.0 {
+            return None;
+        }
+        let z = self.zones.get(zi as usize)?;
+        let (cx, cy) = (x - zi * (PANEL_W + GAP), y - GRID_TOP);
+        if cx < 0.0 || cy < 0.0 || cx >= z.cols as f64 * z.cell {
+            return None;
+        }
+        let i = (cy / z.cell) as usize * z.cols + (cx / z.cell) as usize;
+        z.cells.get(i).map(|c| c.machine)
+    }
+
+    /// Where machine `m`'s cell is: its zone's column, and its top-left corner and size.
+    fn cell_box(&self, m: usize) -> Option<(f64, f64, f64)> {
+        self.zones.iter().enumerate().find_map(|(zi, z)| {
+            let i = z.cells.iter().position(|c| c.machine == m)?;
+            let x0 = zi as f64 * (PANEL_W + GAP);
+            Some((x0 + (i % z.cols) as f64 * z.cell, GRID_TOP + (i / z.cols) as f64 * z.cell, z.cell))
+        })
+    }
+
+    /// The machine next to `m` in `direction` (-1/+1 along the row, -cols/+cols across rows),
+    /// staying inside its zone; `m` itself at an edge.
+    pub fn step(&self, m: usize, across: bool, forward: bool) -> usize {
+        for z in &self.zones {
+            if let Some(i) = z.cells.iter().position(|c| c.machine == m) {
+                let d = if across { z.cols } else { 1 };
+                let j = if forward { i + d } else { i.wrapping_sub(d) };
+                return z.cells.get(j).map_or(m, |c| c.machine);
+            }
+        }
+        m
+    }
+}
+
+/// The tainting rate in words (`one node every 10 s`, `stopped`).
+pub fn rate_text(lang: Lang, rate: f64) -> String {
+    if rate <= 0.0 {
+        lang.text(Key::RateStopped).to_string()
+    } else {
+        lang.fill(Key::RateEvery, &[&format!("{}", (1.0 / rate).round())])
+    }
+}
+
+/// One zone's summary sentence (its heading lines, and the text alternative of the drawing).
+pub fn zone_summary(lang: Lang, z: &ZoneView) -> String {
+    lang.fill(
+        Key::ZoneSummary,
+        &[
+            &z.name,
+            z.state.as_str(),
+            &z.ready.to_string(),
+            &z.not_ready.to_string(),
+            &z.no_execute.to_string(),
+            &rate_text(lang, z.rate),
+            &z.queued.to_string(),
+            &z.pods_running.to_string(),
+            &z.pods_terminating.to_string(),
+        ],
+    )
+}
+
+fn cell_path(out: &mut String, shape: Readiness, x: f64, y: f64, s: f64) {
+    let p = (s * 0.12).max(1.0);
+    let (x, y, w) = (x + p, y + p, s - 2.0 * p);
+    match shape {
+        Readiness::Ready => {
+            let _ = write!(out, "M{x:.1} {y:.1}h{w:.1}v{w:.1}h{:.1}z", -w);
+        }
+        Readiness::NotReady => {
+            let h = w / 2.0;
+            let _ = write!(out, "M{:.1} {y:.1}l{h:.1} {h:.1}l{:.1} {h:.1}l{:.1} {:.1}z", x + h, -h, -h, -h);
+        }
+        Readiness::Unknown => {
+            let r = w / 2.0;
+            let _ = write!(out, "M{x:.1} {:.1}a{r:.1} {r:.1} 0 1 0 {w:.1} 0a{r:.1} {r:.1} 0 1 0 {:.1} 0z", y + r, -w);
+        }
+    }
+}
+
+/// The drawing: headings, one path per kind of cell and taint mark, and the selected node's
+/// outline.
+pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
+    let mut out = String::new();
+    let mut paths = [String::new(), String::new(), String::new()];
+    let (mut no_schedule, mut no_execute) = (String::new(), String::new());
+    for (zi, z) in fleet.zones.iter().enumerate() {
+        let x0 = zi as f64 * (PANEL_W + GAP);
+        let state = z.state.as_str();
+        let class = match z.state {
+            ZoneState::Normal | ZoneState::Initial => "zone-normal",
+            ZoneState::PartialDisruption => "zone-partial",
+            ZoneState::FullDisruption => "zone-full",
+        };
+        let counts =
+            lang.fill(Key::ZoneCounts, &[&z.ready.to_string(), &z.not_ready.to_string(), &z.no_execute.to_string()]);
+        let queue = lang.fill(Key::ZoneQueue, &[&rate_text(lang, z.rate), &z.queued.to_string()]);
+        let pods = lang.fill(Key::ZonePods, &[&z.pods_running.to_string(), &z.pods_terminating.to_string()]);
+        let _ = write!(
+            out,
+            "<g class=\"zone {class}\" data-zone=\"{}\"><rect class=\"zone-box\" x=\"{x0:.1}\" y=\"0\" width=\"{PANEL_W:.1}\" height=\"{:.1}\" rx=\"8\"/>",
+            escape(&z.name),
+            fleet.height
+        );
+        for (i, (text, cls)) in [
+            (z.name.clone(), "zone-name"),
+            (state.to_string(), "zone-state"),
+            (counts, "zone-line"),
+            (queue, "zone-line"),
+            (pods, "zone-line"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let _ = write!(
+                out,
+                "<text class=\"{cls}\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+                x0 + 10.0,
+                22.0 + i as f64 * 20.0,
+                escape(&text)
+            );
+        }
+        out.push_str("</g>");
+        for (i, c) in z.cells.iter().enumerate() {
+            let (x, y) = (x0 + (i % z.cols) as f64 * z.cell, GRID_TOP + (i / z.cols) as f64 * z.cell);
+            let k = match c.ready {
+                Readiness::Ready => 0,
+                Readiness::NotReady => 1,
+                Readiness::Unknown => 2,
+            };
+            cell_path(&mut paths[k], c.ready, x, y, z.cell);
+            let s = z.cell;
+            match c.taint {
+                TaintMark::None => {}
+                TaintMark::NoSchedule => {
+                    let _ = write!(no_schedule, "M{:.1} {:.1}h{:.1}", x + s * 0.2, y + s * 0.5, s * 0.6);
+                }
+                TaintMark::NoExecute => {
+                    let _ = write!(
+                        no_execute,
+                        "M{:.1} {:.1}l{:.1} {:.1}M{:.1} {:.1}l{:.1} {:.1}",
+                        x + s * 0.25,
+                        y + s * 0.25,
+                        s * 0.5,
+                        s * 0.5,
+                        x + s * 0.75,
+                        y + s * 0.25,
+                        -s * 0.5,
+                        s * 0.5
+                    );
+                }
+            }
+        }
+    }
+    for (d, class) in [
+        (&paths[0], "cells ready"),
+        (&paths[1], "cells not-ready"),
+        (&paths[2], "cells unknown"),
+        (&no_schedule, "marks no-schedule"),
+        (&no_execute, "marks no-execute"),
+    ] {
+        if !d.is_empty() {
+            let _ = write!(out, "<path class=\"{class}\" d=\"{d}\"/>");
+        }
+    }
+    if let Some((x, y, s)) = fleet.cell_box(selected) {
+        let _ =
+            write!(out, "<rect class=\"cell-selected\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{s:.1}\" height=\"{s:.1}\"/>");
+    }
+    out
+}
+
+/// The drawing's text alternative: every zone's summary.
+pub fn fleet_description(fleet: &Fleet, lang: Lang) -> String {
+    let mut parts: Vec<String> = fleet.zones.iter().map(|z| zone_summary(lang, z)).collect();
+    if fleet.master_disruption {
+        parts.insert(0, lang.text(Key::MasterDisruption).to_string());
+    }
+    parts.join(" ")
+}
+
+/// The last `n` lines kube-controller-manager printed by `t` (node lifecycle and taint eviction
+/// controllers), as klog prints them, oldest first. The `V(2)` "Adding it to the Taint queue"
+/// lines are left out, as a controller manager at the default verbosity leaves them out.
+pub fn controller_log(log: &Log, t: crate::sim::SimTime, epoch: WallTime, n: usize) -> Vec<String> {
+    let end = log.lines.partition_point(|l| l.t <= t);
+    let mut out: Vec<String> = log.lines[..end]
+        .iter()
+        .rev()
+        .filter(|l| matches!(l.actor, Actor::NodeLifecycleController | Actor::TaintEvictionController))
+        .filter(|l| !l.message.contains("Adding it to the Taint queue"))
+        .take(n)
+        .map(|l| klog_line(l, epoch))
+        .collect();
+    out.reverse();
+    out
+}
+
+/// The log pane's markup: one list item per line.
+pub fn log_markup(lines: &[String]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        cat(&mut out, &["<li>", &escape(l), "</li>"]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Chapter, Config, SimTime, Timeline};
+
+    fn at(nodes: usize, t: u64) -> (Timeline, SimTime) {
+        let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes, ..Config::default() });
+        tl.run_until(SimTime::from_secs(t + 1));
+        (tl, SimTime::from_secs(t))
+    }
+
+    #[test]
+    fn three_zones_with_their_states_and_rates() {
+        let (tl, t) = at(30, 90);
+        let f = Fleet::build(&tl.at(t), tl.log());
+        let names: Vec<&str> = f.zones.iter().map(|z| z.name.as_str()).collect();
+        assert_eq!(names, ["eu-west-1a", "eu-west-1b", "eu-west-1c"]);
+        assert!(f.zones.iter().all(|z| z.cells.len() == 10 && z.ready == 10 && z.state == ZoneState::Normal));
+        assert!(f.zones.iter().all(|z| z.rate == 0.1 && z.pods_running == 10));
+        let (tl, _) = at(30, 1000);
+        let steps = tl.steps();
+        let partial = steps[2].unwrap() + std::time::Duration::from_secs(3);
+        let f = Fleet::build(&tl.at(partial), tl.log());
+        let b = &f.zones[1];
+        assert_eq!((b.state, b.rate), (ZoneState::PartialDisruption, 0.0));
+        assert!(b.not_ready >= 6 && b.queued > 0, "{b:?}");
+        let master = steps[4].unwrap() + std::time::Duration::from_secs(3);
+        let f = Fleet::build(&tl.at(master), tl.log());
+        assert!(f.master_disruption && f.zones.iter().all(|z| z.no_execute == 0 && z.rate == 0.0));
+        assert!(fleet_description(&f, Lang::En).starts_with("Master disruption mode"));
+    }
+
+    #[test]
+    fn one_path_per_kind_of_cell_and_hits_find_the_node() {
+        let (tl2, t) = at(150, 200);
+        let f = Fleet::build(&tl2.at(t), tl2.log());
+        let svg = fleet_markup(&f, Lang::En, 0);
+        assert!(svg.matches("<path").count() <= 5, "{svg}");
+        assert!(svg.contains("cell-selected"));
+        // The first cell of the second zone.
+        let z = &f.zones[1];
+        let x = PANEL_W + GAP + z.cell / 2.0;
+        assert_eq!(f.hit(x, GRID_TOP + z.cell / 2.0), Some(z.cells[0].machine));
+        assert_eq!(f.hit(x, 5.0), None);
+        assert_eq!(f.step(z.cells[0].machine, false, true), z.cells[1].machine);
+        assert_eq!(f.step(z.cells[0].machine, false, false), z.cells[0].machine);
+    }
+
+    #[test]
+    fn the_log_pane_prints_klog_lines() {
+        let (tl, t) = at(30, 1000);
+        let lines = controller_log(tl.log(), t, tl.config().epoch, 5);
+        assert_eq!(lines.len(), 5);
+        assert!(
+            lines.iter().all(|l| l.contains("node_lifecycle_controller.go] ") || l.contains("taint_eviction.go] "))
+        );
+        assert!(log_markup(&lines).starts_with("<li>I0302 "));
+    }
+}
