@@ -153,12 +153,13 @@ fn objects_prints_a_kubectl_list() {
     let nodes = items(&list, "Node");
     assert!(nodes.iter().any(|n| n["metadata"]["name"] == "node-1"), "node-1 is listed");
     assert_eq!(nodes.len(), 2);
+    assert_eq!(items(&list, "CSINode").len(), 2);
     assert_eq!(items(&list, "Lease").len(), 2);
     assert_eq!(items(&list, "Pod").len(), 1);
     assert!(!items(&list, "Event").is_empty());
-    // Nodes, Leases, Pods, then Events.
+    // Nodes, CSINodes, Leases, Pods, then Events.
     let kinds: Vec<&str> = list["items"].as_array().unwrap().iter().map(|i| i["kind"].as_str().unwrap()).collect();
-    let rank = |k: &str| ["Node", "Lease", "Pod", "Event"].iter().position(|x| *x == k).unwrap();
+    let rank = |k: &str| ["Node", "CSINode", "Lease", "Pod", "Event"].iter().position(|x| *x == k).unwrap();
     assert!(kinds.windows(2).all(|w| rank(w[0]) <= rank(w[1])), "{kinds:?}");
 
     // kubectl's JSON layout: four spaces, sorted keys, a final newline.

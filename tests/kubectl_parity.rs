@@ -104,9 +104,12 @@ fn tick_instants(stamps: &[WallTime], from: WallTime, to: WallTime) -> Vec<WallT
 
 fn objects(c: &Cluster) -> Vec<Object> {
     let mut v: Vec<Object> = c.nodes.iter().map(|n| Object::Node(n.clone())).collect();
+    v.extend(c.csinodes.iter().map(|n| Object::CsiNode(n.clone())));
     v.extend(c.leases.iter().map(|l| Object::Lease(l.clone())));
     v.extend(c.pods.iter().map(|p| Object::Pod(p.clone())));
     v.extend(c.events.iter().map(|e| Object::Event(e.clone())));
+    v.extend(c.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())));
+    v.extend(c.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())));
     v
 }
 
@@ -231,7 +234,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
     // /api/v1/[namespaces/NS/]RESOURCE[/NAME] or /apis/coordination.k8s.io/v1/...
     let (rest, group_ok): (&[&str], bool) = match segs.as_slice() {
         ["api", "v1", rest @ ..] => (rest, true),
-        ["apis", "coordination.k8s.io", "v1", rest @ ..] => (rest, true),
+        ["apis", "coordination.k8s.io" | "storage.k8s.io" | "policy" | "apps", "v1", rest @ ..] => (rest, true),
         _ => (&[][..], false),
     };
     if !group_ok || rest.is_empty() {
@@ -244,7 +247,8 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
     let Some(resource) = rest.first().and_then(|r| Resource::ALL.into_iter().find(|x| x.plural() == *r)) else {
         return unknown("no such resource");
     };
-    if (resource == Resource::Leases) != segs[0].eq("apis") {
+    let group_of_path = if segs[0] == "apis" { segs[1] } else { "" };
+    if resource.group() != group_of_path {
         return unknown("resource in the wrong group");
     }
     let cluster = &served.cluster;
@@ -401,13 +405,19 @@ fn discovery(path: &str) -> Option<Value> {
         "/api" => json!({"kind": "APIVersions", "versions": ["v1"],
                          "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}),
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
-                          "groups": [group("coordination.k8s.io"), group("events.k8s.io")]}),
+                          "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
         "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
                             "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events)]}),
         "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "coordination.k8s.io/v1", "resources": [res(Resource::Leases)]}),
+        "/apis/storage.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Resource::CsiNodes)]}),
         "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "events.k8s.io/v1", "resources": [res(Resource::Events)]}),
+        "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "policy/v1", "resources": [res(Resource::PodDisruptionBudgets)]}),
+        "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
+                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets)]}),
         _ => return None,
     })
 }
@@ -428,7 +438,17 @@ fn table_json(resource: Resource, objects: &[Object], now: WallTime) -> Value {
         .iter()
         .zip(objects)
         .map(|(r, o)| {
-            json!({"cells": r.cells, "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+            // Cells are JSON of the column's type: integers are numbers (a CSINode's DRIVERS).
+            let cells: Vec<Value> = r
+                .cells
+                .iter()
+                .zip(table.columns)
+                .map(|(cell, c)| match (c.type_, cell.parse::<i64>()) {
+                    ("integer", Ok(n)) => json!(n),
+                    _ => json!(cell),
+                })
+                .collect();
+            json!({"cells": cells, "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
                                               "metadata": o.to_json()["metadata"].clone()}})
         })
         .collect();
@@ -684,7 +704,7 @@ fn cleanup(dir: &Path) {
 }
 
 /// The commands run at every moment: `describe node`, the tables, and every object as YAML and
-/// JSON (one List, as `kubectl get nodes,leases,pods,events -A` prints it).
+/// JSON (one List, as `kubectl get nodes,leases,pods,events -A` prints it), and the CSINodes.
 const PER_MOMENT: &[(&str, Check)] = &[
     ("describe node", Check::ClientAges),
     ("describe pod", Check::ClientAges),
@@ -693,6 +713,10 @@ const PER_MOMENT: &[(&str, Check)] = &[
     ("get events", Check::ServerAges),
     ("get nodes,leases,pods,events -A -o yaml", Check::ServerAges),
     ("get nodes,leases,pods,events -A -o json", Check::Json),
+    ("get csinodes", Check::ServerAges),
+    ("get csinodes -o wide", Check::ServerAges),
+    ("get csinode node-1 -o yaml", Check::ServerAges),
+    ("describe csinode", Check::ClientAges),
 ];
 
 /// Commands run once, at a moment with two Nodes, Pods and Events: names, errors, options.
@@ -727,9 +751,28 @@ const ONCE: &[(&str, Check)] = &[
     ("get nodes -o yml", Check::ServerAges),
     ("get nodes --bogus", Check::ServerAges),
     ("get nodes -x", Check::ServerAges),
+    ("get csinodes.storage.k8s.io -o name", Check::ServerAges),
+    ("get csinode node-2 -o json", Check::Json),
+    ("get csinodes -A --show-kind", Check::ServerAges),
+    ("get nodes,csinodes", Check::ServerAges),
+    ("get csinode nope", Check::ServerAges),
+    ("describe csinode node-2 --show-events=false", Check::ClientAges),
+    ("describe csinode nope", Check::ClientAges),
     ("foo", Check::ServerAges),
     ("gett nodes", Check::ServerAges),
     ("descrbe node", Check::ServerAges),
+];
+
+/// Commands run at every moment of chapter 5: the budget and the DaemonSet.
+const MAINTENANCE: &[(&str, Check)] = &[
+    ("get pdb", Check::ServerAges),
+    ("get pdb -o yaml", Check::ServerAges),
+    ("get pdb -o json", Check::Json),
+    ("describe pdb", Check::ClientAges),
+    ("describe pdb web --show-events=false", Check::ClientAges),
+    ("get ds -n kube-system -o wide", Check::ServerAges),
+    ("get daemonsets.apps -A -o yaml", Check::ServerAges),
+    ("get pods -A -o wide", Check::ServerAges),
 ];
 
 #[test]
@@ -757,6 +800,11 @@ fn kubectl_prints_what_nodeline_prints() {
                     let mut n = 0;
                     for (args, check) in PER_MOMENT {
                         n += check_one(&k, id, &served, args, *check, &mut local);
+                    }
+                    if m.chapter == Chapter::Maintenance {
+                        for (args, check) in MAINTENANCE {
+                            n += check_one(&k, id, &served, args, *check, &mut local);
+                        }
                     }
                     if m.label == "node-failure end" {
                         for (args, check) in ONCE {

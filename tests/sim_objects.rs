@@ -16,7 +16,7 @@ use k8s_openapi::api::core::v1::Binding;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{DeleteOptions, Status};
 use nodeline::sim::objects::Kind;
 use nodeline::sim::record::{Body, Response};
-use nodeline::sim::{Chapter, Config, Profile, Timeline};
+use nodeline::sim::{Chapter, Config, Profile, SimTime, Timeline};
 use serde_json::{Value, json};
 
 /// What one timeline produced, checked.
@@ -102,7 +102,7 @@ fn every_chapter_object_round_trips_through_k8s_openapi() {
         }
         assert_clean(&tally);
         // Every kind was seen, and the scheduler's Bindings and some error answers were checked.
-        for kind in [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event] {
+        for kind in [Kind::Node, Kind::CsiNode, Kind::Lease, Kind::Pod, Kind::Event] {
             assert!(tally.kinds.contains(kind.as_str()), "no {} was emitted ({profile})", kind.as_str());
         }
         assert!(tally.objects > 100 && tally.bindings > 0 && tally.bodies > 0, "too little checked ({profile})");
@@ -154,4 +154,18 @@ fn the_comparison_catches_an_invented_field() {
     let mut with_null = good;
     with_null["metadata"]["deletionTimestamp"] = Value::Null;
     assert_eq!(round_trip_diff::<k8s_openapi::api::core::v1::Node>(&with_null), None);
+
+    // A nil list (`drivers: null`) is k8s-openapi's `[]`; a list that is not empty is not nil.
+    let csinode = timeline.at(SimTime::from_secs(60)).csinodes().pop().expect("node-1's CSINode");
+    let served = serde_json::to_value(&*csinode).expect("serializes");
+    assert_eq!(served["spec"]["drivers"], Value::Null);
+    assert_eq!(round_trip_diff::<k8s_openapi::api::storage::v1::CSINode>(&served), None);
+    // Left out instead (not `null`), the required list is a difference.
+    let mut missing = served.clone();
+    missing["spec"].as_object_mut().expect("an object").remove("drivers");
+    let diff = round_trip_diff::<k8s_openapi::api::storage::v1::CSINode>(&missing).expect("a difference");
+    assert!(diff.contains(".spec.drivers"), "{diff}");
+    let mut listed = served;
+    listed["spec"]["drivers"] = json!([{ "name": "ebs.csi.aws.com", "nodeID": "i-1", "topologyKeys": null }]);
+    assert_eq!(round_trip_diff::<k8s_openapi::api::storage::v1::CSINode>(&listed), None);
 }

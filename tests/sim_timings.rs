@@ -763,3 +763,176 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
         .count();
     assert!((1..=2).contains(&lister), "{lister} fast status lister misses before the Node exists");
 }
+
+const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
+
+/// The kubelet's CSINode requests (`docs/kubernetes-notes.md` §9.3).
+fn csinode_requests<'a>(log: &'a Log, machine: &'a str, from: SimTime) -> Vec<&'a Request> {
+    log.requests.iter().filter(|r| r.t >= from && r.actor == kubelet(machine) && r.path.starts_with(CSINODES)).collect()
+}
+
+/// When the kubelet process on `machine` started at or after `from` (its "Kubelet version" line).
+fn kubelet_starts(log: &Log, machine: &str) -> Vec<SimTime> {
+    log.lines
+        .iter()
+        .filter(|l| l.actor == kubelet(machine) && l.message.starts_with("\"Kubelet version\""))
+        .map(|l| l.t)
+        .collect()
+}
+
+/// The Ready message of a Node.
+fn ready_message(node: &Node) -> String {
+    node.condition("Ready").map(|c| c.message.to_string()).unwrap_or_default()
+}
+
+/// Registration: the CSI plugin's wait GET comes first, at the kubelet's start; its tries fail
+/// while the Node does not exist (so the registered Node's Ready message carries the failed
+/// call's error); the CSINode is created with an owner reference to the Node within a second of
+/// the Node's POST, and the next status write drops the storage error.
+#[test]
+fn csinode_created_after_registration() {
+    for profile in Profile::ALL {
+        let timeline = chapter_timeline(Chapter::Registration, Config { profile, ..Config::default() });
+        let log = timeline.log();
+        let start = kubelet_starts(log, NODE_1)[0];
+        let first = log.requests.iter().find(|r| r.actor == kubelet(NODE_1)).expect("a kubelet request");
+        assert_eq!(
+            (first.method, first.path.as_str(), first.query, first.t, first.outcome),
+            (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1", "resourceVersion=0", start, Outcome::Code(404)),
+            "{profile:?}: waitForAPIServerForever's GET from the watch cache comes first"
+        );
+        let node_post = log
+            .requests
+            .iter()
+            .find(|r| r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome == Outcome::Code(201))
+            .expect("the Node POST");
+        let csi = csinode_requests(log, NODE_1, start);
+        let posts: Vec<&&Request> = csi.iter().filter(|r| r.method == Method::Post).collect();
+        assert_eq!(posts.len(), 1, "{profile:?}: one CSINode POST");
+        let post = posts[0];
+        assert_eq!((post.path.as_str(), post.query, post.outcome), (CSINODES, "", Outcome::Code(201)));
+        assert_within("the CSINode POST", post.t, node_post.t, node_post.t + Duration::from_secs(1));
+        // Every try before the Node exists: GET the CSINode, GET the Node, both 404.
+        let before: Vec<&Request> = log
+            .requests
+            .iter()
+            .filter(|r| r.actor == kubelet(NODE_1) && r.t < node_post.t && r.query.is_empty())
+            .collect();
+        assert!(before.len() >= 8 && before.len().is_multiple_of(2), "{profile:?}: {} tries' requests", before.len());
+        for pair in before.chunks(2) {
+            assert_eq!(
+                (pair[0].method, pair[0].path.as_str()),
+                (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1")
+            );
+            assert_eq!((pair[1].method, pair[1].path.as_str()), (Method::Get, "/api/v1/nodes/node-1"));
+            assert_eq!((pair[0].outcome, pair[1].outcome), (Outcome::Code(404), Outcome::Code(404)));
+            assert_eq!(pair[0].t, pair[1].t);
+        }
+        let node = match &node_post.response {
+            Some(Response::Object(Object::Node(n))) => n.clone(),
+            other => panic!("the Node POST answers the Node, got {other:?}"),
+        };
+        let csinode = match &post.response {
+            Some(Response::Object(Object::CsiNode(c))) => c.clone(),
+            other => panic!("the CSINode POST answers the CSINode, got {other:?}"),
+        };
+        let owner = &csinode.metadata.owner_references;
+        assert_eq!(owner.len(), 1);
+        assert_eq!(
+            (&*owner[0].api_version, &*owner[0].kind, owner[0].name.as_str(), owner[0].uid.as_str()),
+            ("v1", "Node", NODE_1, node.metadata.uid.as_str())
+        );
+        assert_eq!((owner[0].controller, owner[0].block_owner_deletion), (None, None));
+        let sent = match &post.body {
+            Some(Body::Object(o)) => o.to_json(),
+            other => panic!("the CSINode POST sends the object, got {other:?}"),
+        };
+        assert_eq!(sent["spec"]["drivers"], serde_json::json!([]), "the kubelet sends an empty list");
+        assert_eq!(csinode.spec.drivers, None, "the API server serves drivers: null");
+        // Ready's message: the failed call's error when the Node is registered, none of it after
+        // the CSINode exists.
+        let failed = "failed to initialize CSINode: error updating CSINode annotation: timed out waiting for the \
+                      condition; caused by: nodes \"node-1\" not found";
+        assert!(ready_message(&node).contains(failed), "{profile:?}: {}", ready_message(&node));
+        assert!(ready_message(&node).ends_with(&format!("{failed}]")), "storage errors come last");
+        let after: Vec<Arc<Node>> =
+            node_versions(log, NODE_1).into_iter().filter(|(c, _)| c.t > post.t).map(|(_, n)| n).collect();
+        assert!(!after.is_empty());
+        for n in &after {
+            assert!(!ready_message(n).contains("CSINode"), "{profile:?}: {}", ready_message(n));
+        }
+        let logged = log
+            .lines
+            .iter()
+            .filter(|l| l.actor == kubelet(NODE_1) && l.message.starts_with("Failed to initialize CSINode"));
+        assert_eq!(
+            logged.map(|l| l.message.as_str()).collect::<Vec<_>>(),
+            [format!("F{}", &failed[1..])],
+            "{profile:?}: klog.Errorf once per failed call"
+        );
+        // The object as listed.
+        let listed = timeline.at(SimTime::from_secs(60)).csinodes();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].metadata.name, NODE_1);
+        assert_eq!(listed[0].metadata.uid, csinode.metadata.uid);
+    }
+}
+
+/// A restarted kubelet finds its CSINode: the wait GET and one try's GET, no write, and the
+/// storage error is gone from the start.
+#[test]
+fn kubelet_restart_reads_csinode_without_writing() {
+    let timeline = chapter_timeline(Chapter::KubeletRestart, Config::default());
+    let log = timeline.log();
+    let start = input_time(log, ActionKind::StartKubelet);
+    let csi = csinode_requests(log, NODE_1, start);
+    assert_eq!(
+        csi.iter().map(|r| (r.method, r.path.as_str(), r.query, r.outcome, r.t)).collect::<Vec<_>>(),
+        [
+            (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1", "resourceVersion=0", Outcome::Code(200), start),
+            (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1", "", Outcome::Code(200), start),
+        ]
+    );
+    for (c, n) in node_versions(log, NODE_1) {
+        if c.t >= start {
+            assert!(!ready_message(&n).contains("CSINode"), "at {}: {}", c.t, ready_message(&n));
+        }
+    }
+}
+
+/// While the Node cannot be registered, six failed calls are fatal: the kubelet exits
+/// (`klog.Fatalf`), systemd starts it again 10 s later, and the new process starts over. Here the
+/// network comes back just before a wait GET and 5 s after a registration POST began, which then
+/// waits out its dial timeout and a 7 s backoff: longer than the six calls take.
+#[test]
+fn csinode_init_gives_up_after_six_calls_and_the_kubelet_restarts() {
+    let timeline = timeline_with(
+        Chapter::Registration,
+        "cut-network:node-1@0s,restore-network:node-1@235s",
+        SimTime::from_secs(320),
+    );
+    let log = timeline.log();
+    let fatal = log
+        .lines
+        .iter()
+        .find(|l| l.message == "Failed to initialize CSINode after retrying: timed out waiting for the condition")
+        .expect("the fatal line");
+    let errors = log
+        .lines
+        .iter()
+        .filter(|l| {
+            l.t > SimTime::from_secs(235) && l.t <= fatal.t && l.message.starts_with("Failed to initialize CSINode: ")
+        })
+        .count();
+    assert_eq!(errors, 6, "six failed calls before giving up");
+    let starts = kubelet_starts(log, NODE_1);
+    assert_eq!(starts.len(), 2, "{starts:?}");
+    assert_eq!(starts[1], fatal.t + Duration::from_secs(10), "systemd's RestartSec=10");
+    // The first call's tries began at the wait GET; the six calls take 15 ms + 90 ms + 540 ms +
+    // 3.24 s + 19.44 s of sleeps (+ up to 10 %) and 310 ms of tries each.
+    let wait = csinode_requests(log, NODE_1, SimTime::from_secs(235))[0];
+    assert_eq!((wait.query, wait.outcome), ("resourceVersion=0", Outcome::Code(404)));
+    assert_within("giving up", fatal.t, wait.t + Duration::from_millis(25_185), wait.t + Duration::from_millis(27_535));
+    let post = csinode_requests(log, NODE_1, starts[1]).into_iter().find(|r| r.method == Method::Post);
+    assert!(post.is_some_and(|r| r.outcome == Outcome::Code(201)), "the new process creates the CSINode");
+}

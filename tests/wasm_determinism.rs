@@ -46,3 +46,8 @@ fn node_failure_matches_the_native_golden() {
 fn kubelet_restart_matches_the_native_golden() {
     assert_same(Chapter::KubeletRestart, include_str!("golden/kubelet-restart.jsonl"));
 }
+
+#[wasm_bindgen_test]
+fn maintenance_matches_the_native_golden() {
+    assert_same(Chapter::Maintenance, include_str!("golden/maintenance.jsonl"));
+}

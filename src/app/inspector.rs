@@ -16,7 +16,9 @@ use wasm_bindgen::JsCast;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
+use crate::render::kubectl::{Output as KubectlOutput, change};
 use crate::sim::objects::{Kind, ObjectKey};
+use crate::sim::{ActionKind, SimTime};
 use crate::view::inspector::kubectl::{self as kvm, History};
 use crate::view::inspector::{self as vm, TABS, requests, yaml};
 
@@ -127,6 +129,9 @@ pub fn Inspector() -> impl IntoView {
     let compare = RwSignal::new(None::<u32>);
     let open_request = RwSignal::new(None::<u64>);
     let command = RwSignal::new(None::<String>);
+    // For `cordon`, `uncordon` and `drain`: when the command became an action and which, or
+    // kubectl's error for it.
+    let acted = RwSignal::new(None::<Result<(SimTime, ActionKind), KubectlOutput>>);
     let history = StoredValue::new(History::default());
 
     // The frame is written here, then `frame` moves on, so the effect that fills it runs after.
@@ -150,8 +155,8 @@ pub fn Inspector() -> impl IntoView {
             w = Written { frame: f, ..Written::default() };
         }
         let (t, lang, machine, open) = (ctx.t(), ctx.lang.get(), ctx.machine.get(), tab.get());
-        let (chosen, yaml_chosen, compare, open_request, command) =
-            (chosen.get(), yaml_chosen.get(), compare.get(), open_request.get(), command.get());
+        let (chosen, yaml_chosen, compare, open_request, command, acted) =
+            (chosen.get(), yaml_chosen.get(), compare.get(), open_request.get(), command.get(), acted.get());
         if w.tab != Some(open) {
             for (i, (id, _)) in TABS.iter().enumerate() {
                 if let Some(b) = element(&format!("inspector-tab-{id}")) {
@@ -218,7 +223,11 @@ pub fn Inspector() -> impl IntoView {
                     let html = match &command {
                         None => vm::empty_markup(None, text(Key::KubectlEmpty)),
                         Some(line) => {
-                            let out = kvm::run(line, &snap);
+                            let out = match &acted {
+                                None => kvm::run(line, &snap),
+                                Some(Err(out)) => out.clone(),
+                                Some(Ok((at, kind))) => kvm::transcript_at(log, *at, *kind, t),
+                            };
                             format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))
                         }
                     };
@@ -269,6 +278,15 @@ pub fn Inspector() -> impl IntoView {
     let run = move |line: String| {
         let line = kvm::normalize(&line);
         history.update_value(|h| h.push(&line));
+        // A changing command is the reader's action at the playhead (whole milliseconds, as
+        // the sandbox's buttons act).
+        let at = SimTime::from_millis(ctx.playback.get_untracked().t.as_millis());
+        let change = ctx.with_session(|s| kvm::change_of(&line, &s.at(at)));
+        acted.set(change.map(|c| {
+            let c = c?;
+            let node = c.node.clone();
+            ctx.act(c.kind, Some(c.node)).map(|()| (at, c.kind)).map_err(|_| change::no_such_node(&node))
+        }));
         command.set(Some(line));
         if let Some(input) = kubectl_input() {
             input.set_value("");

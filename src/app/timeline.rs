@@ -561,6 +561,8 @@ fn Legend() -> impl IntoView {
         (RequestClass::Controller, Key::TrackLegendControllers),
         (RequestClass::Scheduler, Key::TrackLegendScheduler),
         (RequestClass::Client, Key::TrackLegendKubectl),
+        (RequestClass::Eviction, Key::TrackLegendEviction),
+        (RequestClass::EvictionRefused, Key::TrackLegendEvictionRefused),
         (RequestClass::Routine, Key::TrackLegendRoutine),
         (RequestClass::Timeout, Key::TrackLegendTimeout),
     ];

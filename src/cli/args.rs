@@ -50,15 +50,15 @@ Output: one JSON object per line, in log order, keys in this order:
 t_ms is whole milliseconds since the start of the chapter; --until includes that millisecond.";
 
 const OBJECTS_HELP: &str = "\
-Output: a List (apiVersion v1, kind List, metadata.resourceVersion \"\") of every Node, Lease, Pod and
-Event at the end of the millisecond given by --at, printed exactly as kubectl get -o json|yaml prints.";
+Output: a List (apiVersion v1, kind List, metadata.resourceVersion \"\") of every Node, CSINode, Lease,
+Pod and Event at the end of the millisecond given by --at, printed exactly as kubectl get -o json|yaml prints.";
 
 const KUBECTL_HELP: &str = "\
 Output: exactly what the page's kubectl panel shows for `kubectl ARGS...` at the end of the
 millisecond given by --at: kubectl's own output on stdout, its errors on stderr, its exit status
 (0, or 1 when kubectl would fail). Ages are counted to that moment; times print in UTC.
-Answered: get nodes|pods|leases|events [NAME...] [-n NS|-A] [-o wide|yaml|json|name]
-[--no-headers] [--show-kind] [--ignore-not-found], and describe node|pod [NAME]
+Answered: get nodes|pods|leases|events|csinodes [NAME...] [-n NS|-A] [-o wide|yaml|json|name]
+[--no-headers] [--show-kind] [--ignore-not-found], and describe node|pod|csinode [NAME]
 [--show-events=false].
 Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1";
 
@@ -68,7 +68,7 @@ pub enum Command {
     /// Print a chapter's API requests and Kubernetes Events as JSON Lines, in order.
     #[command(after_help = format!("{TIMELINE_HELP}\n\n{AFTER_HELP}"))]
     Timeline(TimelineArgs),
-    /// Print every Node, Lease, Pod and Event at one moment as a kubectl-style List.
+    /// Print every Node, CSINode, Lease, Pod and Event at one moment as a kubectl-style List.
     #[command(after_help = format!("{OBJECTS_HELP}\n\n{AFTER_HELP}"))]
     Objects(ObjectsArgs),
     /// Print what kubectl prints for the cluster at one moment (`-- get nodes -o wide`).

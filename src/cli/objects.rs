@@ -5,8 +5,8 @@ use crate::render;
 use super::args::{Format, ObjectsArgs};
 use super::{Output, end_of_millisecond};
 
-/// Runs the chapter past `--at` and prints the Nodes, Leases, Pods and Events of that moment
-/// (everything up to the end of that millisecond has happened).
+/// Runs the chapter past `--at` and prints the Nodes, CSINodes, Leases, Pods and Events of that
+/// moment (everything up to the end of that millisecond has happened).
 pub(super) fn run(args: &ObjectsArgs) -> Output {
     let (timeline, warnings) = args.sim.timeline_through(args.at.0);
     let list = render::list::snapshot_list(&timeline.at(end_of_millisecond(args.at.0)));

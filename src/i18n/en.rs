@@ -70,6 +70,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AddMachine => "Add machine",
         Key::AddDuplicateMachine => "Add machine with duplicate name",
         Key::LabelNodeRole => "Label node-role",
+        Key::Cordon => "Cordon",
+        Key::Uncordon => "Uncordon",
+        Key::Drain => "Drain",
+        Key::CreatePdb => "Create PodDisruptionBudget",
+        Key::CreateDaemonSet => "Create DaemonSet",
         Key::ActionUnavailable => "Not now: {0}",
         Key::ForkNotice => "Your actions: {0}",
         Key::ResetSandbox => "Back to the chapter's story",
@@ -176,6 +181,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TrackLegendControllers => "controllers",
         Key::TrackLegendScheduler => "scheduler",
         Key::TrackLegendKubectl => "kubectl",
+        Key::TrackLegendEviction => "eviction (201)",
+        Key::TrackLegendEvictionRefused => "eviction refused (429)",
         Key::TrackLegendRoutine => "Lease renewals and reads",
         Key::TrackLegendTimeout => "timed out",
         Key::TrackLegendNormal => "Normal",
@@ -270,6 +277,7 @@ pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        Chapter::Maintenance => &MAINTENANCE,
     }
 }
 
@@ -290,6 +298,7 @@ static REGISTRATION: ChapterText = ChapterText {
                 "The [[kubelet|kubelet]] sends `POST /api/v1/nodes`. The body already carries a status: `addresses`, `capacity`, `allocatable`, `nodeInfo` and the [[conditions|conditions]], with `Ready` `False`, reason `KubeletNotReady`, because the runtime's network is not ready.",
                 "The TaintNodesByCondition admission plugin adds `node.kubernetes.io/not-ready:NoSchedule` to the new Node's [[taints|taints]]. Names are unique: a second machine with the same name would get `409 AlreadyExists` and adopt this object.",
                 "Right after, the kubelet's first [[lease|Lease]] attempt finds no Node to own it; the Lease is created on the next 10 s tick.",
+                "The `Ready` message also ends with `failed to initialize CSINode`: since it started, the kubelet's CSI volume plugin has been trying to create the `CSINode` named `node-1`, and needs the Node's `uid` for its owner reference (`nodes \"node-1\" not found`). A moment after the POST it reads the Node and sends `POST /apis/storage.k8s.io/v1/csinodes`; the next status leaves that part out.",
             ],
         },
         StepText {
@@ -400,6 +409,59 @@ static KUBELET_RESTART: ChapterText = ChapterText {
             body: &[
                 "The [[nlc|controller]] removes the NoSchedule taint at once and the NoExecute one at its next pass. The [[eviction|taint eviction controller]] cancels the pending deletion (`Cancelling deletion of Pod`), and the kubelet reports the still-running Pod Ready again.",
                 "Had the kubelet come back within the grace period, the node would never have gone NotReady: the only trace would be the `Starting`, pressure and `NodeAllocatableEnforced` events.",
+            ],
+        },
+    ],
+};
+
+static MAINTENANCE: ChapterText = ChapterText {
+    title: "Maintenance",
+    summary: "Cordon, drain against a PodDisruptionBudget, uncordon: every eviction at once, 429 and kubectl's retries.",
+    steps: &[
+        StepText {
+            title: "A node to maintain, a workload with a budget",
+            body: &[
+                "Three nodes. A DaemonSet runs a `node-agent` Pod on each, and the Deployment `web` runs six [[pods|Pods]], two per node. Someone runs `kubectl create pdb web --selector=app=web --min-available=5`.",
+                "The disruption controller writes the budget's status: `expectedPods` 6, `desiredHealthy` 5, `currentHealthy` 6, so `disruptionsAllowed` is 1 and the condition `DisruptionAllowed` is `True` (`SufficientPods`).",
+            ],
+        },
+        StepText {
+            title: "Cordon: no new Pods, and the running ones stay",
+            body: &[
+                "`kubectl cordon node-1` GETs the Node and sends `PATCH /api/v1/nodes/node-1`, a strategic merge patch `{\"spec\":{\"unschedulable\":true}}`, and prints `node/node-1 cordoned`.",
+                "The [[nlc|node lifecycle controller]], not an admission plugin, then adds the [[taints|taint]] `node.kubernetes.io/unschedulable:NoSchedule` with a `timeAdded`. The [[scheduler|scheduler]]'s `NodeUnschedulable` filter now skips node-1 (`node(s) were unschedulable`), and `kubectl get nodes` shows `Ready,SchedulingDisabled`. Within 10 s the [[kubelet|kubelet]] records `NodeNotSchedulable`. Nothing running on node-1 moves.",
+            ],
+        },
+        StepText {
+            title: "Drain: every eviction at once",
+            body: &[
+                "`kubectl drain node-1 --ignore-daemonsets` cordons (`already cordoned`), lists the node's Pods with `fieldSelector=spec.nodeName=node-1`, and runs its filters in order: the `node-agent` Pod is DaemonSet-managed, so it is left alone with a warning (without the flag the drain would stop here, node cordoned, nothing evicted).",
+                "Then it POSTs an `Eviction` for every other Pod at the same time, one goroutine each: not one by one. The first is accepted with `201`; the API server itself decrements the budget to 0 and records the Pod in `disruptedPods`, then deletes the Pod gracefully.",
+            ],
+        },
+        StepText {
+            title: "The budget says 429; kubectl waits 5 s",
+            body: &[
+                "The second eviction meets a budget with no disruption left: `429 Too Many Requests`, `Cannot evict pod as it would violate the pod's disruption budget.` kubectl prints the error, sleeps 5 s, and will try again. Meanwhile it GETs the evicted Pod every second until it is gone.",
+                "The [[replicaset|ReplicaSet]] creates a replacement at once, and the scheduler binds it to node-2 or node-3: node-1 is cordoned.",
+            ],
+        },
+        StepText {
+            title: "The replacement is Ready; the budget lets the next one go",
+            body: &[
+                "When the replacement is Ready, the disruption controller counts six healthy Pods again and sets `disruptionsAllowed` to 1. kubectl's next attempt, 5 s after the first, prints `evicting pod` again and gets `201`.",
+            ],
+        },
+        StepText {
+            title: "Drained: only the DaemonSet's Pod is left",
+            body: &[
+                "When the last evicted Pod is gone kubectl prints `node/node-1 drained`. The `node-agent` Pod still runs on node-1: it tolerates `unschedulable`, and drain never evicts DaemonSet Pods. The node is ready for maintenance.",
+            ],
+        },
+        StepText {
+            title: "Uncordon",
+            body: &[
+                "`kubectl uncordon node-1` patches `{\"spec\":{\"unschedulable\":null}}`. The controller removes the taint, the kubelet records `NodeSchedulable`, and new Pods may land on node-1 again. Nothing moves back by itself: the Pods that left stay where they are.",
             ],
         },
     ],

@@ -74,6 +74,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AddMachine => "マシンを追加",
         Key::AddDuplicateMachine => "同じ名前のマシンを追加",
         Key::LabelNodeRole => "node-role ラベルを付ける",
+        Key::Cordon => "cordon する",
+        Key::Uncordon => "uncordon する",
+        Key::Drain => "drain する",
+        Key::CreatePdb => "PodDisruptionBudget を作る",
+        Key::CreateDaemonSet => "DaemonSet を作る",
         Key::ActionUnavailable => "今はできません: {0}",
         Key::ForkNotice => "あなたの操作: {0}",
         Key::ResetSandbox => "章の筋書きに戻す",
@@ -184,6 +189,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TrackLegendControllers => "コントローラー",
         Key::TrackLegendScheduler => "スケジューラー",
         Key::TrackLegendKubectl => "kubectl",
+        Key::TrackLegendEviction => "退避 (201)",
+        Key::TrackLegendEvictionRefused => "退避の拒否 (429)",
         Key::TrackLegendRoutine => "Lease の更新と読み取り",
         Key::TrackLegendTimeout => "タイムアウト",
         Key::TrackLegendNormal => "Normal",
@@ -277,6 +284,7 @@ pub(super) fn chapter(chapter: Chapter) -> &'static ChapterText {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        Chapter::Maintenance => &MAINTENANCE,
     }
 }
 
@@ -297,6 +305,7 @@ static REGISTRATION: ChapterText = ChapterText {
                 "[[kubelet|kubelet]] が `POST /api/v1/nodes` を送ります。本文にはすでに status が入っています。`addresses`、`capacity`、`allocatable`、`nodeInfo`、そして [[conditions|conditions]] です。ランタイムのネットワークが準備できていないので、`Ready` は `False`、reason は `KubeletNotReady` です。",
                 "admission プラグイン TaintNodesByCondition が、新しい Node の [[taints|taints]] に `node.kubernetes.io/not-ready:NoSchedule` を加えます。名前は一意です。同じ名前の 2 台目のマシンは `409 AlreadyExists` を受け取り、この Node を引き継ぎます。",
                 "直後の最初の [[lease|Lease]] 作成は、持ち主となる Node がまだ見えず失敗します。Lease は次の 10 秒後の周期で作られます。",
+                "`Ready` の message の最後には `failed to initialize CSINode` も付いています。kubelet の CSI ボリュームプラグインは起動直後から `node-1` という名前の `CSINode` を作ろうとしていますが、owner reference に Node の `uid` が要るため失敗しています (`nodes \"node-1\" not found`)。POST の少し後に Node を読み、`POST /apis/storage.k8s.io/v1/csinodes` を送ります。次の status からはその部分が消えます。",
             ],
         },
         StepText {
@@ -407,6 +416,59 @@ static KUBELET_RESTART: ChapterText = ChapterText {
             body: &[
                 "[[nlc|コントローラー]]は NoSchedule の taint をすぐに、NoExecute の taint を次の確認で外します。[[eviction|taint eviction controller]] は保留中の削除を取り消し (`Cancelling deletion of Pod`)、kubelet は動き続けていた Pod を再び Ready と報告します。",
                 "kubelet が猶予期間内に戻っていれば、node は NotReady にすらなりませんでした。残る痕跡は `Starting`、pressure、`NodeAllocatableEnforced` のイベントだけです。",
+            ],
+        },
+    ],
+};
+
+static MAINTENANCE: ChapterText = ChapterText {
+    title: "メンテナンス",
+    summary: "cordon、PodDisruptionBudget の下での drain、uncordon。退避は一斉に、429 と kubectl の再試行。",
+    steps: &[
+        StepText {
+            title: "メンテナンスする node と、予算付きのワークロード",
+            body: &[
+                "node は 3 台。DaemonSet が各 node で `node-agent` Pod を動かし、Deployment `web` が [[pods|Pod]] を 6 個、node ごとに 2 個ずつ動かしています。誰かが `kubectl create pdb web --selector=app=web --min-available=5` を実行します。",
+                "disruption controller が予算の status を書きます。`expectedPods` 6、`desiredHealthy` 5、`currentHealthy` 6 なので `disruptionsAllowed` は 1、condition `DisruptionAllowed` は `True` (`SufficientPods`) です。",
+            ],
+        },
+        StepText {
+            title: "cordon: 新しい Pod は来ない、動いている Pod はそのまま",
+            body: &[
+                "`kubectl cordon node-1` は Node を GET し、strategic merge patch `{\"spec\":{\"unschedulable\":true}}` で `PATCH /api/v1/nodes/node-1` を送り、`node/node-1 cordoned` と表示します。",
+                "続いて admission プラグインではなく [[nlc|node lifecycle controller]] が、[[taints|taint]] `node.kubernetes.io/unschedulable:NoSchedule` を `timeAdded` 付きで加えます。[[scheduler|スケジューラー]]の `NodeUnschedulable` フィルターは node-1 を外し (`node(s) were unschedulable`)、`kubectl get nodes` は `Ready,SchedulingDisabled` と表示します。10 秒以内に [[kubelet|kubelet]] が `NodeNotSchedulable` を記録します。node-1 で動いているものは何も動きません。",
+            ],
+        },
+        StepText {
+            title: "drain: 退避は一斉に",
+            body: &[
+                "`kubectl drain node-1 --ignore-daemonsets` は cordon し (`already cordoned`)、`fieldSelector=spec.nodeName=node-1` で node の Pod を一覧し、フィルターを順に通します。`node-agent` Pod は DaemonSet の管理下なので、警告を出して残します (このフラグがなければ drain はここで止まります。node は cordon されたまま、何も退避されません)。",
+                "そして残りすべての Pod に `Eviction` を同時に POST します。Pod ごとに goroutine が 1 つ、順番にではありません。最初の 1 つは `201` で受け付けられ、API サーバー自身が予算を 0 に減らし、Pod を `disruptedPods` に記録してから、Pod を猶予付きで削除します。",
+            ],
+        },
+        StepText {
+            title: "予算が 429 を返し、kubectl は 5 秒待つ",
+            body: &[
+                "2 つ目の退避は、もう余裕のない予算に当たります: `429 Too Many Requests`、`Cannot evict pod as it would violate the pod's disruption budget.` kubectl はエラーを表示して 5 秒眠り、もう一度試みます。その間、退避した Pod が消えるまで毎秒 GET します。",
+                "[[replicaset|ReplicaSet]] はすぐに代わりを作り、node-1 は cordon されているので、スケジューラーはそれを node-2 か node-3 に割り当てます。",
+            ],
+        },
+        StepText {
+            title: "代わりが Ready になり、予算が次を通す",
+            body: &[
+                "代わりの Pod が Ready になると、disruption controller は健全な Pod を再び 6 個と数え、`disruptionsAllowed` を 1 にします。最初から 5 秒後の kubectl の次の試みは、もう一度 `evicting pod` と表示し、`201` を受け取ります。",
+            ],
+        },
+        StepText {
+            title: "drain 完了: 残るのは DaemonSet の Pod だけ",
+            body: &[
+                "退避した最後の Pod が消えると、kubectl は `node/node-1 drained` と表示します。`node-agent` Pod は node-1 で動き続けます。`unschedulable` を許容しており、drain は DaemonSet の Pod を退避しません。node はメンテナンスの準備ができました。",
+            ],
+        },
+        StepText {
+            title: "uncordon で元に戻す",
+            body: &[
+                "`kubectl uncordon node-1` は `{\"spec\":{\"unschedulable\":null}}` を patch します。コントローラーが taint を外し、kubelet が `NodeSchedulable` を記録し、新しい Pod は再び node-1 に来られます。ひとりでに戻るものはありません。出ていった Pod はそのままです。",
             ],
         },
     ],

@@ -75,6 +75,24 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             ],
             why: "The Lease loop starts at once and renews the Lease it still finds; registration POSTs the Node and adopts it after `409 AlreadyExists`; `NodeReady` follows when the runtime and PLEG checks pass. The deletion is cancelled only when the controller removes the NoExecute taint, at one of its passes every `--node-monitor-period` ({0} s).",
         },
+        "maintenance-evictions" => &QuestionText {
+            prompt: "`kubectl drain node-1 --ignore-daemonsets` is about to evict node-1's two web Pods. How does it send the evictions?",
+            options: &[
+                "All at once: one Eviction POST per Pod, at the same moment",
+                "One by one: the next Pod's Eviction only once the previous Pod is gone",
+            ],
+            why: "kubectl starts one goroutine per Pod and each POSTs its Eviction at once. It is the budget, not kubectl, that lets them through one at a time.",
+        },
+        "maintenance-retry" => &QuestionText {
+            prompt: "The second eviction got `429 Too Many Requests` from the budget. How many seconds later will kubectl try that Pod again?",
+            options: &[],
+            why: "After a 429 kubectl prints the error with `(will retry after 5s)` and sleeps 5 s before POSTing the Eviction again: here {0}. It keeps doing so until the budget allows it or `--timeout` runs out.",
+        },
+        "maintenance-left" => &QuestionText {
+            prompt: "When kubectl prints `node/node-1 drained`, what is still running on node-1?",
+            options: &["Nothing", "The DaemonSet's Pod (node-agent)", "One of the web Pods"],
+            why: "With `--ignore-daemonsets` drain leaves DaemonSet Pods alone: they tolerate `unschedulable` and their controller would only put them back. Every other Pod was evicted.",
+        },
         _ => return None,
     })
 }

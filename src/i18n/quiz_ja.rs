@@ -75,6 +75,24 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             ],
             why: "Lease のループはすぐに始まり、残っている Lease を更新します。登録は Node を POST し、`409 AlreadyExists` のあと既存の Node を引き継ぎます。ランタイムと PLEG のチェックが通ると `NodeReady` です。削除の取り消しは、コントローラーが NoExecute の taint を外したときで、その巡回は `--node-monitor-period`（{0} 秒）ごとです。",
         },
+        "maintenance-evictions" => &QuestionText {
+            prompt: "`kubectl drain node-1 --ignore-daemonsets` が node-1 の web Pod 2 つを退避しようとしています。退避はどう送られるでしょう？",
+            options: &[
+                "一斉に: Pod ごとに Eviction を 1 つずつ、同じ瞬間に POST",
+                "1 つずつ: 前の Pod が消えてから次の Pod の Eviction",
+            ],
+            why: "kubectl は Pod ごとに goroutine を 1 つ起こし、それぞれがすぐに Eviction を POST します。1 つずつ通すのは kubectl ではなく予算です。",
+        },
+        "maintenance-retry" => &QuestionText {
+            prompt: "2 つ目の退避は予算から `429 Too Many Requests` を受け取りました。kubectl は何秒後にその Pod をもう一度試すでしょう？",
+            options: &[],
+            why: "429 の後、kubectl は `(will retry after 5s)` 付きでエラーを表示し、5 秒眠ってから Eviction をもう一度 POST します。ここでは {0}。予算が許すか `--timeout` が尽きるまで続けます。",
+        },
+        "maintenance-left" => &QuestionText {
+            prompt: "kubectl が `node/node-1 drained` と表示したとき、node-1 でまだ動いているのは何でしょう？",
+            options: &["何もない", "DaemonSet の Pod (node-agent)", "web の Pod の 1 つ"],
+            why: "`--ignore-daemonsets` 付きの drain は DaemonSet の Pod に手を付けません。`unschedulable` を許容しており、退避してもコントローラーが戻すだけだからです。それ以外の Pod はすべて退避されました。",
+        },
         _ => return None,
     })
 }

@@ -121,12 +121,40 @@ static KUBELET_RESTART: [Question; 3] = [
     },
 ];
 
+static MAINTENANCE: [Question; 3] = [
+    Question {
+        id: "maintenance-evictions",
+        chapter: Chapter::Maintenance,
+        kind: Kind::Choice,
+        options: &["at-once", "one-by-one"],
+        conceal: FUTURE,
+        derive: maintenance_evictions,
+    },
+    Question {
+        id: "maintenance-retry",
+        chapter: Chapter::Maintenance,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FUTURE_AND_INSPECTOR,
+        derive: maintenance_retry,
+    },
+    Question {
+        id: "maintenance-left",
+        chapter: Chapter::Maintenance,
+        kind: Kind::Choice,
+        options: &["nothing", "daemonset", "web"],
+        conceal: FUTURE,
+        derive: maintenance_left,
+    },
+];
+
 /// A chapter's questions, in the order the story reaches them.
 pub fn questions(chapter: Chapter) -> &'static [Question] {
     match chapter {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
+        Chapter::Maintenance => &MAINTENANCE,
     }
 }
 
@@ -348,4 +376,55 @@ fn kubelet_restart_order(timeline: &Timeline) -> Option<Derived> {
         query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes").map(query::request_at),
     ])?;
     Some(Derived { stop, reveal, answer: Answer::Order(order), facts: vec![whole_seconds(NODE_MONITOR_PERIOD)] })
+}
+
+/// The reader's kubectl's eviction POSTs from `from` on.
+fn evictions(log: &crate::sim::Log, from: SimTime) -> Vec<&crate::sim::Request> {
+    log.requests
+        .iter()
+        .filter(|r| r.t >= from && r.actor == crate::sim::Actor::Kubectl && r.path.ends_with("/eviction"))
+        .collect()
+}
+
+fn maintenance_evictions(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 3)?;
+    let posts = evictions(log, stop);
+    let (first, second) = (posts.first()?, posts.get(1)?);
+    let answer = if first.t == second.t { "at-once" } else { "one-by-one" };
+    let options = questions(Chapter::Maintenance)[0].options;
+    Some(Derived { stop, reveal: second.t, answer: Answer::Choice(option(options, answer)?), facts: Vec::new() })
+}
+
+fn maintenance_retry(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let drain = step(timeline, 3)?;
+    let stop = step(timeline, 4)?;
+    let posts = evictions(log, drain);
+    let refused = posts.iter().find(|r| r.outcome.code() == Some(429))?;
+    let retry = posts.iter().find(|r| r.seq > refused.seq && r.path == refused.path)?;
+    let seconds = seconds_between(refused.t, retry.t);
+    Some(Derived {
+        stop,
+        reveal: retry.t,
+        answer: Answer::Time { seconds, tolerance: 1.0 },
+        facts: vec![seconds_label(seconds)],
+    })
+}
+
+fn maintenance_left(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let stop = step(timeline, 5)?;
+    let drained = log
+        .lines
+        .iter()
+        .find(|l| l.t >= stop && l.actor == crate::sim::Actor::Kubectl && l.message.ends_with(" drained"))?;
+    let left: Vec<_> = timeline.at(drained.t).pods().into_iter().filter(|p| p.spec.node_name == NODE).collect();
+    let answer = match left.first() {
+        None => "nothing",
+        Some(p) if p.controller().is_some_and(|c| c.kind == "DaemonSet") => "daemonset",
+        Some(_) => "web",
+    };
+    let options = questions(Chapter::Maintenance)[2].options;
+    Some(Derived { stop, reveal: drained.t, answer: Answer::Choice(option(options, answer)?), facts: Vec::new() })
 }

@@ -19,7 +19,7 @@ pub fn object_list(objects: &[Object]) -> Value {
     Value::Object(list)
 }
 
-/// Every Node, Lease, Pod and Event at the snapshot's instant, as a `List`.
+/// Every Node, CSINode, Lease, Pod and Event at the snapshot's instant, as a `List`.
 pub fn snapshot_list(snapshot: &Snapshot<'_>) -> Value {
     object_list(&snapshot.objects())
 }

@@ -2,16 +2,18 @@
 //! machine, and why the others are not possible now.
 
 use crate::i18n::Key;
-use crate::sim::{Action, ActionKind, Refusal, Snapshot, format_actions};
+use crate::sim::{Action, ActionKind, Budget, DrainFlags, Refusal, Snapshot, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
-pub const GROUPS: [&[ActionKind]; 6] = [
+pub const GROUPS: [&[ActionKind]; 8] = [
     &[ActionKind::KillKubelet, ActionKind::StartKubelet],
     &[ActionKind::StopRuntime, ActionKind::StartRuntime],
     &[ActionKind::CutNetwork, ActionKind::RestoreNetwork],
     &[ActionKind::CreatePod, ActionKind::CreateToleratingPod],
     &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
     &[ActionKind::LabelNodeRole],
+    &[ActionKind::Cordon, ActionKind::Uncordon, ActionKind::Drain(DrainFlags::NONE)],
+    &[ActionKind::CreatePdb(Budget::ONE), ActionKind::CreateDaemonSet],
 ];
 
 /// The button label of an action.
@@ -28,6 +30,11 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::AddMachine => Key::AddMachine,
         ActionKind::AddDuplicateMachine => Key::AddDuplicateMachine,
         ActionKind::LabelNodeRole => Key::LabelNodeRole,
+        ActionKind::Cordon => Key::Cordon,
+        ActionKind::Uncordon => Key::Uncordon,
+        ActionKind::Drain(_) => Key::Drain,
+        ActionKind::CreatePdb(_) => Key::CreatePdb,
+        ActionKind::CreateDaemonSet => Key::CreateDaemonSet,
     }
 }
 

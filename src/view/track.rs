@@ -37,18 +37,24 @@ pub enum RequestClass {
     Scheduler,
     /// A person with kubectl (the reader's sandbox actions).
     Client,
+    /// A Pod's eviction accepted (`POST pods/NAME/eviction`, 201).
+    Eviction,
+    /// A Pod's eviction refused by its PodDisruptionBudget (429).
+    EvictionRefused,
     /// No answer: the kubelet's network to the API server is cut.
     Timeout,
 }
 
 impl RequestClass {
     /// Every class, in drawing order (the notable ones last, on top).
-    pub const ALL: [RequestClass; 6] = [
+    pub const ALL: [RequestClass; 8] = [
         RequestClass::Routine,
         RequestClass::Kubelet,
         RequestClass::Controller,
         RequestClass::Scheduler,
         RequestClass::Client,
+        RequestClass::Eviction,
+        RequestClass::EvictionRefused,
         RequestClass::Timeout,
     ];
 
@@ -60,10 +66,18 @@ impl RequestClass {
         if is_routine(r) {
             return RequestClass::Routine;
         }
+        if r.path.ends_with("/eviction") {
+            return if r.outcome == Outcome::Code(429) {
+                RequestClass::EvictionRefused
+            } else {
+                RequestClass::Eviction
+            };
+        }
         match r.actor {
             Actor::Kubelet(_) => RequestClass::Kubelet,
             Actor::Scheduler => RequestClass::Scheduler,
-            Actor::Kubectl | Actor::KubectlAsNode(_) => RequestClass::Client,
+            Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => RequestClass::Client,
+            Actor::DaemonSetController | Actor::DisruptionController => RequestClass::Controller,
             Actor::NodeLifecycleController
             | Actor::TaintEvictionController
             | Actor::ReplicaSetController
@@ -80,6 +94,8 @@ impl RequestClass {
             RequestClass::Controller => "tick-controller",
             RequestClass::Scheduler => "tick-scheduler",
             RequestClass::Client => "tick-client",
+            RequestClass::Eviction => "tick-eviction",
+            RequestClass::EvictionRefused => "tick-refused",
             RequestClass::Timeout => "tick-timeout",
         }
     }
@@ -417,6 +433,17 @@ mod tests {
         assert_eq!(ticks.len(), 3);
         assert_eq!(ticks[0], Tick { pos: 0.1, class: Kubelet, count: 1 });
         assert_eq!(ticks[2].class, Timeout);
+    }
+
+    #[test]
+    fn evictions_and_their_429s_have_ticks_of_their_own() {
+        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+        tl.run_until(s(300));
+        let classes: Vec<RequestClass> =
+            tl.log().requests.iter().filter(|r| r.path.ends_with("/eviction")).map(RequestClass::of).collect();
+        use RequestClass::*;
+        assert_eq!(classes, [Eviction, EvictionRefused, Eviction]);
+        assert!(EvictionRefused > Client && Eviction > Client, "a merged tick shows the eviction");
     }
 
     #[test]

@@ -42,6 +42,13 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::StartKubelet, "node-2", s(310)),
         Action::on(ActionKind::StartRuntime, "node-2", s(330)),
         Action::on(ActionKind::KillKubelet, "node-1-dup", s(400)),
+        // Chapter 5's actions: a DaemonSet, a budget (over no Pods here), cordon and uncordon, and
+        // a drain the filters refuse (bare Pods, DaemonSet Pods).
+        Action::new(ActionKind::CreateDaemonSet, s(420)),
+        Action::new(ActionKind::CreatePdb(nodeline::sim::Budget::ONE), s(425)),
+        Action::on(ActionKind::Cordon, "node-2", s(430)),
+        Action::on(ActionKind::Uncordon, "node-2", s(440)),
+        Action::on(ActionKind::Drain(nodeline::sim::DrainFlags::NONE), "node-1", s(450)),
     ]
 }
 
@@ -80,12 +87,34 @@ pub(crate) fn through<T: serde::de::DeserializeOwned + serde::Serialize>(value: 
 /// serializes unset timestamps such as `eventTime`, `firstTimestamp`, `lastProbeTime` or a
 /// Binding's `creationTimestamp` as `null` (its `metav1.Time` has no `omitempty` effect on a
 /// struct), while k8s-openapi's `Option::None` is left out. Returns the first difference.
+///
+/// A `null` list the other way round: Go serves a nil slice without `omitempty` as `null` (a
+/// CSINode's `spec.drivers`), and k8s-openapi, which has no nil list, writes `[]`; the two are
+/// the same Go value, so such a `[]` is dropped too.
 pub(crate) fn round_trip_diff<T: serde::de::DeserializeOwned + serde::Serialize>(value: &Value) -> Option<String> {
-    let back = match through::<T>(value) {
+    let mut back = match through::<T>(value) {
         Ok(v) => v,
         Err(e) => return Some(e),
     };
+    drop_nil_lists(value, &mut back);
     first_difference(&strip_nulls(value), &strip_nulls(&back), "")
+}
+
+/// Sets to `null` every empty list in `back` where `sent` had `null`.
+fn drop_nil_lists(sent: &Value, back: &mut Value) {
+    match (sent, back) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, w) in y.iter_mut() {
+                match x.get(k) {
+                    Some(Value::Null) if w.as_array().is_some_and(Vec::is_empty) => *w = Value::Null,
+                    Some(v) => drop_nil_lists(v, w),
+                    None => {}
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => x.iter().zip(y.iter_mut()).for_each(|(v, w)| drop_nil_lists(v, w)),
+        _ => {}
+    }
 }
 
 /// The first place where `a` and `b` differ, as a JSON path with both values.
@@ -123,9 +152,12 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
     let value = object.to_json();
     match object {
         Object::Node(_) => round_trip_diff::<k8s_openapi::api::core::v1::Node>(&value),
+        Object::CsiNode(_) => round_trip_diff::<k8s_openapi::api::storage::v1::CSINode>(&value),
         Object::Lease(_) => round_trip_diff::<k8s_openapi::api::coordination::v1::Lease>(&value),
         Object::Pod(_) => round_trip_diff::<k8s_openapi::api::core::v1::Pod>(&value),
         Object::Event(_) => round_trip_diff::<k8s_openapi::api::core::v1::Event>(&value),
+        Object::PodDisruptionBudget(_) => round_trip_diff::<k8s_openapi::api::policy::v1::PodDisruptionBudget>(&value),
+        Object::DaemonSet(_) => round_trip_diff::<k8s_openapi::api::apps::v1::DaemonSet>(&value),
     }
 }
 

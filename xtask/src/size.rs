@@ -45,7 +45,18 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// pod`, the status manager's terminal-phase path, the event spam filter and compact renewal
 /// bodies). A measured trade for features the issues ask for, and the opposite of where the page
 /// must go: twiggy on this build is the next session's first step for issue 18.
-pub(crate) const CEILING_GZIP: u64 = 483_000;
+/// Raised to 484 000 because that figure was measured before the last engine branch (compact
+/// renewal bodies, the event spam filter) joined main: CI measured 483 417 with it (+2.8 KB).
+/// twiggy on that build (2026-12-03, names kept): of 1 119 KB of code and data, Leptos's reactive
+/// graph and tachys about 300 KB (effect and memo closures, one per reactive view), read-only data
+/// 136 KB (the catalogue, narration and questions in two languages), the simulation 170 KB, the
+/// renderers 42 KB, `nodeline::main` (the app, inlined) 68 KB. No single item to cut: reaching
+/// 250 KB before interactive needs the page to load in two parts (issue 18).
+/// Raised to 489 000 for issue 13's CSINode, measured 482 909 -> 487 578 on one machine (+4.7 KB:
+/// the object, the kubelet's CSI init with its backoffs and messages, `get csinodes` and
+/// `describe csinode`, the YAML tab's CSINode and the registration narration's new paragraph in
+/// both languages).
+pub(crate) const CEILING_GZIP: u64 = 489_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]

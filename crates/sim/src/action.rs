@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::objects::IntOrPercent;
 use super::time::{SimTime, format_go_duration, parse_go_duration};
 
 /// What the reader (or a chapter's script) can do to the cluster.
@@ -22,11 +23,144 @@ pub enum ActionKind {
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,
+    /// `kubectl cordon NODE`.
+    Cordon,
+    /// `kubectl uncordon NODE`.
+    Uncordon,
+    /// `kubectl drain NODE` with its flags.
+    Drain(DrainFlags),
+    /// `kubectl create pdb` over the chapter's Deployment (`app=web`).
+    CreatePdb(Budget),
+    /// `kubectl apply` of a DaemonSet (a node agent in `kube-system`).
+    CreateDaemonSet,
+}
+
+/// The flags of `kubectl drain` the simulation models (`+flag` in the notation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct DrainFlags {
+    pub ignore_daemonsets: bool,
+    pub delete_emptydir_data: bool,
+    pub force: bool,
+    pub disable_eviction: bool,
+    /// `--grace-period` (kubectl's default, -1, means the Pod's own).
+    pub grace_period: Option<u32>,
+    /// `--timeout` in seconds (0, the default, waits forever).
+    pub timeout_secs: Option<u32>,
+}
+
+impl DrainFlags {
+    /// No flags: kubectl's defaults.
+    pub const NONE: DrainFlags = DrainFlags {
+        ignore_daemonsets: false,
+        delete_emptydir_data: false,
+        force: false,
+        disable_eviction: false,
+        grace_period: None,
+        timeout_secs: None,
+    };
+
+    /// The flags as `+flag` suffixes, in a fixed order.
+    fn suffix(&self) -> String {
+        let mut s = String::new();
+        for (on, name) in [
+            (self.ignore_daemonsets, "ignore-daemonsets"),
+            (self.delete_emptydir_data, "delete-emptydir-data"),
+            (self.force, "force"),
+            (self.disable_eviction, "disable-eviction"),
+        ] {
+            if on {
+                s.push('+');
+                s.push_str(name);
+            }
+        }
+        if let Some(g) = self.grace_period {
+            s.push_str(&format!("+grace-period={g}"));
+        }
+        if let Some(t) = self.timeout_secs {
+            s.push_str(&format!("+timeout={}", format_go_duration(std::time::Duration::from_secs(t.into()))));
+        }
+        s
+    }
+
+    /// The flags as kubectl's command line writes them (`--ignore-daemonsets ...`).
+    pub fn args(&self) -> Vec<String> {
+        self.suffix().split('+').filter(|f| !f.is_empty()).map(|f| format!("--{f}")).collect()
+    }
+
+    fn set(&mut self, flag: &str) -> Result<(), String> {
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (flag, None),
+        };
+        match (name, value) {
+            ("ignore-daemonsets", None) => self.ignore_daemonsets = true,
+            ("delete-emptydir-data", None) => self.delete_emptydir_data = true,
+            ("force", None) => self.force = true,
+            ("disable-eviction", None) => self.disable_eviction = true,
+            ("grace-period", Some(v)) => {
+                self.grace_period =
+                    Some(v.parse().map_err(|_| format!("grace-period \"{v}\" is not a number of seconds"))?)
+            }
+            ("timeout", Some(v)) => {
+                let d = parse_go_duration(v).map_err(|e| e.to_string())?;
+                self.timeout_secs = Some(d.as_secs() as u32);
+            }
+            _ => {
+                return Err(format!(
+                    "unknown drain flag \"{flag}\"; known: ignore-daemonsets, delete-emptydir-data, force, disable-eviction, grace-period=N, timeout=DURATION"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The budget of `create-pdb`: `--min-available` or `--max-unavailable`, a number or a percentage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Budget {
+    MinAvailable(IntOrPercent),
+    MaxUnavailable(IntOrPercent),
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::ONE
+    }
+}
+
+impl Budget {
+    /// `--min-available=1`, the sandbox button's budget.
+    pub const ONE: Budget = Budget::MinAvailable(IntOrPercent::Int(1));
+
+    fn suffix(&self) -> String {
+        match self {
+            Budget::MinAvailable(v) => format!("+min-available={v}"),
+            Budget::MaxUnavailable(v) => format!("+max-unavailable={v}"),
+        }
+    }
+
+    fn parse(flag: &str) -> Result<Budget, String> {
+        let bad = || {
+            format!(
+                "create-pdb takes min-available=N or max-unavailable=N (N a number or a percentage), not \"{flag}\""
+            )
+        };
+        let (name, value) = flag.split_once('=').ok_or_else(bad)?;
+        let value = match value.strip_suffix('%') {
+            Some(p) => IntOrPercent::Percent(p.parse().ok().filter(|p| (0..=100).contains(p)).ok_or_else(bad)?),
+            None => IntOrPercent::Int(value.parse().ok().filter(|n: &i32| *n >= 0).ok_or_else(bad)?),
+        };
+        match name {
+            "min-available" => Ok(Budget::MinAvailable(value)),
+            "max-unavailable" => Ok(Budget::MaxUnavailable(value)),
+            _ => Err(bad()),
+        }
+    }
 }
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 11] = [
+    pub const ALL: [ActionKind; 16] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -38,6 +172,11 @@ impl ActionKind {
         ActionKind::AddMachine,
         ActionKind::AddDuplicateMachine,
         ActionKind::LabelNodeRole,
+        ActionKind::Cordon,
+        ActionKind::Uncordon,
+        ActionKind::Drain(DrainFlags::NONE),
+        ActionKind::CreatePdb(Budget::ONE),
+        ActionKind::CreateDaemonSet,
     ];
 
     /// The action's name in the notation.
@@ -54,6 +193,11 @@ impl ActionKind {
             ActionKind::AddMachine => "add-machine",
             ActionKind::AddDuplicateMachine => "add-duplicate-machine",
             ActionKind::LabelNodeRole => "label-node-role",
+            ActionKind::Cordon => "cordon",
+            ActionKind::Uncordon => "uncordon",
+            ActionKind::Drain(_) => "drain",
+            ActionKind::CreatePdb(_) => "create-pdb",
+            ActionKind::CreateDaemonSet => "create-daemonset",
         }
     }
 
@@ -64,13 +208,31 @@ impl ActionKind {
 
     /// Whether the action is aimed at one machine (and so takes `:MACHINE`).
     pub fn targets_machine(self) -> bool {
-        !matches!(self, ActionKind::CreatePod | ActionKind::CreateToleratingPod | ActionKind::AddMachine)
+        !matches!(
+            self,
+            ActionKind::CreatePod
+                | ActionKind::CreateToleratingPod
+                | ActionKind::AddMachine
+                | ActionKind::CreatePdb(_)
+                | ActionKind::CreateDaemonSet
+        )
+    }
+
+    /// Whether two kinds are the same action, whatever their flags.
+    pub fn same_action(self, other: ActionKind) -> bool {
+        self.name() == other.name()
     }
 }
 
 impl fmt::Display for ActionKind {
+    /// The name, with the flags of `drain` and `create-pdb` as `+flag` suffixes.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.name())?;
+        match self {
+            ActionKind::Drain(flags) => f.write_str(&flags.suffix()),
+            ActionKind::CreatePdb(budget) => f.write_str(&budget.suffix()),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -97,7 +259,7 @@ impl Action {
 
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.kind.name())?;
+        write!(f, "{}", self.kind)?;
         if let Some(m) = &self.machine {
             write!(f, ":{m}")?;
         }
@@ -137,10 +299,32 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
         Some(_) => return Err(err("the machine is given twice".into())),
         None => time,
     };
-    let kind = ActionKind::from_name(name).ok_or_else(|| {
+    // Flags follow `+` (or a space: what a `+` typed into a URL's query decodes to).
+    let mut flags = name.split(['+', ' ']);
+    let name = flags.next().unwrap_or_default();
+    let mut kind = ActionKind::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = ActionKind::ALL.iter().map(|a| a.name()).collect();
         err(format!("unknown action \"{name}\"; known actions: {}", known.join(", ")))
     })?;
+    match &mut kind {
+        ActionKind::Drain(f) => {
+            for flag in flags {
+                f.set(flag).map_err(err)?;
+            }
+        }
+        ActionKind::CreatePdb(budget) => {
+            let given: Vec<&str> = flags.collect();
+            match given.as_slice() {
+                [one] => *budget = Budget::parse(one).map_err(err)?,
+                _ => return Err(err("create-pdb takes one of min-available=N or max-unavailable=N".into())),
+            }
+        }
+        _ => {
+            if let Some(flag) = flags.next() {
+                return Err(err(format!("{name} takes no flags, not \"+{flag}\"")));
+            }
+        }
+    }
     let at = parse_go_duration(time).map_err(|e| err(e.to_string()))?;
     let machine = match machine {
         None => None,
@@ -213,6 +397,24 @@ mod tests {
     }
 
     #[test]
+    fn drain_and_pdb_flags_round_trip() {
+        let text =
+            "create-pdb+max-unavailable=50%@30s,drain+ignore-daemonsets+grace-period=10+timeout=1m0s:node-2@2m0s";
+        let a = parse_actions(text).unwrap();
+        assert_eq!(a[0].kind, ActionKind::CreatePdb(Budget::MaxUnavailable(IntOrPercent::Percent(50))));
+        let ActionKind::Drain(f) = a[1].kind else { panic!("a drain") };
+        assert!(f.ignore_daemonsets && !f.force);
+        assert_eq!((f.grace_period, f.timeout_secs), (Some(10), Some(60)));
+        assert_eq!(f.args(), ["--ignore-daemonsets", "--grace-period=10", "--timeout=1m0s"]);
+        assert_eq!(format_actions(&a), text);
+        assert!(a[1].kind.same_action(ActionKind::Drain(DrainFlags::default())));
+        assert_eq!(
+            parse_action("drain ignore-daemonsets:node-2@2m").unwrap().to_string(),
+            "drain+ignore-daemonsets:node-2@2m0s"
+        );
+    }
+
+    #[test]
     fn sorts_by_time() {
         let a = parse_actions("start-kubelet@5m,kill-kubelet@1m").unwrap();
         assert_eq!(a[0].kind, ActionKind::KillKubelet);
@@ -229,6 +431,12 @@ mod tests {
             ("kill-kubelet:Node_1@1m", "not a machine name"),
             ("kill-kubelet:a@1m:b", "given twice"),
             ("kill-kubelet@99999h", "longer than a week"),
+            ("drain+sideways@1m", "unknown drain flag"),
+            ("create-pdb@1m", "takes one of"),
+            ("create-pdb+min-available=lots@1m", "a number or a percentage"),
+            ("create-pdb+max-unavailable=150%@1m", "a number or a percentage"),
+            ("cordon+force@1m", "takes no flags"),
+            ("create-pdb+min-available=1:node-1@1m", "does not take a machine"),
         ] {
             let e = parse_actions(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");

@@ -3,12 +3,18 @@
 //! NodeRestriction, DefaultTolerationSeconds, ServiceAccount), and the answers the real one gives
 //! (201, 200, 403, 404, 409) with their exact messages.
 
+mod policy;
+
+pub use policy::EVICTION_429;
+
 use super::vecmap::VecMap;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::objects::CsiNode;
 use super::objects::{
-    Lease, MicroTime, Node, Object, OwnerReference, Pod, PodStatus, Status, Taint, Time, Toleration, set_pod_condition,
+    DaemonSet, Lease, MicroTime, Node, Object, OwnerReference, Pod, PodDisruptionBudget, PodStatus, Status, Taint,
+    Time, Toleration, set_pod_condition,
 };
 use super::record::{Body, ChangeType, LeaseVersion, Log, Method};
 use super::rng::Rng;
@@ -60,6 +66,10 @@ pub(crate) enum ApiOp {
         name: String,
         taints: Vec<Taint>,
     },
+    /// `GET csinodes/NAME` (the kubelet's CSI plugin init).
+    GetCsiNode(String),
+    /// `POST csinodes`.
+    CreateCsiNode(CsiNode),
     GetLease(String),
     CreateLease(Lease),
     /// A PUT of a Lease: the Lease sent, and the version the sender read and changed.
@@ -103,6 +113,27 @@ pub(crate) enum ApiOp {
         /// `preconditions.uid`: the delete fails with 409 unless the stored Pod has this uid.
         precondition_uid: Option<String>,
     },
+    /// `kubectl cordon`/`uncordon`: a strategic merge patch of `spec.unschedulable` on `nodes/NAME`.
+    PatchNodeUnschedulable {
+        name: String,
+        unschedulable: bool,
+    },
+    /// `POST pods/NAME/eviction` (`policy/v1` `Eviction`).
+    EvictPod {
+        namespace: String,
+        name: String,
+        grace_seconds: Option<i64>,
+    },
+    CreatePdb(PodDisruptionBudget),
+    /// The disruption controller's `PUT poddisruptionbudgets/NAME/status`.
+    UpdatePdbStatus(PodDisruptionBudget),
+    CreateDaemonSet(DaemonSet),
+    GetDaemonSet {
+        namespace: String,
+        name: String,
+    },
+    /// The DaemonSet controller's `PUT daemonsets/NAME/status`.
+    UpdateDaemonSetStatus(DaemonSet),
 }
 
 impl ApiOp {
@@ -119,6 +150,9 @@ impl ApiOp {
         const NODES: &str = "/api/v1/nodes";
         const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
         const NS: &str = "/api/v1/namespaces/";
+        const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
+        const PDBS: &str = "/apis/policy/v1/namespaces/";
+        const APPS: &str = "/apis/apps/v1/namespaces/";
         match self {
             ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
             ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
@@ -130,6 +164,8 @@ impl ApiOp {
             | ApiOp::PatchNodeAnnotations { name, .. }
             | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
             ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
+            ApiOp::GetCsiNode(n) => (Method::Get, join(&[CSINODES, "/", n])),
+            ApiOp::CreateCsiNode(_) => (Method::Post, CSINODES.into()),
             ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
             ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
             ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
@@ -147,6 +183,20 @@ impl ApiOp {
                 (Method::Put, join(&[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
             }
             ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
+            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
+            ApiOp::EvictPod { namespace, name, .. } => {
+                (Method::Post, join(&[NS, namespace, "/pods/", name, "/eviction"]))
+            }
+            ApiOp::CreatePdb(p) => (Method::Post, join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
+            ApiOp::UpdatePdbStatus(p) => (
+                Method::Put,
+                join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
+            ),
+            ApiOp::CreateDaemonSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/daemonsets"])),
+            ApiOp::GetDaemonSet { namespace, name } => (Method::Get, join(&[APPS, namespace, "/daemonsets/", name])),
+            ApiOp::UpdateDaemonSetStatus(d) => {
+                (Method::Put, join(&[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+            }
         }
     }
 
@@ -154,7 +204,37 @@ impl ApiOp {
     pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
         let obj = |o: Object| Some((Body::Object(o), JSON));
         match self {
-            ApiOp::GetNode(_) | ApiOp::GetLease(_) | ApiOp::GetPod { .. } => None,
+            ApiOp::GetNode(_)
+            | ApiOp::GetCsiNode(_)
+            | ApiOp::GetLease(_)
+            | ApiOp::GetPod { .. }
+            | ApiOp::GetDaemonSet { .. } => None,
+            ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
+            ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
+                Body::Json(if *unschedulable {
+                    serde_json::json!({ "spec": { "unschedulable": true } })
+                } else {
+                    serde_json::json!({ "spec": { "unschedulable": null } })
+                }),
+                SMP,
+            )),
+            ApiOp::EvictPod { namespace, name, grace_seconds } => {
+                let mut delete = serde_json::json!({});
+                if let Some(g) = grace_seconds {
+                    delete["gracePeriodSeconds"] = (*g).into();
+                }
+                Some((
+                    Body::Json(serde_json::json!({
+                        "kind": "Eviction",
+                        "apiVersion": "policy/v1",
+                        "metadata": { "name": name, "namespace": namespace, "creationTimestamp": null },
+                        "deleteOptions": delete,
+                    })),
+                    JSON,
+                ))
+            }
+            ApiOp::CreatePdb(p) | ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
+            ApiOp::CreateDaemonSet(d) | ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
                 Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
@@ -254,6 +334,12 @@ pub(crate) struct ApiServer {
     pod_uids: VecMap<String, (String, String)>,
     /// How many Pods of each owner (by uid) are active: not terminating, not finished.
     active_by_owner: VecMap<String, i32>,
+    /// Each node's CSINode.
+    pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
+    /// PodDisruptionBudgets, by namespace and name.
+    pub(crate) pdbs: VecMap<(String, String), Arc<PodDisruptionBudget>>,
+    /// DaemonSets, by namespace and name.
+    pub(crate) daemonsets: VecMap<(String, String), Arc<DaemonSet>>,
 }
 
 /// The mutable context one request runs in.
@@ -412,6 +498,15 @@ impl ApiServer {
         obj
     }
 
+    fn store_csinode(&mut self, ctx: &mut Exec<'_>, mut csinode: CsiNode, change: ChangeType) -> Object {
+        csinode.metadata.resource_version = self.next_rv();
+        let csinode = Arc::new(csinode);
+        self.csinodes.insert(csinode.metadata.name.clone(), csinode.clone());
+        let obj = Object::CsiNode(csinode);
+        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
+        obj
+    }
+
     fn store_lease(&mut self, ctx: &mut Exec<'_>, mut lease: Lease, change: ChangeType) -> Object {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
@@ -541,6 +636,7 @@ impl ApiServer {
                 | ApiOp::PatchNodeTaints { name: n, .. }
                 | ApiOp::PatchNodeAnnotations { name: n, .. }
                 | ApiOp::PatchNodePodCidr { name: n, .. } => Some(("nodes", n.as_str())),
+                ApiOp::CreateCsiNode(c) => Some(("csinodes", c.metadata.name.as_str())),
                 ApiOp::GetLease(n) => Some(("leases", n.as_str())),
                 ApiOp::CreateLease(l) => Some(("leases", l.metadata.name.as_str())),
                 ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
@@ -555,6 +651,14 @@ impl ApiServer {
                         "nodes",
                         name,
                         format!("node \"{me}\" is not allowed to modify node \"{name}\""),
+                    ));
+                }
+                Some(("csinodes", name)) if name != me => {
+                    return Err(forbidden(
+                        "storage.k8s.io",
+                        "csinodes",
+                        name,
+                        "can only access CSINode with the same name as the requesting node".into(),
                     ));
                 }
                 Some(("leases", name)) if name != me => {
@@ -678,6 +782,34 @@ impl ApiServer {
                     return Ok(Object::Node(current.clone()));
                 }
                 Ok(self.store_node(ctx, node, ChangeType::Modified))
+            }
+            ApiOp::GetCsiNode(name) => self
+                .csinodes
+                .get(&name)
+                .map(|c| Object::CsiNode(c.clone()))
+                .ok_or_else(|| not_found("storage.k8s.io", "csinodes", &name)),
+            ApiOp::CreateCsiNode(mut csinode) => {
+                let name = csinode.metadata.name.clone();
+                if self.csinodes.contains_key(&name) {
+                    return Err(Box::new(Status::failure(
+                        409,
+                        "AlreadyExists",
+                        format!("csinodes.storage.k8s.io \"{name}\" already exists"),
+                        "storage.k8s.io",
+                        "csinodes",
+                        &name,
+                    )));
+                }
+                // The uid comes from a generator of its own, keyed by the owner's uid, so that
+                // CSINodes did not move every later draw of the seeded stream (Pod names, uids).
+                let owner = csinode.metadata.owner_references.first().map_or("", |o| o.uid.as_str());
+                csinode.metadata.uid = Rng::keyed(&["csinode", &name, owner]).uuid();
+                csinode.metadata.creation_timestamp = Some(ctx.time());
+                // Stored as protobuf, where an empty list is no list: served as `drivers: null`.
+                if csinode.spec.drivers.as_ref().is_some_and(Vec::is_empty) {
+                    csinode.spec.drivers = None;
+                }
+                Ok(self.store_csinode(ctx, csinode, ChangeType::Added))
             }
             ApiOp::GetLease(name) => self
                 .leases
@@ -813,6 +945,15 @@ impl ApiServer {
                 pod.status = wanted.status;
                 Ok(self.store_pod(ctx, pod, ChangeType::Modified))
             }
+            ApiOp::PatchNodeUnschedulable { name, unschedulable } => {
+                self.patch_unschedulable(ctx, &name, unschedulable)
+            }
+            ApiOp::EvictPod { namespace, name, grace_seconds } => self.evict(ctx, namespace, name, grace_seconds),
+            ApiOp::CreatePdb(pdb) => self.create_pdb(ctx, pdb),
+            ApiOp::UpdatePdbStatus(pdb) => self.update_pdb_status(ctx, pdb),
+            ApiOp::CreateDaemonSet(ds) => self.create_daemonset(ctx, ds),
+            ApiOp::GetDaemonSet { namespace, name } => self.get_daemonset(&namespace, &name),
+            ApiOp::UpdateDaemonSetStatus(ds) => self.update_daemonset_status(ctx, ds),
             ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid } => {
                 let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
                     return Err(not_found("", "pods", &name));
@@ -1005,6 +1146,35 @@ mod tests {
         assert!(api.pods.contains_key(&("default".to_string(), "web".to_string())), "the Pod stays");
         api.execute(&mut exec, Caller::Trusted, delete(&stored.metadata.uid)).expect("the right uid deletes");
         assert!(api.pods.is_empty());
+    }
+
+    #[test]
+    fn a_kubelet_creates_only_its_own_csinode_once_and_it_is_served_without_drivers() {
+        let mut api = ApiServer::default();
+        let mut log = Log::default();
+        let mut rng = Rng::new(1);
+        let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+        let other = CsiNode::for_node("node-2", "uid-2");
+        let err = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(other)).expect_err("forbidden");
+        assert_eq!((err.code, err.reason), (403, "Forbidden"));
+        assert_eq!(
+            err.message,
+            "csinodes.storage.k8s.io \"node-2\" is forbidden: can only access CSINode with the same name as the requesting node"
+        );
+        let mine = CsiNode::for_node("node-1", "uid-1");
+        let Ok(Answer::Object(Object::CsiNode(stored))) =
+            api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine.clone()))
+        else {
+            panic!("created")
+        };
+        assert_eq!(stored.spec.drivers, None);
+        assert_eq!(stored.metadata.uid.len(), 36);
+        let again = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine)).expect_err("exists");
+        assert_eq!((again.code, again.reason), (409, "AlreadyExists"));
+        let got = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-1".into()));
+        assert!(matches!(got, Ok(Answer::Object(Object::CsiNode(c))) if c == stored));
+        let missing = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-3".into()));
+        assert_eq!(missing.expect_err("404").message, "csinodes.storage.k8s.io \"node-3\" not found");
     }
 
     #[test]

@@ -285,9 +285,10 @@ impl<'a, T> Ctx<'a, T> {
         let node = match &op {
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => Some(n.metadata.name.clone()),
             ApiOp::PatchNodeStatus { wanted, .. } => Some(wanted.metadata.name.clone()),
-            ApiOp::GetNode(n) | ApiOp::PatchNodeLabels { name: n, .. } | ApiOp::PatchNodeTaints { name: n, .. } => {
-                Some(n.clone())
-            }
+            ApiOp::GetNode(n)
+            | ApiOp::PatchNodeLabels { name: n, .. }
+            | ApiOp::PatchNodeTaints { name: n, .. }
+            | ApiOp::PatchNodeUnschedulable { name: n, .. } => Some(n.clone()),
             ApiOp::GetLease(n) => Some(n.clone()),
             ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
             ApiOp::UpdateLease { lease: l, .. } => Some(l.metadata.name.clone()),
@@ -327,8 +328,17 @@ impl<'a, T> Ctx<'a, T> {
             Some(s) => Caller::Node(s.hostname),
             None => Caller::Trusted,
         };
-        let is_bind = matches!(op, ApiOp::BindPod { .. });
-        let is_create = matches!(op, ApiOp::CreateNode(_) | ApiOp::CreateLease(_) | ApiOp::CreatePod(_));
+        // Subresources that answer 201 with a `Success` Status (binding, eviction).
+        let is_bind = matches!(op, ApiOp::BindPod { .. } | ApiOp::EvictPod { .. });
+        let is_create = matches!(
+            op,
+            ApiOp::CreateNode(_)
+                | ApiOp::CreateCsiNode(_)
+                | ApiOp::CreateLease(_)
+                | ApiOp::CreatePod(_)
+                | ApiOp::CreatePdb(_)
+                | ApiOp::CreateDaemonSet(_)
+        );
         let wall = self.wall();
         let result = {
             let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };
@@ -386,6 +396,29 @@ impl<'a, T> Ctx<'a, T> {
         };
         self.log.requests.push(request);
         reply
+    }
+
+    /// Logs a read the API server answers with a list or a discovery document, which the log does
+    /// not keep (`GET /api/v1/pods?fieldSelector=…`, `GET /api/v1`): a 200 with no body. The
+    /// reader reads the same store through [`Ctx::store`] at the same instant.
+    pub(crate) fn log_read(&mut self, actor: Actor, path: String, query: &'static str) {
+        let seq = self.log.seq();
+        self.log.requests.push(Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor,
+            node: None,
+            method: Method::Get,
+            path,
+            query,
+            content_type: None,
+            outcome: Outcome::Code(200),
+            error: None,
+            body: None,
+            response: None,
+            changes: Vec::new(),
+        });
     }
 
     /// Asks for a reconcile pass, as a watch event would.

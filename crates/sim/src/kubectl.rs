@@ -1,4 +1,9 @@
-//! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`.
+//! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, the budget
+//! `kubectl create pdb` makes, and (in `drain.rs`) `kubectl cordon`, `uncordon` and `drain`.
+
+mod drain;
+
+pub(crate) use drain::{Kubectl, KubectlTimer, cordon};
 
 use crate::apiserver::{ApiOp, TAINT_NOT_READY};
 use crate::ctx::Ctx;
@@ -30,4 +35,23 @@ pub(crate) fn create_pod<T>(tolerating: bool, ctx: &mut Ctx<'_, T>) {
     };
     let pod = new_pod(meta, tolerations, ctx.profile);
     ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
+}
+
+/// `kubectl create poddisruptionbudget web --selector=app=web --min-available=N` (or
+/// `--max-unavailable=N`) over the chapter's Deployment, and what kubectl prints.
+pub(crate) fn create_pdb<T>(budget: crate::action::Budget, ctx: &mut Ctx<'_, T>) {
+    use crate::action::Budget;
+    use crate::objects::{LabelSelector, PdbSpec, PodDisruptionBudget};
+    let (min_available, max_unavailable) = match budget {
+        Budget::MinAvailable(v) => (Some(v), None),
+        Budget::MaxUnavailable(v) => (None, Some(v)),
+    };
+    let selector = LabelSelector { match_labels: [("app".to_string(), "web".to_string())].into_iter().collect() };
+    let pdb = PodDisruptionBudget::new("default", "web", PdbSpec { min_available, selector, max_unavailable });
+    match ctx.call(Actor::Kubectl, None, ApiOp::CreatePdb(pdb)) {
+        crate::ctx::Reply::Ok(_) => ctx.log_line(Actor::Kubectl, "poddisruptionbudget.policy/web created".into()),
+        crate::ctx::Reply::Err(status) => ctx
+            .log_line(Actor::KubectlStderr, format!("error: failed to create poddisruptionbudget: {}", status.message)),
+        crate::ctx::Reply::Timeout => {}
+    }
 }

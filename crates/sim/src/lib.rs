@@ -42,8 +42,10 @@ mod kubelet;
 pub mod timeline;
 mod world;
 
-pub use action::{Action, ActionKind, ActionParseError, Refusal, format_actions, parse_action, parse_actions};
-pub use apiserver::{NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_UNREACHABLE, kubelet_may_set_label};
+pub use action::{
+    Action, ActionKind, ActionParseError, Budget, DrainFlags, Refusal, format_actions, parse_action, parse_actions,
+};
+pub use apiserver::{EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_UNREACHABLE, kubelet_may_set_label};
 pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState};
 pub use ctx::API_SERVER;
 pub use kubelet::{

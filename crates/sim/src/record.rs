@@ -43,6 +43,12 @@ pub enum Actor {
     /// A person on a machine running kubectl with the kubelet's kubeconfig: authenticated as
     /// the node named here, so NodeRestriction applies.
     KubectlAsNode(Arc<str>),
+    /// kube-controller-manager's DaemonSet controller.
+    DaemonSetController,
+    /// kube-controller-manager's disruption controller (PodDisruptionBudget status).
+    DisruptionController,
+    /// What the reader's kubectl prints on stderr (its log lines; stdout lines are `Kubectl`'s).
+    KubectlStderr,
 }
 
 impl Actor {
@@ -58,6 +64,9 @@ impl Actor {
             Actor::Scheduler => "system:kube-scheduler".into(),
             Actor::Kubectl => "kubernetes-admin".into(),
             Actor::KubectlAsNode(node) => format!("system:node:{node}"),
+            Actor::DaemonSetController => "system:serviceaccount:kube-system:daemon-set-controller".into(),
+            Actor::DisruptionController => "system:serviceaccount:kube-system:disruption-controller".into(),
+            Actor::KubectlStderr => "kubernetes-admin".into(),
         }
     }
 
@@ -82,6 +91,9 @@ impl fmt::Display for Actor {
             Actor::Scheduler => f.write_str("kube-scheduler"),
             Actor::Kubectl => f.write_str("kubectl"),
             Actor::KubectlAsNode(node) => write!(f, "kubectl (system:node:{node})"),
+            Actor::DaemonSetController => f.write_str("daemonset-controller"),
+            Actor::DisruptionController => f.write_str("disruption-controller"),
+            Actor::KubectlStderr => f.write_str("kubectl (stderr)"),
         }
     }
 }

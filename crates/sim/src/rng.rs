@@ -19,6 +19,19 @@ impl Rng {
         Rng(seed ^ 0x6e6f_6465_6c69_6e65)
     }
 
+    /// A generator of its own for a key (FNV-1a of the parts), drawing nothing from any other:
+    /// for values added to the simulation later that must not move the seeded stream's draws.
+    pub fn keyed(parts: &[&str]) -> Rng {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for part in parts {
+            for b in part.bytes().chain(std::iter::once(0)) {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        Rng::new(h)
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+mod maintenance;
+
 use super::action::{Action, ActionKind};
 use super::machine::MachineSpec;
 use super::objects::{Kind, Object};
@@ -35,11 +37,14 @@ pub enum Chapter {
     NodeFailure,
     /// The kubelet comes back.
     KubeletRestart,
+    /// Cordon, drain against a PodDisruptionBudget, uncordon.
+    Maintenance,
 }
 
 impl Chapter {
     /// All chapters, in story order.
-    pub const ALL: [Chapter; 3] = [Chapter::Registration, Chapter::NodeFailure, Chapter::KubeletRestart];
+    pub const ALL: [Chapter; 4] =
+        [Chapter::Registration, Chapter::NodeFailure, Chapter::KubeletRestart, Chapter::Maintenance];
 
     /// The chapter's id in URLs and on the command line.
     pub fn id(self) -> &'static str {
@@ -47,6 +52,7 @@ impl Chapter {
             Chapter::Registration => "registration",
             Chapter::NodeFailure => "node-failure",
             Chapter::KubeletRestart => "kubelet-restart",
+            Chapter::Maintenance => "maintenance",
         }
     }
 
@@ -57,6 +63,7 @@ impl Chapter {
             "registration" | "cluster-node-registration" => Some(Chapter::Registration),
             "node-failure" | "cluster-node-failure" => Some(Chapter::NodeFailure),
             "kubelet-restart" | "cluster-node-restart" => Some(Chapter::KubeletRestart),
+            "maintenance" => Some(Chapter::Maintenance),
             _ => None,
         }
     }
@@ -72,6 +79,7 @@ impl Chapter {
             Chapter::Registration => registration(),
             Chapter::NodeFailure => node_failure(),
             Chapter::KubeletRestart => kubelet_restart(),
+            Chapter::Maintenance => maintenance::maintenance(),
         }
     }
 }
@@ -95,6 +103,8 @@ pub enum Anchor {
     Request { method: Method, path_ends: &'static str },
     /// The first moment the Node carries this taint.
     Taint { node: &'static str, key: &'static str, effect: &'static str },
+    /// The first line the reader's kubectl prints (stdout or stderr) that contains the text.
+    Kubectl { contains: &'static str },
 }
 
 /// One step of a chapter.
@@ -118,7 +128,7 @@ pub struct Scenario {
     pub duration: Duration,
 }
 
-fn step(anchor: Anchor, lead: Duration) -> StepSpec {
+pub(crate) fn step(anchor: Anchor, lead: Duration) -> StepSpec {
     StepSpec { anchor, lead }
 }
 
@@ -216,9 +226,11 @@ pub fn resolve_steps(scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
 fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
     match anchor {
         Anchor::At(d) => Some(SimTime::ZERO + *d),
-        Anchor::Input(kind) => {
-            log.inputs.iter().find(|i| i.t >= from && i.action.kind == *kind && i.rejected.is_none()).map(|i| i.t)
-        }
+        Anchor::Input(kind) => log
+            .inputs
+            .iter()
+            .find(|i| i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none())
+            .map(|i| i.t),
         Anchor::Event { reason, contains } => {
             log.events.iter().find(|e| e.t >= from && e.reason == *reason && e.message.contains(contains)).map(|e| e.t)
         }
@@ -234,5 +246,14 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
                     && matches!(&c.object(), Object::Node(n) if n.metadata.name == *node && n.has_taint(key, effect))
             })
             .map(|c| c.t),
+        Anchor::Kubectl { contains } => log
+            .lines
+            .iter()
+            .find(|l| {
+                l.t >= from
+                    && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
+                    && l.message.contains(contains)
+            })
+            .map(|l| l.t),
     }
 }

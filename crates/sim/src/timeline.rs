@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
-use super::objects::{Event, Kind, Lease, Node, Object, ObjectKey, Pod};
+use super::objects::{CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget};
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
@@ -250,6 +250,16 @@ impl<'a> Snapshot<'a> {
         }
     }
 
+    /// Every CSINode, by name.
+    pub fn csinodes(&self) -> Vec<Arc<CsiNode>> {
+        self.objects_of(Kind::CsiNode)
+            .filter_map(|o| match o {
+                Object::CsiNode(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every Lease, by name.
     pub fn leases(&self) -> Vec<Arc<Lease>> {
         self.objects_of(Kind::Lease)
@@ -288,9 +298,33 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
-    /// Every object: Nodes, Leases, Pods, then Events.
+    /// Every PodDisruptionBudget, by namespace and name.
+    pub fn pdbs(&self) -> Vec<Arc<PodDisruptionBudget>> {
+        self.objects_of(Kind::PodDisruptionBudget)
+            .filter_map(|o| match o {
+                Object::PodDisruptionBudget(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every DaemonSet, by namespace and name.
+    pub fn daemonsets(&self) -> Vec<Arc<DaemonSet>> {
+        self.objects_of(Kind::DaemonSet)
+            .filter_map(|o| match o {
+                Object::DaemonSet(d) => Some(d.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets and
+    /// DaemonSets.
     pub fn objects(&self) -> Vec<Object> {
-        [Kind::Node, Kind::Lease, Kind::Pod, Kind::Event].into_iter().flat_map(|k| self.objects_of(k)).collect()
+        [Kind::Node, Kind::CsiNode, Kind::Lease, Kind::Pod, Kind::Event, Kind::PodDisruptionBudget, Kind::DaemonSet]
+            .into_iter()
+            .flat_map(|k| self.objects_of(k))
+            .collect()
     }
 
     /// What can be seen of each machine.

@@ -49,6 +49,7 @@ pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: P
             node_name: String::new(),
             host_network: false,
             security_context: EmptyObject {},
+            affinity: None,
             scheduler_name: "default-scheduler".into(),
             tolerations,
             priority: 0,

@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 use super::action::{Action, ActionKind, Refusal};
 use super::apiserver::ApiServer;
+use super::controllers::daemonset::DaemonSetController;
+use super::controllers::disruption::DisruptionController;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
 use super::controllers::replicaset::ReplicaSetController;
@@ -68,6 +70,8 @@ enum Timer {
     NodeLifecycle(NodeLifecycleTimer),
     Scheduler(SchedulerTimer),
     TaintEviction(TaintEvictionTimer),
+    /// The reader's kubectl (a drain's retries and polls).
+    Kubectl(kubectl::KubectlTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -153,6 +157,9 @@ pub(crate) struct World {
     scheduler: Scheduler,
     eviction: TaintEviction,
     replicasets: ReplicaSetController,
+    daemonsets: DaemonSetController,
+    disruption: DisruptionController,
+    kubectl: kubectl::Kubectl,
     /// The machines of each hostname (two, when the reader adds a duplicate).
     hosts: VecMap<String, Vec<usize>>,
     /// Machines whose visible state may have changed since it was last recorded.
@@ -183,6 +190,9 @@ impl World {
             scheduler: Scheduler::default(),
             eviction: TaintEviction::default(),
             replicasets: ReplicaSetController::default(),
+            daemonsets: DaemonSetController::default(),
+            disruption: DisruptionController::default(),
+            kubectl: kubectl::Kubectl::default(),
             hosts: VecMap::new(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -206,7 +216,8 @@ impl World {
 
     /// Adds a scenario's ReplicaSet; every controller resyncs when it is created.
     pub(crate) fn add_replicaset(&mut self, spec: &ReplicaSetSpec) {
-        self.replicasets.add(spec, &mut self.core.rng);
+        let uid = self.replicasets.add(spec, &mut self.core.rng);
+        self.disruption.add_scale(&uid, spec.replicas);
         self.core.at(self.core.now + spec.created_after, Timer::Resync);
     }
 
@@ -238,6 +249,10 @@ impl World {
             Timer::TaintEviction(timer) => {
                 let eviction = &mut self.eviction;
                 self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_timer(timer, ctx));
+            }
+            Timer::Kubectl(timer) => {
+                let kubectl = &mut self.kubectl;
+                self.core.with(log, Timer::Kubectl, |ctx| kubectl.on_timer(timer, ctx));
             }
             Timer::Reconcile => {
                 self.core.bus.reconcile_pending = false;
@@ -274,6 +289,13 @@ impl World {
             if pods_changed {
                 let replicasets = &mut self.replicasets;
                 self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
+                let disruption = &mut self.disruption;
+                self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+            }
+            // The DaemonSet controller watches Nodes and Pods.
+            if self.daemonsets.exists() {
+                let daemonsets = &mut self.daemonsets;
+                self.core.with(log, no_timer, |ctx| daemonsets.on_change(ctx));
             }
             // A kubelet's informers watch its own Node and the Pods bound to it, including what the
             // controllers changed in this pass.
@@ -362,7 +384,21 @@ impl World {
                     spec.hostname = host;
                     self.add_machine(spec, log);
                 }
-                ActionKind::CreatePod | ActionKind::CreateToleratingPod | ActionKind::AddMachine => {
+                ActionKind::Cordon | ActionKind::Uncordon => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let desired = action.kind == ActionKind::Cordon;
+                    self.core.with(log, no_timer, |ctx| kubectl::cordon(&node, desired, ctx));
+                }
+                ActionKind::Drain(flags) => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let kubectl = &mut self.kubectl;
+                    self.core.with(log, Timer::Kubectl, |ctx| kubectl.drain(&node, flags, ctx));
+                }
+                ActionKind::CreatePod
+                | ActionKind::CreateToleratingPod
+                | ActionKind::AddMachine
+                | ActionKind::CreatePdb(_)
+                | ActionKind::CreateDaemonSet => {
                     unreachable!("aims at no machine")
                 }
             }
@@ -371,6 +407,19 @@ impl World {
         match action.kind {
             ActionKind::CreatePod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(false, ctx)),
             ActionKind::CreateToleratingPod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(true, ctx)),
+            ActionKind::CreatePdb(budget) => {
+                self.core.with(log, no_timer, |ctx| kubectl::create_pdb(budget, ctx));
+                // The disruption controller's informer delivers the new budget.
+                let disruption = &mut self.disruption;
+                self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+            }
+            ActionKind::CreateDaemonSet => {
+                let daemonsets = &mut self.daemonsets;
+                self.core.with(log, no_timer, |ctx| {
+                    daemonsets.create(ctx);
+                    daemonsets.on_change(ctx);
+                });
+            }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
                 self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
@@ -464,6 +513,14 @@ pub(crate) fn check_action(
                 return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
+        ActionKind::Cordon | ActionKind::Uncordon | ActionKind::Drain(_) => {
+            // The reader's kubectl, from outside the machine: the Node must exist.
+            let v = view.expect("targets a machine");
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+            }
+        }
+        ActionKind::CreatePdb(_) | ActionKind::CreateDaemonSet => {}
         ActionKind::LabelNodeRole => {
             // kubectl on the machine, with the kubelet's kubeconfig: the kubelet process need not
             // run, but the Node must exist and the machine must reach the API server.

@@ -40,6 +40,8 @@ const LAYERS: &[&str] = &[
 
 /// Modules that are components: none may import another.
 const COMPONENTS: &[&str] = &[
+    "controllers::daemonset",
+    "controllers::disruption",
     "controllers::node_ipam",
     "controllers::node_lifecycle",
     "controllers::replicaset",

@@ -1,12 +1,13 @@
-//! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events;
+//! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events,
+//! CSINodes, PodDisruptionBudgets, DaemonSets;
 //! `-o wide|yaml|json|name`, `-n`, `-A`, `--no-headers`, `--show-kind`, `--ignore-not-found`)
-//! and `describe node`, with the errors kubectl gives (cobra's unknown-command suggestions,
+//! and `describe node|pod|pdb`, with the errors kubectl gives (cobra's unknown-command suggestions,
 //! pflag's flag errors, the builder's and the API server's messages). Commands kubectl has but
 //! nodeline does not simulate say so in kubectl's `error: ` style.
 
 use super::get::{self, PrintOptions, Resource, Scope, Table};
 use super::tabwriter::TabWriter;
-use super::{Cluster, Output, describe, describe_pod};
+use super::{Cluster, Output, describe, describe_csinode, describe_pdb, describe_pod};
 use crate::render;
 use crate::sim::objects::Object;
 
@@ -65,7 +66,7 @@ const DESCRIBE_FLAGS: &str =
 /// The output formats kubectl's printer flags accept.
 const OUTPUT_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
 
-fn fail(stderr: String) -> Output {
+pub(super) fn fail(stderr: String) -> Output {
     let stderr = if stderr.ends_with('\n') { stderr } else { stderr + "\n" };
     Output { stdout: String::new(), stderr, code: 1 }
 }
@@ -178,22 +179,22 @@ fn unknown_command(name: &str) -> Output {
 
 /// The flags and arguments of one command, as pflag parses them.
 #[derive(Default)]
-struct Parsed {
-    args: Vec<String>,
+pub(super) struct Parsed {
+    pub(super) args: Vec<String>,
     /// (long name, value) in order; booleans hold `"true"` or `"false"`.
     flags: Vec<(&'static str, String)>,
 }
 
 impl Parsed {
-    fn value(&self, long: &str) -> Option<&str> {
+    pub(super) fn value(&self, long: &str) -> Option<&str> {
         self.flags.iter().rev().find(|(l, _)| *l == long).map(|(_, v)| v.as_str())
     }
-    fn is_set(&self, long: &str) -> bool {
+    pub(super) fn is_set(&self, long: &str) -> bool {
         self.value(long) == Some("true")
     }
 }
 
-fn flag_error(command: &str, msg: String) -> Output {
+pub(super) fn flag_error(command: &str, msg: String) -> Output {
     fail(format!("Error: {msg}\nSee 'kubectl {command} --help' for usage."))
 }
 
@@ -206,7 +207,7 @@ fn parse_bool(s: &str) -> Option<bool> {
 }
 
 /// pflag's parsing of `args` for `command` (whose own flags are `own`).
-fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Parsed, Output> {
+pub(super) fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Parsed, Output> {
     let find_long = |name: &str| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.long == name);
     let find_short = |c: char| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.short == Some(c));
     let mut p = Parsed::default();
@@ -309,11 +310,13 @@ fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Pars
 const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
-  kubectl get nodes|pods|leases|events [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
-  kubectl describe node|pod [NAME]
+  kubectl get nodes|pods|leases|events|csinodes|pdb|ds [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
+  kubectl describe node|pod|csinode|pdb [NAME]
+  kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...] (in the page
+  and in `nodeline kubectl`: the command becomes an action at the playhead)
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
-sandbox's actions, not through kubectl.
+sandbox's actions and those three commands.
 ";
 
 /// Runs kubectl with `args` (without the program name).
@@ -376,6 +379,8 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
 enum Described<'a> {
     Node(&'a crate::sim::objects::Node),
     Pod(&'a crate::sim::objects::Pod),
+    CsiNode(&'a crate::sim::objects::CsiNode),
+    Pdb(&'a crate::sim::objects::PodDisruptionBudget),
 }
 
 impl Described<'_> {
@@ -383,6 +388,8 @@ impl Described<'_> {
         match self {
             Described::Node(n) => &n.metadata.name,
             Described::Pod(p) => &p.metadata.name,
+            Described::CsiNode(c) => &c.metadata.name,
+            Described::Pdb(p) => &p.metadata.name,
         }
     }
 }
@@ -440,6 +447,9 @@ fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
         Resource::Pods => cluster.pods.iter().map(|p| Object::Pod(p.clone())).collect(),
         Resource::Leases => cluster.leases.iter().map(|l| Object::Lease(l.clone())).collect(),
         Resource::Events => cluster.events.iter().map(|e| Object::Event(e.clone())).collect(),
+        Resource::CsiNodes => cluster.csinodes.iter().map(|c| Object::CsiNode(c.clone())).collect(),
+        Resource::PodDisruptionBudgets => cluster.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())).collect(),
+        Resource::DaemonSets => cluster.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())).collect(),
     }
 }
 
@@ -612,6 +622,13 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
     let objects = |r: Resource| -> Vec<Described<'_>> {
         match r {
             Resource::Nodes => cluster.nodes.iter().map(|n| Described::Node(n)).collect(),
+            Resource::CsiNodes => cluster.csinodes.iter().map(|c| Described::CsiNode(c)).collect(),
+            Resource::PodDisruptionBudgets => cluster
+                .pdbs
+                .iter()
+                .filter(|p| all_namespaces || p.metadata.namespace == namespace)
+                .map(|p| Described::Pdb(p))
+                .collect(),
             _ => cluster
                 .pods
                 .iter()
@@ -621,11 +638,11 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         }
     };
     let check = |r: Resource| -> Result<(), Output> {
-        if matches!(r, Resource::Nodes | Resource::Pods) {
+        if matches!(r, Resource::Nodes | Resource::Pods | Resource::CsiNodes | Resource::PodDisruptionBudgets) {
             Ok(())
         } else {
             Err(fail(format!(
-                "error: nodeline's kubectl describes Nodes and Pods only; try \"kubectl get {} -o yaml\"",
+                "error: nodeline's kubectl describes Nodes, Pods, CSINodes and PodDisruptionBudgets only; try \"kubectl get {} -o yaml\"",
                 r.plural()
             )))
         }
@@ -682,6 +699,8 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         .map(|d| match d {
             Described::Node(n) => describe::describe_node_with(n, cluster, show_events),
             Described::Pod(pod) => describe_pod::describe_pod(pod, cluster, show_events),
+            Described::CsiNode(c) => describe_csinode::describe_csinode(c, cluster, show_events),
+            Described::Pdb(pdb) => describe_pdb::describe_pdb(pdb, cluster, show_events),
         })
         .collect();
     // Named objects are separated by a blank line; objects found by a name prefix

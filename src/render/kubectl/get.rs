@@ -1,4 +1,4 @@
-//! `kubectl get` for Nodes, Pods, Leases and Events.
+//! `kubectl get` for Nodes, Pods, Leases, Events, CSINodes, PodDisruptionBudgets and DaemonSets.
 //!
 //! A real `kubectl get` asks the API server for a `Table` (`Accept: application/json;as=Table`):
 //! the server converts the objects to rows (`pkg/printers/internalversion/printers.go`, with every
@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{Event, Lease, Node, Object, Pod};
+use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,11 +23,22 @@ pub enum Resource {
     Pods,
     Leases,
     Events,
+    CsiNodes,
+    PodDisruptionBudgets,
+    DaemonSets,
 }
 
 impl Resource {
     /// Every resource, in discovery order.
-    pub const ALL: [Resource; 4] = [Resource::Nodes, Resource::Pods, Resource::Leases, Resource::Events];
+    pub const ALL: [Resource; 7] = [
+        Resource::Nodes,
+        Resource::Pods,
+        Resource::Leases,
+        Resource::Events,
+        Resource::CsiNodes,
+        Resource::PodDisruptionBudgets,
+        Resource::DaemonSets,
+    ];
 
     /// The resource's plural name (its path segment).
     pub fn plural(self) -> &'static str {
@@ -36,6 +47,9 @@ impl Resource {
             Resource::Pods => "pods",
             Resource::Leases => "leases",
             Resource::Events => "events",
+            Resource::CsiNodes => "csinodes",
+            Resource::PodDisruptionBudgets => "poddisruptionbudgets",
+            Resource::DaemonSets => "daemonsets",
         }
     }
 
@@ -46,6 +60,9 @@ impl Resource {
             Resource::Pods => "pod",
             Resource::Leases => "lease",
             Resource::Events => "event",
+            Resource::CsiNodes => "csinode",
+            Resource::PodDisruptionBudgets => "poddisruptionbudget",
+            Resource::DaemonSets => "daemonset",
         }
     }
 
@@ -54,8 +71,10 @@ impl Resource {
         match self {
             Resource::Nodes => &["no"],
             Resource::Pods => &["po"],
-            Resource::Leases => &[],
+            Resource::Leases | Resource::CsiNodes => &[],
             Resource::Events => &["ev"],
+            Resource::PodDisruptionBudgets => &["pdb"],
+            Resource::DaemonSets => &["ds"],
         }
     }
 
@@ -66,6 +85,9 @@ impl Resource {
             Resource::Pods => "Pod",
             Resource::Leases => "Lease",
             Resource::Events => "Event",
+            Resource::CsiNodes => "CSINode",
+            Resource::PodDisruptionBudgets => "PodDisruptionBudget",
+            Resource::DaemonSets => "DaemonSet",
         }
     }
 
@@ -73,13 +95,16 @@ impl Resource {
     pub fn group(self) -> &'static str {
         match self {
             Resource::Leases => "coordination.k8s.io",
+            Resource::CsiNodes => "storage.k8s.io",
+            Resource::PodDisruptionBudgets => "policy",
+            Resource::DaemonSets => "apps",
             _ => "",
         }
     }
 
     /// Whether objects live in namespaces.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Resource::Nodes)
+        !matches!(self, Resource::Nodes | Resource::CsiNodes)
     }
 
     /// `plural.group` (or `plural` in the core group), as error messages name the resource.
@@ -177,6 +202,10 @@ pub const POD_COLUMNS: &[Column] = &[
 /// The Lease columns.
 pub const LEASE_COLUMNS: &[Column] = &[name_col(0), col("Holder", 0), col("Age", 0)];
 
+/// The CSINode columns (`csiNodeColumnDefinitions`).
+pub const CSINODE_COLUMNS: &[Column] =
+    &[name_col(0), Column { name: "Drivers", priority: 0, is_name: false, type_: "integer" }, col("Age", 0)];
+
 /// The Event columns.
 pub const EVENT_COLUMNS: &[Column] = &[
     col("Last Seen", 0),
@@ -218,6 +247,9 @@ impl Table {
                 Object::Pod(p) => pod_row(p, now),
                 Object::Lease(l) => lease_row(l, now),
                 Object::Event(e) => event_row(e, now),
+                Object::CsiNode(c) => csinode_row(c, now),
+                Object::PodDisruptionBudget(p) => pdb_row(p, now),
+                Object::DaemonSet(d) => daemonset_row(d, now),
             })
             .collect();
         Table { resource, columns: resource.columns(), rows }
@@ -232,11 +264,77 @@ impl Resource {
             Resource::Pods => POD_COLUMNS,
             Resource::Leases => LEASE_COLUMNS,
             Resource::Events => EVENT_COLUMNS,
+            Resource::CsiNodes => CSINODE_COLUMNS,
+            Resource::PodDisruptionBudgets => PDB_COLUMNS,
+            Resource::DaemonSets => DAEMONSET_COLUMNS,
         }
     }
 }
 
 // ---- the API server's rows ----
+
+/// The PodDisruptionBudget columns.
+pub const PDB_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Min Available", 0),
+    col("Max Unavailable", 0),
+    Column { name: "Allowed Disruptions", priority: 0, is_name: false, type_: "integer" },
+    col("Age", 0),
+];
+
+/// `printPodDisruptionBudget`.
+pub fn pdb_row(pdb: &PodDisruptionBudget, now: WallTime) -> Row {
+    let or_na = |v: Option<crate::sim::objects::IntOrPercent>| v.map_or_else(|| "N/A".to_string(), |v| v.to_string());
+    Row {
+        cells: vec![
+            pdb.metadata.name.clone(),
+            or_na(pdb.spec.min_available),
+            or_na(pdb.spec.max_unavailable),
+            pdb.status.disruptions_allowed.to_string(),
+            since(now, pdb.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: pdb.metadata.namespace.clone(),
+        name: pdb.metadata.name.clone(),
+    }
+}
+
+/// The DaemonSet columns.
+pub const DAEMONSET_COLUMNS: &[Column] = &[
+    name_col(0),
+    col("Desired", 0),
+    col("Current", 0),
+    col("Ready", 0),
+    col("Up-to-date", 0),
+    col("Available", 0),
+    col("Node Selector", 0),
+    col("Age", 0),
+    col("Containers", 1),
+    col("Images", 1),
+    col("Selector", 1),
+];
+
+/// `printDaemonSet`.
+pub fn daemonset_row(ds: &DaemonSet, now: WallTime) -> Row {
+    let s = &ds.status;
+    let containers = &ds.spec.template.spec.containers;
+    Row {
+        cells: vec![
+            ds.metadata.name.clone(),
+            s.desired_number_scheduled.to_string(),
+            s.current_number_scheduled.to_string(),
+            s.number_ready.to_string(),
+            s.updated_number_scheduled.unwrap_or(0).to_string(),
+            s.number_available.unwrap_or(0).to_string(),
+            "<none>".into(),
+            since(now, ds.metadata.creation_timestamp.map(|t| t.0)),
+            containers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(","),
+            containers.iter().map(|c| c.image.as_str()).collect::<Vec<_>>().join(","),
+            ds.spec.selector.to_string(),
+        ],
+        namespace: ds.metadata.namespace.clone(),
+        name: ds.metadata.name.clone(),
+    }
+}
 
 /// `kubectl get nodes` STATUS: from the Ready condition only, plus `SchedulingDisabled`.
 pub fn node_status(node: &Node) -> String {
@@ -377,6 +475,19 @@ pub fn lease_row(lease: &Lease, now: WallTime) -> Row {
     }
 }
 
+/// `printCSINode`: NAME, DRIVERS (how many the spec lists), AGE.
+pub fn csinode_row(c: &CsiNode, now: WallTime) -> Row {
+    Row {
+        cells: vec![
+            c.metadata.name.clone(),
+            c.driver_count().to_string(),
+            since(now, c.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: String::new(),
+        name: c.metadata.name.clone(),
+    }
+}
+
 /// `printEvent`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT, SOURCE, MESSAGE, FIRST SEEN, COUNT,
 /// NAME.
 pub fn event_row(e: &Event, now: WallTime) -> Row {
@@ -450,6 +561,16 @@ pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
         Resource::Events => {
             cluster.events.iter().filter(|e| scope.admits(&e.metadata.namespace)).map(|e| event_row(e, now)).collect()
         }
+        Resource::CsiNodes => cluster.csinodes.iter().map(|c| csinode_row(c, now)).collect(),
+        Resource::PodDisruptionBudgets => {
+            cluster.pdbs.iter().filter(|p| scope.admits(&p.metadata.namespace)).map(|p| pdb_row(p, now)).collect()
+        }
+        Resource::DaemonSets => cluster
+            .daemonsets
+            .iter()
+            .filter(|d| scope.admits(&d.metadata.namespace))
+            .map(|d| daemonset_row(d, now))
+            .collect(),
     };
     Table { resource, columns: resource.columns(), rows }
 }
@@ -565,6 +686,12 @@ mod tests {
             ("leases.coordination.k8s.io", Some(Resource::Leases)),
             ("leases.v1.coordination.k8s.io", Some(Resource::Leases)),
             ("ev", Some(Resource::Events)),
+            ("csinodes", Some(Resource::CsiNodes)),
+            ("csinode", Some(Resource::CsiNodes)),
+            ("CSINode", Some(Resource::CsiNodes)),
+            ("csinodes.storage.k8s.io", Some(Resource::CsiNodes)),
+            ("csinodes.v1.storage.k8s.io", Some(Resource::CsiNodes)),
+            ("csinodes.v1.", None),
             ("nodes.apps", None),
             ("deployments", None),
             ("", None),

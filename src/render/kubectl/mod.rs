@@ -4,13 +4,16 @@
 //! The pieces follow how kubectl and the API server split the work:
 //!
 //! * [`get`]: the API server's table conversion (`pkg/printers/internalversion`: the columns and
-//!   cells of Nodes, Pods, Leases and Events, AGE computed at `now`) and kubectl's table printer
+//!   cells of Nodes, Pods, Leases, Events and CSINodes, AGE computed at `now`) and kubectl's table printer
 //!   (cli-runtime `HumanReadablePrinter`: headers, `-o wide`, `NAMESPACE` and `kind/` prefixes).
 //! * [`describe`]: `kubectl describe node` (kubectl `pkg/describe`), with the Lease, the
 //!   non-terminated Pods and the Events it asks the API server for; [`describe_pod`]:
-//!   `kubectl describe pod`, with the Events about the Pod's uid.
+//!   `kubectl describe pod`, with the Events about the Pod's uid; [`describe_csinode`]:
+//!   `kubectl describe csinode`.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
+//! * [`change`]: the commands that change the cluster (`cordon`, `uncordon`, `drain`): parsed
+//!   into the simulation's actions, and their output read back from the timeline's log.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
 //!   apimachinery's `resource.Quantity`, whose exact behaviour shows in the output.
 //!
@@ -18,8 +21,11 @@
 //! `now` that ages are measured from), so the page, the command line and the tests print the
 //! same bytes.
 
+pub mod change;
 pub mod command;
 pub mod describe;
+pub mod describe_csinode;
+pub mod describe_pdb;
 pub mod describe_pod;
 pub mod get;
 pub mod gosort;
@@ -28,7 +34,7 @@ pub mod tabwriter;
 
 use std::sync::Arc;
 
-use crate::sim::objects::{Event, Lease, Node, ObjectMeta, Pod};
+use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, Pod, PodDisruptionBudget};
 use crate::sim::{Snapshot, WallTime};
 
 /// The objects the API server holds at one moment, in the order it lists them (by namespace,
@@ -39,6 +45,9 @@ pub struct Cluster {
     pub leases: Vec<Arc<Lease>>,
     pub pods: Vec<Arc<Pod>>,
     pub events: Vec<Arc<Event>>,
+    pub csinodes: Vec<Arc<CsiNode>>,
+    pub pdbs: Vec<Arc<PodDisruptionBudget>>,
+    pub daemonsets: Vec<Arc<DaemonSet>>,
     /// The instant AGE columns count to.
     pub now: WallTime,
 }
@@ -53,6 +62,9 @@ impl Cluster {
             leases: snapshot.leases(),
             pods: snapshot.pods(),
             events: snapshot.events(),
+            csinodes: snapshot.csinodes(),
+            pdbs: snapshot.pdbs(),
+            daemonsets: snapshot.daemonsets(),
             now,
         }
     }

@@ -1,9 +1,11 @@
 //! The kubectl panel: a prompt answered by [`crate::render::kubectl`] for the cluster at the
 //! playhead (the output follows the playhead, like `watch kubectl ...`), suggestions, and a
-//! shell-like history recalled with the arrow keys.
+//! shell-like history recalled with the arrow keys. `cordon`, `uncordon` and `drain` become the
+//! reader's action at the playhead; their output is what kubectl has printed by the playhead.
 
+use crate::render::kubectl::change::{self, Change};
 use crate::render::kubectl::{Cluster, Output, command};
-use crate::sim::Snapshot;
+use crate::sim::{ActionKind, Log, SimTime, Snapshot};
 use crate::view::html::{cat, escape};
 
 /// Most commands kept in the history.
@@ -21,6 +23,12 @@ pub fn suggestions(node: &str) -> Vec<String> {
         "kubectl get nodes -o yaml".into(),
         "kubectl get nodes -o json".into(),
         "kubectl get lease -n kube-node-lease -o yaml".into(),
+        "kubectl get csinodes".into(),
+        "kubectl get pdb".into(),
+        "kubectl describe pdb".into(),
+        format!("kubectl cordon {node}"),
+        format!("kubectl drain {node} --ignore-daemonsets"),
+        format!("kubectl uncordon {node}"),
     ]
 }
 
@@ -115,6 +123,24 @@ pub fn run(line: &str, snapshot: &Snapshot<'_>) -> Output {
     command::run_line(line, &Cluster::from_snapshot(snapshot, snapshot.wall()))
 }
 
+/// The change a typed line asks for (`cordon`, `uncordon`, `drain`), with kubectl's error for a
+/// bad command line or a Node the cluster does not have at the snapshot's instant; `None` for
+/// every other command.
+pub fn change_of(line: &str, snapshot: &Snapshot<'_>) -> Option<Result<Change, Output>> {
+    let words = command::split_line(line).ok()?;
+    Some(
+        change::parse(&words)?
+            .and_then(|c| if snapshot.node(&c.node).is_some() { Ok(c) } else { Err(change::no_such_node(&c.node)) }),
+    )
+}
+
+/// What a changing command, started at `at`, has printed by `t`.
+pub fn transcript_at(log: &Log, at: SimTime, kind: ActionKind, t: SimTime) -> Output {
+    let (lines, _) = change::transcript(log, at, kind);
+    let printed: Vec<change::Line> = lines.into_iter().filter(|l| l.t <= t).collect();
+    change::output(&printed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +184,28 @@ mod tests {
         ));
         assert_eq!(normalize("  kubectl get nodes "), "kubectl get nodes");
         assert_eq!(suggestions("node-2")[2], "kubectl describe node node-2");
+    }
+
+    #[test]
+    fn a_drain_typed_at_the_playhead_prints_as_time_plays() {
+        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+        let at = SimTime::from_secs(100);
+        tl.run_until(at);
+        let line = "kubectl drain node-1 --ignore-daemonsets";
+        let c = change_of(line, &tl.at(at)).expect("a change").expect("valid");
+        tl.fork(crate::sim::Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+        tl.run_until(SimTime::from_secs(200));
+        let now = transcript_at(tl.log(), at, c.kind, at);
+        assert!(now.stdout.starts_with("node/node-1 already cordoned\nevicting pod default/web-"), "{}", now.stdout);
+        assert!(now.stderr.contains("(will retry after 5s)"), "{}", now.stderr);
+        assert!(!now.stdout.contains("drained"));
+        let later = transcript_at(tl.log(), at, c.kind, SimTime::from_secs(200));
+        assert!(later.stdout.ends_with("node/node-1 drained\n"), "{}", later.stdout);
+        // Errors come before anything is simulated.
+        assert_eq!(change_of("kubectl get nodes", &tl.at(at)), None);
+        let missing = change_of("kubectl cordon node-9", &tl.at(at)).unwrap().unwrap_err();
+        assert_eq!(missing.stderr, "Error from server (NotFound): nodes \"node-9\" not found\n");
+        let usage = change_of("drain", &tl.at(at)).unwrap().unwrap_err();
+        assert!(usage.stderr.starts_with("error: USAGE: drain NODE [flags]"));
     }
 }

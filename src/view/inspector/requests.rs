@@ -111,8 +111,10 @@ mod tests {
         assert_eq!(ids.len(), LISTED);
         assert!(ids.windows(2).all(|w| w[0] > w[1]));
         assert!(log.requests[ids[0]].t <= t && log.requests[ids[0] + 1].t > t);
-        assert_eq!(recent(log, SimTime::ZERO, 5), Vec::<usize>::new());
-        let html = markup(log, SimTime::ZERO, None, Lang::En);
+        // At T+0 the kubelet has only just started: its CSINode wait GET and first try.
+        assert_eq!(recent(log, SimTime::ZERO, 5), vec![2, 1, 0]);
+        assert!(log.requests[3].t > SimTime::ZERO);
+        let html = markup(&Log::default(), SimTime::ZERO, None, Lang::En);
         assert!(html.contains("No request yet."), "{html}");
     }
 

@@ -26,7 +26,7 @@ pub fn clock_ms(t: SimTime) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
     pub key: ObjectKey,
-    /// `Node node-1`, `Lease kube-node-lease/node-1`, `Pod default/web-1`.
+    /// `Node node-1`, `CSINode node-1`, `Lease kube-node-lease/node-1`, `Pod default/web-1`.
     pub label: String,
     /// The value of its `<option>`: `Node//node-1`.
     pub value: String,
@@ -49,6 +49,7 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
     let mut parts = value.splitn(3, '/');
     let kind = match parts.next()? {
         "Node" => Kind::Node,
+        "CSINode" => Kind::CsiNode,
         "Lease" => Kind::Lease,
         "Pod" => Kind::Pod,
         _ => return None,
@@ -57,10 +58,20 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
     (!name.is_empty()).then(|| ObjectKey::namespaced(kind, namespace, name))
 }
 
-/// The Nodes, Leases and Pods at the snapshot's instant.
+/// The Nodes, each followed by the CSINode it owns, then the Leases and Pods at the snapshot's
+/// instant.
 pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
-    let mut out: Vec<Choice> =
-        snapshot.nodes().iter().map(|n| Choice::of(ObjectKey::cluster(Kind::Node, &n.metadata.name))).collect();
+    let csinodes = snapshot.csinodes();
+    let mut out: Vec<Choice> = Vec::new();
+    for n in snapshot.nodes() {
+        out.push(Choice::of(ObjectKey::cluster(Kind::Node, &n.metadata.name)));
+        let owned = |c: &&std::sync::Arc<crate::sim::objects::CsiNode>| {
+            c.metadata.owner_references.iter().any(|o| o.kind == "Node" && o.uid == n.metadata.uid)
+        };
+        out.extend(
+            csinodes.iter().filter(owned).map(|c| Choice::of(ObjectKey::cluster(Kind::CsiNode, &c.metadata.name))),
+        );
+    }
     out.extend(
         snapshot
             .leases()
@@ -76,10 +87,11 @@ pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
     out
 }
 
-/// The key of a Node's object of `kind` (the Node itself, or its Lease).
+/// The key of a Node's object of `kind` (the Node itself, its CSINode or its Lease).
 pub fn node_key(kind: Kind, node: &str) -> ObjectKey {
     match kind {
         Kind::Lease => ObjectKey::namespaced(Kind::Lease, NODE_LEASE_NAMESPACE, node),
+        Kind::CsiNode => ObjectKey::cluster(Kind::CsiNode, node),
         _ => ObjectKey::cluster(Kind::Node, node),
     }
 }
@@ -251,16 +263,26 @@ mod tests {
         let c = choices(&tl.at(SimTime::from_secs(60)));
         let labels: Vec<&str> = c.iter().map(|c| c.label.as_str()).collect();
         assert_eq!(
-            labels[..4],
-            ["Node node-1", "Node node-2", "Lease kube-node-lease/node-1", "Lease kube-node-lease/node-2"]
+            labels[..6],
+            [
+                "Node node-1",
+                "CSINode node-1",
+                "Node node-2",
+                "CSINode node-2",
+                "Lease kube-node-lease/node-1",
+                "Lease kube-node-lease/node-2"
+            ]
         );
-        assert!(labels[4].starts_with("Pod default/web-"));
+        assert!(labels[6].starts_with("Pod default/web-"));
+        // Before node-1's CSINode exists (its POST at ~0.66 s), node-1 stands alone.
+        let early: Vec<String> = choices(&tl.at(SimTime::from_millis(500))).into_iter().map(|c| c.label).collect();
+        assert_eq!(early, ["Node node-1"]);
         for choice in &c {
             assert_eq!(parse_value(&choice.value).as_ref(), Some(&choice.key));
         }
         assert_eq!(parse_value("Secret//x"), None);
         assert_eq!(parse_value("Node//"), None);
-        let markup = choices_markup(&c, &c[1].key);
+        let markup = choices_markup(&c, &c[2].key);
         assert!(markup.contains(r#"<option value="Node//node-2" selected>Node node-2</option>"#), "{markup}");
         assert_eq!(markup.matches(" selected").count(), 1);
     }
@@ -319,6 +341,17 @@ mod tests {
         let lease = yaml(&node_key(Kind::Lease, "node-1"));
         assert_eq!(keys_under(&lease, ""), ["apiVersion", "kind", "metadata", "spec"]);
         assert_eq!(keys_under(&lease, "spec"), ["holderIdentity", "leaseDurationSeconds", "renewTime"]);
+        let csinode = yaml(&node_key(Kind::CsiNode, "node-1"));
+        assert_eq!(keys_under(&csinode, ""), ["apiVersion", "kind", "metadata", "spec"]);
+        assert_eq!(
+            keys_under(&csinode, "metadata"),
+            ["annotations", "creationTimestamp", "name", "ownerReferences", "resourceVersion", "uid"]
+        );
+        assert!(csinode.contains("\nspec:\n  drivers: null\n"), "{csinode}");
+        assert!(
+            csinode.contains("\n    storage.alpha.kubernetes.io/migrated-plugins: kubernetes.io/aws-ebs,"),
+            "{csinode}"
+        );
         let pod_key = choices(&tl.at(t)).into_iter().find(|c| c.key.kind == Kind::Pod).expect("a Pod").key;
         let pod = yaml(&pod_key);
         assert_eq!(keys_under(&pod, ""), ["apiVersion", "kind", "metadata", "spec", "status"]);

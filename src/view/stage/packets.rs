@@ -368,6 +368,24 @@ mod tests {
         assert_eq!(s.iter().map(|s| s.start.as_millis()).collect::<Vec<_>>(), vec![0, 500]);
     }
 
+    /// At 1× the kubelet's start-up burst (the CSINode tries, then the two Lease reads) pushes its
+    /// Node POST, sent at 0.45 s, back by the most staggering allows: on screen from 1.29 s, as the
+    /// browser test that clicks it expects at 1.5 s.
+    #[test]
+    fn the_node_post_waits_behind_the_start_up_burst() {
+        let t = SimTime::from_millis(1500);
+        let s = crate::view::stage::fixtures::session(Chapter::Registration, "", t);
+        let scene = Scene::build(&s, t, Timing::new(1.0, false), Layout::Wide, Lang::En);
+        let on = |ms| {
+            packets(s.timeline.log(), SimTime::from_millis(ms), Timing::new(1.0, false), &scene, Lang::En)
+                .into_iter()
+                .map(|p| p.text)
+                .collect::<Vec<_>>()
+        };
+        assert!(!on(1000).iter().any(|p| p == "POST /api/v1/nodes"), "{:?}", on(1000));
+        assert!(on(1500).iter().any(|p| p == "POST /api/v1/nodes"), "{:?}", on(1500));
+    }
+
     #[test]
     fn at_most_eight_packets_and_the_oldest_go_first() {
         let scene = scene();

@@ -96,10 +96,12 @@ impl Sender {
             Actor::Kubelet(m) => Sender::Machine(m.to_string()),
             Actor::NodeLifecycleController => Sender::NodeLifecycle,
             Actor::TaintEvictionController => Sender::TaintEviction,
-            Actor::ReplicaSetController => Sender::ReplicaSet,
+            Actor::ReplicaSetController | Actor::DaemonSetController | Actor::DisruptionController => {
+                Sender::ReplicaSet
+            }
             Actor::NodeIpamController | Actor::TtlController => Sender::IpamTtl,
             Actor::Scheduler => Sender::Scheduler,
-            Actor::Kubectl | Actor::KubectlAsNode(_) => Sender::Kubectl,
+            Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => Sender::Kubectl,
         }
     }
 

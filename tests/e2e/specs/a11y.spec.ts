@@ -12,6 +12,7 @@ const chapters = [
   { id: 'registration', steps: 6 },
   { id: 'node-failure', steps: 6 },
   { id: 'kubelet-restart', steps: 4 },
+  { id: 'maintenance', steps: 7 },
 ];
 
 test.describe('accessibility (axe)', () => {

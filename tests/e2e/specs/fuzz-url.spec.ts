@@ -33,7 +33,7 @@ const hostile = [
 ];
 /** Values each parameter accepts. */
 const valid: Record<string, string[]> = {
-  chapter: ['registration', 'node-failure', 'kubelet-restart'],
+  chapter: ['registration', 'node-failure', 'kubelet-restart', 'maintenance'],
   step: ['1', '2', '3', '4'],
   autoplay: ['0', '1', 'true', 'false'],
   t: ['0s', '90s', '2m30s', '1h'],

@@ -138,9 +138,9 @@ test.describe('kubectl YAML tab', () => {
 test.describe('kubectl Requests tab', () => {
   test('a request opens to its -v=8 lines, from the list or from the stage', async ({ page }) => {
     const app = new KubectlPage(page);
-    // Just after the kubelet's POST /api/v1/nodes (sent at T+00:00.450, drawn after the two
-    // reads before it): its packet is on the stage.
-    await app.goto('./?chapter=registration&t=1s&autoplay=0');
+    // Just after the kubelet's POST /api/v1/nodes (sent at T+00:00.450, drawn from 1.29 s, after
+    // the CSINode tries and the two Lease reads before it): its packet is on the stage.
+    await app.goto('./?chapter=registration&t=1.5s&autoplay=0');
     const post = app.packet().filter({ hasText: 'POST /api/v1/nodes' });
     await expect(post).toBeVisible();
     // A click on the packet itself (its bounding box's centre can fall on the frame below it).

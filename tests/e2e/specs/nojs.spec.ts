@@ -7,7 +7,7 @@ interface Step {
   href: string | null;
 }
 
-const CHAPTERS = ['registration', 'node-failure', 'kubelet-restart'] as const;
+const CHAPTERS = ['registration', 'node-failure', 'kubelet-restart', 'maintenance'] as const;
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 

@@ -1,6 +1,8 @@
 //! kube-controller-manager's controllers and kube-scheduler, each a component that owns its state
 //! and its timers and acts only through its [`crate::ctx::Ctx`].
 
+pub(crate) mod daemonset;
+pub(crate) mod disruption;
 pub(crate) mod node_ipam;
 pub(crate) mod node_lifecycle;
 pub(crate) mod replicaset;

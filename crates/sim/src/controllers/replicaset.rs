@@ -39,17 +39,19 @@ fn template_hash(seed: u64) -> String {
 
 impl ReplicaSetController {
     /// Adds a scenario's ReplicaSet (the router resyncs every controller when it becomes active).
-    pub(crate) fn add(&mut self, spec: &ReplicaSetSpec, rng: &mut Rng) {
+    /// Returns the ReplicaSet's uid.
+    pub(crate) fn add(&mut self, spec: &ReplicaSetSpec, rng: &mut Rng) -> String {
         let hash = template_hash(rng.next_u64());
         let uid = rng.uuid();
         self.sets.push(ReplicaSet {
             name: format!("{}-{hash}", spec.deployment),
-            uid,
+            uid: uid.clone(),
             hash,
             deployment: spec.deployment.clone(),
             replicas: spec.replicas,
             active_from: SimTime::ZERO + spec.created_after,
         });
+        uid
     }
 
     /// Input: Pods changed: `syncReplicaSet`, creating Pods until enough are active (not

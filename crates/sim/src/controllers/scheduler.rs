@@ -49,6 +49,7 @@ fn fits(pod: &Pod, node: &Node) -> bool {
             .iter()
             .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
             .all(|t| tolerated(&t.key, &t.value, &t.effect))
+        && pod.pinned_node().is_none_or(|n| n == node.metadata.name)
 }
 
 /// Why one node does not fit a Pod, as the first failing filter words it.
@@ -69,6 +70,10 @@ fn filter(pod: &Pod, node: &Node, profile: Profile) -> Result<(), String> {
                 }
             });
         }
+    }
+    // NodeAffinity (after TaintToleration in the default profile's filter order).
+    if pod.pinned_node().is_some_and(|n| n != node.metadata.name) {
+        return Err("node(s) didn't match Pod's node affinity/selector".into());
     }
     Ok(())
 }

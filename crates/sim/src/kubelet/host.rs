@@ -153,6 +153,12 @@ impl Host {
         ctx.call(self.actor.clone(), Some(self.sender(Client::Main)), op)
     }
 
+    /// Sends a request through the main client with a query (`resourceVersion=0`: answered from
+    /// the API server's watch cache).
+    pub(crate) fn call_with_query<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp, query: &'static str) -> Reply {
+        ctx.call_with(self.actor.clone(), Some(self.sender(Client::Main)), op, query)
+    }
+
     /// Sends a request through the kubelet's heartbeat client, which adds `timeout=10s`.
     pub(crate) fn call_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
         ctx.call_with(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)

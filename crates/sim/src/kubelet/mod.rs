@@ -7,9 +7,11 @@
 //! request that times out (a cut network) delays the rest of its loop exactly as long as the
 //! client waits. Constants and strings follow `pkg/kubelet` (see `docs/kubernetes-notes.md`).
 //! The loops live in their own files: [`register`], [`status`] (node status sync), [`lease`]
-//! (the node Lease), [`pods`] (pod workers), [`runtime`] (runtime and PLEG checks), and
-//! [`events`] (the kubelet's event queue while it cannot reach the API server).
+//! (the node Lease), [`pods`] (pod workers), [`runtime`] (runtime and PLEG checks), [`csi`] (the
+//! CSI plugin's CSINode), and [`events`] (the kubelet's event queue while it cannot reach the API
+//! server).
 
+mod csi;
 mod events;
 mod host;
 mod lease;
@@ -32,6 +34,7 @@ use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
 use std::sync::Arc;
 
+pub(crate) use csi::CSINODE_NOT_INITIALIZED;
 pub(crate) use host::Host;
 pub(crate) use pods::PodStep;
 
@@ -89,6 +92,10 @@ pub(crate) enum MachineTimer {
 pub(crate) enum KubeletTimer {
     /// `BirthCry`: the `Starting` event.
     BirthCry,
+    /// The CSI plugin's `waitForAPIServerForever` poll.
+    CsiWait,
+    /// Try `attempt` of call `call` of `InitializeCSINodeWithAnnotation`.
+    CsiTry { call: u8, attempt: u8 },
     /// `updateRuntimeUp`.
     RuntimeCheck,
     /// The first PLEG relist.
@@ -208,6 +215,12 @@ impl Machine {
                     && k.generation == generation
                 {
                     k.on_timer(&mut self.host, ctx, timer);
+                    if let Some(why) = k.exit.take() {
+                        // klog.Fatalf: the process exits; systemd starts it again.
+                        self.host.touch();
+                        self.process = KubeletProcess::Restarting { why };
+                        ctx.after(SYSTEMD_RESTART_SEC, MachineTimer::Boot);
+                    }
                 }
             }
             MachineTimer::CniReady => {
@@ -246,9 +259,12 @@ impl Machine {
             ctx.after(SYSTEMD_RESTART_SEC, MachineTimer::Boot);
             return;
         }
-        let k = Kubelet::new(ctx.now, self.generation);
+        let mut k = Kubelet::new(ctx.now, self.generation);
+        k.csi = csi::CsiInit::new(&self.host.info.boot_id, self.generation);
         let version = ctx.profile.kubelet_version();
         self.host.log(ctx, format!("\"Kubelet version\" kubeletVersion=\"{version}\""));
+        // The CSI plugin's init (inside NewMainKubelet) starts its CSINode goroutine.
+        k.after(ctx, Duration::ZERO, KubeletTimer::CsiWait);
         k.after(ctx, millis(350), KubeletTimer::BirthCry);
         k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
         k.after(ctx, millis(420), KubeletTimer::LeaseSync);
@@ -354,6 +370,11 @@ pub(crate) struct Kubelet {
     last_status_report: Option<SimTime>,
     runtime_synced_at: Option<SimTime>,
     network_error: Option<String>,
+    /// The volume plugins' error for the Ready condition (`setStorageState`): the CSINode's.
+    storage_error: Option<String>,
+    csi: csi::CsiInit,
+    /// Set when the process exits on its own (`klog.Fatalf`).
+    exit: Option<String>,
     pleg_relisted: bool,
     fast_status_done: bool,
     /// The Lease as last written or read (compactly: renewing builds no Lease).
@@ -364,6 +385,8 @@ pub(crate) struct Kubelet {
     workers: VecMap<String, pods::Worker>,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<status::StatusInputs>,
+    /// `lastNodeUnschedulable`: the `spec.unschedulable` the last status sync saw.
+    last_unschedulable: bool,
 }
 
 impl Kubelet {
@@ -380,6 +403,9 @@ impl Kubelet {
             last_status_report: None,
             runtime_synced_at: None,
             network_error: Some("network state unknown".into()),
+            storage_error: Some(CSINODE_NOT_INITIALIZED.into()),
+            csi: csi::CsiInit::new("", generation),
+            exit: None,
             pleg_relisted: false,
             fast_status_done: false,
             lease: None,
@@ -388,6 +414,7 @@ impl Kubelet {
             pending_events: Vec::new(),
             workers: VecMap::new(),
             quiet_inputs: None,
+            last_unschedulable: false,
         }
     }
 
@@ -416,6 +443,8 @@ impl Kubelet {
                     "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\"".into(),
                 );
             }
+            KubeletTimer::CsiWait => self.csi_wait(h, ctx),
+            KubeletTimer::CsiTry { call, attempt } => self.csi_try(h, ctx, call, attempt),
             KubeletTimer::AllocatableEnforced => {
                 let node = h.hostname.clone();
                 self.event(

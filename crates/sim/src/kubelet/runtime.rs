@@ -27,10 +27,14 @@ impl Kubelet {
         }
     }
 
-    /// The errors that keep Ready False, in the order the Ready setter combines them.
+    /// The errors that keep Ready False, in the order the Ready setter combines them: runtime,
+    /// network, storage.
     pub(super) fn ready_errors(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>) -> Vec<String> {
         let mut errs = self.runtime_errors(h, ctx);
         if let Some(e) = self.network_error.as_ref() {
+            errs.push(e.clone());
+        }
+        if let Some(e) = self.storage_error.as_ref() {
             errs.push(e.clone());
         }
         errs

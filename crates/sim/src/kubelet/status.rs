@@ -130,6 +130,11 @@ impl Kubelet {
             }
             None => s.conditions.push(condition("Ready", status, reason, message, now)),
         }
+        // `recordNodeSchedulableEvent`, the last setter.
+        if base.spec.unschedulable != self.last_unschedulable {
+            let event = if base.spec.unschedulable { "NodeNotSchedulable" } else { "NodeSchedulable" };
+            events.push(("Normal", event, format!("Node {host} status is now: {event}")));
+        }
         (node, events)
     }
 
@@ -194,6 +199,7 @@ impl Kubelet {
             return;
         }
         let (wanted, events) = self.compute_status(h, ctx, &base);
+        self.last_unschedulable = base.spec.unschedulable;
         self.emit(h, ctx, events);
         if !report_due && !status_changed(&base, &wanted) {
             self.quiet_inputs = Some(inputs);
@@ -267,6 +273,7 @@ impl Kubelet {
         if self.ready_errors(h, ctx).is_empty() && !h.network_cut {
             h.log(ctx, "\"Fast updating node status as it just became ready\"".into());
             let (wanted, events) = self.compute_status(h, ctx, &cached);
+            self.last_unschedulable = cached.spec.unschedulable;
             self.emit(h, ctx, events);
             if let Reply::Ok(Object::Node(node)) =
                 h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base: cached, wanted: Arc::new(wanted) })

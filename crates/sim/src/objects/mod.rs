@@ -2,11 +2,14 @@
 //! serde to the JSON the API server serves. A native test round-trips every object the
 //! simulation emits through `k8s-openapi`'s types, so a misspelt or invented field fails.
 
+mod apps;
+mod csinode;
 mod event;
 mod lease;
 mod meta;
 mod node;
 mod pod;
+mod policy;
 mod status;
 
 use std::fmt;
@@ -14,6 +17,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use apps::{DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, TemplateMeta};
+pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventSeries, EventSource};
 pub use lease::{Lease, LeaseSpec};
 pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, Time};
@@ -26,7 +31,10 @@ pub use pod::{
     ContainerStateWaiting, ContainerStatus, EmptyObject, Pod, PodCondition, PodIp, PodSpec, PodStatus, ProjectedVolume,
     ResourceRequirements, Toleration, Volume, VolumeMount,
 };
-pub use status::{Status, StatusDetails, StatusMeta};
+pub use policy::{
+    Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,
+};
+pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
 
 pub(crate) use pod::{order_pod_conditions, set_pod_condition};
 
@@ -43,9 +51,12 @@ pub enum ChangeType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Kind {
     Node,
+    CsiNode,
     Lease,
     Pod,
     Event,
+    PodDisruptionBudget,
+    DaemonSet,
 }
 
 impl Kind {
@@ -53,9 +64,12 @@ impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Node => "Node",
+            Kind::CsiNode => "CSINode",
             Kind::Lease => "Lease",
             Kind::Pod => "Pod",
             Kind::Event => "Event",
+            Kind::PodDisruptionBudget => "PodDisruptionBudget",
+            Kind::DaemonSet => "DaemonSet",
         }
     }
 }
@@ -95,9 +109,12 @@ impl fmt::Display for ObjectKey {
 #[serde(untagged)]
 pub enum Object {
     Node(Arc<Node>),
+    CsiNode(Arc<CsiNode>),
     Lease(Arc<Lease>),
     Pod(Arc<Pod>),
     Event(Arc<Event>),
+    PodDisruptionBudget(Arc<PodDisruptionBudget>),
+    DaemonSet(Arc<DaemonSet>),
 }
 
 impl Object {
@@ -105,9 +122,12 @@ impl Object {
     pub fn meta(&self) -> &ObjectMeta {
         match self {
             Object::Node(o) => &o.metadata,
+            Object::CsiNode(o) => &o.metadata,
             Object::Lease(o) => &o.metadata,
             Object::Pod(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
+            Object::PodDisruptionBudget(o) => &o.metadata,
+            Object::DaemonSet(o) => &o.metadata,
         }
     }
 
@@ -115,9 +135,12 @@ impl Object {
     pub fn kind(&self) -> Kind {
         match self {
             Object::Node(_) => Kind::Node,
+            Object::CsiNode(_) => Kind::CsiNode,
             Object::Lease(_) => Kind::Lease,
             Object::Pod(_) => Kind::Pod,
             Object::Event(_) => Kind::Event,
+            Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
+            Object::DaemonSet(_) => Kind::DaemonSet,
         }
     }
 

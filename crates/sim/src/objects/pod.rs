@@ -28,6 +28,22 @@ impl Pod {
         self.condition("Ready").is_some_and(|c| c.status == "True")
     }
 
+    /// The node a required node affinity on `metadata.name` pins the Pod to, as the DaemonSet
+    /// controller writes it (`nodeSelectorTerms[0].matchFields[0]`, operator `In`, one value).
+    pub fn pinned_node(&self) -> Option<&str> {
+        let term = self.spec.affinity.as_ref()?.pointer(
+            "/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchFields/0",
+        )?;
+        (term.get("key")?.as_str()? == "metadata.name" && term.get("operator")?.as_str()? == "In")
+            .then(|| term.pointer("/values/0")?.as_str())
+            .flatten()
+    }
+
+    /// The controller in `ownerReferences`, if any.
+    pub fn controller(&self) -> Option<&super::meta::OwnerReference> {
+        self.metadata.owner_references.iter().find(|o| o.controller == Some(true))
+    }
+
     /// Whether the Pod has been deleted gracefully and is waiting for its kubelet.
     pub fn is_terminating(&self) -> bool {
         self.metadata.deletion_timestamp.is_some()
@@ -51,6 +67,9 @@ pub struct PodSpec {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub host_network: bool,
     pub security_context: EmptyObject,
+    /// `spec.affinity`: only the node affinity a DaemonSet's Pods carry (see [`Pod::pinned_node`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<serde_json::Value>,
     pub scheduler_name: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,

@@ -26,10 +26,21 @@ pub struct StatusMeta {}
 /// `metav1.StatusDetails`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StatusDetails {
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub group: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<StatusCause>,
+}
+
+/// `metav1.StatusCause`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusCause {
+    pub reason: String,
+    pub message: String,
 }
 
 impl Status {
@@ -63,7 +74,12 @@ impl Status {
             status: "Failure",
             message,
             reason,
-            details: Some(StatusDetails { name: name.into(), group: group.into(), kind: resource.into() }),
+            details: Some(StatusDetails {
+                name: name.into(),
+                group: group.into(),
+                kind: resource.into(),
+                causes: Vec::new(),
+            }),
             code,
         }
     }

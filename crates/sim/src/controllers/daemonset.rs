@@ -1,0 +1,176 @@
+//! The DaemonSet controller (`pkg/controller/daemon`): one Pod per node, pinned to it by a
+//! required node affinity on `metadata.name` and placed by the scheduler, tolerating what
+//! `AddOrUpdateDaemonPodTolerations` adds; and the DaemonSet's status.
+
+use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE, controller_ref};
+use crate::ctx::Ctx;
+use crate::events::{Recorder, Source};
+use crate::objects::{
+    DaemonSet, DaemonSetSpec, DaemonSetStatus, LabelSelector, Object, ObjectMeta, ObjectReference, PodTemplateSpec,
+    TemplateMeta, Toleration,
+};
+use crate::record::Actor;
+use crate::workload::new_pod;
+
+/// The DaemonSet the reader's `create-daemonset` applies: a node agent in `kube-system`.
+pub(crate) const DAEMONSET_NAME: &str = "node-agent";
+/// Its namespace.
+pub(crate) const DAEMONSET_NAMESPACE: &str = "kube-system";
+
+const ACTOR: Actor = Actor::DaemonSetController;
+
+/// The controller's state: the DaemonSet it manages, once created.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DaemonSetController {
+    uid: Option<String>,
+    recorder: Recorder,
+}
+
+fn labels() -> std::collections::BTreeMap<String, String> {
+    [("app".to_string(), DAEMONSET_NAME.to_string())].into_iter().collect()
+}
+
+/// The tolerations `util.AddOrUpdateDaemonPodTolerations` adds to every daemon Pod (no
+/// `network-unavailable`: the agent does not use the host network).
+fn daemon_tolerations() -> Vec<Toleration> {
+    let t = |key: &str, effect: &str| Toleration {
+        key: key.into(),
+        operator: "Exists".into(),
+        value: String::new(),
+        effect: effect.into(),
+        toleration_seconds: None,
+    };
+    vec![
+        t(TAINT_NOT_READY, "NoExecute"),
+        t(TAINT_UNREACHABLE, "NoExecute"),
+        t("node.kubernetes.io/disk-pressure", "NoSchedule"),
+        t("node.kubernetes.io/memory-pressure", "NoSchedule"),
+        t("node.kubernetes.io/pid-pressure", "NoSchedule"),
+        t("node.kubernetes.io/unschedulable", "NoSchedule"),
+    ]
+}
+
+/// The node affinity the controller pins a daemon Pod with (`ReplaceDaemonSetPodNodeNameNodeAffinity`).
+fn pinned_to(node: &str) -> serde_json::Value {
+    serde_json::json!({
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{
+                    "matchFields": [{ "key": "metadata.name", "operator": "In", "values": [node] }]
+                }]
+            }
+        }
+    })
+}
+
+impl DaemonSetController {
+    /// Whether the DaemonSet exists.
+    pub(crate) fn exists(&self) -> bool {
+        self.uid.is_some()
+    }
+
+    /// The reader's `kubectl apply` of the DaemonSet.
+    pub(crate) fn create<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+        let template = new_pod(ObjectMeta::default(), Vec::new(), ctx.profile).spec;
+        let ds = DaemonSet {
+            kind: "DaemonSet",
+            api_version: "apps/v1",
+            metadata: ObjectMeta {
+                name: DAEMONSET_NAME.into(),
+                namespace: DAEMONSET_NAMESPACE.into(),
+                labels: labels(),
+                annotations: [("deprecated.daemonset.template.generation".to_string(), "1".to_string())]
+                    .into_iter()
+                    .collect(),
+                ..ObjectMeta::default()
+            },
+            spec: DaemonSetSpec {
+                selector: LabelSelector { match_labels: labels() },
+                template: PodTemplateSpec {
+                    metadata: TemplateMeta { creation_timestamp: None, labels: labels() },
+                    spec: template,
+                },
+                update_strategy: serde_json::json!({ "type": "RollingUpdate", "rollingUpdate": { "maxUnavailable": 1, "maxSurge": 0 } }),
+                revision_history_limit: 10,
+            },
+            status: DaemonSetStatus::default(),
+        };
+        if let Some(Object::DaemonSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::CreateDaemonSet(ds)).ok() {
+            self.uid = Some(created.metadata.uid.clone());
+        }
+    }
+
+    /// Input: Nodes or Pods changed: a Pod for every node that has none, then the status.
+    pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+        let Some(uid) = self.uid.clone() else { return };
+        let nodes: Vec<String> = ctx.store().nodes.keys().cloned().collect();
+        let owned = |ctx: &Ctx<'_, T>| -> Vec<std::sync::Arc<crate::objects::Pod>> {
+            ctx.store()
+                .pods
+                .values()
+                .filter(|p| p.controller().is_some_and(|o| o.uid == uid) && !p.is_terminating())
+                .cloned()
+                .collect()
+        };
+        let pods = owned(ctx);
+        for node in &nodes {
+            if pods.iter().any(|p| p.pinned_node() == Some(node.as_str())) {
+                continue;
+            }
+            let meta = ObjectMeta {
+                generate_name: format!("{DAEMONSET_NAME}-"),
+                namespace: DAEMONSET_NAMESPACE.into(),
+                labels: labels(),
+                owner_references: vec![controller_ref("apps/v1", "DaemonSet", DAEMONSET_NAME, &uid)],
+                ..ObjectMeta::default()
+            };
+            let mut pod = new_pod(meta, daemon_tolerations(), ctx.profile);
+            pod.spec.affinity = Some(pinned_to(node));
+            if let Some(Object::Pod(created)) = ctx.call(ACTOR, None, ApiOp::CreatePod(pod)).ok() {
+                let reference = ObjectReference {
+                    kind: "DaemonSet".into(),
+                    namespace: DAEMONSET_NAMESPACE.into(),
+                    name: DAEMONSET_NAME.into(),
+                    uid: uid.clone(),
+                    api_version: "apps/v1".into(),
+                    ..ObjectReference::default()
+                };
+                self.recorder.event(
+                    ctx,
+                    Source::Controller("daemonset-controller"),
+                    reference,
+                    "Normal",
+                    "SuccessfulCreate",
+                    format!("Created pod: {}", created.metadata.name),
+                );
+            }
+        }
+        self.update_status(&owned(ctx), nodes.len() as i32, ctx);
+    }
+
+    /// `updateDaemonSetStatus`.
+    fn update_status<T>(&mut self, pods: &[std::sync::Arc<crate::objects::Pod>], desired: i32, ctx: &mut Ctx<'_, T>) {
+        let Some(ds) = ctx.store().daemonsets.get(&(DAEMONSET_NAMESPACE.into(), DAEMONSET_NAME.into())).cloned() else {
+            return;
+        };
+        let scheduled = pods.len() as i32;
+        let ready = pods.iter().filter(|p| p.is_ready()).count() as i32;
+        let positive = |n: i32| (n > 0).then_some(n);
+        let status = DaemonSetStatus {
+            current_number_scheduled: scheduled,
+            number_misscheduled: 0,
+            desired_number_scheduled: desired,
+            number_ready: ready,
+            observed_generation: ds.metadata.generation,
+            updated_number_scheduled: positive(scheduled),
+            number_available: positive(ready),
+            number_unavailable: positive(desired - ready),
+        };
+        if status == ds.status {
+            return;
+        }
+        let mut next = DaemonSet::clone(&ds);
+        next.status = status;
+        ctx.call(ACTOR, None, ApiOp::UpdateDaemonSetStatus(next));
+    }
+}

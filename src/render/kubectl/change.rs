@@ -1,0 +1,201 @@
+//! kubectl's commands that change the cluster: `cordon NODE`, `uncordon NODE` and
+//! `drain NODE [flags]`. They are not answered from one snapshot: the command line becomes the
+//! simulation's action at the playhead ([`parse`]), the timeline is computed again with it, and
+//! what kubectl printed is read back from the log as it happens ([`transcript`]).
+
+use super::Output;
+use super::command::{fail, flag_error, parse_flags};
+use crate::sim::{ActionKind, Actor, DrainFlags, Log, SimTime};
+
+/// `kubectl drain`'s flags (the flag table format of [`super::command`]).
+const DRAIN_FLAGS: &str = "_v-chunk-size _b+delete-emptydir-data _b+disable-eviction _v-dry-run _b+force \
+_v+grace-period _b+ignore-daemonsets _v-pod-selector lv-selector _v-skip-wait-for-delete-timeout _v+timeout";
+
+/// `kubectl cordon`'s and `uncordon`'s flags.
+const CORDON_FLAGS: &str = "_v-dry-run lv-selector";
+
+/// A command that changes the cluster: the action and the node it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub kind: ActionKind,
+    pub node: String,
+}
+
+/// The command's name, if `args` names `cordon`, `uncordon` or `drain` (global flags before it
+/// are not modelled for these).
+fn command_of(args: &[String]) -> Option<&str> {
+    let first = args.iter().find(|a| !a.starts_with('-'))?;
+    matches!(first.as_str(), "cordon" | "uncordon" | "drain").then_some(first.as_str())
+}
+
+/// Parses `cordon|uncordon|drain NODE [flags]`: `None` if `args` is another command, else the
+/// change or kubectl's error for the command line.
+pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
+    let name = command_of(args)?;
+    let at = args.iter().position(|a| a == name).expect("found above");
+    let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
+    let table = if name == "drain" { DRAIN_FLAGS } else { CORDON_FLAGS };
+    Some(parse_flags(name, table, &rest).and_then(|p| {
+        if p.is_set("help") {
+            return Err(fail(format!(
+                "error: nodeline's kubectl has no help text for {name}: see kubectl {name} --help on a real cluster"
+            )));
+        }
+        let node = match p.args.as_slice() {
+            [] => {
+                return Err(fail(format!(
+                    "error: USAGE: {name} NODE [flags]\nSee 'kubectl {name} -h' for help and examples"
+                )));
+            }
+            [node] => node.clone(),
+            _ => return Err(fail(format!("error: nodeline's kubectl can {name} one node at a time"))),
+        };
+        let kind = match name {
+            "cordon" => ActionKind::Cordon,
+            "uncordon" => ActionKind::Uncordon,
+            _ => ActionKind::Drain(drain_flags(&p)?),
+        };
+        Ok(Change { kind, node })
+    }))
+}
+
+fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
+    let grace_period = match p.value("grace-period") {
+        None => None,
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if n < 0 => None,
+            Ok(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+            Err(_) => {
+                return Err(flag_error(
+                    "drain",
+                    format!(
+                        "invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
+                    ),
+                ));
+            }
+        },
+    };
+    let timeout_secs = match p.value("timeout") {
+        None => None,
+        Some(v) => match crate::sim::parse_go_duration(v) {
+            Ok(d) => Some(u32::try_from(d.as_secs()).unwrap_or(u32::MAX)),
+            Err(_) => {
+                return Err(flag_error(
+                    "drain",
+                    format!("invalid argument \"{v}\" for \"--timeout\" flag: time: invalid duration \"{v}\""),
+                ));
+            }
+        },
+    };
+    Ok(DrainFlags {
+        ignore_daemonsets: p.is_set("ignore-daemonsets"),
+        delete_emptydir_data: p.is_set("delete-emptydir-data"),
+        force: p.is_set("force"),
+        disable_eviction: p.is_set("disable-eviction"),
+        grace_period,
+        timeout_secs,
+    })
+}
+
+/// kubectl's answer for a node the cluster does not have (the GET of the Node in
+/// `RunCordonOrUncordon` and in `drain`'s cordon).
+pub fn no_such_node(name: &str) -> Output {
+    fail(format!("Error from server (NotFound): nodes \"{name}\" not found"))
+}
+
+/// One line kubectl printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub t: SimTime,
+    pub stderr: bool,
+    pub text: String,
+}
+
+/// What the reader's kubectl printed from `from` on, up to the end of the command that started
+/// then (`node/… drained`, `… cordoned`, or kubectl's final `error:` line), and whether it ended.
+pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, bool) {
+    let mut lines = Vec::new();
+    for l in log.lines.iter().filter(|l| l.t >= from) {
+        let stderr = match l.actor {
+            Actor::Kubectl => false,
+            Actor::KubectlStderr => true,
+            _ => continue,
+        };
+        lines.push(Line { t: l.t, stderr, text: l.message.clone() });
+        let last = &l.message;
+        let ended = match kind {
+            ActionKind::Drain(_) => {
+                (last.starts_with("node/") && last.ends_with(" drained"))
+                    || last.starts_with("error: ") && !last.starts_with("error: unable to drain")
+            }
+            _ => true,
+        } || (stderr && last.starts_with("Error from server"));
+        if ended {
+            return (lines, true);
+        }
+    }
+    (lines, false)
+}
+
+/// The transcript as a command's output: stdout and stderr apart, exit status 1 after an error.
+pub fn output(lines: &[Line]) -> Output {
+    let mut out = Output::default();
+    for l in lines {
+        let stream = if l.stderr { &mut out.stderr } else { &mut out.stdout };
+        stream.push_str(&l.text);
+        stream.push('\n');
+    }
+    if lines
+        .last()
+        .is_some_and(|l| l.stderr && (l.text.starts_with("error: ") || l.text.starts_with("Error from server")))
+    {
+        out.code = 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn command_lines_become_actions() {
+        assert_eq!(parse(&words("get nodes")), None);
+        let c = parse(&words("drain node-1 --ignore-daemonsets --grace-period=10 --timeout 2m")).unwrap().unwrap();
+        let ActionKind::Drain(f) = c.kind else { panic!("a drain") };
+        assert_eq!(c.node, "node-1");
+        assert!(f.ignore_daemonsets && !f.force);
+        assert_eq!((f.grace_period, f.timeout_secs), (Some(10), Some(120)));
+        let c = parse(&words("cordon node-2")).unwrap().unwrap();
+        assert_eq!((c.kind, c.node.as_str()), (ActionKind::Cordon, "node-2"));
+        let default = parse(&words("drain node-1 --grace-period=-1")).unwrap().unwrap();
+        assert_eq!(default.kind, ActionKind::Drain(DrainFlags::default()));
+    }
+
+    #[test]
+    fn bad_command_lines_get_kubectls_errors() {
+        let err = |line: &str| parse(&words(line)).unwrap().unwrap_err().stderr;
+        assert_eq!(err("drain"), "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples\n");
+        assert_eq!(
+            err("uncordon"),
+            "error: USAGE: uncordon NODE [flags]\nSee 'kubectl uncordon -h' for help and examples\n"
+        );
+        assert_eq!(
+            err("drain node-1 --grace-period=x"),
+            "Error: invalid argument \"x\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"x\": invalid syntax\nSee 'kubectl drain --help' for usage.\n"
+        );
+        assert_eq!(
+            err("drain node-1 --timeout=zz"),
+            "Error: invalid argument \"zz\" for \"--timeout\" flag: time: invalid duration \"zz\"\nSee 'kubectl drain --help' for usage.\n"
+        );
+        assert_eq!(
+            err("drain node-1 --sideways"),
+            "Error: unknown flag: --sideways\nSee 'kubectl drain --help' for usage.\n"
+        );
+        assert!(err("drain node-1 --pod-selector=app=web").contains("does not simulate --pod-selector"));
+    }
+}

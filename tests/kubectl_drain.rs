@@ -1,0 +1,98 @@
+//! `kubectl cordon|uncordon|drain` in chapter 5: the golden transcript of the chapter's drain (as
+//! a terminal shows it, stdout and stderr interleaved), and `nodeline kubectl` printing the same
+//! lines on its two streams. Re-bless with `NODELINE_BLESS=1 cargo test --test kubectl_drain`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+
+use nodeline::cli;
+use nodeline::render::kubectl::change;
+use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline};
+
+fn golden(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
+}
+
+fn check_golden(name: &str, text: &str) {
+    let path = golden(name);
+    if std::env::var_os("NODELINE_BLESS").is_some() {
+        std::fs::write(&path, text).expect("writable golden");
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; create it with NODELINE_BLESS=1", path.display()));
+    assert_eq!(text, want, "{name} differs from the golden (NODELINE_BLESS=1 to accept a change)");
+}
+
+/// The reader's command at `at` in the maintenance chapter, with the lines kubectl printed.
+fn transcript(at: u64, line: &str) -> String {
+    let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+    let c = change::parse(&words).expect("a changing command").expect("valid");
+    let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+    let at = SimTime::from_secs(at);
+    tl.run_until(at);
+    tl.fork(Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+    tl.run_until(at + std::time::Duration::from_secs(300));
+    let (lines, ended) = change::transcript(tl.log(), at, c.kind);
+    assert!(ended, "the command ends");
+    let mut out = format!("$ kubectl {line}\n");
+    for l in lines {
+        let stream = if l.stderr { "2>" } else { "1>" };
+        out.push_str(&format!("{} {stream} {}\n", l.t.clock_label(), l.text));
+    }
+    out
+}
+
+#[test]
+fn golden_drain_transcripts() {
+    let mut text = String::new();
+    text.push_str(&transcript(120, "drain node-1 --ignore-daemonsets"));
+    text.push_str(&transcript(120, "drain node-1"));
+    text.push_str(&transcript(120, "drain node-1 --ignore-daemonsets --disable-eviction"));
+    text.push_str(&transcript(90, "cordon node-2"));
+    check_golden("maintenance-kubectl.txt", &text);
+}
+
+#[test]
+fn nodeline_kubectl_prints_the_drain_on_stdout_and_stderr() {
+    let out = cli::run([
+        "nodeline",
+        "kubectl",
+        "--chapter",
+        "maintenance",
+        "--at",
+        "2m",
+        "--",
+        "drain",
+        "node-1",
+        "--ignore-daemonsets",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let stdout: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(stdout.first(), Some(&"node/node-1 already cordoned"));
+    assert_eq!(stdout.last(), Some(&"node/node-1 drained"));
+    assert_eq!(stdout.iter().filter(|l| l.starts_with("evicting pod default/web-")).count(), 3, "{stdout:?}");
+    assert!(
+        out.stderr
+            .lines()
+            .next()
+            .is_some_and(|l| l.starts_with("Warning: ignoring DaemonSet-managed Pods: kube-system/node-agent-"))
+    );
+    assert!(
+        out.stderr.contains("(will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.")
+    );
+    let refused = cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "2m", "--", "drain", "node-1"]);
+    assert_eq!(refused.code, 1);
+    assert!(
+        refused.stderr.ends_with("\n")
+            && refused.stderr.lines().last().unwrap().starts_with("error: cannot delete DaemonSet-managed Pods")
+    );
+    let missing =
+        cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "2m", "--", "uncordon", "node-7"]);
+    assert_eq!(
+        (missing.code, missing.stderr.as_str()),
+        (1, "Error from server (NotFound): nodes \"node-7\" not found\n")
+    );
+    let usage = cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "2m", "--", "drain"]);
+    assert_eq!(usage.stderr, "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples\n");
+}
