@@ -885,6 +885,79 @@ impl NodeLifecycle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{Probe, matches};
+    use crate::time::WallTime;
+
+    /// A Node whose kubelet last posted `Ready=True` at the start.
+    fn ready_node(name: &str) -> Node {
+        let mut node = Node::new(name);
+        let start = Time::at(WallTime(0));
+        node.status.conditions.push(NodeCondition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            last_heartbeat_time: start,
+            last_transition_time: start,
+            reason: "KubeletReady".into(),
+            message: "kubelet is posting ready status".into(),
+        });
+        node
+    }
+
+    #[test]
+    fn a_silent_node_goes_unknown_after_the_grace_period_and_alone_gets_no_no_execute_taint() {
+        let mut probe = Probe::new();
+        let mut nlc = NodeLifecycle::default();
+        probe.given(ApiOp::CreateNode(ready_node("node-1")));
+        // (when, the input, what comes out): the 1.34 grace period is 50 s.
+        type Input = fn(&mut NodeLifecycle, &mut Ctx<'_, NodeLifecycleTimer>);
+        let monitor: Input = |nlc, ctx| nlc.on_timer(NodeLifecycleTimer::Monitor, ctx);
+        let changed: Input = |nlc, ctx| nlc.on_node_change("node-1", ctx);
+        let tainting: Input = |nlc, ctx| nlc.on_timer(NodeLifecycleTimer::NoExecuteTainting, ctx);
+        let steps: Vec<(u64, Input, Vec<&str>)> = vec![
+            // First sighting: registered; the NoSchedule not-ready taint TaintNodesByCondition
+            // added goes, the Node being Ready.
+            (
+                0,
+                monitor,
+                vec![
+                    "event RegisteredNode: Node node-1 event: Registered Node node-1 in Controller",
+                    "timer +5s Monitor",
+                ],
+            ),
+            (1, changed, vec!["GET /api/v1/nodes/node-1 -> 200", "PATCH /api/v1/nodes/node-1 -> 200"]),
+            // Within the grace period nothing happens.
+            (50_000, monitor, vec!["timer +5s Monitor"]),
+            // Past it: Unknown conditions, NodeNotReady.
+            (
+                50_001,
+                monitor,
+                vec![
+                    "PUT /api/v1/nodes/node-1/status -> 200",
+                    "event NodeNotReady: Node node-1 status is now: NodeNotReady",
+                    "timer +5s Monitor",
+                ],
+            ),
+            // The NoSchedule taint follows the condition.
+            (50_002, changed, vec!["GET /api/v1/nodes/node-1 -> 200", "PATCH /api/v1/nodes/node-1 -> 200"]),
+            // The next pass sees Unknown: queued for the NoExecute taint, on the 100 ms grid...
+            (55_001, monitor, vec!["timer +99ms NoExecuteTainting", "timer +5s Monitor"]),
+            // ...but the only node of the only zone is down: master disruption mode stopped the
+            // zone's rate limiter, and no NoExecute taint comes.
+            (55_100, tainting, vec![]),
+        ];
+        for (ms, input, want) in steps {
+            probe.now = SimTime::from_millis(ms);
+            let got = probe.input(|ctx| input(&mut nlc, ctx));
+            assert!(matches(&got, &want), "at {ms} ms: {got:#?}");
+        }
+        let node = probe.given(ApiOp::GetNode("node-1".into()));
+        let Object::Node(node) = node else { panic!("a Node") };
+        assert_eq!(node.ready_status(), Some("Unknown"));
+        let reason = node.condition("Ready").map(|c| c.reason.to_string());
+        assert_eq!(reason.as_deref(), Some("NodeStatusUnknown"));
+        let taints: Vec<(&str, &str)> = node.spec.taints.iter().map(|t| (t.key.as_str(), t.effect.as_str())).collect();
+        assert_eq!(taints, [(TAINT_UNREACHABLE, "NoSchedule")]);
+    }
 
     #[test]
     fn zone_states_follow_the_worked_examples() {
