@@ -56,7 +56,17 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// the object, the kubelet's CSI init with its backoffs and messages, `get csinodes` and
 /// `describe csinode`, the YAML tab's CSINode and the registration narration's new paragraph in
 /// both languages).
-pub(crate) const CEILING_GZIP: u64 = 489_000;
+/// Raised to 602 000 for chapters 4, 5 and 6 (issues 14, 15, 16), measured 601 060 on main with
+/// all three (from 487 578): each branch alone measured about +37 KB for the fleet chapter (the
+/// fleet stage, chart and log pane, klog lines, the zone actions), +38 KB for maintenance (kubectl
+/// drain as a client, the Eviction API, PodDisruptionBudgets and DaemonSets with their kubectl
+/// printers, the panel taking commands) and +19 KB for a node going away (the shutdown manager,
+/// PodGC, StatefulSets, VolumeAttachments), all three with their narration in two languages; the
+/// poster (every step's text) grew from 8 KB to 18 KB of `index.html`. The page now loads 2.4
+/// times the 250 KB budget before it is interactive: the split into a first module and modules
+/// loaded on demand (issue 18) is what the project needs next, and every chapter added before
+/// it makes the gap wider.
+pub(crate) const CEILING_GZIP: u64 = 602_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
