@@ -66,8 +66,7 @@ fn by_id<'a>(all: &'a [(&'static Question, Derived)], id: &str) -> &'a (&'static
 fn every_chapter_asks_at_least_three_questions_in_story_order() {
     let mut ids = BTreeSet::new();
     for profile in Profile::ALL {
-        // The fleet chapter (issue 14) has no questions yet.
-        for chapter in Chapter::ALL.into_iter().filter(|c| !c.is_fleet()) {
+        for chapter in Chapter::ALL {
             let all = derived(chapter, profile);
             assert!(all.len() >= 3, "{chapter}: {} questions", all.len());
             let end = SimTime::ZERO + chapter.scenario().duration;
@@ -254,4 +253,28 @@ fn every_question_has_words_in_every_language() {
         }
     }
     assert!(Lang::En.question("no-such-question").is_none());
+}
+
+#[test]
+fn the_fleet_chapter_answers_follow_the_zone_rules() {
+    for profile in Profile::ALL {
+        let all = derived(Chapter::ZoneOutage, profile);
+        // One node every 10 s: --node-eviction-rate 0.1.
+        let (_, interval) = by_id(&all, "zone-outage-taint-interval");
+        assert!((seconds(interval) - 10.0).abs() < 0.2, "{}", seconds(interval));
+        // 50 nodes a zone by default: not more than the large-cluster threshold, so rate 0.
+        let (q, partial) = by_id(&all, "zone-outage-partial");
+        assert_eq!(choice(q, partial), "stopped");
+        assert_eq!(partial.facts, ["50"]);
+        // Master disruption mode removes the NoExecute taints.
+        let (q, master) = by_id(&all, "zone-outage-master");
+        assert_eq!(choice(q, master), "removed");
+    }
+    // 51 nodes a zone: past the threshold, the secondary rate (one node every 100 s).
+    let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 153, ..Config::default() });
+    tl.run_until(SimTime::ZERO + Chapter::ZoneOutage.scenario().duration);
+    let q = &quiz::questions(Chapter::ZoneOutage)[1];
+    let d = q.derive(&tl).expect("an answer at 153 nodes");
+    assert_eq!(choice(q, &d), "every-100s");
+    assert_eq!(d.facts, ["51"]);
 }

@@ -75,6 +75,21 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             ],
             why: "The Lease loop starts at once and renews the Lease it still finds; registration POSTs the Node and adopts it after `409 AlreadyExists`; `NodeReady` follows when the runtime and PLEG checks pass. The deletion is cancelled only when the controller removes the NoExecute taint, at one of its passes every `--node-monitor-period` ({0} s).",
         },
+        "zone-outage-taint-interval" => &QuestionText {
+            prompt: "The first node of eu-west-1b has just been tainted `NoExecute`, and more of the zone's nodes are Unknown. How many seconds until the next one is tainted?",
+            options: &[],
+            why: "Each zone has a tainting queue of its own, drained by a token bucket at `--node-eviction-rate` (0.1 node a second) while the zone is `Normal`: the first node goes at once, the next one {0} later. A flapping network cannot empty a zone in one pass.",
+        },
+        "zone-outage-partial" => &QuestionText {
+            prompt: "More of eu-west-1b's nodes have just failed: within a minute more than 55 % of the zone will be not Ready. What will the controller then do with the zone's tainting?",
+            options: &["Go on at one node every 10 s", "Slow down to one node every 100 s", "Stop tainting the zone"],
+            why: "Past `--unhealthy-zone-threshold` (55 %, and more than two nodes) the zone is `PartialDisruption`. Its rate becomes `--secondary-node-eviction-rate` (0.01 a second) if the zone has more than `--large-cluster-size-threshold` (50) nodes, and 0 if not; this zone has {0}. A half-dark zone is more likely cut off by the network than dead, so the controller does not empty it.",
+        },
+        "zone-outage-master" => &QuestionText {
+            prompt: "The API server has just lost every kubelet: within a minute every zone will be fully disrupted. What happens to the `NoExecute` taints already on eu-west-1b's nodes?",
+            options: &["They are removed", "They stay", "Every node gets one"],
+            why: "When every zone is `FullDisruption` the controller enters master disruption mode: the likelier fault is the control plane's own network, so it removes the `NoExecute` taints (the `NoSchedule` ones stay) and cancels pending evictions. Nothing is evicted until a node is Ready again, and then every node's grace period starts afresh.",
+        },
         "maintenance-evictions" => &QuestionText {
             prompt: "`kubectl drain node-1 --ignore-daemonsets` is about to evict node-1's two web Pods. How does it send the evictions?",
             options: &[

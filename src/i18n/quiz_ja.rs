@@ -75,6 +75,21 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             ],
             why: "Lease のループはすぐに始まり、残っている Lease を更新します。登録は Node を POST し、`409 AlreadyExists` のあと既存の Node を引き継ぎます。ランタイムと PLEG のチェックが通ると `NodeReady` です。削除の取り消しは、コントローラーが NoExecute の taint を外したときで、その巡回は `--node-monitor-period`（{0} 秒）ごとです。",
         },
+        "zone-outage-taint-interval" => &QuestionText {
+            prompt: "eu-west-1b の最初のノードに `NoExecute` taint が付きました。このゾーンのほかのノードも Unknown です。次のノードに taint が付くのは何秒後でしょう?",
+            options: &[],
+            why: "ゾーンごとに taint 付与のキューがあり、ゾーンが `Normal` の間は `--node-eviction-rate` (毎秒 0.1 ノード) のトークンバケットで取り出されます。最初のノードはすぐに、次のノードは {0} 後です。ネットワークが不安定でも、一度のパスでゾーンが空になることはありません。",
+        },
+        "zone-outage-partial" => &QuestionText {
+            prompt: "eu-west-1b のノードがさらに故障しました。1 分以内に、ゾーンの 55 % を超えるノードが Ready でなくなります。そのときコントローラーは、このゾーンの taint 付与をどうするでしょう?",
+            options: &["10 秒に 1 ノードのまま続ける", "100 秒に 1 ノードに減速する", "taint の付与をやめる"],
+            why: "`--unhealthy-zone-threshold` (55 %、かつ 3 ノード以上) を超えるとゾーンは `PartialDisruption` になります。速度は、ゾーンのノード数が `--large-cluster-size-threshold` (50) を超えていれば `--secondary-node-eviction-rate` (毎秒 0.01)、そうでなければ 0 です。このゾーンは {0} ノードです。半分が見えなくなったゾーンは、停止よりもネットワークからの切断の可能性が高いため、コントローラーは空にしません。",
+        },
+        "zone-outage-master" => &QuestionText {
+            prompt: "API サーバーがすべての kubelet を見失いました。1 分以内に、すべてのゾーンが完全に中断 (FullDisruption) します。eu-west-1b のノードにすでに付いている `NoExecute` taint はどうなるでしょう?",
+            options: &["取り除かれる", "そのまま残る", "すべてのノードに付く"],
+            why: "すべてのゾーンが `FullDisruption` になると、コントローラーはマスター中断モードに入ります。コントロールプレーン自身のネットワーク障害の可能性が高いため、`NoExecute` taint を取り除き (`NoSchedule` は残します)、保留中の退避を取り消します。どれかのノードが Ready に戻るまで何も退避されず、戻ったときには全ノードの猶予期間が最初から始まります。",
+        },
         "maintenance-evictions" => &QuestionText {
             prompt: "`kubectl drain node-1 --ignore-daemonsets` が node-1 の web Pod 2 つを退避しようとしています。退避はどう送られるでしょう？",
             options: &[

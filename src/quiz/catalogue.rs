@@ -10,8 +10,9 @@ use super::query::{self, At};
 use super::{Answer, Derived, Kind, Question, Region, seconds_between, seconds_label, whole_seconds};
 use crate::sim::objects::Object;
 use crate::sim::{
-    ActionKind, Actor, Chapter, GC_CHECK_PERIOD, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY,
-    NODE_STATUS_UPDATE_FREQUENCY, SimTime, TAINT_UNREACHABLE, Timeline,
+    ActionKind, Actor, Chapter, DARK_ZONE, GC_CHECK_PERIOD, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY,
+    NODE_STATUS_UPDATE_FREQUENCY, SimTime, TAINT_NOT_READY, TAINT_UNREACHABLE, Timeline, ZONE_LABEL, ZoneState,
+    zone_qps,
 };
 
 /// What the stage may not show while most questions are open: the narration and the
@@ -122,6 +123,33 @@ static KUBELET_RESTART: [Question; 3] = [
     },
 ];
 
+static ZONE_OUTAGE: [Question; 3] = [
+    Question {
+        id: "zone-outage-taint-interval",
+        chapter: Chapter::ZoneOutage,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FUTURE_AND_INSPECTOR,
+        derive: zone_outage_taint_interval,
+    },
+    Question {
+        id: "zone-outage-partial",
+        chapter: Chapter::ZoneOutage,
+        kind: Kind::Choice,
+        options: &["every-10s", "every-100s", "stopped"],
+        conceal: FUTURE,
+        derive: zone_outage_partial,
+    },
+    Question {
+        id: "zone-outage-master",
+        chapter: Chapter::ZoneOutage,
+        kind: Kind::Choice,
+        options: &["removed", "kept", "added"],
+        conceal: FUTURE,
+        derive: zone_outage_master,
+    },
+];
+
 static MAINTENANCE: [Question; 3] = [
     Question {
         id: "maintenance-evictions",
@@ -182,8 +210,7 @@ pub fn questions(chapter: Chapter) -> &'static [Question] {
         Chapter::Registration => &REGISTRATION,
         Chapter::NodeFailure => &NODE_FAILURE,
         Chapter::KubeletRestart => &KUBELET_RESTART,
-        // The fleet chapter has no questions yet.
-        Chapter::ZoneOutage => &[],
+        Chapter::ZoneOutage => &ZONE_OUTAGE,
         Chapter::Maintenance => &MAINTENANCE,
         Chapter::NodeGoesAway => &NODE_GOES_AWAY,
     }
@@ -515,4 +542,115 @@ fn node_goes_away_db_node(timeline: &Timeline) -> Option<Derived> {
     })?;
     let right = nodes.iter().position(|n| *n == node)?;
     Some(Derived { stop, reveal: t, answer: Answer::Node { nodes, right }, facts: vec![node] })
+}
+
+/// Whether a Node carries a `NoExecute` taint of the node lifecycle controller's.
+fn no_execute(node: &crate::sim::objects::Node) -> bool {
+    node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute")
+}
+
+/// When a Node of `zone` gained a `NoExecute` taint, from `from` on, in order.
+fn no_execute_added(log: &crate::sim::Log, zone: &str, from: SimTime) -> Vec<SimTime> {
+    let mut tainted: std::collections::BTreeMap<&str, bool> = std::collections::BTreeMap::new();
+    let mut added = Vec::new();
+    for c in &log.changes {
+        // Leases are most of the changes, and renewals are built when read: skip them.
+        if c.kind() != crate::sim::objects::Kind::Node {
+            continue;
+        }
+        let Object::Node(node) = c.object() else { continue };
+        if node.metadata.labels.get(ZONE_LABEL).map(String::as_str) != Some(zone) {
+            continue;
+        }
+        let now = no_execute(&node);
+        let before = tainted.insert(c.name(), now).unwrap_or(false);
+        if now && !before && c.t >= from {
+            added.push(c.t);
+        }
+    }
+    added
+}
+
+/// The first line of the node lifecycle controller's from `from` on that contains every text.
+fn controller_line(log: &crate::sim::Log, from: SimTime, contains: &[&str]) -> Option<SimTime> {
+    log.lines
+        .iter()
+        .find(|l| {
+            l.t >= from && l.actor == Actor::NodeLifecycleController && contains.iter().all(|c| l.message.contains(c))
+        })
+        .map(|l| l.t)
+}
+
+/// How many seconds after the dark zone's first `NoExecute` taint the second one comes.
+fn zone_outage_taint_interval(timeline: &Timeline) -> Option<Derived> {
+    let cut = step(timeline, 2)?;
+    let added = no_execute_added(timeline.log(), DARK_ZONE, cut);
+    let (first, second) = (*added.first()?, *added.get(1)?);
+    let stop = first + Duration::from_millis(500);
+    if stop >= second {
+        return None;
+    }
+    let seconds = seconds_between(first, second);
+    Some(Derived {
+        stop,
+        reveal: second,
+        answer: Answer::Time { seconds, tolerance: 1.0 },
+        facts: vec![seconds_label(seconds)],
+    })
+}
+
+/// What the dark zone's tainting does once it is `PartialDisruption`: asked when the nodes that
+/// take it past 55 % have just failed, answered by the rate the controller gives such a zone of
+/// its size (the zone panel shows it from the moment the state changes).
+fn zone_outage_partial(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let partial = controller_line(log, SimTime::ZERO, &["newState=\"PartialDisruption\"", DARK_ZONE])?;
+    let cut = log
+        .inputs
+        .iter()
+        .filter(|i| i.action.kind == ActionKind::CutNodes && i.rejected.is_none() && i.t < partial)
+        .map(|i| i.t)
+        .max()?;
+    let stop = cut + Duration::from_secs(1);
+    let size = timeline
+        .at(partial)
+        .nodes()
+        .iter()
+        .filter(|n| n.metadata.labels.get(ZONE_LABEL).map(String::as_str) == Some(DARK_ZONE))
+        .count();
+    let qps = zone_qps(ZoneState::PartialDisruption, size);
+    let answer = if qps == 0.0 {
+        "stopped"
+    } else if qps < 0.1 {
+        "every-100s"
+    } else {
+        "every-10s"
+    };
+    let options = questions(Chapter::ZoneOutage)[1].options;
+    Some(Derived {
+        stop,
+        reveal: partial,
+        answer: Answer::Choice(option(options, answer)?),
+        facts: vec![size.to_string()],
+    })
+}
+
+/// What master disruption mode does to the `NoExecute` taints already placed: counted just
+/// before the controller enters it and just after.
+fn zone_outage_master(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let cut = query::input(log, ActionKind::CutControlPlane)?;
+    let entering = controller_line(log, cut, &["Entering master disruption mode"])?;
+    let stop = cut + Duration::from_secs(1);
+    let count = |t: SimTime| timeline.at(t).nodes().iter().filter(|n| no_execute(n)).count();
+    let before = count(SimTime::from_micros(entering.as_micros().saturating_sub(1_000)));
+    let reveal = entering + Duration::from_secs(1);
+    let after = count(reveal);
+    let answer = match after.cmp(&before) {
+        std::cmp::Ordering::Less => "removed",
+        std::cmp::Ordering::Equal => "kept",
+        std::cmp::Ordering::Greater => "added",
+    };
+    let options = questions(Chapter::ZoneOutage)[2].options;
+    Some(Derived { stop, reveal, answer: Answer::Choice(option(options, answer)?), facts: Vec::new() })
 }
