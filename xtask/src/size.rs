@@ -66,7 +66,10 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// times the 250 KB budget before it is interactive: the split into a first module and modules
 /// loaded on demand (issue 18) is what the project needs next, and every chapter added before
 /// it makes the gap wider.
-pub(crate) const CEILING_GZIP: u64 = 602_000;
+/// The suite itself then measured 603 133 for the same tree (its build differs from `cargo xtask
+/// build`'s by about 2 KB), and chapter 4's three questions add about 3 KB more: 608 000 holds
+/// both, with the half kilobyte CI's build has differed by before.
+pub(crate) const CEILING_GZIP: u64 = 608_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
