@@ -1,0 +1,317 @@
+//! What a client sends the API server: one [`ApiOp`], its route (method and path) and the body
+//! that goes on the wire.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::{JSON, MERGE_PATCH, SMP};
+use crate::objects::{CsiNode, DaemonSet, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint};
+use crate::record::{Body, LeaseVersion, Method};
+
+/// One operation on the API server, as a client sends it.
+#[derive(Clone, Debug)]
+pub(crate) enum ApiOp {
+    CreateNode(Node),
+    GetNode(String),
+    /// The kubelet's `PATCH nodes/NAME/status`, from the version it read to the one it wants.
+    PatchNodeStatus {
+        base: Arc<Node>,
+        wanted: Arc<Node>,
+    },
+    /// A `PATCH nodes/NAME` that sets labels (`kubectl label`'s merge patch).
+    PatchNodeLabels {
+        name: String,
+        labels: BTreeMap<String, String>,
+    },
+    /// The TTL controller's annotation patch on `nodes/NAME`.
+    PatchNodeAnnotations {
+        name: String,
+        annotations: BTreeMap<String, String>,
+    },
+    /// The node IPAM controller's `spec.podCIDR` patch on `nodes/NAME`.
+    PatchNodePodCidr {
+        name: String,
+        cidr: String,
+    },
+    /// The node lifecycle controller's `PUT nodes/NAME/status`.
+    UpdateNodeStatus(Node),
+    /// The node lifecycle controller's taint patch on `nodes/NAME`.
+    PatchNodeTaints {
+        name: String,
+        taints: Vec<Taint>,
+    },
+    /// `GET csinodes/NAME` (the kubelet's CSI plugin init).
+    GetCsiNode(String),
+    /// `POST csinodes`.
+    CreateCsiNode(CsiNode),
+    GetLease(String),
+    CreateLease(Lease),
+    /// A PUT of a Lease: the Lease sent, and the version the sender read and changed.
+    UpdateLease {
+        lease: Arc<Lease>,
+        base: Arc<Lease>,
+    },
+    /// A PUT of a Lease that only renews it: the version the sender read, with this
+    /// `spec.renewTime` (the kubelet's heartbeat, 100 a second in a fleet of 1,000 nodes, sent,
+    /// stored and answered compactly: its body is a [`Body::Renewal`], its version and answer a
+    /// [`LeaseVersion`]).
+    RenewLease {
+        read: LeaseVersion,
+        renew_time: MicroTime,
+    },
+    CreatePod(Pod),
+    GetPod {
+        namespace: String,
+        name: String,
+    },
+    BindPod {
+        namespace: String,
+        name: String,
+        uid: String,
+        node: String,
+    },
+    /// A `PATCH pods/NAME/status` carrying the whole wanted status. The kubelet's patch also
+    /// carries the Pod's uid (`metadata.uid`, empty for other writers).
+    PatchPodStatus {
+        namespace: String,
+        name: String,
+        uid: String,
+        status: PodStatus,
+    },
+    /// A `PUT pods/NAME/status`.
+    UpdatePodStatus(Pod),
+    DeletePod {
+        namespace: String,
+        name: String,
+        grace_seconds: Option<i64>,
+        /// `preconditions.uid`: the delete fails with 409 unless the stored Pod has this uid.
+        precondition_uid: Option<String>,
+    },
+    /// `kubectl cordon`/`uncordon`: a strategic merge patch of `spec.unschedulable` on `nodes/NAME`.
+    PatchNodeUnschedulable {
+        name: String,
+        unschedulable: bool,
+    },
+    /// `POST pods/NAME/eviction` (`policy/v1` `Eviction`).
+    EvictPod {
+        namespace: String,
+        name: String,
+        grace_seconds: Option<i64>,
+    },
+    CreatePdb(PodDisruptionBudget),
+    /// The disruption controller's `PUT poddisruptionbudgets/NAME/status`.
+    UpdatePdbStatus(PodDisruptionBudget),
+    CreateDaemonSet(DaemonSet),
+    GetDaemonSet {
+        namespace: String,
+        name: String,
+    },
+    /// The DaemonSet controller's `PUT daemonsets/NAME/status`.
+    UpdateDaemonSetStatus(DaemonSet),
+    /// `kubectl delete node NAME`: a `DELETE nodes/NAME` with background propagation.
+    DeleteNode(String),
+    /// The garbage collector's `DELETE leases/NAME` of a Lease whose owner is gone (with its uid
+    /// as the precondition).
+    DeleteLease {
+        name: String,
+        precondition_uid: String,
+    },
+    /// The garbage collector's `DELETE csinodes/NAME` of a CSINode whose owner is gone (with its
+    /// uid as the precondition).
+    DeleteCsiNode {
+        name: String,
+        precondition_uid: String,
+    },
+    /// The attach-detach controller's new VolumeAttachment.
+    CreateVolumeAttachment(crate::objects::VolumeAttachment),
+    /// The external-attacher's `PATCH volumeattachments/NAME/status`: `attached: true`.
+    MarkVolumeAttached(String),
+    /// The attach-detach controller's detach: `DELETE volumeattachments/NAME`.
+    DeleteVolumeAttachment(String),
+}
+
+impl ApiOp {
+    /// Method and path of the request.
+    pub(crate) fn route(&self) -> (Method, String) {
+        // Built by concatenation: this runs for every request, and `format!` is slow.
+        fn join(parts: &[&str]) -> String {
+            let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+            for p in parts {
+                s.push_str(p);
+            }
+            s
+        }
+        const NODES: &str = "/api/v1/nodes";
+        const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
+        const NS: &str = "/api/v1/namespaces/";
+        const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
+        const PDBS: &str = "/apis/policy/v1/namespaces/";
+        const APPS: &str = "/apis/apps/v1/namespaces/";
+        const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
+        match self {
+            ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
+            ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
+            ApiOp::PatchNodeStatus { wanted, .. } => {
+                (Method::Patch, join(&[NODES, "/", &wanted.metadata.name, "/status"]))
+            }
+            ApiOp::PatchNodeLabels { name, .. }
+            | ApiOp::PatchNodeTaints { name, .. }
+            | ApiOp::PatchNodeAnnotations { name, .. }
+            | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
+            ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
+            ApiOp::GetCsiNode(n) => (Method::Get, join(&[CSINODES, "/", n])),
+            ApiOp::CreateCsiNode(_) => (Method::Post, CSINODES.into()),
+            ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
+            ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
+            ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
+                (Method::Put, join(&[LEASES, "/", &l.metadata.name]))
+            }
+            ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
+            ApiOp::GetPod { namespace, name } => (Method::Get, join(&[NS, namespace, "/pods/", name])),
+            ApiOp::BindPod { namespace, name, .. } => {
+                (Method::Post, join(&[NS, namespace, "/pods/", name, "/binding"]))
+            }
+            ApiOp::PatchPodStatus { namespace, name, .. } => {
+                (Method::Patch, join(&[NS, namespace, "/pods/", name, "/status"]))
+            }
+            ApiOp::UpdatePodStatus(p) => {
+                (Method::Put, join(&[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
+            }
+            ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
+            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
+            ApiOp::EvictPod { namespace, name, .. } => {
+                (Method::Post, join(&[NS, namespace, "/pods/", name, "/eviction"]))
+            }
+            ApiOp::CreatePdb(p) => (Method::Post, join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
+            ApiOp::UpdatePdbStatus(p) => (
+                Method::Put,
+                join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
+            ),
+            ApiOp::CreateDaemonSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/daemonsets"])),
+            ApiOp::GetDaemonSet { namespace, name } => (Method::Get, join(&[APPS, namespace, "/daemonsets/", name])),
+            ApiOp::UpdateDaemonSetStatus(d) => {
+                (Method::Put, join(&[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+            }
+            ApiOp::DeleteNode(name) => (Method::Delete, join(&[NODES, "/", name])),
+            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(&[LEASES, "/", name])),
+            ApiOp::DeleteCsiNode { name, .. } => (Method::Delete, join(&[CSINODES, "/", name])),
+            ApiOp::CreateVolumeAttachment(_) => (Method::Post, VAS.into()),
+            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(&[VAS, "/", name, "/status"])),
+            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(&[VAS, "/", name])),
+        }
+    }
+
+    /// The body the request carries, and its content type.
+    pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
+        let obj = |o: Object| Some((Body::Object(o), JSON));
+        match self {
+            ApiOp::GetNode(_)
+            | ApiOp::GetCsiNode(_)
+            | ApiOp::GetLease(_)
+            | ApiOp::GetPod { .. }
+            | ApiOp::GetDaemonSet { .. } => None,
+            ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
+            ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
+                Body::Json(if *unschedulable {
+                    serde_json::json!({ "spec": { "unschedulable": true } })
+                } else {
+                    serde_json::json!({ "spec": { "unschedulable": null } })
+                }),
+                SMP,
+            )),
+            ApiOp::EvictPod { namespace, name, grace_seconds } => {
+                let mut delete = serde_json::json!({});
+                if let Some(g) = grace_seconds {
+                    delete["gracePeriodSeconds"] = (*g).into();
+                }
+                Some((
+                    Body::Json(serde_json::json!({
+                        "kind": "Eviction",
+                        "apiVersion": "policy/v1",
+                        "metadata": { "name": name, "namespace": namespace, "creationTimestamp": null },
+                        "deleteOptions": delete,
+                    })),
+                    JSON,
+                ))
+            }
+            ApiOp::CreatePdb(p) | ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
+            ApiOp::CreateDaemonSet(d) | ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
+            ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
+            ApiOp::PatchNodeStatus { base, wanted } => Some((
+                Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
+                SMP,
+            )),
+            ApiOp::PatchNodeLabels { labels, .. } => {
+                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), MERGE_PATCH))
+            }
+            ApiOp::PatchNodeTaints { taints, .. } => {
+                Some((Body::Json(serde_json::json!({ "spec": { "taints": taints } })), SMP))
+            }
+            ApiOp::PatchNodeAnnotations { annotations, .. } => {
+                Some((Body::Json(serde_json::json!({ "metadata": { "annotations": annotations } })), SMP))
+            }
+            ApiOp::PatchNodePodCidr { cidr, .. } => {
+                Some((Body::Json(serde_json::json!({ "spec": { "podCIDR": cidr, "podCIDRs": [cidr] } })), SMP))
+            }
+            ApiOp::CreateLease(l) => obj(Object::Lease(Arc::new(l.clone()))),
+            ApiOp::UpdateLease { lease, base } => match Body::renewal(base, lease) {
+                Some(renewal) => Some((renewal, JSON)),
+                None => obj(Object::Lease(lease.clone())),
+            },
+            ApiOp::RenewLease { read, renew_time } => Some((
+                Body::Renewal {
+                    base: read.base.clone(),
+                    resource_version: read.resource_version,
+                    renew_time: *renew_time,
+                },
+                JSON,
+            )),
+            ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
+            ApiOp::BindPod { namespace, name, uid, node } => Some((
+                Body::Json(serde_json::json!({
+                    "kind": "Binding",
+                    "apiVersion": "v1",
+                    "metadata": { "name": name, "namespace": namespace, "uid": uid, "creationTimestamp": null },
+                    "target": { "kind": "Node", "name": node },
+                })),
+                JSON,
+            )),
+            ApiOp::PatchPodStatus { uid, status, .. } => Some((
+                Body::Json(if uid.is_empty() {
+                    serde_json::json!({ "status": status })
+                } else {
+                    serde_json::json!({ "metadata": { "uid": uid }, "status": status })
+                }),
+                SMP,
+            )),
+            ApiOp::DeletePod { grace_seconds, precondition_uid, .. } => {
+                let mut body = serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" });
+                if let Some(g) = grace_seconds {
+                    body["gracePeriodSeconds"] = (*g).into();
+                }
+                if let Some(uid) = precondition_uid {
+                    body["preconditions"] = serde_json::json!({ "uid": uid });
+                }
+                Some((Body::Json(body), JSON))
+            }
+            // kubectl sends only what was set (`--cascade=background`).
+            ApiOp::DeleteNode(_) => Some((Body::Json(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
+            ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
+            ApiOp::MarkVolumeAttached(_) => {
+                Some((Body::Json(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
+            }
+            ApiOp::DeleteVolumeAttachment(_) => {
+                Some((Body::Json(serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })), JSON))
+            }
+            ApiOp::DeleteLease { precondition_uid, .. } | ApiOp::DeleteCsiNode { precondition_uid, .. } => Some((
+                Body::Json(serde_json::json!({
+                    "kind": "DeleteOptions",
+                    "apiVersion": "v1",
+                    "preconditions": { "uid": precondition_uid },
+                    "propagationPolicy": "Background",
+                })),
+                JSON,
+            )),
+        }
+    }
+}

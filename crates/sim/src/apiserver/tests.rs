@@ -1,0 +1,91 @@
+//! The API server's own tests: preconditions, NodeRestriction, CSINodes as served.
+
+use super::*;
+
+#[test]
+fn delete_with_a_wrong_uid_precondition_is_a_conflict() {
+    let mut api = ApiServer::default();
+    let mut log = Log::default();
+    let mut rng = Rng::new(1);
+    let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+    let meta =
+        super::super::objects::ObjectMeta { name: "web".into(), namespace: "default".into(), ..Default::default() };
+    let pod = super::super::workload::new_pod(meta, Vec::new(), super::super::profile::Profile::default());
+    let Ok(Answer::Object(Object::Pod(stored))) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod)) else {
+        panic!("created")
+    };
+    let delete = |uid: &str| ApiOp::DeletePod {
+        namespace: "default".into(),
+        name: "web".into(),
+        grace_seconds: Some(0),
+        precondition_uid: Some(uid.into()),
+    };
+    let err = api.execute(&mut exec, Caller::Trusted, delete("not-the-uid")).expect_err("a conflict");
+    assert_eq!((err.code, err.reason), (409, "Conflict"));
+    assert_eq!(
+        err.message,
+        format!(
+            "Operation cannot be fulfilled on pods \"web\": StorageError: invalid object, Code: 4, Key: /registry/pods/default/web, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: {}",
+            stored.metadata.uid
+        )
+    );
+    assert!(api.pods.contains_key(&("default".to_string(), "web".to_string())), "the Pod stays");
+    api.execute(&mut exec, Caller::Trusted, delete(&stored.metadata.uid)).expect("the right uid deletes");
+    assert!(api.pods.is_empty());
+}
+
+#[test]
+fn a_kubelet_creates_only_its_own_csinode_once_and_it_is_served_without_drivers() {
+    let mut api = ApiServer::default();
+    let mut log = Log::default();
+    let mut rng = Rng::new(1);
+    let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+    let other = CsiNode::for_node("node-2", "uid-2");
+    let err = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(other)).expect_err("forbidden");
+    assert_eq!((err.code, err.reason), (403, "Forbidden"));
+    assert_eq!(
+        err.message,
+        "csinodes.storage.k8s.io \"node-2\" is forbidden: can only access CSINode with the same name as the requesting node"
+    );
+    let mine = CsiNode::for_node("node-1", "uid-1");
+    let Ok(Answer::Object(Object::CsiNode(stored))) =
+        api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine.clone()))
+    else {
+        panic!("created")
+    };
+    assert_eq!(stored.spec.drivers, None);
+    assert_eq!(stored.metadata.uid.len(), 36);
+    let again = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine)).expect_err("exists");
+    assert_eq!((again.code, again.reason), (409, "AlreadyExists"));
+    let got = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-1".into()));
+    assert!(matches!(got, Ok(Answer::Object(Object::CsiNode(c))) if c == stored));
+    let missing = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-3".into()));
+    assert_eq!(missing.expect_err("404").message, "csinodes.storage.k8s.io \"node-3\" not found");
+}
+
+#[test]
+fn kubelet_label_rules_follow_node_restriction() {
+    for ok in [
+        "kubernetes.io/hostname",
+        "kubernetes.io/os",
+        "topology.kubernetes.io/zone",
+        "node.kubernetes.io/instance-type",
+        "node.kubernetes.io/exclude-disruption",
+        "kubelet.kubernetes.io/anything",
+        "foo.node.kubernetes.io/bar",
+        "example.com/team",
+        "plain",
+    ] {
+        assert!(kubelet_may_set_label(ok), "{ok} should be allowed");
+    }
+    for bad in [
+        "node-role.kubernetes.io/worker",
+        "node-role.kubernetes.io/control-plane",
+        "kubernetes.io/role",
+        "example.k8s.io/x",
+        "node-restriction.kubernetes.io/secure",
+        "a.node-restriction.kubernetes.io/b",
+    ] {
+        assert!(!kubelet_may_set_label(bad), "{bad} should be forbidden");
+    }
+}
