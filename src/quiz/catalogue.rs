@@ -21,6 +21,10 @@ const FUTURE: &[Region] = &[Region::Narration, Region::Track];
 /// The same, and the inspector (its grace countdown or a Pod's tolerations give a time away).
 const FUTURE_AND_INSPECTOR: &[Region] = &[Region::Narration, Region::Track, Region::Inspector];
 
+/// The fleet chapter's: the same, and the zones' tainting rates and the chart (drawn to the end
+/// of the story).
+const FLEET_FUTURE: &[Region] = &[Region::Narration, Region::Track, Region::Inspector, Region::Fleet];
+
 /// The `Ready` condition's statuses, as options.
 const READY_STATUSES: &[&str] = &["True", "False", "Unknown"];
 
@@ -129,7 +133,7 @@ static ZONE_OUTAGE: [Question; 3] = [
         chapter: Chapter::ZoneOutage,
         kind: Kind::Time,
         options: &[],
-        conceal: FUTURE_AND_INSPECTOR,
+        conceal: FLEET_FUTURE,
         derive: zone_outage_taint_interval,
     },
     Question {
@@ -137,7 +141,7 @@ static ZONE_OUTAGE: [Question; 3] = [
         chapter: Chapter::ZoneOutage,
         kind: Kind::Choice,
         options: &["every-10s", "every-100s", "stopped"],
-        conceal: FUTURE,
+        conceal: FLEET_FUTURE,
         derive: zone_outage_partial,
     },
     Question {
@@ -145,7 +149,7 @@ static ZONE_OUTAGE: [Question; 3] = [
         chapter: Chapter::ZoneOutage,
         kind: Kind::Choice,
         options: &["removed", "kept", "added"],
-        conceal: FUTURE,
+        conceal: FLEET_FUTURE,
         derive: zone_outage_master,
     },
 ];
@@ -587,7 +591,18 @@ fn zone_outage_taint_interval(timeline: &Timeline) -> Option<Derived> {
     let added = no_execute_added(timeline.log(), DARK_ZONE, cut);
     let (first, second) = (*added.first()?, *added.get(1)?);
     let stop = first + Duration::from_millis(500);
-    if stop >= second {
+    // Asked only when the zone has another node waiting (the prompt says so): then the second
+    // taint comes at the zone's rate, not when a later failure happens.
+    let unknown = timeline
+        .at(stop)
+        .nodes()
+        .iter()
+        .filter(|n| {
+            n.metadata.labels.get(ZONE_LABEL).map(String::as_str) == Some(DARK_ZONE)
+                && n.ready_status() == Some("Unknown")
+        })
+        .count();
+    if stop >= second || unknown < 2 {
         return None;
     }
     let seconds = seconds_between(first, second);

@@ -54,6 +54,8 @@ pub enum Region {
     Track,
     /// The inspector (its grace period countdown, a Pod's tolerations).
     Inspector,
+    /// The fleet stage's tainting rates and its chart, which is drawn to the end of the story.
+    Fleet,
 }
 
 impl Region {
@@ -63,6 +65,7 @@ impl Region {
             Region::Narration => "narration",
             Region::Track => "track",
             Region::Inspector => "inspector",
+            Region::Fleet => "fleet",
         }
     }
 }

@@ -322,7 +322,7 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
             (z.name.clone(), "zone-name"),
             (state.to_string(), "zone-state"),
             (counts, "zone-line"),
-            (queue, "zone-line"),
+            (queue, "zone-line zone-rate"),
             (pods, "zone-line"),
         ]
         .into_iter()

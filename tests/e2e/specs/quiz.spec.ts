@@ -297,4 +297,21 @@ test.describe('question mode', () => {
       .poll(async () => (await host.received(2)).filter((m) => m.type === 'nodeline:quizdone'), { timeout: 30_000 })
       .toEqual([{ type: 'nodeline:quizdone', chapter: 'node-failure', answered: 4, correct: 3, total: 5 }]);
   });
+
+  test('the fleet chapter asks before the next taint, with the rates and the chart hidden', async ({ page }) => {
+    const quiz = new QuizPage(page);
+    await quiz.goto('./?chapter=zone-outage&quiz=1&step=2&speed=10');
+    await expect(quiz.questionHeading(1, 3)).toBeVisible({ timeout: 30_000 });
+    // The zone panels' rates and the chart (drawn to the end of the story) would tell.
+    await expect(page.locator('html')).toHaveAttribute('data-quiz-conceal', 'narration track inspector fleet');
+    await expect(page.locator('.zone-chart')).toBeHidden();
+    await expect(page.locator('.fleet-svg .zone-rate').first()).toBeHidden();
+    await quiz.seconds.fill('10');
+    await quiz.check.click();
+    await expect(quiz.status).toContainText('Right. The answer: 10 s.');
+    await expect(quiz.status).toContainText('--node-eviction-rate');
+    await expect(page.locator('html')).not.toHaveAttribute('data-quiz-conceal');
+    await expect(page.locator('.zone-chart')).toBeVisible();
+    quiz.expectNoErrors();
+  });
 });
