@@ -68,8 +68,9 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// it makes the gap wider.
 /// The suite itself then measured 603 133 for the same tree (its build differs from `cargo xtask
 /// build`'s by about 2 KB), and chapter 4's three questions add about 3 KB more: 608 000 holds
-/// both, with the half kilobyte CI's build has differed by before.
-pub(crate) const CEILING_GZIP: u64 = 608_000;
+/// both, with the half kilobyte CI's build has differed by before. 609 000 after hiding the
+/// fleet's rates and chart during a question (+0.25 KB measured), with the same margin.
+pub(crate) const CEILING_GZIP: u64 = 609_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
