@@ -11,7 +11,7 @@ use super::{Answer, Derived, Kind, Question, Region, seconds_between, seconds_la
 use crate::sim::objects::Object;
 use crate::sim::{
     ActionKind, Actor, Chapter, DARK_ZONE, GC_CHECK_PERIOD, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY,
-    NODE_STATUS_UPDATE_FREQUENCY, SimTime, TAINT_NOT_READY, TAINT_UNREACHABLE, Timeline, ZONE_LABEL, ZoneState,
+    NODE_STATUS_UPDATE_FREQUENCY, SimTime, TAINT_UNREACHABLE, Timeline, ZONE_LABEL, ZoneState, carries_no_execute,
     zone_qps,
 };
 
@@ -548,9 +548,9 @@ fn node_goes_away_db_node(timeline: &Timeline) -> Option<Derived> {
     Some(Derived { stop, reveal: t, answer: Answer::Node { nodes, right }, facts: vec![node] })
 }
 
-/// Whether a Node carries a `NoExecute` taint of the node lifecycle controller's.
-fn no_execute(node: &crate::sim::objects::Node) -> bool {
-    node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute")
+/// Whether a Node is in `zone` (its `topology.kubernetes.io/zone` label).
+fn in_zone(node: &crate::sim::objects::Node, zone: &str) -> bool {
+    node.metadata.labels.get(ZONE_LABEL).map(String::as_str) == Some(zone)
 }
 
 /// When a Node of `zone` gained a `NoExecute` taint, from `from` on, in order.
@@ -563,10 +563,10 @@ fn no_execute_added(log: &crate::sim::Log, zone: &str, from: SimTime) -> Vec<Sim
             continue;
         }
         let Object::Node(node) = c.object() else { continue };
-        if node.metadata.labels.get(ZONE_LABEL).map(String::as_str) != Some(zone) {
+        if !in_zone(&node, zone) {
             continue;
         }
-        let now = no_execute(&node);
+        let now = carries_no_execute(&node);
         let before = tainted.insert(c.name(), now).unwrap_or(false);
         if now && !before && c.t >= from {
             added.push(c.t);
@@ -597,10 +597,7 @@ fn zone_outage_taint_interval(timeline: &Timeline) -> Option<Derived> {
         .at(stop)
         .nodes()
         .iter()
-        .filter(|n| {
-            n.metadata.labels.get(ZONE_LABEL).map(String::as_str) == Some(DARK_ZONE)
-                && n.ready_status() == Some("Unknown")
-        })
+        .filter(|n| in_zone(n, DARK_ZONE) && n.ready_status() == Some("Unknown"))
         .count();
     if stop >= second || unknown < 2 {
         return None;
@@ -627,12 +624,7 @@ fn zone_outage_partial(timeline: &Timeline) -> Option<Derived> {
         .map(|i| i.t)
         .max()?;
     let stop = cut + Duration::from_secs(1);
-    let size = timeline
-        .at(partial)
-        .nodes()
-        .iter()
-        .filter(|n| n.metadata.labels.get(ZONE_LABEL).map(String::as_str) == Some(DARK_ZONE))
-        .count();
+    let size = timeline.at(partial).nodes().iter().filter(|n| in_zone(n, DARK_ZONE)).count();
     let qps = zone_qps(ZoneState::PartialDisruption, size);
     let answer = if qps == 0.0 {
         "stopped"
@@ -657,7 +649,7 @@ fn zone_outage_master(timeline: &Timeline) -> Option<Derived> {
     let cut = query::input(log, ActionKind::CutControlPlane)?;
     let entering = controller_line(log, cut, &["Entering master disruption mode"])?;
     let stop = cut + Duration::from_secs(1);
-    let count = |t: SimTime| timeline.at(t).nodes().iter().filter(|n| no_execute(n)).count();
+    let count = |t: SimTime| timeline.at(t).nodes().iter().filter(|n| carries_no_execute(n)).count();
     let before = count(SimTime::from_micros(entering.as_micros().saturating_sub(1_000)));
     let reveal = entering + Duration::from_secs(1);
     let after = count(reveal);

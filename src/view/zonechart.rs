@@ -10,7 +10,7 @@ use std::fmt::Write;
 use crate::i18n::{Key, Lang};
 use crate::sim::machine::ZONE_LABEL;
 use crate::sim::objects::Object;
-use crate::sim::{Log, SimTime, TAINT_NOT_READY, TAINT_UNREACHABLE};
+use crate::sim::{Log, SimTime};
 
 use super::html::escape;
 
@@ -97,9 +97,7 @@ impl ZoneChart {
                     let state = NodeState {
                         zone,
                         not_ready: n.ready_status() != Some("True"),
-                        no_execute: n.spec.taints.iter().any(|t| {
-                            t.effect == "NoExecute" && (t.key == TAINT_UNREACHABLE || t.key == TAINT_NOT_READY)
-                        }),
+                        no_execute: crate::sim::carries_no_execute(n),
                     };
                     if let Some(old) = nodes.insert(change.name(), state) {
                         counts[old.zone][0] -= u32::from(old.not_ready);

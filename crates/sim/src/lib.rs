@@ -49,7 +49,9 @@ pub use action::{
 pub use apiserver::{
     EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE, TAINT_UNREACHABLE, kubelet_may_set_label,
 };
-pub use controllers::node_lifecycle::{NODE_MONITOR_PERIOD, ZoneState, compute_zone_state, zone_qps};
+pub use controllers::node_lifecycle::{
+    NODE_MONITOR_PERIOD, ZoneState, carries_no_execute, compute_zone_state, zone_qps,
+};
 pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
 pub use kubelet::{

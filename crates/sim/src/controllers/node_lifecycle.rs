@@ -325,6 +325,12 @@ impl ZoneCount {
     }
 }
 
+/// Whether a Node carries one of this controller's `NoExecute` taints (`unreachable` or
+/// `not-ready`): the taints that send its Pods away.
+pub fn carries_no_execute(node: &Node) -> bool {
+    node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute")
+}
+
 /// `setLimiterInZone`: the tainting rate of a zone of `size` nodes in `state` (`HealthyQPSFunc`,
 /// `ReducedQPSFunc`; master disruption mode sets 0 on its own).
 pub fn zone_qps(state: ZoneState, size: usize) -> f64 {
