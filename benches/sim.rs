@@ -86,7 +86,7 @@ fn seek(timeline: &Timeline, t: SimTime) -> impl Sized {
     let snapshot = timeline.at(t);
     let node = snapshot.node("node-500");
     let lease = snapshot.lease("node-500");
-    let pods = snapshot.pods().into_iter().filter(|p| p.spec.node_name == "node-500").count();
+    let pods = snapshot.pods_on("node-500").len();
     (node, lease, pods, snapshot.machines().len())
 }
 

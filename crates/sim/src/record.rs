@@ -470,6 +470,10 @@ pub struct Log {
     /// The indices into `machines` of each machine's records, oldest first (a seek reads every
     /// machine: a binary search each, not a scan of every record).
     machine_history: Vec<Vec<u32>>,
+    /// The places in `history` of the Pods ever bound to each node, in key order (a seek reads
+    /// one node's Pods without reading every Pod). A Pod is listed under a node from the version
+    /// that binds it there; its version at an instant says whether it was bound then.
+    pods_by_node: BTreeMap<String, Vec<usize>>,
 }
 
 /// The lengths of a log's lists at one moment: enough to cut it back to that moment.
@@ -553,9 +557,32 @@ impl Log {
                 slot
             }
         };
+        if let Version::Object(Object::Pod(pod)) = &record.version
+            && !pod.spec.node_name.is_empty()
+        {
+            let bound_before = self.history[slot].1.last().is_some_and(|&last| {
+                matches!(&self.changes[last as usize].version,
+                    Version::Object(Object::Pod(p)) if p.spec.node_name == pod.spec.node_name)
+            });
+            if !bound_before {
+                self.index_pod(slot, &pod.spec.node_name);
+            }
+        }
         self.history[slot].1.push(idx);
         self.changes.push(record);
         idx
+    }
+
+    /// Lists the Pod at `slot` of `history` under `node` (once, in key order).
+    fn index_pod(&mut self, slot: usize, node: &str) {
+        let slots = match self.pods_by_node.get_mut(node) {
+            Some(slots) => slots,
+            None => self.pods_by_node.entry(node.to_string()).or_default(),
+        };
+        let history = &self.history;
+        if let Err(at) = slots.binary_search_by(|&s| history[s].0.cmp(&history[slot].0)) {
+            slots.insert(at, slot);
+        }
     }
 
     /// The visible state of machine `index` at `t`.
@@ -604,6 +631,15 @@ impl Log {
     /// existed then, in key order (a snapshot's list of one kind).
     pub fn versions_of_kind_at(&self, kind: Kind, t: SimTime) -> impl Iterator<Item = &Change> {
         self.slots_of(kind).filter_map(move |(_, slot)| self.current_at(&self.history[slot].1, t))
+    }
+
+    /// The changes that made the versions current at `t` of every Pod bound to `node` then, in
+    /// key order.
+    pub fn pods_on_at(&self, node: &str, t: SimTime) -> impl Iterator<Item = &Change> {
+        let slots = self.pods_by_node.get(node).map_or(&[][..], Vec::as_slice);
+        slots.iter().filter_map(move |&slot| self.current_at(&self.history[slot].1, t)).filter(
+            move |change| matches!(&change.version, Version::Object(Object::Pod(p)) if p.spec.node_name == node),
+        )
     }
 
     /// Of the versions `versions` of one object, the one current at `t`, if it existed then.

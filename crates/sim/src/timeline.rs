@@ -290,6 +290,18 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
+    /// The Pods bound to node `name`, by namespace and name (read from the log's by-node index,
+    /// not from every Pod).
+    pub fn pods_on(&self, name: &str) -> Vec<Arc<Pod>> {
+        self.log
+            .pods_on_at(name, self.t)
+            .filter_map(|c| match c.object() {
+                Object::Pod(p) => Some(p),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every Event object, by namespace and name.
     pub fn events(&self) -> Vec<Arc<Event>> {
         self.objects_of(Kind::Event)
@@ -363,5 +375,36 @@ impl<'a> Snapshot<'a> {
             .iter()
             .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
         check_action(kind, machine, &views, |n| self.node(n), pods, statefulset).map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One node's Pods, read through the by-node index, are the Pods bound to it at that instant,
+    /// also where Pods are evicted and replaced on other nodes, and after a fork rebinds them.
+    #[test]
+    fn a_nodes_pods_are_the_pods_bound_to_it() {
+        let check = |timeline: &Timeline| {
+            let names: Vec<String> = timeline.scenario().machines.iter().map(|m| m.hostname.clone()).collect();
+            let mut seen = 0;
+            for s in (0..=900).step_by(15) {
+                let snapshot = timeline.at(SimTime::from_secs(s));
+                let all = snapshot.pods();
+                for name in &names {
+                    let bound: Vec<Arc<Pod>> = all.iter().filter(|p| &p.spec.node_name == name).cloned().collect();
+                    seen += bound.len();
+                    assert_eq!(snapshot.pods_on(name), bound, "{name} at {s} s");
+                }
+            }
+            assert!(seen > 0, "Pods were bound");
+        };
+        let mut timeline = Timeline::new(Chapter::NodeFailure, Config::default());
+        timeline.run_until(SimTime::from_secs(900));
+        check(&timeline);
+        // Starting the kubelet again before the eviction: the Pods stay where they were.
+        timeline.fork(Action::new(ActionKind::StartKubelet, SimTime::from_secs(150))).expect("a stopped kubelet");
+        check(&timeline);
     }
 }
