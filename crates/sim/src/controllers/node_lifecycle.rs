@@ -966,6 +966,42 @@ mod tests {
     }
 
     #[test]
+    fn leaving_master_disruption_mode_restarts_every_nodes_grace_period() {
+        // handleDisruption (node_lifecycle_controller.go): on exit, every node's probeTimestamp
+        // and readyTransitionTimestamp become now (kubernetes-notes §1.4).
+        let mut probe = Probe::new();
+        let mut nlc = NodeLifecycle::default();
+        for name in ["node-1", "node-2", "node-3"] {
+            probe.given(ApiOp::CreateNode(ready_node(name)));
+        }
+        let pass = |probe: &mut Probe, nlc: &mut NodeLifecycle, ms: u64| {
+            probe.now = SimTime::from_millis(ms);
+            probe.input(|ctx| nlc.on_timer(NodeLifecycleTimer::Monitor, ctx));
+        };
+        let probes = |nlc: &NodeLifecycle| -> Vec<SimTime> {
+            nlc.nodes.values().map(|t| t.health.expect("seen").probe).collect()
+        };
+        pass(&mut probe, &mut nlc, 0);
+        assert_eq!(probes(&nlc), [SimTime::ZERO; 3]);
+        // Every node silent past the grace period: all Unknown, master disruption mode.
+        pass(&mut probe, &mut nlc, 50_001);
+        assert!(nlc.all_disrupted);
+        // node-1's kubelet posts Ready again; node-2 and node-3 stay silent.
+        let Object::Node(old) = probe.given(ApiOp::GetNode("node-1".into())) else { panic!("a Node") };
+        let mut back = Node::clone(&old);
+        let beat = Time::at(WallTime(70_000_000));
+        for c in back.status.conditions.iter_mut().filter(|c| c.type_ == "Ready") {
+            (c.status, c.last_heartbeat_time, c.last_transition_time) = ("True".into(), beat, beat);
+        }
+        probe.given(ApiOp::UpdateNodeStatus(back));
+        pass(&mut probe, &mut nlc, 70_001);
+        assert!(!nlc.all_disrupted, "some node is Ready: the mode is left");
+        let now = SimTime::from_millis(70_001);
+        assert_eq!(probes(&nlc), [now; 3], "every node's grace period starts again now");
+        assert!(nlc.nodes.values().all(|t| t.health.expect("seen").ready_transition == now));
+    }
+
+    #[test]
     fn zone_states_follow_the_worked_examples() {
         // (ready, not ready, state): node-operations.md §1.2.
         for (ready, not_ready, state) in [
