@@ -125,12 +125,15 @@ struct Served {
     /// For a changing command (`cordon`, `drain`): the answers the simulation's kubectl got, in
     /// order, by method and path, replayed to the real kubectl; and what it asked for.
     replay: Option<Mutex<Vec<(String, u16, Value)>>>,
+    /// What the command asked for: method, path and query.
     asked: Mutex<Vec<String>>,
+    /// The resourceVersion a paged list's `continue` tokens carry (the simulation's store's).
+    list_rv: u64,
 }
 
 impl Served {
     fn new(cluster: Cluster) -> Served {
-        Served { cluster, table_now: Mutex::new(None), replay: None, asked: Mutex::new(Vec::new()) }
+        Served { cluster, table_now: Mutex::new(None), replay: None, asked: Mutex::new(Vec::new()), list_rv: 0 }
     }
 }
 
@@ -234,7 +237,9 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
         && path != "/version"
     {
         let key = format!("{method} {path}");
-        served.asked.lock().unwrap().push(key.clone());
+        // `timeout=10s` is the test's `--request-timeout`, which nodeline's kubectl does not send.
+        let query: Vec<&str> = query.split('&').filter(|kv| !kv.is_empty() && *kv != "timeout=10s").collect();
+        served.asked.lock().unwrap().push(format!("{method} {}?{}", path.trim_end_matches('/'), query.join("&")));
         let mut answers = replay.lock().unwrap();
         // The next answer recorded for this request; the last one again once they run out (a
         // poll that came once more than in the simulation).
@@ -303,11 +308,20 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
             ),
         },
         [_] => {
-            let selected: Vec<Object> = match params.get("fieldSelector").map(|s| field_filter(s)) {
-                None => all,
-                Some(Ok(terms)) => all.into_iter().filter(|o| terms.iter().all(|t| t.matches(&o.to_json()))).collect(),
+            let fields = match params.get("fieldSelector").map(|s| field_filter(s)) {
+                None => Vec::new(),
+                Some(Ok(terms)) => terms,
                 Some(Err(e)) => return status(400, "BadRequest", e, None),
             };
+            let labels = match params.get("labelSelector").map(|s| nodeline::sim::selector::Selector::parse(s)) {
+                None => nodeline::sim::selector::Selector::default(),
+                Some(Ok(s)) => s,
+                Some(Err(e)) => return status(400, "BadRequest", e, None),
+            };
+            let limit: usize = params.get("limit").and_then(|l| l.parse().ok()).unwrap_or(0);
+            let start = params.get("continue").map(|t| continue_start(t)).unwrap_or_default();
+            let (selected, next) = page(all, &fields, &labels, limit, &start);
+            let selected: Vec<Object> = selected;
             if table {
                 (200, table_json(resource, &selected, now))
             } else {
@@ -325,15 +339,84 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
                     .collect();
                 let api_version =
                     if resource.group().is_empty() { "v1".to_string() } else { format!("{}/v1", resource.group()) };
+                let mut metadata = json!({"resourceVersion": "9999"});
+                if let Some(last) = next {
+                    metadata["continue"] = json!(continue_token(served.list_rv, &last));
+                }
                 (
                     200,
                     json!({"kind": format!("{}List", resource.kind()), "apiVersion": api_version,
-                           "metadata": {"resourceVersion": "9999"}, "items": items}),
+                           "metadata": metadata, "items": items}),
                 )
             }
         }
         _ => unknown("no such path"),
     }
+}
+
+/// One page of a list, as etcd3's `GetList` reads it: keys `namespace/name` in byte order from
+/// `start`, at most `limit` selected (0: all); while a key remains after a full page, the last key
+/// read, for the next page's token.
+fn page(
+    all: Vec<Object>,
+    fields: &[Term],
+    labels: &nodeline::sim::selector::Selector,
+    limit: usize,
+    start: &str,
+) -> (Vec<Object>, Option<String>) {
+    let mut keyed: Vec<(String, Object)> =
+        all.into_iter().map(|o| (format!("{}/{}", o.meta().namespace, o.meta().name), o)).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = Vec::new();
+    let mut last = None;
+    for (key, o) in keyed.into_iter().filter(|(k, _)| k.as_str() >= start) {
+        if limit > 0 && out.len() >= limit {
+            return (out, last);
+        }
+        let json = o.to_json();
+        if fields.iter().all(|t| t.matches(&json)) && labels.matches(&o.meta().labels) {
+            out.push(o);
+        }
+        last = Some(key);
+    }
+    (out, None)
+}
+
+const BASE64URL: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// `storage.EncodeContinue(last + "\x00", prefix, rv)`.
+fn continue_token(rv: u64, last: &str) -> String {
+    // Go's field order (`v`, `rv`, `start`), which a `json!` map would sort.
+    let start = serde_json::to_string(&format!("{last}\u{0}")).unwrap();
+    let json = format!(r#"{{"v":"meta.k8s.io/v1","rv":{rv},"start":{start}}}"#).into_bytes();
+    let mut out = String::new();
+    for chunk in json.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(char::from(BASE64URL[(n >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// The start key and resourceVersion of a token `continue_token` made.
+fn decode_continue(token: &str) -> Option<(String, u64)> {
+    let mut bytes = Vec::new();
+    for chunk in token.as_bytes().chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= (BASE64URL.iter().position(|b| b == c)? as u32) << (18 - 6 * i);
+        }
+        for i in 0..chunk.len().saturating_sub(1) {
+            bytes.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    let v: Value = serde_json::from_slice(&bytes).ok()?;
+    Some((v["start"].as_str()?.to_string(), v["rv"].as_u64()?))
+}
+
+fn continue_start(token: &str) -> String {
+    decode_continue(token).map(|(start, _)| start).unwrap_or_default()
 }
 
 fn unescape(s: &str) -> String {
@@ -923,6 +1006,9 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         (901, "drain node-1"),
         (902, "cordon node-2"),
         (903, "uncordon node-1"),
+        (904, "drain node-1 --ignore-daemonsets --chunk-size=2"),
+        (905, "drain node-1 --ignore-daemonsets --pod-selector=app=web --chunk-size=1"),
+        (906, "drain node-1 --pod-selector=app!=web"),
     ] {
         let m = moment(line, Chapter::Maintenance, "", SimTime::from_secs(100));
         let argv = words(line);
@@ -950,7 +1036,12 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
                 (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
             })
             .collect();
-        let served = Arc::new(Served { replay: Some(Mutex::new(replay)), ..Served::new(cluster) });
+        let list_rv = recorded
+            .iter()
+            .find_map(|r| r.query.split('&').find_map(|kv| kv.strip_prefix("continue=")))
+            .and_then(|t| decode_continue(&unescape(t)))
+            .map_or(0, |(_, rv)| rv);
+        let served = Arc::new(Served { replay: Some(Mutex::new(replay)), list_rv, ..Served::new(cluster) });
         server.state.moments.lock().unwrap().insert(id, served.clone());
         let ran = k.run(id, &argv);
         let sorted = |s: &str| {
@@ -962,11 +1053,10 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
         let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
         let mut ours_asked: Vec<String> =
-            recorded.iter().map(|r| format!("{} {}", r.method.as_str(), r.path)).collect();
-        let mut theirs_asked: Vec<String> =
-            served.asked.lock().unwrap().iter().map(|a| a.trim_end_matches('/').to_string()).collect();
-        ours_asked.retain(|a| a != "GET /api/v1");
-        theirs_asked.retain(|a| a != "GET /api/v1");
+            recorded.iter().map(|r| format!("{} {}?{}", r.method.as_str(), r.path, r.query)).collect();
+        let mut theirs_asked: Vec<String> = served.asked.lock().unwrap().clone();
+        ours_asked.retain(|a| a != "GET /api/v1?");
+        theirs_asked.retain(|a| a != "GET /api/v1?");
         ours_asked.sort();
         theirs_asked.sort();
         if !(same_out && same_err && ours.code == ran.code && ours_asked == theirs_asked) {

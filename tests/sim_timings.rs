@@ -295,7 +295,10 @@ fn registration_chapter_strings_and_order() {
         .position(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.actor == as_node)
         .expect("the label PATCH");
     let label = &log.requests[i];
-    assert_eq!((label.query, label.content_type), ("fieldManager=kubectl-label", Some("application/merge-patch+json")));
+    assert_eq!(
+        (label.query.as_ref(), label.content_type),
+        ("fieldManager=kubectl-label", Some("application/merge-patch+json"))
+    );
     assert_eq!(json_body(label), &serde_json::json!({"metadata": {"labels": {"node-role.kubernetes.io/worker": ""}}}));
     assert_eq!(label.outcome, Outcome::Code(403));
     let Some(Response::Status(status)) = &label.response else { panic!("a Status answer") };
@@ -305,7 +308,7 @@ fn registration_chapter_strings_and_order() {
     );
     let read = log.requests[..i].iter().rev().find(|r| r.actor == as_node).expect("kubectl reads the Node first");
     assert_eq!(
-        (read.method, read.path.as_str(), read.query, read.t),
+        (read.method, read.path.as_str(), read.query.as_ref(), read.t),
         (Method::Get, "/api/v1/nodes/node-1", "", label.t)
     );
     assert!(
@@ -741,7 +744,7 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
     let post = &log.requests[i];
     let next: Vec<&Request> = log.requests[i + 1..].iter().filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
     assert_eq!(
-        next.iter().map(|r| (r.method, r.path.as_str(), r.query, r.t)).collect::<Vec<_>>(),
+        next.iter().map(|r| (r.method, r.path.as_str(), r.query.as_ref(), r.t)).collect::<Vec<_>>(),
         [
             (Method::Get, "/api/v1/nodes/node-1", "timeout=10s", post.t),
             (Method::Patch, "/api/v1/nodes/node-1/status", "timeout=10s", post.t)
@@ -797,7 +800,7 @@ fn csinode_created_after_registration() {
         let start = kubelet_starts(log, NODE_1)[0];
         let first = log.requests.iter().find(|r| r.actor == kubelet(NODE_1)).expect("a kubelet request");
         assert_eq!(
-            (first.method, first.path.as_str(), first.query, first.t, first.outcome),
+            (first.method, first.path.as_str(), first.query.as_ref(), first.t, first.outcome),
             (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1", "resourceVersion=0", start, Outcome::Code(404)),
             "{profile:?}: waitForAPIServerForever's GET from the watch cache comes first"
         );
@@ -810,7 +813,7 @@ fn csinode_created_after_registration() {
         let posts: Vec<&&Request> = csi.iter().filter(|r| r.method == Method::Post).collect();
         assert_eq!(posts.len(), 1, "{profile:?}: one CSINode POST");
         let post = posts[0];
-        assert_eq!((post.path.as_str(), post.query, post.outcome), (CSINODES, "", Outcome::Code(201)));
+        assert_eq!((post.path.as_str(), post.query.as_ref(), post.outcome), (CSINODES, "", Outcome::Code(201)));
         assert_within("the CSINode POST", post.t, node_post.t, node_post.t + Duration::from_secs(1));
         // Every try before the Node exists: GET the CSINode, GET the Node, both 404.
         let before: Vec<&Request> = log
@@ -887,7 +890,7 @@ fn kubelet_restart_reads_csinode_without_writing() {
     let start = input_time(log, ActionKind::StartKubelet);
     let csi = csinode_requests(log, NODE_1, start);
     assert_eq!(
-        csi.iter().map(|r| (r.method, r.path.as_str(), r.query, r.outcome, r.t)).collect::<Vec<_>>(),
+        csi.iter().map(|r| (r.method, r.path.as_str(), r.query.as_ref(), r.outcome, r.t)).collect::<Vec<_>>(),
         [
             (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1", "resourceVersion=0", Outcome::Code(200), start),
             (Method::Get, "/apis/storage.k8s.io/v1/csinodes/node-1", "", Outcome::Code(200), start),
@@ -931,7 +934,7 @@ fn csinode_init_gives_up_after_six_calls_and_the_kubelet_restarts() {
     // The first call's tries began at the wait GET; the six calls take 15 ms + 90 ms + 540 ms +
     // 3.24 s + 19.44 s of sleeps (+ up to 10 %) and 310 ms of tries each.
     let wait = csinode_requests(log, NODE_1, SimTime::from_secs(235))[0];
-    assert_eq!((wait.query, wait.outcome), ("resourceVersion=0", Outcome::Code(404)));
+    assert_eq!((wait.query.as_ref(), wait.outcome), ("resourceVersion=0", Outcome::Code(404)));
     assert_within("giving up", fatal.t, wait.t + Duration::from_millis(25_185), wait.t + Duration::from_millis(27_535));
     let post = csinode_requests(log, NODE_1, starts[1]).into_iter().find(|r| r.method == Method::Post);
     assert!(post.is_some_and(|r| r.outcome == Outcome::Code(201)), "the new process creates the CSINode");

@@ -60,7 +60,7 @@ pub fn request_line(log: &Log, idx: usize) -> String {
     line.string("method", r.method.as_str());
     line.string("path", &r.path);
     if !r.query.is_empty() {
-        line.string("query", r.query);
+        line.string("query", &r.query);
     }
     match r.outcome.code() {
         Some(code) => line.raw("code", &code.to_string()),

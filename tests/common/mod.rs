@@ -210,7 +210,7 @@ pub(crate) fn canonical(log: &Log) -> Vec<Entry> {
                 r.actor,
                 r.method.as_str(),
                 r.path,
-                r.query,
+                r.query.as_ref(),
                 r.outcome,
                 r.error,
                 r.node,

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::objects::IntOrPercent;
+use super::selector::SelectorText;
 use super::time::{SimTime, format_go_duration, parse_go_duration};
 
 /// What the reader (or a chapter's script) can do to the cluster.
@@ -68,6 +69,44 @@ pub struct DrainFlags {
     pub grace_period: Option<u32>,
     /// `--timeout` in seconds (0, the default, waits forever).
     pub timeout_secs: Option<u32>,
+    /// `--chunk-size`: the Pod list's `limit` (`None`: kubectl's 500; 0: no paging).
+    pub chunk_size: Option<u32>,
+    /// `--pod-selector`, in its canonical form (empty: every Pod).
+    pub pod_selector: SelectorText,
+}
+
+/// kubectl's `--chunk-size` default (`cmdutil.DefaultChunkSize`).
+pub const DEFAULT_CHUNK_SIZE: u32 = 500;
+
+/// Escapes a flag value for the notation: `%XX` for `%`, `+`, `,`, `:`, `@`, `&`, `#` and spaces,
+/// which separate actions, flags and targets or end a URL's value.
+fn escape_value(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '%' | '+' | ',' | ':' | '@' | '&' | '#' | ' ' => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The reverse of [`escape_value`] (any `%XX`).
+fn unescape_value(v: &str) -> Result<String, String> {
+    let mut out = Vec::with_capacity(v.len());
+    let b = v.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = v.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok());
+            out.push(hex.ok_or_else(|| format!("bad escape in \"{v}\""))?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("bad escape in \"{v}\""))
 }
 
 impl DrainFlags {
@@ -79,7 +118,14 @@ impl DrainFlags {
         disable_eviction: false,
         grace_period: None,
         timeout_secs: None,
+        chunk_size: None,
+        pod_selector: SelectorText::EMPTY,
     };
+
+    /// The Pod list's `limit`.
+    pub fn limit(&self) -> u32 {
+        self.chunk_size.unwrap_or(DEFAULT_CHUNK_SIZE)
+    }
 
     /// The flags as `+flag` suffixes, in a fixed order.
     fn suffix(&self) -> String {
@@ -101,12 +147,22 @@ impl DrainFlags {
         if let Some(t) = self.timeout_secs {
             s.push_str(&format!("+timeout={}", format_go_duration(std::time::Duration::from_secs(t.into()))));
         }
+        if let Some(n) = self.chunk_size {
+            s.push_str(&format!("+chunk-size={n}"));
+        }
+        if !self.pod_selector.is_empty() {
+            s.push_str(&format!("+pod-selector={}", escape_value(self.pod_selector.as_str())));
+        }
         s
     }
 
     /// The flags as kubectl's command line writes them (`--ignore-daemonsets ...`).
     pub fn args(&self) -> Vec<String> {
-        self.suffix().split('+').filter(|f| !f.is_empty()).map(|f| format!("--{f}")).collect()
+        self.suffix()
+            .split('+')
+            .filter(|f| !f.is_empty())
+            .map(|f| format!("--{}", unescape_value(f).unwrap_or_else(|_| f.to_string())))
+            .collect()
     }
 
     fn set(&mut self, flag: &str) -> Result<(), String> {
@@ -127,9 +183,17 @@ impl DrainFlags {
                 let d = parse_go_duration(v).map_err(|e| e.to_string())?;
                 self.timeout_secs = Some(d.as_secs() as u32);
             }
+            ("chunk-size", Some(v)) => {
+                self.chunk_size = Some(v.parse().map_err(|_| format!("chunk-size \"{v}\" is not a number of Pods"))?)
+            }
+            ("pod-selector", Some(v)) => {
+                let text = unescape_value(v)?;
+                self.pod_selector = SelectorText::parse(&text)
+                    .map_err(|why| format!("pod-selector \"{text}\" is not a label selector: {why}"))?;
+            }
             _ => {
                 return Err(format!(
-                    "unknown drain flag \"{flag}\"; known: ignore-daemonsets, delete-emptydir-data, force, disable-eviction, grace-period=N, timeout=DURATION"
+                    "unknown drain flag \"{flag}\"; known: ignore-daemonsets, delete-emptydir-data, force, disable-eviction, grace-period=N, timeout=DURATION, chunk-size=N, pod-selector=SELECTOR"
                 ));
             }
         }
@@ -518,6 +582,12 @@ mod tests {
             parse_action("drain ignore-daemonsets:node-2@2m").unwrap().to_string(),
             "drain+ignore-daemonsets:node-2@2m0s"
         );
+        let selected = parse_action("drain+pod-selector=tier%20in%20(a%2Cb)+chunk-size=2:node-3@1m").unwrap();
+        let ActionKind::Drain(f) = selected.kind else { panic!("a drain") };
+        assert_eq!((f.pod_selector.as_str(), f.limit()), ("tier in (a,b)", 2));
+        assert_eq!(parse_action(&selected.to_string()).unwrap(), selected);
+        assert_eq!(f.args(), ["--chunk-size=2", "--pod-selector=tier in (a,b)"]);
+        assert!(parse_action("drain+pod-selector=a%3D(:node-3@1m").is_err());
     }
 
     #[test]

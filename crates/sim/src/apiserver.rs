@@ -3,6 +3,7 @@
 //! NodeRestriction, DefaultTolerationSeconds, ServiceAccount), and the answers the real one gives
 //! (201, 200, 403, 404, 409) with their exact messages.
 
+mod list;
 mod op;
 mod policy;
 

@@ -313,7 +313,7 @@ impl<'a, T> Ctx<'a, T> {
             node,
             method,
             path,
-            query,
+            query: query.into(),
             content_type,
             outcome: Outcome::Code(0),
             error: None,
@@ -410,7 +410,7 @@ impl<'a, T> Ctx<'a, T> {
     /// Logs a read the API server answers with a list or a discovery document, which the log does
     /// not keep (`GET /api/v1/pods?fieldSelector=…`, `GET /api/v1`): a 200 with no body. The
     /// reader reads the same store through [`Ctx::store`] at the same instant.
-    pub(crate) fn log_read(&mut self, actor: Actor, path: String, query: &'static str) {
+    pub(crate) fn log_read(&mut self, actor: Actor, path: String, query: impl Into<std::borrow::Cow<'static, str>>) {
         let seq = self.log.seq();
         self.log.requests.push(Request {
             seq,
@@ -420,7 +420,7 @@ impl<'a, T> Ctx<'a, T> {
             node: None,
             method: Method::Get,
             path,
-            query,
+            query: query.into(),
             content_type: None,
             outcome: Outcome::Code(200),
             error: None,

@@ -20,6 +20,7 @@ pub mod machine;
 pub mod objects;
 pub mod profile;
 pub mod rng;
+pub mod selector;
 pub mod time;
 pub mod vecmap;
 mod workload;

@@ -288,8 +288,9 @@ pub struct Request {
     pub method: Method,
     /// The path, without query.
     pub path: String,
-    /// The query string, without `?`, possibly empty.
-    pub query: &'static str,
+    /// The query string, without `?`, possibly empty: a constant for every frequent request (no
+    /// allocation), built only for the few that carry a name or a selector (a Pod list).
+    pub query: std::borrow::Cow<'static, str>,
     /// `Content-Type` of the body, if there is one.
     pub content_type: Option<&'static str>,
     pub outcome: Outcome,

@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "vecmap",
     "profile",
     "objects",
+    "selector",
     "action",
     "machine",
     "workload",

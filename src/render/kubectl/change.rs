@@ -5,11 +5,12 @@
 
 use super::Output;
 use super::command::{fail, flag_error, parse_flags};
+use crate::sim::selector::{MAX_SELECTOR, Selector, SelectorText};
 use crate::sim::{ActionKind, Actor, DrainFlags, Log, SimTime};
 
 /// `kubectl drain`'s flags (the flag table format of [`super::command`]).
-const DRAIN_FLAGS: &str = "_v-chunk-size _b+delete-emptydir-data _b+disable-eviction _v-dry-run _b+force \
-_v+grace-period _b+ignore-daemonsets _v-pod-selector lv-selector _v-skip-wait-for-delete-timeout _v+timeout";
+const DRAIN_FLAGS: &str = "_v+chunk-size _b+delete-emptydir-data _b+disable-eviction _v-dry-run _b+force \
+_v+grace-period _b+ignore-daemonsets _v+pod-selector lv-selector _v-skip-wait-for-delete-timeout _v+timeout";
 
 /// `kubectl cordon`'s and `uncordon`'s flags.
 const CORDON_FLAGS: &str = "_v-dry-run lv-selector";
@@ -87,6 +88,34 @@ fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
             }
         },
     };
+    let chunk_size = match p.value("chunk-size") {
+        None => None,
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if n < 0 => return Err(fail("error: nodeline's kubectl takes a --chunk-size of 0 or more".into())),
+            Ok(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+            Err(_) => {
+                return Err(flag_error(
+                    "drain",
+                    format!(
+                        "invalid argument \"{v}\" for \"--chunk-size\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
+                    ),
+                ));
+            }
+        },
+    };
+    let pod_selector = match p.value("pod-selector").filter(|v| !v.is_empty()) {
+        None => SelectorText::EMPTY,
+        Some(v) => match SelectorText::parse(v) {
+            Ok(s) => s,
+            Err(_) if Selector::parse(v).is_ok() => {
+                return Err(fail(format!(
+                    "error: nodeline's kubectl keeps a --pod-selector of at most {MAX_SELECTOR} characters"
+                )));
+            }
+            // `DrainCmdOptions.Complete`, before any request.
+            Err(_) => return Err(fail("error: --pod-selector=<pod_selector> must be a valid label selector".into())),
+        },
+    };
     Ok(DrainFlags {
         ignore_daemonsets: p.is_set("ignore-daemonsets"),
         delete_emptydir_data: p.is_set("delete-emptydir-data"),
@@ -94,6 +123,8 @@ fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
         disable_eviction: p.is_set("disable-eviction"),
         grace_period,
         timeout_secs,
+        chunk_size,
+        pod_selector,
     })
 }
 
@@ -173,6 +204,9 @@ mod tests {
         assert_eq!((f.grace_period, f.timeout_secs), (Some(10), Some(120)));
         let c = parse(&words("cordon node-2")).unwrap().unwrap();
         assert_eq!((c.kind, c.node.as_str()), (ActionKind::Cordon, "node-2"));
+        let c = parse(&words("drain node-1 --pod-selector=tier!=db,app --chunk-size=2")).unwrap().unwrap();
+        let ActionKind::Drain(f) = c.kind else { panic!("a drain") };
+        assert_eq!((f.pod_selector.as_str(), f.limit()), ("app,tier!=db", 2));
         let default = parse(&words("drain node-1 --grace-period=-1")).unwrap().unwrap();
         assert_eq!(default.kind, ActionKind::Drain(DrainFlags::default()));
     }
@@ -197,6 +231,13 @@ mod tests {
             err("drain node-1 --sideways"),
             "Error: unknown flag: --sideways\nSee 'kubectl drain --help' for usage.\n"
         );
-        assert!(err("drain node-1 --pod-selector=app=web").contains("does not simulate --pod-selector"));
+        assert_eq!(
+            err("drain node-1 --pod-selector=app=(web"),
+            "error: --pod-selector=<pod_selector> must be a valid label selector\n"
+        );
+        assert_eq!(
+            err("drain node-1 --chunk-size=x"),
+            "Error: invalid argument \"x\" for \"--chunk-size\" flag: strconv.ParseInt: parsing \"x\": invalid syntax\nSee 'kubectl drain --help' for usage.\n"
+        );
     }
 }

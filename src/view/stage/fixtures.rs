@@ -20,7 +20,7 @@ pub(super) fn req(seq: u64, ms: u64, actor: Actor, method: Method, path: &str, o
         node: None,
         method,
         path: path.into(),
-        query: "",
+        query: "".into(),
         content_type: None,
         outcome,
         error: None,

@@ -12,8 +12,9 @@ use std::time::Duration;
 use crate::action::DrainFlags;
 use crate::apiserver::ApiOp;
 use crate::ctx::{Ctx, Reply};
-use crate::objects::{Object, Pod};
+use crate::objects::{Object, Pod, Status};
 use crate::record::Actor;
+use crate::selector::query_escape;
 use crate::time::{SimTime, format_go_duration};
 
 /// How long a Pod's goroutine sleeps after a 429 (`time.Sleep(5 * time.Second)`).
@@ -99,17 +100,37 @@ pub(crate) fn cordon<T>(node: &str, desired: bool, ctx: &mut Ctx<'_, T>) -> bool
     true
 }
 
-/// The `limit=500` list of a node's Pods with its field selector, for the nodes a sandbox can
-/// hold (`node-1` to `node-6`; the query of a request is a static string).
-fn list_query(node: &str) -> &'static str {
-    match node {
-        "node-1" => "fieldSelector=spec.nodeName%3Dnode-1&limit=500",
-        "node-2" => "fieldSelector=spec.nodeName%3Dnode-2&limit=500",
-        "node-3" => "fieldSelector=spec.nodeName%3Dnode-3&limit=500",
-        "node-4" => "fieldSelector=spec.nodeName%3Dnode-4&limit=500",
-        "node-5" => "fieldSelector=spec.nodeName%3Dnode-5&limit=500",
-        "node-6" => "fieldSelector=spec.nodeName%3Dnode-6&limit=500",
-        _ => "limit=500",
+/// `GetPodsForDeletion`'s list: `resource.FollowContinue` over `GET /api/v1/pods` with the node's
+/// field selector, the `--pod-selector` and `limit=--chunk-size`, one request a page, as
+/// client-go's `url.Values.Encode` writes the query (keys in order: `continue`, `fieldSelector`,
+/// `labelSelector`, `limit`). An error is the API server's Status.
+fn list_pods<T>(node: &str, flags: &DrainFlags, ctx: &mut Ctx<'_, T>) -> Result<Vec<Arc<Pod>>, Box<Status>> {
+    let selector = flags.pod_selector.selector();
+    let field = query_escape(&format!("spec.nodeName={node}"));
+    let labels = (!selector.is_empty()).then(|| query_escape(flags.pod_selector.as_str()));
+    let limit = flags.limit();
+    let mut pods = Vec::new();
+    let mut token: Option<String> = None;
+    loop {
+        let mut query = String::new();
+        if let Some(t) = &token {
+            query.push_str(&format!("continue={}&", query_escape(t)));
+        }
+        query.push_str(&format!("fieldSelector={field}"));
+        if let Some(l) = &labels {
+            query.push_str(&format!("&labelSelector={l}"));
+        }
+        if limit > 0 {
+            query.push_str(&format!("&limit={limit}"));
+        }
+        let page = ctx.store().list_pods(node, &selector, limit, token.as_deref());
+        ctx.log_read(Actor::Kubectl, "/api/v1/pods".into(), query);
+        let page = page?;
+        pods.extend(page.items);
+        match page.continue_token {
+            Some(t) => token = Some(t),
+            None => return Ok(pods),
+        }
     }
 }
 
@@ -179,8 +200,22 @@ impl Kubectl {
         if !cordon(node, true, ctx) {
             return;
         }
-        ctx.log_read(Actor::Kubectl, "/api/v1/pods".into(), list_query(node));
-        let pods: Vec<Arc<Pod>> = ctx.store().pods_on(node).cloned().collect();
+        let pods = match list_pods(node, &flags, ctx) {
+            Ok(pods) => pods,
+            Err(status) => {
+                err(
+                    ctx,
+                    format!(
+                        "error: unable to drain node \"{node}\" due to error: {}, continuing command...",
+                        status.message
+                    ),
+                );
+                err(ctx, "There are pending nodes to be drained:".into());
+                err(ctx, format!(" {node}"));
+                err(ctx, status.message);
+                return;
+            }
+        };
         let mut errors: Vec<(String, String)> = Vec::new();
         let mut warnings: Vec<(String, String)> = Vec::new();
         let mut targets: Vec<Target> = Vec::new();
