@@ -20,6 +20,7 @@ pub mod machine;
 pub mod objects;
 pub mod profile;
 pub mod rng;
+mod shared;
 pub mod time;
 pub mod vecmap;
 mod workload;
