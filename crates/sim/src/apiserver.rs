@@ -11,6 +11,7 @@ pub(crate) use op::ApiOp;
 
 pub use policy::EVICTION_429;
 
+use super::shared::Shared;
 use super::vecmap::VecMap;
 use std::sync::Arc;
 
@@ -60,29 +61,32 @@ pub(crate) enum Answer {
     Renewed(LeaseVersion),
 }
 
+/// A set of Pods, by namespace and name.
+type PodKeys = VecMap<(String, String), ()>;
+
 /// The store and its admission chain.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ApiServer {
     resource_version: u64,
-    pub(crate) nodes: VecMap<String, Arc<Node>>,
+    pub(crate) nodes: Shared<VecMap<String, Arc<Node>>>,
     /// Each node's Lease, compactly (a renewal builds no Lease).
-    pub(crate) leases: VecMap<String, LeaseVersion>,
-    pub(crate) volume_attachments: VecMap<String, Arc<super::objects::VolumeAttachment>>,
-    pub(crate) pods: VecMap<(String, String), Arc<Pod>>,
+    pub(crate) leases: Shared<VecMap<String, LeaseVersion>>,
+    pub(crate) volume_attachments: Shared<VecMap<String, Arc<super::objects::VolumeAttachment>>>,
+    pub(crate) pods: Shared<VecMap<(String, String), Arc<Pod>>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
-    pods_by_node: VecMap<String, VecMap<(String, String), ()>>,
+    pods_by_node: Shared<VecMap<String, PodKeys>>,
     /// The Pods bound to no node yet.
-    unbound: VecMap<(String, String), ()>,
+    unbound: Shared<VecMap<(String, String), ()>>,
     /// Each Pod's key by uid.
-    pod_uids: VecMap<String, (String, String)>,
+    pod_uids: Shared<VecMap<String, (String, String)>>,
     /// How many Pods of each owner (by uid) are active: not terminating, not finished.
-    active_by_owner: VecMap<String, i32>,
+    active_by_owner: Shared<VecMap<String, i32>>,
     /// Each node's CSINode.
-    pub(crate) csinodes: VecMap<String, Arc<CsiNode>>,
+    pub(crate) csinodes: Shared<VecMap<String, Arc<CsiNode>>>,
     /// PodDisruptionBudgets, by namespace and name.
-    pub(crate) pdbs: VecMap<(String, String), Arc<PodDisruptionBudget>>,
+    pub(crate) pdbs: Shared<VecMap<(String, String), Arc<PodDisruptionBudget>>>,
     /// DaemonSets, by namespace and name.
-    pub(crate) daemonsets: VecMap<(String, String), Arc<DaemonSet>>,
+    pub(crate) daemonsets: Shared<VecMap<(String, String), Arc<DaemonSet>>>,
 }
 
 /// The mutable context one request runs in.

@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use super::shared::Shared;
 use super::vecmap::VecMap;
 
 use super::ctx::Ctx;
@@ -36,7 +37,7 @@ pub(crate) struct Recorder {
     /// Shared with the checkpoints that copied it until it changes again (copy on write).
     seen: Arc<VecMap<EventKey, (ObjectKey, i32)>>,
     /// The spam filter's token buckets, by source and object and type.
-    spam: VecMap<SpamKey, Bucket>,
+    spam: Shared<VecMap<SpamKey, Bucket>>,
 }
 
 /// The legacy recorder's spam filter key (`getSpamKey`): source, involved object and type; no

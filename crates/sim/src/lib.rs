@@ -21,6 +21,7 @@ pub mod objects;
 pub mod profile;
 pub mod rng;
 pub mod selector;
+mod shared;
 pub mod time;
 pub mod vecmap;
 mod workload;

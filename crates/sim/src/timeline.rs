@@ -19,11 +19,17 @@ use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
 use super::world::{Config, World, check_action};
 
-/// How often the world is checkpointed: every minute for the first half hour (where readers
-/// fork), every ten minutes after.
+/// How often the world is checkpointed at most: every minute for the first half hour (where
+/// readers fork), every ten minutes after.
 fn checkpoint_every(t: SimTime) -> Duration {
     if t < SimTime::from_secs(1800) { secs(60) } else { secs(600) }
 }
+
+/// The most log records between two checkpoints: checkpoints are also spaced by work, so that a
+/// fork anywhere re-runs at most this much (about a simulated minute of 1,000 nodes, some 40 ms
+/// natively). A checkpoint shares what has not changed since the one before (see
+/// [`crate::shared`]), so it costs what changed.
+const CHECKPOINT_RECORDS: usize = 12_000;
 
 /// One input of a timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +44,8 @@ struct Checkpoint {
     t: SimTime,
     world: World,
     mark: LogMark,
+    /// How many records the log held.
+    records: usize,
     next_input: usize,
 }
 
@@ -94,7 +102,8 @@ impl Timeline {
             world.add_replicaset(rs);
         }
         let log = Log::default();
-        let checkpoints = vec![Checkpoint { t: SimTime::ZERO, world: world.clone(), mark: log.mark(), next_input: 0 }];
+        let checkpoints =
+            vec![Checkpoint { t: SimTime::ZERO, world: world.clone(), mark: log.mark(), records: 0, next_input: 0 }];
         Timeline { scenario, config, inputs, next_input: 0, world, log, checkpoints }
     }
 
@@ -136,34 +145,41 @@ impl Timeline {
     /// Computes the timeline up to `t`.
     pub fn run_until(&mut self, t: SimTime) {
         while self.world.now() < t {
-            let last = self.checkpoints.last().map(|c| c.t).unwrap_or(SimTime::ZERO);
-            let boundary = last + checkpoint_every(last);
+            let last = self.checkpoints.last().expect("a checkpoint at zero");
+            let boundary = last.t + checkpoint_every(last.t);
+            let records = last.records + CHECKPOINT_RECORDS;
             let target = t.min(boundary);
-            self.advance(target);
-            if target == boundary {
+            let reached = self.advance(target, records);
+            if reached == boundary || reached < target {
                 self.checkpoints.push(Checkpoint {
-                    t: target,
+                    t: reached,
                     world: self.world.clone(),
                     mark: self.log.mark(),
+                    records: self.log.len(),
                     next_input: self.next_input,
                 });
             }
         }
     }
 
-    /// Runs everything due before `target`.
-    fn advance(&mut self, target: SimTime) {
+    /// Runs everything due before `target`, or stops early at an instant where the log holds
+    /// `records` records (everything before it has run, nothing at it). Returns the instant
+    /// reached.
+    fn advance(&mut self, target: SimTime, records: usize) -> SimTime {
         while let Some(input) = self.inputs.get(self.next_input) {
             if input.action.at >= target {
                 break;
             }
             let Input { action, scripted } = input.clone();
-            self.world.run_until(action.at, &mut self.log);
+            let reached = self.world.run_within(action.at, &mut self.log, records);
+            if reached < action.at {
+                return reached;
+            }
             self.world.apply(&action, scripted, &mut self.log);
             self.world.record_machines(&mut self.log);
             self.next_input += 1;
         }
-        self.world.run_until(target, &mut self.log);
+        self.world.run_within(target, &mut self.log, records)
     }
 
     /// Adds the reader's action at `action.at`: the past is kept, the future is recomputed with
@@ -367,14 +383,13 @@ impl<'a> Snapshot<'a> {
 
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
-        let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
-        let pods = self.objects_of(Kind::Pod).count();
+        let pods = self.log.versions_of_kind_at(Kind::Pod, self.t).count();
         let statefulset = self
             .log
             .inputs
             .iter()
             .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
-        check_action(kind, machine, &views, |n| self.node(n), pods, statefulset).map(|_| ())
+        check_action(kind, machine, &self.machines(), |n| self.node(n), pods, statefulset).map(|_| ())
     }
 }
 

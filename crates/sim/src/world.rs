@@ -7,6 +7,7 @@
 //! modelled as a reconcile pass one millisecond after any Node or Pod change, which delivers the
 //! change to every component that watches it.
 
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -34,6 +35,7 @@ use super::profile::Profile;
 use super::record::{AppliedInput, Log};
 use super::rng::Rng;
 use super::scenario::{DEFAULT_FLEET, ReplicaSetSpec};
+use super::shared::Shared;
 use super::time::{SimTime, WallTime};
 use super::vecmap::VecMap;
 
@@ -174,7 +176,7 @@ pub(crate) struct World {
     statefulsets: StatefulSetController,
     attach_detach: AttachDetach,
     /// The machines of each hostname (two, when the reader adds a duplicate).
-    hosts: VecMap<String, Vec<usize>>,
+    hosts: Shared<VecMap<String, Vec<usize>>>,
     /// Machines whose visible state may have changed since it was last recorded.
     dirty_machines: VecMap<usize, ()>,
     last_views: Vec<Option<Arc<MachineView>>>,
@@ -210,7 +212,7 @@ impl World {
             gc: GarbageCollector,
             statefulsets: StatefulSetController::default(),
             attach_detach: AttachDetach::default(),
-            hosts: VecMap::new(),
+            hosts: Shared::default(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
         };
@@ -239,11 +241,17 @@ impl World {
         self.core.at(self.core.now + spec.created_after, Timer::Resync);
     }
 
-    /// Runs every timer due before `t`, then moves the clock to `t`.
-    pub(crate) fn run_until(&mut self, t: SimTime, log: &mut Log) {
+    /// Runs every timer due before `t` and moves the clock to `t`, unless the log holds `records`
+    /// records first: then it stops at the next instant a timer is due (everything before it has
+    /// run, nothing at it) and moves the clock there. Returns the instant the clock is at.
+    pub(crate) fn run_within(&mut self, t: SimTime, log: &mut Log, records: usize) -> SimTime {
         while let Some(next) = self.core.queue.peek() {
             if next.at >= t {
                 break;
+            }
+            if next.at > self.core.now && log.len() >= records {
+                self.core.now = next.at;
+                return next.at;
             }
             let Scheduled { at, timer, .. } = self.core.queue.pop().expect("peeked");
             self.core.now = at;
@@ -251,6 +259,7 @@ impl World {
             self.record_machines(log);
         }
         self.core.now = self.core.now.max(t);
+        self.core.now
     }
 
     fn fire(&mut self, timer: Timer, log: &mut Log) {
@@ -507,10 +516,10 @@ pub(crate) const MAX_MACHINES: usize = 6;
 
 /// Whether an action makes sense given the machines, which Nodes exist, and how many Pods
 /// there are. Returns the index of the machine the action is aimed at, or why it cannot be done.
-pub(crate) fn check_action(
+pub(crate) fn check_action<V: Borrow<MachineView>>(
     kind: ActionKind,
     machine: Option<&str>,
-    machines: &[MachineView],
+    machines: &[V],
     node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
     statefulset_exists: bool,
@@ -521,15 +530,15 @@ pub(crate) fn check_action(
         other => return other.map(|_| None),
     }
     let m = if kind.targets_machine() {
-        let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
-        match machines.iter().position(|m| m.name == name) {
+        let name = machine.unwrap_or_else(|| machines.first().map(|m| m.borrow().name.as_str()).unwrap_or("node-1"));
+        match machines.iter().position(|m| m.borrow().name == name) {
             Some(m) => Some(m),
             None => return Err(Refusal::NoSuchMachine(name.to_string())),
         }
     } else {
         None
     };
-    let view = m.map(|m| &machines[m]);
+    let view = m.map(|m| machines[m].borrow());
     let name = view.map(|m| m.name.as_str()).unwrap_or_default();
     let kubelet = view.map(|m| &m.kubelet);
     match kind {
@@ -578,7 +587,7 @@ pub(crate) fn check_action(
                 return Err(Refusal::TooManyMachines(MAX_MACHINES));
             }
             let host = &view.expect("targets a machine").hostname;
-            if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
+            if machines.iter().filter(|m| &(*m).borrow().hostname == host).count() > 1 {
                 return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
@@ -635,22 +644,22 @@ pub(crate) fn check_action(
 /// `cut-zone` cuts every kubelet of the zone still connected, `cut-nodes:ZONE/K` the first K of
 /// them (fewer if fewer are left), `restore-zone` every cut one; `cut-control-plane` cuts every
 /// kubelet off the API server and `restore-control-plane` restores every cut one.
-pub(crate) fn fleet_targets(
+pub(crate) fn fleet_targets<V: Borrow<MachineView>>(
     kind: ActionKind,
     target: Option<&str>,
-    machines: &[MachineView],
+    machines: &[V],
 ) -> Result<Vec<usize>, Refusal> {
     let cut = matches!(kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
     let (zone, limit) = match kind {
         ActionKind::CutControlPlane | ActionKind::RestoreControlPlane => (None, usize::MAX),
         ActionKind::CutZone | ActionKind::RestoreZone | ActionKind::CutNodes => {
-            let first = machines.first().map(|m| m.zone.as_str()).unwrap_or_default();
+            let first = machines.first().map(|m| m.borrow().zone.as_str()).unwrap_or_default();
             let (zone, k) = match (kind, target) {
                 (ActionKind::CutNodes, Some(t)) => split_zone_count(t).unwrap_or((t, 0)),
                 (_, Some(t)) => (t, usize::MAX),
                 (_, None) => (first, usize::MAX),
             };
-            if zone.is_empty() || !machines.iter().any(|m| m.zone == zone) {
+            if zone.is_empty() || !machines.iter().any(|m| m.borrow().zone == zone) {
                 return Err(Refusal::NoSuchZone(zone.to_string()));
             }
             (Some(zone), k)
@@ -660,6 +669,7 @@ pub(crate) fn fleet_targets(
     let picked: Vec<usize> = machines
         .iter()
         .enumerate()
+        .map(|(i, m)| (i, m.borrow()))
         .filter(|(_, m)| zone.is_none_or(|z| m.zone == z) && m.network_cut != cut)
         .map(|(i, _)| i)
         .take(limit)

@@ -13,6 +13,7 @@ use crate::objects::{ContainerImage, NodeSystemInfo, Quantities};
 use crate::profile::Profile;
 use crate::record::{Actor, Severity};
 use crate::rng::Rng;
+use crate::shared::Shared;
 use crate::time::SimTime;
 
 use super::HEARTBEAT_TIMEOUT;
@@ -40,13 +41,13 @@ pub(crate) struct Host {
     pub(crate) network_cut: bool,
     /// When the network was cut.
     pub(crate) network_cut_since: Option<SimTime>,
-    pub(crate) containers: Vec<RunningContainer>,
+    pub(crate) containers: Shared<Vec<RunningContainer>>,
     /// The next pod IP's last octet.
     pub(crate) next_pod_ip: u32,
     /// When the image pull in progress (pulls are serialized) finishes.
     pub(crate) pulls_busy_until: Option<SimTime>,
     /// The labels the kubelet registers its Node with (`--node-labels`).
-    pub(crate) node_labels: Vec<(String, String)>,
+    pub(crate) node_labels: Shared<Vec<(String, String)>>,
     /// The kubelet's graceful node shutdown settings (`shutdownGracePeriod`,
     /// `shutdownGracePeriodCriticalPods`).
     pub(crate) shutdown_periods: (std::time::Duration, std::time::Duration),
@@ -135,10 +136,10 @@ impl Host {
             cni_ready: spec.cni_ready_after.is_none(),
             network_cut: false,
             network_cut_since: None,
-            containers: Vec::new(),
+            containers: Shared::default(),
             next_pod_ip: 2,
             pulls_busy_until: None,
-            node_labels: spec.labels.clone(),
+            node_labels: spec.labels.clone().into(),
             shutdown_periods: (spec.shutdown_grace_period, spec.shutdown_grace_period_critical_pods),
             powered_off: false,
             touched: true,

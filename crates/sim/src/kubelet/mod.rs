@@ -31,6 +31,7 @@ use crate::objects::{ContainerImage, Node};
 use crate::profile::Profile;
 use crate::record::{Actor, LeaseVersion};
 use crate::rng::Rng;
+use crate::shared::Shared;
 use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
 use std::sync::Arc;
@@ -201,7 +202,7 @@ impl Machine {
             runtime_up: h.runtime_up,
             cni_ready: h.cni_ready,
             network_cut: h.network_cut,
-            containers: h.containers.clone(),
+            containers: h.containers.to_vec(),
             powered_off: h.powered_off,
             zone: h.node_labels.iter().find(|(k, _)| k == ZONE_LABEL).map(|(_, v)| v.clone()).unwrap_or_default(),
         }
@@ -393,7 +394,7 @@ pub(crate) struct Kubelet {
     lease_sleep: Duration,
     pub(crate) recorder: Recorder,
     pub(crate) pending_events: Vec<events::PendingEvent>,
-    workers: VecMap<String, pods::Worker>,
+    workers: Shared<VecMap<String, pods::Worker>>,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<status::StatusInputs>,
     /// `lastNodeUnschedulable`: the `spec.unschedulable` the last status sync saw.
@@ -428,7 +429,7 @@ impl Kubelet {
             lease_sleep: millis(100),
             recorder: Recorder::default(),
             pending_events: Vec::new(),
-            workers: VecMap::new(),
+            workers: Shared::default(),
             quiet_inputs: None,
             last_unschedulable: false,
             shutdown: None,

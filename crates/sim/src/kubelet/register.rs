@@ -29,7 +29,7 @@ impl Kubelet {
         ] {
             node.metadata.labels.insert(k.into(), v.into());
         }
-        for (k, v) in &h.node_labels {
+        for (k, v) in h.node_labels.iter() {
             node.metadata.labels.insert(k.clone(), v.clone());
         }
         node.metadata

@@ -1,0 +1,60 @@
+//! A value shared between the world and its checkpoints until one of them changes it.
+//!
+//! A checkpoint is a copy of the whole world, taken every minute or so of a 1,000-node hour; most
+//! of what each component holds (a machine's containers and pod workers, the store's maps, the
+//! event recorders' spam buckets) does not change between two checkpoints. Kept in a [`Shared`],
+//! such a part is copied only when it is written after a checkpoint took it (`Arc::make_mut`), so
+//! a checkpoint costs what changed since the last one. Reading and writing look the same as on
+//! the value itself (`Deref`, `DerefMut`).
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+/// A value behind an `Arc`, copied on its first write while a checkpoint shares it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Shared<T>(Arc<T>);
+
+impl<T> Shared<T> {
+    /// Wraps `value`.
+    pub(crate) fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(value))
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Shared<T> {
+        Shared::new(value)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> DerefMut for Shared<T> {
+    /// The value, for writing: copied first if a checkpoint still shares it.
+    fn deref_mut(&mut self) -> &mut T {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_is_taken_only_when_a_shared_value_is_written() {
+        let mut world = Shared::new(vec![1, 2, 3]);
+        let checkpoint = world.clone();
+        assert!(Arc::ptr_eq(&world.0, &checkpoint.0), "a checkpoint copies nothing");
+        world.push(4);
+        assert_eq!((&world[..], &checkpoint[..]), (&[1, 2, 3, 4][..], &[1, 2, 3][..]));
+        let before = Arc::as_ptr(&world.0);
+        world.push(5);
+        assert_eq!(Arc::as_ptr(&world.0), before, "a value no checkpoint shares is written in place");
+    }
+}
