@@ -15,7 +15,7 @@ use super::action::{Action, ActionKind, Refusal, split_zone_count};
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
-use super::controllers::disruption::DisruptionController;
+use super::controllers::disruption::{DisruptionController, DisruptionTimer};
 use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
@@ -81,6 +81,8 @@ enum Timer {
     Kubectl(kubectl::KubectlTimer),
     PodGc(PodGcTimer),
     AttachDetach(AttachDetachTimer),
+    /// The disruption controller's recheck of a budget.
+    Disruption(DisruptionTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -272,6 +274,10 @@ impl World {
                 let kubectl = &mut self.kubectl;
                 self.core.with(log, Timer::Kubectl, |ctx| kubectl.on_timer(timer, ctx));
             }
+            Timer::Disruption(timer) => {
+                let disruption = &mut self.disruption;
+                self.core.with(log, Timer::Disruption, |ctx| disruption.on_timer(timer, ctx));
+            }
             Timer::PodGc(timer) => {
                 let podgc = &mut self.podgc;
                 self.core.with(log, Timer::PodGc, |ctx| podgc.on_timer(timer, ctx));
@@ -318,7 +324,7 @@ impl World {
                 let replicasets = &mut self.replicasets;
                 self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
                 let disruption = &mut self.disruption;
-                self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+                self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
                 let statefulsets = &mut self.statefulsets;
                 self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
             }
@@ -468,7 +474,7 @@ impl World {
                 self.core.with(log, no_timer, |ctx| kubectl::create_pdb(budget, ctx));
                 // The disruption controller's informer delivers the new budget.
                 let disruption = &mut self.disruption;
-                self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+                self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
             }
             ActionKind::CreateDaemonSet => {
                 let daemonsets = &mut self.daemonsets;
