@@ -357,11 +357,10 @@ impl<'a> Snapshot<'a> {
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
         let pods = self.objects_of(Kind::Pod).count();
-        let statefulset = self
-            .log
-            .inputs
-            .iter()
-            .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
-        check_action(kind, machine, &views, |n| self.node(n), pods, statefulset).map(|_| ())
+        // The workloads made once (`create-statefulset`, `create-cache`): made if an earlier input
+        // of the kind was accepted.
+        let created =
+            |k: ActionKind| self.log.inputs.iter().any(|i| i.t <= self.t && i.action.kind == k && i.rejected.is_none());
+        check_action(kind, machine, &views, |n| self.node(n), pods, created).map(|_| ())
     }
 }

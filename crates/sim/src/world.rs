@@ -236,9 +236,16 @@ impl World {
 
     /// Adds a scenario's ReplicaSet; every controller resyncs when it is created.
     pub(crate) fn add_replicaset(&mut self, spec: &ReplicaSetSpec) {
-        let uid = self.replicasets.add(spec, &mut self.core.rng);
+        self.add_workload(spec, None);
+    }
+
+    /// Adds a ReplicaSet (node-local: pinned to that node, with an `emptyDir`), active from
+    /// `created_after`; every controller resyncs then.
+    fn add_workload(&mut self, spec: &ReplicaSetSpec, node_local: Option<&str>) {
+        let uid = self.replicasets.add(spec, node_local, &mut self.core.rng);
         self.disruption.add_scale(&uid, spec.replicas);
-        self.core.at(self.core.now + spec.created_after, Timer::Resync);
+        let active = SimTime::ZERO + spec.created_after;
+        self.core.at(active.max(self.core.now), Timer::Resync);
     }
 
     /// Runs every timer due before `t`, then moves the clock to `t`.
@@ -396,7 +403,12 @@ impl World {
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views = self.views();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
-        check_action(kind, machine, &views, node, self.core.api.pods.len(), !self.statefulsets.sets.is_empty())
+        let created = |k: ActionKind| match k {
+            ActionKind::CreateStatefulSet => !self.statefulsets.sets.is_empty(),
+            ActionKind::CreateCache => self.replicasets.has(CACHE_DEPLOYMENT),
+            _ => false,
+        };
+        check_action(kind, machine, &views, node, self.core.api.pods.len(), created)
     }
 
     /// What can be seen of every machine now.
@@ -453,6 +465,15 @@ impl World {
                     spec.hostname = host;
                     self.add_machine(spec, log);
                 }
+                ActionKind::CreateCache => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let spec = ReplicaSetSpec {
+                        deployment: CACHE_DEPLOYMENT.into(),
+                        replicas: 1,
+                        created_after: now.since_start(),
+                    };
+                    self.add_workload(&spec, Some(&node));
+                }
                 ActionKind::Cordon | ActionKind::Uncordon => {
                     let node = self.machines[m].host.hostname.clone();
                     let desired = action.kind == ActionKind::Cordon;
@@ -506,6 +527,9 @@ impl World {
     }
 }
 
+/// The node-local workload `create-cache` makes.
+pub(crate) const CACHE_DEPLOYMENT: &str = "cache";
+
 /// The most Pods a sandbox holds.
 pub(crate) const MAX_PODS: usize = 24;
 /// The most machines a sandbox holds.
@@ -519,7 +543,7 @@ pub(crate) fn check_action(
     machines: &[MachineView],
     node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
-    statefulset_exists: bool,
+    created: impl Fn(ActionKind) -> bool,
 ) -> Result<Option<usize>, Refusal> {
     let node_exists = |n: &str| node(n).is_some();
     match fleet_targets(kind, machine, machines) {
@@ -588,6 +612,18 @@ pub(crate) fn check_action(
                 return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
+        ActionKind::CreateCache => {
+            let v = view.expect("targets a machine");
+            if created(kind) {
+                return Err(Refusal::DeploymentExists(CACHE_DEPLOYMENT.into()));
+            }
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+            }
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
+            }
+        }
         ActionKind::Cordon | ActionKind::Uncordon | ActionKind::Drain(_) | ActionKind::DeleteNode => {
             // The reader's kubectl, from outside the machine: the Node must exist.
             let v = view.expect("targets a machine");
@@ -608,7 +644,7 @@ pub(crate) fn check_action(
             }
         }
         ActionKind::CreateStatefulSet => {
-            if statefulset_exists {
+            if created(kind) {
                 return Err(Refusal::StatefulSetExists("db".into()));
             }
             if pods >= MAX_PODS {
