@@ -675,6 +675,8 @@ fn moments() -> Vec<Moment> {
     out.push(moment("network cut", Chapter::NodeFailure, "cut-network:node-1@2m", s(230)));
     out.push(moment("network cut 6m", Chapter::NodeFailure, "cut-network:node-1@2m", s(520)));
     out.push(moment("after restart", Chapter::KubeletRestart, "", s(300)));
+    // A Pod with an emptyDir (and a required node affinity), for `describe pod` and `-o yaml`.
+    out.push(moment("node-local cache", Chapter::Maintenance, "create-cache:node-1@30s", s(60)));
     // The returning kubelet has written the Terminating Pod's terminal status (541.7 s) and not
     // yet deleted it: `get pods` says Completed.
     out.push(moment(
@@ -1001,21 +1003,24 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
     let server = Server::start();
     let k = Kubectl { path, dir: dir.clone(), port: server.port };
     let mut failures = Vec::new();
-    for (id, line) in [
-        (900, "drain node-1 --ignore-daemonsets"),
-        (901, "drain node-1"),
-        (902, "cordon node-2"),
-        (903, "uncordon node-1"),
-        (904, "drain node-1 --ignore-daemonsets --chunk-size=2"),
-        (905, "drain node-1 --ignore-daemonsets --pod-selector=app=web --chunk-size=1"),
-        (906, "drain node-1 --pod-selector=app!=web"),
+    const CACHE: &str = "create-cache:node-1@30s";
+    for (id, actions, line) in [
+        (900, "", "drain node-1 --ignore-daemonsets"),
+        (901, "", "drain node-1"),
+        (902, "", "cordon node-2"),
+        (903, "", "uncordon node-1"),
+        (904, "", "drain node-1 --ignore-daemonsets --chunk-size=2"),
+        (905, "", "drain node-1 --ignore-daemonsets --pod-selector=app=web --chunk-size=1"),
+        (906, "", "drain node-1 --pod-selector=app!=web"),
+        (907, CACHE, "drain node-1 --ignore-daemonsets"),
+        (908, CACHE, "drain node-1 --ignore-daemonsets --delete-emptydir-data"),
     ] {
-        let m = moment(line, Chapter::Maintenance, "", SimTime::from_secs(100));
+        let m = moment(line, Chapter::Maintenance, actions, SimTime::from_secs(100));
         let argv = words(line);
         let c = change::parse(&argv).expect("a change").expect("valid");
         // The simulation: the command at the moment, run until kubectl exits.
         let cluster = cluster_at(&m);
-        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+        let mut tl = Timeline::with_actions(Chapter::Maintenance, Config::default(), &m.actions);
         tl.run_until(m.t);
         tl.fork(Action { at: m.t, kind: c.kind, machine: Some(c.node.clone()) }).expect("accepted");
         tl.run_until(m.t + Duration::from_secs(120));

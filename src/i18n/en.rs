@@ -75,6 +75,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::Drain => "Drain",
         Key::CreatePdb => "Create PodDisruptionBudget",
         Key::CreateDaemonSet => "Create DaemonSet",
+        Key::CreateCache => "Create node-local cache",
         Key::ShutdownMachine => "Shut down machine",
         Key::PowerOffMachine => "Power off machine",
         Key::DeleteNodeAction => "Delete Node",
@@ -233,6 +234,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceTainted => "the Node {0} already has the node.kubernetes.io/out-of-service taint",
         Key::RefuseOutOfServiceNotTainted => "the Node {0} has no node.kubernetes.io/out-of-service taint",
         Key::RefuseStatefulSetExists => "the StatefulSet {0} already exists",
+        Key::RefuseDeploymentExists => "the Deployment {0} already exists",
         Key::ChartTitle => "Per zone over time",
         Key::ChartLegend => {
             "Red: nodes not Ready. Dashed: nodes with a NoExecute taint. Dotted: Pods terminating. Green: Pods running."

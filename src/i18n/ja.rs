@@ -79,6 +79,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::Drain => "drain する",
         Key::CreatePdb => "PodDisruptionBudget を作る",
         Key::CreateDaemonSet => "DaemonSet を作る",
+        Key::CreateCache => "ノードローカルのキャッシュを作る",
         Key::ShutdownMachine => "マシンをシャットダウン",
         Key::PowerOffMachine => "マシンの電源を切る",
         Key::DeleteNodeAction => "Node を削除",
@@ -241,6 +242,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceTainted => "Node {0} にはすでに node.kubernetes.io/out-of-service taint があります",
         Key::RefuseOutOfServiceNotTainted => "Node {0} に node.kubernetes.io/out-of-service taint はありません",
         Key::RefuseStatefulSetExists => "StatefulSet {0} はすでにあります",
+        Key::RefuseDeploymentExists => "Deployment {0} はすでにあります",
         Key::ChartTitle => "ゾーンごとの推移",
         Key::ChartLegend => {
             "赤: Ready でない Node。破線: NoExecute の taint が付いた Node。点線: 終了中の Pod。緑: 実行中の Pod。"

@@ -13,7 +13,7 @@ pub const GROUPS: [&[ActionKind]; 10] = [
     &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
     &[ActionKind::LabelNodeRole],
     &[ActionKind::Cordon, ActionKind::Uncordon, ActionKind::Drain(DrainFlags::NONE)],
-    &[ActionKind::CreatePdb(Budget::ONE), ActionKind::CreateDaemonSet],
+    &[ActionKind::CreatePdb(Budget::ONE), ActionKind::CreateDaemonSet, ActionKind::CreateCache],
     &[ActionKind::Shutdown, ActionKind::PowerOff, ActionKind::DeleteNode],
     &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
 ];
@@ -68,6 +68,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::Drain(_) => Key::Drain,
         ActionKind::CreatePdb(_) => Key::CreatePdb,
         ActionKind::CreateDaemonSet => Key::CreateDaemonSet,
+        ActionKind::CreateCache => Key::CreateCache,
         ActionKind::Shutdown => Key::ShutdownMachine,
         ActionKind::PowerOff => Key::PowerOffMachine,
         ActionKind::DeleteNode => Key::DeleteNodeAction,

@@ -46,6 +46,7 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::OutOfServiceAlreadyTainted(_) => Key::RefuseOutOfServiceTainted,
         Refusal::OutOfServiceNotTainted(_) => Key::RefuseOutOfServiceNotTainted,
         Refusal::StatefulSetExists(_) => Key::RefuseStatefulSetExists,
+        Refusal::DeploymentExists(_) => Key::RefuseDeploymentExists,
         Refusal::NoSuchZone(_) => Key::RefuseNoSuchZone,
         Refusal::ZoneAlreadyCut(_) => Key::RefuseZoneAlreadyCut,
         Refusal::ZoneNotCut(_) => Key::RefuseZoneNotCut,

@@ -34,6 +34,9 @@ pub enum ActionKind {
     CreatePdb(Budget),
     /// `kubectl apply` of a DaemonSet (a node agent in `kube-system`).
     CreateDaemonSet,
+    /// `kubectl apply` of a Deployment `cache` (one replica) pinned to the machine's node, keeping
+    /// scratch data in an `emptyDir`.
+    CreateCache,
     /// `systemctl poweroff` on the machine: graceful node shutdown when the kubelet has it.
     Shutdown,
     /// The machine loses power at once.
@@ -259,7 +262,7 @@ pub enum Target {
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 27] = [
+    pub const ALL: [ActionKind; 28] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -276,6 +279,7 @@ impl ActionKind {
         ActionKind::Drain(DrainFlags::NONE),
         ActionKind::CreatePdb(Budget::ONE),
         ActionKind::CreateDaemonSet,
+        ActionKind::CreateCache,
         ActionKind::Shutdown,
         ActionKind::PowerOff,
         ActionKind::DeleteNode,
@@ -308,6 +312,7 @@ impl ActionKind {
             ActionKind::Drain(_) => "drain",
             ActionKind::CreatePdb(_) => "create-pdb",
             ActionKind::CreateDaemonSet => "create-daemonset",
+            ActionKind::CreateCache => "create-cache",
             ActionKind::Shutdown => "shutdown",
             ActionKind::PowerOff => "power-off",
             ActionKind::DeleteNode => "delete-node",
@@ -663,6 +668,8 @@ pub enum Refusal {
     OutOfServiceNotTainted(String),
     /// The StatefulSet already exists.
     StatefulSetExists(String),
+    /// The Deployment already exists.
+    DeploymentExists(String),
     /// No machine carries this zone label.
     NoSuchZone(String),
     /// Every kubelet of this zone is already cut off.
@@ -692,6 +699,7 @@ impl Refusal {
             | Refusal::OutOfServiceAlreadyTainted(s)
             | Refusal::OutOfServiceNotTainted(s)
             | Refusal::StatefulSetExists(s)
+            | Refusal::DeploymentExists(s)
             | Refusal::NoSuchZone(s)
             | Refusal::ZoneAlreadyCut(s)
             | Refusal::ZoneNotCut(s) => s.clone(),
@@ -724,6 +732,7 @@ impl fmt::Display for Refusal {
                 write!(f, "the Node {s} has no node.kubernetes.io/out-of-service taint")
             }
             Refusal::StatefulSetExists(_) => write!(f, "the StatefulSet {s} already exists"),
+            Refusal::DeploymentExists(_) => write!(f, "the Deployment {s} already exists"),
             Refusal::NoSuchZone(_) => write!(f, "there is no zone named {s}"),
             Refusal::ZoneAlreadyCut(_) => write!(f, "every node of zone {s} is already cut off"),
             Refusal::ZoneNotCut(_) => write!(f, "no node of zone {s} is cut off"),

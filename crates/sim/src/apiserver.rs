@@ -909,14 +909,15 @@ fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
         let volume = format!("kube-api-access-{}", rng.name_suffix(5));
         pod.spec.volumes.push(super::objects::Volume {
             name: volume.clone(),
-            projected: super::objects::ProjectedVolume {
+            empty_dir: None,
+            projected: Some(super::objects::ProjectedVolume {
                 sources: vec![
                     serde_json::json!({ "serviceAccountToken": { "expirationSeconds": 3607, "path": "token" } }),
                     serde_json::json!({ "configMap": { "name": "kube-root-ca.crt", "items": [{ "key": "ca.crt", "path": "ca.crt" }] } }),
                     serde_json::json!({ "downwardAPI": { "items": [{ "path": "namespace", "fieldRef": { "apiVersion": "v1", "fieldPath": "metadata.namespace" } }] } }),
                 ],
                 default_mode: 420,
-            },
+            }),
         });
         for c in &mut pod.spec.containers {
             c.volume_mounts.push(super::objects::VolumeMount {

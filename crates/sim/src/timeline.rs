@@ -384,12 +384,11 @@ impl<'a> Snapshot<'a> {
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let pods = self.log.versions_of_kind_at(Kind::Pod, self.t).count();
-        let statefulset = self
-            .log
-            .inputs
-            .iter()
-            .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
-        check_action(kind, machine, &self.machines(), |n| self.node(n), pods, statefulset).map(|_| ())
+        // The workloads made once (`create-statefulset`, `create-cache`): made if an earlier input
+        // of the kind was accepted.
+        let created =
+            |k: ActionKind| self.log.inputs.iter().any(|i| i.t <= self.t && i.action.kind == k && i.rejected.is_none());
+        check_action(kind, machine, &self.machines(), |n| self.node(n), pods, created).map(|_| ())
     }
 }
 

@@ -16,7 +16,7 @@ use super::action::{Action, ActionKind, Refusal, split_zone_count};
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
-use super::controllers::disruption::DisruptionController;
+use super::controllers::disruption::{DisruptionController, DisruptionTimer};
 use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
@@ -83,6 +83,8 @@ enum Timer {
     Kubectl(kubectl::KubectlTimer),
     PodGc(PodGcTimer),
     AttachDetach(AttachDetachTimer),
+    /// The disruption controller's recheck of a budget.
+    Disruption(DisruptionTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -236,9 +238,16 @@ impl World {
 
     /// Adds a scenario's ReplicaSet; every controller resyncs when it is created.
     pub(crate) fn add_replicaset(&mut self, spec: &ReplicaSetSpec) {
-        let uid = self.replicasets.add(spec, &mut self.core.rng);
+        self.add_workload(spec, None);
+    }
+
+    /// Adds a ReplicaSet (node-local: pinned to that node, with an `emptyDir`), active from
+    /// `created_after`; every controller resyncs then.
+    fn add_workload(&mut self, spec: &ReplicaSetSpec, node_local: Option<&str>) {
+        let uid = self.replicasets.add(spec, node_local, &mut self.core.rng);
         self.disruption.add_scale(&uid, spec.replicas);
-        self.core.at(self.core.now + spec.created_after, Timer::Resync);
+        let active = SimTime::ZERO + spec.created_after;
+        self.core.at(active.max(self.core.now), Timer::Resync);
     }
 
     /// Runs every timer due before `t` and moves the clock to `t`, unless the log holds `records`
@@ -280,6 +289,10 @@ impl World {
             Timer::Kubectl(timer) => {
                 let kubectl = &mut self.kubectl;
                 self.core.with(log, Timer::Kubectl, |ctx| kubectl.on_timer(timer, ctx));
+            }
+            Timer::Disruption(timer) => {
+                let disruption = &mut self.disruption;
+                self.core.with(log, Timer::Disruption, |ctx| disruption.on_timer(timer, ctx));
             }
             Timer::PodGc(timer) => {
                 let podgc = &mut self.podgc;
@@ -327,7 +340,7 @@ impl World {
                 let replicasets = &mut self.replicasets;
                 self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
                 let disruption = &mut self.disruption;
-                self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+                self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
                 let statefulsets = &mut self.statefulsets;
                 self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
             }
@@ -399,7 +412,12 @@ impl World {
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views = self.views();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
-        check_action(kind, machine, &views, node, self.core.api.pods.len(), !self.statefulsets.sets.is_empty())
+        let created = |k: ActionKind| match k {
+            ActionKind::CreateStatefulSet => !self.statefulsets.sets.is_empty(),
+            ActionKind::CreateCache => self.replicasets.has(CACHE_DEPLOYMENT),
+            _ => false,
+        };
+        check_action(kind, machine, &views, node, self.core.api.pods.len(), created)
     }
 
     /// What can be seen of every machine now.
@@ -456,6 +474,15 @@ impl World {
                     spec.hostname = host;
                     self.add_machine(spec, log);
                 }
+                ActionKind::CreateCache => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let spec = ReplicaSetSpec {
+                        deployment: CACHE_DEPLOYMENT.into(),
+                        replicas: 1,
+                        created_after: now.since_start(),
+                    };
+                    self.add_workload(&spec, Some(&node));
+                }
                 ActionKind::Cordon | ActionKind::Uncordon => {
                     let node = self.machines[m].host.hostname.clone();
                     let desired = action.kind == ActionKind::Cordon;
@@ -477,7 +504,7 @@ impl World {
                 self.core.with(log, no_timer, |ctx| kubectl::create_pdb(budget, ctx));
                 // The disruption controller's informer delivers the new budget.
                 let disruption = &mut self.disruption;
-                self.core.with(log, no_timer, |ctx| disruption.on_change(ctx));
+                self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
             }
             ActionKind::CreateDaemonSet => {
                 let daemonsets = &mut self.daemonsets;
@@ -509,6 +536,9 @@ impl World {
     }
 }
 
+/// The node-local workload `create-cache` makes.
+pub(crate) const CACHE_DEPLOYMENT: &str = "cache";
+
 /// The most Pods a sandbox holds.
 pub(crate) const MAX_PODS: usize = 24;
 /// The most machines a sandbox holds.
@@ -522,7 +552,7 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
     machines: &[V],
     node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
-    statefulset_exists: bool,
+    created: impl Fn(ActionKind) -> bool,
 ) -> Result<Option<usize>, Refusal> {
     let node_exists = |n: &str| node(n).is_some();
     match fleet_targets(kind, machine, machines) {
@@ -591,6 +621,18 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
                 return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
+        ActionKind::CreateCache => {
+            let v = view.expect("targets a machine");
+            if created(kind) {
+                return Err(Refusal::DeploymentExists(CACHE_DEPLOYMENT.into()));
+            }
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+            }
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
+            }
+        }
         ActionKind::Cordon | ActionKind::Uncordon | ActionKind::Drain(_) | ActionKind::DeleteNode => {
             // The reader's kubectl, from outside the machine: the Node must exist.
             let v = view.expect("targets a machine");
@@ -611,7 +653,7 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
             }
         }
         ActionKind::CreateStatefulSet => {
-            if statefulset_exists {
+            if created(kind) {
                 return Err(Refusal::StatefulSetExists("db".into()));
             }
             if pods >= MAX_PODS {

@@ -214,3 +214,40 @@ fn the_chapter_reaches_every_step() {
     assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
     assert!(ActionKind::from_name("drain").is_some());
 }
+
+/// `create-cache:node-1`: a Deployment's Pod pinned to node-1 with an `emptyDir`. Without
+/// `--delete-emptydir-data` the local-storage filter refuses the drain and nothing is evicted; with
+/// it the Pod is evicted and its warning is dropped (the unreplicated filter after it passes the Pod,
+/// and `filterPods` keeps the last status); the replacement cannot leave the cordoned node.
+#[test]
+fn local_storage_refuses_the_drain_unless_emptydir_data_may_go() {
+    let refused = run(&format!("{SETUP},create-cache:node-1@30s,drain+ignore-daemonsets:node-1@120s"), &[]);
+    let cache =
+        refused.at(s(119)).pods().into_iter().find(|p| p.metadata.name.starts_with("cache-")).expect("the cache Pod");
+    assert_eq!(cache.spec.node_name, "node-1");
+    assert!(cache.has_local_storage() && cache.pinned_node() == Some("node-1"));
+    let key = format!("default/{}", cache.metadata.name);
+    let lines = transcript(&refused);
+    let expected = format!(
+        "E error: unable to drain node \"node-1\" due to error: cannot delete Pods with local storage (use --delete-emptydir-data to override): {key}, continuing command..."
+    );
+    assert!(lines.iter().any(|(_, l)| *l == expected), "{lines:#?}");
+    assert!(!lines.iter().any(|(_, l)| l.starts_with("evicting pod")), "nothing is evicted: {lines:#?}");
+
+    let allowed =
+        run(&format!("{SETUP},create-cache:node-1@30s,drain+ignore-daemonsets+delete-emptydir-data:node-1@120s"), &[]);
+    let lines = transcript(&allowed);
+    assert!(lines.iter().any(|(_, l)| *l == format!("evicting pod {key}")), "{lines:#?}");
+    assert!(lines.iter().any(|(_, l)| *l == format!("pod/{} evicted", cache.metadata.name)), "{lines:#?}");
+    assert!(!lines.iter().any(|(_, l)| l.contains("local storage")), "the warning is dropped: {lines:#?}");
+    let pending = allowed
+        .log()
+        .events
+        .iter()
+        .find(|e| e.reason == "FailedScheduling" && e.t > s(120))
+        .expect("the replacement cannot be scheduled");
+    assert!(pending.message.contains("1 node(s) were unschedulable"), "{}", pending.message);
+    // Only one cache: a second is refused.
+    let again = allowed.at(s(200)).check_action(ActionKind::CreateCache, Some("node-2"));
+    assert_eq!(again.map_err(|r| r.to_string()), Err("the Deployment cache already exists".into()));
+}

@@ -187,8 +187,8 @@ fn state(w: &mut Prefix, title: &str, s: &ContainerState) {
     }
 }
 
-/// `describeVolumes` for the projected service-account volume (the only kind a simulated Pod
-/// has).
+/// `describeVolumes`: the projected service-account volume (`printProjectedVolumeSource`) and
+/// `emptyDir` (`printEmptyDirVolumeSource`), the kinds a simulated Pod has.
 fn volumes(w: &mut Prefix, pod: &Pod) {
     if pod.spec.volumes.is_empty() {
         w.put(0, &["Volumes:\t<none>\n"]);
@@ -197,8 +197,14 @@ fn volumes(w: &mut Prefix, pod: &Pod) {
     w.put(0, &["Volumes:\n"]);
     for v in &pod.spec.volumes {
         w.put(1, &[&v.name, ":\n"]);
+        if v.empty_dir.is_some() {
+            w.put(2, &["Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n"]);
+            w.put(2, &["Medium:\t\n"]);
+            w.put(2, &["SizeLimit:\t<unset>\n"]);
+        }
+        let Some(projected) = &v.projected else { continue };
         w.put(2, &["Type:\tProjected (a volume that contains injected data from multiple sources)\n"]);
-        for source in &v.projected.sources {
+        for source in &projected.sources {
             if let Some(token) = source.get("serviceAccountToken") {
                 let secs = token["expirationSeconds"].as_i64().unwrap_or_default().to_string();
                 w.put(2, &["TokenExpirationSeconds:\t", &secs, "\n"]);

@@ -7,7 +7,7 @@ use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
 use crate::objects::{
     DaemonSet, DaemonSetSpec, DaemonSetStatus, LabelSelector, Object, ObjectMeta, ObjectReference, PodTemplateSpec,
-    TemplateMeta, Toleration,
+    TemplateMeta, Toleration, pinned_to,
 };
 use crate::record::Actor;
 use crate::workload::new_pod;
@@ -48,19 +48,6 @@ fn daemon_tolerations() -> Vec<Toleration> {
         t("node.kubernetes.io/pid-pressure", "NoSchedule"),
         t("node.kubernetes.io/unschedulable", "NoSchedule"),
     ]
-}
-
-/// The node affinity the controller pins a daemon Pod with (`ReplaceDaemonSetPodNodeNameNodeAffinity`).
-fn pinned_to(node: &str) -> serde_json::Value {
-    serde_json::json!({
-        "nodeAffinity": {
-            "requiredDuringSchedulingIgnoredDuringExecution": {
-                "nodeSelectorTerms": [{
-                    "matchFields": [{ "key": "metadata.name", "operator": "In", "values": [node] }]
-                }]
-            }
-        }
-    })
 }
 
 impl DaemonSetController {

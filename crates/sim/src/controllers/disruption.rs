@@ -1,16 +1,21 @@
 //! The disruption controller (`pkg/controller/disruption`): every PodDisruptionBudget's status,
-//! from the Pods its selector matches and the scale of their controllers.
+//! from the Pods its selector matches and the scale of their controllers, and the recheck of a
+//! budget whose `disruptedPods` entries are still waiting for their Pod's deletion
+//! (`buildDisruptedPodMap`: an entry older than the deletion timeout whose Pod is not being deleted
+//! is dropped with a `NotDeleted` Event, and the budget is queued again for when the next entry
+//! runs out).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source};
+use crate::events::{Recorder, Source, pod_ref};
 use crate::objects::{
     IntOrPercent, ObjectReference, PdbStatus, Pod, PodDisruptionBudget, Time, set_disruption_allowed,
 };
 use crate::record::Actor;
+use crate::time::{SimTime, WallTime};
 use crate::vecmap::VecMap;
 
 /// `DeletionTimeout`: how long an entry in `disruptedPods` keeps its Pod out of `currentHealthy`.
@@ -18,11 +23,19 @@ pub(crate) const DELETION_TIMEOUT: Duration = Duration::from_secs(120);
 
 const ACTOR: Actor = Actor::DisruptionController;
 
-/// The controller's state: the scale of each workload controller it can read (by uid), and its
-/// event recorder.
+/// The controller's timer: a budget queued again (`enqueuePdbForRecheck`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DisruptionTimer {
+    Recheck,
+}
+
+/// The controller's state: the scale of each workload controller it can read (by uid), the
+/// budgets queued for a recheck and when, and its event recorder.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DisruptionController {
     scales: VecMap<String, i32>,
+    /// At most one recheck a budget, the earliest asked for (the work queue keeps one entry a key).
+    rechecks: VecMap<(String, String), SimTime>,
     recorder: Recorder,
 }
 
@@ -52,14 +65,38 @@ impl DisruptionController {
     }
 
     /// Input: Pods or budgets changed: `sync` every budget.
-    pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, DisruptionTimer>) {
         let pdbs: Vec<Arc<PodDisruptionBudget>> = ctx.store().pdbs.values().cloned().collect();
         for pdb in pdbs {
             self.sync(&pdb, ctx);
         }
     }
 
-    fn sync<T>(&mut self, pdb: &PodDisruptionBudget, ctx: &mut Ctx<'_, T>) {
+    /// Input: a recheck is due: `sync` the budgets whose time has come.
+    pub(crate) fn on_timer(&mut self, _: DisruptionTimer, ctx: &mut Ctx<'_, DisruptionTimer>) {
+        let due: Vec<(String, String)> =
+            self.rechecks.iter().filter(|(_, at)| **at <= ctx.now).map(|(k, _)| k.clone()).collect();
+        for key in due {
+            self.rechecks.remove(&key);
+            if let Some(pdb) = ctx.store().pdbs.get(&key).cloned() {
+                self.sync(&pdb, ctx);
+            }
+        }
+    }
+
+    /// `enqueuePdbForRecheck`: queue the budget for `at` (wall time), unless it already waits for
+    /// an earlier moment.
+    fn recheck(&mut self, pdb: &PodDisruptionBudget, at: WallTime, ctx: &mut Ctx<'_, DisruptionTimer>) {
+        let when = ctx.now + std::time::Duration::from_micros((at.0 - ctx.wall().0).max(0) as u64);
+        let key = (pdb.metadata.namespace.clone(), pdb.metadata.name.clone());
+        if self.rechecks.get(&key).is_some_and(|queued| *queued <= when) {
+            return;
+        }
+        self.rechecks.insert(key, when);
+        ctx.at(when, DisruptionTimer::Recheck);
+    }
+
+    fn sync(&mut self, pdb: &PodDisruptionBudget, ctx: &mut Ctx<'_, DisruptionTimer>) {
         let now = Time::at(ctx.wall());
         let pods: Vec<Arc<Pod>> = ctx
             .store()
@@ -103,12 +140,34 @@ impl DisruptionController {
         let scale = known.then(|| owners.iter().map(|uid| self.scales[*uid]).sum());
         let Some((expected, desired)) = budget_numbers(&pdb.spec, pods.len(), scale) else { return };
         // `buildDisruptedPodMap`: entries for Pods that still exist, are not being deleted, and
-        // are younger than the deletion timeout.
-        let mut disrupted = pdb.status.disrupted_pods.clone();
-        disrupted.retain(|name, at| {
-            pods.iter().any(|p| &p.metadata.name == name && p.metadata.deletion_timestamp.is_none())
-                && at.0 + DELETION_TIMEOUT > now.0
-        });
+        // are younger than the deletion timeout; an older one is dropped with a `NotDeleted` Event
+        // on its Pod, and the budget is checked again when the first kept one runs out.
+        let wall = ctx.wall();
+        let mut disrupted = std::collections::BTreeMap::new();
+        let mut recheck: Option<WallTime> = None;
+        for pod in pods.iter().filter(|p| p.metadata.deletion_timestamp.is_none()) {
+            let Some(at) = pdb.status.disrupted_pods.get(&pod.metadata.name) else { continue };
+            let expected = at.0 + DELETION_TIMEOUT;
+            if expected <= wall {
+                // Sic: the source passes the budget's namespace twice.
+                let message = format!(
+                    "Pod was expected by PDB {ns}/{ns} to be deleted but it wasn't",
+                    ns = pdb.metadata.namespace
+                );
+                let reference = pod_ref(pod, None);
+                self.recorder.event(
+                    ctx,
+                    Source::Controller("controllermanager"),
+                    reference,
+                    "Warning",
+                    "NotDeleted",
+                    message,
+                );
+            } else {
+                recheck = Some(recheck.map_or(expected, |r| r.min(expected)));
+                disrupted.insert(pod.metadata.name.clone(), *at);
+            }
+        }
         let healthy = pods
             .iter()
             .filter(|p| {
@@ -126,19 +185,94 @@ impl DisruptionController {
             conditions: pdb.status.conditions.clone(),
         };
         set_disruption_allowed(&mut status, allowed > 0, pdb.metadata.generation, now);
-        if status == pdb.status {
-            return;
+        if status != pdb.status {
+            let mut next = pdb.clone();
+            next.status = status;
+            if ctx.call(ACTOR, None, ApiOp::UpdatePdbStatus(next)).ok().is_none() {
+                return;
+            }
         }
-        let mut next = pdb.clone();
-        next.status = status;
-        ctx.call(ACTOR, None, ApiOp::UpdatePdbStatus(next));
+        if let Some(at) = recheck {
+            self.recheck(pdb, at, ctx);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::objects::{LabelSelector, PdbSpec};
+    use crate::objects::{LabelSelector, Object, ObjectMeta, PdbSpec, set_pod_condition};
+    use crate::testkit::Probe;
+    use crate::time::secs;
+    use crate::workload::new_pod;
+
+    /// Two Ready Pods `web-1` and `web-2` under `minAvailable: 1`, and `web-1` in `disruptedPods` since
+    /// `T+0` (an eviction whose delete never happened): the controller keeps it out of
+    /// `currentHealthy` for the deletion timeout, queues the budget for that moment, then drops the
+    /// entry with a `NotDeleted` Event and counts the Pod again.
+    #[test]
+    fn an_entry_whose_pod_was_not_deleted_is_dropped_after_the_timeout() {
+        let mut probe = Probe::new();
+        let labels: std::collections::BTreeMap<String, String> =
+            [("app".to_string(), "web".to_string())].into_iter().collect();
+        for name in ["web-1", "web-2"] {
+            let meta = ObjectMeta {
+                name: name.into(),
+                namespace: "default".into(),
+                labels: labels.clone(),
+                ..ObjectMeta::default()
+            };
+            let Object::Pod(pod) =
+                probe.given(ApiOp::CreatePod(new_pod(meta, Vec::new(), crate::profile::Profile::V1_34)))
+            else {
+                panic!("a Pod")
+            };
+            let mut ready = (*pod).clone();
+            set_pod_condition(&mut ready.status, "Ready", "True", "", "", Time::at(WallTime(0)));
+            probe.given(ApiOp::UpdatePodStatus(ready));
+        }
+        let spec = PdbSpec {
+            min_available: Some(IntOrPercent::Int(1)),
+            selector: LabelSelector { match_labels: labels },
+            max_unavailable: None,
+        };
+        let Object::PodDisruptionBudget(pdb) =
+            probe.given(ApiOp::CreatePdb(PodDisruptionBudget::new("default", "web", spec)))
+        else {
+            panic!("a budget")
+        };
+        let mut evicted = (*pdb).clone();
+        evicted.status.disrupted_pods.insert("web-1".into(), Time::at(WallTime(0)));
+        probe.given(ApiOp::UpdatePdbStatus(evicted));
+        let mut dc = DisruptionController::default();
+        probe.now = probe.now + secs(10);
+        let got = probe.input(|ctx| dc.on_change(ctx));
+        assert_eq!(
+            got,
+            ["PUT /apis/policy/v1/namespaces/default/poddisruptionbudgets/web/status -> 200", "timer +1m50s Recheck",]
+        );
+        let status = |probe: &mut Probe| {
+            let mut out = None;
+            probe.input::<DisruptionTimer>(|ctx| out = ctx.store().pdbs.values().next().map(|p| p.status.clone()));
+            out.expect("the budget")
+        };
+        let s = status(&mut probe);
+        assert_eq!((s.current_healthy, s.disruptions_allowed, s.disrupted_pods.len()), (1, 0, 1));
+        // A change before the timeout queues nothing new: the budget already waits for then.
+        probe.now = probe.now + secs(60);
+        assert_eq!(probe.input(|ctx| dc.on_change(ctx)), Vec::<String>::new());
+        probe.now = probe.now + secs(50);
+        let got = probe.input(|ctx| dc.on_timer(DisruptionTimer::Recheck, ctx));
+        assert_eq!(
+            got,
+            [
+                "PUT /apis/policy/v1/namespaces/default/poddisruptionbudgets/web/status -> 200",
+                "event NotDeleted: Pod was expected by PDB default/default to be deleted but it wasn't",
+            ]
+        );
+        let s = status(&mut probe);
+        assert_eq!((s.current_healthy, s.disruptions_allowed, s.disrupted_pods.len()), (2, 1, 0));
+    }
 
     fn spec(min: Option<IntOrPercent>, max: Option<IntOrPercent>) -> PdbSpec {
         PdbSpec { min_available: min, selector: LabelSelector::default(), max_unavailable: max }

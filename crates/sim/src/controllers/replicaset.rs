@@ -1,10 +1,11 @@
 //! The ReplicaSet controller (`pkg/controller/replicaset`), which replaces Pods that are deleted
-//! or terminating, at once.
+//! or terminating, at once. A node-local workload's template pins its Pods to one node and keeps
+//! scratch data in an `emptyDir` (what drain's local-storage filter acts on).
 
 use crate::apiserver::{ApiOp, controller_ref};
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
-use crate::objects::{Object, ObjectMeta, ObjectReference};
+use crate::objects::{EmptyObject, Object, ObjectMeta, ObjectReference, Volume, VolumeMount, pinned_to};
 use crate::record::Actor;
 use crate::rng::Rng;
 use crate::scenario::ReplicaSetSpec;
@@ -20,7 +21,13 @@ struct ReplicaSet {
     deployment: String,
     replicas: i32,
     active_from: SimTime,
+    /// The node a node-local workload's Pods are pinned to.
+    node_local: Option<String>,
 }
+
+/// The node-local workload's scratch volume and where its container mounts it.
+pub(crate) const CACHE_VOLUME: &str = "cache";
+const CACHE_PATH: &str = "/cache";
 
 /// The controller's state.
 #[derive(Clone, Debug, Default)]
@@ -38,9 +45,10 @@ fn template_hash(seed: u64) -> String {
 }
 
 impl ReplicaSetController {
-    /// Adds a scenario's ReplicaSet (the router resyncs every controller when it becomes active).
-    /// Returns the ReplicaSet's uid.
-    pub(crate) fn add(&mut self, spec: &ReplicaSetSpec, rng: &mut Rng) -> String {
+    /// Adds a scenario's ReplicaSet (the router resyncs every controller when it becomes active);
+    /// with `node_local`, its Pods are pinned to that node and mount an `emptyDir`. Returns the
+    /// ReplicaSet's uid.
+    pub(crate) fn add(&mut self, spec: &ReplicaSetSpec, node_local: Option<&str>, rng: &mut Rng) -> String {
         let hash = template_hash(rng.next_u64());
         let uid = rng.uuid();
         self.sets.push(ReplicaSet {
@@ -50,8 +58,14 @@ impl ReplicaSetController {
             deployment: spec.deployment.clone(),
             replicas: spec.replicas,
             active_from: SimTime::ZERO + spec.created_after,
+            node_local: node_local.map(str::to_string),
         });
         uid
+    }
+
+    /// Whether a ReplicaSet of the Deployment `deployment` exists.
+    pub(crate) fn has(&self, deployment: &str) -> bool {
+        self.sets.iter().any(|s| s.deployment == deployment)
     }
 
     /// Input: Pods changed: `syncReplicaSet`, creating Pods until enough are active (not
@@ -76,7 +90,22 @@ impl ReplicaSetController {
                     owner_references: vec![controller_ref("apps/v1", "ReplicaSet", &rs.name, &rs.uid)],
                     ..ObjectMeta::default()
                 };
-                let pod = new_pod(meta, Vec::new(), ctx.profile);
+                let mut pod = new_pod(meta, Vec::new(), ctx.profile);
+                if let Some(node) = &rs.node_local {
+                    pod.spec.affinity = Some(pinned_to(node));
+                    pod.spec.volumes.push(Volume {
+                        name: CACHE_VOLUME.into(),
+                        empty_dir: Some(EmptyObject {}),
+                        projected: None,
+                    });
+                    for c in &mut pod.spec.containers {
+                        c.volume_mounts.push(VolumeMount {
+                            name: CACHE_VOLUME.into(),
+                            read_only: false,
+                            mount_path: CACHE_PATH.into(),
+                        });
+                    }
+                }
                 if let Some(Object::Pod(created)) =
                     ctx.call(Actor::ReplicaSetController, None, ApiOp::CreatePod(pod)).ok()
                 {

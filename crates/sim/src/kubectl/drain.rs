@@ -144,37 +144,59 @@ pub(crate) enum Verdict {
 }
 
 /// The filters in their order (`makeFilters`): skip-deleted (off by default), DaemonSet, mirror,
-/// local storage (not modelled: the simulation's Pods mount no `emptyDir`), unreplicated. The
-/// first that does not delete the Pod decides. `daemonset` answers the DaemonSet GET.
+/// local storage, unreplicated. As `filterPods` runs them, each one's status replaces the last,
+/// and the first that does not delete the Pod stops the checks: so a warning of a filter that
+/// lets the Pod go (local storage with `--delete-emptydir-data`, a missing DaemonSet with
+/// `--force`) is dropped when a later filter passes the Pod (the source's own TODO says so).
+/// `daemonset` answers the DaemonSet GET.
 pub(crate) fn filter(pod: &Pod, flags: &DrainFlags, daemonset: impl FnOnce(&str) -> Result<(), String>) -> Verdict {
     let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
     let controller = pod.controller();
-    if let Some(c) = controller
-        && c.kind == "DaemonSet"
-        && !finished
-    {
-        match daemonset(&c.name) {
-            Err(message) if flags.force && message.ends_with("not found") => {
-                return Verdict::Warning { delete: true, message };
-            }
-            Err(message) => return Verdict::Error(message),
+    let daemonset_filter = || match controller {
+        Some(c) if c.kind == "DaemonSet" && !finished => match daemonset(&c.name) {
+            Err(message) if flags.force && message.ends_with("not found") => Verdict::Warning { delete: true, message },
+            Err(message) => Verdict::Error(message),
             Ok(()) if !flags.ignore_daemonsets => {
-                return Verdict::Error("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)".into());
+                Verdict::Error("DaemonSet-managed Pods (use --ignore-daemonsets to ignore)".into())
             }
-            Ok(()) => return Verdict::Warning { delete: false, message: "ignoring DaemonSet-managed Pods".into() },
-        }
-    }
-    if pod.metadata.annotations.contains_key("kubernetes.io/config.mirror") {
-        return Verdict::Skip;
-    }
-    if controller.is_none() && !finished {
-        return if flags.force {
-            Verdict::Warning { delete: true, message: "deleting Pods that declare no controller".into() }
+            Ok(()) => Verdict::Warning { delete: false, message: "ignoring DaemonSet-managed Pods".into() },
+        },
+        _ => Verdict::Delete,
+    };
+    let mirror_filter = || {
+        if pod.metadata.annotations.contains_key("kubernetes.io/config.mirror") {
+            Verdict::Skip
         } else {
+            Verdict::Delete
+        }
+    };
+    let local_storage_filter = || match (pod.has_local_storage() && !finished, flags.delete_emptydir_data) {
+        (false, _) => Verdict::Delete,
+        (true, false) => Verdict::Error("Pods with local storage (use --delete-emptydir-data to override)".into()),
+        (true, true) => Verdict::Warning { delete: true, message: "deleting Pods with local storage".into() },
+    };
+    let unreplicated_filter = || match (controller.is_none() && !finished, flags.force) {
+        (false, _) => Verdict::Delete,
+        (true, false) => {
             Verdict::Error("cannot delete Pods that declare no controller (use --force to override)".into())
-        };
+        }
+        (true, true) => Verdict::Warning { delete: true, message: "deleting Pods that declare no controller".into() },
+    };
+    let mut status = daemonset_filter();
+    for next in [&mirror_filter as &dyn Fn() -> Verdict, &local_storage_filter, &unreplicated_filter] {
+        if !status.deletes() {
+            break;
+        }
+        status = next();
     }
-    Verdict::Delete
+    status
+}
+
+impl Verdict {
+    /// `PodDeleteStatus.Delete`.
+    fn deletes(&self) -> bool {
+        matches!(self, Verdict::Delete | Verdict::Warning { delete: true, .. })
+    }
 }
 
 /// Groups messages with their Pods in order of first appearance (kubectl's map has no order).

@@ -38,7 +38,7 @@ pub use policy::{
 pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
 pub use volume_attachment::{VolumeAttachment, VolumeAttachmentSource, VolumeAttachmentSpec, VolumeAttachmentStatus};
 
-pub(crate) use pod::{order_pod_conditions, set_pod_condition};
+pub(crate) use pod::{order_pod_conditions, pinned_to, set_pod_condition};
 
 /// How an object changed (a watch event's type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

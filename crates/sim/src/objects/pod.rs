@@ -28,6 +28,11 @@ impl Pod {
         self.condition("Ready").is_some_and(|c| c.status == "True")
     }
 
+    /// Whether the Pod mounts local storage (`hasLocalStorage`: any `emptyDir` volume).
+    pub fn has_local_storage(&self) -> bool {
+        self.spec.volumes.iter().any(|v| v.empty_dir.is_some())
+    }
+
     /// The node a required node affinity on `metadata.name` pins the Pod to, as the DaemonSet
     /// controller writes it (`nodeSelectorTerms[0].matchFields[0]`, operator `In`, one value).
     pub fn pinned_node(&self) -> Option<&str> {
@@ -82,11 +87,16 @@ pub struct PodSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct EmptyObject {}
 
-/// `v1.Volume` (only the projected service-account token volume is modelled).
+/// `v1.Volume`: the projected service-account token volume, or an `emptyDir` (default medium, no
+/// size limit), in `VolumeSource`'s field order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Volume {
     pub name: String,
-    pub projected: ProjectedVolume,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_dir: Option<EmptyObject>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projected: Option<ProjectedVolume>,
 }
 
 /// `v1.ProjectedVolumeSource`.
@@ -125,6 +135,7 @@ pub struct ResourceRequirements {
 #[serde(rename_all = "camelCase")]
 pub struct VolumeMount {
     pub name: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
     pub mount_path: String,
 }
@@ -292,6 +303,20 @@ pub struct BindingMeta {
 }
 
 /// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
+/// A required node affinity on `metadata.name` that pins a Pod to `node` (what the DaemonSet
+/// controller writes, `ReplaceDaemonSetPodNodeNameNodeAffinity`; [`Pod::pinned_node`] reads it).
+pub(crate) fn pinned_to(node: &str) -> serde_json::Value {
+    serde_json::json!({
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{
+                    "matchFields": [{ "key": "metadata.name", "operator": "In", "values": [node] }]
+                }]
+            }
+        }
+    })
+}
+
 pub(crate) fn set_pod_condition(status: &mut PodStatus, ty: &str, value: &str, reason: &str, message: &str, now: Time) {
     match status.conditions.iter_mut().find(|c| c.type_ == ty) {
         Some(c) => {
