@@ -31,6 +31,7 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::new(ActionKind::AddMachine, s(45)),
         Action::new(ActionKind::CreatePod, s(60)),
         Action::new(ActionKind::CreateStatefulSet, s(64)),
+        Action::on(ActionKind::CreateCache, "node-1", s(66)),
         Action::new(ActionKind::CreateToleratingPod, s(62)),
         Action::on(ActionKind::AddDuplicateMachine, "node-1", s(70)),
         Action::on(ActionKind::LabelNodeRole, "node-2", s(90)),
