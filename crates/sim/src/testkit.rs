@@ -59,6 +59,16 @@ impl Probe {
         out
     }
 
+    /// The log lines written since the first `from` (`journalctl`'s view of a component).
+    pub(crate) fn lines_from(&self, from: usize) -> Vec<String> {
+        self.log.lines[from..].iter().map(|l| format!("log {}", l.message)).collect()
+    }
+
+    /// How many log lines have been written.
+    pub(crate) fn line_count(&self) -> usize {
+        self.log.lines.len()
+    }
+
     /// The generator, to build what a component is made of.
     pub(crate) fn rng(&mut self) -> &mut Rng {
         &mut self.rng

@@ -352,6 +352,137 @@ fn status_changed(base: &Node, wanted: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::MachineSpec;
+    use crate::profile::Profile;
+    use crate::testkit::{Probe, matches};
+    use crate::time::SimTime;
+
+    /// What the status loop is given at one step: a change to its machine, then one of its timers.
+    enum Step {
+        /// The loop's periodic `syncNodeStatus`.
+        Sync,
+        /// Try `n` of `updateNodeStatus`, after a failed one.
+        Try(u8),
+    }
+
+    /// The status loop of a registered kubelet, driven alone: one input a step (a change to the
+    /// machine, then a timer), and the requests, Events, log lines and timers that come out.
+    #[test]
+    fn the_status_loop_patches_on_change_or_every_five_minutes_and_retries() {
+        type Change = fn(&mut Kubelet, &mut Host);
+        let healthy: Change = |_, _| {};
+        let storage_down: Change = |k, _| k.storage_error = Some("storage is down".into());
+        let storage_up_network_cut: Change = |k, h| {
+            k.storage_error = None;
+            h.network_cut = true;
+        };
+        // (seconds, change, timer, what comes out)
+        let steps: Vec<(u64, Change, Step, Vec<&str>)> = vec![
+            (
+                // Right after registering, the lister has no Node: a retry at once GETs it, then
+                // the first PATCH (the pressure conditions flip from Unknown: three Events).
+                0,
+                healthy,
+                Step::Sync,
+                vec![
+                    "GET /api/v1/nodes/node-1 -> 200",
+                    "PATCH /api/v1/nodes/node-1/status -> 200",
+                    "event NodeHasSufficientMemory: Node node-1 status is now: NodeHasSufficientMemory",
+                    "event NodeHasNoDiskPressure: Node node-1 status is now: NodeHasNoDiskPressure",
+                    "event NodeHasSufficientPID: Node node-1 status is now: NodeHasSufficientPID",
+                    "timer +1*s Kubelet { generation: 1, timer: SyncNodeStatus }",
+                    "log \"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": node \\\"node-1\\\" not found\"",
+                ],
+            ),
+            // Nothing changed, and the last report is recent: no request.
+            (10, healthy, Step::Sync, vec!["timer +1*s Kubelet { generation: 1, timer: SyncNodeStatus }"]),
+            // Ready changes: a PATCH at once, and its Event.
+            (
+                20,
+                storage_down,
+                Step::Sync,
+                vec![
+                    "PATCH /api/v1/nodes/node-1/status -> 200",
+                    "event NodeNotReady: Node node-1 status is now: NodeNotReady",
+                    "timer +1*s Kubelet { generation: 1, timer: SyncNodeStatus }",
+                ],
+            ),
+            (319, healthy, Step::Sync, vec!["timer +1*s Kubelet { generation: 1, timer: SyncNodeStatus }"]),
+            // `nodeStatusReportFrequency` after the last PATCH: one more, though nothing changed.
+            (
+                320,
+                healthy,
+                Step::Sync,
+                vec![
+                    "PATCH /api/v1/nodes/node-1/status -> 200",
+                    "timer +1*s Kubelet { generation: 1, timer: SyncNodeStatus }",
+                ],
+            ),
+            // Ready again, but the network is cut: the PATCH times out, and the next try waits
+            // for the client's timeout. The NodeReady Event waits in the kubelet's queue.
+            (
+                330,
+                storage_up_network_cut,
+                Step::Sync,
+                vec![
+                    "PATCH /api/v1/nodes/node-1/status -> timeout",
+                    "timer +10s Kubelet { generation: 1, timer: EventFlush }",
+                    "timer +10s Kubelet { generation: 1, timer: StatusTry(1) }",
+                    "log \"Error updating node status, will retry\" err=\"failed to patch status for node \\\"node-1\\\": Patch \\\"https://*/api/v1/nodes/node-1/status?timeout=10s\\\": context deadline exceeded\"",
+                ],
+            ),
+            // A retry GETs the Node first.
+            (
+                350,
+                healthy,
+                Step::Try(1),
+                vec![
+                    "GET /api/v1/nodes/node-1 -> timeout",
+                    "timer +10s Kubelet { generation: 1, timer: StatusTry(2) }",
+                    "log \"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": Get \\\"https://*/api/v1/nodes/node-1?timeout=10s\\\": context deadline exceeded\"",
+                ],
+            ),
+            // The fifth try is the last (`nodeStatusUpdateRetry`): the loop gives up until its
+            // next period, after the timeout.
+            (
+                390,
+                healthy,
+                Step::Try(4),
+                vec![
+                    "GET /api/v1/nodes/node-1 -> timeout",
+                    "timer +2*s Kubelet { generation: 1, timer: SyncNodeStatus }",
+                    "log \"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": Get \\\"https://*/api/v1/nodes/node-1?timeout=10s\\\": context deadline exceeded\"",
+                    "log \"Unable to update node status\" err=\"update node status exceeds retry count\"",
+                ],
+            ),
+        ];
+        let mut probe = Probe::new();
+        // As the kubelet registered it: with the labels it keeps.
+        let mut node = Node::new("node-1");
+        for (k, v) in [("kubernetes.io/arch", "amd64"), ("kubernetes.io/os", "linux")] {
+            node.metadata.labels.insert(k.into(), v.into());
+        }
+        probe.given(ApiOp::CreateNode(node));
+        let mut host = Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng());
+        let mut kubelet = Kubelet::new(probe.now, 1);
+        kubelet.registered = true;
+        kubelet.runtime_synced_at = Some(probe.now);
+        kubelet.pleg_relisted = true;
+        kubelet.network_error = None;
+        kubelet.storage_error = None;
+        for (secs, change, step, want) in steps {
+            probe.now = SimTime::from_secs(secs);
+            kubelet.runtime_synced_at = Some(probe.now);
+            change(&mut kubelet, &mut host);
+            let lines = probe.line_count();
+            let mut got = probe.input(|ctx| match step {
+                Step::Sync => kubelet.sync_node_status(&mut host, ctx),
+                Step::Try(n) => kubelet.status_try(&mut host, ctx, n),
+            });
+            got.extend(probe.lines_from(lines));
+            assert!(matches(&got, &want), "at {secs} s: {got:#?}");
+        }
+    }
 
     #[test]
     fn errors_aggregate_like_apimachinery() {
