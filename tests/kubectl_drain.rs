@@ -96,3 +96,47 @@ fn nodeline_kubectl_prints_the_drain_on_stdout_and_stderr() {
     let usage = cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "2m", "--", "drain"]);
     assert_eq!(usage.stderr, "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples\n");
 }
+
+/// `kubectl delete pod`: the DELETE with kubectl's body, `pod "NAME" deleted`, and the wait (a GET,
+/// a list and a watch by name) that lasts until the kubelet has stopped the Pod and it is gone.
+#[test]
+fn nodeline_kubectl_deletes_a_pod_and_waits_for_it() {
+    use nodeline::sim::objects::Kind;
+    use nodeline::sim::{Actor, Body, ChangeType, Method};
+    let at = SimTime::from_secs(100);
+    let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+    tl.run_until(at);
+    let name =
+        tl.at(at).pods().iter().find(|p| p.metadata.name.starts_with("web-")).expect("a web Pod").metadata.name.clone();
+    let out =
+        cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "100s", "--", "delete", "pod", &name]);
+    assert_eq!((out.code, out.stdout.clone(), out.stderr.as_str()), (0, format!("pod \"{name}\" deleted\n"), ""));
+
+    let words: Vec<String> = ["delete", "pod", &name].iter().map(|s| s.to_string()).collect();
+    let c = change::parse(&words).expect("a change").expect("valid");
+    tl.fork(Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+    tl.run_until(at + std::time::Duration::from_secs(120));
+    let log = tl.log();
+    let sent: Vec<_> = log.requests.iter().filter(|r| r.t >= at && r.actor == Actor::Kubectl).collect();
+    let path = format!("/api/v1/namespaces/default/pods/{name}");
+    assert_eq!((sent[0].method, sent[0].path.as_str()), (Method::Delete, path.as_str()));
+    assert_eq!(sent[0].body, Some(Body::Json(serde_json::json!({ "propagationPolicy": "Background" }))));
+    assert_eq!((sent[1].method, sent[1].path.as_str()), (Method::Get, path.as_str()));
+    assert!(sent[2].query.ends_with("&limit=500&resourceVersion=0"), "{}", sent[2].query);
+    assert!(sent[3].query.starts_with("allowWatchBookmarks=true&fieldSelector=metadata.name%3D"), "{}", sent[3].query);
+    assert!(sent[3].query.ends_with("&watch=true"));
+    assert_eq!(sent.len(), 4, "nothing more: the watch delivers the Pod's deletion");
+    let gone = log
+        .changes
+        .iter()
+        .find(|ch| ch.kind() == Kind::Pod && ch.change == ChangeType::Deleted && ch.name() == name && ch.t > at)
+        .expect("the Pod is deleted once its kubelet has stopped it");
+    assert!(gone.t > at, "graceful: the Pod goes after its containers stop");
+
+    let missing =
+        cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "100s", "--", "delete", "pod", "web-x"]);
+    assert_eq!(
+        (missing.code, missing.stderr.as_str()),
+        (1, "Error from server (NotFound): pods \"web-x\" not found\n")
+    );
+}

@@ -185,6 +185,7 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
     let mut accept = String::new();
+    let mut length = 0;
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" {
@@ -194,20 +195,27 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
             match k.to_ascii_lowercase().as_str() {
                 "accept" => accept = v.trim().to_string(),
                 "user-agent" => state.user_agents.lock().unwrap().push(v.trim().to_string()),
-                "content-length" => {
-                    let n: usize = v.trim().parse().unwrap_or(0);
-                    let mut body = vec![0; n];
-                    reader.read_exact(&mut body)?;
-                }
+                "content-length" => length = v.trim().parse().unwrap_or(0),
                 _ => {}
             }
         }
     }
+    let mut sent = vec![0; length];
+    reader.read_exact(&mut sent)?;
+    let sent: Option<Value> = serde_json::from_slice(&sent).ok();
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let (code, body) = route(state, method, target, &accept);
+    let (code, body) = route(state, method, target, &accept, sent.as_ref());
     let body = body.to_string();
     let mut out = stream;
+    if target.contains("watch=true") && code == 200 {
+        // A watch stays open after its event, as the API server's does, until the client goes.
+        write!(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{body}\n")?;
+        out.flush()?;
+        let mut rest = Vec::new();
+        let _ = reader.read_to_end(&mut rest);
+        return Ok(());
+    }
     write!(
         out,
         "HTTP/1.1 {code} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -218,7 +226,7 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
 }
 
 /// `/m/ID/rest?query` → the moment, `/rest` and the decoded query.
-fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value) {
+fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<&Value>) -> (u16, Value) {
     let unknown = |why: &str| {
         state.unknown.lock().unwrap().push(format!("{method} {target} ({why})"));
         status(404, "NotFound", "the server could not find the requested resource".into(), None)
@@ -239,7 +247,8 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
         let key = format!("{method} {path}");
         // `timeout=10s` is the test's `--request-timeout`, which nodeline's kubectl does not send.
         let query: Vec<&str> = query.split('&').filter(|kv| !kv.is_empty() && *kv != "timeout=10s").collect();
-        served.asked.lock().unwrap().push(format!("{method} {}?{}", path.trim_end_matches('/'), query.join("&")));
+        let body = sent.map(|b| format!(" {b}")).unwrap_or_default();
+        served.asked.lock().unwrap().push(format!("{method} {}?{}{body}", path.trim_end_matches('/'), query.join("&")));
         let mut answers = replay.lock().unwrap();
         // The next answer recorded for this request; the last one again once they run out (a
         // poll that came once more than in the simulation).
@@ -318,6 +327,13 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
                 Some(Ok(s)) => s,
                 Some(Err(e)) => return status(400, "BadRequest", e, None),
             };
+            if params.get("watch").is_some_and(|w| w == "true") {
+                // A watch by name: the Pod's DELETED event, then the end of the stream.
+                return match selected_one(all, &fields) {
+                    Some(o) => (200, json!({"type": "DELETED", "object": o.to_json()})),
+                    None => unknown("a watch of nothing"),
+                };
+            }
             let limit: usize = params.get("limit").and_then(|l| l.parse().ok()).unwrap_or(0);
             let start = params.get("continue").map(|t| continue_start(t)).unwrap_or_default();
             let (selected, next) = page(all, &fields, &labels, limit, &start);
@@ -339,7 +355,8 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
                     .collect();
                 let api_version =
                     if resource.group().is_empty() { "v1".to_string() } else { format!("{}/v1", resource.group()) };
-                let mut metadata = json!({"resourceVersion": "9999"});
+                let rv = if served.list_rv > 0 { served.list_rv.to_string() } else { "9999".into() };
+                let mut metadata = json!({"resourceVersion": rv});
                 if let Some(last) = next {
                     metadata["continue"] = json!(continue_token(served.list_rv, &last));
                 }
@@ -352,6 +369,11 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
         }
         _ => unknown("no such path"),
     }
+}
+
+/// The one object a watch's field selector names.
+fn selected_one(all: Vec<Object>, fields: &[Term]) -> Option<Object> {
+    all.into_iter().find(|o| fields.iter().all(|t| t.matches(&o.to_json())))
 }
 
 /// One page of a list, as etcd3's `GetList` reads it: keys `namespace/name` in byte order from
@@ -989,11 +1011,13 @@ fn describe_output_is_deterministic_and_complete() {
     assert!(ticks.len() >= 2 && ticks[0] == c.now && ticks.windows(2).all(|w| w[0] < w[1]));
 }
 
-/// The real `kubectl drain` (and `cordon`) against the test server answering as the simulation
-/// answered nodeline's kubectl (the cordon PATCH, the Pod list, the DaemonSet GET, every eviction's
-/// 201 or 429, the polls): the same lines on stdout and stderr (goroutines print in any order, so
-/// each stream is compared as a sorted set of lines, with its first and last line in place), the
-/// same exit status, and the same requests.
+/// The real `kubectl drain` (and `cordon`, `delete pod`) against the test server answering as the
+/// simulation answered nodeline's kubectl (the cordon PATCH, the Pod list, the DaemonSet GET, every
+/// eviction's 201 or 429, the polls, the DELETE, the wait's GET, list and watch): the same lines on
+/// stdout and stderr (goroutines print in any order, so each stream is compared as a sorted set of
+/// lines, with its first and last line in place), the same exit status, and the same requests with
+/// their queries and JSON bodies (a watch's random `timeoutSeconds` apart). `{web}` and `{agent}`
+/// in a line stand for a web Pod on node-2 and the node agent's Pod there.
 #[test]
 fn real_kubectl_drain_prints_what_nodeline_prints() {
     use nodeline::render::kubectl::change;
@@ -1014,8 +1038,27 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         (906, "", "drain node-1 --pod-selector=app!=web"),
         (907, CACHE, "drain node-1 --ignore-daemonsets"),
         (908, CACHE, "drain node-1 --ignore-daemonsets --delete-emptydir-data"),
+        (910, "", "delete pod {web}"),
+        (911, "", "delete pod {web} --wait=false"),
+        (912, "", "delete pods {web} --force"),
+        (913, "", "delete pod {web} --now"),
+        (914, "", "delete pod web-nosuch"),
+        (915, "", "delete pod web-nosuch --force"),
+        (916, "", "-n kube-system delete pod/{agent} --grace-period=0 --force --wait=false"),
     ] {
         let m = moment(line, Chapter::Maintenance, actions, SimTime::from_secs(100));
+        let before = Timeline::with_actions(Chapter::Maintenance, Config::default(), &m.actions);
+        let pod_on_node_2 = |prefix: &str| {
+            let mut tl = before.clone();
+            tl.run_until(m.t);
+            let pods = tl.at(m.t).pods();
+            pods.iter()
+                .find(|p| p.spec.node_name == "node-2" && p.metadata.name.starts_with(prefix))
+                .map(|p| p.metadata.name.clone())
+                .expect("a Pod on node-2")
+        };
+        let line = line.replace("{web}", &pod_on_node_2("web-")).replace("{agent}", &pod_on_node_2("node-agent-"));
+        let line = line.as_str();
         let argv = words(line);
         let c = change::parse(&argv).expect("a change").expect("valid");
         // The simulation: the command at the moment, run until kubectl exits.
@@ -1041,11 +1084,17 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
                 (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
             })
             .collect();
+        // The store's resourceVersion at the list: in a continue token, or where a watch starts.
         let list_rv = recorded
             .iter()
-            .find_map(|r| r.query.split('&').find_map(|kv| kv.strip_prefix("continue=")))
-            .and_then(|t| decode_continue(&unescape(t)))
-            .map_or(0, |(_, rv)| rv);
+            .find_map(|r| {
+                r.query.split('&').find_map(|kv| match kv.split_once('=') {
+                    Some(("continue", t)) => decode_continue(&unescape(t)).map(|(_, rv)| rv),
+                    Some(("resourceVersion", rv)) => rv.parse().ok().filter(|rv| *rv > 0),
+                    _ => None,
+                })
+            })
+            .unwrap_or(0);
         let served = Arc::new(Served { replay: Some(Mutex::new(replay)), list_rv, ..Served::new(cluster) });
         server.state.moments.lock().unwrap().insert(id, served.clone());
         let ran = k.run(id, &argv);
@@ -1057,9 +1106,32 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
         let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
         let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
-        let mut ours_asked: Vec<String> =
-            recorded.iter().map(|r| format!("{} {}?{}", r.method.as_str(), r.path, r.query)).collect();
-        let mut theirs_asked: Vec<String> = served.asked.lock().unwrap().clone();
+        let untimed =
+            |q: &str| q.split('&').filter(|kv| !kv.starts_with("timeoutSeconds=")).collect::<Vec<_>>().join("&");
+        let mut ours_asked: Vec<String> = recorded
+            .iter()
+            .map(|r| {
+                let body = match &r.body {
+                    Some(nodeline::sim::Body::Json(v)) => format!(" {v}"),
+                    _ => String::new(),
+                };
+                format!("{} {}?{}{body}", r.method.as_str(), r.path, untimed(&r.query))
+            })
+            .collect();
+        let mut theirs_asked: Vec<String> = served
+            .asked
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|a| match a.split_once('?') {
+                Some((head, rest)) => {
+                    let (q, body) = rest.split_once(' ').map_or((rest, ""), |(q, b)| (q, b));
+                    let body = if body.is_empty() { String::new() } else { format!(" {body}") };
+                    format!("{head}?{}{body}", untimed(q))
+                }
+                None => a.clone(),
+            })
+            .collect();
         ours_asked.retain(|a| a != "GET /api/v1?");
         theirs_asked.retain(|a| a != "GET /api/v1?");
         ours_asked.sort();
@@ -1068,6 +1140,29 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
             failures.push(format!(
                 "kubectl {line}: exit {} (nodeline {})\nstdout kubectl:\n{}\nstdout nodeline:\n{}\nstderr kubectl:\n{}\nstderr nodeline:\n{}\nrequests kubectl: {theirs_asked:#?}\nrequests nodeline: {ours_asked:#?}",
                 ran.code, ours.code, ran.stdout, ours.stdout, ran.stderr, ours.stderr
+            ));
+        }
+    }
+    // Command lines kubectl refuses, before it changes anything: the same error, the same exit.
+    let m = moment("refusals", Chapter::Maintenance, "", SimTime::from_secs(100));
+    server.state.moments.lock().unwrap().insert(930, Arc::new(Served::new(cluster_at(&m))));
+    for line in [
+        "delete pod",
+        "delete pod web-1 --force --grace-period=5",
+        "delete pod web-1 --now --grace-period=5",
+        "delete pod web-1 --wait=maybe",
+        "drain node-1 --pod-selector=app=(web",
+        "drain node-1 --chunk-size=x",
+    ] {
+        let argv = words(line);
+        let ours = change::parse(&argv).expect("a change").expect_err("refused");
+        let ran = k.run(930, &argv);
+        if (ours.stdout.as_str(), ours.stderr.as_str(), ours.code)
+            != (ran.stdout.as_str(), ran.stderr.as_str(), ran.code)
+        {
+            failures.push(format!(
+                "kubectl {line}: kubectl {:?} {:?} {}\nnodeline {ours:?}",
+                ran.stdout, ran.stderr, ran.code
             ));
         }
     }

@@ -79,6 +79,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ShutdownMachine => "Shut down machine",
         Key::PowerOffMachine => "Power off machine",
         Key::DeleteNodeAction => "Delete Node",
+        Key::DeletePodAction => "Delete Pod",
         Key::TaintOutOfService => "Taint out-of-service",
         Key::UntaintOutOfService => "Remove out-of-service taint",
         Key::CreateStatefulSet => "Create StatefulSet",

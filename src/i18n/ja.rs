@@ -83,6 +83,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ShutdownMachine => "マシンをシャットダウン",
         Key::PowerOffMachine => "マシンの電源を切る",
         Key::DeleteNodeAction => "Node を削除",
+        Key::DeletePodAction => "Pod を削除",
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
         Key::CreateStatefulSet => "StatefulSet を作成",

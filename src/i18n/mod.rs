@@ -327,6 +327,7 @@ keys! {
     ShutdownMachine,
     PowerOffMachine,
     DeleteNodeAction,
+    DeletePodAction,
     TaintOutOfService,
     UntaintOutOfService,
     CreateStatefulSet,

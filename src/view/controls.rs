@@ -18,6 +18,11 @@ pub const GROUPS: [&[ActionKind]; 10] = [
     &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
 ];
 
+/// Actions only the kubectl panel takes (they name a Pod, which no button can): typed as
+/// `kubectl delete pod NAME`.
+pub const PANEL_ONLY: [ActionKind; 1] =
+    [ActionKind::DeletePod(crate::sim::DeleteFlags { grace_period: None, force: false, no_wait: false })];
+
 /// The fleet chapter's own actions (in the page's order): fail K nodes of a zone, cut and restore
 /// a zone, cut and restore the control plane.
 pub const FLEET_GROUP: [ActionKind; 5] = [
@@ -80,6 +85,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::CutControlPlane => Key::CutControlPlane,
         ActionKind::RestoreControlPlane => Key::RestoreControlPlane,
         ActionKind::CutNodes => Key::CutNodes,
+        ActionKind::DeletePod(_) => Key::DeletePodAction,
     }
 }
 
@@ -138,6 +144,7 @@ mod tests {
     fn every_action_has_one_place_and_a_label() {
         let mut listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
         listed.extend(FLEET_GROUP);
+        listed.extend(PANEL_ONLY);
         listed.sort();
         let mut all = ActionKind::ALL.to_vec();
         all.sort();
@@ -167,7 +174,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let states = button_states(&tl.at(SimTime::from_secs(90)), None);
-        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len());
+        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len() - PANEL_ONLY.len());
         assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");

@@ -59,6 +59,59 @@ pub enum ActionKind {
     RestoreControlPlane,
     /// Cuts the first K still-connected kubelets of a zone in one gesture (`cut-nodes:ZONE/K`).
     CutNodes,
+    /// `kubectl delete pod NAME [-n NS]` with its flags (`delete-pod:NS/NAME`).
+    DeletePod(DeleteFlags),
+}
+
+/// The flags of `kubectl delete pod` the simulation models, as `DeleteOptions.Complete` leaves
+/// them (`--now` is `--grace-period=1`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct DeleteFlags {
+    /// `--grace-period` (`None`: kubectl's -1, the Pod's own).
+    pub grace_period: Option<u32>,
+    pub force: bool,
+    /// `--wait=false`: do not wait for the Pod to be gone.
+    pub no_wait: bool,
+}
+
+impl DeleteFlags {
+    /// The grace period kubectl sends (`DeleteOptions.Complete`): `--force` without one is 0,
+    /// and 0 without `--force` becomes 1.
+    pub fn effective_grace(&self) -> Option<u32> {
+        match (self.grace_period, self.force) {
+            (None, true) => Some(0),
+            (Some(0), false) => Some(1),
+            (g, _) => g,
+        }
+    }
+
+    fn suffix(&self) -> String {
+        let mut s = String::new();
+        if let Some(g) = self.grace_period {
+            s.push_str(&format!("+grace-period={g}"));
+        }
+        if self.force {
+            s.push_str("+force");
+        }
+        if self.no_wait {
+            s.push_str("+wait=false");
+        }
+        s
+    }
+
+    fn set(&mut self, flag: &str) -> Result<(), String> {
+        match flag.split_once('=') {
+            None if flag == "force" => self.force = true,
+            Some(("grace-period", v)) => {
+                self.grace_period =
+                    Some(v.parse().map_err(|_| format!("grace-period \"{v}\" is not a number of seconds"))?)
+            }
+            Some(("wait", "false")) => self.no_wait = true,
+            Some(("wait", "true")) => self.no_wait = false,
+            _ => return Err(format!("unknown delete-pod flag \"{flag}\"; known: grace-period=N, force, wait=false")),
+        }
+        Ok(())
+    }
 }
 
 /// The flags of `kubectl drain` the simulation models (`+flag` in the notation).
@@ -258,11 +311,13 @@ pub enum Target {
     Zone,
     /// A number of nodes of a zone (`:ZONE/K`, required).
     ZoneCount,
+    /// A Pod (`:NAME` in `default`, or `:NAMESPACE/NAME`, required).
+    Pod,
 }
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 28] = [
+    pub const ALL: [ActionKind; 29] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -291,6 +346,7 @@ impl ActionKind {
         ActionKind::CutControlPlane,
         ActionKind::RestoreControlPlane,
         ActionKind::CutNodes,
+        ActionKind::DeletePod(DeleteFlags { grace_period: None, force: false, no_wait: false }),
     ];
 
     /// The action's name in the notation.
@@ -324,6 +380,7 @@ impl ActionKind {
             ActionKind::CutControlPlane => "cut-control-plane",
             ActionKind::RestoreControlPlane => "restore-control-plane",
             ActionKind::CutNodes => "cut-nodes",
+            ActionKind::DeletePod(_) => "delete-pod",
         }
     }
 
@@ -350,6 +407,7 @@ impl ActionKind {
             | ActionKind::RestoreControlPlane => Target::None,
             ActionKind::CutZone | ActionKind::RestoreZone => Target::Zone,
             ActionKind::CutNodes => Target::ZoneCount,
+            ActionKind::DeletePod(_) => Target::Pod,
             _ => Target::Machine,
         }
     }
@@ -367,6 +425,7 @@ impl fmt::Display for ActionKind {
         match self {
             ActionKind::Drain(flags) => f.write_str(&flags.suffix()),
             ActionKind::CreatePdb(budget) => f.write_str(&budget.suffix()),
+            ActionKind::DeletePod(flags) => f.write_str(&flags.suffix()),
             _ => Ok(()),
         }
     }
@@ -459,6 +518,11 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
                 f.set(flag).map_err(err)?;
             }
         }
+        ActionKind::DeletePod(f) => {
+            for flag in flags {
+                f.set(flag).map_err(err)?;
+            }
+        }
         ActionKind::CreatePdb(budget) => {
             let given: Vec<&str> = flags.collect();
             match given.as_slice() {
@@ -490,6 +554,13 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
             return Err(err(format!("{name} needs a zone and a number of nodes, e.g. {name}:eu-west-1b/5@2m")));
         }
         (Target::ZoneCount, Some(t)) if split_zone_count(t).is_some() => Some(t.to_string()),
+        (Target::Pod, None) => return Err(err(format!("{name} needs a Pod, e.g. {name}:default/web-1@2m"))),
+        (Target::Pod, Some(t)) if split_pod(t).is_some() => Some(t.to_string()),
+        (Target::Pod, Some(t)) => {
+            return Err(err(format!(
+                "\"{t}\" is not a Pod ([NAMESPACE/]NAME, lowercase letters, digits, '-' and '.')"
+            )));
+        }
         (Target::ZoneCount, Some(t)) => {
             return Err(err(format!(
                 "\"{t}\" is not ZONE/K (a zone name, '/', and a number of nodes from 1 to {MAX_CUT_NODES})"
@@ -524,6 +595,13 @@ pub fn sort_by_time(actions: &mut [Action]) {
 /// Formats actions as the comma-separated notation.
 pub fn format_actions(actions: &[Action]) -> String {
     actions.iter().map(Action::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Splits a `delete-pod` target `[NAMESPACE/]NAME` (the namespace `default` when omitted).
+pub fn split_pod(target: &str) -> Option<(&str, &str)> {
+    let (ns, name) = target.split_once('/').unwrap_or(("default", target));
+    let subdomain = !name.is_empty() && name.len() <= 253 && name.split('.').all(is_dns_label);
+    (is_dns_label(ns) && subdomain).then_some((ns, name))
 }
 
 fn is_dns_label(s: &str) -> bool {
@@ -593,6 +671,13 @@ mod tests {
         assert_eq!(parse_action(&selected.to_string()).unwrap(), selected);
         assert_eq!(f.args(), ["--chunk-size=2", "--pod-selector=tier in (a,b)"]);
         assert!(parse_action("drain+pod-selector=a%3D(:node-3@1m").is_err());
+        let delete = parse_action("delete-pod+force+wait=false:kube-system/node-agent-x@1m").unwrap();
+        let ActionKind::DeletePod(f) = delete.kind else { panic!("a delete") };
+        assert_eq!((f.effective_grace(), f.no_wait), (Some(0), true));
+        assert_eq!(parse_action(&delete.to_string()).unwrap(), delete);
+        assert_eq!(split_pod("web-1"), Some(("default", "web-1")));
+        assert!(parse_action("delete-pod@1m").is_err(), "a Pod is needed");
+        assert!(parse_action("delete-pod:Web_1@1m").is_err());
     }
 
     #[test]

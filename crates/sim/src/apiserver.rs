@@ -192,6 +192,11 @@ impl ApiServer {
     }
 
     /// Starts the resourceVersion counter where a freshly installed cluster's would be.
+    /// The store's current resourceVersion (what a list answers with).
+    pub(crate) fn resource_version(&self) -> u64 {
+        self.resource_version
+    }
+
     pub(crate) fn with_resource_version(rv: u64) -> ApiServer {
         ApiServer { resource_version: rv, ..ApiServer::default() }
     }
@@ -715,7 +720,7 @@ impl ApiServer {
             ApiOp::CreateDaemonSet(ds) => self.create_daemonset(ctx, ds),
             ApiOp::GetDaemonSet { namespace, name } => self.get_daemonset(&namespace, &name),
             ApiOp::UpdateDaemonSetStatus(ds) => self.update_daemonset_status(ctx, ds),
-            ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid } => {
+            ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid, .. } => {
                 let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
                     return Err(not_found("", "pods", &name));
                 };

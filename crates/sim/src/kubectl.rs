@@ -1,10 +1,12 @@
 //! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, the budget
 //! `kubectl create pdb` makes, `kubectl delete node`, `kubectl taint nodes …
-//! node.kubernetes.io/out-of-service`, and (in `drain.rs`) `kubectl cordon`, `uncordon` and
-//! `drain`.
+//! node.kubernetes.io/out-of-service`, (in `drain.rs`) `kubectl cordon`, `uncordon` and
+//! `drain`, and (in `delete.rs`) `kubectl delete pod`.
 
+mod delete;
 mod drain;
 
+pub(crate) use delete::delete_pod;
 pub(crate) use drain::{Kubectl, KubectlTimer, cordon};
 
 use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE};

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
 
-use super::action::{Action, ActionKind, Refusal, split_zone_count};
+use super::action::{Action, ActionKind, Refusal, split_pod, split_zone_count};
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
@@ -519,6 +519,11 @@ impl World {
                     self.core.with(log, no_timer, |ctx| sets.on_change(ctx));
                 }
             }
+            ActionKind::DeletePod(flags) => {
+                let target = action.machine.as_deref().unwrap_or_default();
+                let (namespace, name) = split_pod(target).unwrap_or(("default", target));
+                self.core.with(log, no_timer, |ctx| kubectl::delete_pod(namespace, name, flags, ctx));
+            }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
                 self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
@@ -640,7 +645,8 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
                 return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
             }
         }
-        ActionKind::CreatePdb(_) | ActionKind::CreateDaemonSet => {}
+        // The reader's kubectl: a Pod that is not there gets the API server's NotFound.
+        ActionKind::CreatePdb(_) | ActionKind::CreateDaemonSet | ActionKind::DeletePod(_) => {}
         ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
             let v = view.expect("targets a machine");
             let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.clone())) };

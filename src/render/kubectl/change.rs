@@ -1,5 +1,5 @@
-//! kubectl's commands that change the cluster: `cordon NODE`, `uncordon NODE` and
-//! `drain NODE [flags]`. They are not answered from one snapshot: the command line becomes the
+//! kubectl's commands that change the cluster: `cordon NODE`, `uncordon NODE`,
+//! `drain NODE [flags]` and `delete pod NAME [flags]` ([`super::delete_pod`]). They are not answered from one snapshot: the command line becomes the
 //! simulation's action at the playhead ([`parse`]), the timeline is computed again with it, and
 //! what kubectl printed is read back from the log as it happens ([`transcript`]).
 
@@ -15,11 +15,19 @@ _v+grace-period _b+ignore-daemonsets _v+pod-selector lv-selector _v-skip-wait-fo
 /// `kubectl cordon`'s and `uncordon`'s flags.
 const CORDON_FLAGS: &str = "_v-dry-run lv-selector";
 
-/// A command that changes the cluster: the action and the node it names.
+/// A command that changes the cluster: the action and what it names (a node, or for
+/// `delete pod` the Pod as `NAMESPACE/NAME`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     pub kind: ActionKind,
     pub node: String,
+}
+
+impl Change {
+    /// Whether the command names a node (which must exist before anything is sent).
+    pub fn names_node(&self) -> bool {
+        !matches!(self.kind, ActionKind::DeletePod(_))
+    }
 }
 
 /// The command's name, if `args` names `cordon`, `uncordon` or `drain` (global flags before it
@@ -29,9 +37,26 @@ fn command_of(args: &[String]) -> Option<&str> {
     matches!(first.as_str(), "cordon" | "uncordon" | "drain").then_some(first.as_str())
 }
 
+/// The first argument that is neither a flag nor the namespace flag's value.
+fn command_word(args: &[String]) -> Option<&str> {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        match a {
+            "-n" | "--namespace" => i += 2,
+            _ if a.starts_with('-') => i += 1,
+            _ => return Some(a),
+        }
+    }
+    None
+}
+
 /// Parses `cordon|uncordon|drain NODE [flags]`: `None` if `args` is another command, else the
 /// change or kubectl's error for the command line.
 pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
+    if command_word(args) == Some("delete") {
+        return super::delete_pod::parse(args);
+    }
     let name = command_of(args)?;
     let at = args.iter().position(|a| a == name).expect("found above");
     let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
@@ -157,6 +182,10 @@ pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, boo
         lines.push(Line { t: l.t, stderr, text: l.message.clone() });
         let last = &l.message;
         let ended = match kind {
+            // kubectl prints nothing after the delete (its wait for the Pod to go is silent).
+            ActionKind::DeletePod(_) => {
+                last.starts_with("Error from server") || (last.starts_with("pod \"") && !stderr)
+            }
             ActionKind::Drain(_) => {
                 (last.starts_with("node/") && last.ends_with(" drained"))
                     || (after_pending && !last.starts_with(' '))

@@ -23,6 +23,7 @@
 
 pub mod change;
 pub mod command;
+pub mod delete_pod;
 pub mod describe;
 pub mod describe_csinode;
 pub mod describe_pdb;

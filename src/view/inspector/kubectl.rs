@@ -1,7 +1,8 @@
 //! The kubectl panel: a prompt answered by [`crate::render::kubectl`] for the cluster at the
 //! playhead (the output follows the playhead, like `watch kubectl ...`), suggestions, and a
-//! shell-like history recalled with the arrow keys. `cordon`, `uncordon` and `drain` become the
-//! reader's action at the playhead; their output is what kubectl has printed by the playhead.
+//! shell-like history recalled with the arrow keys. `cordon`, `uncordon`, `drain` and
+//! `delete pod` become the reader's action at the playhead; their output is what kubectl has
+//! printed by the playhead.
 
 use crate::render::kubectl::change::{self, Change};
 use crate::render::kubectl::{Cluster, Output, command};
@@ -123,15 +124,14 @@ pub fn run(line: &str, snapshot: &Snapshot<'_>) -> Output {
     command::run_line(line, &Cluster::from_snapshot(snapshot, snapshot.wall()))
 }
 
-/// The change a typed line asks for (`cordon`, `uncordon`, `drain`), with kubectl's error for a
-/// bad command line or a Node the cluster does not have at the snapshot's instant; `None` for
-/// every other command.
+/// The change a typed line asks for (`cordon`, `uncordon`, `drain`, `delete pod`), with kubectl's
+/// error for a bad command line or a Node the cluster does not have at the snapshot's instant (a
+/// Pod that is not there is the API server's to refuse); `None` for every other command.
 pub fn change_of(line: &str, snapshot: &Snapshot<'_>) -> Option<Result<Change, Output>> {
     let words = command::split_line(line).ok()?;
-    Some(
-        change::parse(&words)?
-            .and_then(|c| if snapshot.node(&c.node).is_some() { Ok(c) } else { Err(change::no_such_node(&c.node)) }),
-    )
+    Some(change::parse(&words)?.and_then(|c| {
+        if !c.names_node() || snapshot.node(&c.node).is_some() { Ok(c) } else { Err(change::no_such_node(&c.node)) }
+    }))
 }
 
 /// What a changing command, started at `at`, has printed by `t`.

@@ -86,6 +86,9 @@ pub(crate) enum ApiOp {
         grace_seconds: Option<i64>,
         /// `preconditions.uid`: the delete fails with 409 unless the stored Pod has this uid.
         precondition_uid: Option<String>,
+        /// As `kubectl delete` sends it: through the dynamic client, with no `kind` or
+        /// `apiVersion`, and `propagationPolicy: Background`.
+        background: bool,
     },
     /// `kubectl cordon`/`uncordon`: a strategic merge patch of `spec.unschedulable` on `nodes/NAME`.
     PatchNodeUnschedulable {
@@ -284,13 +287,20 @@ impl ApiOp {
                 }),
                 SMP,
             )),
-            ApiOp::DeletePod { grace_seconds, precondition_uid, .. } => {
-                let mut body = serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" });
+            ApiOp::DeletePod { grace_seconds, precondition_uid, background, .. } => {
+                let mut body = if *background {
+                    serde_json::json!({})
+                } else {
+                    serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })
+                };
                 if let Some(g) = grace_seconds {
                     body["gracePeriodSeconds"] = (*g).into();
                 }
                 if let Some(uid) = precondition_uid {
                     body["preconditions"] = serde_json::json!({ "uid": uid });
+                }
+                if *background {
+                    body["propagationPolicy"] = "Background".into();
                 }
                 Some((Body::Json(body), JSON))
             }

@@ -200,7 +200,8 @@ impl ApiServer {
                 self.store_pod(ctx, marked, ChangeType::Modified);
             }
         }
-        let delete = super::ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid: None };
+        let delete =
+            super::ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid: None, background: false };
         self.apply(ctx, super::Caller::Trusted, delete)
     }
 

@@ -19,6 +19,7 @@ fn delete_with_a_wrong_uid_precondition_is_a_conflict() {
         name: "web".into(),
         grace_seconds: Some(0),
         precondition_uid: Some(uid.into()),
+        background: false,
     };
     let err = api.execute(&mut exec, Caller::Trusted, delete("not-the-uid")).expect_err("a conflict");
     assert_eq!((err.code, err.reason), (409, "Conflict"));

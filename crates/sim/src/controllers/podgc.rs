@@ -160,6 +160,7 @@ fn mark_failed_and_delete<T>(pod: &Pod, condition: Option<(&str, &str)>, ctx: &m
         name: pod.metadata.name.clone(),
         grace_seconds: Some(0),
         precondition_uid: None,
+        background: false,
     };
     matches!(ctx.call(ACTOR, None, delete), Reply::Ok(_))
 }

@@ -59,6 +59,7 @@ impl StatefulSetController {
                             name: name.clone(),
                             grace_seconds: None,
                             precondition_uid: None,
+                            background: false,
                         };
                         if ctx.call(ACTOR, None, delete).ok().is_some() {
                             self.event(

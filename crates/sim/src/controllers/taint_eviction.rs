@@ -264,6 +264,7 @@ impl TaintEviction {
                 name: name.into(),
                 grace_seconds: None,
                 precondition_uid: None,
+                background: false,
             },
         );
     }

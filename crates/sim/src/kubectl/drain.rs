@@ -325,6 +325,7 @@ impl Kubectl {
                 name: t.name.clone(),
                 grace_seconds: grace,
                 precondition_uid: None,
+                background: false,
             };
             ctx.call(Actor::Kubectl, None, op);
             self.runs[run].pods[pod].state = PodState::Waiting;

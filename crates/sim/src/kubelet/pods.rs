@@ -309,6 +309,7 @@ impl Kubelet {
                         name: live.metadata.name.clone(),
                         grace_seconds: Some(0),
                         precondition_uid: Some(live.metadata.uid.clone()),
+                        background: false,
                     },
                 );
                 self.workers.remove(uid);
