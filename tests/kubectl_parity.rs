@@ -126,11 +126,19 @@ struct Served {
     /// order, by method and path, replayed to the real kubectl; and what it asked for.
     replay: Option<Mutex<Vec<(String, u16, Value)>>>,
     asked: Mutex<Vec<String>>,
+    /// What kubectl sent with each request it asked for: content type and body.
+    sent: Mutex<Vec<(String, String, String)>>,
 }
 
 impl Served {
     fn new(cluster: Cluster) -> Served {
-        Served { cluster, table_now: Mutex::new(None), replay: None, asked: Mutex::new(Vec::new()) }
+        Served {
+            cluster,
+            table_now: Mutex::new(None),
+            replay: None,
+            asked: Mutex::new(Vec::new()),
+            sent: Mutex::new(Vec::new()),
+        }
     }
 }
 
@@ -182,6 +190,8 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
     let mut accept = String::new();
+    let mut content_type = String::new();
+    let mut body = Vec::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" {
@@ -191,18 +201,18 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
             match k.to_ascii_lowercase().as_str() {
                 "accept" => accept = v.trim().to_string(),
                 "user-agent" => state.user_agents.lock().unwrap().push(v.trim().to_string()),
-                "content-length" => {
-                    let n: usize = v.trim().parse().unwrap_or(0);
-                    let mut body = vec![0; n];
-                    reader.read_exact(&mut body)?;
-                }
+                "content-type" => content_type = v.trim().to_string(),
+                "content-length" => body = vec![0; v.trim().parse().unwrap_or(0)],
+
                 _ => {}
             }
         }
     }
+    reader.read_exact(&mut body)?;
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let (code, body) = route(state, method, target, &accept);
+    let sent = (content_type, String::from_utf8_lossy(&body).into_owned());
+    let (code, body) = route(state, method, target, &accept, sent);
     let body = body.to_string();
     let mut out = stream;
     write!(
@@ -215,7 +225,7 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
 }
 
 /// `/m/ID/rest?query` → the moment, `/rest` and the decoded query.
-fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value) {
+fn route(state: &State, method: &str, target: &str, accept: &str, sent: (String, String)) -> (u16, Value) {
     let unknown = |why: &str| {
         state.unknown.lock().unwrap().push(format!("{method} {target} ({why})"));
         status(404, "NotFound", "the server could not find the requested resource".into(), None)
@@ -235,6 +245,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
     {
         let key = format!("{method} {path}");
         served.asked.lock().unwrap().push(key.clone());
+        served.sent.lock().unwrap().push((key.clone(), sent.0, sent.1));
         let mut answers = replay.lock().unwrap();
         // The next answer recorded for this request; the last one again once they run out (a
         // poll that came once more than in the simulation).
@@ -252,7 +263,8 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
             _ => {}
         }
     }
-    if method != "GET" {
+    // A DELETE the simulation did not answer: only of an object that does not exist (below).
+    if method != "GET" && method != "DELETE" {
         return unknown("not a GET");
     }
     let table = accept.contains("as=Table");
@@ -293,6 +305,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
         .collect();
     match rest {
         [_, name] => match all.into_iter().find(|o| o.meta().name == *name) {
+            Some(_) if method == "DELETE" => unknown("a DELETE the simulation did not answer"),
             Some(o) if table => (200, table_json(resource, &[o], now)),
             Some(o) => (200, o.to_json()),
             None => status(
@@ -302,6 +315,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str) -> (u16, Value
                 Some(json!({"name": name, "group": resource.group(), "kind": resource.plural()})),
             ),
         },
+        [_] if method == "DELETE" => unknown("a DELETE of a collection"),
         [_] => {
             let selected: Vec<Object> = match params.get("fieldSelector").map(|s| field_filter(s)) {
                 None => all,
@@ -904,15 +918,106 @@ fn describe_output_is_deterministic_and_complete() {
     assert!(ticks.len() >= 2 && ticks[0] == c.now && ticks.windows(2).all(|w| w[0] < w[1]));
 }
 
+/// Runs the real kubectl for a changing command (`drain`, `cordon`, `taint`, `delete node`) at
+/// `t` of `chapter` (with `actions`), against the test server answering each request as the
+/// simulation answered nodeline's kubectl, and compares: stdout and stderr (goroutines print in
+/// any order, so each stream is compared as a sorted set of lines, with its first and last line in
+/// place), the exit status, the requests, and every JSON body nodeline sent with its content type.
+/// A command nodeline answers without simulating (a bad command line, a missing Node) is compared
+/// by its output alone. The difference, if any.
+fn check_change(
+    k: &Kubectl,
+    server: &Server,
+    id: usize,
+    chapter: Chapter,
+    actions: &str,
+    t: SimTime,
+    line: &str,
+) -> Option<String> {
+    use nodeline::render::kubectl::change;
+    use nodeline::sim::{Body, Response};
+    let m = moment(line, chapter, actions, t);
+    let argv = words(line);
+    let cluster = cluster_at(&m);
+    let mut tl = Timeline::with_actions(chapter, Config::default(), &m.actions);
+    tl.run_until(m.t);
+    let parsed = change::parse(&argv).expect("a change");
+    let (ours, simulated) = match parsed {
+        Err(out) => (out, false),
+        Ok(c) if tl.at(m.t).node(&c.node).is_none() => (c.missing_node(), false),
+        Ok(c) => {
+            // The simulation: the command at the moment, run until kubectl exits.
+            tl.fork(c.action(m.t)).expect("accepted");
+            tl.run_until(m.t + Duration::from_secs(120));
+            let (lines, ended) = change::transcript(tl.log(), m.t, c.kind);
+            assert!(ended, "{line}: the simulated command ends");
+            (change::output(&lines), true)
+        }
+    };
+    let recorded: Vec<_> = if simulated {
+        tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect()
+    } else {
+        Vec::new()
+    };
+    let replay = recorded
+        .iter()
+        .map(|r| {
+            let body = match &r.response {
+                Some(Response::Object(o)) => o.to_json(),
+                Some(Response::Status(s)) => serde_json::to_value(s).expect("a Status"),
+                Some(renewal @ Response::Renewal(_)) => renewal.object().expect("a Lease").to_json(),
+                None => Value::Null,
+            };
+            (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
+        })
+        .collect();
+    let served = Arc::new(Served { replay: Some(Mutex::new(replay)), ..Served::new(cluster) });
+    server.state.moments.lock().unwrap().insert(id, served.clone());
+    let ran = k.run(id, &argv);
+    let sorted = |s: &str| {
+        let mut v: Vec<&str> = s.lines().collect();
+        v.sort_unstable();
+        v.join("\n")
+    };
+    let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
+    let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
+    let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
+    let mut ours_asked: Vec<String> = recorded.iter().map(|r| format!("{} {}", r.method.as_str(), r.path)).collect();
+    let mut theirs_asked: Vec<String> =
+        served.asked.lock().unwrap().iter().map(|a| a.trim_end_matches('/').to_string()).collect();
+    ours_asked.retain(|a| a != "GET /api/v1");
+    theirs_asked.retain(|a| a != "GET /api/v1");
+    ours_asked.sort();
+    theirs_asked.sort();
+    let sent = served.sent.lock().unwrap();
+    let mut bodies = Vec::new();
+    for r in &recorded {
+        let Some(Body::Json(ours_body)) = &r.body else { continue };
+        let key = format!("{} {}", r.method.as_str(), r.path);
+        let theirs = sent.iter().find(|(k, _, _)| *k == key);
+        let same = theirs.is_some_and(|(_, ct, body)| {
+            Some(ct.as_str()) == r.content_type && serde_json::from_str::<Value>(body).ok().as_ref() == Some(ours_body)
+        });
+        if !same {
+            bodies.push(format!("{key}: nodeline sent {:?} {ours_body}, kubectl sent {theirs:?}", r.content_type));
+        }
+    }
+    let same_requests = !simulated || ours_asked == theirs_asked;
+    if same_out && same_err && ours.code == ran.code && same_requests && bodies.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "kubectl {line}: exit {} (nodeline {})\nstdout kubectl:\n{}\nstdout nodeline:\n{}\nstderr kubectl:\n{}\nstderr nodeline:\n{}\nrequests kubectl: {theirs_asked:#?}\nrequests nodeline: {ours_asked:#?}\nbodies: {bodies:#?}",
+        ran.code, ours.code, ran.stdout, ours.stdout, ran.stderr, ours.stderr
+    ))
+}
+
 /// The real `kubectl drain` (and `cordon`) against the test server answering as the simulation
 /// answered nodeline's kubectl (the cordon PATCH, the Pod list, the DaemonSet GET, every eviction's
-/// 201 or 429, the polls): the same lines on stdout and stderr (goroutines print in any order, so
-/// each stream is compared as a sorted set of lines, with its first and last line in place), the
-/// same exit status, and the same requests.
+/// 201 or 429, the polls): the same output, exit status and requests ([`check_change`]). The
+/// drain takes the real 5 s of kubectl's retry.
 #[test]
 fn real_kubectl_drain_prints_what_nodeline_prints() {
-    use nodeline::render::kubectl::change;
-    use nodeline::sim::Response;
     let Some(path) = require_kubectl() else { return };
     let dir = temp_dir();
     let server = Server::start();
@@ -924,60 +1029,53 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         (902, "cordon node-2"),
         (903, "uncordon node-1"),
     ] {
-        let m = moment(line, Chapter::Maintenance, "", SimTime::from_secs(100));
-        let argv = words(line);
-        let c = change::parse(&argv).expect("a change").expect("valid");
-        // The simulation: the command at the moment, run until kubectl exits.
-        let cluster = cluster_at(&m);
-        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
-        tl.run_until(m.t);
-        tl.fork(Action { at: m.t, kind: c.kind, machine: Some(c.node.clone()) }).expect("accepted");
-        tl.run_until(m.t + Duration::from_secs(120));
-        let (lines, ended) = change::transcript(tl.log(), m.t, c.kind);
-        assert!(ended, "{line}: the simulated command ends");
-        let ours = change::output(&lines);
-        let recorded: Vec<_> =
-            tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect();
-        let replay = recorded
-            .iter()
-            .map(|r| {
-                let body = match &r.response {
-                    Some(Response::Object(o)) => o.to_json(),
-                    Some(Response::Status(s)) => serde_json::to_value(s).expect("a Status"),
-                    Some(renewal @ Response::Renewal(_)) => renewal.object().expect("a Lease").to_json(),
-                    None => Value::Null,
-                };
-                (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
-            })
-            .collect();
-        let served = Arc::new(Served { replay: Some(Mutex::new(replay)), ..Served::new(cluster) });
-        server.state.moments.lock().unwrap().insert(id, served.clone());
-        let ran = k.run(id, &argv);
-        let sorted = |s: &str| {
-            let mut v: Vec<&str> = s.lines().collect();
-            v.sort_unstable();
-            v.join("\n")
-        };
-        let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
-        let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
-        let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
-        let mut ours_asked: Vec<String> =
-            recorded.iter().map(|r| format!("{} {}", r.method.as_str(), r.path)).collect();
-        let mut theirs_asked: Vec<String> =
-            served.asked.lock().unwrap().iter().map(|a| a.trim_end_matches('/').to_string()).collect();
-        ours_asked.retain(|a| a != "GET /api/v1");
-        theirs_asked.retain(|a| a != "GET /api/v1");
-        ours_asked.sort();
-        theirs_asked.sort();
-        if !(same_out && same_err && ours.code == ran.code && ours_asked == theirs_asked) {
-            failures.push(format!(
-                "kubectl {line}: exit {} (nodeline {})\nstdout kubectl:\n{}\nstdout nodeline:\n{}\nstderr kubectl:\n{}\nstderr nodeline:\n{}\nrequests kubectl: {theirs_asked:#?}\nrequests nodeline: {ours_asked:#?}",
-                ran.code, ours.code, ran.stdout, ours.stdout, ran.stderr, ours.stderr
-            ));
-        }
+        failures.extend(check_change(&k, &server, id, Chapter::Maintenance, "", SimTime::from_secs(100), line));
     }
     cleanup(&dir);
     let unknown = server.state.unknown.lock().unwrap();
     assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The real `kubectl taint` and `kubectl delete node` in chapter 6: the out-of-service taint on
+/// the powered-off node-2 and its removal, another taint added, refused without `--overwrite`,
+/// replaced with it, removed (the last one: a `null` list), kubectl's argument errors, and the
+/// Node deleted; each against the test server replaying the simulation's answers
+/// ([`check_change`]).
+#[test]
+fn real_kubectl_taint_and_delete_node_print_what_nodeline_prints() {
+    let Some(path) = require_kubectl() else { return };
+    let dir = temp_dir();
+    let server = Server::start();
+    let k = Kubectl { path, dir: dir.clone(), port: server.port };
+    let s = SimTime::from_secs;
+    let dedicated = "taint:node-3/dedicated=db:NoSchedule@60s";
+    let mut failures = Vec::new();
+    for (id, actions, t, line) in [
+        (950, "", s(400), "taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"),
+        (951, "", s(720), "taint nodes node-2 node.kubernetes.io/out-of-service:NoExecute-"),
+        (952, "", s(720), "taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"),
+        (953, "", s(720), "taint node node-2 node.kubernetes.io/out-of-service=later:NoExecute --overwrite"),
+        (954, "", s(100), "taint nodes node-3 dedicated=db:NoSchedule"),
+        (955, "", s(100), "taint nodes node-3 dedicated-"),
+        (956, dedicated, s(100), "taint no node-3 dedicated:NoSchedule-"),
+        (957, dedicated, s(100), "taint nodes node-3 dedicated=web:NoSchedule"),
+        (958, "", s(100), "taint nodes node-3 dedicated=db:Sometimes"),
+        (959, "", s(100), "taint nodes node-3 dedicated"),
+        (960, "", s(100), "taint nodes node-3 Bad_Key=x:NoSchedule"),
+        (961, "", s(100), "taint nodes node-9 dedicated=db:NoSchedule"),
+        (962, "", s(100), "taint pods web-1 dedicated=db:NoSchedule"),
+        (963, "", s(100), "taint nodes dedicated=db:NoSchedule"),
+        (964, "", s(100), "taint nodes node-3 a=b:NoSchedule node-2"),
+        (965, "", s(100), "delete node node-3"),
+        (966, "", s(100), "delete nodes/node-2"),
+        (967, "", s(100), "delete node nope"),
+        (968, "", s(100), "delete node nope --ignore-not-found"),
+    ] {
+        failures.extend(check_change(&k, &server, id, Chapter::NodeGoesAway, actions, t, line));
+    }
+    cleanup(&dir);
+    let unknown = server.state.unknown.lock().unwrap();
+    assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
+    assert!(failures.is_empty(), "{} differences:\n\n{}", failures.len(), failures.join("\n\n"));
 }

@@ -80,6 +80,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::DeleteNodeAction => "Delete Node",
         Key::TaintOutOfService => "Taint out-of-service",
         Key::UntaintOutOfService => "Remove out-of-service taint",
+        Key::TaintNode => "Change a taint",
         Key::CreateStatefulSet => "Create StatefulSet",
         Key::CutZone => "Cut zone",
         Key::RestoreZone => "Restore zone",

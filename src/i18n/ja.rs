@@ -84,6 +84,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::DeleteNodeAction => "Node を削除",
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
+        Key::TaintNode => "taint を変更",
         Key::CreateStatefulSet => "StatefulSet を作成",
         Key::CutZone => "ゾーンを切り離す",
         Key::RestoreZone => "ゾーンを戻す",

@@ -328,6 +328,7 @@ keys! {
     DeleteNodeAction,
     TaintOutOfService,
     UntaintOutOfService,
+    TaintNode,
     CreateStatefulSet,
     CutZone,
     RestoreZone,

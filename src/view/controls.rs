@@ -28,6 +28,10 @@ pub const FLEET_GROUP: [ActionKind; 5] = [
     ActionKind::RestoreControlPlane,
 ];
 
+/// Actions without a button: typed into the kubectl panel (`kubectl taint nodes …`), or given in
+/// a link.
+pub const TYPED: [ActionKind; 1] = [ActionKind::Taint { overwrite: false }];
+
 /// The target of a fleet action on `zone` with `count` nodes: `ZONE/K`, `ZONE`, or none.
 pub fn fleet_target(kind: ActionKind, zone: &str, count: usize) -> Option<String> {
     match kind.target() {
@@ -73,6 +77,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::DeleteNode => Key::DeleteNodeAction,
         ActionKind::TaintOutOfService => Key::TaintOutOfService,
         ActionKind::UntaintOutOfService => Key::UntaintOutOfService,
+        ActionKind::Taint { .. } => Key::TaintNode,
         ActionKind::CreateStatefulSet => Key::CreateStatefulSet,
         ActionKind::CutZone => Key::CutZone,
         ActionKind::RestoreZone => Key::RestoreZone,
@@ -137,6 +142,7 @@ mod tests {
     fn every_action_has_one_place_and_a_label() {
         let mut listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
         listed.extend(FLEET_GROUP);
+        listed.extend(TYPED);
         listed.sort();
         let mut all = ActionKind::ALL.to_vec();
         all.sort();
@@ -166,7 +172,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let states = button_states(&tl.at(SimTime::from_secs(90)), None);
-        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len());
+        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len() - TYPED.len());
         assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");

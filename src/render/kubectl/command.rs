@@ -312,11 +312,12 @@ nodeline answers kubectl's read commands for the simulated cluster at the playhe
 
   kubectl get nodes|pods|leases|events|csinodes|pdb|ds [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
   kubectl describe node|pod|csinode|pdb [NAME]
-  kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...] (in the page
-  and in `nodeline kubectl`: the command becomes an action at the playhead)
+  kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...],
+  kubectl taint nodes NODE KEY[=VALUE]:EFFECT[-] [--overwrite], kubectl delete node NODE (in the
+  page and in `nodeline kubectl`: the command becomes an action at the playhead)
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
-sandbox's actions and those three commands.
+sandbox's actions and those commands.
 ";
 
 /// Runs kubectl with `args` (without the program name).
