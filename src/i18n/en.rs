@@ -234,6 +234,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceTainted => "the Node {0} already has the node.kubernetes.io/out-of-service taint",
         Key::RefuseOutOfServiceNotTainted => "the Node {0} has no node.kubernetes.io/out-of-service taint",
         Key::RefuseStatefulSetExists => "the StatefulSet {0} already exists",
+        Key::RefuseInvalidTaint => "\"{0}\" is not a Node and a taint, NODE/KEY[=VALUE]:EFFECT",
         Key::ChartTitle => "Per zone over time",
         Key::ChartLegend => {
             "Red: nodes not Ready. Dashed: nodes with a NoExecute taint. Dotted: Pods terminating. Green: Pods running."

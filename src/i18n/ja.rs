@@ -242,6 +242,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceTainted => "Node {0} にはすでに node.kubernetes.io/out-of-service taint があります",
         Key::RefuseOutOfServiceNotTainted => "Node {0} に node.kubernetes.io/out-of-service taint はありません",
         Key::RefuseStatefulSetExists => "StatefulSet {0} はすでにあります",
+        Key::RefuseInvalidTaint => "「{0}」は Node と taint（NODE/KEY[=VALUE]:EFFECT）ではありません",
         Key::ChartTitle => "ゾーンごとの推移",
         Key::ChartLegend => {
             "赤: Ready でない Node。破線: NoExecute の taint が付いた Node。点線: 終了中の Pod。緑: 実行中の Pod。"

@@ -474,6 +474,7 @@ keys! {
     RefuseOutOfServiceTainted,
     RefuseOutOfServiceNotTainted,
     RefuseStatefulSetExists,
+    RefuseInvalidTaint,
     RefuseNoSuchZone,
     RateStopped,
     ChartTitle,

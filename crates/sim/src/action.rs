@@ -656,6 +656,8 @@ pub enum Refusal {
     OutOfServiceNotTainted(String),
     /// The StatefulSet already exists.
     StatefulSetExists(String),
+    /// A `taint` action's target is not `NODE/KEY[=VALUE]:EFFECT` (or a removal).
+    InvalidTaint(String),
     /// No machine carries this zone label.
     NoSuchZone(String),
     /// Every kubelet of this zone is already cut off.
@@ -685,6 +687,7 @@ impl Refusal {
             | Refusal::OutOfServiceAlreadyTainted(s)
             | Refusal::OutOfServiceNotTainted(s)
             | Refusal::StatefulSetExists(s)
+            | Refusal::InvalidTaint(s)
             | Refusal::NoSuchZone(s)
             | Refusal::ZoneAlreadyCut(s)
             | Refusal::ZoneNotCut(s) => s.clone(),
@@ -717,6 +720,7 @@ impl fmt::Display for Refusal {
                 write!(f, "the Node {s} has no node.kubernetes.io/out-of-service taint")
             }
             Refusal::StatefulSetExists(_) => write!(f, "the StatefulSet {s} already exists"),
+            Refusal::InvalidTaint(_) => write!(f, "\"{s}\" is not a Node and a taint, NODE/KEY[=VALUE]:EFFECT"),
             Refusal::NoSuchZone(_) => write!(f, "there is no zone named {s}"),
             Refusal::ZoneAlreadyCut(_) => write!(f, "every node of zone {s} is already cut off"),
             Refusal::ZoneNotCut(_) => write!(f, "no node of zone {s} is cut off"),

@@ -527,6 +527,7 @@ pub(crate) fn check_action(
         other => return other.map(|_| None),
     }
     // A taint's target is `NODE/SPEC`: the machine is its first part.
+    let original = machine;
     let machine = match kind.target() {
         Target::NodeTaint => machine.and_then(|t| t.split_once('/')).map(|(node, _)| node),
         _ => machine,
@@ -598,6 +599,9 @@ pub(crate) fn check_action(
         | ActionKind::Drain(_)
         | ActionKind::DeleteNode
         | ActionKind::Taint { .. } => {
+            if kind.target() == Target::NodeTaint && original.and_then(split_taint_target).is_none() {
+                return Err(Refusal::InvalidTaint(original.unwrap_or_default().to_string()));
+            }
             // The reader's kubectl, from outside the machine: the Node must exist.
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {
