@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use nodeline::cli;
 use nodeline::render::kubectl::change;
-use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline};
+use nodeline::sim::{Chapter, Config, SimTime, Timeline};
 
 fn golden(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
@@ -31,7 +31,7 @@ fn transcript(at: u64, line: &str) -> String {
     let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
     let at = SimTime::from_secs(at);
     tl.run_until(at);
-    tl.fork(Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+    tl.fork(c.action(at)).expect("accepted");
     tl.run_until(at + std::time::Duration::from_secs(300));
     let (lines, ended) = change::transcript(tl.log(), at, c.kind);
     assert!(ended, "the command ends");
@@ -114,7 +114,7 @@ fn nodeline_kubectl_deletes_a_pod_and_waits_for_it() {
 
     let words: Vec<String> = ["delete", "pod", &name].iter().map(|s| s.to_string()).collect();
     let c = change::parse(&words).expect("a change").expect("valid");
-    tl.fork(Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+    tl.fork(c.action(at)).expect("accepted");
     tl.run_until(at + std::time::Duration::from_secs(120));
     let log = tl.log();
     let sent: Vec<_> = log.requests.iter().filter(|r| r.t >= at && r.actor == Actor::Kubectl).collect();

@@ -186,6 +186,7 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
     reader.read_line(&mut request_line)?;
     let mut accept = String::new();
     let mut length = 0;
+    let mut content_type = String::new();
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" {
@@ -195,6 +196,7 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
             match k.to_ascii_lowercase().as_str() {
                 "accept" => accept = v.trim().to_string(),
                 "user-agent" => state.user_agents.lock().unwrap().push(v.trim().to_string()),
+                "content-type" => content_type = v.trim().to_string(),
                 "content-length" => length = v.trim().parse().unwrap_or(0),
                 _ => {}
             }
@@ -205,7 +207,8 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
     let sent: Option<Value> = serde_json::from_slice(&sent).ok();
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let (code, body) = route(state, method, target, &accept, sent.as_ref());
+    let sent = sent.as_ref().map(|body| (content_type.as_str(), body));
+    let (code, body) = route(state, method, target, &accept, sent);
     let body = body.to_string();
     let mut out = stream;
     if target.contains("watch=true") && code == 200 {
@@ -226,7 +229,8 @@ fn handle(stream: TcpStream, state: &State) -> std::io::Result<()> {
 }
 
 /// `/m/ID/rest?query` → the moment, `/rest` and the decoded query.
-fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<&Value>) -> (u16, Value) {
+/// `sent` is the request's JSON body, if any, with its content type.
+fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(&str, &Value)>) -> (u16, Value) {
     let unknown = |why: &str| {
         state.unknown.lock().unwrap().push(format!("{method} {target} ({why})"));
         status(404, "NotFound", "the server could not find the requested resource".into(), None)
@@ -247,7 +251,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<&
         let key = format!("{method} {path}");
         // `timeout=10s` is the test's `--request-timeout`, which nodeline's kubectl does not send.
         let query: Vec<&str> = query.split('&').filter(|kv| !kv.is_empty() && *kv != "timeout=10s").collect();
-        let body = sent.map(|b| format!(" {b}")).unwrap_or_default();
+        let body = sent.map(|(ct, b)| format!(" [{ct}] {b}")).unwrap_or_default();
         served.asked.lock().unwrap().push(format!("{method} {}?{}{body}", path.trim_end_matches('/'), query.join("&")));
         let mut answers = replay.lock().unwrap();
         // The next answer recorded for this request; the last one again once they run out (a
@@ -266,7 +270,8 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<&
             _ => {}
         }
     }
-    if method != "GET" {
+    // A DELETE the simulation did not answer: only of an object that does not exist (below).
+    if method != "GET" && method != "DELETE" {
         return unknown("not a GET");
     }
     let table = accept.contains("as=Table");
@@ -307,6 +312,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<&
         .collect();
     match rest {
         [_, name] => match all.into_iter().find(|o| o.meta().name == *name) {
+            Some(_) if method == "DELETE" => unknown("a DELETE the simulation did not answer"),
             Some(o) if table => (200, table_json(resource, &[o], now)),
             Some(o) => (200, o.to_json()),
             None => status(
@@ -316,6 +322,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<&
                 Some(json!({"name": name, "group": resource.group(), "kind": resource.plural()})),
             ),
         },
+        [_] if method == "DELETE" => unknown("a DELETE of a collection"),
         [_] => {
             let fields = match params.get("fieldSelector").map(|s| field_filter(s)) {
                 None => Vec::new(),
@@ -1011,23 +1018,135 @@ fn describe_output_is_deterministic_and_complete() {
     assert!(ticks.len() >= 2 && ticks[0] == c.now && ticks.windows(2).all(|w| w[0] < w[1]));
 }
 
-/// The real `kubectl drain` (and `cordon`, `delete pod`) against the test server answering as the
-/// simulation answered nodeline's kubectl (the cordon PATCH, the Pod list, the DaemonSet GET, every
-/// eviction's 201 or 429, the polls, the DELETE, the wait's GET, list and watch): the same lines on
-/// stdout and stderr (goroutines print in any order, so each stream is compared as a sorted set of
-/// lines, with its first and last line in place), the same exit status, and the same requests with
-/// their queries and JSON bodies (a watch's random `timeoutSeconds` apart). `{web}` and `{agent}`
-/// in a line stand for a web Pod on node-2 and the node agent's Pod there.
+/// Runs the real kubectl for a changing command (`drain`, `cordon`, `taint`, `delete node`,
+/// `delete pod`) at `t` of `chapter` (with `actions`), against the test server answering each
+/// request as the simulation answered nodeline's kubectl (the cordon PATCH, the Pod list, the
+/// DaemonSet GET, every eviction's 201 or 429, the polls, the DELETE, the wait's GET, list and
+/// watch), and compares: stdout and stderr (goroutines print in any order, so each stream is
+/// compared as a sorted set of lines, with its first and last line in place), the exit status,
+/// and the requests with their queries, content types and JSON bodies (a watch's random
+/// `timeoutSeconds` apart). A command nodeline answers without simulating (a bad command line, a
+/// missing Node) is compared by its output alone. The difference, if any.
+fn check_change(
+    k: &Kubectl,
+    server: &Server,
+    id: usize,
+    chapter: Chapter,
+    actions: &str,
+    t: SimTime,
+    line: &str,
+) -> Option<String> {
+    use nodeline::render::kubectl::change;
+    use nodeline::sim::Response;
+    let m = moment(line, chapter, actions, t);
+    let argv = words(line);
+    let cluster = cluster_at(&m);
+    let mut tl = Timeline::with_actions(chapter, Config::default(), &m.actions);
+    tl.run_until(m.t);
+    let (ours, simulated) = match change::parse(&argv).expect("a change") {
+        Err(out) => (out, false),
+        Ok(c) if c.names_node() && tl.at(m.t).node(&c.node).is_none() => (c.missing_node(), false),
+        Ok(c) => {
+            // The simulation: the command at the moment, run until kubectl exits.
+            tl.fork(c.action(m.t)).expect("accepted");
+            tl.run_until(m.t + Duration::from_secs(120));
+            let (lines, ended) = change::transcript(tl.log(), m.t, c.kind);
+            assert!(ended, "{line}: the simulated command ends");
+            (change::output(&lines), true)
+        }
+    };
+    let recorded: Vec<_> = if simulated {
+        tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect()
+    } else {
+        Vec::new()
+    };
+    let replay = recorded
+        .iter()
+        .map(|r| {
+            let body = match &r.response {
+                Some(Response::Object(o)) => o.to_json(),
+                Some(Response::Status(s)) => serde_json::to_value(s).expect("a Status"),
+                Some(renewal @ Response::Renewal(_)) => renewal.object().expect("a Lease").to_json(),
+                None => Value::Null,
+            };
+            (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
+        })
+        .collect();
+    // The store's resourceVersion at the list: in a continue token, or where a watch starts.
+    let list_rv = recorded
+        .iter()
+        .find_map(|r| {
+            r.query.split('&').find_map(|kv| match kv.split_once('=') {
+                Some(("continue", t)) => decode_continue(&unescape(t)).map(|(_, rv)| rv),
+                Some(("resourceVersion", rv)) => rv.parse().ok().filter(|rv| *rv > 0),
+                _ => None,
+            })
+        })
+        .unwrap_or(0);
+    let served = Arc::new(Served { replay: Some(Mutex::new(replay)), list_rv, ..Served::new(cluster) });
+    server.state.moments.lock().unwrap().insert(id, served.clone());
+    let ran = k.run(id, &argv);
+    let sorted = |s: &str| {
+        let mut v: Vec<&str> = s.lines().collect();
+        v.sort_unstable();
+        v.join("\n")
+    };
+    let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
+    let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
+    let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
+    let untimed = |q: &str| q.split('&').filter(|kv| !kv.starts_with("timeoutSeconds=")).collect::<Vec<_>>().join("&");
+    let mut ours_asked: Vec<String> = recorded
+        .iter()
+        .map(|r| {
+            let body = match &r.body {
+                Some(nodeline::sim::Body::Json(v)) => format!(" [{}] {v}", r.content_type.unwrap_or_default()),
+                _ => String::new(),
+            };
+            format!("{} {}?{}{body}", r.method.as_str(), r.path, untimed(&r.query))
+        })
+        .collect();
+    let mut theirs_asked: Vec<String> = served
+        .asked
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|a| match a.split_once('?') {
+            Some((head, rest)) => {
+                let (q, body) = rest.split_once(' ').map_or((rest, ""), |(q, b)| (q, b));
+                let body = if body.is_empty() { String::new() } else { format!(" {body}") };
+                format!("{head}?{}{body}", untimed(q))
+            }
+            None => a.clone(),
+        })
+        .collect();
+    ours_asked.retain(|a| a != "GET /api/v1?");
+    theirs_asked.retain(|a| a != "GET /api/v1?");
+    ours_asked.sort();
+    theirs_asked.sort();
+    let same_requests = !simulated || ours_asked == theirs_asked;
+    if same_out && same_err && ours.code == ran.code && same_requests {
+        return None;
+    }
+    Some(format!(
+        "kubectl {line}: exit {} (nodeline {})\nstdout kubectl:\n{}\nstdout nodeline:\n{}\nstderr kubectl:\n{}\nstderr nodeline:\n{}\nrequests kubectl: {theirs_asked:#?}\nrequests nodeline: {ours_asked:#?}",
+        ran.code, ours.code, ran.stdout, ours.stdout, ran.stderr, ours.stderr
+    ))
+}
+
+/// The real `kubectl drain` (and `cordon`, `delete pod`) in chapter 5 against the test server
+/// answering as the simulation answered nodeline's kubectl ([`check_change`]). `{web}` and
+/// `{agent}` in a line stand for a web Pod on node-2 and the node agent's Pod there. The drains
+/// take the real 5 s of kubectl's retry.
 #[test]
 fn real_kubectl_drain_prints_what_nodeline_prints() {
     use nodeline::render::kubectl::change;
-    use nodeline::sim::Response;
     let Some(path) = require_kubectl() else { return };
     let dir = temp_dir();
     let server = Server::start();
     let k = Kubectl { path, dir: dir.clone(), port: server.port };
     let mut failures = Vec::new();
     const CACHE: &str = "create-cache:node-1@30s";
+    let t = SimTime::from_secs(100);
     for (id, actions, line) in [
         (900, "", "drain node-1 --ignore-daemonsets"),
         (901, "", "drain node-1"),
@@ -1046,102 +1165,18 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         (915, "", "delete pod web-nosuch --force"),
         (916, "", "-n kube-system delete pod/{agent} --grace-period=0 --force --wait=false"),
     ] {
-        let m = moment(line, Chapter::Maintenance, actions, SimTime::from_secs(100));
-        let before = Timeline::with_actions(Chapter::Maintenance, Config::default(), &m.actions);
+        let m = moment(line, Chapter::Maintenance, actions, t);
+        let mut before = Timeline::with_actions(Chapter::Maintenance, Config::default(), &m.actions);
+        before.run_until(m.t);
+        let pods = before.at(m.t).pods();
         let pod_on_node_2 = |prefix: &str| {
-            let mut tl = before.clone();
-            tl.run_until(m.t);
-            let pods = tl.at(m.t).pods();
             pods.iter()
                 .find(|p| p.spec.node_name == "node-2" && p.metadata.name.starts_with(prefix))
                 .map(|p| p.metadata.name.clone())
                 .expect("a Pod on node-2")
         };
         let line = line.replace("{web}", &pod_on_node_2("web-")).replace("{agent}", &pod_on_node_2("node-agent-"));
-        let line = line.as_str();
-        let argv = words(line);
-        let c = change::parse(&argv).expect("a change").expect("valid");
-        // The simulation: the command at the moment, run until kubectl exits.
-        let cluster = cluster_at(&m);
-        let mut tl = Timeline::with_actions(Chapter::Maintenance, Config::default(), &m.actions);
-        tl.run_until(m.t);
-        tl.fork(Action { at: m.t, kind: c.kind, machine: Some(c.node.clone()) }).expect("accepted");
-        tl.run_until(m.t + Duration::from_secs(120));
-        let (lines, ended) = change::transcript(tl.log(), m.t, c.kind);
-        assert!(ended, "{line}: the simulated command ends");
-        let ours = change::output(&lines);
-        let recorded: Vec<_> =
-            tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect();
-        let replay = recorded
-            .iter()
-            .map(|r| {
-                let body = match &r.response {
-                    Some(Response::Object(o)) => o.to_json(),
-                    Some(Response::Status(s)) => serde_json::to_value(s).expect("a Status"),
-                    Some(renewal @ Response::Renewal(_)) => renewal.object().expect("a Lease").to_json(),
-                    None => Value::Null,
-                };
-                (format!("{} {}", r.method.as_str(), r.path), r.outcome.code().unwrap_or(0), body)
-            })
-            .collect();
-        // The store's resourceVersion at the list: in a continue token, or where a watch starts.
-        let list_rv = recorded
-            .iter()
-            .find_map(|r| {
-                r.query.split('&').find_map(|kv| match kv.split_once('=') {
-                    Some(("continue", t)) => decode_continue(&unescape(t)).map(|(_, rv)| rv),
-                    Some(("resourceVersion", rv)) => rv.parse().ok().filter(|rv| *rv > 0),
-                    _ => None,
-                })
-            })
-            .unwrap_or(0);
-        let served = Arc::new(Served { replay: Some(Mutex::new(replay)), list_rv, ..Served::new(cluster) });
-        server.state.moments.lock().unwrap().insert(id, served.clone());
-        let ran = k.run(id, &argv);
-        let sorted = |s: &str| {
-            let mut v: Vec<&str> = s.lines().collect();
-            v.sort_unstable();
-            v.join("\n")
-        };
-        let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
-        let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
-        let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
-        let untimed =
-            |q: &str| q.split('&').filter(|kv| !kv.starts_with("timeoutSeconds=")).collect::<Vec<_>>().join("&");
-        let mut ours_asked: Vec<String> = recorded
-            .iter()
-            .map(|r| {
-                let body = match &r.body {
-                    Some(nodeline::sim::Body::Json(v)) => format!(" {v}"),
-                    _ => String::new(),
-                };
-                format!("{} {}?{}{body}", r.method.as_str(), r.path, untimed(&r.query))
-            })
-            .collect();
-        let mut theirs_asked: Vec<String> = served
-            .asked
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|a| match a.split_once('?') {
-                Some((head, rest)) => {
-                    let (q, body) = rest.split_once(' ').map_or((rest, ""), |(q, b)| (q, b));
-                    let body = if body.is_empty() { String::new() } else { format!(" {body}") };
-                    format!("{head}?{}{body}", untimed(q))
-                }
-                None => a.clone(),
-            })
-            .collect();
-        ours_asked.retain(|a| a != "GET /api/v1?");
-        theirs_asked.retain(|a| a != "GET /api/v1?");
-        ours_asked.sort();
-        theirs_asked.sort();
-        if !(same_out && same_err && ours.code == ran.code && ours_asked == theirs_asked) {
-            failures.push(format!(
-                "kubectl {line}: exit {} (nodeline {})\nstdout kubectl:\n{}\nstdout nodeline:\n{}\nstderr kubectl:\n{}\nstderr nodeline:\n{}\nrequests kubectl: {theirs_asked:#?}\nrequests nodeline: {ours_asked:#?}",
-                ran.code, ours.code, ran.stdout, ours.stdout, ran.stderr, ours.stderr
-            ));
-        }
+        failures.extend(check_change(&k, &server, id, Chapter::Maintenance, actions, t, &line));
     }
     // Command lines kubectl refuses, before it changes anything: the same error, the same exit.
     let m = moment("refusals", Chapter::Maintenance, "", SimTime::from_secs(100));
@@ -1170,4 +1205,47 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
     let unknown = server.state.unknown.lock().unwrap();
     assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The real `kubectl taint` and `kubectl delete node` in chapter 6: the out-of-service taint on
+/// the powered-off node-2 and its removal, another taint added, refused without `--overwrite`,
+/// replaced with it, removed (the last one: a `null` list), kubectl's argument errors, and the
+/// Node deleted; each against the test server replaying the simulation's answers
+/// ([`check_change`]).
+#[test]
+fn real_kubectl_taint_and_delete_node_print_what_nodeline_prints() {
+    let Some(path) = require_kubectl() else { return };
+    let dir = temp_dir();
+    let server = Server::start();
+    let k = Kubectl { path, dir: dir.clone(), port: server.port };
+    let s = SimTime::from_secs;
+    let dedicated = "taint:node-3/dedicated=db:NoSchedule@60s";
+    let mut failures = Vec::new();
+    for (id, actions, t, line) in [
+        (950, "", s(400), "taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"),
+        (951, "", s(720), "taint nodes node-2 node.kubernetes.io/out-of-service:NoExecute-"),
+        (952, "", s(720), "taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"),
+        (953, "", s(720), "taint node node-2 node.kubernetes.io/out-of-service=later:NoExecute --overwrite"),
+        (954, "", s(100), "taint nodes node-3 dedicated=db:NoSchedule"),
+        (955, "", s(100), "taint nodes node-3 dedicated-"),
+        (956, dedicated, s(100), "taint no node-3 dedicated:NoSchedule-"),
+        (957, dedicated, s(100), "taint nodes node-3 dedicated=web:NoSchedule"),
+        (958, "", s(100), "taint nodes node-3 dedicated=db:Sometimes"),
+        (959, "", s(100), "taint nodes node-3 dedicated"),
+        (960, "", s(100), "taint nodes node-3 Bad_Key=x:NoSchedule"),
+        (961, "", s(100), "taint nodes node-9 dedicated=db:NoSchedule"),
+        (962, "", s(100), "taint pods web-1 dedicated=db:NoSchedule"),
+        (963, "", s(100), "taint nodes dedicated=db:NoSchedule"),
+        (964, "", s(100), "taint nodes node-3 a=b:NoSchedule node-2"),
+        (965, "", s(100), "delete node node-3"),
+        (966, "", s(100), "delete nodes/node-2"),
+        (967, "", s(100), "delete node nope"),
+        (968, "", s(100), "delete node nope --ignore-not-found"),
+    ] {
+        failures.extend(check_change(&k, &server, id, Chapter::NodeGoesAway, actions, t, line));
+    }
+    cleanup(&dir);
+    let unknown = server.state.unknown.lock().unwrap();
+    assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
+    assert!(failures.is_empty(), "{} differences:\n\n{}", failures.len(), failures.join("\n\n"));
 }

@@ -188,8 +188,9 @@ fn ready_only_from_a_healthy_kubelet(log: &Log) -> Check {
     Ok(())
 }
 
-/// (c) Two machines with the same hostname never make two Nodes: each Node name is created once
-/// and keeps its uid, and there are never more Nodes than distinct hostnames.
+/// (c) Two machines with the same hostname never make two Nodes: a Node name is created once and
+/// keeps its uid while it lives (only after `kubectl delete node` may a kubelet create it again,
+/// with a new uid), and there are never more Nodes than distinct hostnames.
 fn one_node_per_hostname(log: &Log) -> Check {
     let hostnames: BTreeSet<&str> = log.machines.iter().map(|r| &*r.view.hostname).collect();
     let nodes: Vec<&ObjectKey> = log.keys_of(Kind::Node).collect();
@@ -197,21 +198,31 @@ fn one_node_per_hostname(log: &Log) -> Check {
         return Err(format!("{} Nodes for {} hostnames", nodes.len(), hostnames.len()));
     }
     for key in nodes {
-        let versions = log.versions(key);
-        let added = versions.iter().filter(|&&i| log.changes[i as usize].change == ChangeType::Added).count();
-        let uids: BTreeSet<String> =
-            versions.iter().map(|&i| log.changes[i as usize].object().meta().uid.clone()).collect();
-        if added != 1 || uids.len() != 1 {
-            return Err(format!("{key} was created {added} times, with uids {uids:?}"));
+        let mut alive: Option<String> = None;
+        for &i in log.versions(key) {
+            let c = &log.changes[i as usize];
+            let uid = c.object().meta().uid.clone();
+            match (c.change, &alive) {
+                (ChangeType::Added, Some(old)) => {
+                    return Err(format!("{key} was created again while it existed (uids {old}, {uid})"));
+                }
+                (ChangeType::Added, None) => alive = Some(uid),
+                (ChangeType::Deleted, _) => alive = None,
+                (_, Some(old)) if *old != uid => return Err(format!("{key} changed its uid from {old} to {uid}")),
+                _ => {}
+            }
         }
         if !hostnames.contains(&*key.name) {
             return Err(format!("{key} matches no machine's hostname"));
         }
     }
     let mut created: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in log.requests.iter().filter(|r| r.method == Method::Post && r.path == "/api/v1/nodes") {
-        if r.outcome.is_success() {
-            let n = r.node.as_deref().unwrap_or_default();
+    for r in log.requests.iter() {
+        let n = r.node.as_deref().unwrap_or_default();
+        if r.method == Method::Delete && r.path.starts_with("/api/v1/nodes/") && r.outcome.is_success() {
+            created.remove(r.path.trim_start_matches("/api/v1/nodes/"));
+        }
+        if r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome.is_success() {
             *created.entry(n).or_default() += 1;
             if created[n] > 1 {
                 return Err(format!("a second POST creating Node {n} succeeded at {}", r.t));

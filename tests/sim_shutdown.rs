@@ -316,3 +316,30 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
         .collect();
     assert_eq!(attached, [other.to_string()]);
 }
+
+/// `kubectl taint` as an action: the added taint comes first in the Node's list (kubectl's
+/// `reorganizeTaints`), an existing one without `--overwrite` is kubectl's error on stderr and no
+/// PATCH, and a target that is not `NODE/SPEC` (an action built in code) is refused.
+#[test]
+fn kubectl_taint_adds_first_refuses_duplicates_and_rejects_bad_targets() {
+    let taint = |target: &str, t: u64| Action::on(ActionKind::Taint { overwrite: false }, target, s(t));
+    let actions = [
+        taint("node-1/dedicated=db:NoSchedule", 60),
+        taint("node-1/dedicated=web:NoSchedule", 70),
+        Action::new(ActionKind::Taint { overwrite: false }, s(80)),
+    ];
+    let tl = run(two_nodes(0, 0), &actions, s(90));
+    let node = tl.at(s(65)).node(NODE_1).expect("node-1");
+    assert_eq!(node.spec.taints[0].display(), "dedicated=db:NoSchedule");
+    let lines: Vec<&str> = tl.log().lines.iter().filter(|l| l.t >= s(60)).map(|l| l.message.as_str()).collect();
+    assert!(lines.contains(&"node/node-1 tainted"), "{lines:?}");
+    assert!(
+        lines.contains(
+            &"error: node node-1 already has dedicated taint(s) with same effect(s) and --overwrite is false"
+        )
+    );
+    let patches = tl.log().requests.iter().filter(|r| r.actor == Actor::Kubectl && r.method == Method::Patch).count();
+    assert_eq!(patches, 1, "the refused taint sends no PATCH");
+    let last = tl.log().inputs.last().expect("the bad action is recorded");
+    assert!(last.rejected.as_ref().is_some_and(|r| r.to_string().contains("is not a Node and a taint")));
+}

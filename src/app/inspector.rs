@@ -288,8 +288,8 @@ pub fn Inspector() -> impl IntoView {
         let change = ctx.with_session(|s| kvm::change_of(&line, &s.at(at)));
         acted.set(change.map(|c| {
             let c = c?;
-            let node = c.node.clone();
-            ctx.act(c.kind, Some(c.node)).map(|()| (at, c.kind)).map_err(|_| change::no_such_node(&node))
+            let action = c.action(at);
+            ctx.act(action.kind, action.machine).map(|()| (at, c.kind)).map_err(|_| change::no_such_node(&c.node))
         }));
         command.set(Some(line));
         if let Some(input) = kubectl_input() {

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::render::kubectl::{Cluster, Output as KubectlOutput, change, command};
-use crate::sim::{Action, SimTime};
+use crate::sim::SimTime;
 
 use super::args::KubectlArgs;
 use super::{Output, end_of_millisecond};
@@ -12,9 +12,9 @@ use super::{Output, end_of_millisecond};
 const FOLLOW: Duration = Duration::from_secs(3600);
 
 /// Runs the chapter past `--at` and answers the kubectl command for the cluster at the end of
-/// that millisecond, with ages counted to the same instant. `cordon`, `uncordon`, `drain` and
-/// `delete pod` become the reader's action at `--at`, and print what kubectl prints as the
-/// timeline runs on.
+/// that millisecond, with ages counted to the same instant. `cordon`, `uncordon`, `drain`, `taint`,
+/// `delete node` and `delete pod` become the reader's action at `--at`, and print what kubectl
+/// prints as the timeline runs on.
 pub(super) fn run(args: &KubectlArgs) -> Output {
     let (mut timeline, warnings) = args.sim.timeline_through(args.at.0);
     let t = end_of_millisecond(args.at.0);
@@ -24,10 +24,10 @@ pub(super) fn run(args: &KubectlArgs) -> Output {
             command::run(&args.args, &Cluster::from_snapshot(&snapshot, snapshot.wall()))
         }
         Some(Err(out)) => out,
-        Some(Ok(c)) if c.names_node() && timeline.at(t).node(&c.node).is_none() => change::no_such_node(&c.node),
+        Some(Ok(c)) if c.names_node() && timeline.at(t).node(&c.node).is_none() => c.missing_node(),
         Some(Ok(c)) => {
             let at = SimTime::from_micros(args.at.0.as_micros() as u64);
-            match timeline.fork(Action { at, kind: c.kind, machine: Some(c.node.clone()) }) {
+            match timeline.fork(c.action(at)) {
                 Err(why) => KubectlOutput { stdout: String::new(), stderr: format!("nodeline: {why}\n"), code: 1 },
                 Ok(()) => follow(&mut timeline, at, c.kind),
             }

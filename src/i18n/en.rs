@@ -82,6 +82,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::DeletePodAction => "Delete Pod",
         Key::TaintOutOfService => "Taint out-of-service",
         Key::UntaintOutOfService => "Remove out-of-service taint",
+        Key::TaintNode => "Change a taint",
         Key::CreateStatefulSet => "Create StatefulSet",
         Key::CutZone => "Cut zone",
         Key::RestoreZone => "Restore zone",
@@ -236,6 +237,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceNotTainted => "the Node {0} has no node.kubernetes.io/out-of-service taint",
         Key::RefuseStatefulSetExists => "the StatefulSet {0} already exists",
         Key::RefuseDeploymentExists => "the Deployment {0} already exists",
+        Key::RefuseInvalidTaint => "\"{0}\" is not a Node and a taint, NODE/KEY[=VALUE]:EFFECT",
         Key::ChartTitle => "Per zone over time",
         Key::ChartLegend => {
             "Red: nodes not Ready. Dashed: nodes with a NoExecute taint. Dotted: Pods terminating. Green: Pods running."

@@ -86,6 +86,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::DeletePodAction => "Pod を削除",
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
+        Key::TaintNode => "taint を変更",
         Key::CreateStatefulSet => "StatefulSet を作成",
         Key::CutZone => "ゾーンを切り離す",
         Key::RestoreZone => "ゾーンを戻す",
@@ -244,6 +245,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseOutOfServiceNotTainted => "Node {0} に node.kubernetes.io/out-of-service taint はありません",
         Key::RefuseStatefulSetExists => "StatefulSet {0} はすでにあります",
         Key::RefuseDeploymentExists => "Deployment {0} はすでにあります",
+        Key::RefuseInvalidTaint => "「{0}」は Node と taint（NODE/KEY[=VALUE]:EFFECT）ではありません",
         Key::ChartTitle => "ゾーンごとの推移",
         Key::ChartLegend => {
             "赤: Ready でない Node。破線: NoExecute の taint が付いた Node。点線: 終了中の Pod。緑: 実行中の Pod。"

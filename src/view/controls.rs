@@ -18,11 +18,6 @@ pub const GROUPS: [&[ActionKind]; 10] = [
     &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
 ];
 
-/// Actions only the kubectl panel takes (they name a Pod, which no button can): typed as
-/// `kubectl delete pod NAME`.
-pub const PANEL_ONLY: [ActionKind; 1] =
-    [ActionKind::DeletePod(crate::sim::DeleteFlags { grace_period: None, force: false, no_wait: false })];
-
 /// The fleet chapter's own actions (in the page's order): fail K nodes of a zone, cut and restore
 /// a zone, cut and restore the control plane.
 pub const FLEET_GROUP: [ActionKind; 5] = [
@@ -31,6 +26,13 @@ pub const FLEET_GROUP: [ActionKind; 5] = [
     ActionKind::RestoreZone,
     ActionKind::CutControlPlane,
     ActionKind::RestoreControlPlane,
+];
+
+/// Actions without a button (they name a taint or a Pod, which no button can): typed into the
+/// kubectl panel (`kubectl taint nodes …`, `kubectl delete pod NAME`), or given in a link.
+pub const TYPED: [ActionKind; 2] = [
+    ActionKind::Taint { overwrite: false },
+    ActionKind::DeletePod(crate::sim::DeleteFlags { grace_period: None, force: false, no_wait: false }),
 ];
 
 /// The target of a fleet action on `zone` with `count` nodes: `ZONE/K`, `ZONE`, or none.
@@ -79,6 +81,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::DeleteNode => Key::DeleteNodeAction,
         ActionKind::TaintOutOfService => Key::TaintOutOfService,
         ActionKind::UntaintOutOfService => Key::UntaintOutOfService,
+        ActionKind::Taint { .. } => Key::TaintNode,
         ActionKind::CreateStatefulSet => Key::CreateStatefulSet,
         ActionKind::CutZone => Key::CutZone,
         ActionKind::RestoreZone => Key::RestoreZone,
@@ -144,7 +147,7 @@ mod tests {
     fn every_action_has_one_place_and_a_label() {
         let mut listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
         listed.extend(FLEET_GROUP);
-        listed.extend(PANEL_ONLY);
+        listed.extend(TYPED);
         listed.sort();
         let mut all = ActionKind::ALL.to_vec();
         all.sort();
@@ -174,7 +177,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let states = button_states(&tl.at(SimTime::from_secs(90)), None);
-        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len() - PANEL_ONLY.len());
+        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len() - TYPED.len());
         assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");

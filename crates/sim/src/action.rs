@@ -5,6 +5,10 @@ use std::fmt;
 
 use serde::Serialize;
 
+mod taint;
+
+pub use taint::TaintEdit;
+
 use super::objects::IntOrPercent;
 use super::selector::SelectorText;
 use super::time::{SimTime, format_go_duration, parse_go_duration};
@@ -47,6 +51,10 @@ pub enum ActionKind {
     TaintOutOfService,
     /// `kubectl taint nodes NODE node.kubernetes.io/out-of-service-`.
     UntaintOutOfService,
+    /// `kubectl taint nodes NODE SPEC [--overwrite]`, any taint (`taint[+overwrite]:NODE/SPEC`).
+    Taint {
+        overwrite: bool,
+    },
     /// `kubectl apply` of a StatefulSet `db` (one replica, one volume).
     CreateStatefulSet,
     /// Cuts every kubelet of a zone off the API server (`cut-zone:ZONE`).
@@ -313,11 +321,14 @@ pub enum Target {
     ZoneCount,
     /// A Pod (`:NAME` in `default`, or `:NAMESPACE/NAME`, required).
     Pod,
+    /// A machine's Node and one taint argument of `kubectl taint` (`:NODE/KEY[=VALUE]:EFFECT`, or
+    /// `:NODE/KEY[:EFFECT]-` to remove; required).
+    NodeTaint,
 }
 
 impl ActionKind {
     /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 29] = [
+    pub const ALL: [ActionKind; 30] = [
         ActionKind::KillKubelet,
         ActionKind::StartKubelet,
         ActionKind::StopRuntime,
@@ -340,6 +351,7 @@ impl ActionKind {
         ActionKind::DeleteNode,
         ActionKind::TaintOutOfService,
         ActionKind::UntaintOutOfService,
+        ActionKind::Taint { overwrite: false },
         ActionKind::CreateStatefulSet,
         ActionKind::CutZone,
         ActionKind::RestoreZone,
@@ -374,6 +386,7 @@ impl ActionKind {
             ActionKind::DeleteNode => "delete-node",
             ActionKind::TaintOutOfService => "taint-out-of-service",
             ActionKind::UntaintOutOfService => "untaint-out-of-service",
+            ActionKind::Taint { .. } => "taint",
             ActionKind::CreateStatefulSet => "create-statefulset",
             ActionKind::CutZone => "cut-zone",
             ActionKind::RestoreZone => "restore-zone",
@@ -408,6 +421,7 @@ impl ActionKind {
             ActionKind::CutZone | ActionKind::RestoreZone => Target::Zone,
             ActionKind::CutNodes => Target::ZoneCount,
             ActionKind::DeletePod(_) => Target::Pod,
+            ActionKind::Taint { .. } => Target::NodeTaint,
             _ => Target::Machine,
         }
     }
@@ -426,6 +440,7 @@ impl fmt::Display for ActionKind {
             ActionKind::Drain(flags) => f.write_str(&flags.suffix()),
             ActionKind::CreatePdb(budget) => f.write_str(&budget.suffix()),
             ActionKind::DeletePod(flags) => f.write_str(&flags.suffix()),
+            ActionKind::Taint { overwrite: true } => f.write_str("+overwrite"),
             _ => Ok(()),
         }
     }
@@ -488,6 +503,12 @@ pub fn split_zone_count(target: &str) -> Option<(&str, usize)> {
     (is_dns_label(zone) && (1..=MAX_CUT_NODES).contains(&k)).then_some((zone, k))
 }
 
+/// Splits a `taint` target `NODE/SPEC` into the machine and the parsed taint argument.
+pub fn split_taint_target(target: &str) -> Option<(&str, TaintEdit)> {
+    let (node, spec) = target.split_once('/')?;
+    Some((node, TaintEdit::parse(spec).ok()?))
+}
+
 /// Parses one `ACTION[:TARGET]@TIME` (also accepted: `ACTION@TIME:TARGET`).
 pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
     let err = |why: String| ActionParseError(format!("invalid action \"{text}\": {why}"));
@@ -530,6 +551,14 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
                 _ => return Err(err("create-pdb takes one of min-available=N or max-unavailable=N".into())),
             }
         }
+        ActionKind::Taint { overwrite } => {
+            for flag in flags {
+                match flag {
+                    "overwrite" => *overwrite = true,
+                    _ => return Err(err(format!("taint takes only +overwrite, not \"+{flag}\""))),
+                }
+            }
+        }
         _ => {
             if let Some(flag) = flags.next() {
                 return Err(err(format!("{name} takes no flags, not \"+{flag}\"")));
@@ -552,6 +581,19 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
         }
         (Target::ZoneCount, None) => {
             return Err(err(format!("{name} needs a zone and a number of nodes, e.g. {name}:eu-west-1b/5@2m")));
+        }
+        (Target::NodeTaint, None) => {
+            return Err(err(format!(
+                "{name} needs a node and a taint, e.g. {name}:node-1/node.kubernetes.io/out-of-service=nodeshutdown:NoExecute@5m"
+            )));
+        }
+        (Target::NodeTaint, Some(t)) => {
+            let (node, spec) = t.split_once('/').unwrap_or((t, ""));
+            if !is_dns_label(node) {
+                return Err(err(format!("\"{node}\" is not a machine name (lowercase letters, digits and '-')")));
+            }
+            TaintEdit::parse(spec).map_err(err)?;
+            Some(t.to_string())
         }
         (Target::ZoneCount, Some(t)) if split_zone_count(t).is_some() => Some(t.to_string()),
         (Target::Pod, None) => return Err(err(format!("{name} needs a Pod, e.g. {name}:default/web-1@2m"))),
@@ -681,6 +723,27 @@ mod tests {
     }
 
     #[test]
+    fn taints_round_trip() {
+        let text = "taint:node-1/node.kubernetes.io/out-of-service=nodeshutdown:NoExecute@2m0s,\
+                    taint+overwrite:node-2/example.com/gpu:NoSchedule-@3m0s";
+        let a = parse_actions(text).unwrap();
+        assert_eq!(a[0].kind, ActionKind::Taint { overwrite: false });
+        assert_eq!(a[1].kind, ActionKind::Taint { overwrite: true });
+        let (node, edit) = split_taint_target(a[1].machine.as_deref().unwrap()).unwrap();
+        assert_eq!((node, edit.key.as_str(), edit.remove), ("node-2", "example.com/gpu", true));
+        assert_eq!(format_actions(&a), text);
+        for (bad, why) in [
+            ("taint@1m", "needs a node and a taint"),
+            ("taint:node-1@1m", "invalid taint spec"),
+            ("taint:node-1/k:Sometimes@1m", "invalid taint effect"),
+            ("taint+force:node-1/k:NoSchedule@1m", "only +overwrite"),
+        ] {
+            let e = parse_action(bad).unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
     fn sorts_by_time() {
         let a = parse_actions("start-kubelet@5m,kill-kubelet@1m").unwrap();
         assert_eq!(a[0].kind, ActionKind::KillKubelet);
@@ -755,6 +818,8 @@ pub enum Refusal {
     StatefulSetExists(String),
     /// The Deployment already exists.
     DeploymentExists(String),
+    /// A `taint` action's target is not `NODE/KEY[=VALUE]:EFFECT` (or a removal).
+    InvalidTaint(String),
     /// No machine carries this zone label.
     NoSuchZone(String),
     /// Every kubelet of this zone is already cut off.
@@ -785,6 +850,7 @@ impl Refusal {
             | Refusal::OutOfServiceNotTainted(s)
             | Refusal::StatefulSetExists(s)
             | Refusal::DeploymentExists(s)
+            | Refusal::InvalidTaint(s)
             | Refusal::NoSuchZone(s)
             | Refusal::ZoneAlreadyCut(s)
             | Refusal::ZoneNotCut(s) => s.clone(),
@@ -818,6 +884,7 @@ impl fmt::Display for Refusal {
             }
             Refusal::StatefulSetExists(_) => write!(f, "the StatefulSet {s} already exists"),
             Refusal::DeploymentExists(_) => write!(f, "the Deployment {s} already exists"),
+            Refusal::InvalidTaint(_) => write!(f, "\"{s}\" is not a Node and a taint, NODE/KEY[=VALUE]:EFFECT"),
             Refusal::NoSuchZone(_) => write!(f, "there is no zone named {s}"),
             Refusal::ZoneAlreadyCut(_) => write!(f, "every node of zone {s} is already cut off"),
             Refusal::ZoneNotCut(_) => write!(f, "no node of zone {s} is cut off"),

@@ -1,17 +1,20 @@
 //! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, the budget
 //! `kubectl create pdb` makes, `kubectl delete node`, `kubectl taint nodes …
-//! node.kubernetes.io/out-of-service`, (in `drain.rs`) `kubectl cordon`, `uncordon` and
+//! KEY[=VALUE]:EFFECT` (in `taint.rs`), (in `drain.rs`) `kubectl cordon`, `uncordon` and
 //! `drain`, and (in `delete.rs`) `kubectl delete pod`.
 
 mod delete;
 mod drain;
+mod taint;
 
 pub(crate) use delete::delete_pod;
 pub(crate) use drain::{Kubectl, KubectlTimer, cordon};
+pub(crate) use taint::taint;
 
+use crate::action::TaintEdit;
 use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE};
-use crate::ctx::Ctx;
-use crate::objects::{Object, ObjectMeta, Taint, Toleration};
+use crate::ctx::{Ctx, Reply};
+use crate::objects::{ObjectMeta, Toleration};
 use crate::record::Actor;
 use crate::workload::new_pod;
 
@@ -60,33 +63,29 @@ pub(crate) fn create_pdb<T>(budget: crate::action::Budget, ctx: &mut Ctx<'_, T>)
     }
 }
 
-/// `kubectl delete node NAME`: the resource builder GETs the Node, then kubectl DELETEs it
-/// (`--cascade=background`) and prints `node "NAME" deleted`.
+/// `kubectl delete node NAME`: kubectl DELETEs the Node (`--cascade=background`; the resource
+/// builder reads nothing first), prints `node "NAME" deleted`, then waits for it to be gone
+/// (`--wait`, the default: `IsDeleted` GETs it, and a Node without finalizers is already gone).
 pub(crate) fn delete_node<T>(name: &str, ctx: &mut Ctx<'_, T>) {
-    if ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string())).ok().is_none() {
-        return;
+    match ctx.call(Actor::Kubectl, None, ApiOp::DeleteNode(name.to_string())) {
+        Reply::Ok(_) => ctx.log_line(Actor::Kubectl, format!("node \"{name}\" deleted")),
+        Reply::Err(status) => {
+            ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message));
+            return;
+        }
+        Reply::Timeout => return,
     }
-    if ctx.call(Actor::Kubectl, None, ApiOp::DeleteNode(name.to_string())).ok().is_some() {
-        ctx.log_line(Actor::Kubectl, format!("node \"{name}\" deleted"));
-    }
+    ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string()));
 }
 
 /// `kubectl taint nodes NAME node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` (or, with
-/// `add` false, `node.kubernetes.io/out-of-service-`): kubectl GETs the Node, then PATCHes its
-/// taints and prints `node/NAME tainted` (`untainted`).
+/// `add` false, `node.kubernetes.io/out-of-service-`), the sandbox's buttons.
 pub(crate) fn taint_out_of_service<T>(name: &str, add: bool, ctx: &mut Ctx<'_, T>) {
-    let Some(Object::Node(node)) = ctx.call(Actor::Kubectl, None, ApiOp::GetNode(name.to_string())).ok() else {
-        return;
+    let edit = TaintEdit {
+        key: TAINT_OUT_OF_SERVICE.into(),
+        value: if add { "nodeshutdown".into() } else { String::new() },
+        effect: if add { "NoExecute".into() } else { String::new() },
+        remove: !add,
     };
-    let mut taints: Vec<Taint> = node.spec.taints.iter().filter(|t| t.key != TAINT_OUT_OF_SERVICE).cloned().collect();
-    if add {
-        let mut taint = Taint::new(TAINT_OUT_OF_SERVICE, "NoExecute", None);
-        taint.value = "nodeshutdown".into();
-        taints.push(taint);
-    }
-    let patch = ApiOp::PatchNodeTaints { name: name.to_string(), taints };
-    if ctx.call_with(Actor::Kubectl, None, patch, "fieldManager=kubectl-taint").ok().is_some() {
-        let done = if add { "tainted" } else { "untainted" };
-        ctx.log_line(Actor::Kubectl, format!("node/{name} {done}"));
-    }
+    taint(name, &edit, false, ctx);
 }

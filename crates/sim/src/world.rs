@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
 
-use super::action::{Action, ActionKind, Refusal, split_pod, split_zone_count};
+use super::action::{Action, ActionKind, Refusal, Target, split_pod, split_taint_target, split_zone_count};
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
@@ -468,6 +468,12 @@ impl World {
                     let add = action.kind == ActionKind::TaintOutOfService;
                     self.core.with(log, no_timer, |ctx| kubectl::taint_out_of_service(&node, add, ctx));
                 }
+                ActionKind::Taint { overwrite } => {
+                    let node = self.machines[m].host.hostname.clone();
+                    let (_, edit) = split_taint_target(action.machine.as_deref().unwrap_or_default())
+                        .expect("checked when the action was read");
+                    self.core.with(log, no_timer, |ctx| kubectl::taint(&node, &edit, overwrite, ctx));
+                }
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
                     let mut spec = MachineSpec::new(&format!("{host}-dup"));
@@ -564,7 +570,13 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
         Err(Refusal::NoSuchMachine(_)) => {}
         other => return other.map(|_| None),
     }
-    let m = if kind.targets_machine() {
+    // A taint's target is `NODE/SPEC`: the machine is its first part.
+    let original = machine;
+    let machine = match kind.target() {
+        Target::NodeTaint => machine.and_then(|t| t.split_once('/')).map(|(node, _)| node),
+        _ => machine,
+    };
+    let m = if matches!(kind.target(), Target::Machine | Target::NodeTaint) {
         let name = machine.unwrap_or_else(|| machines.first().map(|m| m.borrow().name.as_str()).unwrap_or("node-1"));
         match machines.iter().position(|m| m.borrow().name == name) {
             Some(m) => Some(m),
@@ -638,7 +650,14 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
                 return Err(Refusal::TooManyPods(MAX_PODS));
             }
         }
-        ActionKind::Cordon | ActionKind::Uncordon | ActionKind::Drain(_) | ActionKind::DeleteNode => {
+        ActionKind::Cordon
+        | ActionKind::Uncordon
+        | ActionKind::Drain(_)
+        | ActionKind::DeleteNode
+        | ActionKind::Taint { .. } => {
+            if kind.target() == Target::NodeTaint && original.and_then(split_taint_target).is_none() {
+                return Err(Refusal::InvalidTaint(original.unwrap_or_default().to_string()));
+            }
             // The reader's kubectl, from outside the machine: the Node must exist.
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {

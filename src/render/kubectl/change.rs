@@ -1,12 +1,14 @@
 //! kubectl's commands that change the cluster: `cordon NODE`, `uncordon NODE`,
-//! `drain NODE [flags]` and `delete pod NAME [flags]` ([`super::delete_pod`]). They are not answered from one snapshot: the command line becomes the
+//! `drain NODE [flags]`, `taint nodes NODE KEY[=VALUE]:EFFECT[-] [--overwrite]`, `delete node NODE`
+//! and `delete pod NAME [flags]` ([`super::delete_pod`]). They are not answered from one snapshot: the command line becomes the
 //! simulation's action at the playhead ([`parse`]), the timeline is computed again with it, and
 //! what kubectl printed is read back from the log as it happens ([`transcript`]).
 
 use super::Output;
 use super::command::{fail, flag_error, parse_flags};
+use super::get::Resource;
 use crate::sim::selector::{MAX_SELECTOR, Selector, SelectorText};
-use crate::sim::{ActionKind, Actor, DrainFlags, Log, SimTime};
+use crate::sim::{Action, ActionKind, Actor, DrainFlags, Log, SimTime, TaintEdit};
 
 /// `kubectl drain`'s flags (the flag table format of [`super::command`]).
 const DRAIN_FLAGS: &str = "_v+chunk-size _b+delete-emptydir-data _b+disable-eviction _v-dry-run _b+force \
@@ -15,12 +17,24 @@ _v+grace-period _b+ignore-daemonsets _v+pod-selector lv-selector _v-skip-wait-fo
 /// `kubectl cordon`'s and `uncordon`'s flags.
 const CORDON_FLAGS: &str = "_v-dry-run lv-selector";
 
-/// A command that changes the cluster: the action and what it names (a node, or for
-/// `delete pod` the Pod as `NAMESPACE/NAME`).
+/// `kubectl taint`'s flags.
+const TAINT_FLAGS: &str = "_b+overwrite _b-all lv-selector _v-dry-run ov-output _v-field-manager _v-validate \
+_b-allow-missing-template-keys _b-show-managed-fields _v-template";
+
+/// `kubectl delete`'s flags for `delete node` (`delete pod` has its own table in [`super::delete_pod`]).
+const DELETE_FLAGS: &str = "_b-all Ab-all-namespaces _v-cascade _v-dry-run _v-field-selector fv-filename _b-force \
+_v-grace-period _b+ignore-not-found ib-interactive kv-kustomize _b-now ov-output _v-raw Rb-recursive lv-selector \
+_v-timeout _b-wait";
+
+/// A command that changes the cluster: the action, what it names (a node, or for `delete pod`
+/// the Pod as `NAMESPACE/NAME`), and (for `taint`) the taint argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
     pub kind: ActionKind,
     pub node: String,
+    pub taint: Option<String>,
+    /// `delete --ignore-not-found`: a missing Node prints nothing.
+    pub ignore_not_found: bool,
 }
 
 impl Change {
@@ -28,13 +42,42 @@ impl Change {
     pub fn names_node(&self) -> bool {
         !matches!(self.kind, ActionKind::DeletePod(_))
     }
+
+    fn on(kind: ActionKind, node: String) -> Change {
+        Change { kind, node, taint: None, ignore_not_found: false }
+    }
+
+    /// The simulation's action for the command at `at`.
+    pub fn action(&self, at: SimTime) -> Action {
+        let target = match &self.taint {
+            Some(spec) => format!("{}/{spec}", self.node),
+            None => self.node.clone(),
+        };
+        Action { at, kind: self.kind, machine: Some(target) }
+    }
+
+    /// What kubectl prints when the Node does not exist: the API server's NotFound, or nothing
+    /// with `--ignore-not-found`.
+    pub fn missing_node(&self) -> Output {
+        if self.ignore_not_found { Output::default() } else { no_such_node(&self.node) }
+    }
 }
 
-/// The command's name, if `args` names `cordon`, `uncordon` or `drain` (global flags before it
-/// are not modelled for these).
+/// The command's name, if `args` names `cordon`, `uncordon`, `drain`, `taint` or `delete node`
+/// (global flags before it are not modelled for these).
 fn command_of(args: &[String]) -> Option<&str> {
-    let first = args.iter().find(|a| !a.starts_with('-'))?;
-    matches!(first.as_str(), "cordon" | "uncordon" | "drain").then_some(first.as_str())
+    let mut words = args.iter().filter(|a| !a.starts_with('-'));
+    let first = words.next()?;
+    match first.as_str() {
+        "cordon" | "uncordon" | "drain" | "taint" => Some(first.as_str()),
+        // `delete` of anything but Nodes is answered as a command nodeline does not simulate.
+        "delete" => {
+            let what = words.next()?;
+            let ty = what.split_once('/').map_or(what.as_str(), |(t, _)| t);
+            (Resource::from_arg(ty) == Some(Resource::Nodes)).then_some("delete")
+        }
+        _ => None,
+    }
 }
 
 /// The first argument that is neither a flag nor the namespace flag's value.
@@ -51,15 +94,22 @@ fn command_word(args: &[String]) -> Option<&str> {
     None
 }
 
-/// Parses `cordon|uncordon|drain NODE [flags]`: `None` if `args` is another command, else the
-/// change or kubectl's error for the command line.
+/// Parses `cordon|uncordon|drain NODE [flags]`, `taint nodes NODE SPEC` and `delete node NODE`:
+/// `None` if `args` is another command, else the change or kubectl's error for the command line.
 pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
-    if command_word(args) == Some("delete") {
-        return super::delete_pod::parse(args);
+    if command_word(args) == Some("delete")
+        && let Some(pod) = super::delete_pod::parse(args)
+    {
+        return Some(pod);
     }
     let name = command_of(args)?;
     let at = args.iter().position(|a| a == name).expect("found above");
     let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
+    match name {
+        "taint" => return Some(parse_flags(name, TAINT_FLAGS, &rest).and_then(|p| taint(&p))),
+        "delete" => return Some(parse_flags(name, DELETE_FLAGS, &rest).and_then(|p| delete(&p))),
+        _ => {}
+    }
     let table = if name == "drain" { DRAIN_FLAGS } else { CORDON_FLAGS };
     Some(parse_flags(name, table, &rest).and_then(|p| {
         if p.is_set("help") {
@@ -81,8 +131,88 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
             "uncordon" => ActionKind::Uncordon,
             _ => ActionKind::Drain(drain_flags(&p)?),
         };
-        Ok(Change { kind, node })
+        Ok(Change::on(kind, node))
     }))
+}
+
+/// `kubectl taint` (`Complete`, then `Validate`): resources first, then taint arguments, parsed
+/// as kubectl parses them; one Node and one taint at a time in nodeline.
+fn taint(p: &super::command::Parsed) -> Result<Change, Output> {
+    if p.is_set("help") {
+        return Err(fail(
+            "error: nodeline's kubectl has no help text for taint: see kubectl taint --help on a real cluster".into(),
+        ));
+    }
+    let is_taint = |s: &str| s.contains('=') || s.contains(':') || s.ends_with('-');
+    let mut resources = Vec::new();
+    let mut taints = Vec::new();
+    for a in &p.args {
+        match (taints.is_empty(), is_taint(a)) {
+            (_, true) => taints.push(a.clone()),
+            (true, false) => resources.push(a.clone()),
+            (false, false) => {
+                return Err(fail(format!("error: all resources must be specified before taint changes: {a}")));
+            }
+        }
+    }
+    if resources.is_empty() {
+        return Err(fail("error: one or more resources must be specified as <resource> <name>".into()));
+    }
+    if taints.is_empty() {
+        return Err(fail("error: at least one taint update is required".into()));
+    }
+    let mut edits = Vec::new();
+    for t in &taints {
+        match TaintEdit::parse(t) {
+            Ok(e) => edits.push(e),
+            Err(why) => return Err(fail(format!("error: {why}\nSee 'kubectl taint -h' for help and examples"))),
+        }
+    }
+    match Resource::from_arg(&resources[0]) {
+        Some(Resource::Nodes) => {}
+        Some(_) => {
+            return Err(fail(format!(
+                "error: invalid resource type {}, only node types are supported",
+                resources[0].to_ascii_lowercase()
+            )));
+        }
+        None => {
+            return Err(fail(format!("error: the server doesn't have a resource type \"{}\"", resources[0])));
+        }
+    }
+    let node = match (&resources[1..], edits.as_slice()) {
+        ([], _) => {
+            return Err(fail(
+                "error: at least one resource name must be specified since 'all' parameter is not set".into(),
+            ));
+        }
+        ([node], [_]) => node.clone(),
+        _ => return Err(fail("error: nodeline's kubectl can taint one node with one taint at a time".into())),
+    };
+    let kind = ActionKind::Taint { overwrite: p.is_set("overwrite") };
+    Ok(Change { taint: Some(edits[0].spec()), ..Change::on(kind, node) })
+}
+
+/// `kubectl delete node NAME` (also `nodes`, `no`, `node/NAME`).
+fn delete(p: &super::command::Parsed) -> Result<Change, Output> {
+    if p.is_set("help") {
+        return Err(fail(
+            "error: nodeline's kubectl has no help text for delete: see kubectl delete --help on a real cluster".into(),
+        ));
+    }
+    let names: Vec<String> = match p.args.as_slice() {
+        [one] if one.contains('/') => vec![one.split_once('/').map(|(_, n)| n.to_string()).unwrap_or_default()],
+        [_] => return Err(fail("error: resource(s) were provided, but no name was specified".into())),
+        [_, rest @ ..] => rest.to_vec(),
+        [] => Vec::new(),
+    };
+    match names.as_slice() {
+        [node] if !node.is_empty() => Ok(Change {
+            ignore_not_found: p.is_set("ignore-not-found"),
+            ..Change::on(ActionKind::DeleteNode, node.clone())
+        }),
+        _ => Err(fail("error: nodeline's kubectl can delete one node at a time".into())),
+    }
 }
 
 fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
@@ -238,6 +368,40 @@ mod tests {
         assert_eq!((f.pod_selector.as_str(), f.limit()), ("app,tier!=db", 2));
         let default = parse(&words("drain node-1 --grace-period=-1")).unwrap().unwrap();
         assert_eq!(default.kind, ActionKind::Drain(DrainFlags::default()));
+    }
+
+    #[test]
+    fn taint_and_delete_node_become_actions() {
+        let c = parse(&words("taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute"))
+            .unwrap()
+            .unwrap();
+        let a = c.action(SimTime::from_secs(60));
+        assert_eq!(a.to_string(), "taint:node-2/node.kubernetes.io/out-of-service=nodeshutdown:NoExecute@1m0s");
+        let c = parse(&words("taint no node-1 dedicated:NoSchedule- --overwrite")).unwrap().unwrap();
+        assert_eq!(c.action(SimTime::ZERO).to_string(), "taint+overwrite:node-1/dedicated:NoSchedule-@0s");
+        let d = parse(&words("delete node/node-3")).unwrap().unwrap();
+        assert_eq!((d.kind, d.node.as_str(), d.ignore_not_found), (ActionKind::DeleteNode, "node-3", false));
+        assert!(parse(&words("delete no nope --ignore-not-found")).unwrap().unwrap().missing_node().stderr.is_empty());
+        assert_eq!(
+            parse(&words("delete pod web-1")).unwrap().unwrap().kind,
+            ActionKind::DeletePod(crate::sim::DeleteFlags::default())
+        );
+        assert_eq!(parse(&words("delete svc web")), None, "other deletes are not simulated here");
+        let err = |line: &str| parse(&words(line)).unwrap().unwrap_err().stderr;
+        assert_eq!(
+            err("taint nodes node-1 a=b:Sometimes"),
+            "error: invalid taint effect: Sometimes, unsupported taint effect\nSee 'kubectl taint -h' for help and examples\n"
+        );
+        assert_eq!(
+            err("taint nodes a=b:NoSchedule"),
+            "error: at least one resource name must be specified since 'all' parameter is not set\n"
+        );
+        assert_eq!(
+            err("taint pods web a=b:NoSchedule"),
+            "error: invalid resource type pods, only node types are supported\n"
+        );
+        assert_eq!(err("taint nodes node-1"), "error: at least one taint update is required\n");
+        assert_eq!(err("delete node"), "error: resource(s) were provided, but no name was specified\n");
     }
 
     #[test]

@@ -313,6 +313,7 @@ nodeline answers kubectl's read commands for the simulated cluster at the playhe
   kubectl get nodes|pods|leases|events|csinodes|pdb|ds [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
   kubectl describe node|pod|csinode|pdb [NAME]
   kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...],
+  kubectl taint nodes NODE KEY[=VALUE]:EFFECT[-] [--overwrite], kubectl delete node NODE,
   kubectl delete pod NAME [-n NAMESPACE] [--grace-period=N] [--force] [--now] [--wait=false]
   (in the page and in `nodeline kubectl`: the command becomes an action at the playhead)
 

@@ -77,7 +77,12 @@ fn change(p: &super::command::Parsed, names: &[String]) -> Result<Change, Output
         return Err(fail("error: --force and --grace-period greater than 0 cannot be specified together".into()));
     }
     let namespace = p.value("namespace").unwrap_or(DEFAULT_NAMESPACE);
-    Ok(Change { kind: ActionKind::DeletePod(flags), node: format!("{namespace}/{name}") })
+    Ok(Change {
+        kind: ActionKind::DeletePod(flags),
+        node: format!("{namespace}/{name}"),
+        taint: None,
+        ignore_not_found: false,
+    })
 }
 
 #[cfg(test)]

@@ -124,14 +124,17 @@ pub fn run(line: &str, snapshot: &Snapshot<'_>) -> Output {
     command::run_line(line, &Cluster::from_snapshot(snapshot, snapshot.wall()))
 }
 
-/// The change a typed line asks for (`cordon`, `uncordon`, `drain`, `delete pod`), with kubectl's
-/// error for a bad command line or a Node the cluster does not have at the snapshot's instant (a
-/// Pod that is not there is the API server's to refuse); `None` for every other command.
+/// The change a typed line asks for (`cordon`, `uncordon`, `drain`, `taint`, `delete node`,
+/// `delete pod`), with kubectl's error for a bad command line or a Node the cluster does not have
+/// at the snapshot's instant (a Pod that is not there is the API server's to refuse); `None` for
+/// every other command.
 pub fn change_of(line: &str, snapshot: &Snapshot<'_>) -> Option<Result<Change, Output>> {
     let words = command::split_line(line).ok()?;
-    Some(change::parse(&words)?.and_then(|c| {
-        if !c.names_node() || snapshot.node(&c.node).is_some() { Ok(c) } else { Err(change::no_such_node(&c.node)) }
-    }))
+    Some(
+        change::parse(&words)?.and_then(|c| {
+            if !c.names_node() || snapshot.node(&c.node).is_some() { Ok(c) } else { Err(c.missing_node()) }
+        }),
+    )
 }
 
 /// What a changing command, started at `at`, has printed by `t`.
@@ -193,7 +196,7 @@ mod tests {
         tl.run_until(at);
         let line = "kubectl drain node-1 --ignore-daemonsets";
         let c = change_of(line, &tl.at(at)).expect("a change").expect("valid");
-        tl.fork(crate::sim::Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+        tl.fork(c.action(at)).expect("accepted");
         tl.run_until(SimTime::from_secs(200));
         let now = transcript_at(tl.log(), at, c.kind, at);
         assert!(now.stdout.starts_with("node/node-1 already cordoned\nevicting pod default/web-"), "{}", now.stdout);

@@ -247,6 +247,10 @@ impl ApiOp {
             ApiOp::PatchNodeLabels { labels, .. } => {
                 Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), MERGE_PATCH))
             }
+            // A two-way merge patch: the whole list (no merge key), `null` once none is left.
+            ApiOp::PatchNodeTaints { taints, .. } if taints.is_empty() => {
+                Some((Body::Json(serde_json::json!({ "spec": { "taints": null } })), SMP))
+            }
             ApiOp::PatchNodeTaints { taints, .. } => {
                 Some((Body::Json(serde_json::json!({ "spec": { "taints": taints } })), SMP))
             }
