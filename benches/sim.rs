@@ -18,7 +18,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group};
-use nodeline::sim::{Action, ActionKind, Chapter, Config, MachineSpec, ReplicaSetSpec, Scenario, SimTime, Timeline};
+use nodeline::sim::{Action, ActionKind, Chapter, Config, MachineSpec, Scenario, SimTime, Timeline};
 
 /// The process's resident memory in bytes (Linux's `/proc/self/statm`, 4 KiB pages), if known.
 fn resident() -> Option<u64> {
@@ -38,32 +38,13 @@ fn cpu_time() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-const ZONES: [&str; 3] = ["eu-west-1a", "eu-west-1b", "eu-west-1c"];
-/// Pods per node: what the fleet's Deployment asks for, spread by the scheduler.
-const PODS_PER_NODE: i32 = 3;
 const HOUR: SimTime = SimTime::from_secs(3600);
 
-/// A healthy fleet of `n` machines in three zones of one region, running a Deployment of
-/// `PODS_PER_NODE` Pods per node (created at 30 s), nothing scripted.
+/// A healthy fleet of `n` machines in three zones of one region, running a Deployment of three
+/// Pods per node (created at 30 s), nothing scripted: the cluster `cargo xtask bench` also builds
+/// in the page.
 fn fleet(n: usize) -> Scenario {
-    let mut scenario = Chapter::Registration.scenario();
-    scenario.script.clear();
-    scenario.machines = (1..=n)
-        .map(|i| {
-            let mut spec = MachineSpec::new(&format!("node-{i}"));
-            spec.labels = vec![
-                ("topology.kubernetes.io/region".into(), "eu-west-1".into()),
-                ("topology.kubernetes.io/zone".into(), ZONES[i % ZONES.len()].into()),
-            ];
-            spec
-        })
-        .collect();
-    scenario.replicasets = vec![ReplicaSetSpec {
-        deployment: "web".into(),
-        replicas: PODS_PER_NODE * n as i32,
-        created_after: Duration::from_secs(30),
-    }];
-    scenario
+    nodeline::sim::scenario::benchmark(n)
 }
 
 /// One machine, nothing else.

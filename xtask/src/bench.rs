@@ -6,6 +6,8 @@
 //! default mobile settings (simulated slow 4G, 4x CPU slowdown) on the first step of every chapter
 //! and on the baseline, both served with gzip, median of 5 runs, with the bytes the page fetched
 //! before it was interactive (gzip and brotli). Results also go to `target/bench/results.json`.
+//! Last, the simulation's own figures: the 1,000-node hour built in the page's wasm beside the
+//! native build (`bench_sim.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,8 @@ pub(crate) struct Options {
     pub(crate) no_build: bool,
     /// Only the phone figures (Lighthouse and the bytes before interactive).
     pub(crate) mobile_only: bool,
+    /// Only the simulation's figures (the 1,000-node hour in the page's wasm and natively).
+    pub(crate) sim_only: bool,
 }
 
 pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
@@ -28,6 +32,14 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
         install::install(paths, install::Scope::Test)?;
     }
     let out = paths.root.join("target").join("bench");
+    // With --no-build, the pages in target/bench/ are reused when they are there.
+    let page = |name: &str| {
+        let dir = out.join(format!("{name}-dist"));
+        if o.no_build && dir.join("index.html").is_file() { Ok(dir) } else { build_page(paths, name, &out) }
+    };
+    if o.sim_only {
+        return crate::bench_sim::bench(paths, &page("simwasm")?);
+    }
     if o.no_build {
         if !paths.dist.join("index.html").is_file() {
             bail!("{} is not built: run without --no-build", paths.dist.display());
@@ -35,13 +47,9 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
     } else {
         build_site(paths)?;
     }
-    // With --no-build, the pages in target/bench/ are reused when they are there.
-    let page = |name: &str| {
-        let dir = out.join(format!("{name}-dist"));
-        if o.no_build && dir.join("index.html").is_file() { Ok(dir) } else { build_page(paths, name, &out) }
-    };
     let baseline = page("minimal")?;
     let floor = if o.mobile_only { None } else { Some(page("floor")?) };
+    let simwasm = if o.mobile_only { None } else { Some(page("simwasm")?) };
 
     println!("\n==> first load (files as built; gzip at zlib's default level)");
     let assets = size::first_load(&paths.dist)?;
@@ -90,6 +98,9 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
         Err(e) => bail!("cannot run node: {e}"),
     }
     println!("xtask: results in {}", json.display());
+    if let Some(simwasm) = simwasm {
+        crate::bench_sim::bench(paths, &simwasm)?;
+    }
     Ok(())
 }
 

@@ -12,6 +12,7 @@
 //! rustup, cargo, node and npm needs nothing else. `cargo xtask help` prints the details.
 
 mod bench;
+mod bench_sim;
 mod bundle;
 mod compress;
 mod html;
@@ -62,8 +63,11 @@ Commands:
            Lighthouse's mobile figures (slow 4G, 4x CPU; median of 5) for the first step of
            every chapter and the baseline, served with gzip, and the bytes fetched before the
            page is interactive (gzip, brotli). Also written to target/bench/results.json.
+           Last, the simulation's 1,000-node hour built in the page's wasm beside natively.
              --no-build     reuse dist/ and the pages already built in target/bench/
              --mobile-only  only the phone figures (Lighthouse, bytes before interactive)
+             --sim-only     only the simulation's figures: the 1,000-node hour built in the
+                            page's wasm (bench/simwasm, headless Chromium) and natively
   help     Print this help.
 
 Options for every command:
@@ -94,6 +98,7 @@ struct Options {
     playwright_args: Vec<String>,
     out: Option<std::path::PathBuf>,
     mobile_only: bool,
+    sim_only: bool,
 }
 
 fn parse(command: &str, args: &[String]) -> Result<Options> {
@@ -105,6 +110,7 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
             (_, "--skip-install") => o.skip_install = true,
             ("serve" | "test" | "bundle" | "bench", "--no-build") => o.no_build = true,
             ("bench", "--mobile-only") => o.mobile_only = true,
+            ("bench", "--sim-only") => o.sim_only = true,
             ("bundle", "--out") => o.out = Some(value("--out")?.into()),
             ("bundle", a) if a.starts_with("--out=") => o.out = Some(a["--out=".len()..].into()),
             ("serve", "--port") => {
@@ -152,10 +158,10 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         "bench" => parse(command, rest).and_then(|o| {
-            let mobile_only = o.mobile_only;
+            let (mobile_only, sim_only) = (o.mobile_only, o.sim_only);
             bench::bench(
                 &Paths::new(),
-                bench::Options { skip_install: o.skip_install, no_build: o.no_build, mobile_only },
+                bench::Options { skip_install: o.skip_install, no_build: o.no_build, mobile_only, sim_only },
             )
         }),
         other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),

@@ -312,6 +312,24 @@ pub fn fleet(n: usize) -> Vec<MachineSpec> {
     machines
 }
 
+/// Pods per node in the [`benchmark`] cluster.
+pub const BENCHMARK_PODS_PER_NODE: i32 = 3;
+
+/// The cluster the simulation's budgets are measured on (issue 12: `cargo bench --bench sim`
+/// natively, `cargo xtask bench` in the page): `n` machines in three zones ([`fleet`]) running a
+/// Deployment of [`BENCHMARK_PODS_PER_NODE`] Pods per node, created at 30 s; nothing scripted.
+pub fn benchmark(n: usize) -> Scenario {
+    let mut scenario = Chapter::Registration.scenario();
+    scenario.script.clear();
+    scenario.machines = fleet(n);
+    scenario.replicasets = vec![ReplicaSetSpec {
+        deployment: "web".into(),
+        replicas: BENCHMARK_PODS_PER_NODE * n as i32,
+        created_after: secs(30),
+    }];
+    scenario
+}
+
 /// Chapter 4: a few nodes of one zone fail, then more than 55 % of it, then all of it; then the
 /// control plane loses every node; then everything comes back.
 fn zone_outage(n: usize) -> Scenario {
