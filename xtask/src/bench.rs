@@ -21,6 +21,8 @@ pub(crate) struct Options {
     pub(crate) no_build: bool,
     /// Only the phone figures (Lighthouse and the bytes before interactive).
     pub(crate) mobile_only: bool,
+    /// Only the fleet chapter's figures (`tests/e2e/bench/fleet.mjs`).
+    pub(crate) fleet_only: bool,
 }
 
 pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
@@ -41,7 +43,7 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
         if o.no_build && dir.join("index.html").is_file() { Ok(dir) } else { build_page(paths, name, &out) }
     };
     let baseline = page("minimal")?;
-    let floor = if o.mobile_only { None } else { Some(page("floor")?) };
+    let floor = if o.mobile_only || o.fleet_only { None } else { Some(page("floor")?) };
 
     println!("\n==> first load (files as built; gzip at zlib's default level)");
     let assets = size::first_load(&paths.dist)?;
@@ -79,7 +81,16 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
         .arg(&json)
         .arg(&paths.dist)
         .arg(&baseline)
-        .env("NODELINE_BENCH_ONLY", if o.mobile_only { "mobile" } else { "" })
+        .env(
+            "NODELINE_BENCH_ONLY",
+            if o.mobile_only {
+                "mobile"
+            } else if o.fleet_only {
+                "fleet"
+            } else {
+                ""
+            },
+        )
         .current_dir(&paths.e2e_dir)
         .status();
     app.stop();

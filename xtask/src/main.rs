@@ -64,6 +64,7 @@ Commands:
            page is interactive (gzip, brotli). Also written to target/bench/results.json.
              --no-build     reuse dist/ and the pages already built in target/bench/
              --mobile-only  only the phone figures (Lighthouse, bytes before interactive)
+             --fleet-only   only the fleet chapter's figures at 150 and 1,000 nodes
   help     Print this help.
 
 Options for every command:
@@ -94,6 +95,7 @@ struct Options {
     playwright_args: Vec<String>,
     out: Option<std::path::PathBuf>,
     mobile_only: bool,
+    fleet_only: bool,
 }
 
 fn parse(command: &str, args: &[String]) -> Result<Options> {
@@ -105,6 +107,7 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
             (_, "--skip-install") => o.skip_install = true,
             ("serve" | "test" | "bundle" | "bench", "--no-build") => o.no_build = true,
             ("bench", "--mobile-only") => o.mobile_only = true,
+            ("bench", "--fleet-only") => o.fleet_only = true,
             ("bundle", "--out") => o.out = Some(value("--out")?.into()),
             ("bundle", a) if a.starts_with("--out=") => o.out = Some(a["--out=".len()..].into()),
             ("serve", "--port") => {
@@ -152,10 +155,10 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         "bench" => parse(command, rest).and_then(|o| {
-            let mobile_only = o.mobile_only;
+            let (mobile_only, fleet_only) = (o.mobile_only, o.fleet_only);
             bench::bench(
                 &Paths::new(),
-                bench::Options { skip_install: o.skip_install, no_build: o.no_build, mobile_only },
+                bench::Options { skip_install: o.skip_install, no_build: o.no_build, mobile_only, fleet_only },
             )
         }),
         other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),

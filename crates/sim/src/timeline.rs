@@ -355,13 +355,32 @@ impl<'a> Snapshot<'a> {
 
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
-        let views: Vec<MachineView> = self.machines().iter().map(|v| MachineView::clone(v)).collect();
+        self.action_checker().check(kind, machine)
+    }
+
+    /// What [`Snapshot::check_action`] reads, read once for checking many actions.
+    pub fn action_checker(&self) -> ActionChecker<'_> {
         let pods = self.objects_of(Kind::Pod).count();
         let statefulset = self
             .log
             .inputs
             .iter()
             .any(|i| i.t <= self.t && i.action.kind == ActionKind::CreateStatefulSet && i.rejected.is_none());
-        check_action(kind, machine, &views, |n| self.node(n), pods, statefulset).map(|_| ())
+        ActionChecker { snapshot: self, machines: self.machines(), pods, statefulset }
+    }
+}
+
+/// Checks actions against one instant (the machines and counts read once).
+pub struct ActionChecker<'a> {
+    snapshot: &'a Snapshot<'a>,
+    machines: Vec<Arc<MachineView>>,
+    pods: usize,
+    statefulset: bool,
+}
+
+impl ActionChecker<'_> {
+    /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
+    pub fn check(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
+        check_action(kind, machine, &self.machines, |n| self.snapshot.node(n), self.pods, self.statefulset).map(|_| ())
     }
 }

@@ -7,6 +7,7 @@
 //! modelled as a reconcile pass one millisecond after any Node or Pod change, which delivers the
 //! change to every component that watches it.
 
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -510,11 +511,14 @@ pub(crate) const MAX_MACHINES: usize = 6;
 pub(crate) fn check_action(
     kind: ActionKind,
     machine: Option<&str>,
-    machines: &[MachineView],
+    machines: &[impl Borrow<MachineView>],
     node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
     statefulset_exists: bool,
 ) -> Result<Option<usize>, Refusal> {
+    // Views or shared views alike (a snapshot's are shared: no copy of a thousand machines).
+    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
+    let machines = machines.as_slice();
     let node_exists = |n: &str| node(n).is_some();
     match fleet_targets(kind, machine, machines) {
         Err(Refusal::NoSuchMachine(_)) => {}
@@ -638,8 +642,9 @@ pub(crate) fn check_action(
 pub(crate) fn fleet_targets(
     kind: ActionKind,
     target: Option<&str>,
-    machines: &[MachineView],
+    machines: &[impl Borrow<MachineView>],
 ) -> Result<Vec<usize>, Refusal> {
+    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
     let cut = matches!(kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
     let (zone, limit) = match kind {
         ActionKind::CutControlPlane | ActionKind::RestoreControlPlane => (None, usize::MAX),
