@@ -9,11 +9,28 @@ use wasm_bindgen::JsCast;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
+use crate::sim::ZoneState;
 use crate::view::fleet::{self as vm, Fleet};
 use crate::view::zonechart::{self, ZoneChart};
 
 /// How many log lines the pane shows.
 const LOG_LINES: usize = 8;
+
+/// How far back the stage counts the Pods a zone gained or lost.
+const MOVED_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The chart's point at the playhead, in the first zone that is not Normal (else the first).
+fn playhead_point(c: &ZoneChart, ctx: AppCtx) -> zonechart::Point {
+    let sample = c.index_at(ctx.playback.with_untracked(|p| p.t));
+    let zone = c
+        .zones
+        .iter()
+        .position(|z| {
+            z.state.get(sample).is_some_and(|s| matches!(s, ZoneState::PartialDisruption | ZoneState::FullDisruption))
+        })
+        .unwrap_or(0);
+    zonechart::Point { zone, sample }
+}
 
 /// The fleet stage.
 #[component]
@@ -35,17 +52,41 @@ pub fn FleetStage() -> impl IntoView {
     });
     // The chart is read once per timeline (and again as the timeline is computed further).
     let chart = Memo::new(move |_| {
-        ctx.with_session(|s| {
-            let end = s.end().min(s.timeline.horizon());
-            ZoneChart::build(s.timeline.log(), &crate::sim::ZONES, end)
+        ctx.with_session(|s| ZoneChart::build(s.timeline.log(), &crate::sim::ZONES, s.end(), s.timeline.horizon()))
+    });
+    let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get())));
+    let chart_text = Memo::new(move |_| chart.with(|c| zonechart::values_text(c, ctx.lang.get(), ctx.t())));
+    // The chart's point under the pointer or chosen with the keys (its values in words).
+    let point = RwSignal::new(None::<zonechart::Point>);
+    let overlay = Memo::new(move |_| chart.with(|c| zonechart::overlay_markup(c, ctx.t(), point.get())));
+    let point_text = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        chart.with(|c| match point.get() {
+            Some(p) => zonechart::point_text(c, lang, p),
+            None => zonechart::values_text(c, lang, ctx.t()),
         })
     });
-    let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get(), ctx.t())));
-    let chart_text = Memo::new(move |_| chart.with(|c| zonechart::values_text(c, ctx.lang.get(), ctx.t())));
     let chart_layer = NodeRef::<leptos::svg::G>::new();
+    let overlay_layer = NodeRef::<leptos::svg::G>::new();
+    for (markup, layer) in [(chart_svg, chart_layer), (overlay, overlay_layer)] {
+        Effect::new(move |_| {
+            let html = markup.get();
+            if let Some(layer) = layer.get() {
+                super::dom::morph(&layer, &html);
+            }
+        });
+    }
+    // Pods leaving a zone and arriving in others: each zone's change over the last minute.
+    let moved = Memo::new(move |_| chart.with(|c| c.moved(ctx.t(), MOVED_WINDOW)));
+    let transfer = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        moved.with(|m| fleet.with(|f| vm::transfer_markup(f, m, lang)))
+    });
+    let moved_text = move || moved.with(|m| fleet.with(|f| vm::transfer_text(f, m, ctx.lang.get())));
+    let transfer_layer = NodeRef::<leptos::svg::G>::new();
     Effect::new(move |_| {
-        let html = chart_svg.get();
-        if let Some(layer) = chart_layer.get() {
+        let html = transfer.get();
+        if let Some(layer) = transfer_layer.get() {
             super::dom::morph(&layer, &html);
         }
     });
@@ -90,6 +131,33 @@ pub fn FleetStage() -> impl IntoView {
         ctx.machine.set(fleet.with_untracked(|f| f.step(m, across, forward)));
     };
 
+    let chart_point = move |e: &web_sys::MouseEvent| {
+        let svg = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())?;
+        let rect = svg.get_bounding_client_rect();
+        if rect.width() <= 0.0 || rect.height() <= 0.0 {
+            return None;
+        }
+        let x = (f64::from(e.client_x()) - rect.left()) * zonechart::CHART_W / rect.width();
+        let y = (f64::from(e.client_y()) - rect.top()) * zonechart::CHART_H / rect.height();
+        chart.with_untracked(|c| c.point_at(x, y))
+    };
+    let chart_key = move |e: ev::KeyboardEvent| {
+        let (across, by) = match e.key().as_str() {
+            "ArrowRight" => (false, 1),
+            "ArrowLeft" => (false, -1),
+            "PageUp" => (false, 10),
+            "PageDown" => (false, -10),
+            "Home" => (false, -(zonechart::SAMPLES as isize)),
+            "End" => (false, zonechart::SAMPLES as isize),
+            "ArrowDown" => (true, 1),
+            "ArrowUp" => (true, -1),
+            _ => return,
+        };
+        e.prevent_default();
+        let here = point.get_untracked().unwrap_or_else(|| chart.with_untracked(|c| playhead_point(c, ctx)));
+        point.set(Some(chart.with_untracked(|c| c.step(here, across, by))));
+    };
+
     view! {
         <section class="stage fleet-stage" aria-labelledby="stage-title">
             <h2 id="stage-title" class="sr-only">
@@ -107,22 +175,46 @@ pub fn FleetStage() -> impl IntoView {
                 on:keydown=key
             >
                 <g node_ref=layer></g>
+                <g class="transfers" node_ref=transfer_layer></g>
             </svg>
             <p id="fleet-desc" class="sr-only">
                 {description}
+                " "
+                {moved_text}
             </p>
             <section class="zone-chart" aria-labelledby="zone-chart-title">
                 <h3 id="zone-chart-title">{move || t(Key::ChartTitle)}</h3>
                 <p class="chart-legend">{move || t(Key::ChartLegend)}</p>
+                <p class="chart-legend">{move || t(Key::ChartHelp)}</p>
                 <svg
                     class="chart-svg"
-                    role="img"
+                    role="slider"
+                    tabindex="0"
                     viewBox=format!("0 0 {} {}", zonechart::CHART_W, zonechart::CHART_H)
-                    aria-label=move || t(Key::ChartTitle)
+                    aria-label=move || t(Key::ChartPointName)
                     aria-describedby="zone-chart-values"
+                    aria-valuemin="0"
+                    aria-valuemax=zonechart::SAMPLES - 1
+                    aria-valuenow=move || {
+                        point.get().map_or_else(|| chart.with(|c| c.index_at(ctx.t())), |p| p.sample)
+                    }
+                    aria-valuetext=point_text
+                    on:mousemove=move |e| {
+                        if let Some(p) = chart_point(&e) {
+                            point.set(Some(p));
+                        }
+                    }
+                    on:mouseleave=move |_| point.set(None)
+                    on:focus=move |_| point.set(Some(chart.with_untracked(|c| playhead_point(c, ctx))))
+                    on:blur=move |_| point.set(None)
+                    on:keydown=chart_key
                 >
                     <g node_ref=chart_layer></g>
+                    <g class="chart-overlay" node_ref=overlay_layer></g>
                 </svg>
+                <p class="chart-point" aria-hidden="true">
+                    {move || point.get().map(|_| point_text.get())}
+                </p>
                 <p id="zone-chart-values" class="chart-values" aria-live="off">
                     {chart_text}
                 </p>

@@ -5,6 +5,7 @@
 //! and sandbox on the left, narration and inspector on the right. Below 960 px the columns stack.
 
 pub mod chrome;
+mod compute;
 pub mod controls;
 mod dom;
 pub mod embed;
@@ -62,6 +63,7 @@ pub fn App() -> impl IntoView {
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
     playloop::run(ctx);
+    compute::run(ctx);
     playloop::pause_when_hidden(ctx);
     chrome::reload_on_hash_change();
     embed::install(ctx);

@@ -87,7 +87,9 @@ pub fn Narration() -> impl IntoView {
     // Before step 1's moment, step 1 is shown.
     let step = Memo::new(move |_| ctx.current_step().max(1));
     // Which steps happen in this timeline.
-    let reached = Memo::new(move |_| ctx.with_session(|s| s.steps.iter().map(Option::is_some).collect::<Vec<bool>>()));
+    let reached = Memo::new(move |_| {
+        ctx.with_session(|s| (0..s.steps.len()).map(|i| s.step_reachable(i)).collect::<Vec<bool>>())
+    });
     let text = move || ctx.lang.get().chapter(ctx.chapter.get());
     let link = move |n: usize| {
         ctx.chapter.track();

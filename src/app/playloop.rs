@@ -38,13 +38,14 @@ fn frame(ctx: AppCtx, running: StoredValue<bool>, last: f64) {
         let from = playback.t;
         let result = ctx.session.with_value(|s| playback.advance(real, |t| s.next_significant(t)));
         ctx.rate.set((result.rate, result.fast_forwarding));
-        // Question mode stops before a moment that matters.
-        super::quiz::intercept(ctx, from, &mut playback);
-        // Keep the timeline computed ahead of the playhead.
+        // Keep the timeline computed ahead of the playhead (first: the questions a stretch just
+        // computed are known before the playhead passes them).
         let grew = ctx.session.try_update_value(|s| s.ensure(result.t)).unwrap_or(false);
         if grew {
             ctx.rev.update(|r| *r += 1);
         }
+        // Question mode stops before a moment that matters.
+        super::quiz::intercept(ctx, from, &mut playback);
         ctx.playback.set(playback);
         if playback.playing {
             frame(ctx, running, now);

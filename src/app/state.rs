@@ -62,12 +62,12 @@ impl AppCtx {
         let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() };
         let timeline = Timeline::with_actions(link.chapter, config, &link.actions);
         let mut session = Session::new(timeline);
-        // Steps are found in the computed log: compute the chapter first.
+        // A fleet takes long to compute: the page shows first and computes the rest after.
+        session.progressive = link.chapter.is_fleet();
+        // Steps are found in the computed log: compute the chapter first (a progressive one up
+        // to the linked step).
         session.ensure(SimTime::ZERO);
-        let start = link
-            .t
-            .or_else(|| link.step.and_then(|s| session.steps.get(s - 1).copied().flatten()))
-            .unwrap_or(SimTime::ZERO);
+        let start = link.t.or_else(|| link.step.and_then(|s| session.step_moment(s))).unwrap_or(SimTime::ZERO);
         session.ensure(start);
         let mut playback = Playback::new(start, session.end());
         if let Some(speed) = link.speed {
@@ -143,7 +143,13 @@ impl AppCtx {
 
     /// Seeks to step `n` (1-based), if it happens in this timeline.
     pub fn seek_step(&self, n: usize) -> bool {
-        match self.session.with_value(|s| s.steps.get(n.wrapping_sub(1)).copied().flatten()) {
+        let horizon = || self.session.with_value(|s| s.timeline.horizon());
+        let before = horizon();
+        let moment = self.session.try_update_value(|s| s.step_moment(n)).flatten();
+        if horizon() != before {
+            self.rev.update(|r| *r += 1);
+        }
+        match moment {
             Some(t) => {
                 self.seek(t);
                 true
@@ -187,6 +193,7 @@ impl AppCtx {
         let config = Config { profile: self.profile, nodes: self.nodes, ..Config::default() };
         let timeline = Timeline::with_actions(chapter, config, actions);
         let mut session = Session::new(timeline);
+        session.progressive = chapter.is_fleet();
         session.ensure(SimTime::ZERO);
         let end = session.end();
         self.session.set_value(session);

@@ -244,7 +244,16 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::ChartMax => "top: {0}",
         Key::ChartValues => "{0}: {1} not Ready, {2} NoExecute, {3} Pods terminating, {4} running.",
-        Key::RateStopped => "tainting stopped",
+        Key::ChartPoint => {
+            "{0}, zone {1}: {2}; {3} Ready, {4} not Ready, {5} with NoExecute; tainting {6}; Pods: {7} running, {8} terminating."
+        }
+        Key::ChartPointName => "Point on the chart",
+        Key::ChartHelp => {
+            "Hover over a zone's chart, or focus the chart and use the arrow keys (left and right: time; up and down: zone), to read a point's values."
+        }
+        Key::PodsMoved => "Pods, last minute: {0}",
+        Key::PodsMovedSummary => "In the last minute, running Pods changed: {0}.",
+        Key::RateStopped => "stopped",
         Key::RateEvery => "one node every {0} s",
         Key::ZoneSummary => {
             "Zone {0}: {1}; {2} Ready, {3} not Ready, {4} with NoExecute; tainting {5}, {6} waiting; Pods: {7} running, {8} terminating."

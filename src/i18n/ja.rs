@@ -252,7 +252,16 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::ChartMax => "上端: {0}",
         Key::ChartValues => "{0}: Ready でない {1}、NoExecute {2}、終了中の Pod {3}、実行中 {4}。",
-        Key::RateStopped => "taint 付けは停止中",
+        Key::ChartPoint => {
+            "{0}、ゾーン {1}: {2}。Ready {3} 台、Ready でない {4} 台、NoExecute 付き {5} 台。taint 付けは{6}。Pod: 実行中 {7}、終了中 {8}。"
+        }
+        Key::ChartPointName => "グラフ上の点",
+        Key::ChartHelp => {
+            "ゾーンのグラフにポインターを重ねるか、グラフにフォーカスして矢印キー (左右: 時刻、上下: ゾーン) を使うと、その点の値を読めます。"
+        }
+        Key::PodsMoved => "直近 1 分の Pod: {0}",
+        Key::PodsMovedSummary => "直近 1 分で実行中の Pod が変わりました: {0}。",
+        Key::RateStopped => "停止中",
         Key::RateEvery => "{0} 秒に 1 台",
         Key::ZoneSummary => {
             "ゾーン {0}: {1}。Ready {2} 台、Ready でない {3} 台、NoExecute 付き {4} 台。taint 付けは{5}、待ち {6} 台。Pod: 実行中 {7}、終了中 {8}。"

@@ -47,11 +47,12 @@ pub fn fleet_target(kind: ActionKind, zone: &str, count: usize) -> Option<String
 /// The fleet actions' availability at the snapshot's instant, aimed at `zone` (`count` nodes for
 /// `cut-nodes`), in [`FLEET_GROUP`] order.
 pub fn fleet_button_states(snapshot: &Snapshot<'_>, zone: &str, count: usize) -> Vec<ButtonState> {
+    let checker = snapshot.action_checker();
     FLEET_GROUP
         .iter()
         .map(|&kind| ButtonState {
             kind,
-            unavailable: snapshot.check_action(kind, fleet_target(kind, zone, count).as_deref()).err(),
+            unavailable: checker.check(kind, fleet_target(kind, zone, count).as_deref()).err(),
         })
         .collect()
 }
@@ -118,12 +119,13 @@ pub struct ButtonState {
 /// Every action's availability at the snapshot's instant, aimed at `machine` (`None`: the first
 /// machine), in [`GROUPS`] order.
 pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>) -> Vec<ButtonState> {
+    let checker = snapshot.action_checker();
     GROUPS
         .iter()
         .flat_map(|g| g.iter())
         .map(|&kind| {
             let m = if kind.targets_machine() { machine } else { None };
-            ButtonState { kind, unavailable: snapshot.check_action(kind, m).err() }
+            ButtonState { kind, unavailable: checker.check(kind, m).err() }
         })
         .collect()
 }

@@ -6,11 +6,13 @@
 //!
 //! Pure: read from the timeline's [`Snapshot`] and log at the playhead, with native tests.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::i18n::{Key, Lang};
 use crate::render::klog::klog_line;
-use crate::sim::{Actor, Log, Snapshot, WallTime, ZoneState, compute_zone_state, zone_qps};
+use crate::sim::objects::Node;
+use crate::sim::{Actor, Log, LogLine, Snapshot, WallTime, ZoneState, compute_zone_state, zone_qps};
 
 use super::html::{cat, escape};
 
@@ -19,7 +21,11 @@ pub const VIEW_W: f64 = 1200.0;
 const GAP: f64 = 24.0;
 const PANEL_W: f64 = (VIEW_W - 2.0 * GAP) / 3.0;
 /// Where the cells start below a zone's heading lines.
-const GRID_TOP: f64 = 118.0;
+const GRID_TOP: f64 = 136.0;
+/// The baseline of the line saying how many Pods a zone gained or lost (and its arrows).
+const MOVED_Y: f64 = 122.0;
+/// How far into a panel a Pod transfer's arrow reaches.
+const ARROW_IN: f64 = 60.0;
 const MAX_CELL: f64 = 40.0;
 
 /// A node's Ready condition, as the cell's shape and colour say it.
@@ -79,23 +85,38 @@ pub struct Fleet {
     pub height: f64,
 }
 
-/// What the controller's log says at `t`: each zone's last logged state, and whether master
-/// disruption mode is on (`None` for a zone after an exit from it, whose new state is set
-/// without a line: it is recomputed from the counts).
-fn logged_states(log: &Log, t: crate::sim::SimTime) -> (Vec<(String, Option<ZoneState>)>, bool) {
-    let end = log.lines.partition_point(|l| l.t <= t);
-    let mut states: Vec<(String, Option<ZoneState>)> = Vec::new();
-    let mut master = false;
-    for l in &log.lines[..end] {
+/// The node lifecycle controller's zone states as its log says them, read one line at a time
+/// (the fleet at the playhead, and the chart at each of its samples).
+#[derive(Clone, Debug, Default)]
+pub struct ZoneLog {
+    /// Each zone's last logged state (`None` after an exit from master disruption mode, whose
+    /// new states are set without a line: they are recomputed from the counts).
+    states: Vec<(String, Option<ZoneState>)>,
+    /// Whether the controller is in master disruption mode.
+    pub master: bool,
+}
+
+impl ZoneLog {
+    /// What the log says by `t`.
+    pub fn at(log: &Log, t: crate::sim::SimTime) -> ZoneLog {
+        let mut z = ZoneLog::default();
+        for l in &log.lines[..log.lines.partition_point(|l| l.t <= t)] {
+            z.read(l);
+        }
+        z
+    }
+
+    /// Takes one more line into account.
+    pub fn read(&mut self, l: &LogLine) {
         if l.actor != Actor::NodeLifecycleController {
-            continue;
+            return;
         }
         let m = l.message.as_str();
         if m.contains("Entering master disruption mode") {
-            master = true;
+            self.master = true;
         } else if m.contains("Exiting master disruption mode") {
-            master = false;
-            for s in &mut states {
+            self.master = false;
+            for s in &mut self.states {
                 s.1 = None;
             }
         } else if let Some(rest) = m.strip_prefix("\"Controller detected that zone is now in new state\" zone=\"") {
@@ -107,13 +128,29 @@ fn logged_states(log: &Log, t: crate::sim::SimTime) -> (Vec<(String, Option<Zone
                 Some("FullDisruption") => ZoneState::FullDisruption,
                 _ => ZoneState::Initial,
             };
-            match states.iter_mut().find(|(z, _)| *z == zone) {
+            match self.states.iter_mut().find(|(z, _)| *z == zone) {
                 Some(s) => s.1 = Some(state),
-                None => states.push((zone, Some(state))),
+                None => self.states.push((zone, Some(state))),
             }
         }
     }
-    (states, master)
+
+    /// Zone `zone`'s state, given its node counts (for the states an exit leaves unlogged).
+    pub fn state(&self, zone: &str, ready: usize, not_ready: usize) -> ZoneState {
+        if self.master {
+            return ZoneState::FullDisruption;
+        }
+        match self.states.iter().find(|(name, _)| name == zone) {
+            Some((_, Some(s))) => *s,
+            Some((_, None)) => compute_zone_state(ready, not_ready),
+            None => ZoneState::Initial,
+        }
+    }
+
+    /// The zone's NoExecute tainting rate (`setLimiterInZone`; 0 in master disruption mode).
+    pub fn rate(&self, state: ZoneState, size: usize) -> f64 {
+        if self.master { 0.0 } else { zone_qps(state, size) }
+    }
 }
 
 impl Fleet {
@@ -121,8 +158,11 @@ impl Fleet {
     pub fn build(snapshot: &Snapshot<'_>, log: &Log) -> Fleet {
         let machines = snapshot.machines();
         let nodes = snapshot.nodes();
-        let (logged, master) = logged_states(log, snapshot.time());
+        let by_name: BTreeMap<&str, &Node> = nodes.iter().map(|n| (n.metadata.name.as_str(), &**n)).collect();
+        let zone_log = ZoneLog::at(log, snapshot.time());
         let mut zones: Vec<ZoneView> = Vec::new();
+        // Each node's zone (for its Pods).
+        let mut zone_of: BTreeMap<&str, usize> = BTreeMap::new();
         for (machine, m) in machines.iter().enumerate() {
             let zi = match zones.iter().position(|z| z.name == m.zone) {
                 Some(i) => i,
@@ -144,7 +184,10 @@ impl Fleet {
                     zones.len() - 1
                 }
             };
-            let node = nodes.iter().find(|n| n.metadata.name == m.hostname);
+            let node = by_name.get(m.hostname.as_str()).copied();
+            if let Some(n) = node {
+                zone_of.insert(n.metadata.name.as_str(), zi);
+            }
             let ready = match node.and_then(|n| n.ready_status()) {
                 Some("True") => Readiness::Ready,
                 Some("False") => Readiness::NotReady,
@@ -182,7 +225,7 @@ impl Fleet {
             z.cells.push(Cell { name: m.hostname.clone(), machine, ready, taint });
         }
         for pod in snapshot.pods() {
-            let Some(zi) = zones.iter().position(|z| z.cells.iter().any(|c| c.name == pod.spec.node_name)) else {
+            let Some(&zi) = zone_of.get(pod.spec.node_name.as_str()) else {
                 continue;
             };
             if pod.is_terminating() {
@@ -193,22 +236,14 @@ impl Fleet {
         }
         let mut height: f64 = GRID_TOP;
         for z in &mut zones {
-            z.state = if master {
-                ZoneState::FullDisruption
-            } else {
-                match logged.iter().find(|(name, _)| *name == z.name) {
-                    Some((_, Some(s))) => *s,
-                    Some((_, None)) => compute_zone_state(z.ready, z.not_ready),
-                    None => ZoneState::Initial,
-                }
-            };
-            z.rate = if master { 0.0 } else { zone_qps(z.state, z.cells.len()) };
+            z.state = zone_log.state(&z.name, z.ready, z.not_ready);
+            z.rate = zone_log.rate(z.state, z.cells.len());
             let n = z.cells.len().max(1);
             z.cols = ((n as f64 * 1.6).sqrt().ceil() as usize).clamp(1, n);
             z.cell = (PANEL_W / z.cols as f64).min(MAX_CELL);
             height = height.max(GRID_TOP + n.div_ceil(z.cols) as f64 * z.cell + 8.0);
         }
-        Fleet { zones, master_disruption: master, height }
+        Fleet { zones, master_disruption: zone_log.master, height }
     }
 
     /// The machine whose cell is at drawing coordinates (`x`, `y`), if any.
@@ -386,6 +421,68 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
     out
 }
 
+/// A change in a count, signed (`+6`, `−12`, `0`).
+pub fn signed(n: i64) -> String {
+    match n.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("+{n}"),
+        std::cmp::Ordering::Less => format!("\u{2212}{}", n.unsigned_abs()),
+        std::cmp::Ordering::Equal => "0".into(),
+    }
+}
+
+/// The Pods moving between zones: under each zone's heading, how many running Pods it gained
+/// or lost over the last minute (`moved`, in zone order), and an arrow from each zone that lost
+/// Pods to each zone that gained them, its dashes flowing the Pods' way.
+pub fn transfer_markup(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
+    let mut out = String::new();
+    let x0 = |zi: usize| zi as f64 * (PANEL_W + GAP);
+    for (zi, _) in fleet.zones.iter().enumerate() {
+        let n = moved.get(zi).copied().unwrap_or(0);
+        let class = match n.cmp(&0) {
+            std::cmp::Ordering::Greater => "gained",
+            std::cmp::Ordering::Less => "lost",
+            std::cmp::Ordering::Equal => "steady",
+        };
+        let _ = write!(
+            out,
+            "<text class=\"zone-line zone-moved {class}\" x=\"{:.1}\" y=\"{MOVED_Y:.1}\" text-anchor=\"middle\">{}</text>",
+            x0(zi) + PANEL_W / 2.0,
+            escape(&lang.fill(Key::PodsMoved, &[&signed(n)]))
+        );
+    }
+    let y = MOVED_Y - 5.0;
+    for (from, _) in moved.iter().enumerate().filter(|(_, n)| **n < 0) {
+        for (to, _) in moved.iter().enumerate().filter(|(_, n)| **n > 0) {
+            let (sx, tx, head) = if to < from {
+                (x0(from) + ARROW_IN, x0(to) + PANEL_W - ARROW_IN, 8.0)
+            } else {
+                (x0(from) + PANEL_W - ARROW_IN, x0(to) + ARROW_IN, -8.0)
+            };
+            let _ = write!(
+                out,
+                "<path class=\"pod-transfer\" d=\"M{sx:.1} {y:.1}H{tx:.1}\"/><path class=\"pod-transfer-head\" d=\"M{:.1} {:.1}L{tx:.1} {y:.1}L{:.1} {:.1}\"/>",
+                tx + head,
+                y - 5.0,
+                tx + head,
+                y + 5.0
+            );
+        }
+    }
+    out
+}
+
+/// The Pod transfer in words, for the drawing's text alternative (empty when nothing moved).
+pub fn transfer_text(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
+    let parts: Vec<String> = fleet
+        .zones
+        .iter()
+        .zip(moved)
+        .filter(|(_, n)| **n != 0)
+        .map(|(z, n)| format!("{} {}", z.name, signed(*n)))
+        .collect();
+    if parts.is_empty() { String::new() } else { lang.fill(Key::PodsMovedSummary, &[&parts.join(", ")]) }
+}
+
 /// The drawing's text alternative: every zone's summary.
 pub fn fleet_description(fleet: &Fleet, lang: Lang) -> String {
     let mut parts: Vec<String> = fleet.zones.iter().map(|z| zone_summary(lang, z)).collect();
@@ -467,6 +564,21 @@ mod tests {
         assert_eq!(f.hit(x, 5.0), None);
         assert_eq!(f.step(z.cells[0].machine, false, true), z.cells[1].machine);
         assert_eq!(f.step(z.cells[0].machine, false, false), z.cells[0].machine);
+    }
+
+    #[test]
+    fn pods_moving_between_zones_are_drawn_and_said() {
+        let (tl, t) = at(30, 90);
+        let f = Fleet::build(&tl.at(t), tl.log());
+        let svg = transfer_markup(&f, &[4, -9, 5], Lang::En);
+        assert_eq!(svg.matches("class=\"pod-transfer\"").count(), 2, "{svg}");
+        assert!(svg.contains("Pods, last minute: \u{2212}9") && svg.contains("Pods, last minute: +4"));
+        assert_eq!(
+            transfer_text(&f, &[4, -9, 5], Lang::En),
+            "In the last minute, running Pods changed: eu-west-1a +4, eu-west-1b \u{2212}9, eu-west-1c +5."
+        );
+        assert!(!transfer_markup(&f, &[0, 0, 0], Lang::En).contains("pod-transfer"));
+        assert_eq!(transfer_text(&f, &[0, 0, 0], Lang::Ja), "");
     }
 
     #[test]

@@ -9,6 +9,10 @@ use crate::sim::{Request, SimTime, Snapshot, Timeline};
 /// How far past the playhead the timeline is kept computed.
 const LOOKAHEAD: Duration = Duration::from_secs(120);
 
+/// How far past the playhead a progressive timeline is kept computed (the background keeps it
+/// further ahead).
+const PROGRESSIVE_LOOKAHEAD: Duration = Duration::from_secs(10);
+
 /// How long past the chapter's story (or the reader's last action) playback runs.
 const AFTERWORD: Duration = Duration::from_secs(180);
 
@@ -22,12 +26,17 @@ pub struct Session {
     pub significant: Vec<SimTime>,
     /// The chapter's questions as this timeline answers them (question mode).
     pub quiz: Vec<Option<Derived>>,
+    /// Computed a stretch at a time (a fleet, long to compute): [`Session::ensure`] computes only
+    /// what the playhead needs, and the page computes the rest with [`Session::advance`] after
+    /// it shows. Otherwise the whole story is computed at once.
+    pub progressive: bool,
 }
 
 impl Session {
     /// Wraps a timeline.
     pub fn new(timeline: Timeline) -> Session {
-        let mut s = Session { timeline, steps: Vec::new(), significant: Vec::new(), quiz: Vec::new() };
+        let mut s =
+            Session { timeline, steps: Vec::new(), significant: Vec::new(), quiz: Vec::new(), progressive: false };
         s.refresh();
         s
     }
@@ -39,13 +48,63 @@ impl Session {
         story.max(last_action).min(link::MAX_T)
     }
 
-    /// Makes sure the timeline is computed past `t`.
+    /// How far the timeline is computed when it is complete: just past where playback stops.
+    fn full(&self) -> SimTime {
+        self.end() + Duration::from_secs(1)
+    }
+
+    /// Whether the timeline is computed as far as playback can go.
+    pub fn complete(&self) -> bool {
+        self.timeline.horizon() >= self.full()
+    }
+
+    /// Computes the timeline `by` further toward where it is complete (no further). Returns
+    /// whether it is complete now, and whether the steps found changed; what is derived from the
+    /// whole log is derived once, at the end.
+    pub fn advance(&mut self, by: Duration) -> (bool, bool) {
+        let full = self.full();
+        if self.timeline.horizon() >= full {
+            return (true, false);
+        }
+        self.timeline.run_until((self.timeline.horizon() + by).min(full));
+        if self.complete() {
+            let before = std::mem::take(&mut self.steps);
+            self.refresh();
+            return (true, before != self.steps);
+        }
+        let steps = self.timeline.steps();
+        let changed = steps != self.steps;
+        self.steps = steps;
+        (false, changed)
+    }
+
+    /// Step `n`'s moment (1-based), computing further until it is found or the timeline is
+    /// complete.
+    pub fn step_moment(&mut self, n: usize) -> Option<SimTime> {
+        loop {
+            if let Some(Some(t)) = self.steps.get(n.wrapping_sub(1)) {
+                return Some(*t);
+            }
+            if self.advance(LOOKAHEAD).0 {
+                return self.steps.get(n.wrapping_sub(1)).copied().flatten();
+            }
+        }
+    }
+
+    /// Whether step `i` (0-based) happens or may still happen (not computed that far yet).
+    pub fn step_reachable(&self, i: usize) -> bool {
+        self.steps.get(i).is_some_and(Option::is_some) || !self.complete()
+    }
+
+    /// Makes sure the timeline is computed past `t` (and, unless it is progressive, to the end).
     pub fn ensure(&mut self, t: SimTime) -> bool {
-        let want = (t + LOOKAHEAD).max(self.end() + Duration::from_secs(1));
+        let want = if self.progressive { t + PROGRESSIVE_LOOKAHEAD } else { (t + LOOKAHEAD).max(self.full()) };
         if self.timeline.horizon() < want {
             // A whole further stretch at once: the page re-derives what depends on the log (the
-            // track, step moments) once per stretch, not on every frame of fast playback.
-            self.timeline.run_until((want + LOOKAHEAD).min(link::MAX_T + Duration::from_secs(1)).max(want));
+            // track, step moments) once per stretch, not on every frame of fast playback. A
+            // progressive timeline computes only what is wanted: the rest comes in the background.
+            let stretch = if self.progressive { Duration::ZERO } else { LOOKAHEAD };
+            self.timeline.run_until((want + stretch).min(link::MAX_T + Duration::from_secs(1)).max(want));
             self.refresh();
             true
         } else {
@@ -67,10 +126,17 @@ impl Session {
         self.quiz = quiz::derive_all(&self.timeline);
     }
 
-    /// The first significant moment strictly after `t`.
+    /// The first significant moment strictly after `t`. While the timeline is still being
+    /// computed, where it is computed to counts as one: playback never skips past what is not
+    /// known yet.
     pub fn next_significant(&self, t: SimTime) -> Option<SimTime> {
         let i = self.significant.partition_point(|m| *m <= t);
-        self.significant.get(i).copied()
+        let next = self.significant.get(i).copied();
+        if self.complete() {
+            return next;
+        }
+        let horizon = self.timeline.horizon();
+        Some(next.map_or(horizon, |m| m.min(horizon))).filter(|m| *m > t)
     }
 
     /// The cluster at `t`.
@@ -85,4 +151,39 @@ pub fn is_routine(r: &Request) -> bool {
     use crate::sim::{Method, Outcome};
     matches!(r.outcome, Outcome::Code(200))
         && (r.method == Method::Get || (r.method == Method::Put && r.path.contains("/leases/")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Chapter, Config};
+
+    fn fleet(progressive: bool) -> Session {
+        let mut s = Session::new(Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }));
+        s.progressive = progressive;
+        s.ensure(SimTime::ZERO);
+        s
+    }
+
+    #[test]
+    fn a_progressive_session_computes_what_is_wanted_then_the_rest_to_the_same_story() {
+        let whole = fleet(false);
+        assert!(whole.complete());
+        let mut s = fleet(true);
+        assert!(!s.complete() && s.timeline.horizon() <= SimTime::ZERO + PROGRESSIVE_LOOKAHEAD);
+        // Steps not computed yet may still happen.
+        assert!(s.steps[3].is_none() && s.step_reachable(3));
+        // A linked step is computed up to, and found where the whole story has it.
+        assert_eq!(s.step_moment(3), whole.steps[2]);
+        assert!(!s.complete());
+        let mut stretches = 0;
+        while !s.advance(Duration::from_secs(60)).0 {
+            stretches += 1;
+        }
+        assert!(stretches > 3 && s.complete());
+        assert_eq!(s.steps, whole.steps);
+        assert_eq!(s.significant, whole.significant);
+        // Complete: nothing more to compute.
+        assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
+    }
 }

@@ -10,8 +10,9 @@ use std::fmt::Write;
 use crate::i18n::{Key, Lang};
 use crate::sim::machine::ZONE_LABEL;
 use crate::sim::objects::Object;
-use crate::sim::{Log, SimTime};
+use crate::sim::{Log, SimTime, ZoneState};
 
+use super::fleet::{ZoneLog, rate_text};
 use super::html::escape;
 
 /// Samples over the timeline.
@@ -22,7 +23,7 @@ const GAP: f64 = 24.0;
 const PANEL_W: f64 = (VIEW_W - 2.0 * GAP) / 3.0;
 const TOP: f64 = 20.0;
 
-/// The four series of one zone, `SAMPLES` values each.
+/// The series of one zone, `SAMPLES` values each.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ZoneSeries {
     pub zone: String,
@@ -30,6 +31,12 @@ pub struct ZoneSeries {
     pub no_execute: Vec<u32>,
     pub terminating: Vec<u32>,
     pub running: Vec<u32>,
+    /// Nodes Ready (not drawn: a point's values say it).
+    pub ready: Vec<u32>,
+    /// The zone's state as the node lifecycle controller has it.
+    pub state: Vec<ZoneState>,
+    /// NoExecute taints a second.
+    pub rate: Vec<f64>,
 }
 
 /// The chart's data: the sample instants and each zone's series.
@@ -59,30 +66,42 @@ fn sample_at(end: SimTime, i: usize) -> SimTime {
 }
 
 impl ZoneChart {
-    /// The series of `zones` (in order) from `log`, sampled up to `end`.
-    pub fn build(log: &Log, zones: &[&str], end: SimTime) -> ZoneChart {
+    /// The series of `zones` (in order) from `log`, sampled over the story up to `end`, as far
+    /// as the log is computed (`horizon`: a timeline still being computed has fewer samples).
+    pub fn build(log: &Log, zones: &[&str], end: SimTime, horizon: SimTime) -> ZoneChart {
         let mut series: Vec<ZoneSeries> =
             zones.iter().map(|z| ZoneSeries { zone: z.to_string(), ..ZoneSeries::default() }).collect();
         let mut nodes: BTreeMap<&str, NodeState> = BTreeMap::new();
         let mut pods: BTreeMap<(&str, &str), PodState> = BTreeMap::new();
-        let mut counts = vec![[0u32; 4]; zones.len()];
+        // Per zone: not Ready, NoExecute, Pods terminating, Pods running, Ready.
+        let mut counts = vec![[0u32; 5]; zones.len()];
         let mut next = 0;
-        let record = |upto: SimTime, counts: &[[u32; 4]], series: &mut Vec<ZoneSeries>, next: &mut usize| {
-            while *next < SAMPLES && sample_at(end, *next) < upto {
+        let (mut zone_log, mut line) = (ZoneLog::default(), 0);
+        let mut record = |upto: SimTime, counts: &[[u32; 5]], series: &mut Vec<ZoneSeries>| {
+            while next < SAMPLES && sample_at(end, next) < upto {
+                let at = sample_at(end, next);
+                while let Some(l) = log.lines.get(line).filter(|l| l.t <= at) {
+                    zone_log.read(l);
+                    line += 1;
+                }
                 for (s, c) in series.iter_mut().zip(counts) {
                     s.not_ready.push(c[0]);
                     s.no_execute.push(c[1]);
                     s.terminating.push(c[2]);
                     s.running.push(c[3]);
+                    s.ready.push(c[4]);
+                    let state = zone_log.state(&s.zone, c[4] as usize, c[0] as usize);
+                    s.state.push(state);
+                    s.rate.push(zone_log.rate(state, (c[0] + c[4]) as usize));
                 }
-                *next += 1;
+                next += 1;
             }
         };
         for change in &log.changes {
             if change.t > end {
                 break;
             }
-            record(change.t, &counts, &mut series, &mut next);
+            record(change.t, &counts, &mut series);
             let deleted = change.change == crate::sim::ChangeType::Deleted;
             // Leases are most of the changes, and renewals are built when read: skip them.
             if change.kind() == crate::sim::objects::Kind::Lease {
@@ -102,9 +121,11 @@ impl ZoneChart {
                     if let Some(old) = nodes.insert(change.name(), state) {
                         counts[old.zone][0] -= u32::from(old.not_ready);
                         counts[old.zone][1] -= u32::from(old.no_execute);
+                        counts[old.zone][4] -= u32::from(!old.not_ready);
                     }
                     counts[zone][0] += u32::from(state.not_ready);
                     counts[zone][1] += u32::from(state.no_execute);
+                    counts[zone][4] += u32::from(!state.not_ready);
                 }
                 Object::Pod(p) => {
                     let key = change.names();
@@ -131,7 +152,11 @@ impl ZoneChart {
                 _ => {}
             }
         }
-        record(SimTime::MAX, &counts, &mut series, &mut next);
+        record(
+            if horizon >= end { SimTime::MAX } else { horizon + std::time::Duration::from_micros(1) },
+            &counts,
+            &mut series,
+        );
         ZoneChart { end, zones: series }
     }
 
@@ -148,17 +173,28 @@ impl ZoneChart {
 /// The series' CSS classes, in the order of [`ZoneSeries`]'s fields.
 const CLASSES: [&str; 4] = ["not-ready", "no-execute", "terminating", "running"];
 
-/// The chart's markup (the playhead at `t`).
-pub fn chart_markup(chart: &ZoneChart, lang: Lang, t: SimTime) -> String {
+/// The highest value of a zone's drawn series (at least 1): the top of its panel.
+fn panel_max(s: &ZoneSeries) -> f64 {
+    [&s.not_ready, &s.no_execute, &s.terminating, &s.running]
+        .iter()
+        .flat_map(|v| v.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(1) as f64
+}
+
+/// Where sample `i` of zone panel `zi` is across.
+fn sample_x(zi: usize, i: usize) -> f64 {
+    zi as f64 * (PANEL_W + GAP) + PANEL_W * i as f64 / (SAMPLES - 1) as f64
+}
+
+/// The chart's markup: every zone's series (drawn once per timeline; the playhead and the point
+/// are [`overlay_markup`]).
+pub fn chart_markup(chart: &ZoneChart, lang: Lang) -> String {
     let mut out = String::new();
     for (zi, s) in chart.zones.iter().enumerate() {
         let x0 = zi as f64 * (PANEL_W + GAP);
-        let max = [&s.not_ready, &s.no_execute, &s.terminating, &s.running]
-            .iter()
-            .flat_map(|v| v.iter().copied())
-            .max()
-            .unwrap_or(0)
-            .max(1) as f64;
+        let max = panel_max(s);
         let _ = write!(
             out,
             "<g class=\"chart-zone\"><rect class=\"chart-box\" x=\"{x0:.1}\" y=\"{TOP:.1}\" width=\"{PANEL_W:.1}\" height=\"{PANEL_H:.1}\"/><text class=\"chart-title\" x=\"{x0:.1}\" y=\"14\">{}</text><text class=\"chart-max\" x=\"{:.1}\" y=\"14\" text-anchor=\"end\">{}</text>",
@@ -169,20 +205,122 @@ pub fn chart_markup(chart: &ZoneChart, lang: Lang, t: SimTime) -> String {
         for (values, class) in [&s.not_ready, &s.no_execute, &s.terminating, &s.running].into_iter().zip(CLASSES) {
             let mut points = String::new();
             for (i, v) in values.iter().enumerate() {
-                let x = x0 + PANEL_W * i as f64 / (SAMPLES - 1) as f64;
                 let y = TOP + PANEL_H - PANEL_H * f64::from(*v) / max;
-                let _ = write!(points, "{x:.1},{y:.1} ");
+                let _ = write!(points, "{:.1},{y:.1} ", sample_x(zi, i));
             }
             let _ = write!(out, "<polyline class=\"series {class}\" points=\"{}\"/>", points.trim_end());
         }
-        let px = x0 + PANEL_W * chart.index_at(t) as f64 / (SAMPLES - 1) as f64;
+        out.push_str("</g>");
+    }
+    out
+}
+
+/// A point of the chart: a zone's panel and a sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Point {
+    pub zone: usize,
+    pub sample: usize,
+}
+
+impl ZoneChart {
+    /// The point under drawing coordinates (`x`, `y`), if they are on a zone's panel.
+    pub fn point_at(&self, x: f64, y: f64) -> Option<Point> {
+        let zi = (x / (PANEL_W + GAP)).floor();
+        let cx = x - zi * (PANEL_W + GAP);
+        if zi < 0.0 || zi as usize >= self.zones.len() || !(0.0..=PANEL_W).contains(&cx) || y < 0.0 {
+            return None;
+        }
+        Some(Point { zone: zi as usize, sample: ((cx / PANEL_W) * (SAMPLES - 1) as f64).round() as usize })
+    }
+
+    /// The point next to `p` for an arrow key: along the time (`across` false) by `by` samples,
+    /// or to the next or previous zone; `Home` and `End` are `by` of `-SAMPLES` and `SAMPLES`.
+    pub fn step(&self, p: Point, across: bool, by: isize) -> Point {
+        if across {
+            let n = self.zones.len().max(1) as isize;
+            Point { zone: (p.zone as isize + by.signum()).rem_euclid(n) as usize, ..p }
+        } else {
+            Point { sample: (p.sample as isize + by).clamp(0, SAMPLES as isize - 1) as usize, ..p }
+        }
+    }
+
+    /// The instant of sample `i`.
+    pub fn time_of(&self, i: usize) -> SimTime {
+        sample_at(self.end, i)
+    }
+
+    /// Each zone's change in running Pods over the `window` before `t` (samples at or before
+    /// `t`): the Pods a dark zone loses and the healthy zones gain.
+    pub fn moved(&self, t: SimTime, window: std::time::Duration) -> Vec<i64> {
+        let at = |t: SimTime| {
+            if self.end == SimTime::ZERO {
+                return 0;
+            }
+            let f = t.as_micros() as f64 / self.end.as_micros() as f64;
+            ((f * (SAMPLES - 1) as f64).floor().max(0.0) as usize).min(SAMPLES - 1)
+        };
+        let (now, then) = (at(t), at(t.saturating_sub(window)));
+        self.zones
+            .iter()
+            .map(|s| match (s.running.get(now), s.running.get(then)) {
+                (Some(a), Some(b)) => i64::from(*a) - i64::from(*b),
+                _ => 0,
+            })
+            .collect()
+    }
+}
+
+/// What moves over the chart: the playhead in every panel, and the chosen point with a dot on
+/// each series.
+pub fn overlay_markup(chart: &ZoneChart, t: SimTime, point: Option<Point>) -> String {
+    let mut out = String::new();
+    let i = chart.index_at(t);
+    for zi in 0..chart.zones.len() {
+        let px = sample_x(zi, i);
         let _ = write!(
             out,
-            "<line class=\"chart-playhead\" x1=\"{px:.1}\" y1=\"{TOP:.1}\" x2=\"{px:.1}\" y2=\"{:.1}\"/></g>",
+            "<line class=\"chart-playhead\" x1=\"{px:.1}\" y1=\"{TOP:.1}\" x2=\"{px:.1}\" y2=\"{:.1}\"/>",
             TOP + PANEL_H
         );
     }
+    if let Some(p) = point
+        && let Some(s) = chart.zones.get(p.zone)
+    {
+        let x = sample_x(p.zone, p.sample);
+        let max = panel_max(s);
+        let _ = write!(
+            out,
+            "<line class=\"chart-cursor\" x1=\"{x:.1}\" y1=\"{TOP:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>",
+            TOP + PANEL_H
+        );
+        for (values, class) in [&s.not_ready, &s.no_execute, &s.terminating, &s.running].into_iter().zip(CLASSES) {
+            let v = values.get(p.sample).copied().unwrap_or(0);
+            let y = TOP + PANEL_H - PANEL_H * f64::from(v) / max;
+            let _ = write!(out, "<circle class=\"chart-dot {class}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\"/>");
+        }
+    }
     out
+}
+
+/// A point's values in words: its time, zone, state, counts and tainting rate.
+pub fn point_text(chart: &ZoneChart, lang: Lang, p: Point) -> String {
+    let Some(s) = chart.zones.get(p.zone) else { return String::new() };
+    let i = p.sample.min(s.running.len().saturating_sub(1));
+    let get = |v: &Vec<u32>| v.get(i).copied().unwrap_or(0).to_string();
+    lang.fill(
+        Key::ChartPoint,
+        &[
+            &chart.time_of(i).clock_label(),
+            &s.zone,
+            s.state.get(i).copied().unwrap_or(ZoneState::Initial).as_str(),
+            &get(&s.ready),
+            &get(&s.not_ready),
+            &get(&s.no_execute),
+            &rate_text(lang, s.rate.get(i).copied().unwrap_or(0.0)),
+            &get(&s.running),
+            &get(&s.terminating),
+        ],
+    )
 }
 
 /// The chart's height in SVG units.
@@ -197,15 +335,12 @@ pub fn values_text(chart: &ZoneChart, lang: Lang, t: SimTime) -> String {
         .zones
         .iter()
         .map(|s| {
+            // A timeline still being computed may have no sample there yet: its last one.
+            let i = i.min(s.running.len().saturating_sub(1));
+            let get = |v: &Vec<u32>| v.get(i).copied().unwrap_or(0).to_string();
             lang.fill(
                 Key::ChartValues,
-                &[
-                    &s.zone,
-                    &s.not_ready[i].to_string(),
-                    &s.no_execute[i].to_string(),
-                    &s.terminating[i].to_string(),
-                    &s.running[i].to_string(),
-                ],
+                &[&s.zone, &get(&s.not_ready), &get(&s.no_execute), &get(&s.terminating), &get(&s.running)],
             )
         })
         .collect::<Vec<_>>()
@@ -222,7 +357,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
         let end = SimTime::from_secs(1200);
         tl.run_until(end);
-        let chart = ZoneChart::build(tl.log(), &ZONES, end);
+        let chart = ZoneChart::build(tl.log(), &ZONES, end, end);
         assert!(chart.zones.iter().all(|z| z.not_ready.len() == SAMPLES && z.running.len() == SAMPLES));
         let at = |t: u64| chart.index_at(SimTime::from_secs(t));
         let b = &chart.zones[1];
@@ -231,8 +366,59 @@ mod tests {
         // The tainted nodes grow one at a time (0.1 node/s), and the other zones gain Pods.
         assert!(b.no_execute[at(700)] > b.no_execute[at(520)]);
         assert!(chart.zones[0].running[at(830)] > 10, "{:?}", chart.zones[0].running);
-        let svg = chart_markup(&chart, Lang::En, SimTime::from_secs(600));
+        let svg = chart_markup(&chart, Lang::En);
         assert_eq!(svg.matches("<polyline").count(), 12);
         assert!(values_text(&chart, Lang::En, SimTime::from_secs(600)).contains("eu-west-1b: 10 not Ready"));
+        // Pods move: the dark zone loses running Pods while the healthy zones gain them.
+        let moved = chart.moved(SimTime::from_secs(850), std::time::Duration::from_secs(60));
+        assert!(moved[1] < 0 && moved[0] > 0 && moved[2] > 0, "{moved:?}");
+        assert_eq!(chart.moved(SimTime::from_secs(100), std::time::Duration::from_secs(60)), [0, 0, 0]);
+    }
+
+    #[test]
+    fn a_chart_of_a_timeline_still_computed_keeps_the_story_scale() {
+        let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
+        tl.run_until(SimTime::from_secs(300));
+        let (end, horizon) = (SimTime::from_secs(1200), SimTime::from_secs(300));
+        let chart = ZoneChart::build(tl.log(), &ZONES, end, horizon);
+        assert_eq!((chart.end, chart.zones[0].running.len()), (end, 61));
+        // Past the computed samples, the last one is said.
+        assert!(values_text(&chart, Lang::En, SimTime::from_secs(900)).contains("eu-west-1a: 0 not Ready"));
+        assert_eq!(chart.moved(SimTime::from_secs(900), std::time::Duration::from_secs(60)), [0, 0, 0]);
+    }
+
+    #[test]
+    fn a_point_says_its_time_zone_state_counts_and_rate() {
+        let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
+        let end = SimTime::from_secs(1200);
+        tl.run_until(end);
+        let chart = ZoneChart::build(tl.log(), &ZONES, end, end);
+        // The pointer over the middle of the second zone's panel.
+        let p = chart.point_at(PANEL_W + GAP + PANEL_W / 2.0, TOP + 10.0).expect("on a panel");
+        assert_eq!(p, Point { zone: 1, sample: (SAMPLES - 1) / 2 });
+        assert_eq!(chart.point_at(PANEL_W + GAP / 2.0, TOP), None, "between panels");
+        // At 10 min the dark zone is wholly down and tainted one node every 10 s.
+        let text = point_text(&chart, Lang::En, p);
+        assert!(
+            text.starts_with("T+10:00, zone eu-west-1b: FullDisruption; 0 Ready, 10 not Ready,")
+                && text.contains("tainting one node every 10 s"),
+            "{text}"
+        );
+        let partial =
+            Point { zone: 1, sample: chart.index_at(tl.steps()[2].unwrap() + std::time::Duration::from_secs(5)) };
+        assert!(
+            point_text(&chart, Lang::En, partial).contains("PartialDisruption"),
+            "{}",
+            point_text(&chart, Lang::En, partial)
+        );
+        let master =
+            Point { zone: 0, sample: chart.index_at(tl.steps()[4].unwrap() + std::time::Duration::from_secs(5)) };
+        assert!(point_text(&chart, Lang::Ja, master).contains("停止中"));
+        // The keys: along the time within bounds, across the zones round.
+        assert_eq!(chart.step(p, false, 1).sample, p.sample + 1);
+        assert_eq!(chart.step(p, false, -(SAMPLES as isize)).sample, 0);
+        assert_eq!(chart.step(Point { zone: 2, sample: 3 }, true, 1), Point { zone: 0, sample: 3 });
+        let overlay = overlay_markup(&chart, SimTime::from_secs(600), Some(p));
+        assert_eq!((overlay.matches("chart-playhead").count(), overlay.matches("<circle").count()), (3, 4));
     }
 }

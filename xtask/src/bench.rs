@@ -25,6 +25,8 @@ pub(crate) struct Options {
     pub(crate) mobile_only: bool,
     /// Only the simulation's figures (the 1,000-node hour in the page's wasm and natively).
     pub(crate) sim_only: bool,
+    /// Only the fleet chapter's figures (`tests/e2e/bench/fleet.mjs`).
+    pub(crate) fleet_only: bool,
 }
 
 pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
@@ -48,8 +50,8 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
         build_site(paths)?;
     }
     let baseline = page("minimal")?;
-    let floor = if o.mobile_only { None } else { Some(page("floor")?) };
-    let simwasm = if o.mobile_only { None } else { Some(page("simwasm")?) };
+    let floor = if o.mobile_only || o.fleet_only { None } else { Some(page("floor")?) };
+    let simwasm = if o.mobile_only || o.fleet_only { None } else { Some(page("simwasm")?) };
 
     println!("\n==> first load (files as built; gzip at zlib's default level)");
     let assets = size::first_load(&paths.dist)?;
@@ -87,7 +89,16 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
         .arg(&json)
         .arg(&paths.dist)
         .arg(&baseline)
-        .env("NODELINE_BENCH_ONLY", if o.mobile_only { "mobile" } else { "" })
+        .env(
+            "NODELINE_BENCH_ONLY",
+            if o.mobile_only {
+                "mobile"
+            } else if o.fleet_only {
+                "fleet"
+            } else {
+                ""
+            },
+        )
         .current_dir(&paths.e2e_dir)
         .status();
     app.stop();

@@ -68,6 +68,7 @@ Commands:
              --mobile-only  only the phone figures (Lighthouse, bytes before interactive)
              --sim-only     only the simulation's figures: the 1,000-node hour built in the
                             page's wasm (bench/simwasm, headless Chromium) and natively
+             --fleet-only   only the fleet chapter's figures at 150 and 1,000 nodes
   help     Print this help.
 
 Options for every command:
@@ -99,6 +100,7 @@ struct Options {
     out: Option<std::path::PathBuf>,
     mobile_only: bool,
     sim_only: bool,
+    fleet_only: bool,
 }
 
 fn parse(command: &str, args: &[String]) -> Result<Options> {
@@ -111,6 +113,7 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
             ("serve" | "test" | "bundle" | "bench", "--no-build") => o.no_build = true,
             ("bench", "--mobile-only") => o.mobile_only = true,
             ("bench", "--sim-only") => o.sim_only = true,
+            ("bench", "--fleet-only") => o.fleet_only = true,
             ("bundle", "--out") => o.out = Some(value("--out")?.into()),
             ("bundle", a) if a.starts_with("--out=") => o.out = Some(a["--out=".len()..].into()),
             ("serve", "--port") => {
@@ -158,10 +161,16 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         "bench" => parse(command, rest).and_then(|o| {
-            let (mobile_only, sim_only) = (o.mobile_only, o.sim_only);
+            let (mobile_only, sim_only, fleet_only) = (o.mobile_only, o.sim_only, o.fleet_only);
             bench::bench(
                 &Paths::new(),
-                bench::Options { skip_install: o.skip_install, no_build: o.no_build, mobile_only, sim_only },
+                bench::Options {
+                    skip_install: o.skip_install,
+                    no_build: o.no_build,
+                    mobile_only,
+                    sim_only,
+                    fleet_only,
+                },
             )
         }),
         other => Err(util::Error(format!("unknown command: {other}\n\n{USAGE}"))),

@@ -65,5 +65,5 @@ pub use profile::Profile;
 pub use record::{Actor, Body, ChangeType, LeaseVersion, Log, LogLine, Method, Outcome, Request, Response, Severity};
 pub use scenario::{Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
-pub use timeline::{ForkError, Input, Snapshot, Timeline};
+pub use timeline::{ActionChecker, ForkError, Input, Snapshot, Timeline};
 pub use world::{Config, DEFAULT_EPOCH, DEFAULT_SEED};

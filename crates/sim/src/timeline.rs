@@ -383,12 +383,40 @@ impl<'a> Snapshot<'a> {
 
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
     pub fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
+        self.action_checker().check(kind, machine)
+    }
+
+    /// What [`Snapshot::check_action`] reads, read once for checking many actions.
+    pub fn action_checker(&self) -> ActionChecker<'_> {
+        // Counting the Pods' versions builds no Pod.
         let pods = self.log.versions_of_kind_at(Kind::Pod, self.t).count();
         // The workloads made once (`create-statefulset`, `create-cache`): made if an earlier input
         // of the kind was accepted.
-        let created =
-            |k: ActionKind| self.log.inputs.iter().any(|i| i.t <= self.t && i.action.kind == k && i.rejected.is_none());
-        check_action(kind, machine, &self.machines(), |n| self.node(n), pods, created).map(|_| ())
+        let created = self
+            .log
+            .inputs
+            .iter()
+            .filter(|i| i.t <= self.t && i.rejected.is_none())
+            .map(|i| i.action.kind)
+            .filter(|k| matches!(k, ActionKind::CreateStatefulSet | ActionKind::CreateCache))
+            .collect();
+        ActionChecker { snapshot: self, machines: self.machines(), pods, created }
+    }
+}
+
+/// Checks actions against one instant (the machines and counts read once).
+pub struct ActionChecker<'a> {
+    snapshot: &'a Snapshot<'a>,
+    machines: Vec<Arc<MachineView>>,
+    pods: usize,
+    created: Vec<ActionKind>,
+}
+
+impl ActionChecker<'_> {
+    /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
+    pub fn check(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
+        let created = |k: ActionKind| self.created.contains(&k);
+        check_action(kind, machine, &self.machines, |n| self.snapshot.node(n), self.pods, created).map(|_| ())
     }
 }
 

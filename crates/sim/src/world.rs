@@ -565,6 +565,9 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
     pods: usize,
     created: impl Fn(ActionKind) -> bool,
 ) -> Result<Option<usize>, Refusal> {
+    // Views or shared views alike (a snapshot's are shared: no copy of a thousand machines).
+    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
+    let machines = machines.as_slice();
     let node_exists = |n: &str| node(n).is_some();
     match fleet_targets(kind, machine, machines) {
         Err(Refusal::NoSuchMachine(_)) => {}
@@ -577,15 +580,15 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
         _ => machine,
     };
     let m = if matches!(kind.target(), Target::Machine | Target::NodeTaint) {
-        let name = machine.unwrap_or_else(|| machines.first().map(|m| m.borrow().name.as_str()).unwrap_or("node-1"));
-        match machines.iter().position(|m| m.borrow().name == name) {
+        let name = machine.unwrap_or_else(|| machines.first().map(|m| m.name.as_str()).unwrap_or("node-1"));
+        match machines.iter().position(|m| m.name == name) {
             Some(m) => Some(m),
             None => return Err(Refusal::NoSuchMachine(name.to_string())),
         }
     } else {
         None
     };
-    let view = m.map(|m| machines[m].borrow());
+    let view = m.map(|m| machines[m]);
     let name = view.map(|m| m.name.as_str()).unwrap_or_default();
     let kubelet = view.map(|m| &m.kubelet);
     match kind {
@@ -634,7 +637,7 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
                 return Err(Refusal::TooManyMachines(MAX_MACHINES));
             }
             let host = &view.expect("targets a machine").hostname;
-            if machines.iter().filter(|m| &(*m).borrow().hostname == host).count() > 1 {
+            if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
                 return Err(Refusal::DuplicateExists(host.clone()));
             }
         }
@@ -716,17 +719,18 @@ pub(crate) fn fleet_targets<V: Borrow<MachineView>>(
     target: Option<&str>,
     machines: &[V],
 ) -> Result<Vec<usize>, Refusal> {
+    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
     let cut = matches!(kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
     let (zone, limit) = match kind {
         ActionKind::CutControlPlane | ActionKind::RestoreControlPlane => (None, usize::MAX),
         ActionKind::CutZone | ActionKind::RestoreZone | ActionKind::CutNodes => {
-            let first = machines.first().map(|m| m.borrow().zone.as_str()).unwrap_or_default();
+            let first = machines.first().map(|m| m.zone.as_str()).unwrap_or_default();
             let (zone, k) = match (kind, target) {
                 (ActionKind::CutNodes, Some(t)) => split_zone_count(t).unwrap_or((t, 0)),
                 (_, Some(t)) => (t, usize::MAX),
                 (_, None) => (first, usize::MAX),
             };
-            if zone.is_empty() || !machines.iter().any(|m| m.borrow().zone == zone) {
+            if zone.is_empty() || !machines.iter().any(|m| m.zone == zone) {
                 return Err(Refusal::NoSuchZone(zone.to_string()));
             }
             (Some(zone), k)
@@ -736,7 +740,6 @@ pub(crate) fn fleet_targets<V: Borrow<MachineView>>(
     let picked: Vec<usize> = machines
         .iter()
         .enumerate()
-        .map(|(i, m)| (i, m.borrow()))
         .filter(|(_, m)| zone.is_none_or(|z| m.zone == z) && m.network_cut != cut)
         .map(|(i, _)| i)
         .take(limit)

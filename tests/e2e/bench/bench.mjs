@@ -3,11 +3,13 @@
 //   node bench.mjs APP_URL BASELINE_URL OUT_JSON APP_DIST BASELINE_DIST
 // Figures go to the terminal and to OUT_JSON. Nothing here asserts budgets: the test suite checks
 // the deterministic one (bytes before interactive); these are measurements.
-// NODELINE_BENCH_ONLY=mobile runs only the phone figures (Lighthouse, bytes before interactive).
+// NODELINE_BENCH_ONLY=mobile runs only the phone figures (Lighthouse, bytes before interactive);
+// NODELINE_BENCH_ONLY=fleet only the fleet chapter's (fleet.mjs).
 import { chromium } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { benchFleet, fleetLines } from './fleet.mjs';
 
 const [appUrl, baselineUrl, outJson, appDist, baselineDist] = process.argv.slice(2);
 if (!appUrl || !baselineUrl || !outJson || !appDist || !baselineDist) {
@@ -15,6 +17,7 @@ if (!appUrl || !baselineUrl || !outJson || !appDist || !baselineDist) {
   process.exit(2);
 }
 const mobileOnly = process.env.NODELINE_BENCH_ONLY === 'mobile';
+const fleetOnly = process.env.NODELINE_BENCH_ONLY === 'fleet';
 
 const LOADS = 7;
 const browser = await chromium.launch({
@@ -257,7 +260,7 @@ async function bytesBeforeInteractive(url, dist) {
   };
 }
 
-if (!mobileOnly) {
+if (!mobileOnly && !fleetOnly) {
   
   // ---- page load
   results.app.load = await timeToInteractive(appUrl);
@@ -345,6 +348,15 @@ if (!mobileOnly) {
   };
 }
 
+// ---- the fleet chapter at 150 and 1,000 nodes (fleet.mjs)
+if (!mobileOnly) results.app.fleet = await benchFleet(browser, appUrl, { instrument: INSTRUMENT, playFrames, round });
+if (fleetOnly) {
+  await browser.close();
+  writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');
+  console.log(fleetLines(results.app.fleet).join('\n'));
+  process.exit(0);
+}
+
 // ---- phones: Lighthouse mobile on each chapter's first step and on the baseline, and bytes
 results.mobile = { chapters: {} };
 for (const chapter of CHAPTERS) {
@@ -369,6 +381,7 @@ if (!mobileOnly) {
     `frames at 1x (${results.app.frames1x.frames} frames): median ${results.app.frames1x.medianMs} ms, p99 ${results.app.frames1x.p99Ms} ms, long tasks ${results.app.frames1x.longTasks}; baseline median ${results.baseline.frames.medianMs} ms, p99 ${results.baseline.frames.p99Ms} ms (x${results.ratios.frameMedian1x} median)`,
     `frames at 60x over a simulated 10 min (${results.app.framesFastest.frames} frames, ${results.app.framesFastest.realSeconds} s): median ${results.app.framesFastest.medianMs} ms, p99 ${results.app.framesFastest.p99Ms} ms, long tasks ${results.app.framesFastest.longTasks}`,
     `scrub to the screen (${results.app.scrub.samples} seeks): median ${results.app.scrub.medianMs} ms, max ${results.app.scrub.maxMs} ms`,
+    ...fleetLines(results.app.fleet),
     `memory: JS heap ${kb(results.app.memory.afterSim10m.jsHeapBytes)} -> ${kb(results.app.memory.afterSim1h.jsHeapBytes)}, wasm ${kb(results.app.memory.afterSim10m.wasmBytes)} -> ${kb(results.app.memory.afterSim1h.wasmBytes)} from simulated 10 min to 1 h (growth ${kb(results.app.memory.growthFrom10mTo1hBytes.jsHeap)} JS, ${kb(results.app.memory.growthFrom10mTo1hBytes.wasm)} wasm)`,
   );
 }

@@ -1,15 +1,82 @@
 import { expect, test } from '@playwright/test';
 import * as path from 'node:path';
 import { AppPage, SCREENSHOT_DIR } from '../pages/app-page';
+import { expectNoViolations } from '../pages/axe';
+import { PanelsPage } from '../pages/panels';
 
 /**
- * Chapter 4, "A zone goes dark" (issue 14): the fleet stage, its log pane, node selection into
- * the inspector, the zone actions, `&nodes=` links, Japanese, and screenshots at 150 and 1,000
- * nodes (tests/e2e/screenshots/fleet-*.png).
+ * Chapter 4, "A zone goes dark" (issue 14): every step, the fleet stage, its log pane, node
+ * selection into the inspector, the chart's points, Pods moving between zones, the zone actions,
+ * `&nodes=` links, Japanese, axe, and screenshots at 150 and 1,000 nodes
+ * (tests/e2e/screenshots/fleet-*.png).
  */
 
 const fleet = (app: AppPage) => app.page.getByRole('img', { name: 'The fleet: three zones, one cell per node' });
 const log = (app: AppPage) => app.page.getByRole('region', { name: 'kube-controller-manager log' });
+const desc = (app: AppPage) => app.page.locator('#fleet-desc');
+
+test('every step of the chapter, from the timeline\'s step markers', async ({ page }) => {
+  const app = new PanelsPage(page);
+  // The default fleet (150 nodes); the page shows before the story is computed to its end.
+  await app.goto('./?chapter=zone-outage&autoplay=0');
+  const steps: [string, (() => Promise<void>)][] = [
+    ['Three healthy zones', () => expect(desc(app)).toContainText('Zone eu-west-1b: Normal; 50 Ready, 0 not Ready')],
+    ['A few nodes fail, tainted one every 10 s', () => expect(desc(app)).toContainText('Zone eu-west-1b: Normal; 50 Ready')],
+    // Two seconds before the zone passes 55 %: the few failed nodes carry their NoExecute taint.
+    ['Past 55 %: tainting slows, or stops', () => expect(desc(app)).toContainText(/Zone eu-west-1b: Normal; 47 Ready, 3 not Ready, 3 with NoExecute/)],
+    ['The whole zone goes dark', () => expect(desc(app)).toContainText('Zone eu-west-1b: PartialDisruption')],
+    ['The control plane loses every node', () => expect(desc(app)).toContainText('Zone eu-west-1b: FullDisruption')],
+    ['Recovery', () => expect(desc(app)).toContainText(/^Master disruption mode/)],
+  ];
+  for (const [i, [title, check]] of steps.entries()) {
+    // A marker is placed once the story is computed that far (the page computes it after it shows).
+    const marker = page.getByRole('button', { name: `Step ${i + 1}`, exact: true });
+    await expect(marker).not.toHaveAttribute('aria-disabled', 'true');
+    await marker.click();
+    await expect(app.stepTitle).toHaveText(title);
+    await expect(app.stepOf).toHaveText(`Step ${i + 1} of 6`);
+    await check();
+  }
+  await expect(log(app)).toContainText('"Controller detected that all Nodes are not-Ready. Entering master disruption mode"');
+  app.expectNoErrors();
+});
+
+test('the chart says a point\'s values on hover and with the keys; axe finds nothing', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto('./?chapter=zone-outage&step=4&autoplay=0');
+  await expect(fleet(app)).toBeVisible();
+  const chart = page.getByRole('slider', { name: 'Point on the chart' });
+  // Pointer: the middle of the second zone's panel (the drawing is 1200 units wide).
+  const box = (await chart.boundingBox())!;
+  await page.mouse.move(box.x + ((1200 - 48) / 3 + 24 + (1200 - 48) / 6) * (box.width / 1200), box.y + box.height / 2);
+  await expect(page.locator('.chart-point')).toContainText(/^T\+\d\d:\d\d, zone eu-west-1b: \w+; \d+ Ready, \d+ not Ready/);
+  // Keys: focus puts the point at the playhead in the disrupted zone; down moves to the next zone.
+  await chart.focus();
+  await expect(chart).toHaveAttribute('aria-valuetext', /zone eu-west-1b: PartialDisruption; \d+ Ready, \d+ not Ready, \d+ with NoExecute; tainting stopped/);
+  await page.keyboard.press('ArrowDown');
+  await expect(chart).toHaveAttribute('aria-valuetext', /zone eu-west-1c: Normal; 50 Ready, 0 not Ready/);
+  await page.keyboard.press('Home');
+  await expect(chart).toHaveAttribute('aria-valuetext', /^T\+00:00, zone eu-west-1c/);
+  await expect(chart).toHaveAttribute('aria-valuenow', '0');
+  await expectNoViolations(page, 'the fleet chapter at step 4');
+  app.expectNoErrors();
+});
+
+test('Pods move from the dark zone to the healthy ones; Japanese', async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto('./?chapter=zone-outage&nodes=30&t=13m30s&autoplay=0');
+  // At 13 min 30 s the dark zone's Pods are evicted and their replacements start in eu-west-1c.
+  await expect(desc(app)).toContainText(/In the last minute, running Pods changed: eu-west-1b \u2212\d+, eu-west-1c \+\d+\./);
+  await expect(page.locator('.fleet-svg .zone-moved.lost')).toHaveText(/^Pods, last minute: \u2212\d+$/);
+  // One arrow, from the dark zone to the zone that gained.
+  await expect(page.locator('.fleet-svg .pod-transfer')).toHaveCount(1);
+  await app.goto('./?chapter=zone-outage&nodes=30&t=13m30s&autoplay=0&lang=ja');
+  await expect(desc(app)).toContainText(/直近 1 分で実行中の Pod が変わりました: eu-west-1b \u2212\d+, eu-west-1c \+\d+。/);
+  const chart = page.getByRole('slider', { name: 'グラフ上の点' });
+  await chart.focus();
+  await expect(chart).toHaveAttribute('aria-valuetext', /^T\+13:30、ゾーン eu-west-1b: FullDisruption。/);
+  app.expectNoErrors();
+});
 
 test('the fleet at the partial disruption step: zone states, log lines, node selection', async ({ page }) => {
   const app = new AppPage(page);
@@ -30,7 +97,7 @@ test('the fleet at the partial disruption step: zone states, log lines, node sel
   const box = (await fleet(app).boundingBox())!;
   const scale = box.width / 1200;
   const panel = (1200 - 48) / 3;
-  await page.mouse.click(box.x + (panel + 24 + 10) * scale, box.y + (118 + 10) * scale);
+  await page.mouse.click(box.x + (panel + 24 + 10) * scale, box.y + (136 + 10) * scale);
   await expect(machine).toHaveValue('50');
   await expect(page.getByRole('region', { name: /Inspector/ })).toContainText('node-51');
   app.expectNoErrors();
