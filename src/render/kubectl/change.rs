@@ -171,8 +171,16 @@ pub struct Line {
 /// then (`node/… drained`, `… cordoned`, or the error after the list of nodes left to drain),
 /// and whether it ended.
 pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, bool) {
+    // The command is the last input of its kind at `from` (an earlier one at the same instant
+    // printed before it).
+    let after = log
+        .inputs
+        .iter()
+        .filter(|i| i.t == from && i.action.kind.same_action(kind) && i.rejected.is_none())
+        .map(|i| i.seq)
+        .next_back();
     let mut lines: Vec<Line> = Vec::new();
-    for l in log.lines.iter().filter(|l| l.t >= from) {
+    for l in log.lines.iter().filter(|l| l.t >= from && after.is_none_or(|s| l.seq > s)) {
         let stderr = match l.actor {
             Actor::Kubectl => false,
             Actor::KubectlStderr => true,
