@@ -85,22 +85,24 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
     }))
 }
 
+/// An integer flag's value (`None` when not given), or pflag's error for one that is not a number.
+pub(super) fn int_flag(p: &super::command::Parsed, command: &str, name: &str) -> Result<Option<i64>, Output> {
+    p.value(name)
+        .map(|v| {
+            v.parse::<i64>().map_err(|_| {
+                flag_error(
+                    command,
+                    format!("invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"),
+                )
+            })
+        })
+        .transpose()
+}
+
 fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
-    let grace_period = match p.value("grace-period") {
-        None => None,
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if n < 0 => None,
-            Ok(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            Err(_) => {
-                return Err(flag_error(
-                    "drain",
-                    format!(
-                        "invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
-                    ),
-                ));
-            }
-        },
-    };
+    // kubectl's default, -1 (or any negative), is the Pod's own.
+    let grace_period =
+        int_flag(p, "drain", "grace-period")?.filter(|n| *n >= 0).map(|n| u32::try_from(n).unwrap_or(u32::MAX));
     let timeout_secs = match p.value("timeout") {
         None => None,
         Some(v) => match crate::sim::parse_go_duration(v) {
@@ -113,20 +115,9 @@ fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
             }
         },
     };
-    let chunk_size = match p.value("chunk-size") {
-        None => None,
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if n < 0 => return Err(fail("error: nodeline's kubectl takes a --chunk-size of 0 or more".into())),
-            Ok(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            Err(_) => {
-                return Err(flag_error(
-                    "drain",
-                    format!(
-                        "invalid argument \"{v}\" for \"--chunk-size\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
-                    ),
-                ));
-            }
-        },
+    let chunk_size = match int_flag(p, "drain", "chunk-size")? {
+        Some(n) if n < 0 => return Err(fail("error: nodeline's kubectl takes a --chunk-size of 0 or more".into())),
+        n => n.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
     };
     let pod_selector = match p.value("pod-selector").filter(|v| !v.is_empty()) {
         None => SelectorText::EMPTY,
