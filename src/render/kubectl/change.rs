@@ -213,24 +213,24 @@ fn delete(p: &super::command::Parsed) -> Result<Change, Output> {
         }),
         _ => Err(fail("error: nodeline's kubectl can delete one node at a time".into())),
     }
+/// An integer flag's value (`None` when not given), or pflag's error for one that is not a number.
+pub(super) fn int_flag(p: &super::command::Parsed, command: &str, name: &str) -> Result<Option<i64>, Output> {
+    p.value(name)
+        .map(|v| {
+            v.parse::<i64>().map_err(|_| {
+                flag_error(
+                    command,
+                    format!("invalid argument \"{v}\" for \"--{name}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"),
+                )
+            })
+        })
+        .transpose()
 }
 
 fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
-    let grace_period = match p.value("grace-period") {
-        None => None,
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if n < 0 => None,
-            Ok(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            Err(_) => {
-                return Err(flag_error(
-                    "drain",
-                    format!(
-                        "invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
-                    ),
-                ));
-            }
-        },
-    };
+    // kubectl's default, -1 (or any negative), is the Pod's own.
+    let grace_period =
+        int_flag(p, "drain", "grace-period")?.filter(|n| *n >= 0).map(|n| u32::try_from(n).unwrap_or(u32::MAX));
     let timeout_secs = match p.value("timeout") {
         None => None,
         Some(v) => match crate::sim::parse_go_duration(v) {
@@ -243,20 +243,9 @@ fn drain_flags(p: &super::command::Parsed) -> Result<DrainFlags, Output> {
             }
         },
     };
-    let chunk_size = match p.value("chunk-size") {
-        None => None,
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if n < 0 => return Err(fail("error: nodeline's kubectl takes a --chunk-size of 0 or more".into())),
-            Ok(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            Err(_) => {
-                return Err(flag_error(
-                    "drain",
-                    format!(
-                        "invalid argument \"{v}\" for \"--chunk-size\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"
-                    ),
-                ));
-            }
-        },
+    let chunk_size = match int_flag(p, "drain", "chunk-size")? {
+        Some(n) if n < 0 => return Err(fail("error: nodeline's kubectl takes a --chunk-size of 0 or more".into())),
+        n => n.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
     };
     let pod_selector = match p.value("pod-selector").filter(|v| !v.is_empty()) {
         None => SelectorText::EMPTY,
@@ -301,8 +290,16 @@ pub struct Line {
 /// then (`node/… drained`, `… cordoned`, or the error after the list of nodes left to drain),
 /// and whether it ended.
 pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, bool) {
+    // The command is the last input of its kind at `from` (an earlier one at the same instant
+    // printed before it).
+    let after = log
+        .inputs
+        .iter()
+        .filter(|i| i.t == from && i.action.kind.same_action(kind) && i.rejected.is_none())
+        .map(|i| i.seq)
+        .next_back();
     let mut lines: Vec<Line> = Vec::new();
-    for l in log.lines.iter().filter(|l| l.t >= from) {
+    for l in log.lines.iter().filter(|l| l.t >= from && after.is_none_or(|s| l.seq > s)) {
         let stderr = match l.actor {
             Actor::Kubectl => false,
             Actor::KubectlStderr => true,

@@ -3,8 +3,8 @@
 //! `Validate`'s), made into the simulation's `delete-pod` action.
 
 use super::Output;
-use super::change::Change;
-use super::command::{DEFAULT_NAMESPACE, fail, flag_error, parse_flags};
+use super::change::{Change, int_flag};
+use super::command::{DEFAULT_NAMESPACE, fail, parse_flags};
 use crate::sim::{ActionKind, DeleteFlags};
 
 /// `kubectl delete`'s flags (the flag table format of [`super::command`]).
@@ -46,15 +46,7 @@ fn change(p: &super::command::Parsed, names: &[String]) -> Result<Change, Output
             "error: nodeline's kubectl has no help text for delete: see kubectl delete --help on a real cluster".into(),
         ));
     }
-    let grace = match p.value("grace-period") {
-        None => -1,
-        Some(v) => v.parse::<i64>().map_err(|_| {
-            flag_error(
-                "delete",
-                format!("invalid argument \"{v}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax"),
-            )
-        })?,
-    };
+    let grace = int_flag(p, "delete", "grace-period")?.unwrap_or(-1);
     // `DeleteOptions.Complete`.
     let grace = if p.is_set("now") {
         if grace != -1 {

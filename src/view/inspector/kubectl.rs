@@ -211,4 +211,23 @@ mod tests {
         let usage = change_of("drain", &tl.at(at)).unwrap().unwrap_err();
         assert!(usage.stderr.starts_with("error: USAGE: drain NODE [flags]"));
     }
+
+    #[test]
+    fn two_commands_at_one_instant_print_apart() {
+        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
+        let at = SimTime::from_secs(100);
+        tl.run_until(at);
+        let name = tl.at(at).pods().iter().find(|p| p.metadata.name.starts_with("web-")).unwrap().metadata.name.clone();
+        for line in [format!("kubectl delete pod {name}"), "kubectl delete pod web-nosuch".to_string()] {
+            let c = change_of(&line, &tl.at(at)).expect("a change").expect("valid");
+            tl.fork(crate::sim::Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
+        }
+        tl.run_until(SimTime::from_secs(110));
+        let kind = change_of("kubectl delete pod web-nosuch", &tl.at(at)).unwrap().unwrap().kind;
+        let out = transcript_at(tl.log(), at, kind, at);
+        assert_eq!(
+            (out.stdout.as_str(), out.stderr.as_str()),
+            ("", "Error from server (NotFound): pods \"web-nosuch\" not found\n")
+        );
+    }
 }

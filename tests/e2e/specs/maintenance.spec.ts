@@ -42,6 +42,27 @@ test.describe('maintenance: kubectl changes the cluster', () => {
     app.expectNoErrors();
   });
 
+  test('a typed delete pod deletes at the playhead and the Pod terminates', async ({ page }) => {
+    const app = new KubectlPage(page);
+    await app.goto(BEFORE_DRAIN);
+    await app.newTab('kubectl').click();
+    await app.type('kubectl get pods -o name');
+    await expect(app.output).toContainText('pod/web-');
+    const name = /pod\/(web-\S+)/.exec(await app.output.innerText())![1];
+    await app.type(`kubectl delete pod ${name}`);
+    await expect(app.output).toHaveText(`$ kubectl delete pod ${name}\npod "${name}" deleted\n`, { useInnerText: true });
+    await expect(page).toHaveURL(new RegExp(`actions=delete-pod:default%2F${name}@1m40s`));
+    await app.screenshot('maintenance-delete-pod');
+    await app.type('kubectl get pods');
+    await expect(app.output).toContainText(new RegExp(`${name}\\s+1/1\\s+Terminating`));
+    await app.type('kubectl delete pod web-nosuch --force');
+    await expect(app.stderr).toHaveText(
+      'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\nError from server (NotFound): pods "web-nosuch" not found\n',
+      { useInnerText: true },
+    );
+    app.expectNoErrors();
+  });
+
   test('bad command lines get kubectl errors and change nothing', async ({ page }) => {
     const app = new KubectlPage(page);
     await app.goto(BEFORE_DRAIN);

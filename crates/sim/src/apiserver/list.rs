@@ -7,8 +7,6 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use super::ApiServer;
 use crate::objects::{Pod, Status};
 use crate::selector::Selector;
@@ -21,15 +19,38 @@ pub(crate) struct Page {
     pub(crate) continue_token: Option<String>,
 }
 
-/// `storage.continueToken`.
-#[derive(Serialize, Deserialize)]
-struct ContinueToken {
-    #[serde(rename = "v")]
-    api_version: String,
-    #[serde(rename = "rv")]
-    resource_version: u64,
-    #[serde(rename = "start")]
-    start_key: String,
+/// The token's JSON prefix (`storage.continueToken`'s fields in Go's order: `v`, `rv`, `start`).
+const TOKEN_HEAD: &str = r#"{"v":"meta.k8s.io/v1","rv":"#;
+
+/// `json.Marshal` of a continue token.
+fn encode_token(rv: u64, start: &str) -> String {
+    let start = serde_json::to_string(start).expect("a string serializes");
+    format!(r#"{TOKEN_HEAD}{rv},"start":{start}}}"#)
+}
+
+/// The resourceVersion and start key of a token [`encode_token`] wrote (Go's `json.Marshal`
+/// writes the same bytes for these fields), without a JSON parser in the page.
+fn decode_token(json: &str) -> Option<(u64, String)> {
+    let rest = json.strip_prefix(TOKEN_HEAD)?;
+    let (rv, rest) = rest.split_once(',')?;
+    let quoted = rest.strip_prefix(r#""start":""#)?.strip_suffix(r#""}"#)?;
+    let mut start = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next()? {
+                'u' => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    start.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                c @ ('"' | '\\' | '/') => start.push(c),
+                _ => return None,
+            },
+            '"' => return None,
+            c => start.push(c),
+        }
+    }
+    Some((rv.parse().ok()?, start))
 }
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -86,12 +107,9 @@ impl ApiServer {
             None => (String::new(), self.resource_version),
             Some(token) => {
                 let bytes = unbase64url(token).ok_or_else(|| bad_continue("illegal base64 data"))?;
-                let t: ContinueToken =
-                    serde_json::from_slice(&bytes).map_err(|_| bad_continue("invalid character in token"))?;
-                if t.api_version != "meta.k8s.io/v1" {
-                    return Err(bad_continue("server does not recognize this encoded version"));
-                }
-                (t.start_key, t.resource_version)
+                let json = String::from_utf8(bytes).map_err(|_| bad_continue("invalid character in token"))?;
+                let (rv, start) = decode_token(&json).ok_or_else(|| bad_continue("not a token of this server"))?;
+                (start, rv)
             }
         };
         // The keyspace in byte order ("a-b/x" sorts before "a/x", unlike the store's tuples).
@@ -112,14 +130,7 @@ impl ApiServer {
             }
         }
         let continue_token = match (more, last) {
-            (true, Some(last)) => {
-                let token = ContinueToken {
-                    api_version: "meta.k8s.io/v1".into(),
-                    resource_version: rv,
-                    start_key: format!("{last}\u{0}"),
-                };
-                Some(base64url(&serde_json::to_vec(&token).expect("a token serializes")))
-            }
+            (true, Some(last)) => Some(base64url(encode_token(rv, &format!("{last}\u{0}")).as_bytes())),
             _ => None,
         };
         Ok(Page { items, continue_token })
@@ -150,5 +161,8 @@ mod tests {
         assert_eq!(bad("!"), Some((400, "continue key is not valid: illegal base64 data".into())));
         let other = base64url(br#"{"v":"meta.k8s.io/v2","rv":1,"start":"a"}"#);
         assert_eq!(bad(&other).map(|(c, _)| c), Some(400));
+        let token = encode_token(7, "default/web-1\u{0}");
+        assert_eq!(token, r#"{"v":"meta.k8s.io/v1","rv":7,"start":"default/web-1\u0000"}"#);
+        assert_eq!(decode_token(&token), Some((7, "default/web-1\u{0}".to_string())));
     }
 }
