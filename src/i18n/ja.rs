@@ -149,6 +149,15 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::NoticeBadNodes => "「{1}」はノード数ではありません ({0}: 3 から 1000)。150 を使います。",
         Key::NoticeNodesOutOfRange => "{1} 台のフリートは作れません ({0}: 3 から 1000)。{2} 台を使います。",
+        Key::ShutdownSettings => "グレースフルノードシャットダウン（すべての kubelet）",
+        Key::ShutdownApply => "適用してやり直す",
+        Key::ShutdownHelp => {
+            "kubelet の設定ファイルと同じ Go の時間表記です（空欄は 0s、両方 0s で無効）。章はあなたの操作とともに最初から計算し直されます。"
+        }
+        Key::ShutdownRefused => "kubelet はこの設定を受け付けません: {0}",
+        Key::NoticeBadShutdown => {
+            "kubelet は {0}={1} を受け付けません ({2})。各マシンは章のシャットダウン設定のままです。"
+        }
         Key::NoticeUnknownParam => "リンクにこのページが知らないパラメーターがあります: {0}={1}。無視しました。",
         Key::NoticeRepeated => "リンクで {0} が複数回指定されています。最初の値を使います。",
         Key::NoticeActionRejected => "{0} は効果がありませんでした: {1}。",

@@ -24,7 +24,7 @@ pub(crate) fn end_of(chapter: Chapter) -> SimTime {
 /// A sandbox run (on top of the registration chapter) that uses every action at least once:
 /// kill/start kubelet, stop/start runtime, cut/restore network, both kinds of Pod, a new machine,
 /// a duplicate machine, the forbidden node-role label, a StatefulSet, a shutdown, a power-off, a
-/// Node deleted, the out-of-service taint added and removed.
+/// Node deleted, the out-of-service taint added and removed, another taint added (`kubectl taint`).
 pub(crate) fn sandbox_actions() -> Vec<Action> {
     let s = SimTime::from_secs;
     vec![
@@ -55,6 +55,7 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::PowerOff, "node-1", s(540)),
         Action::on(ActionKind::DeleteNode, "node-2", s(560)),
         Action::on(ActionKind::TaintOutOfService, "node-1", s(600)),
+        Action::on(ActionKind::Taint { overwrite: false }, "node-1/example.com/dedicated=db:NoSchedule", s(620)),
         Action::on(ActionKind::UntaintOutOfService, "node-1", s(660)),
     ]
 }
