@@ -9,6 +9,8 @@
 //!                                         a sandbox session: the same timeline, at the same moment
 //! &embed=1 &theme=light|dark &lang=en|ja &origin=https://docs.example &k8s=1.31 &speed=10
 //! &quiz=1&progress=rw-                    question mode, with the answers so far (see `crate::quiz`)
+//! &shutdownGracePeriod=30s&shutdownGracePeriodCriticalPods=10s
+//!                                         every kubelet's graceful node shutdown settings
 //! ```
 //!
 //! Parsing never fails: every value that cannot be used falls back to the nearest valid one (or
@@ -18,8 +20,8 @@ use crate::i18n::Lang;
 use crate::playback::SPEED_LABELS;
 use crate::quiz::{self, Progress};
 use crate::sim::{
-    Action, Chapter, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, Profile, SimTime, format_actions, format_go_duration,
-    parse_action, parse_go_duration,
+    Action, Chapter, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, Profile, ShutdownPeriods, SimTime, format_actions,
+    format_go_duration, parse_action, parse_go_duration,
 };
 
 /// The longest playhead a link may ask for.
@@ -61,6 +63,8 @@ pub struct Link {
     pub quiz: bool,
     /// The answers to the chapter's questions so far (one mark per question).
     pub progress: Option<Progress>,
+    /// Every kubelet's `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods`, when set.
+    pub shutdown: Option<ShutdownPeriods>,
 }
 
 impl Default for Link {
@@ -80,6 +84,7 @@ impl Default for Link {
             nodes: DEFAULT_FLEET,
             quiz: false,
             progress: None,
+            shutdown: None,
         }
     }
 }
@@ -117,6 +122,8 @@ pub enum Problem {
     NodesOutOfRange { used: usize },
     /// Not a progress for the chapter's questions; what could be read is kept.
     BadProgress,
+    /// Shutdown periods the kubelet would refuse (its message); the chapter's are kept.
+    BadShutdown(String),
     /// A parameter nodeline does not know; ignored.
     UnknownParam,
     /// A parameter given more than once; the first is used.
@@ -217,6 +224,8 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
     let mut link = Link::default();
     let mut step_text: Option<String> = None;
     let mut progress_text: Option<String> = None;
+    let mut grace_text: Option<String> = None;
+    let mut critical_text: Option<String> = None;
     let mut notice = |param: &str, value: &str, problem: Problem| {
         notices.push(Notice { param: shorten(param), value: shorten(value), problem });
     };
@@ -228,6 +237,8 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
             },
             "step" => step_text = Some(v.clone()),
             "progress" => progress_text = Some(v.clone()),
+            "shutdownGracePeriod" => grace_text = Some(v.clone()),
+            "shutdownGracePeriodCriticalPods" => critical_text = Some(v.clone()),
             "quiz" => match v.as_str() {
                 "1" | "true" => link.quiz = true,
                 "0" | "false" => link.quiz = false,
@@ -310,6 +321,14 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
             Err(_) => notice("step", &v, Problem::BadStep),
         }
     }
+    if grace_text.is_some() || critical_text.is_some() {
+        match shutdown_periods(grace_text.as_deref(), critical_text.as_deref()) {
+            Ok(p) => link.shutdown = Some(p),
+            Err((param, value, why)) => {
+                notices.push(Notice { param: param.into(), value: shorten(&value), problem: Problem::BadShutdown(why) })
+            }
+        }
+    }
     if let Some(v) = progress_text {
         let (progress, ok) = Progress::parse(&v, quiz::questions(link.chapter).len());
         if !ok {
@@ -318,6 +337,31 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
         link.progress = progress.to_param().is_some().then_some(progress);
     }
     (link, notices)
+}
+
+/// The two shutdown settings as Go durations (a missing one is `0s`, the kubelet's default),
+/// validated as the kubelet validates them; or the parameter at fault, its value and why.
+pub fn shutdown_periods(
+    grace: Option<&str>,
+    critical: Option<&str>,
+) -> Result<ShutdownPeriods, (&'static str, String, String)> {
+    let read = |param: &'static str, text: Option<&str>| match text.map(str::trim) {
+        None | Some("") => Ok(std::time::Duration::ZERO),
+        Some(t) => parse_go_duration(t).map_err(|e| (param, t.to_string(), e.to_string())),
+    };
+    let periods = ShutdownPeriods {
+        grace: read("shutdownGracePeriod", grace)?,
+        critical: read("shutdownGracePeriodCriticalPods", critical)?,
+    };
+    periods.validate().map_err(|why| {
+        let param = if why.contains("shutdownGracePeriodCriticalPods") {
+            ("shutdownGracePeriodCriticalPods", critical)
+        } else {
+            ("shutdownGracePeriod", grace)
+        };
+        (param.0, param.1.unwrap_or("0s").to_string(), why)
+    })?;
+    Ok(periods)
 }
 
 /// An origin as `Window.origin` reports it (`https://host[:port]`), or `None`.
@@ -356,6 +400,10 @@ pub fn to_query(link: &Link) -> String {
     if link.nodes != DEFAULT_FLEET {
         parts.push(format!("nodes={}", link.nodes));
     }
+    if let Some(p) = &link.shutdown {
+        parts.push(format!("shutdownGracePeriod={}", encode(&format_go_duration(p.grace))));
+        parts.push(format!("shutdownGracePeriodCriticalPods={}", encode(&format_go_duration(p.critical))));
+    }
     if link.embed {
         parts.push("embed=1".into());
     }
@@ -383,6 +431,42 @@ pub fn to_query(link: &Link) -> String {
 mod tests {
     use super::*;
     use crate::sim::ActionKind;
+
+    #[test]
+    fn reads_and_validates_the_shutdown_periods() {
+        let (l, n) = parse("?chapter=node-goes-away&shutdownGracePeriod=1m&shutdownGracePeriodCriticalPods=20s", "");
+        assert!(n.is_empty(), "{n:?}");
+        let p = l.shutdown.expect("set");
+        assert_eq!((p.grace.as_secs(), p.critical.as_secs()), (60, 20));
+        assert!(to_query(&l).ends_with("&shutdownGracePeriod=1m0s&shutdownGracePeriodCriticalPods=20s"));
+        assert_eq!(parse(&format!("?{}", to_query(&l)), "").0, l);
+        // Only one given: the other is the kubelet's default, 0s (graceful shutdown off when both are).
+        let (l, _) = parse("?shutdownGracePeriod=45s", "");
+        assert_eq!(l.shutdown.map(|p| p.critical.as_secs()), Some(0));
+        for (query, param, why) in [
+            (
+                "?shutdownGracePeriod=10s&shutdownGracePeriodCriticalPods=30s",
+                "shutdownGracePeriodCriticalPods",
+                "invalid configuration: shutdownGracePeriodCriticalPods 30s must be <= shutdownGracePeriod 10s",
+            ),
+            (
+                "?shutdownGracePeriod=500ms",
+                "shutdownGracePeriod",
+                "invalid configuration: shutdownGracePeriod 500ms must be either zero or otherwise >= 1 sec",
+            ),
+            ("?shutdownGracePeriod=soon", "shutdownGracePeriod", "invalid duration"),
+        ] {
+            let (l, n) = parse(query, "");
+            assert_eq!(l.shutdown, None, "{query}");
+            match &n[..] {
+                [Notice { param: p, problem: Problem::BadShutdown(w), .. }] => {
+                    assert_eq!(p, param, "{query}");
+                    assert!(w.contains(why), "{query}: {w}");
+                }
+                other => panic!("{query}: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn reads_the_documented_forms() {

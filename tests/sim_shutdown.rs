@@ -150,10 +150,11 @@ fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
     let log = timeline.log();
     let web = first_web_pod(&timeline, s(110));
 
-    // kubectl: GET, then DELETE with background propagation; `node "node-1" deleted`.
+    // kubectl: DELETE with background propagation, `node "node-1" deleted`, then the wait's GET
+    // (404: the Node is gone).
     let kubectl: Vec<_> = log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.t == delete).collect();
     let calls: Vec<String> = kubectl.iter().map(|r| format!("{:?} {} {:?}", r.method, r.path, r.outcome)).collect();
-    assert_eq!(calls, ["Get /api/v1/nodes/node-1 Code(200)", "Delete /api/v1/nodes/node-1 Code(200)"]);
+    assert_eq!(calls, ["Delete /api/v1/nodes/node-1 Code(200)", "Get /api/v1/nodes/node-1 Code(404)"]);
     assert!(log.lines.iter().any(|l| l.actor == Actor::Kubectl && l.message == "node \"node-1\" deleted"));
     assert!(timeline.at(delete + Duration::from_millis(1)).node(NODE_1).is_none());
 
@@ -342,4 +343,30 @@ fn kubectl_taint_adds_first_refuses_duplicates_and_rejects_bad_targets() {
     assert_eq!(patches, 1, "the refused taint sends no PATCH");
     let last = tl.log().inputs.last().expect("the bad action is recorded");
     assert!(last.rejected.as_ref().is_some_and(|r| r.to_string().contains("is not a Node and a taint")));
+}
+
+/// The sandbox's setting: `Config::shutdown` gives every kubelet the periods, overriding the
+/// chapter's (chapter 2's node-1 has none, so without it a shutdown is immediate); pairs the
+/// kubelet would refuse are refused with its own message.
+#[test]
+fn the_sandbox_setting_configures_every_kubelet() {
+    use nodeline::sim::ShutdownPeriods;
+    let periods = ShutdownPeriods { grace: Duration::from_secs(20), critical: Duration::from_secs(5) };
+    let config = Config { shutdown: Some(periods), ..Config::default() };
+    let shutdown = s(120);
+    let mut timeline =
+        Timeline::from_scenario(two_nodes(0, 0), config, &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)]);
+    timeline.run_until(s(200));
+    assert!(timeline.log().events.iter().any(|e| e.reason == "Shutdown"), "graceful: the shutdown manager ran");
+    assert_eq!(first_web_pod(&timeline, s(150)).status.reason, "Terminated");
+    let bad = ShutdownPeriods { grace: Duration::from_secs(10), critical: Duration::from_secs(30) };
+    assert_eq!(
+        bad.validate().unwrap_err(),
+        "invalid configuration: shutdownGracePeriodCriticalPods 30s must be <= shutdownGracePeriod 10s"
+    );
+    let short = ShutdownPeriods { grace: Duration::from_millis(500), critical: Duration::ZERO };
+    assert!(
+        short.validate().unwrap_err().ends_with("shutdownGracePeriod 500ms must be either zero or otherwise >= 1 sec")
+    );
+    assert_eq!(periods.validate(), Ok(()));
 }

@@ -212,6 +212,7 @@ pub fn Controls() -> impl IntoView {
             <p class="help">{move || t(Key::SandboxHelp)}</p>
             {fleet_group}
             <div class="action-groups">{groups}</div>
+            {move || (!ctx.chapter.get().is_fleet()).then(|| view! { <super::shutdown::ShutdownSettings /> })}
             {fork}
         </section>
     }

@@ -14,6 +14,7 @@ pub mod inspector;
 pub mod narration;
 pub mod playloop;
 pub mod quiz;
+pub mod shutdown;
 pub mod stage;
 pub mod state;
 pub mod timeline;

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::i18n::Lang;
 use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
-use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, SimTime, Timeline};
+use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, ShutdownPeriods, SimTime, Timeline};
 use crate::view::notice::notice_text;
 use crate::view::quiz::QuizState;
 use crate::view::session::Session;
@@ -46,6 +46,8 @@ pub struct AppCtx {
     pub profile: crate::sim::Profile,
     /// The fleet chapter's size (`&nodes=`).
     pub nodes: usize,
+    /// Every kubelet's shutdown periods, when the reader set them (`&shutdownGracePeriod=`).
+    pub shutdown: RwSignal<Option<ShutdownPeriods>>,
     /// Question mode: on or off, the reader's answers, the question on screen.
     pub quiz: RwSignal<QuizState>,
     next_notice: StoredValue<u64>,
@@ -59,7 +61,7 @@ impl AppCtx {
 
     /// Builds the state from a parsed link.
     pub fn new(link: &Link, lang: Lang, reduced_motion: bool) -> AppCtx {
-        let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() };
+        let config = Config { profile: link.profile, nodes: link.nodes, shutdown: link.shutdown, ..Config::default() };
         let timeline = Timeline::with_actions(link.chapter, config, &link.actions);
         let mut session = Session::new(timeline);
         // A fleet takes long to compute: the page shows first and computes the rest after.
@@ -91,6 +93,7 @@ impl AppCtx {
             origin: link.origin.clone().map(|o| &*Box::leak(o.into_boxed_str())),
             profile: link.profile,
             nodes: link.nodes,
+            shutdown: RwSignal::new(link.shutdown),
             quiz: RwSignal::new(QuizState::from_link(link)),
             next_notice: StoredValue::new(0),
         }
@@ -190,7 +193,8 @@ impl AppCtx {
 
     /// Starts the chapter again, with or without the reader's actions.
     pub fn load(&self, chapter: Chapter, actions: &[Action]) {
-        let config = Config { profile: self.profile, nodes: self.nodes, ..Config::default() };
+        let shutdown = self.shutdown.get_untracked();
+        let config = Config { profile: self.profile, nodes: self.nodes, shutdown, ..Config::default() };
         let timeline = Timeline::with_actions(chapter, config, actions);
         let mut session = Session::new(timeline);
         session.progressive = chapter.is_fleet();
@@ -205,6 +209,17 @@ impl AppCtx {
             p.seek(SimTime::ZERO);
             p.playing = false;
         });
+    }
+
+    /// Sets every kubelet's shutdown periods: the chapter runs again from the start with the
+    /// reader's actions (a kubelet's configuration is read when it starts), and the playhead
+    /// stays where it was.
+    pub fn set_shutdown(&self, periods: ShutdownPeriods) {
+        let t = self.playback.get_untracked().t;
+        let actions = self.session.with_value(|s| s.timeline.actions());
+        self.shutdown.set(Some(periods));
+        self.load(self.chapter.get_untracked(), &actions);
+        self.seek(t);
     }
 
     /// The link that reproduces what the reader sees now.
@@ -228,6 +243,7 @@ impl AppCtx {
             nodes: self.nodes,
             quiz,
             progress: progress.to_param().is_some().then_some(progress),
+            shutdown: self.shutdown.get_untracked(),
         }
     }
 
@@ -239,6 +255,7 @@ impl AppCtx {
             lang: Some(self.lang.get_untracked()),
             profile: self.profile,
             nodes: self.nodes,
+            shutdown: self.shutdown.get_untracked(),
             quiz: self.quiz.with_untracked(|q| q.enabled),
             ..Link::default()
         };

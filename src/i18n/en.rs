@@ -37,6 +37,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::Machine => "Machine {0}",
         Key::KubeletRunning => "kubelet running",
         Key::KubeletStopped => "kubelet stopped",
+        Key::MachinePoweredOff => "machine powered off",
+        Key::VolumeAttachedHere => "volume {0} attached",
+        Key::VolumeAttachingHere => "volume {0} attaching",
+        Key::VolumeUsedBy => "{0}, used by Pod {1}",
+        Key::StatefulSetIdentity => "StatefulSet {0} · ordinal {1}",
         Key::KubeletRestarting => "kubelet exited, systemd restarts it in 10 s",
         Key::RuntimeUp => "containerd running",
         Key::RuntimeDown => "containerd stopped",
@@ -145,6 +150,15 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::NoticeBadNodes => "\"{1}\" is not a number of nodes ({0}: 3 to 1000); using 150.",
         Key::NoticeNodesOutOfRange => "A fleet of {1} nodes is not possible ({0}: 3 to 1000); using {2}.",
+        Key::ShutdownSettings => "Graceful node shutdown, every kubelet",
+        Key::ShutdownApply => "Apply and replay",
+        Key::ShutdownHelp => {
+            "Go durations, as in the kubelet's configuration file (empty is 0s; both 0s turn it off). The chapter runs again from the start with your actions."
+        }
+        Key::ShutdownRefused => "The kubelet would refuse this: {0}",
+        Key::NoticeBadShutdown => {
+            "The kubelet would refuse {0}={1} ({2}); every machine keeps its chapter's shutdown settings."
+        }
         Key::NoticeUnknownParam => "The link has a parameter this page does not know: {0}={1}; ignored.",
         Key::NoticeRepeated => "The link gives {0} more than once; the first value is used.",
         Key::NoticeActionRejected => "{0} had no effect: {1}.",

@@ -41,6 +41,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::Machine => "マシン {0}",
         Key::KubeletRunning => "kubelet 稼働中",
         Key::KubeletStopped => "kubelet 停止",
+        Key::MachinePoweredOff => "マシンの電源オフ",
+        Key::VolumeAttachedHere => "ボリューム {0} アタッチ済み",
+        Key::VolumeAttachingHere => "ボリューム {0} アタッチ中",
+        Key::VolumeUsedBy => "{0}（Pod {1} が使用）",
+        Key::StatefulSetIdentity => "StatefulSet {0}・序数 {1}",
         Key::KubeletRestarting => "kubelet が終了、systemd が 10 秒後に再起動",
         Key::RuntimeUp => "containerd 稼働中",
         Key::RuntimeDown => "containerd 停止",
@@ -151,6 +156,15 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::NoticeBadNodes => "「{1}」はノード数ではありません ({0}: 3 から 1000)。150 を使います。",
         Key::NoticeNodesOutOfRange => "{1} 台のフリートは作れません ({0}: 3 から 1000)。{2} 台を使います。",
+        Key::ShutdownSettings => "グレースフルノードシャットダウン（すべての kubelet）",
+        Key::ShutdownApply => "適用してやり直す",
+        Key::ShutdownHelp => {
+            "kubelet の設定ファイルと同じ Go の時間表記です（空欄は 0s、両方 0s で無効）。章はあなたの操作とともに最初から計算し直されます。"
+        }
+        Key::ShutdownRefused => "kubelet はこの設定を受け付けません: {0}",
+        Key::NoticeBadShutdown => {
+            "kubelet は {0}={1} を受け付けません ({2})。各マシンは章のシャットダウン設定のままです。"
+        }
         Key::NoticeUnknownParam => "リンクにこのページが知らないパラメーターがあります: {0}={1}。無視しました。",
         Key::NoticeRepeated => "リンクで {0} が複数回指定されています。最初の値を使います。",
         Key::NoticeActionRejected => "{0} は効果がありませんでした: {1}。",

@@ -22,6 +22,7 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::BadNodes => (Key::NoticeBadNodes, String::new()),
         Problem::NodesOutOfRange { used } => (Key::NoticeNodesOutOfRange, used.to_string()),
         Problem::BadProgress => (Key::NoticeBadProgress, String::new()),
+        Problem::BadShutdown(why) => (Key::NoticeBadShutdown, why.clone()),
         Problem::UnknownParam => (Key::NoticeUnknownParam, String::new()),
         Problem::Repeated => (Key::NoticeRepeated, String::new()),
     };

@@ -24,15 +24,13 @@ pub(crate) fn end_of(chapter: Chapter) -> SimTime {
 /// A sandbox run (on top of the registration chapter) that uses every action at least once:
 /// kill/start kubelet, stop/start runtime, cut/restore network, both kinds of Pod, a new machine,
 /// a duplicate machine, the forbidden node-role label, a StatefulSet, a shutdown, a power-off, a
-/// Node deleted, the out-of-service taint added and removed, another taint added (`kubectl taint`),
-/// the cache Deployment, and the StatefulSet's Pod deleted (`kubectl delete pod`).
+/// Node deleted, the out-of-service taint added and removed, another taint added (`kubectl taint`).
 pub(crate) fn sandbox_actions() -> Vec<Action> {
     let s = SimTime::from_secs;
     vec![
         Action::new(ActionKind::AddMachine, s(45)),
         Action::new(ActionKind::CreatePod, s(60)),
         Action::new(ActionKind::CreateStatefulSet, s(64)),
-        Action::on(ActionKind::CreateCache, "node-1", s(66)),
         Action::new(ActionKind::CreateToleratingPod, s(62)),
         Action::on(ActionKind::AddDuplicateMachine, "node-1", s(70)),
         Action::on(ActionKind::LabelNodeRole, "node-2", s(90)),
@@ -41,7 +39,6 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::CutNetwork, "node-1", s(160)),
         Action::new(ActionKind::CreatePod, s(170)),
         Action::on(ActionKind::RestoreNetwork, "node-1", s(260)),
-        Action::on(ActionKind::DeletePod(nodeline::sim::DeleteFlags::default()), "db-0", s(270)),
         Action::on(ActionKind::KillKubelet, "node-2", s(280)),
         Action::on(ActionKind::StopRuntime, "node-2", s(300)),
         Action::on(ActionKind::StartKubelet, "node-2", s(310)),

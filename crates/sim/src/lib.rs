@@ -60,7 +60,9 @@ pub use kubelet::{
     CNI_NOT_READY, HEARTBEAT_TIMEOUT, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL, NODE_STATUS_REPORT_FREQUENCY,
     NODE_STATUS_UPDATE_FREQUENCY,
 };
-pub use machine::{KubeletState, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ZONE_LABEL};
+pub use machine::{
+    KubeletState, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,
+};
 pub use profile::Profile;
 pub use record::{Actor, Body, ChangeType, LeaseVersion, Log, LogLine, Method, Outcome, Request, Response, Severity};
 pub use scenario::{Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};

@@ -3,7 +3,7 @@
 //! machine itself, with its kubelet, is a component (`kubelet::Machine`); these are the plain
 //! values it is described and recorded by.
 
-use super::time::SimTime;
+use super::time::{SimTime, format_go_duration};
 
 /// How a machine starts, as a scenario describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +37,48 @@ impl MachineSpec {
             labels: Vec::new(),
             shutdown_grace_period: std::time::Duration::ZERO,
             shutdown_grace_period_critical_pods: std::time::Duration::ZERO,
+        }
+    }
+}
+
+/// The kubelet's graceful node shutdown settings, as the reader sets them for every machine
+/// (`KubeletConfiguration` `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShutdownPeriods {
+    pub grace: std::time::Duration,
+    pub critical: std::time::Duration,
+}
+
+impl ShutdownPeriods {
+    /// Checks the pair as the kubelet validates its configuration (`ValidateKubeletConfiguration`,
+    /// with `GracefulNodeShutdown` on); the error is the kubelet's first complaint, word for word.
+    pub fn validate(&self) -> Result<(), String> {
+        let (g, c) = (format_go_duration(self.grace), format_go_duration(self.critical));
+        let second = std::time::Duration::from_secs(1);
+        if self.critical > self.grace {
+            return Err(format!(
+                "invalid configuration: shutdownGracePeriodCriticalPods {c} must be <= shutdownGracePeriod {g}"
+            ));
+        }
+        if !self.grace.is_zero() && self.grace < second {
+            return Err(format!(
+                "invalid configuration: shutdownGracePeriod {g} must be either zero or otherwise >= 1 sec"
+            ));
+        }
+        if !self.critical.is_zero() && self.critical < second {
+            return Err(format!(
+                "invalid configuration: shutdownGracePeriodCriticalPods {c} must be either zero or otherwise >= 1 sec"
+            ));
+        }
+        Ok(())
+    }
+
+    /// `spec` with these settings.
+    pub fn apply(&self, spec: &MachineSpec) -> MachineSpec {
+        MachineSpec {
+            shutdown_grace_period: self.grace,
+            shutdown_grace_period_critical_pods: self.critical,
+            ..spec.clone()
         }
     }
 }

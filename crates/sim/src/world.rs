@@ -29,7 +29,7 @@ use super::controllers::ttl::TtlController;
 use super::ctx::{Bus, Changes, Ctx, NoTimer, Wake};
 use super::kubectl;
 use super::kubelet::{Machine, MachineTimer};
-use super::machine::{KubeletState, MachineSpec, MachineView};
+use super::machine::{KubeletState, MachineSpec, MachineView, ShutdownPeriods};
 use super::objects::Node;
 use super::profile::Profile;
 use super::record::{AppliedInput, Log};
@@ -48,6 +48,19 @@ pub struct Config {
     pub epoch: WallTime,
     /// How many nodes a fleet chapter runs (`--nodes`, `&nodes=`); other chapters ignore it.
     pub nodes: usize,
+    /// Every kubelet's shutdown periods, when the reader sets them (`&shutdownGracePeriod=`);
+    /// otherwise each machine keeps its chapter's.
+    pub shutdown: Option<ShutdownPeriods>,
+}
+
+impl Config {
+    /// A machine as this configuration starts it.
+    fn configured(&self, spec: &MachineSpec) -> MachineSpec {
+        match &self.shutdown {
+            Some(periods) => periods.apply(spec),
+            None => spec.clone(),
+        }
+    }
 }
 
 /// The default seed: the same command prints the same bytes.
@@ -58,7 +71,13 @@ pub const DEFAULT_EPOCH: WallTime = WallTime(1_772_442_000_000_000);
 
 impl Default for Config {
     fn default() -> Config {
-        Config { profile: Profile::default(), seed: DEFAULT_SEED, epoch: DEFAULT_EPOCH, nodes: DEFAULT_FLEET }
+        Config {
+            profile: Profile::default(),
+            seed: DEFAULT_SEED,
+            epoch: DEFAULT_EPOCH,
+            nodes: DEFAULT_FLEET,
+            shutdown: None,
+        }
     }
 }
 
@@ -187,6 +206,7 @@ pub(crate) struct World {
 impl World {
     /// A world with the given machines, nothing running yet.
     pub(crate) fn new(config: Config, machines: &[MachineSpec]) -> World {
+        let machines: Vec<MachineSpec> = machines.iter().map(|s| config.configured(s)).collect();
         let mut rng = Rng::new(config.seed);
         let built: Vec<Machine> =
             machines.iter().enumerate().map(|(i, s)| Machine::new(s, i as u32, config.profile, &mut rng)).collect();
@@ -539,6 +559,7 @@ impl World {
     }
 
     fn add_machine(&mut self, spec: MachineSpec, log: &mut Log) {
+        let spec = self.core.config.configured(&spec);
         let m = self.machines.len();
         let machine = Machine::new(&spec, m as u32, self.core.config.profile, &mut self.core.rng);
         self.machines.push(machine);

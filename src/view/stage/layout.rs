@@ -4,7 +4,8 @@
 use super::geometry::{CH_MONO, CH_SANS, Pt, Rect, Route, dist, fit, round_rect};
 use super::packets::Timing;
 use super::scene::{
-    ActorBox, ContainerList, ControlPlane, Health, Line, MachineBox, RuntimeBox, Scene, Sender, StateChip,
+    ActorBox, AttachedVolume, ContainerList, ControlPlane, Health, Line, MachineBox, RuntimeBox, Scene, Sender,
+    StateChip, VolumeRow,
 };
 use super::store::store;
 use crate::i18n::{Key, Lang};
@@ -67,16 +68,22 @@ struct MachineMetrics {
     header: f32,
     cni: bool,
     rows: usize,
+    volumes: usize,
 }
 
 impl MachineMetrics {
-    fn of(m: &MachineView, w: f32) -> MachineMetrics {
+    fn of(m: &MachineView, volumes: usize, w: f32) -> MachineMetrics {
         let n = m.containers.len();
         MachineMetrics {
             header: if ip_inline(m, w) { 26.0 } else { 40.0 },
             cni: !m.cni_ready,
             rows: if n > MAX_CONTAINER_ROWS { MAX_CONTAINER_ROWS } else { n },
+            volumes,
         }
+    }
+
+    fn volumes_h(&self) -> f32 {
+        self.volumes as f32 * (ROW_H + GAP)
     }
 
     fn runtime_h(&self) -> f32 {
@@ -84,7 +91,7 @@ impl MachineMetrics {
     }
 
     fn height(&self) -> f32 {
-        self.header + CHIP_H + GAP + self.runtime_h() + GAP + CHIP_H + PAD
+        self.header + CHIP_H + GAP + self.runtime_h() + GAP + self.volumes_h() + CHIP_H + PAD
     }
 }
 
@@ -92,14 +99,16 @@ fn ip_inline(m: &MachineView, w: f32) -> bool {
     (m.name.chars().count() as f32 * 7.8 + m.ip.chars().count() as f32 * CH_MONO + 40.0) <= w
 }
 
-fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
-    let metrics = MachineMetrics::of(m, rect.w);
+fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, lang: Lang) -> MachineBox {
+    let metrics = MachineMetrics::of(m, volumes.len(), rect.w);
     let inner_w = rect.w - 2.0 * PAD;
     let x = rect.x + PAD;
     let part = |text: &str| lang.fill(Key::StagePart, &[&m.name, text]);
 
     let mut y = rect.y + metrics.header;
     let (health, key) = match m.kubelet {
+        // The whole machine is off: not a kubelet that stopped on a running machine.
+        _ if m.powered_off => (Health::Down, Key::MachinePoweredOff),
         KubeletState::Running => (Health::Ok, Key::KubeletRunning),
         KubeletState::Restarting { .. } => (Health::Warn, Key::KubeletRestarting),
         KubeletState::Stopped => (Health::Down, Key::KubeletStopped),
@@ -114,12 +123,14 @@ fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
     y += CHIP_H + GAP;
 
     // containerd, with the containers it runs inside its box.
-    let rt_rect = Rect::new(x, y, inner_w, rect.bottom() - PAD - CHIP_H - GAP - y);
-    let rt_key = if m.runtime_up { Key::RuntimeUp } else { Key::RuntimeDown };
+    let rt_rect = Rect::new(x, y, inner_w, rect.bottom() - PAD - CHIP_H - GAP - metrics.volumes_h() - y);
+    // Nothing runs on a machine without power, whatever containerd's unit says.
+    let runtime_up = m.runtime_up && !m.powered_off;
+    let rt_key = if runtime_up { Key::RuntimeUp } else { Key::RuntimeDown };
     let mut rt_label = part(lang.text(rt_key));
     let chip = StateChip {
         rect: Rect::new(x, y, inner_w, 24.0),
-        health: if m.runtime_up { Health::Ok } else { Health::Down },
+        health: if runtime_up { Health::Ok } else { Health::Down },
         text: fit(lang.text(rt_key), inner_w - 30.0, CH_SANS),
         label: String::new(),
     };
@@ -152,6 +163,23 @@ fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
     let list_label = if names.is_empty() { part(&title) } else { format!("{}: {}", part(&title), names.join(", ")) };
     let containers = ContainerList { rect: list_rect, title, rows, more, label: list_label };
 
+    // The volumes attached to the machine's Node, between containerd and the network.
+    let mut vy = rt_rect.bottom() + GAP;
+    let volumes = volumes
+        .iter()
+        .map(|v| {
+            let key = if v.attached { Key::VolumeAttachedHere } else { Key::VolumeAttachingHere };
+            let state = lang.fill(key, &[&v.pv]);
+            let (text, label) = match &v.pod {
+                Some(pod) => (format!("{pod}: {}", v.pv), part(&lang.fill(Key::VolumeUsedBy, &[&state, pod]))),
+                None => (v.pv.clone(), part(&state)),
+            };
+            let r = Rect::new(x, vy, inner_w, ROW_H);
+            vy += ROW_H + GAP;
+            VolumeRow { rect: r, text: fit(&text, inner_w - 30.0, CH_MONO), attached: v.attached, label }
+        })
+        .collect();
+
     let net_key = if m.network_cut { Key::NetworkCut } else { Key::NetworkOk };
     let network = StateChip {
         rect: Rect::new(x, rect.bottom() - PAD - CHIP_H, inner_w, CHIP_H),
@@ -167,9 +195,34 @@ fn machine_box(m: &MachineView, rect: Rect, lang: Lang) -> MachineBox {
         label: lang.fill(Key::Machine, &[&format!("{} ({})", m.name, m.ip)]),
         kubelet,
         runtime: RuntimeBox { rect: rt_rect, chip, cni, containers },
+        volumes,
         network,
+        powered_off: m.powered_off,
     }
 }
+
+/// The volumes attached (or being attached) to `hostname`'s Node at the snapshot's instant, each
+/// with the StatefulSet Pod there that uses it.
+fn attached_volumes(snapshot: &crate::sim::Snapshot<'_>, hostname: &str) -> Vec<AttachedVolume> {
+    let pods = snapshot.pods();
+    let pod = pods
+        .iter()
+        .find(|p| p.spec.node_name == hostname && p.metadata.labels.contains_key(STATEFULSET_POD_NAME))
+        .map(|p| p.metadata.name.clone());
+    snapshot
+        .volume_attachments()
+        .iter()
+        .filter(|va| va.spec.node_name == hostname)
+        .map(|va| AttachedVolume {
+            pv: va.spec.source.persistent_volume_name.clone(),
+            attached: va.status.as_ref().is_some_and(|s| s.attached),
+            pod: pod.clone(),
+        })
+        .collect()
+}
+
+/// The label the StatefulSet controller gives each of its Pods.
+pub(super) const STATEFULSET_POD_NAME: &str = "statefulset.kubernetes.io/pod-name";
 
 impl Scene {
     /// The stage at `t` (without packets), laid out for `layout`. `timing` only decides when
@@ -192,14 +245,17 @@ impl Scene {
         } else {
             ((width - 2.0 * PAD - (cols as f32 - 1.0) * 12.0) / cols as f32).min(360.0).floor()
         };
-        let mh = views.iter().map(|m| MachineMetrics::of(m, mw).height()).fold(0.0f32, f32::max);
+        let volumes: Vec<Vec<AttachedVolume>> =
+            views.iter().map(|m| attached_volumes(&snapshot, &m.hostname)).collect();
+        let mh =
+            views.iter().zip(&volumes).map(|(m, v)| MachineMetrics::of(m, v.len(), mw).height()).fold(0.0f32, f32::max);
         let mut boxes = Vec::with_capacity(count);
         for (i, m) in views.iter().enumerate() {
             let (row, col) = (i / cols, i % cols);
             let in_row = (count - row * cols).min(cols) as f32;
             let row_w = in_row * mw + (in_row - 1.0) * 12.0;
             let x = if narrow { PAD } else { ((width - row_w) / 2.0).floor() + col as f32 * (mw + 12.0) };
-            boxes.push(machine_box(m, Rect::new(x, PAD + row as f32 * (mh + 12.0), mw, mh), lang));
+            boxes.push(machine_box(m, &volumes[i], Rect::new(x, PAD + row as f32 * (mh + 12.0), mw, mh), lang));
         }
         let machines_bottom = boxes.iter().map(|b| b.rect.bottom()).fold(PAD, f32::max);
 
@@ -422,12 +478,39 @@ mod tests {
             powered_off: false,
             zone: String::new(),
         };
-        let b = machine_box(&m, Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
+        let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);
         assert_eq!(b.kubelet.text, "kubelet exited, systemd restarts it in 10 s");
         assert_eq!(b.runtime.chip.health, Health::Down);
         assert_eq!(b.runtime.chip.label, "node-1: containerd stopped");
         assert_eq!(b.runtime.containers.title, "no containers");
+    }
+
+    /// Chapter 6: node-2 powered off is drawn as off (not as a stopped kubelet), its volume is
+    /// attached to it until the out-of-service taint lets it move with `db-0` to another node, and
+    /// `db-0` keeps its name there, shown as the StatefulSet's ordinal 0.
+    #[test]
+    fn a_powered_off_machine_its_volume_and_the_pods_identity() {
+        let s = scene_at(Chapter::NodeGoesAway, "", 400, Layout::Wide);
+        let node2 = s.machines.iter().find(|m| m.name == "node-2").expect("node-2");
+        assert!(node2.powered_off);
+        assert_eq!(node2.kubelet.label, "node-2: machine powered off");
+        assert_eq!(node2.runtime.chip.label, "node-2: containerd stopped");
+        let vol = &node2.volumes[0];
+        assert!(vol.attached && vol.text.starts_with("db-0: pvc-"), "{}", vol.text);
+        assert!(vol.label.starts_with("node-2: volume pvc-") && vol.label.ends_with("attached, used by Pod db-0"));
+        let killed = scene_at(Chapter::NodeFailure, "", 200, Layout::Wide);
+        assert!(!killed.machines[0].powered_off);
+        assert_eq!(killed.machines[0].kubelet.text, "kubelet stopped");
+
+        let end = scene_at(Chapter::NodeGoesAway, "", 810, Layout::Wide);
+        let (with, without): (Vec<_>, Vec<_>) = end.machines.iter().partition(|m| !m.volumes.is_empty());
+        assert_eq!(with.len(), 1, "the volume is attached to one node");
+        assert_ne!(with[0].name, "node-2", "it moved");
+        assert!(without.iter().any(|m| m.name == "node-2"));
+        let db = end.store.pods.iter().find(|p| p.name == "db-0").expect("db-0 again");
+        assert_eq!(db.identity.as_deref(), Some("StatefulSet db · ordinal 0"));
+        assert!(db.detail.ends_with(&with[0].name), "{}", db.detail);
     }
 
     /// Every layout keeps its parts inside the view box and apart, with one to six machines.

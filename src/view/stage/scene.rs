@@ -72,7 +72,31 @@ pub struct MachineBox {
     pub label: String,
     pub kubelet: StateChip,
     pub runtime: RuntimeBox,
+    /// The volumes attached (or being attached) to the machine's Node, one row each.
+    pub volumes: Vec<VolumeRow>,
     pub network: StateChip,
+    /// The machine is off (a shutdown or a power-off), not only its kubelet.
+    pub powered_off: bool,
+}
+
+/// A volume a VolumeAttachment attaches to a machine's Node: `db-0: pvc-…` (the Pod using it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VolumeRow {
+    pub rect: Rect,
+    pub text: String,
+    /// `false` while the external-attacher has not marked it attached.
+    pub attached: bool,
+    /// The accessible name: `node-2: volume pvc-… attached, used by Pod db-0`.
+    pub label: String,
+}
+
+/// What the stage says about one VolumeAttachment on a machine's Node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct AttachedVolume {
+    pub pv: String,
+    pub attached: bool,
+    /// The StatefulSet Pod on that Node that uses it, if any.
+    pub pod: Option<String>,
 }
 
 /// Who a route belongs to.
@@ -216,6 +240,9 @@ pub struct PodRow {
     /// kubectl's READY and STATUS columns and the node: `1/1 Running · node-1`.
     pub detail: String,
     pub health: Health,
+    /// A StatefulSet Pod's identity (`StatefulSet db · ordinal 0`): its name stays the same on
+    /// whichever node it runs.
+    pub identity: Option<String>,
 }
 
 /// The objects the API server stores.

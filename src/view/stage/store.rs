@@ -161,11 +161,22 @@ pub(super) fn store(
         let (ready, status, _) = get::pod_state(pod, now);
         let health = pod_health(&status, pod);
         let node = if pod.spec.node_name.is_empty() { "—" } else { pod.spec.node_name.as_str() };
+        // A StatefulSet Pod's name is its identity: the same on whichever node it runs.
+        let identity = pod.metadata.owner_references.iter().find(|o| o.kind == "StatefulSet").map(|set| {
+            let ordinal = pod.metadata.labels.get("apps.kubernetes.io/pod-index").map(String::as_str).unwrap_or("0");
+            lang.fill(Key::StatefulSetIdentity, &[&set.name, ordinal])
+        });
+        let name_w = pod_col.w - 2.0 * PAD - 20.0;
+        // The identity takes what the name leaves (a StatefulSet Pod's name is short: `db-0`).
+        let name_len = pod.metadata.name.chars().count() as f32 * CH_MONO + 8.0;
+        let identity_w =
+            identity.as_ref().map_or(0.0, |i| (i.chars().count() as f32 * CH_SANS).min((name_w - name_len).max(0.0)));
         pods.push(PodRow {
             rect: Rect::new(pod_col.x + PAD, y, pod_col.w - 2.0 * PAD, 30.0),
-            name: fit(&pod.metadata.name, pod_col.w - 2.0 * PAD - 20.0, CH_MONO),
+            name: fit(&pod.metadata.name, name_w - identity_w, CH_MONO),
             detail: format!("{ready} {status} · {node}"),
             health,
+            identity: identity.map(|i| fit(&i, identity_w, CH_SANS)),
         });
         y += 32.0;
     }

@@ -120,7 +120,8 @@ pub fn machines_markup(machines: &[MachineBox]) -> String {
         // `data-node`: the node's name, for question mode's "pick a node on the stage" (`app::quiz`).
         let _ = write!(
             o,
-            r#"<g class="machine" role="group" aria-label="{}" data-target="machine" data-node="{}">"#,
+            r#"<g class="machine{}" role="group" aria-label="{}" data-target="machine" data-node="{}">"#,
+            if m.powered_off { " powered-off" } else { "" },
             escape(&m.label),
             escape(&m.name)
         );
@@ -171,6 +172,14 @@ pub fn machines_markup(machines: &[MachineBox]) -> String {
             text(&mut o, "small muted", c.x + 6.0, c.cy() + 3.5, t);
         }
         o.push_str("</g></g>");
+        for v in &m.volumes {
+            let health = if v.attached { Health::Ok } else { Health::Warn };
+            group(&mut o, &format!("volume {}", health.class()), Some(&v.label), Some("volume"));
+            rect(&mut o, v.rect, "frame volume-frame", 9.0);
+            icon(&mut o, health, v.rect.x + 12.0, v.rect.cy());
+            text(&mut o, "mono", v.rect.x + 24.0, v.rect.cy() + 3.5, &v.text);
+            o.push_str("</g>");
+        }
         state_chip(&mut o, &m.network, "network", "network");
         o.push_str("</g>");
     }
@@ -321,6 +330,15 @@ pub fn store_markup(st: &Store) -> String {
         let _ = write!(o, r#"<g class="pod {}">"#, p.health.class());
         icon(&mut o, p.health, pr.x + 6.0, pr.y + 9.0);
         text(&mut o, "mono", pr.x + 16.0, pr.y + 12.0, &p.name);
+        if let Some(id) = &p.identity {
+            let _ = write!(
+                o,
+                r#"<text class="small identity" x="{}" y="{}" text-anchor="end">{}</text>"#,
+                N(pr.right() - 4.0),
+                N(pr.y + 12.0),
+                escape(id)
+            );
+        }
         text(&mut o, "small muted", pr.x + 16.0, pr.y + 26.0, &p.detail);
         o.push_str("</g>");
     }

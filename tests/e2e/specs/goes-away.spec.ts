@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { expectNoViolations } from '../pages/axe';
+import { KubectlPage } from '../pages/kubectl';
 import { PanelsPage } from '../pages/panels';
 
 // Chapter 6, "A node goes away" (issue 16): the sandbox's new actions, and the moments the
@@ -52,6 +54,53 @@ test.describe('a node goes away', () => {
     await expect(attachments).toHaveCount(1);
     await expect(attachments.first().locator('td').nth(1)).toHaveText('node-2');
     await expect(attachments.first().locator('td').nth(2)).toHaveText('true');
+    app.expectNoErrors();
+  });
+
+  test('kubectl taint and kubectl delete node typed in the panel act at the playhead', async ({ page }) => {
+    const app = new KubectlPage(page);
+    // Step 8: node-2 is off and db-0 stuck Terminating; the chapter's own taint comes later.
+    await app.goto('./?chapter=node-goes-away&step=8&autoplay=0');
+    await app.newTab('kubectl').click();
+    await app.type('kubectl taint nodes node-2 dedicated=db:Sometimes');
+    await expect(app.stderr).toContainText('error: invalid taint effect: Sometimes, unsupported taint effect');
+    await app.type('kubectl taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute');
+    await expect(app.output).toContainText('node/node-2 tainted');
+    await expect(page).toHaveURL(/actions=taint:node-2%2Fnode\.kubernetes\.io%2Fout-of-service%3Dnodeshutdown:NoExecute@/);
+    await app.type('kubectl describe node node-2');
+    await expect(app.output).toContainText(/Taints:\s+node\.kubernetes\.io\/out-of-service=nodeshutdown:NoExecute/);
+    // One changing command per moment: the Node deleted at step 2.
+    await app.goto('./?chapter=node-goes-away&step=2&autoplay=0');
+    await app.newTab('kubectl').click();
+    await app.type('kubectl delete node nope');
+    await expect(app.stderr).toHaveText('Error from server (NotFound): nodes "nope" not found\n');
+    await app.type('kubectl delete node node-3');
+    await expect(app.output).toContainText('node "node-3" deleted');
+    app.expectNoErrors();
+  });
+
+  test('in Japanese: the powered-off machine, its volume, db-0 and the shutdown setting, with axe', async ({ page }) => {
+    test.slow();
+    const app = new PanelsPage(page);
+    await app.goto('./?chapter=node-goes-away&step=8&autoplay=0&lang=ja');
+    const stage = page.locator('svg.stage-svg');
+    await expect(stage.getByRole('group', { name: 'node-2: マシンの電源オフ' })).toHaveCount(1);
+    await expect(stage.getByRole('group', { name: /^node-2: ボリューム pvc-\S+ アタッチ済み（Pod db-0 が使用）$/ })).toHaveCount(1);
+    await expect(stage.getByText('StatefulSet db・序数 0')).toHaveCount(1);
+    await expectNoViolations(page, 'node-goes-away step 8 in Japanese');
+    // The kubelet setting: a pair the kubelet refuses is said, in Japanese, with its message.
+    const grace = page.getByRole('textbox', { name: 'shutdownGracePeriod', exact: true });
+    const critical = page.getByRole('textbox', { name: 'shutdownGracePeriodCriticalPods' });
+    await grace.fill('10s');
+    await critical.fill('30s');
+    await page.getByRole('button', { name: '適用してやり直す' }).click();
+    await expect(grace).toHaveAccessibleDescription(
+      /kubelet はこの設定を受け付けません: invalid configuration: shutdownGracePeriodCriticalPods 30s must be <= shutdownGracePeriod 10s/,
+    );
+    await critical.fill('5s');
+    await page.getByRole('button', { name: '適用してやり直す' }).click();
+    await expect(page).toHaveURL(/shutdownGracePeriod=10s&shutdownGracePeriodCriticalPods=5s/);
+    await expect(stage.getByRole('group', { name: 'node-2: マシンの電源オフ' })).toHaveCount(1);
     app.expectNoErrors();
   });
 });
