@@ -287,23 +287,25 @@ impl<'a, T> Ctx<'a, T> {
             Some((b, c)) => (Some(b), Some(c)),
             None => (None, None),
         };
-        let node = match &op {
-            ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => Some(n.metadata.name.clone()),
-            ApiOp::PatchNodeStatus { wanted, .. } => Some(wanted.metadata.name.clone()),
+        let node: Option<&str> = match &op {
+            ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => Some(&n.metadata.name),
+            ApiOp::PatchNodeStatus { wanted, .. } => Some(&wanted.metadata.name),
             ApiOp::GetNode(n)
             | ApiOp::PatchNodeLabels { name: n, .. }
             | ApiOp::PatchNodeTaints { name: n, .. }
-            | ApiOp::PatchNodeUnschedulable { name: n, .. } => Some(n.clone()),
+            | ApiOp::PatchNodeUnschedulable { name: n, .. } => Some(n),
             ApiOp::GetLease(n)
             | ApiOp::DeleteNode(n)
             | ApiOp::DeleteLease { name: n, .. }
-            | ApiOp::DeleteCsiNode { name: n, .. } => Some(n.clone()),
-            ApiOp::CreateLease(l) => Some(l.metadata.name.clone()),
-            ApiOp::UpdateLease { lease: l, .. } => Some(l.metadata.name.clone()),
-            ApiOp::RenewLease { read, .. } => Some(read.base.metadata.name.clone()),
-            ApiOp::BindPod { node, .. } => Some(node.clone()),
-            _ => from.map(|s| s.hostname.to_string()),
+            | ApiOp::DeleteCsiNode { name: n, .. } => Some(n),
+            ApiOp::CreateLease(l) => Some(&l.metadata.name),
+            ApiOp::UpdateLease { lease: l, .. } => Some(&l.metadata.name),
+            ApiOp::RenewLease { read, .. } => Some(&read.base.metadata.name),
+            ApiOp::BindPod { node, .. } => Some(node),
+            _ => from.map(|s| s.hostname),
         };
+        let node = node.map(|n| self.log.intern(n));
+        let path = self.log.intern(&path);
         let seq = self.log.seq();
         let mut request = Request {
             seq,
@@ -412,6 +414,7 @@ impl<'a, T> Ctx<'a, T> {
     /// reader reads the same store through [`Ctx::store`] at the same instant.
     pub(crate) fn log_read(&mut self, actor: Actor, path: String, query: impl Into<std::borrow::Cow<'static, str>>) {
         let seq = self.log.seq();
+        let path = self.log.intern(&path);
         self.log.requests.push(Request {
             seq,
             t: self.now,

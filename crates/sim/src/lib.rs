@@ -64,7 +64,9 @@ pub use machine::{
     KubeletState, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,
 };
 pub use profile::Profile;
-pub use record::{Actor, Body, ChangeType, LeaseVersion, Log, LogLine, Method, Outcome, Request, Response, Severity};
+pub use record::{
+    Actor, Body, ChangeType, Interned, LeaseVersion, Log, LogLine, Method, Outcome, Request, Response, Severity,
+};
 pub use scenario::{Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ActionChecker, ForkError, Input, Snapshot, Timeline};
