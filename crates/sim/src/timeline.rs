@@ -381,6 +381,7 @@ pub struct ActionChecker<'a> {
 impl ActionChecker<'_> {
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
     pub fn check(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
-        check_action(kind, machine, &self.machines, |n| self.snapshot.node(n), self.pods, self.statefulset).map(|_| ())
+        let machines: Vec<&MachineView> = self.machines.iter().map(|m| &**m).collect();
+        check_action(kind, machine, &machines, |n| self.snapshot.node(n), self.pods, self.statefulset).map(|_| ())
     }
 }

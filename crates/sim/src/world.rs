@@ -7,7 +7,6 @@
 //! modelled as a reconcile pass one millisecond after any Node or Pod change, which delivers the
 //! change to every component that watches it.
 
-use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -390,6 +389,7 @@ impl World {
     /// Whether `action` makes sense now; the error says why not.
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views = self.views();
+        let views: Vec<&MachineView> = views.iter().collect();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
         check_action(kind, machine, &views, node, self.core.api.pods.len(), !self.statefulsets.sets.is_empty())
     }
@@ -411,7 +411,8 @@ impl World {
             }
         };
         log.inputs.push(AppliedInput { seq, t: now, action: action.clone(), scripted, rejected: None });
-        if let Ok(targets) = fleet_targets(action.kind, action.machine.as_deref(), &self.views()) {
+        let views = self.views();
+        if let Ok(targets) = fleet_targets(action.kind, action.machine.as_deref(), &views.iter().collect::<Vec<_>>()) {
             let cut = matches!(action.kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
             for m in targets {
                 if cut {
@@ -511,14 +512,11 @@ pub(crate) const MAX_MACHINES: usize = 6;
 pub(crate) fn check_action(
     kind: ActionKind,
     machine: Option<&str>,
-    machines: &[impl Borrow<MachineView>],
+    machines: &[&MachineView],
     node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
     statefulset_exists: bool,
 ) -> Result<Option<usize>, Refusal> {
-    // Views or shared views alike (a snapshot's are shared: no copy of a thousand machines).
-    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
-    let machines = machines.as_slice();
     let node_exists = |n: &str| node(n).is_some();
     match fleet_targets(kind, machine, machines) {
         Err(Refusal::NoSuchMachine(_)) => {}
@@ -642,9 +640,8 @@ pub(crate) fn check_action(
 pub(crate) fn fleet_targets(
     kind: ActionKind,
     target: Option<&str>,
-    machines: &[impl Borrow<MachineView>],
+    machines: &[&MachineView],
 ) -> Result<Vec<usize>, Refusal> {
-    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
     let cut = matches!(kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
     let (zone, limit) = match kind {
         ActionKind::CutControlPlane | ActionKind::RestoreControlPlane => (None, usize::MAX),
