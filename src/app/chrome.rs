@@ -278,11 +278,12 @@ pub fn Notices() -> impl IntoView {
 #[component]
 pub fn LiveRegion() -> impl IntoView {
     let ctx = AppCtx::get();
+    let fleet = super::fleet::FleetNow::get().fleet;
     let watched = Memo::new(move |_| {
         let step = ctx.current_step();
         let t = ctx.t();
         if ctx.chapter.get().is_fleet() {
-            ctx.with_session(|s| Watched::fleet(&crate::view::fleet::Fleet::build(&s.at(t), s.timeline.log()), step))
+            fleet.with(|f| Watched::fleet(f, step))
         } else {
             ctx.with_session(|s| Watched::at(&s.at(t), step))
         }

@@ -32,22 +32,49 @@ fn playhead_point(c: &ZoneChart, ctx: AppCtx) -> zonechart::Point {
     zonechart::Point { zone, sample }
 }
 
+/// The fleet at the playhead (empty in the other chapters), built once a frame for every part
+/// of the page that shows it (the stage, the live region), and the index of the log's controller
+/// lines it is built with, made once per timeline.
+#[derive(Clone, Copy)]
+pub struct FleetNow {
+    pub fleet: Memo<Fleet>,
+    pub lines: Memo<vm::ControllerLines>,
+}
+
+impl FleetNow {
+    /// Makes the memos and puts them in context.
+    pub fn provide(ctx: AppCtx) {
+        let lines = Memo::new(move |_| ctx.with_session(|s| vm::ControllerLines::of(s.timeline.log())));
+        let fleet = Memo::new(move |_| {
+            if !ctx.chapter.get().is_fleet() {
+                return Fleet::default();
+            }
+            let at = ctx.t();
+            lines.with(|l| ctx.with_session(|s| Fleet::build_with(&s.at(at), s.timeline.log(), l)))
+        });
+        provide_context(FleetNow { fleet, lines });
+    }
+
+    /// The memos, from inside a component.
+    pub fn get() -> FleetNow {
+        expect_context::<FleetNow>()
+    }
+}
+
 /// The fleet stage.
 #[component]
 pub fn FleetStage() -> impl IntoView {
     let ctx = AppCtx::get();
     let t = move |k: Key| ctx.lang.get().text(k);
-    let fleet = Memo::new(move |_| {
-        let at = ctx.t();
-        ctx.with_session(|s| Fleet::build(&s.at(at), s.timeline.log()))
-    });
+    let now = FleetNow::get();
+    let fleet = now.fleet;
     let drawing = Memo::new(move |_| fleet.with(|f| vm::fleet_markup(f, ctx.lang.get(), ctx.machine.get())));
     let description = Memo::new(move |_| fleet.with(|f| vm::fleet_description(f, ctx.lang.get())));
     let log = Memo::new(move |_| {
         let at = ctx.t();
         ctx.with_session(|s| {
             let log = s.timeline.log();
-            vm::log_markup(&vm::controller_log(log, at, s.timeline.config().epoch, LOG_LINES))
+            now.lines.with(|l| vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, LOG_LINES)))
         })
     });
     // The chart is read once per timeline (and again as the timeline is computed further).

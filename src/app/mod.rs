@@ -59,6 +59,7 @@ pub fn App() -> impl IntoView {
     let lang = link.lang.unwrap_or_else(chrome::browser_lang);
     let ctx = AppCtx::new(&link, lang, chrome::prefers_reduced_motion());
     provide_context(ctx);
+    fleet::FleetNow::provide(ctx);
     ctx.notify_link(&notices);
     chrome::notify_rejected_inputs(ctx);
     chrome::sync_document(ctx);

@@ -76,7 +76,7 @@ pub struct ZoneView {
 }
 
 /// The fleet at the playhead.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Fleet {
     pub zones: Vec<ZoneView>,
     /// Whether the controller is in master disruption mode.
@@ -96,11 +96,62 @@ pub struct ZoneLog {
     pub master: bool,
 }
 
+/// Where the kube-controller-manager lines the fleet view reads are in the log (indices into
+/// its lines), found once per timeline rather than on every frame; lines logged after the index
+/// was made are read directly.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ControllerLines {
+    /// The node lifecycle controller's lines (zone states, master disruption mode).
+    zone: Vec<usize>,
+    /// The log pane's lines.
+    pane: Vec<usize>,
+    /// How many of the log's lines the index covers.
+    scanned: usize,
+}
+
+impl ControllerLines {
+    /// The index of `log`'s lines so far.
+    pub fn of(log: &Log) -> ControllerLines {
+        let mut c = ControllerLines { scanned: log.lines.len(), ..ControllerLines::default() };
+        for (i, l) in log.lines.iter().enumerate() {
+            if l.actor == Actor::NodeLifecycleController {
+                c.zone.push(i);
+            }
+            if in_pane(l) {
+                c.pane.push(i);
+            }
+        }
+        c
+    }
+
+    /// The lines of `indexed` (an index of this) before `end`, then the unindexed ones that
+    /// `keep` takes, oldest first.
+    fn before<'a>(
+        &'a self,
+        indexed: &'a [usize],
+        log: &'a Log,
+        end: usize,
+        keep: fn(&LogLine) -> bool,
+    ) -> impl DoubleEndedIterator<Item = &'a LogLine> {
+        let known = indexed[..indexed.partition_point(|i| *i < end)].iter().map(|i| &log.lines[*i]);
+        known.chain(log.lines[self.scanned.min(end)..end].iter().filter(move |l| keep(l)))
+    }
+}
+
+/// Whether the log pane shows a line: the node lifecycle and taint eviction controllers', but
+/// not the `V(2)` "Adding it to the Taint queue" lines, as a controller manager at the default
+/// verbosity leaves them out.
+fn in_pane(l: &LogLine) -> bool {
+    matches!(l.actor, Actor::NodeLifecycleController | Actor::TaintEvictionController)
+        && !l.message.contains("Adding it to the Taint queue")
+}
+
 impl ZoneLog {
-    /// What the log says by `t`.
-    pub fn at(log: &Log, t: crate::sim::SimTime) -> ZoneLog {
+    /// What the log says by `t` (`lines`: an index of the log, possibly empty).
+    pub fn at(log: &Log, lines: &ControllerLines, t: crate::sim::SimTime) -> ZoneLog {
         let mut z = ZoneLog::default();
-        for l in &log.lines[..log.lines.partition_point(|l| l.t <= t)] {
+        let end = log.lines.partition_point(|l| l.t <= t);
+        for l in lines.before(&lines.zone, log, end, |l| l.actor == Actor::NodeLifecycleController) {
             z.read(l);
         }
         z
@@ -156,10 +207,15 @@ impl ZoneLog {
 impl Fleet {
     /// The fleet at the snapshot's instant.
     pub fn build(snapshot: &Snapshot<'_>, log: &Log) -> Fleet {
+        Fleet::build_with(snapshot, log, &ControllerLines::default())
+    }
+
+    /// The fleet at the snapshot's instant, the log's controller lines found with `lines`.
+    pub fn build_with(snapshot: &Snapshot<'_>, log: &Log, lines: &ControllerLines) -> Fleet {
         let machines = snapshot.machines();
         let nodes = snapshot.nodes();
         let by_name: BTreeMap<&str, &Node> = nodes.iter().map(|n| (n.metadata.name.as_str(), &**n)).collect();
-        let zone_log = ZoneLog::at(log, snapshot.time());
+        let zone_log = ZoneLog::at(log, lines, snapshot.time());
         let mut zones: Vec<ZoneView> = Vec::new();
         // Each node's zone (for its Pods).
         let mut zone_of: BTreeMap<&str, usize> = BTreeMap::new();
@@ -493,18 +549,18 @@ pub fn fleet_description(fleet: &Fleet, lang: Lang) -> String {
 }
 
 /// The last `n` lines kube-controller-manager printed by `t` (node lifecycle and taint eviction
-/// controllers), as klog prints them, oldest first. The `V(2)` "Adding it to the Taint queue"
-/// lines are left out, as a controller manager at the default verbosity leaves them out.
-pub fn controller_log(log: &Log, t: crate::sim::SimTime, epoch: WallTime, n: usize) -> Vec<String> {
+/// controllers; see [`in_pane`]), as klog prints them, oldest first; `lines` is an index of the
+/// log (possibly empty).
+pub fn controller_log(
+    log: &Log,
+    lines: &ControllerLines,
+    t: crate::sim::SimTime,
+    epoch: WallTime,
+    n: usize,
+) -> Vec<String> {
     let end = log.lines.partition_point(|l| l.t <= t);
-    let mut out: Vec<String> = log.lines[..end]
-        .iter()
-        .rev()
-        .filter(|l| matches!(l.actor, Actor::NodeLifecycleController | Actor::TaintEvictionController))
-        .filter(|l| !l.message.contains("Adding it to the Taint queue"))
-        .take(n)
-        .map(|l| klog_line(l, epoch))
-        .collect();
+    let mut out: Vec<String> =
+        lines.before(&lines.pane, log, end, in_pane).rev().take(n).map(|l| klog_line(l, epoch)).collect();
     out.reverse();
     out
 }
@@ -546,6 +602,12 @@ mod tests {
         assert!(b.not_ready >= 6 && b.queued > 0, "{b:?}");
         let master = steps[4].unwrap() + std::time::Duration::from_secs(3);
         let f = Fleet::build(&tl.at(master), tl.log());
+        // The same with the controller's lines indexed, wholly or up to an earlier moment.
+        assert_eq!(Fleet::build_with(&tl.at(master), tl.log(), &ControllerLines::of(tl.log())), f);
+        let (mut early, _) = at(30, 500);
+        let index = ControllerLines::of(early.log());
+        early.run_until(SimTime::from_secs(1001));
+        assert_eq!(Fleet::build_with(&early.at(master), early.log(), &index), f);
         assert!(f.master_disruption && f.zones.iter().all(|z| z.no_execute == 0 && z.rate == 0.0));
         assert!(fleet_description(&f, Lang::En).starts_with("Master disruption mode"));
     }
@@ -584,7 +646,8 @@ mod tests {
     #[test]
     fn the_log_pane_prints_klog_lines() {
         let (tl, t) = at(30, 1000);
-        let lines = controller_log(tl.log(), t, tl.config().epoch, 5);
+        let lines = controller_log(tl.log(), &ControllerLines::default(), t, tl.config().epoch, 5);
+        assert_eq!(controller_log(tl.log(), &ControllerLines::of(tl.log()), t, tl.config().epoch, 5), lines);
         assert_eq!(lines.len(), 5);
         assert!(
             lines.iter().all(|l| l.contains("node_lifecycle_controller.go] ") || l.contains("taint_eviction.go] "))

@@ -13,6 +13,9 @@ const LOOKAHEAD: Duration = Duration::from_secs(120);
 /// further ahead).
 const PROGRESSIVE_LOOKAHEAD: Duration = Duration::from_secs(10);
 
+/// How much further a progressive timeline is computed before its steps are looked for again.
+const STEPS_EVERY: Duration = Duration::from_secs(60);
+
 /// How long past the chapter's story (or the reader's last action) playback runs.
 const AFTERWORD: Duration = Duration::from_secs(180);
 
@@ -30,13 +33,22 @@ pub struct Session {
     /// what the playhead needs, and the page computes the rest with [`Session::advance`] after
     /// it shows. Otherwise the whole story is computed at once.
     pub progressive: bool,
+    /// How far the timeline was computed when the steps, significant moments and questions were
+    /// last derived (a progressive timeline derives them once per stretch).
+    steps_at: SimTime,
 }
 
 impl Session {
     /// Wraps a timeline.
     pub fn new(timeline: Timeline) -> Session {
-        let mut s =
-            Session { timeline, steps: Vec::new(), significant: Vec::new(), quiz: Vec::new(), progressive: false };
+        let mut s = Session {
+            timeline,
+            steps: Vec::new(),
+            significant: Vec::new(),
+            quiz: Vec::new(),
+            progressive: false,
+            steps_at: SimTime::ZERO,
+        };
         s.refresh();
         s
     }
@@ -60,22 +72,21 @@ impl Session {
 
     /// Computes the timeline `by` further toward where it is complete (no further). Returns
     /// whether it is complete now, and whether the steps found changed; what is derived from the
-    /// whole log is derived once, at the end.
+    /// whole log is derived again once per [`STEPS_EVERY`] of simulated time, and at the end.
     pub fn advance(&mut self, by: Duration) -> (bool, bool) {
         let full = self.full();
         if self.timeline.horizon() >= full {
             return (true, false);
         }
         self.timeline.run_until((self.timeline.horizon() + by).min(full));
-        if self.complete() {
-            let before = std::mem::take(&mut self.steps);
-            self.refresh();
-            return (true, before != self.steps);
+        // Deriving reads the whole log: once per stretch of simulated time, not per call.
+        let complete = self.complete();
+        if !complete && self.timeline.horizon() < self.steps_at + STEPS_EVERY {
+            return (false, false);
         }
-        let steps = self.timeline.steps();
-        let changed = steps != self.steps;
-        self.steps = steps;
-        (false, changed)
+        let before = std::mem::take(&mut self.steps);
+        self.refresh();
+        (complete, before != self.steps)
     }
 
     /// Step `n`'s moment (1-based), computing further until it is found or the timeline is
@@ -107,6 +118,10 @@ impl Session {
             self.timeline.run_until((want + stretch).min(link::MAX_T + Duration::from_secs(1)).max(want));
             self.refresh();
             true
+        } else if self.steps_at < want.min(self.full()) {
+            // Computed in the background, not derived yet: derive it before the playhead is there.
+            self.refresh();
+            true
         } else {
             false
         }
@@ -114,6 +129,7 @@ impl Session {
 
     /// Recomputes what is derived from the timeline (after a fork).
     pub fn refresh(&mut self) {
+        self.steps_at = self.timeline.horizon();
         self.steps = self.timeline.steps();
         let log = self.timeline.log();
         let mut moments: Vec<SimTime> = self.steps.iter().flatten().copied().collect();
@@ -127,16 +143,17 @@ impl Session {
     }
 
     /// The first significant moment strictly after `t`. While the timeline is still being
-    /// computed, where it is computed to counts as one: playback never skips past what is not
-    /// known yet.
+    /// computed, where its moments were last derived counts as one: playback never skips past
+    /// what is not known yet.
     pub fn next_significant(&self, t: SimTime) -> Option<SimTime> {
         let i = self.significant.partition_point(|m| *m <= t);
         let next = self.significant.get(i).copied();
         if self.complete() {
             return next;
         }
-        let horizon = self.timeline.horizon();
-        Some(next.map_or(horizon, |m| m.min(horizon))).filter(|m| *m > t)
+        // Where the significant moments (and the questions) were last derived.
+        let known = self.steps_at;
+        Some(next.map_or(known, |m| m.min(known))).filter(|m| *m > t)
     }
 
     /// The cluster at `t`.

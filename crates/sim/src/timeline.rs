@@ -416,7 +416,8 @@ impl ActionChecker<'_> {
     /// Whether `kind` (aimed at `machine`) makes sense at this instant; the error says why not.
     pub fn check(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let created = |k: ActionKind| self.created.contains(&k);
-        check_action(kind, machine, &self.machines, |n| self.snapshot.node(n), self.pods, created).map(|_| ())
+        let machines: Vec<&MachineView> = self.machines.iter().map(|m| &**m).collect();
+        check_action(kind, machine, &machines, |n| self.snapshot.node(n), self.pods, created).map(|_| ())
     }
 }
 

@@ -7,7 +7,6 @@
 //! modelled as a reconcile pass one millisecond after any Node or Pod change, which delivers the
 //! change to every component that watches it.
 
-use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -431,6 +430,7 @@ impl World {
     /// Whether `action` makes sense now; the error says why not.
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views = self.views();
+        let views: Vec<&MachineView> = views.iter().collect();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
         let created = |k: ActionKind| match k {
             ActionKind::CreateStatefulSet => !self.statefulsets.sets.is_empty(),
@@ -457,7 +457,8 @@ impl World {
             }
         };
         log.inputs.push(AppliedInput { seq, t: now, action: action.clone(), scripted, rejected: None });
-        if let Ok(targets) = fleet_targets(action.kind, action.machine.as_deref(), &self.views()) {
+        let views = self.views();
+        if let Ok(targets) = fleet_targets(action.kind, action.machine.as_deref(), &views.iter().collect::<Vec<_>>()) {
             let cut = matches!(action.kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
             for m in targets {
                 if cut {
@@ -578,17 +579,14 @@ pub(crate) const MAX_MACHINES: usize = 6;
 
 /// Whether an action makes sense given the machines, which Nodes exist, and how many Pods
 /// there are. Returns the index of the machine the action is aimed at, or why it cannot be done.
-pub(crate) fn check_action<V: Borrow<MachineView>>(
+pub(crate) fn check_action(
     kind: ActionKind,
     machine: Option<&str>,
-    machines: &[V],
+    machines: &[&MachineView],
     node: impl Fn(&str) -> Option<Arc<Node>>,
     pods: usize,
     created: impl Fn(ActionKind) -> bool,
 ) -> Result<Option<usize>, Refusal> {
-    // Views or shared views alike (a snapshot's are shared: no copy of a thousand machines).
-    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
-    let machines = machines.as_slice();
     let node_exists = |n: &str| node(n).is_some();
     match fleet_targets(kind, machine, machines) {
         Err(Refusal::NoSuchMachine(_)) => {}
@@ -735,12 +733,11 @@ pub(crate) fn check_action<V: Borrow<MachineView>>(
 /// `cut-zone` cuts every kubelet of the zone still connected, `cut-nodes:ZONE/K` the first K of
 /// them (fewer if fewer are left), `restore-zone` every cut one; `cut-control-plane` cuts every
 /// kubelet off the API server and `restore-control-plane` restores every cut one.
-pub(crate) fn fleet_targets<V: Borrow<MachineView>>(
+pub(crate) fn fleet_targets(
     kind: ActionKind,
     target: Option<&str>,
-    machines: &[V],
+    machines: &[&MachineView],
 ) -> Result<Vec<usize>, Refusal> {
-    let machines: Vec<&MachineView> = machines.iter().map(Borrow::borrow).collect();
     let cut = matches!(kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
     let (zone, limit) = match kind {
         ActionKind::CutControlPlane | ActionKind::RestoreControlPlane => (None, usize::MAX),
