@@ -213,6 +213,8 @@ fn delete(p: &super::command::Parsed) -> Result<Change, Output> {
         }),
         _ => Err(fail("error: nodeline's kubectl can delete one node at a time".into())),
     }
+}
+
 /// An integer flag's value (`None` when not given), or pflag's error for one that is not a number.
 pub(super) fn int_flag(p: &super::command::Parsed, command: &str, name: &str) -> Result<Option<i64>, Output> {
     p.value(name)
