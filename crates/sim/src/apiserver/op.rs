@@ -276,14 +276,9 @@ impl ApiOp {
                 })),
                 JSON,
             )),
-            ApiOp::PatchPodStatus { uid, status, .. } => Some((
-                Body::Json(if uid.is_empty() {
-                    serde_json::json!({ "status": status })
-                } else {
-                    serde_json::json!({ "metadata": { "uid": uid }, "status": status })
-                }),
-                SMP,
-            )),
+            ApiOp::PatchPodStatus { uid, status, .. } => {
+                Some((Body::PodStatus { uid: uid.clone(), status: Arc::new(status.clone()) }, SMP))
+            }
             ApiOp::DeletePod { grace_seconds, precondition_uid, .. } => {
                 let mut body = serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" });
                 if let Some(g) = grace_seconds {
