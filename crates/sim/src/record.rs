@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::action::{Action, Refusal};
 use super::machine::MachineView;
 pub use super::objects::ChangeType;
-use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, Status};
+use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status};
 use super::time::SimTime;
 
 /// Who sent a request or wrote a log line.
@@ -216,6 +216,11 @@ pub enum Body {
     StatusPatch { base: Object, wanted: Object },
     /// Any other JSON document (label and taint patches, bindings, delete options).
     Json(serde_json::Value),
+    /// A strategic-merge patch of a Pod's status (the kubelet's status manager, the scheduler's
+    /// and controllers' conditions): the status sent, with the uid precondition when the sender
+    /// sets one (empty otherwise). The JSON document is built when it is shown ([`Body::json`]),
+    /// so the log holds the status, not a JSON tree of it.
+    PodStatus { uid: String, status: Arc<PodStatus> },
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
     /// (`base` at `resource_version`) with a new `spec.renewTime` and nothing else changed. The
     /// Lease sent is built when it is shown ([`Body::object`]), so the log holds no copy of it.
@@ -246,7 +251,20 @@ impl Body {
                 let sent = LeaseVersion::renewed(base.clone(), *resource_version, *renew_time);
                 Some(Object::Lease(sent.lease()))
             }
-            Body::StatusPatch { .. } | Body::Json(_) => None,
+            Body::StatusPatch { .. } | Body::Json(_) | Body::PodStatus { .. } => None,
+        }
+    }
+
+    /// The JSON document the body is, for the bodies sent as one (patches, bindings, delete
+    /// options): built for a [`Body::PodStatus`].
+    pub fn json(&self) -> Option<serde_json::Value> {
+        match self {
+            Body::Json(v) => Some(v.clone()),
+            Body::PodStatus { uid, status } if uid.is_empty() => Some(serde_json::json!({ "status": status })),
+            Body::PodStatus { uid, status } => {
+                Some(serde_json::json!({ "metadata": { "uid": uid }, "status": status }))
+            }
+            Body::Object(_) | Body::StatusPatch { .. } | Body::Renewal { .. } => None,
         }
     }
 }

@@ -283,14 +283,9 @@ impl ApiOp {
                 })),
                 JSON,
             )),
-            ApiOp::PatchPodStatus { uid, status, .. } => Some((
-                Body::Json(if uid.is_empty() {
-                    serde_json::json!({ "status": status })
-                } else {
-                    serde_json::json!({ "metadata": { "uid": uid }, "status": status })
-                }),
-                SMP,
-            )),
+            ApiOp::PatchPodStatus { uid, status, .. } => {
+                Some((Body::PodStatus { uid: uid.clone(), status: Arc::new(status.clone()) }, SMP))
+            }
             ApiOp::DeletePod { grace_seconds, precondition_uid, background, .. } => {
                 let mut body = if *background {
                     serde_json::json!({})
