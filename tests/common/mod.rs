@@ -44,12 +44,15 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::StartKubelet, "node-2", s(310)),
         Action::on(ActionKind::StartRuntime, "node-2", s(330)),
         Action::on(ActionKind::KillKubelet, "node-1-dup", s(400)),
-        // Chapter 5's actions: a DaemonSet, a budget (over no Pods here), cordon and uncordon, and
-        // a drain the filters refuse (bare Pods, DaemonSet Pods, the node-local cache's emptyDir).
+        // Chapter 5's actions: a DaemonSet, a budget (over no Pods here), cordon, a node-local
+        // cache, uncordon, kubectl delete pod, and a drain the filters refuse (bare Pods, DaemonSet
+        // Pods, the cache's emptyDir).
         Action::new(ActionKind::CreateDaemonSet, s(420)),
         Action::new(ActionKind::CreatePdb(nodeline::sim::Budget::ONE), s(425)),
         Action::on(ActionKind::Cordon, "node-2", s(430)),
+        Action::on(ActionKind::CreateCache, "node-2", s(435)),
         Action::on(ActionKind::Uncordon, "node-2", s(440)),
+        Action { at: s(445), kind: ActionKind::DeletePod(Default::default()), machine: Some("default/db-0".into()) },
         Action::on(ActionKind::Drain(nodeline::sim::DrainFlags::NONE), "node-1", s(450)),
         Action::on(ActionKind::Shutdown, "node-2", s(480)),
         Action::on(ActionKind::PowerOff, "node-1", s(540)),
