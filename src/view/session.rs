@@ -41,16 +41,24 @@ impl Session {
 
     /// Makes sure the timeline is computed past `t`.
     pub fn ensure(&mut self, t: SimTime) -> bool {
-        let want = (t + LOOKAHEAD).max(self.end() + Duration::from_secs(1));
-        if self.timeline.horizon() < want {
-            // A whole further stretch at once: the page re-derives what depends on the log (the
-            // track, step moments) once per stretch, not on every frame of fast playback.
-            self.timeline.run_until((want + LOOKAHEAD).min(link::MAX_T + Duration::from_secs(1)).max(want));
-            self.refresh();
-            true
-        } else {
-            false
+        match self.target(t) {
+            Some(to) => {
+                self.timeline.run_until(to);
+                self.refresh();
+                true
+            }
+            None => false,
         }
+    }
+
+    /// How far [`Session::ensure`] computes the timeline for `t`, or `None` when it is computed
+    /// far enough already. The page's start computes up to it in slices (`app::boot`), then
+    /// calls [`Session::refresh`].
+    pub fn target(&self, t: SimTime) -> Option<SimTime> {
+        let want = (t + LOOKAHEAD).max(self.end() + Duration::from_secs(1));
+        // A whole further stretch at once: the page re-derives what depends on the log (the
+        // track, step moments) once per stretch, not on every frame of fast playback.
+        (self.timeline.horizon() < want).then(|| (want + LOOKAHEAD).min(link::MAX_T + Duration::from_secs(1)).max(want))
     }
 
     /// Recomputes what is derived from the timeline (after a fork).
@@ -85,4 +93,42 @@ pub fn is_routine(r: &Request) -> bool {
     use crate::sim::{Method, Outcome};
     matches!(r.outcome, Outcome::Code(200))
         && (r.method == Method::Get || (r.method == Method::Put && r.path.contains("/leases/")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::sim::{Chapter, Config};
+
+    /// The page's start computes a chapter in slices, letting the browser in between
+    /// (`app::boot`): up to [`Session::target`], then [`Session::refresh`]. That must be the
+    /// timeline [`Session::ensure`] computes in one go.
+    #[test]
+    fn computing_up_to_the_target_in_slices_is_ensure() {
+        for chapter in Chapter::ALL.into_iter().filter(|c| !c.is_fleet()) {
+            let config = Config::default();
+            let mut whole = Session::new(Timeline::with_actions(chapter, config.clone(), &[]));
+            assert!(whole.ensure(SimTime::ZERO));
+            let mut sliced = Session::new(Timeline::with_actions(chapter, config, &[]));
+            let to = sliced.target(SimTime::ZERO).expect("nothing is computed yet");
+            while sliced.timeline.horizon() < to {
+                let next = (sliced.timeline.horizon() + Duration::from_millis(250)).min(to);
+                sliced.timeline.run_until(next);
+            }
+            sliced.refresh();
+            assert_eq!(sliced.timeline.horizon(), whole.timeline.horizon(), "{chapter:?}");
+            assert_eq!(sliced.target(SimTime::ZERO), None, "{chapter:?}: computed far enough");
+            assert_eq!(sliced.steps, whole.steps, "{chapter:?}");
+            assert_eq!(sliced.significant, whole.significant, "{chapter:?}");
+            let (a, b) = (sliced.timeline.log(), whole.timeline.log());
+            assert_eq!(a.requests.len(), b.requests.len(), "{chapter:?}");
+            assert_eq!(a.events.len(), b.events.len(), "{chapter:?}");
+            assert_eq!(a.changes.len(), b.changes.len(), "{chapter:?}");
+            // Further on, the same.
+            let later = whole.end() + Duration::from_secs(60);
+            assert_eq!(sliced.target(later), whole.target(later), "{chapter:?}");
+        }
+    }
 }
