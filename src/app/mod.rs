@@ -38,17 +38,6 @@ pub fn start() {
     wasm_bindgen_futures::spawn_local(boot());
 }
 
-/// Which parts of the page are mounted (see [`page`]): the header, the narration (on a phone it
-/// comes first: style/layout.css) and the stage first, then each of these after a paint, in this
-/// order. Each goes below what is shown, so nothing shown moves.
-type Phase = u8;
-const TIMELINE: Phase = 1;
-const CONTROLS: Phase = 2;
-/// Playback may start (a link to a step plays).
-const PLAYING: Phase = 3;
-const INSPECTOR: Phase = 4;
-const SHORTCUT_SHEET: Phase = 5;
-
 async fn boot() {
     let location = window().location();
     let (link, notices) = link::parse(&location.search().unwrap_or_default(), &location.hash().unwrap_or_default());
@@ -60,22 +49,47 @@ async fn boot() {
     mark("nodeline-timeline-built");
     yield_to_browser().await;
 
-    let phase = RwSignal::new(0);
-    leptos::mount::mount_to_body(move || {
-        let ctx = AppCtx::from_session(&link, lang, chrome::prefers_reduced_motion(), session);
-        page(ctx, notices, phase.into())
-    });
+    let ctx = AppCtx::from_session(&link, lang, chrome::prefers_reduced_motion(), session);
+    let (playing, busy) = (RwSignal::new(false), RwSignal::new(true));
+    leptos::mount::mount_to_body(move || page(ctx, notices, playing.into(), busy.into(), false));
     if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
         poster.remove();
     }
     mark("nodeline-first-part");
-    for p in [TIMELINE, CONTROLS, PLAYING, INSPECTOR, SHORTCUT_SHEET] {
+    // Each part below what is shown: the timeline and controls under the stage, the inspector
+    // under the narration (on a phone, both under the stage: style/layout.css).
+    after_next_paint().await;
+    mount_part(ctx, "#story > .col-main", || view! { <timeline::TimelineBar /> });
+    if !ctx.embed {
         after_next_paint().await;
-        phase.set(p);
+        mount_part(ctx, "#story > .col-main", || view! { <controls::Controls /> });
     }
+    after_next_paint().await;
+    playing.set(true);
+    if !ctx.embed {
+        after_next_paint().await;
+        mount_part(ctx, "#story > .col-side", || view! { <inspector::Inspector /> });
+    }
+    after_next_paint().await;
+    mount_part(ctx, "body", || view! { <timeline::ShortcutSheet /> });
+    busy.set(false);
     // The moment the page is interactive: the story is simulated and every control is mounted
     // (`cargo xtask bench` measures navigation to this mark).
     mark("nodeline-interactive");
+}
+
+/// Mounts a part of the page at the end of the element `parent` names, for the page's lifetime
+/// (a reactive root of its own, given the page's context). Mounted once, a part needs no code to
+/// be taken out and put back, as it would behind a `<Show>`.
+fn mount_part<N: IntoView + 'static>(ctx: AppCtx, parent: &str, part: impl FnOnce() -> N + 'static) {
+    use wasm_bindgen::JsCast;
+    let Some(parent) = document().query_selector(parent).ok().flatten() else { return };
+    let Ok(parent) = parent.dyn_into::<web_sys::HtmlElement>() else { return };
+    leptos::mount::mount_to(parent, move || {
+        provide_context(ctx);
+        part()
+    })
+    .forget();
 }
 
 /// Simulated time computed between two looks at the clock.
@@ -168,31 +182,39 @@ pub fn App() -> impl IntoView {
     let (link, notices) = link::parse(&search, &hash);
     let lang = link.lang.unwrap_or_else(chrome::browser_lang);
     let ctx = AppCtx::new(&link, lang, chrome::prefers_reduced_motion());
-    page(ctx, notices, Signal::stored(SHORTCUT_SHEET))
+    page(ctx, notices, Signal::stored(true), Signal::stored(false), true)
 }
 
-/// The page, its parts mounted as `phase` reaches them.
-fn page(ctx: AppCtx, notices: Vec<Notice>, phase: Signal<Phase>) -> impl IntoView {
+/// The page: whole, or (`whole` false) its first part, the rest mounted by [`boot`] (the page
+/// plays only while `playing`, and `<main>` is `aria-busy` while `busy`).
+fn page(ctx: AppCtx, notices: Vec<Notice>, playing: Signal<bool>, busy: Signal<bool>, whole: bool) -> impl IntoView {
     provide_context(ctx);
     ctx.notify_link(&notices);
     chrome::notify_rejected_inputs(ctx);
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
-    playloop::run(ctx, Signal::derive(move || phase.get() >= PLAYING));
+    playloop::run(ctx, playing);
     playloop::pause_when_hidden(ctx);
     chrome::reload_on_hash_change();
     embed::install(ctx);
     quiz::install(ctx);
 
     let t = move |k: Key| ctx.lang.get().text(k);
-    let mounted = move |part: Phase| phase.get() >= part;
+    let panels = whole && !ctx.embed;
     view! {
         <a class="skip" href="#story">{move || t(Key::SkipToContent)}</a>
         <Show when=move || !ctx.embed>
             <chrome::Header />
         </Show>
         <chrome::Notices />
-        <main id="story" class="layout" class:embed=ctx.embed tabindex="-1">
+        // Busy until its last part is mounted (assistive technologies wait; so do the tests).
+        <main
+            id="story"
+            class="layout"
+            class:embed=ctx.embed
+            tabindex="-1"
+            aria-busy=move || busy.get().then_some("true")
+        >
             // Without the header, the page's one h1 names the chapter (for screen readers).
             <Show when=move || ctx.embed>
                 <h1 class="sr-only">
@@ -206,24 +228,16 @@ fn page(ctx: AppCtx, notices: Vec<Notice>, phase: Signal<Phase>) -> impl IntoVie
                 <Show when=move || ctx.chapter.get().is_fleet() fallback=|| view! { <stage::Stage /> }>
                     <fleet::FleetStage />
                 </Show>
-                <Show when=move || mounted(TIMELINE)>
-                    <timeline::TimelineBar />
-                </Show>
-                <Show when=move || !ctx.embed && mounted(CONTROLS)>
-                    <controls::Controls />
-                </Show>
+                {whole.then(|| view! { <timeline::TimelineBar /> })}
+                {panels.then(|| view! { <controls::Controls /> })}
             </div>
             <div class="col-side">
                 <quiz::QuizPanel />
                 <narration::Narration />
-                <Show when=move || !ctx.embed && mounted(INSPECTOR)>
-                    <inspector::Inspector />
-                </Show>
+                {panels.then(|| view! { <inspector::Inspector /> })}
             </div>
         </main>
-        <Show when=move || mounted(SHORTCUT_SHEET)>
-            <timeline::ShortcutSheet />
-        </Show>
+        {whole.then(|| view! { <timeline::ShortcutSheet /> })}
         <chrome::LiveRegion />
     }
 }
