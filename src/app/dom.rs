@@ -2,7 +2,10 @@
 //! and SVG as strings ([`crate::view`]), many times a second while playing; patching the live
 //! nodes instead of replacing them keeps style and layout work to what actually changed.
 
+use leptos::ev;
+use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 
 /// Makes `target`'s content equal to `html` while keeping every node that already matches: the
 /// markup is parsed into a detached element, then the two trees are walked together; a node of
@@ -73,4 +76,22 @@ fn morph_node(old: &web_sys::Node, new: &web_sys::Node) {
         }
     }
     morph_children(old, new);
+}
+
+/// Calls `f` whenever the element's size changes (and once at the start), through a
+/// `ResizeObserver`; window resizes where there is none.
+pub(super) fn on_resize(target: &web_sys::Element, f: impl Fn() + Clone + 'static) {
+    let callback = Closure::<dyn FnMut()>::new(f.clone());
+    match web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        Ok(observer) => {
+            observer.observe(target);
+            // The page lives as long as the observer.
+            callback.forget();
+        }
+        Err(_) => {
+            f();
+            let handle = window_event_listener(ev::resize, move |_| f());
+            on_cleanup(move || handle.remove());
+        }
+    }
 }

@@ -8,8 +8,6 @@ use std::rc::Rc;
 
 use leptos::ev;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::*;
 
 use super::state::AppCtx;
@@ -48,24 +46,6 @@ fn field(data: &JsValue, name: &str) -> JsValue {
         js_sys::Reflect::get(data, &name.into()).unwrap_or(JsValue::UNDEFINED)
     } else {
         JsValue::UNDEFINED
-    }
-}
-
-/// Calls `f` whenever the element's size changes (and once at the start), through a
-/// `ResizeObserver`; window resizes where there is none.
-fn on_resize(target: &web_sys::Element, f: impl Fn() + Clone + 'static) {
-    let callback = Closure::<dyn FnMut()>::new(f.clone());
-    match web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-        Ok(observer) => {
-            observer.observe(target);
-            // The page lives as long as the observer.
-            callback.forget();
-        }
-        Err(_) => {
-            f();
-            let handle = window_event_listener(ev::resize, move |_| f());
-            on_cleanup(move || handle.remove());
-        }
     }
 }
 
@@ -109,7 +89,7 @@ pub(super) fn install(ctx: AppCtx) {
 
     if let Some(root) = document().document_element() {
         let p = Rc::clone(&parent);
-        on_resize(&root, move || p.send_height(false));
+        super::dom::on_resize(&root, move || p.send_height(false));
     }
 
     // The state as the narration shows it (step 1 before step 1's moment); sent when it changes.

@@ -22,22 +22,147 @@ pub mod timeline;
 use leptos::prelude::*;
 
 use crate::i18n::Key;
-use crate::link;
+use crate::link::{self, Notice};
+use crate::sim::SimTime;
 use state::AppCtx;
 
-/// Starts the app: installs the panic hook, mounts [`App`] on `<body>`, then takes the poster
-/// (the story as static text, see [`crate::view::poster`]) out of the page, in the same task, so
-/// nothing is shown or announced twice. Should the mount fail, the story stays readable.
+/// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
+/// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
+/// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link points, the rest by [`compute`] after it shows); the header, narration and stage are
+/// mounted and the poster (the story as static text, see [`crate::view::poster`]) taken out of the page
+/// in the same task, so nothing is shown or announced twice; then each further part of the page
+/// is added below what is shown, after the browser has painted the last (its style and layout
+/// in a frame of their own); a linked step starts playing once the controls are there. Should
+/// the start fail, the story stays readable.
 pub fn start() {
     chrome::install_panic_hook();
-    leptos::mount::mount_to_body(App);
+    mark("nodeline-wasm-started");
+    wasm_bindgen_futures::spawn_local(boot());
+}
+
+async fn boot() {
+    let location = window().location();
+    let (link, notices) = link::parse(&location.search().unwrap_or_default(), &location.hash().unwrap_or_default());
+    let lang = link.lang.unwrap_or_else(chrome::browser_lang);
+    let mut session = state::new_session(&link);
+    compute_to(&mut session, SimTime::ZERO).await;
+    let start = state::start_time(&link, &mut session);
+    compute_to(&mut session, start).await;
+    mark("nodeline-timeline-built");
+    yield_to_browser().await;
+
+    let ctx = AppCtx::from_session(&link, lang, chrome::prefers_reduced_motion(), session);
+    let (playing, busy) = (RwSignal::new(false), RwSignal::new(true));
+    leptos::mount::mount_to_body(move || page(ctx, notices, playing.into(), busy.into(), false));
     if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
         poster.remove();
     }
+    mark("nodeline-first-part");
+    // Each part below what is shown: the timeline and controls under the stage, the inspector
+    // under the narration (on a phone, both under the stage: style/layout.css).
+    after_next_paint().await;
+    mount_part(ctx, "#story > .col-main", || view! { <timeline::TimelineBar /> });
+    if !ctx.embed {
+        after_next_paint().await;
+        mount_part(ctx, "#story > .col-main", || view! { <controls::Controls /> });
+    }
+    after_next_paint().await;
+    playing.set(true);
+    if !ctx.embed {
+        after_next_paint().await;
+        mount_part(ctx, "#story > .col-side", || view! { <inspector::Inspector /> });
+    }
+    after_next_paint().await;
+    mount_part(ctx, "body", || view! { <timeline::ShortcutSheet /> });
+    busy.set(false);
     // The moment the page is interactive: the story is simulated and every control is mounted
     // (`cargo xtask bench` measures navigation to this mark).
+    mark("nodeline-interactive");
+}
+
+/// Mounts a part of the page at the end of the element `parent` names, for the page's lifetime
+/// (a reactive root of its own, given the page's context). Mounted once, a part needs no code to
+/// be taken out and put back, as it would behind a `<Show>`.
+fn mount_part<N: IntoView + 'static>(ctx: AppCtx, parent: &str, part: impl FnOnce() -> N + 'static) {
+    use wasm_bindgen::JsCast;
+    let Some(parent) = document().query_selector(parent).ok().flatten() else { return };
+    let Ok(parent) = parent.dyn_into::<web_sys::HtmlElement>() else { return };
+    leptos::mount::mount_to(parent, move || {
+        provide_context(ctx);
+        part()
+    })
+    .forget();
+}
+
+/// Simulated time computed between two looks at the clock.
+const SLICE: std::time::Duration = std::time::Duration::from_millis(250);
+/// Real time the start computes before it lets the browser in (ms; at a 4x slowdown, 20 ms).
+const SLICE_BUDGET_MS: f64 = 5.0;
+
+/// What [`Session::ensure`](crate::view::session::Session::ensure) does for `t`, in slices of
+/// [`SLICE_BUDGET_MS`] with the browser let in between (the same timeline: computing it in
+/// stretches is how playback computes it too).
+async fn compute_to(session: &mut crate::view::session::Session, t: SimTime) {
+    let Some(to) = session.target(t) else { return };
+    let mut since = now_ms();
+    while session.timeline.horizon() < to {
+        let next = (session.timeline.horizon() + SLICE).min(to);
+        session.timeline.run_until(next);
+        if now_ms() - since > SLICE_BUDGET_MS {
+            yield_to_browser().await;
+            since = now_ms();
+        }
+    }
+    yield_to_browser().await;
+    session.refresh();
+}
+
+fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Lets the browser run what waits (input, other tasks) before the start goes on:
+/// `scheduler.yield()` where the browser has it, else a zero-delay timeout.
+async fn yield_to_browser() {
+    use wasm_bindgen::JsCast;
+    let window = window();
+    let scheduled = js_sys::Reflect::get(&window, &"scheduler".into()).ok().and_then(|scheduler| {
+        let f = js_sys::Reflect::get(&scheduler, &"yield".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+        f.call0(&scheduler).ok()?.dyn_into::<js_sys::Promise>().ok()
+    });
+    let promise = scheduled.unwrap_or_else(|| {
+        js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window.set_timeout_with_callback(&resolve);
+        })
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Waits until the browser has rendered a frame (a task after the next animation frame), or
+/// [`FRAME_WAIT_MS`] where it renders none (a hidden tab, an iframe out of view).
+async fn after_next_paint() {
+    use wasm_bindgen::JsCast;
+    let window = window();
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let after_frame = {
+            let (window, resolve) = (window.clone(), resolve.clone());
+            wasm_bindgen::closure::Closure::once_into_js(move || {
+                let _ = window.set_timeout_with_callback(&resolve);
+            })
+        };
+        let _ = window.request_animation_frame(after_frame.unchecked_ref());
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, FRAME_WAIT_MS);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// How long [`after_next_paint`] waits for a frame.
+const FRAME_WAIT_MS: i32 = 100;
+
+/// A User Timing mark (read by the benchmark and in a browser's performance trace).
+fn mark(name: &str) {
     if let Some(p) = window().performance() {
-        let _ = p.mark("nodeline-interactive");
+        let _ = p.mark(name);
     }
 }
 
@@ -49,7 +174,8 @@ pub fn self_test_panic() {
     panic!("nodeline self-test: a deliberate panic");
 }
 
-/// The page.
+/// The whole page at once, the chapter computed in one go (the browser tests' smoke test mounts
+/// it; the page itself starts through [`start`]).
 #[component]
 pub fn App() -> impl IntoView {
     let location = window().location();
@@ -58,13 +184,19 @@ pub fn App() -> impl IntoView {
     let (link, notices) = link::parse(&search, &hash);
     let lang = link.lang.unwrap_or_else(chrome::browser_lang);
     let ctx = AppCtx::new(&link, lang, chrome::prefers_reduced_motion());
+    page(ctx, notices, Signal::stored(true), Signal::stored(false), true)
+}
+
+/// The page: whole, or (`whole` false) its first part, the rest mounted by [`boot`] (the page
+/// plays only while `playing`, and `<main>` is `aria-busy` while `busy`).
+fn page(ctx: AppCtx, notices: Vec<Notice>, playing: Signal<bool>, busy: Signal<bool>, whole: bool) -> impl IntoView {
     provide_context(ctx);
     fleet::FleetNow::provide(ctx);
     ctx.notify_link(&notices);
     chrome::notify_rejected_inputs(ctx);
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
-    playloop::run(ctx);
+    playloop::run(ctx, playing);
     compute::run(ctx);
     playloop::pause_when_hidden(ctx);
     chrome::reload_on_hash_change();
@@ -72,13 +204,21 @@ pub fn App() -> impl IntoView {
     quiz::install(ctx);
 
     let t = move |k: Key| ctx.lang.get().text(k);
+    let panels = whole && !ctx.embed;
     view! {
         <a class="skip" href="#story">{move || t(Key::SkipToContent)}</a>
         <Show when=move || !ctx.embed>
             <chrome::Header />
         </Show>
         <chrome::Notices />
-        <main id="story" class="layout" class:embed=ctx.embed tabindex="-1">
+        // Busy until its last part is mounted (assistive technologies wait; so do the tests).
+        <main
+            id="story"
+            class="layout"
+            class:embed=ctx.embed
+            tabindex="-1"
+            aria-busy=move || busy.get().then_some("true")
+        >
             // Without the header, the page's one h1 names the chapter (for screen readers).
             <Show when=move || ctx.embed>
                 <h1 class="sr-only">
@@ -92,20 +232,16 @@ pub fn App() -> impl IntoView {
                 <Show when=move || ctx.chapter.get().is_fleet() fallback=|| view! { <stage::Stage /> }>
                     <fleet::FleetStage />
                 </Show>
-                <timeline::TimelineBar />
-                <Show when=move || !ctx.embed>
-                    <controls::Controls />
-                </Show>
+                {whole.then(|| view! { <timeline::TimelineBar /> })}
+                {panels.then(|| view! { <controls::Controls /> })}
             </div>
             <div class="col-side">
                 <quiz::QuizPanel />
                 <narration::Narration />
-                <Show when=move || !ctx.embed>
-                    <inspector::Inspector />
-                </Show>
+                {panels.then(|| view! { <inspector::Inspector /> })}
             </div>
         </main>
-        <timeline::ShortcutSheet />
+        {whole.then(|| view! { <timeline::ShortcutSheet /> })}
         <chrome::LiveRegion />
     }
 }

@@ -14,11 +14,12 @@ fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
 }
 
-/// Starts the loop whenever playback starts.
-pub(super) fn run(ctx: AppCtx) {
+/// Starts the loop whenever playback starts, once the page is `shown` (a page being built behind
+/// its poster does not play yet: the story starts where the link points when the reader sees it).
+pub(super) fn run(ctx: AppCtx, shown: Signal<bool>) {
     let running = StoredValue::new(false);
     Effect::new(move |_| {
-        let playing = ctx.playback.with(|p| p.playing);
+        let playing = ctx.playback.with(|p| p.playing) && shown.get();
         if playing && !running.get_value() {
             running.set_value(true);
             frame(ctx, running, now_ms());

@@ -21,23 +21,29 @@ pub fn Stage() -> impl IntoView {
     let t = move |k: Key| ctx.lang.get().text(k);
 
     // The layout follows the stage's own width, and the window's (a phone gets the narrow one).
+    // Until the stage is laid out, the window's width stands for both: no layout is forced, and a
+    // phone gets the narrow drawing from the start.
     let section = NodeRef::<leptos::html::Section>::new();
-    let width = RwSignal::new((0.0f64, 0.0f64));
-    let measure = move |el: &web_sys::HtmlElement| {
-        let window = window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
-        (f64::from(el.client_width()), window)
-    };
-    Effect::new(move |_| {
-        if let Some(el) = section.get() {
-            width.set(measure(&el));
-        }
+    let window_width = || window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    let width = RwSignal::new((window_width(), window_width()));
+    section.on_load(move |el| {
+        super::dom::on_resize(&el.clone(), move || {
+            // A stage taken out of the layout has no width: keep the last one.
+            if el.client_width() > 0 {
+                width.set((f64::from(el.client_width()), window_width()));
+            }
+        });
     });
     let resize = window_event_listener(ev::resize, move |_| {
         if let Some(el) = section.get_untracked() {
-            width.set(measure(&el));
+            width.set((f64::from(el.client_width()), window_width()));
         }
     });
     on_cleanup(move || resize.remove());
+    let layout = Memo::new(move |_| {
+        let (px, window) = width.get();
+        Layout::for_width(px, window)
+    });
 
     // Packets last 0.6 s of real time at the rate playback runs at; when paused, at the chosen
     // speed (the last frame's rate could be a fast-forward's).
@@ -50,9 +56,7 @@ pub fn Stage() -> impl IntoView {
         Timing::new(rate, ctx.reduced_motion.get())
     });
     let scene = Memo::new(move |_| {
-        let (at, lang, timing) = (ctx.t(), ctx.lang.get(), timing.get());
-        let (px, window) = width.get();
-        let layout = Layout::for_width(px, window);
+        let (at, lang, timing, layout) = (ctx.t(), ctx.lang.get(), timing.get(), layout.get());
         ctx.with_session(|s| Scene::build(s, at, timing, layout, lang))
     });
     let drawing = Memo::new(move |_| scene.with(|s| vm::scene_markup(s, t(Key::LinkCut))));

@@ -53,23 +53,41 @@ pub struct AppCtx {
     next_notice: StoredValue<u64>,
 }
 
+/// The link's chapter with its actions, nothing computed yet.
+pub fn new_session(link: &Link) -> Session {
+    let config = Config { profile: link.profile, nodes: link.nodes, shutdown: link.shutdown, ..Config::default() };
+    let mut session = Session::new(Timeline::with_actions(link.chapter, config, &link.actions));
+    // A fleet takes long to compute: the page shows first and computes the rest after.
+    session.progressive = link.chapter.is_fleet();
+    session
+}
+
+/// Where the link starts the playhead: its `t`, else its step's moment (steps are found in the
+/// computed log: compute the chapter first; a progressive one is computed on to the step), else
+/// the beginning.
+pub fn start_time(link: &Link, session: &mut Session) -> SimTime {
+    link.t.or_else(|| link.step.and_then(|s| session.step_moment(s))).unwrap_or(SimTime::ZERO)
+}
+
 impl AppCtx {
     /// The context, from inside a component.
     pub fn get() -> AppCtx {
         expect_context::<AppCtx>()
     }
 
-    /// Builds the state from a parsed link.
+    /// Builds the state from a parsed link, computing the chapter at once (see
+    /// [`super::boot`] for the page's start, which computes it in slices first).
     pub fn new(link: &Link, lang: Lang, reduced_motion: bool) -> AppCtx {
-        let config = Config { profile: link.profile, nodes: link.nodes, shutdown: link.shutdown, ..Config::default() };
-        let timeline = Timeline::with_actions(link.chapter, config, &link.actions);
-        let mut session = Session::new(timeline);
-        // A fleet takes long to compute: the page shows first and computes the rest after.
-        session.progressive = link.chapter.is_fleet();
-        // Steps are found in the computed log: compute the chapter first (a progressive one up
-        // to the linked step).
+        let mut session = new_session(link);
         session.ensure(SimTime::ZERO);
-        let start = link.t.or_else(|| link.step.and_then(|s| session.step_moment(s))).unwrap_or(SimTime::ZERO);
+        let start = start_time(link, &mut session);
+        session.ensure(start);
+        AppCtx::from_session(link, lang, reduced_motion, session)
+    }
+
+    /// Builds the state from a parsed link and its session, computed past the link's moment.
+    pub fn from_session(link: &Link, lang: Lang, reduced_motion: bool, mut session: Session) -> AppCtx {
+        let start = start_time(link, &mut session);
         session.ensure(start);
         let mut playback = Playback::new(start, session.end());
         if let Some(speed) = link.speed {

@@ -10,7 +10,6 @@ use std::cell::RefCell;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
@@ -147,32 +146,12 @@ fn install_shortcuts(ctx: AppCtx) {
     on_cleanup(move || handle.remove());
 }
 
-/// Keeps `width` equal to the element's width (a `ResizeObserver`, reached through `js_sys`
-/// because web-sys's binding is not enabled; window resizes where there is none).
+/// Keeps `width` equal to the element's width (once laid out: no layout is forced for it).
 fn observe_width(el: web_sys::Element, width: RwSignal<f64>) {
-    let target = wasm_bindgen::JsValue::from(el.clone());
-    let measure = move || {
+    let target = el.clone();
+    super::dom::on_resize(&target, move || {
         let _ = width.try_set(el.get_bounding_client_rect().width());
-    };
-    measure();
-    let callback = Closure::<dyn FnMut()>::new(measure.clone());
-    let observer = js_sys::Reflect::get(&window(), &"ResizeObserver".into())
-        .ok()
-        .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
-        .and_then(|ctor| js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(callback.as_ref())).ok());
-    let observe = observer.as_ref().and_then(|o| {
-        js_sys::Reflect::get(o, &"observe".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
     });
-    match (observer, observe) {
-        (Some(observer), Some(observe)) if observe.call1(&observer, &target).is_ok() => {
-            // The bar lives as long as the page.
-            callback.forget();
-        }
-        _ => {
-            let handle = window_event_listener(ev::resize, move |_| measure());
-            on_cleanup(move || handle.remove());
-        }
-    }
 }
 
 fn icon(path: &'static str) -> impl IntoView {

@@ -109,22 +109,38 @@ impl Session {
 
     /// Makes sure the timeline is computed past `t` (and, unless it is progressive, to the end).
     pub fn ensure(&mut self, t: SimTime) -> bool {
-        let want = if self.progressive { t + PROGRESSIVE_LOOKAHEAD } else { (t + LOOKAHEAD).max(self.full()) };
-        if self.timeline.horizon() < want {
-            // A whole further stretch at once: the page re-derives what depends on the log (the
-            // track, step moments) once per stretch, not on every frame of fast playback. A
-            // progressive timeline computes only what is wanted: the rest comes in the background.
-            let stretch = if self.progressive { Duration::ZERO } else { LOOKAHEAD };
-            self.timeline.run_until((want + stretch).min(link::MAX_T + Duration::from_secs(1)).max(want));
-            self.refresh();
-            true
-        } else if self.steps_at < want.min(self.full()) {
-            // Computed in the background, not derived yet: derive it before the playhead is there.
-            self.refresh();
-            true
-        } else {
-            false
+        match self.target(t) {
+            Some(to) => {
+                self.timeline.run_until(to);
+                self.refresh();
+                true
+            }
+            None if self.steps_at < self.wanted(t).min(self.full()) => {
+                // Computed in the background, not derived yet: derive it before the playhead is
+                // there.
+                self.refresh();
+                true
+            }
+            None => false,
         }
+    }
+
+    /// How far the timeline must be computed for `t`: a progressive one a little past it, any
+    /// other past it and to the end.
+    fn wanted(&self, t: SimTime) -> SimTime {
+        if self.progressive { t + PROGRESSIVE_LOOKAHEAD } else { (t + LOOKAHEAD).max(self.full()) }
+    }
+
+    /// How far [`Session::ensure`] computes the timeline for `t`, or `None` when it is computed
+    /// far enough already. The page's start computes up to it in slices (`app::boot`), then
+    /// calls [`Session::refresh`].
+    pub fn target(&self, t: SimTime) -> Option<SimTime> {
+        let want = self.wanted(t);
+        // A whole further stretch at once: the page re-derives what depends on the log (the
+        // track, step moments) once per stretch, not on every frame of fast playback. A
+        // progressive timeline computes only what is wanted: the rest comes in the background.
+        let stretch = if self.progressive { Duration::ZERO } else { LOOKAHEAD };
+        (self.timeline.horizon() < want).then(|| (want + stretch).min(link::MAX_T + Duration::from_secs(1)).max(want))
     }
 
     /// Recomputes what is derived from the timeline (after a fork).
@@ -202,5 +218,35 @@ mod tests {
         assert_eq!(s.significant, whole.significant);
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
+    }
+
+    /// The page's start computes a chapter in slices, letting the browser in between
+    /// (`app::boot`): up to [`Session::target`], then [`Session::refresh`]. That must be the
+    /// timeline [`Session::ensure`] computes in one go.
+    #[test]
+    fn computing_up_to_the_target_in_slices_is_ensure() {
+        for chapter in Chapter::ALL.into_iter().filter(|c| !c.is_fleet()) {
+            let config = Config::default();
+            let mut whole = Session::new(Timeline::with_actions(chapter, config.clone(), &[]));
+            assert!(whole.ensure(SimTime::ZERO));
+            let mut sliced = Session::new(Timeline::with_actions(chapter, config, &[]));
+            let to = sliced.target(SimTime::ZERO).expect("nothing is computed yet");
+            while sliced.timeline.horizon() < to {
+                let next = (sliced.timeline.horizon() + Duration::from_millis(250)).min(to);
+                sliced.timeline.run_until(next);
+            }
+            sliced.refresh();
+            assert_eq!(sliced.timeline.horizon(), whole.timeline.horizon(), "{chapter:?}");
+            assert_eq!(sliced.target(SimTime::ZERO), None, "{chapter:?}: computed far enough");
+            assert_eq!(sliced.steps, whole.steps, "{chapter:?}");
+            assert_eq!(sliced.significant, whole.significant, "{chapter:?}");
+            let (a, b) = (sliced.timeline.log(), whole.timeline.log());
+            assert_eq!(a.requests.len(), b.requests.len(), "{chapter:?}");
+            assert_eq!(a.events.len(), b.events.len(), "{chapter:?}");
+            assert_eq!(a.changes.len(), b.changes.len(), "{chapter:?}");
+            // Further on, the same.
+            let later = whole.end() + Duration::from_secs(60);
+            assert_eq!(sliced.target(later), whole.target(later), "{chapter:?}");
+        }
     }
 }

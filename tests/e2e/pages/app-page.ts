@@ -42,6 +42,8 @@ export class AppPage {
   async goto(path = './'): Promise<void> {
     await this.page.goto(path);
     await expect(this.main).toBeVisible();
+    // The page mounts in parts (src/app/mod.rs); it is busy until the last is there.
+    await expect(this.main).not.toHaveAttribute('aria-busy', 'true');
   }
 
   get main(): Locator {
