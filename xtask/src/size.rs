@@ -70,7 +70,16 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// build`'s by about 2 KB), and chapter 4's three questions add about 3 KB more: 608 000 holds
 /// both, with the half kilobyte CI's build has differed by before. 609 000 after hiding the
 /// fleet's rates and chart during a question (+0.25 KB measured), with the same margin.
-pub(crate) const CEILING_GZIP: u64 = 609_000;
+/// Raised to 655 000 when five branches met on main (2026-12-03, fifth session), measured
+/// 653 555 by the suite there (from about 607 200; wasm 565.9 KB -> 612.9 KB gzip, 1 516 KB raw).
+/// Each branch's own figure against the same main, wasm gzip: `kubectl taint` and `delete node`
+/// typed in the panel, the powered-off machine, volumes and identity on the stage and the
+/// shutdown-period setting +13.6 KB; the fleet's progressive timeline, Pods moving between zones
+/// and the chart's points +13.8 KB; `kubectl delete pod`, label selectors, list paging and the
+/// node-local cache +12.8 KB; the start in short tasks +1 KB; the engine's copy-on-write
+/// checkpoints, interned paths and status bodies the rest (about 4 KB). No merge doubled any code:
+/// the parts add up to the whole. This is the wrong direction for issue 18 and is recorded there.
+pub(crate) const CEILING_GZIP: u64 = 655_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
