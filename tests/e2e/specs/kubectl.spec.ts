@@ -96,7 +96,8 @@ test.describe('kubectl panel', () => {
     await expect(app.stderr).toHaveText("Error: unknown flag: --bogus\nSee 'kubectl get --help' for usage.\n", {
       useInnerText: true,
     });
-    await app.type('kubectl delete node node-1');
+    // Nodes and Pods are deleted as actions; other kinds are not simulated.
+    await app.type('kubectl delete svc web');
     await expect(app.stderr).toContainText('does not simulate "kubectl delete"');
     await app.type("kubectl get 'nodes");
     await expect(app.stderr).toContainText('quote is not closed');
