@@ -5,7 +5,7 @@
 //! what kubectl printed is read back from the log as it happens ([`transcript`]).
 
 use super::Output;
-use super::command::{fail, flag_error, parse_flags};
+use super::command::{fail, flag_error, parse_flags, parse_flags_simulating};
 use super::get::Resource;
 use crate::sim::selector::{MAX_SELECTOR, Selector, SelectorText};
 use crate::sim::{Action, ActionKind, Actor, DrainFlags, Log, SimTime, TaintEdit};
@@ -21,10 +21,14 @@ const CORDON_FLAGS: &str = "_v-dry-run lv-selector";
 const TAINT_FLAGS: &str = "_b+overwrite _b-all lv-selector _v-dry-run ov-output _v-field-manager _v-validate \
 _b-allow-missing-template-keys _b-show-managed-fields _v-template";
 
-/// `kubectl delete`'s flags for `delete node` (`delete pod` has its own table in [`super::delete_pod`]).
-const DELETE_FLAGS: &str = "_b-all Ab-all-namespaces _v-cascade _v-dry-run _v-field-selector fv-filename _b-force \
-_v-grace-period _b+ignore-not-found ib-interactive kv-kustomize _b-now ov-output _v-raw Rb-recursive lv-selector \
-_v-timeout _b-wait";
+/// `kubectl delete`'s flags, none simulated for every resource: each resource names the ones it
+/// simulates ([`DELETE_NODE_FLAGS`], [`super::delete_pod`]'s).
+pub(super) const DELETE_FLAGS: &str = "_b-all Ab-all-namespaces _v-cascade _v-dry-run _v-field-selector fv-filename \
+_b-force _v-grace-period _b-ignore-not-found ib-interactive kv-kustomize _b-now ov-output _v-raw Rb-recursive \
+lv-selector _v-timeout _b-wait";
+
+/// The flags of `kubectl delete` that `delete node` simulates.
+const DELETE_NODE_FLAGS: &[&str] = &["ignore-not-found"];
 
 /// A command that changes the cluster: the action, what it names (a node, or for `delete pod`
 /// the Pod as `NAMESPACE/NAME`), and (for `taint`) the taint argument.
@@ -107,7 +111,9 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
     let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
     match name {
         "taint" => return Some(parse_flags(name, TAINT_FLAGS, &rest).and_then(|p| taint(&p))),
-        "delete" => return Some(parse_flags(name, DELETE_FLAGS, &rest).and_then(|p| delete(&p))),
+        "delete" => {
+            return Some(parse_flags_simulating(name, DELETE_FLAGS, DELETE_NODE_FLAGS, &rest).and_then(|p| delete(&p)));
+        }
         _ => {}
     }
     let table = if name == "drain" { DRAIN_FLAGS } else { CORDON_FLAGS };

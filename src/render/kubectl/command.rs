@@ -208,6 +208,17 @@ fn parse_bool(s: &str) -> Option<bool> {
 
 /// pflag's parsing of `args` for `command` (whose own flags are `own`).
 pub(super) fn parse_flags(command: &str, own: &'static str, args: &[String]) -> Result<Parsed, Output> {
+    parse_flags_simulating(command, own, &[], args)
+}
+
+/// [`parse_flags`] with the flags in `simulated` simulated as well as those `own` marks `+`: one
+/// command's table serves several resources that simulate different flags (`kubectl delete`).
+pub(super) fn parse_flags_simulating(
+    command: &str,
+    own: &'static str,
+    simulated: &[&str],
+    args: &[String],
+) -> Result<Parsed, Output> {
     let find_long = |name: &str| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.long == name);
     let find_short = |c: char| flags(own).chain(flags(GLOBAL_FLAGS)).find(|f| f.short == Some(c));
     let mut p = Parsed::default();
@@ -297,6 +308,7 @@ pub(super) fn parse_flags(command: &str, own: &'static str, args: &[String]) -> 
     for (long, _) in &p.flags {
         if let Some(f) = find_long(long)
             && !f.supported
+            && !simulated.contains(long)
         {
             return Err(fail(format!(
                 "error: nodeline's kubectl does not simulate --{long}: it answers get and describe for the simulated \

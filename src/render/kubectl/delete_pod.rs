@@ -3,14 +3,12 @@
 //! `Validate`'s), made into the simulation's `delete-pod` action.
 
 use super::Output;
-use super::change::{Change, int_flag};
-use super::command::{DEFAULT_NAMESPACE, fail, parse_flags};
+use super::change::{Change, DELETE_FLAGS, int_flag};
+use super::command::{DEFAULT_NAMESPACE, fail, parse_flags_simulating};
 use crate::sim::{ActionKind, DeleteFlags};
 
-/// `kubectl delete`'s flags (the flag table format of [`super::command`]).
-const DELETE_FLAGS: &str = "_b-all Ab-all-namespaces _v-cascade _v-dry-run _v-field-selector fv-filename _b+force \
-_v+grace-period _b-ignore-not-found ib-interactive kv-kustomize _b+now ov-output _v-raw Rb-recursive lv-selector \
-_v-timeout _b+wait";
+/// The flags of `kubectl delete` that `delete pod` simulates.
+const DELETE_POD_FLAGS: &[&str] = &["force", "grace-period", "now", "wait"];
 
 /// The names kubectl's RESTMapper resolves to Pods.
 fn is_pods(resource: &str) -> bool {
@@ -24,7 +22,7 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
     let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
     // The resource is the first argument that is not a flag; a flag's value is not one, so look
     // at what pflag leaves as arguments.
-    let p = match parse_flags("delete", DELETE_FLAGS, &rest) {
+    let p = match parse_flags_simulating("delete", DELETE_FLAGS, DELETE_POD_FLAGS, &rest) {
         Ok(p) => p,
         // Only claim the command line (and its flag errors) when it names Pods.
         Err(out) => return rest.iter().any(|a| is_pods(a) || a.starts_with("pod/")).then_some(Err(out)),
