@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -638,7 +638,7 @@ impl Kubectl {
     fn run(&self, id: usize, args: &[String]) -> Ran {
         let started = real_now();
         // The global flags go last: kubectl refuses flags before an unknown command's name.
-        let out = Command::new(&self.path)
+        let child = Command::new(&self.path)
             .args(args)
             .arg(format!("--kubeconfig={}", self.kubeconfig(id).display()))
             .arg(format!("--cache-dir={}", self.dir.join("cache").display()))
@@ -646,8 +646,11 @@ impl Kubectl {
             .env("TZ", "UTC")
             .env("HOME", &self.dir)
             .env_remove("KUBECONFIG")
-            .output()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .expect("kubectl runs");
+        let out = wait_bounded(child, args);
         let ended = real_now();
         Ran {
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -655,6 +658,34 @@ impl Kubectl {
             code: out.status.code().unwrap_or(-1),
             started,
             ended,
+        }
+    }
+}
+
+/// How long one kubectl command may take: `--request-timeout` bounds each request, but not a
+/// watch the test server does not serve, which would otherwise hang the test.
+const KUBECTL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Waits for `child` (reading its output as it comes, so a long output cannot fill the pipe),
+/// killing it and failing the test with the command line after [`KUBECTL_TIMEOUT`].
+fn wait_bounded(child: std::process::Child, args: &[String]) -> std::process::Output {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(KUBECTL_TIMEOUT) {
+        Ok(out) => out.expect("kubectl's output"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            let out = rx.recv().expect("kubectl ends once killed").expect("kubectl's output");
+            panic!(
+                "kubectl {} did not finish within {KUBECTL_TIMEOUT:?} (a request the test server does not answer?)\n\
+                 stdout: {}\nstderr: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
     }
 }
