@@ -4,6 +4,7 @@
 //! (201, 200, 403, 404, 409) with their exact messages.
 
 mod list;
+mod node_delete;
 mod op;
 mod policy;
 
@@ -761,41 +762,9 @@ impl ApiServer {
                     Ok(self.store_pod(ctx, pod, ChangeType::Modified))
                 }
             }
-            ApiOp::DeleteNode(name) => {
-                let Some(current) = self.nodes.remove(&name) else { return Err(not_found("", "nodes", &name)) };
-                // The watch's DELETED event carries the delete's revision.
-                let mut node = Node::clone(&current);
-                node.metadata.resource_version = self.next_rv();
-                let obj = Object::Node(Arc::new(node));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
-            }
-            ApiOp::DeleteLease { name, precondition_uid } => {
-                let Some(current) = self.leases.get(&name) else {
-                    return Err(not_found(lease_group, "leases", &name));
-                };
-                if current.base.metadata.uid != precondition_uid {
-                    return Err(conflict(lease_group, "leases", &name));
-                }
-                let mut lease = Lease::clone(&self.leases.remove(&name).expect("present").lease());
-                lease.metadata.resource_version = self.next_rv();
-                let obj = Object::Lease(Arc::new(lease));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
-            }
-            ApiOp::DeleteCsiNode { name, precondition_uid } => {
-                let Some(current) = self.csinodes.get(&name) else {
-                    return Err(not_found("storage.k8s.io", "csinodes", &name));
-                };
-                if current.metadata.uid != precondition_uid {
-                    return Err(conflict("storage.k8s.io", "csinodes", &name));
-                }
-                let mut csinode = CsiNode::clone(&self.csinodes.remove(&name).expect("present"));
-                csinode.metadata.resource_version = self.next_rv();
-                let obj = Object::CsiNode(Arc::new(csinode));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
-            }
+            ApiOp::DeleteNode(name) => self.delete_node(ctx, &name),
+            ApiOp::DeleteLease { name, precondition_uid } => self.delete_lease(ctx, &name, &precondition_uid),
+            ApiOp::DeleteCsiNode { name, precondition_uid } => self.delete_csinode(ctx, &name, &precondition_uid),
             ApiOp::CreateVolumeAttachment(mut va) => {
                 let name = va.metadata.name.clone();
                 if self.volume_attachments.contains_key(&name) {
