@@ -743,9 +743,11 @@ impl ApiServer {
                 }
                 let mut pod = Pod::clone(current);
                 let grace = grace_seconds.unwrap_or(pod.spec.termination_grace_period_seconds);
-                // An unbound Pod, or a zero grace period, goes at once; otherwise the Pod waits for
+                // An unbound Pod, a finished one (Failed or Succeeded) or a zero grace period goes
+                // at once (the pod strategy's `CheckGracefulDelete`); otherwise the Pod waits for
                 // its kubelet with a deletionTimestamp ("Terminating").
-                if grace == 0 || pod.spec.node_name.is_empty() {
+                let finished = matches!(pod.status.phase.as_str(), "Failed" | "Succeeded");
+                if grace == 0 || pod.spec.node_name.is_empty() || finished {
                     if pod.metadata.deletion_timestamp.is_none() {
                         pod.metadata.deletion_timestamp = Some(ctx.time());
                         pod.metadata.deletion_grace_period_seconds = Some(0);
