@@ -24,7 +24,7 @@ pub(super) static NODE_GOES_AWAY: ChapterText = ChapterText {
             title: "Pods killed, Failed, not deleted",
             body: &[
                 "Ordinary Pods get `shutdownGracePeriod − shutdownGracePeriodCriticalPods` = 20 s; critical ones the last 10 s. Each Pod ends `phase: Failed`, reason `Terminated`, message `Pod was terminated in response to imminent node shutdown.`, with the condition `DisruptionTarget` (`TerminationByKubelet`).",
-                "Nobody deletes them: they stay in the API, on a node that is gone. The [[replicaset|ReplicaSet]] counts Failed Pods as inactive and creates replacements at once. The kubelet releases the lock, the machine powers off, and `Unknown` follows as in chapter 2.",
+                "Nobody deletes them: they stay in the API, on a node that is gone. The [[replicaset|ReplicaSet]] counts Failed Pods as inactive and creates replacements at once. The kubelet releases the lock, the machine powers off, and `Unknown` follows as in chapter 2; 300 s after the `unreachable` taint the taint eviction controller deletes these Failed Pods too, at once, since a finished Pod has no grace period.",
             ],
         },
         StepText {

@@ -24,7 +24,7 @@ pub(super) static NODE_GOES_AWAY: ChapterText = ChapterText {
             title: "Pod は kill され Failed になるが、削除はされない",
             body: &[
                 "通常の Pod には `shutdownGracePeriod − shutdownGracePeriodCriticalPods` = 20 秒、クリティカルな Pod には最後の 10 秒が与えられます。各 Pod は `phase: Failed`、reason `Terminated`、message `Pod was terminated in response to imminent node shutdown.` となり、条件 `DisruptionTarget` (`TerminationByKubelet`) が付きます。",
-                "誰も削除しません。Pod は API に残り、もう存在しない Node に載ったままです。[[replicaset|ReplicaSet]] は Failed の Pod を非アクティブと数え、すぐに代わりを作ります。kubelet がロックを解放するとマシンの電源が切れ、第 2 章と同じく `Unknown` が続きます。",
+                "誰も削除しません。Pod は API に残り、もう存在しない Node に載ったままです。[[replicaset|ReplicaSet]] は Failed の Pod を非アクティブと数え、すぐに代わりを作ります。kubelet がロックを解放するとマシンの電源が切れ、第 2 章と同じく `Unknown` が続きます。`unreachable` の taint から 300 秒後、taint eviction controller はこの Failed の Pod も削除します。終了済みの Pod には猶予期間がないので、すぐに消えます。",
             ],
         },
         StepText {

@@ -4,6 +4,7 @@
 //! (201, 200, 403, 404, 409) with their exact messages.
 
 mod list;
+mod node_delete;
 mod op;
 mod policy;
 
@@ -742,9 +743,11 @@ impl ApiServer {
                 }
                 let mut pod = Pod::clone(current);
                 let grace = grace_seconds.unwrap_or(pod.spec.termination_grace_period_seconds);
-                // An unbound Pod, or a zero grace period, goes at once; otherwise the Pod waits for
+                // An unbound Pod, a finished one (Failed or Succeeded) or a zero grace period goes
+                // at once (the pod strategy's `CheckGracefulDelete`); otherwise the Pod waits for
                 // its kubelet with a deletionTimestamp ("Terminating").
-                if grace == 0 || pod.spec.node_name.is_empty() {
+                let finished = matches!(pod.status.phase.as_str(), "Failed" | "Succeeded");
+                if grace == 0 || pod.spec.node_name.is_empty() || finished {
                     if pod.metadata.deletion_timestamp.is_none() {
                         pod.metadata.deletion_timestamp = Some(ctx.time());
                         pod.metadata.deletion_grace_period_seconds = Some(0);
@@ -761,41 +764,9 @@ impl ApiServer {
                     Ok(self.store_pod(ctx, pod, ChangeType::Modified))
                 }
             }
-            ApiOp::DeleteNode(name) => {
-                let Some(current) = self.nodes.remove(&name) else { return Err(not_found("", "nodes", &name)) };
-                // The watch's DELETED event carries the delete's revision.
-                let mut node = Node::clone(&current);
-                node.metadata.resource_version = self.next_rv();
-                let obj = Object::Node(Arc::new(node));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
-            }
-            ApiOp::DeleteLease { name, precondition_uid } => {
-                let Some(current) = self.leases.get(&name) else {
-                    return Err(not_found(lease_group, "leases", &name));
-                };
-                if current.base.metadata.uid != precondition_uid {
-                    return Err(conflict(lease_group, "leases", &name));
-                }
-                let mut lease = Lease::clone(&self.leases.remove(&name).expect("present").lease());
-                lease.metadata.resource_version = self.next_rv();
-                let obj = Object::Lease(Arc::new(lease));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
-            }
-            ApiOp::DeleteCsiNode { name, precondition_uid } => {
-                let Some(current) = self.csinodes.get(&name) else {
-                    return Err(not_found("storage.k8s.io", "csinodes", &name));
-                };
-                if current.metadata.uid != precondition_uid {
-                    return Err(conflict("storage.k8s.io", "csinodes", &name));
-                }
-                let mut csinode = CsiNode::clone(&self.csinodes.remove(&name).expect("present"));
-                csinode.metadata.resource_version = self.next_rv();
-                let obj = Object::CsiNode(Arc::new(csinode));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
-            }
+            ApiOp::DeleteNode(name) => self.delete_node(ctx, &name),
+            ApiOp::DeleteLease { name, precondition_uid } => self.delete_lease(ctx, &name, &precondition_uid),
+            ApiOp::DeleteCsiNode { name, precondition_uid } => self.delete_csinode(ctx, &name, &precondition_uid),
             ApiOp::CreateVolumeAttachment(mut va) => {
                 let name = va.metadata.name.clone();
                 if self.volume_attachments.contains_key(&name) {

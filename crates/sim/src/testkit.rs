@@ -69,6 +69,11 @@ impl Probe {
         self.log.lines.len()
     }
 
+    /// The store, to check what a component left in it.
+    pub(crate) fn store(&self) -> &ApiServer {
+        &self.api
+    }
+
     /// The generator, to build what a component is made of.
     pub(crate) fn rng(&mut self) -> &mut Rng {
         &mut self.rng

@@ -251,11 +251,14 @@ impl TaintEviction {
             Time::at(ctx.wall()),
         );
         order_pod_conditions(&mut status, pod.metadata.generation);
-        ctx.call(
-            Actor::TaintEvictionController,
-            None,
-            ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), uid: String::new(), status },
-        );
+        // `UpdatePodCondition` says whether the condition changed; only then is the status patched.
+        if status != pod.status {
+            ctx.call(
+                Actor::TaintEvictionController,
+                None,
+                ApiOp::PatchPodStatus { namespace: namespace.into(), name: name.into(), uid: String::new(), status },
+            );
+        }
         ctx.call(
             Actor::TaintEvictionController,
             None,
@@ -332,5 +335,58 @@ mod tests {
             let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid };
             assert_eq!(probe.input(|ctx| eviction.on_timer(timer, ctx)), on_timer, "tolerations {tolerations:?}");
         }
+    }
+
+    /// The controller lists every Pod bound to the Node, finished or not (no phase check in
+    /// `handleNodeUpdate`/`processPodOnNode`), so a Pod the kubelet's graceful shutdown left
+    /// `Failed` is marked and deleted too; being finished, it goes at once (`CheckGracefulDelete`).
+    #[test]
+    fn a_failed_pod_on_a_tainted_node_is_marked_and_deleted_at_once() {
+        let mut probe = Probe::new();
+        probe.given_node("node-a", vec![Taint::new(TAINT_UNREACHABLE, "NoExecute", None)]);
+        let meta = ObjectMeta { name: "web-1".into(), namespace: "default".into(), ..ObjectMeta::default() };
+        let pod = probe.given(ApiOp::CreatePod(new_pod(meta, Vec::new(), Profile::V1_34)));
+        let uid = pod.meta().uid.clone();
+        let bound = probe.given(ApiOp::BindPod {
+            namespace: "default".into(),
+            name: "web-1".into(),
+            uid: uid.clone(),
+            node: "node-a".into(),
+        });
+        let crate::objects::Object::Pod(bound) = bound else { panic!("a Pod") };
+        let mut status = bound.status.clone();
+        status.phase = "Failed".into();
+        set_pod_condition(
+            &mut status,
+            "DisruptionTarget",
+            "True",
+            "TerminationByKubelet",
+            "",
+            Time::at(crate::time::WallTime(0)),
+        );
+        probe.given(ApiOp::PatchPodStatus {
+            namespace: "default".into(),
+            name: "web-1".into(),
+            uid: uid.clone(),
+            status,
+        });
+        let mut eviction = TaintEviction::default();
+        let pods: VecMap<(String, String), ()> =
+            [(("default".to_string(), "web-1".to_string()), ())].into_iter().collect();
+        let changes = Changes { nodes: &VecMap::new(), pods: &pods, all: false };
+        probe.input(|ctx| eviction.on_change(&changes, ctx));
+        probe.now = probe.now + secs(300);
+        let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid };
+        let got = probe.input(|ctx| eviction.on_timer(timer, ctx));
+        assert_eq!(
+            got,
+            [
+                "GET /api/v1/namespaces/default/pods/web-1 -> 200",
+                "PATCH /api/v1/namespaces/default/pods/web-1/status -> 200",
+                "DELETE /api/v1/namespaces/default/pods/web-1 -> 200",
+                "event TaintManagerEviction: Marking for deletion Pod default/web-1",
+            ]
+        );
+        assert!(probe.store().pods.is_empty(), "a finished Pod is deleted without a grace period");
     }
 }
