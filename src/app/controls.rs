@@ -10,8 +10,10 @@ use crate::sim::ActionKind;
 use crate::view::controls::{self as vm, ButtonState};
 use crate::view::notice::refusal_text;
 
-/// Availability is recomputed at most this often (in simulated milliseconds) while playing: it
-/// changes only with inputs and machine restarts, and a fork recomputes it at once.
+/// Availability is recomputed at most once per this much simulated time at 1× (in
+/// milliseconds), and at faster speeds once per as much real time (100 ms): it changes only with
+/// inputs and machine restarts (a fork recomputes it at once, and pressing a button checks again).
+/// At 60× with a thousand nodes, recomputing it every frame would cost more than the frame.
 const RESOLUTION_MS: u64 = 100;
 
 /// The sandbox panel.
@@ -19,10 +21,19 @@ const RESOLUTION_MS: u64 = 100;
 pub fn Controls() -> impl IntoView {
     let ctx = AppCtx::get();
     let t = move |k: Key| ctx.lang.get().text(k);
-    let tick = Memo::new(move |_| ctx.t().as_millis() / RESOLUTION_MS);
+    let tick = Memo::new(move |_| {
+        let speed = ctx.playback.with(|p| p.speed.max(1)) as u64;
+        ctx.t().as_millis() / (RESOLUTION_MS * speed)
+    });
+    // How many machine records the log holds by the playhead: a machine's name or hostname
+    // changes only with a new one.
+    let records = Memo::new(move |_| {
+        let at = ctx.t();
+        ctx.with_session(|s| s.timeline.log().machines.partition_point(|r| r.t <= at))
+    });
     // (name, hostname) of each machine at the playhead.
     let machines = Memo::new(move |_| {
-        tick.track();
+        records.track();
         let at = ctx.playback.with_untracked(|p| p.t);
         ctx.with_session(|s| {
             s.at(at).machines().iter().map(|m| (m.name.clone(), m.hostname.clone())).collect::<Vec<_>>()

@@ -50,7 +50,7 @@ impl FleetNow {
                 return Fleet::default();
             }
             let at = ctx.t();
-            lines.with(|l| ctx.with_session(|s| Fleet::build_with(&s.at(at), s.timeline.log(), l)))
+            lines.with(|l| ctx.with_session(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at)))
         });
         provide_context(FleetNow { fleet, lines });
     }

@@ -10,6 +10,8 @@
 //! focused in it (a request's summary) stays. Events are handled by one delegated listener per
 //! kind on the section. Typed view trees for all of this would cost many times the code.
 
+use std::rc::Rc;
+
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -82,6 +84,11 @@ struct Written {
     /// The inputs of the YAML tab's texts and of the Requests list when last computed.
     yaml: Option<(ObjectKey, u32, Option<u32>, crate::i18n::Lang)>,
     requests: Option<(usize, Option<u64>, crate::i18n::Lang)>,
+    /// The Nodes' names, and what they were read for: the session's revision and how many
+    /// times Nodes were created or deleted by the playhead (the names change only with those).
+    names: (Option<(u64, usize)>, Rc<Vec<String>>),
+    /// The Node picker's inputs when last written: those names, and the Node selected.
+    picker: Option<((u64, usize), Option<String>)>,
 }
 
 impl Written {
@@ -171,17 +178,24 @@ pub fn Inspector() -> impl IntoView {
         ctx.with_session(|s| {
             let log = s.timeline.log();
             let snap = s.at(t);
-            let names = vm::node_names(&snap);
+            // Read again only when the Nodes' list may have changed (a thousand in a fleet).
+            let names_key = (ctx.rev.get_untracked(), s.fleet.node_set_revision(t));
+            if w.names.0 != Some(names_key) {
+                w.names = (Some(names_key), Rc::new(s.fleet.node_names(t)));
+            }
+            let names = Rc::clone(&w.names.1);
             let selected = chosen
                 .filter(|c| names.contains(c))
-                .or_else(|| vm::machine_node(&snap.machines(), machine))
+                .or_else(|| vm::machine_node(log, machine, t))
                 .or_else(|| names.first().cloned());
             let name = selected.as_deref();
             // The Node picker, with more than one Node, on the Node and Lease tabs.
             let picking = names.len() > 1 && matches!(open, NODE | LEASE);
             show("inspector-pick", picking);
-            if picking {
+            let picker = Some((names_key, selected.clone()));
+            if picking && w.picker != picker {
                 w.put("inspector-node", vm::picker_markup(&names, name));
+                w.picker = picker;
             }
             let body = format!("inspector-body-{}", TABS[open].0);
             match open {

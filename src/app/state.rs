@@ -197,8 +197,7 @@ impl AppCtx {
         let result: Result<(), ForkError> = self
             .session
             .try_update_value(|s| {
-                let r = s.timeline.fork(action);
-                s.refresh();
+                let r = s.fork(action);
                 s.ensure(at);
                 r
             })

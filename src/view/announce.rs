@@ -124,7 +124,9 @@ mod tests {
         );
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 9, ..Config::default() });
         tl.run_until(SimTime::from_secs(100));
-        let f = crate::view::fleet::Fleet::build(&tl.at(SimTime::from_secs(90)), tl.log());
+        let index = crate::view::fleet::FleetIndex::of(tl.log());
+        let lines = crate::view::fleet::ControllerLines::default();
+        let f = crate::view::fleet::Fleet::build(&index, tl.log(), &lines, SimTime::from_secs(90));
         let w = Watched::fleet(&f, 1);
         assert!(w.nodes.is_empty() && w.zones.len() == 3);
     }

@@ -6,14 +6,13 @@
 //!
 //! Pure: read from the timeline's [`Snapshot`] and log at the playhead, with native tests.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::i18n::{Key, Lang};
 use crate::render::klog::klog_line;
-use crate::sim::objects::Node;
-use crate::sim::{Actor, Log, LogLine, Snapshot, WallTime, ZoneState, compute_zone_state, zone_qps};
+use crate::sim::{Actor, Log, LogLine, SimTime, WallTime, ZoneState, compute_zone_state, zone_qps};
 
+pub use super::fleet_index::{FleetIndex, Readiness, TaintMark};
 use super::html::{cat, escape};
 
 /// The drawing's width (SVG user units).
@@ -28,26 +27,9 @@ const MOVED_Y: f64 = 122.0;
 const ARROW_IN: f64 = 60.0;
 const MAX_CELL: f64 = 40.0;
 
-/// A node's Ready condition, as the cell's shape and colour say it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Readiness {
-    Ready,
-    NotReady,
-    Unknown,
-}
-
-/// The node lifecycle controller's taints on a node: the strongest one shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaintMark {
-    None,
-    NoSchedule,
-    NoExecute,
-}
-
 /// One node.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cell {
-    pub name: String,
     /// The machine's index (what the inspector and the sandbox aim at).
     pub machine: usize,
     pub ready: Readiness,
@@ -101,7 +83,7 @@ pub struct ZoneLog {
 /// was made are read directly.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ControllerLines {
-    /// The node lifecycle controller's lines (zone states, master disruption mode).
+    /// The node lifecycle controller's lines about zone states and master disruption mode.
     zone: Vec<usize>,
     /// The log pane's lines.
     pane: Vec<usize>,
@@ -114,7 +96,7 @@ impl ControllerLines {
     pub fn of(log: &Log) -> ControllerLines {
         let mut c = ControllerLines { scanned: log.lines.len(), ..ControllerLines::default() };
         for (i, l) in log.lines.iter().enumerate() {
-            if l.actor == Actor::NodeLifecycleController {
+            if zone_line(l) {
                 c.zone.push(i);
             }
             if in_pane(l) {
@@ -138,6 +120,16 @@ impl ControllerLines {
     }
 }
 
+/// Whether a line changes what [`ZoneLog`] says: a zone's new state, or master disruption mode
+/// entered or left (not the controller's lines about single nodes, thousands in a fleet).
+fn zone_line(l: &LogLine) -> bool {
+    l.actor == Actor::NodeLifecycleController
+        && (l.message.starts_with(ZONE_STATE_LINE) || l.message.contains("master disruption mode"))
+}
+
+/// How the node lifecycle controller's line about a zone's new state begins.
+const ZONE_STATE_LINE: &str = "\"Controller detected that zone is now in new state\" zone=\"";
+
 /// Whether the log pane shows a line: the node lifecycle and taint eviction controllers', but
 /// not the `V(2)` "Adding it to the Taint queue" lines, as a controller manager at the default
 /// verbosity leaves them out.
@@ -151,7 +143,7 @@ impl ZoneLog {
     pub fn at(log: &Log, lines: &ControllerLines, t: crate::sim::SimTime) -> ZoneLog {
         let mut z = ZoneLog::default();
         let end = log.lines.partition_point(|l| l.t <= t);
-        for l in lines.before(&lines.zone, log, end, |l| l.actor == Actor::NodeLifecycleController) {
+        for l in lines.before(&lines.zone, log, end, zone_line) {
             z.read(l);
         }
         z
@@ -170,7 +162,7 @@ impl ZoneLog {
             for s in &mut self.states {
                 s.1 = None;
             }
-        } else if let Some(rest) = m.strip_prefix("\"Controller detected that zone is now in new state\" zone=\"") {
+        } else if let Some(rest) = m.strip_prefix(ZONE_STATE_LINE) {
             let (key, rest) = rest.split_once('"').unwrap_or((rest, ""));
             let zone = key.rsplit(':').next().unwrap_or(key).to_string();
             let state = match rest.split("newState=\"").nth(1).and_then(|s| s.split('"').next()) {
@@ -205,67 +197,34 @@ impl ZoneLog {
 }
 
 impl Fleet {
-    /// The fleet at the snapshot's instant.
-    pub fn build(snapshot: &Snapshot<'_>, log: &Log) -> Fleet {
-        Fleet::build_with(snapshot, log, &ControllerLines::default())
-    }
-
-    /// The fleet at the snapshot's instant, the log's controller lines found with `lines`.
-    pub fn build_with(snapshot: &Snapshot<'_>, log: &Log, lines: &ControllerLines) -> Fleet {
-        let machines = snapshot.machines();
-        let nodes = snapshot.nodes();
-        let by_name: BTreeMap<&str, &Node> = nodes.iter().map(|n| (n.metadata.name.as_str(), &**n)).collect();
-        let zone_log = ZoneLog::at(log, lines, snapshot.time());
-        let mut zones: Vec<ZoneView> = Vec::new();
-        // Each node's zone (for its Pods).
-        let mut zone_of: BTreeMap<&str, usize> = BTreeMap::new();
-        for (machine, m) in machines.iter().enumerate() {
-            let zi = match zones.iter().position(|z| z.name == m.zone) {
-                Some(i) => i,
-                None => {
-                    zones.push(ZoneView {
-                        name: m.zone.clone(),
-                        cells: Vec::new(),
-                        state: ZoneState::Initial,
-                        ready: 0,
-                        not_ready: 0,
-                        no_execute: 0,
-                        queued: 0,
-                        rate: 0.0,
-                        pods_running: 0,
-                        pods_terminating: 0,
-                        cols: 1,
-                        cell: MAX_CELL,
-                    });
-                    zones.len() - 1
-                }
-            };
-            let node = by_name.get(m.hostname.as_str()).copied();
-            if let Some(n) = node {
-                zone_of.insert(n.metadata.name.as_str(), zi);
-            }
-            let ready = match node.and_then(|n| n.ready_status()) {
-                Some("True") => Readiness::Ready,
-                Some("False") => Readiness::NotReady,
-                _ => Readiness::Unknown,
-            };
-            let has = |effect: &str| {
-                node.is_some_and(|n| {
-                    n.spec.taints.iter().any(|t| {
-                        t.effect == effect
-                            && matches!(t.key.as_str(), crate::sim::TAINT_UNREACHABLE | crate::sim::TAINT_NOT_READY)
-                    })
-                })
-            };
-            let taint = if has("NoExecute") {
-                TaintMark::NoExecute
-            } else if has("NoSchedule") {
-                TaintMark::NoSchedule
-            } else {
-                TaintMark::None
-            };
-            let z = &mut zones[zi];
-            if node.is_some() {
+    /// The fleet at `t`, read from `index` (the timeline's [`FleetIndex`]), its controller
+    /// lines found with `lines`.
+    pub fn build(index: &FleetIndex, log: &Log, lines: &ControllerLines, t: SimTime) -> Fleet {
+        let zone_log = ZoneLog::at(log, lines, t);
+        let mut zones: Vec<ZoneView> = index
+            .zones
+            .iter()
+            .enumerate()
+            .map(|(zi, name)| ZoneView {
+                name: name.clone(),
+                cells: Vec::new(),
+                state: ZoneState::Initial,
+                ready: 0,
+                not_ready: 0,
+                no_execute: 0,
+                queued: 0,
+                rate: 0.0,
+                pods_running: index.pods(zi, t).0,
+                pods_terminating: index.pods(zi, t).1,
+                cols: 1,
+                cell: MAX_CELL,
+            })
+            .collect();
+        for (machine, m) in index.machines_at(t) {
+            let z = &mut zones[m.zone];
+            let cell = index.cell(machine, t);
+            let (ready, taint) = cell.map_or((Readiness::Unknown, TaintMark::None), |c| (c.ready, c.taint));
+            if cell.is_some() {
                 if ready == Readiness::Ready {
                     z.ready += 1;
                 } else {
@@ -278,18 +237,9 @@ impl Fleet {
             if taint == TaintMark::NoExecute {
                 z.no_execute += 1;
             }
-            z.cells.push(Cell { name: m.hostname.clone(), machine, ready, taint });
+            z.cells.push(Cell { machine, ready, taint });
         }
-        for pod in snapshot.pods() {
-            let Some(&zi) = zone_of.get(pod.spec.node_name.as_str()) else {
-                continue;
-            };
-            if pod.is_terminating() {
-                zones[zi].pods_terminating += 1;
-            } else if pod.status.phase == "Running" {
-                zones[zi].pods_running += 1;
-            }
-        }
+        zones.retain(|z| !z.cells.is_empty());
         let mut height: f64 = GRID_TOP;
         for z in &mut zones {
             z.state = zone_log.state(&z.name, z.ready, z.not_ready);
@@ -579,6 +529,10 @@ mod tests {
     use super::*;
     use crate::sim::{Chapter, Config, SimTime, Timeline};
 
+    fn build(tl: &Timeline, t: SimTime) -> Fleet {
+        Fleet::build(&FleetIndex::of(tl.log()), tl.log(), &ControllerLines::default(), t)
+    }
+
     fn at(nodes: usize, t: u64) -> (Timeline, SimTime) {
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes, ..Config::default() });
         tl.run_until(SimTime::from_secs(t + 1));
@@ -588,7 +542,7 @@ mod tests {
     #[test]
     fn three_zones_with_their_states_and_rates() {
         let (tl, t) = at(30, 90);
-        let f = Fleet::build(&tl.at(t), tl.log());
+        let f = build(&tl, t);
         let names: Vec<&str> = f.zones.iter().map(|z| z.name.as_str()).collect();
         assert_eq!(names, ["eu-west-1a", "eu-west-1b", "eu-west-1c"]);
         assert!(f.zones.iter().all(|z| z.cells.len() == 10 && z.ready == 10 && z.state == ZoneState::Normal));
@@ -596,18 +550,21 @@ mod tests {
         let (tl, _) = at(30, 1000);
         let steps = tl.steps();
         let partial = steps[2].unwrap() + std::time::Duration::from_secs(3);
-        let f = Fleet::build(&tl.at(partial), tl.log());
+        let f = build(&tl, partial);
         let b = &f.zones[1];
         assert_eq!((b.state, b.rate), (ZoneState::PartialDisruption, 0.0));
         assert!(b.not_ready >= 6 && b.queued > 0, "{b:?}");
         let master = steps[4].unwrap() + std::time::Duration::from_secs(3);
-        let f = Fleet::build(&tl.at(master), tl.log());
+        let f = build(&tl, master);
         // The same with the controller's lines indexed, wholly or up to an earlier moment.
-        assert_eq!(Fleet::build_with(&tl.at(master), tl.log(), &ControllerLines::of(tl.log())), f);
+        let index = FleetIndex::of(tl.log());
+        assert_eq!(Fleet::build(&index, tl.log(), &ControllerLines::of(tl.log()), master), f);
         let (mut early, _) = at(30, 500);
         let index = ControllerLines::of(early.log());
+        let mut grown = FleetIndex::of(early.log());
         early.run_until(SimTime::from_secs(1001));
-        assert_eq!(Fleet::build_with(&early.at(master), early.log(), &index), f);
+        grown.extend(early.log());
+        assert_eq!(Fleet::build(&grown, early.log(), &index, master), f);
         assert!(f.master_disruption && f.zones.iter().all(|z| z.no_execute == 0 && z.rate == 0.0));
         assert!(fleet_description(&f, Lang::En).starts_with("Master disruption mode"));
     }
@@ -615,7 +572,7 @@ mod tests {
     #[test]
     fn one_path_per_kind_of_cell_and_hits_find_the_node() {
         let (tl2, t) = at(150, 200);
-        let f = Fleet::build(&tl2.at(t), tl2.log());
+        let f = build(&tl2, t);
         let svg = fleet_markup(&f, Lang::En, 0);
         assert!(svg.matches("<path").count() <= 5, "{svg}");
         assert!(svg.contains("cell-selected"));
@@ -631,7 +588,7 @@ mod tests {
     #[test]
     fn pods_moving_between_zones_are_drawn_and_said() {
         let (tl, t) = at(30, 90);
-        let f = Fleet::build(&tl.at(t), tl.log());
+        let f = build(&tl, t);
         let svg = transfer_markup(&f, &[4, -9, 5], Lang::En);
         assert_eq!(svg.matches("class=\"pod-transfer\"").count(), 2, "{svg}");
         assert!(svg.contains("Pods, last minute: \u{2212}9") && svg.contains("Pods, last minute: +4"));

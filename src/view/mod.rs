@@ -4,6 +4,7 @@
 pub mod announce;
 pub mod controls;
 pub mod fleet;
+pub mod fleet_index;
 pub mod html;
 pub mod inspector;
 pub mod notice;

@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::{self, Derived};
-use crate::sim::{Request, SimTime, Snapshot, Timeline};
+use crate::sim::{Action, ForkError, Request, SimTime, Snapshot, Timeline};
+use crate::view::fleet_index::FleetIndex;
 
 /// How far past the playhead the timeline is kept computed.
 const LOOKAHEAD: Duration = Duration::from_secs(120);
@@ -33,6 +34,9 @@ pub struct Session {
     /// what the playhead needs, and the page computes the rest with [`Session::advance`] after
     /// it shows. Otherwise the whole story is computed at once.
     pub progressive: bool,
+    /// What the fleet view and the Node pickers read every frame, kept up to the timeline's
+    /// horizon.
+    pub fleet: FleetIndex,
     /// How far the timeline was computed when the steps, significant moments and questions were
     /// last derived (a progressive timeline derives them once per stretch).
     steps_at: SimTime,
@@ -47,6 +51,7 @@ impl Session {
             significant: Vec::new(),
             quiz: Vec::new(),
             progressive: false,
+            fleet: FleetIndex::default(),
             steps_at: SimTime::ZERO,
         };
         s.refresh();
@@ -79,6 +84,7 @@ impl Session {
             return (true, false);
         }
         self.timeline.run_until((self.timeline.horizon() + by).min(full));
+        self.fleet.extend(self.timeline.log());
         // Deriving reads the whole log: once per stretch of simulated time, not per call.
         let complete = self.complete();
         if !complete && self.timeline.horizon() < self.steps_at + STEPS_EVERY {
@@ -143,8 +149,17 @@ impl Session {
         (self.timeline.horizon() < want).then(|| (want + stretch).min(link::MAX_T + Duration::from_secs(1)).max(want))
     }
 
-    /// Recomputes what is derived from the timeline (after a fork).
+    /// Applies a reader's action (forking the timeline) and derives everything again.
+    pub fn fork(&mut self, action: Action) -> Result<(), ForkError> {
+        let result = self.timeline.fork(action);
+        self.fleet = FleetIndex::default();
+        self.refresh();
+        result
+    }
+
+    /// Recomputes what is derived from the timeline (after it grew).
     pub fn refresh(&mut self) {
+        self.fleet.extend(self.timeline.log());
         self.steps_at = self.timeline.horizon();
         self.steps = self.timeline.steps();
         let log = self.timeline.log();
@@ -189,7 +204,7 @@ pub fn is_routine(r: &Request) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Chapter, Config};
+    use crate::sim::{ActionKind, Chapter, Config};
 
     fn fleet(progressive: bool) -> Session {
         let mut s = Session::new(Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }));
@@ -216,8 +231,24 @@ mod tests {
         assert!(stretches > 3 && s.complete());
         assert_eq!(s.steps, whole.steps);
         assert_eq!(s.significant, whole.significant);
+        // The fleet's index, extended stretch by stretch, is the one of the whole log.
+        assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
+    }
+
+    /// A fork cuts the log back: the fleet's index is made anew, not extended past the cut.
+    #[test]
+    fn a_fork_indexes_the_forked_timeline() {
+        let mut s = fleet(true);
+        s.advance(Duration::from_secs(300));
+        let before = s.fleet.clone();
+        let action =
+            Action { machine: Some("eu-west-1b".into()), ..Action::new(ActionKind::CutZone, SimTime::from_secs(60)) };
+        s.fork(action).expect("a zone to cut");
+        s.ensure(SimTime::from_secs(200));
+        assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
+        assert_ne!(s.fleet, before);
     }
 
     /// The page's start computes a chapter in slices, letting the browser in between

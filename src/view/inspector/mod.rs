@@ -34,7 +34,7 @@ pub use lease::{
 pub use markup::empty_markup;
 pub use node::{
     Cell, ConditionHealth, ConditionRow, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node,
-    node_line, node_markup, node_names, node_view,
+    node_line, node_markup, node_view,
 };
 pub use pods::{PodRow, pod_row, pod_rows, pods_markup};
 pub use volumes::{AttachmentRow, attachment_rows, attachments_markup};

@@ -7,7 +7,7 @@ use crate::i18n::{Key, Lang};
 use crate::render::kubectl::get::{node_roles, node_status};
 use crate::render::kubectl::since;
 use crate::sim::objects::{Node, NodeCondition, Taint};
-use crate::sim::{MachineView, SimTime, Snapshot, Timeline, WallTime};
+use crate::sim::{Log, SimTime, Timeline, WallTime};
 use crate::view::html::{cat, escape};
 
 /// One row of `kubectl get nodes`.
@@ -163,14 +163,10 @@ pub fn inspect_node(timeline: &Timeline, name: &str, t: SimTime) -> Option<NodeV
     Some(node_view(&node, before.as_deref(), now.wall()))
 }
 
-/// The names of the Nodes that exist in `snapshot`.
-pub fn node_names(snapshot: &Snapshot<'_>) -> Vec<String> {
-    snapshot.nodes().iter().map(|n| n.metadata.name.clone()).collect()
-}
-
-/// The Node a machine registers (its hostname): the inspector's default Node.
-pub fn machine_node(machines: &[std::sync::Arc<MachineView>], index: usize) -> Option<String> {
-    machines.get(index).or_else(|| machines.first()).map(|m| m.hostname.clone())
+/// The Node machine `index` registers at `t` (its hostname; the first machine's if there is no
+/// such machine): the inspector's default Node.
+pub fn machine_node(log: &Log, index: usize, t: SimTime) -> Option<String> {
+    log.machine_at(index, t).or_else(|| log.machine_at(0, t)).map(|m| m.hostname.clone())
 }
 
 /// The Node tab: the `kubectl get node` line, the Conditions table and the taints.
