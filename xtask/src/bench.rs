@@ -131,3 +131,22 @@ fn build_page(paths: &Paths, name: &str, out: &Path) -> Result<PathBuf> {
     crate::compress::precompress(&dist)?;
     Ok(dist)
 }
+
+#[cfg(test)]
+mod tests {
+    /// Lighthouse measures the first step of every chapter: the benchmark's list is the
+    /// simulation's, in its order.
+    #[test]
+    fn lighthouse_covers_every_chapter() {
+        let script = include_str!("../../tests/e2e/bench/bench.mjs");
+        let line = script.lines().find(|l| l.starts_with("const CHAPTERS = [")).expect("bench.mjs lists CHAPTERS");
+        let listed: Vec<&str> = line
+            .trim_start_matches("const CHAPTERS = [")
+            .trim_end_matches("];")
+            .split(',')
+            .map(|id| id.trim().trim_matches('\''))
+            .collect();
+        let ids: Vec<&str> = nodeline::sim::Chapter::ALL.iter().map(|c| c.id()).collect();
+        assert_eq!(listed, ids);
+    }
+}

@@ -156,8 +156,8 @@ async function memory(page) {
 
 const results = { date: new Date().toISOString(), machine: {}, app: {}, baseline: {}, ratios: {} };
 
-/** The chapters' first steps: Lighthouse's pages. */
-const CHAPTERS = ['registration', 'node-failure', 'kubelet-restart'];
+/** The chapters' first steps: Lighthouse's pages (every chapter, as `Chapter::id` spells them). */
+const CHAPTERS = ['registration', 'node-failure', 'kubelet-restart', 'zone-outage', 'maintenance', 'node-goes-away'];
 const LIGHTHOUSE_RUNS = 5;
 
 /**
