@@ -79,7 +79,10 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// node-local cache +12.8 KB; the start in short tasks +1 KB; the engine's copy-on-write
 /// checkpoints, interned paths and status bodies the rest (about 4 KB). No merge doubled any code:
 /// the parts add up to the whole. This is the wrong direction for issue 18 and is recorded there.
-pub(crate) const CEILING_GZIP: u64 = 655_000;
+/// Raised to 659 000 when the sixth session's merges (the fleet index, one `kubectl delete` flag
+/// table, the node deletion handlers' own file and the settled taint eviction of Failed Pods)
+/// made CI measure 657 728 on df3c1f3 (+4.2 KB, not split between them; mostly the fleet index).
+pub(crate) const CEILING_GZIP: u64 = 659_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
