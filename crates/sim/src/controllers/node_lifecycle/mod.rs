@@ -1,0 +1,235 @@
+//! kube-controller-manager's node lifecycle controller
+//! (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`), plus the two small controllers
+//! that also act on every new Node: node IPAM (`spec.podCIDR`) and TTL (an annotation).
+//!
+//! * Every 5 s `monitorNodeHealth` checks each Node's Ready heartbeat and Lease `renewTime`;
+//!   after the grace period it writes Unknown conditions (`NodeStatusUnknown`), records
+//!   `NodeNotReady` and marks the node's Pods not Ready.
+//! * On every Node change `doNoScheduleTaintingPass` keeps the NoSchedule taints in line with the
+//!   conditions (`not-ready`, `unreachable`, ...), stamped with `timeAdded`.
+//! * NoExecute taints are queued per zone and applied by a rate-limited 100 ms loop, with the Ready
+//!   condition observed *before* the pass's own Unknown write, so they land one pass later.
+//! * Zone states: with no Ready node anywhere, master disruption mode removes NoExecute taints
+//!   and evicts nothing.
+//!
+//! Its inputs: [`NodeLifecycle::on_timer`] (the monitor pass, the tainting loop) and
+//! [`NodeLifecycle::on_node_change`] (a Node was added or changed).
+//!
+//! Its files: this one holds the controller's memory and its inputs; `monitor.rs` the monitor
+//! pass (`monitorNodeHealth`, `tryUpdateNodeHealth`, `MarkPodsNotReady`); `taints.rs` the
+//! NoSchedule and NoExecute tainting passes; `zones.rs` zone states, tainting rates and the
+//! per-zone token buckets (`handleDisruption`, `ComputeZoneState`, `RateLimitedTimedQueue`).
+
+mod monitor;
+mod taints;
+#[cfg(test)]
+mod tests;
+mod zones;
+
+pub use taints::carries_no_execute;
+use zones::{Limiter, TaintQueue, ZoneCount};
+pub use zones::{ZoneState, compute_zone_state, zone_qps};
+
+use crate::vecmap::VecMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE};
+use crate::ctx::{Ctx, Reply};
+use crate::events::{Recorder, Source, controller_node_ref, pod_ref};
+use crate::objects::{MicroTime, Node, NodeCondition, Object, Pod, Taint, Time, set_pod_condition};
+use crate::record::{Actor, Severity};
+use crate::time::{SimTime, millis, secs};
+
+/// `--node-monitor-period`.
+pub const NODE_MONITOR_PERIOD: Duration = secs(5);
+/// `--node-startup-grace-period`.
+pub(crate) const NODE_STARTUP_GRACE_PERIOD: Duration = secs(60);
+/// `NodeEvictionPeriod`: how often the NoExecute tainting loop runs.
+const NODE_EVICTION_PERIOD: Duration = millis(100);
+/// `--node-eviction-rate`.
+const EVICTION_QPS: f64 = 0.1;
+/// `--secondary-node-eviction-rate`.
+const SECONDARY_EVICTION_QPS: f64 = 0.01;
+/// `--unhealthy-zone-threshold`.
+const UNHEALTHY_ZONE_THRESHOLD: f64 = 0.55;
+/// `--large-cluster-size-threshold`.
+const LARGE_CLUSTER_THRESHOLD: usize = 50;
+
+/// What the controller remembers about one Node (`nodeHealthData`).
+#[derive(Clone, Copy, Debug)]
+struct Health {
+    probe: SimTime,
+    ready_transition: SimTime,
+    /// The Ready condition's heartbeat and transition times as last observed.
+    saved_ready: Option<(Time, Time)>,
+    /// The Lease `renewTime` as last observed.
+    saved_lease: Option<MicroTime>,
+}
+
+/// The controller's timers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum NodeLifecycleTimer {
+    /// The monitor pass (every 5 s).
+    Monitor,
+    /// The NoExecute tainting loop (every 100 ms while work waits).
+    NoExecuteTainting,
+}
+
+/// The controller's memory.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NodeLifecycle {
+    recorder: Recorder,
+    /// What the controller keeps about each Node, by name: the store's order, so a monitor pass
+    /// pairs each Node with its entry by walking both lists together (no lookup by name).
+    nodes: VecMap<String, Tracked>,
+    zone_states: VecMap<Zone, ZoneState>,
+    tainters: VecMap<Zone, TaintQueue>,
+    tainting_scheduled: bool,
+    /// Whether the last pass found every zone fully disrupted.
+    all_disrupted: bool,
+}
+
+/// What the controller keeps about one Node.
+#[derive(Clone, Debug, Default)]
+struct Tracked {
+    /// Whether a monitor pass has seen it (`knownNodeSet`).
+    known: bool,
+    /// Its uid when a pass first saw it (for `RemovingNode`).
+    uid: String,
+    /// `nodeHealthData`, once a pass has looked at it.
+    health: Option<Health>,
+    /// Its zone key, refreshed whenever the Node changes.
+    zone: Option<Zone>,
+}
+
+/// A zone key, shared by every Node in the zone.
+type Zone = Arc<str>;
+
+/// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty. The
+/// deprecated `failure-domain.beta.kubernetes.io/` labels win over the GA ones when both are set.
+fn compute_zone(node: &Node) -> Zone {
+    const PREFIX: &str = "topology.kubernetes.io/";
+    const BETA: &str = "failure-domain.beta.kubernetes.io/";
+    let l = &node.metadata.labels;
+    let beta = |k: &str| l.get(&format!("{BETA}{k}")).map(String::as_str);
+    if let (Some(_), _) | (_, Some(_)) = (beta("region"), beta("zone")) {
+        let region = beta("region").or(l.get("topology.kubernetes.io/region").map(String::as_str)).unwrap_or("");
+        let zone = beta("zone").or(l.get("topology.kubernetes.io/zone").map(String::as_str)).unwrap_or("");
+        return Zone::from(format!("{region}:\x00:{zone}"));
+    }
+    let mut region = "";
+    let mut zone = "";
+    for (k, v) in l.range::<str, _>((std::ops::Bound::Included(PREFIX), std::ops::Bound::Unbounded)) {
+        match k.strip_prefix(PREFIX) {
+            Some("region") => region = v,
+            Some("zone") => zone = v,
+            Some(_) => {}
+            None => break,
+        }
+    }
+    if region.is_empty() && zone.is_empty() { Zone::from("") } else { Zone::from(format!("{region}:\x00:{zone}")) }
+}
+
+impl NodeLifecycle {
+    /// The first monitor pass: the loop runs every 5 s from kube-controller-manager's start, at a
+    /// seeded phase.
+    pub(crate) fn start(ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let phase = ctx.rng.between(millis(0), millis(4_999));
+        ctx.at(SimTime::ZERO + phase, NodeLifecycleTimer::Monitor);
+    }
+
+    /// Input: one of the controller's timers fired.
+    pub(crate) fn on_timer(&mut self, timer: NodeLifecycleTimer, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        match timer {
+            NodeLifecycleTimer::Monitor => {
+                self.monitor_node_health(ctx);
+                ctx.after(NODE_MONITOR_PERIOD, NodeLifecycleTimer::Monitor);
+            }
+            NodeLifecycleTimer::NoExecuteTainting => self.no_execute_tainting_pass(ctx),
+        }
+    }
+
+    /// Input: a Node was added or changed: its zone, and its NoSchedule taints.
+    pub(crate) fn on_node_change(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        if let Some(node) = ctx.store().node(name) {
+            let zone = compute_zone(node);
+            match self.nodes.position(name) {
+                Ok(i) => {
+                    let tracked = self.nodes.value_at_mut(i);
+                    if tracked.zone.as_ref() != Some(&zone) {
+                        tracked.zone = Some(zone);
+                    }
+                }
+                Err(i) => self.nodes.insert_at(i, name.to_string(), Tracked { zone: Some(zone), ..Tracked::default() }),
+            }
+        }
+        self.no_schedule_tainting_pass(name, ctx);
+    }
+
+    /// A Node's zone key, from the cache kept up to date on every Node change.
+    fn zone_of(&self, node: &Node) -> Zone {
+        match self.nodes.get(&node.metadata.name).and_then(|t| t.zone.as_ref()) {
+            Some(z) => z.clone(),
+            None => compute_zone(node),
+        }
+    }
+
+    /// The zone key of the Node whose entry is at `slot`.
+    fn zone_at(&self, slot: usize, node: &Node) -> Zone {
+        match &self.nodes.entry_at(slot).1.zone {
+            Some(z) => z.clone(),
+            None => compute_zone(node),
+        }
+    }
+
+    /// Pairs every stored Node (in name order) with its entry, adding entries for Nodes not
+    /// tracked yet: `slots[i]` is the entry of the `i`th Node. Both lists are in name order, so
+    /// this is one walk with one comparison a Node.
+    fn pair_with_store(&mut self, ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<usize> {
+        let nodes = &ctx.store().nodes;
+        let mut slots = Vec::with_capacity(nodes.len());
+        let mut j = 0;
+        for name in nodes.keys() {
+            while j < self.nodes.len() && self.nodes.entry_at(j).0 < name {
+                j += 1;
+            }
+            if j == self.nodes.len() || self.nodes.entry_at(j).0 != name {
+                self.nodes.insert_at(j, name.clone(), Tracked::default());
+            }
+            slots.push(j);
+            j += 1;
+        }
+        slots
+    }
+
+    /// Each stored Node's Lease `renewTime` (a Lease has its Node's name), by the same walk.
+    fn renew_times(ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<Option<MicroTime>> {
+        let store = ctx.store();
+        let mut leases = store.leases.iter().peekable();
+        store
+            .nodes
+            .keys()
+            .map(|name| {
+                while leases.next_if(|(l, _)| l.as_str() < name.as_str()).is_some() {}
+                leases.next_if(|(l, _)| *l == name).and_then(|(_, lease)| lease.renew_time)
+            })
+            .collect()
+    }
+}
+
+/// A condition status as a static string.
+fn status_str(s: &str) -> &'static str {
+    match s {
+        "True" => "True",
+        "False" => "False",
+        _ => "Unknown",
+    }
+}
+
+const ACTOR: Actor = Actor::NodeLifecycleController;
+
+/// A zone key as klog's text format quotes it: the `\x00` separator escaped.
+fn klog_escape(zone: &str) -> String {
+    zone.replace('\0', "\\x00")
+}
