@@ -53,7 +53,8 @@ fn copy_to_clipboard(ctx: AppCtx, url: String) {
 }
 
 /// One paragraph of narration: text, code, and terms that highlight a stage element while
-/// hovered or focused.
+/// hovered or focused. A `<span class="para">` in the one block of the step's text (see
+/// [`crate::view::poster::step_body`]).
 fn paragraph(ctx: AppCtx, text: &'static str) -> impl IntoView {
     let parts = segments(text)
         .into_iter()
@@ -77,7 +78,7 @@ fn paragraph(ctx: AppCtx, text: &'static str) -> impl IntoView {
             .into_any(),
         })
         .collect_view();
-    view! { <p>{parts}</p> }
+    view! { <span class="para">{parts}</span> }
 }
 
 /// The narration panel.
@@ -113,9 +114,26 @@ pub fn Narration() -> impl IntoView {
         ctx.lang.get().fill(Key::StepOf, &[&step.get().to_string(), &total.to_string()])
     };
     let title = move || text().steps.get(step.get() - 1).map(|s| s.title).unwrap_or_default();
-    let body = move || {
-        let paragraphs = text().steps.get(step.get() - 1).map(|s| s.body).unwrap_or_default();
-        paragraphs.iter().map(|p| paragraph(ctx, p)).collect_view()
+    // The step's paragraphs, made anew for each step (keyed by the text), not rebuilt in place:
+    // text nodes kept from one step to the next would count as shifted when the words in them
+    // move.
+    let body = move || [text().steps.get(step.get() - 1).map(|s| s.body).unwrap_or_default()];
+    let paragraphs = move |body: &'static [&'static str]| body.iter().map(|p| paragraph(ctx, p)).collect_view();
+
+    let title_sizers = move || {
+        let titles = text().steps.iter().map(|s| view! { <p class="narration-sizer sizer-title">{s.title}</p> });
+        titles.collect_view()
+    };
+    let body_sizers = move || {
+        text()
+            .steps
+            .iter()
+            .map(|s| {
+                let mut html = String::new();
+                crate::view::poster::step_body(&mut html, s.body, false);
+                view! { <div class="narration-sizer" inner_html=html></div> }
+            })
+            .collect_view()
     };
 
     let list = move || {
@@ -163,8 +181,19 @@ pub fn Narration() -> impl IntoView {
     view! {
         <section class="narration panel" aria-labelledby="narration-title">
             <p class="step-of">{step_of}</p>
-            <h2 id="narration-title">{title}</h2>
-            <div class="narration-body">{body}</div>
+            // The room of the chapter's longest title and longest text: every step's title and
+            // text laid out, unseen, in the same grid cells as the current one's, so moving
+            // between steps (and the app replacing the poster) moves nothing.
+            <div class="narration-room">
+                <h2 id="narration-title">{title}</h2>
+                {title_sizers}
+            </div>
+            <div class="narration-room">
+                <div class="step-body narration-body">
+                    <For each=body key=|b| b.as_ptr() as usize children=paragraphs />
+                </div>
+                {body_sizers}
+            </div>
             <Show
                 when=move || step_reached(step.get())
                 fallback=move || view! { <p class="not-reached">{move || ctx.lang.get().text(Key::StepNotReached)}</p> }

@@ -24,16 +24,30 @@ pub fn step_href(lang: Lang, chapter: Chapter, n: usize) -> String {
     format!("?{}", link::to_query(&link))
 }
 
-/// One paragraph of narration as HTML: code stays code, words that point at the stage are text.
-fn paragraph(out: &mut String, text: &str) {
-    out.push_str("<p>");
-    for segment in segments(text) {
-        match segment {
-            Segment::Text(t) | Segment::Term { words: t, .. } => out.push_str(&escape(t)),
-            Segment::Code(c) => cat(out, &["<code>", &escape(c), "</code>"]),
+/// A step's paragraphs as HTML, the way the app's narration lays them out: one block
+/// (`<div class="step-body">`) with each paragraph a `<span class="para">` (the style sheet puts
+/// a paragraph's gap before each but the first), code kept as code, words that point at the
+/// stage as text. One block, not one `<p>` a paragraph: a browser takes a block's text as one
+/// candidate for the largest contentful paint, the first time the block is painted, so the
+/// poster's step is as large as the app's narration that replaces it, and the app's narration,
+/// one block kept from step to step, is never a new, later largest paint.
+/// Kubernetes identifiers are `<code>` when `shown`; in a copy only laid out, never shown (the
+/// narration's room, `app::narration`), a `<span class="code">` styled the same, so that the
+/// page's `code` elements are the ones a reader sees.
+pub fn step_body(out: &mut String, body: &[&str], shown: bool) {
+    let (open, close) = if shown { ("<code>", "</code>") } else { ("<span class=\"code\">", "</span>") };
+    out.push_str("<div class=\"step-body\">");
+    for text in body {
+        out.push_str("<span class=\"para\">");
+        for segment in segments(text) {
+            match segment {
+                Segment::Text(t) | Segment::Term { words: t, .. } => out.push_str(&escape(t)),
+                Segment::Code(c) => cat(out, &[open, &escape(c), close]),
+            }
         }
+        out.push_str("</span>\n");
     }
-    out.push_str("</p>\n");
+    out.push_str("</div>\n");
 }
 
 /// The poster for one language: a `<section lang="..">`. The first language's title is the
@@ -92,9 +106,7 @@ pub fn section(lang: Lang, first: bool) -> String {
                 &mut out,
                 &["<li value=\"", &n_text, "\" data-step=\"", &n_text, "\">\n<h3>", &escape(step.title), "</h3>\n"],
             );
-            for p in step.body {
-                paragraph(&mut out, p);
-            }
+            step_body(&mut out, step.body, true);
             cat(
                 &mut out,
                 &[
@@ -231,6 +243,22 @@ mod tests {
     }
 
     #[test]
+    fn a_step_is_one_block_of_paragraphs() {
+        let body = &["The kubelet sends `POST /api/v1/nodes` to the [[apiserver|API server]].", "Then <it> waits."];
+        let mut shown = String::new();
+        step_body(&mut shown, body, true);
+        assert_eq!(
+            shown,
+            "<div class=\"step-body\"><span class=\"para\">The kubelet sends <code>POST /api/v1/nodes</code> to the \
+             API server.</span>\n<span class=\"para\">Then &lt;it&gt; waits.</span>\n</div>\n"
+        );
+        // A copy only laid out has the same text, and no code element a reader could meet twice.
+        let mut laid_out = String::new();
+        step_body(&mut laid_out, body, false);
+        assert_eq!(laid_out, shown.replace("<code>", "<span class=\"code\">").replace("</code>", "</span>"));
+    }
+
+    #[test]
     fn links_open_the_step_they_name() {
         for lang in Lang::ALL {
             for chapter in Chapter::ALL {
@@ -284,7 +312,7 @@ mod tests {
         let html = html();
         assert!(html.starts_with(&format!("<div id=\"{POSTER_ID}\"")));
         assert!(html.trim_end().ends_with("</div>"));
-        for tag in ["div", "section", "ol", "li", "p", "h2", "h3", "a", "code"] {
+        for tag in ["div", "section", "ol", "li", "p", "span", "h2", "h3", "a", "code"] {
             let open = html.matches(&format!("<{tag}>")).count() + html.matches(&format!("<{tag} ")).count();
             let close = html.matches(&format!("</{tag}>")).count();
             assert_eq!(open, close, "<{tag}>");

@@ -10,7 +10,12 @@
 //! 4. the poster's script (`nodeline::view::poster::script`: the poster shows the chapter and step
 //!    the link names while the app loads) goes into its own file, `nodeline-poster-HASH.js`, loaded
 //!    first in `<head>`;
-//! 5. the page is checked: no inline script or style left, no root-absolute or remote URL (the
+//! 5. the WebAssembly is fetched after the first paint: trunk's `<link rel=preload>` of it goes,
+//!    and the loader waits for a frame before it calls `init` (on a phone's slow network the
+//!    600 KB download would otherwise share the bandwidth with the style sheet and hold the
+//!    poster's first paint back; the poster is what a reader reads meanwhile, and the largest
+//!    paint);
+//! 6. the page is checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
 
 use std::path::Path;
@@ -73,14 +78,40 @@ fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
             let Some((close, after)) = closing(&page, script.end, "script") else {
                 bail!("index.html: the loader script never ends");
             };
-            let body = page[script.end..close].trim().to_owned() + "\n";
+            let body = after_first_paint(page[script.end..close].trim())? + "\n";
             let name = format!("{LOADER_PREFIX}{}.js", short_hash(body.as_bytes()));
             let tag = format!(r#"<script type="module" src="./{name}" integrity="{}"></script>"#, sri(body.as_bytes()));
             let page = format!("{}{tag}{}", &page[..script.start], &page[after..]);
-            Ok((page, Some((name, body))))
+            Ok((without_wasm_preload(&page), Some((name, body))))
         }
         _ => bail!("index.html has {} inline scripts; the build expects only trunk's loader", inline.len()),
     }
+}
+
+/// What trunk's loader waits for before it fetches the WebAssembly: a frame, then a task (the
+/// poster painted first).
+const FIRST_PAINT: &str = "await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));\n";
+
+/// Trunk's loader, waiting for [`FIRST_PAINT`] before its `init` fetches the WebAssembly.
+fn after_first_paint(loader: &str) -> Result<String> {
+    let init = "const wasm = await init(";
+    if loader.matches(init).count() != 1 {
+        bail!("trunk's loader should call `{init}` once: {loader}");
+    }
+    Ok(loader.replacen(init, &format!("{FIRST_PAINT}{init}"), 1))
+}
+
+/// The page without trunk's `<link rel="preload" as="fetch">` of the WebAssembly (the loader
+/// fetches it after the first paint).
+fn without_wasm_preload(page: &str) -> String {
+    let mut out = page.to_owned();
+    let preloads = tags(page, "link")
+        .into_iter()
+        .filter(|t| t.attr("rel") == Some("preload") && t.attr("href").is_some_and(|h| h.ends_with(".wasm")));
+    for tag in preloads.collect::<Vec<_>>().into_iter().rev() {
+        out.replace_range(tag.start..tag.end, "");
+    }
+    out
 }
 
 /// The page with the poster's script linked at the top of `<head>` (after `<meta charset>`, before
@@ -171,7 +202,7 @@ mod tests {
 import init, * as bindings from './nodeline-1.js';
 const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
 </script>
-  <link rel="modulepreload" href="./nodeline-1.js" crossorigin="anonymous" integrity="sha384-b"></head>
+  <link rel="modulepreload" href="./nodeline-1.js" crossorigin="anonymous" integrity="sha384-b"><link rel="preload" href="./nodeline-1_bg.wasm" crossorigin="anonymous" integrity="sha384-c" as="fetch" type="application/wasm"></head>
   <body>
     <!-- a note -->
     <!-- nodeline:poster -->
@@ -187,6 +218,10 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         assert!(body.starts_with("import init, * as bindings from './nodeline-1.js';"), "{body}");
         assert!(page.contains(&format!(r#"<script type="module" src="./{name}" integrity="sha384-"#)), "{page}");
         assert!(!page.contains("await init"));
+        // The WebAssembly is fetched by the loader after the first paint, not preloaded.
+        assert!(!page.contains("_bg.wasm") && page.contains(r#"<link rel="modulepreload" href="./nodeline-1.js""#));
+        let wait = body.find(FIRST_PAINT).unwrap();
+        assert!(wait < body.find("const wasm = await init(").unwrap(), "{body}");
         assert!(page.contains(r#"<div id="nodeline-poster""#));
         assert!(page.contains("Play from step 4: Not Ready"));
         assert!(!page.contains(poster::MARK));
@@ -204,6 +239,8 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         assert!(finish_page(&two_scripts).is_err());
         let classic = TRUNK.replace(r#"<script type="module">"#, "<script>");
         assert!(finish_page(&classic).is_err());
+        let other_loader = TRUNK.replace("const wasm = await init(", "await init(");
+        assert!(finish_page(&other_loader).is_err(), "a loader that does not call init as expected");
     }
 
     #[test]

@@ -185,3 +185,41 @@ for (const { width, height } of phones) {
     });
   });
 }
+
+/**
+ * The header's words that a line break cuts in two (a Latin word, or a kana or kanji run the
+ * browser would not break on its own: only words of letters, digits and dots are checked).
+ */
+async function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.querySelector('header.site-header')!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (const m of text.matchAll(/[A-Za-z0-9.]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index!);
+        range.setEnd(node, m.index! + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.push(`"${m[0]}" on ${lines.size} lines`);
+      }
+    }
+    return out;
+  });
+}
+
+test.describe('the header on a phone, 360 to 767 px wide', () => {
+  for (const lang of ['en', 'ja']) {
+    test(`${lang}: words stay whole, thumb-sized controls, nothing scrolls sideways`, async ({ page }) => {
+      const app = new PanelsPage(page);
+      for (const width of [360, 390, 412, 480, 600, 767]) {
+        await page.setViewportSize({ width, height: 800 });
+        await app.goto(`./?chapter=registration&step=1&autoplay=0&lang=${lang}`);
+        expect(await brokenWords(page), `${lang} at ${width} px`).toEqual([]);
+        expect(await smallTargets(page), `${lang} at ${width} px`).toEqual([]);
+        await expectNoSidewaysScroll(page, `${lang} at ${width} px`);
+      }
+      app.expectNoErrors();
+    });
+  }
+});

@@ -32,7 +32,7 @@ test('no-JS: with JavaScript off the page has every step’s text and its “Pla
       await expect(app.stepOf).toHaveText(`Step ${n} of ${count}`);
       steps.push({
         title: squash(await app.stepTitle.innerText()),
-        paragraphs: (await app.narration.locator('.narration-body p').allInnerTexts()).map(squash),
+        paragraphs: (await app.narration.locator('.narration-body .para').allInnerTexts()).map(squash),
         href: await app.stepLink(n).getAttribute('href'),
       });
     }
@@ -57,7 +57,7 @@ test('no-JS: with JavaScript off the page has every step’s text and its “Pla
       const n = j + 1;
       const item = items.nth(j);
       await expect(item.getByRole('heading', { level: 3 })).toHaveText(step.title);
-      const paragraphs = (await item.locator('p:not(.play-from)').allInnerTexts()).map(squash);
+      const paragraphs = (await item.locator('.step-body .para').allInnerTexts()).map(squash);
       expect(paragraphs, `chapter ${i + 1} step ${n}`).toEqual(step.paragraphs);
       const link = item.getByRole('link', { name: `Play from step ${n}: ${step.title}`, exact: true });
       await expect(link).toBeVisible();

@@ -41,7 +41,7 @@ test('static build: the poster shows the story until the app mounts, then gives 
     await held;
     await route.continue();
   });
-  // Not waiting for `load`: the page's own preload of the held wasm delays it.
+  // Not waiting for `load`: the held wasm delays it.
   await page.goto('./?chapter=registration&step=2', { waitUntil: 'commit' });
   const poster = page.locator('#nodeline-poster');
   await expect(poster).toBeVisible();
@@ -62,6 +62,13 @@ test('static build: the poster shows the story until the app mounts, then gives 
   release();
   await expect(app.main).toBeVisible();
   await expect(poster).toHaveCount(0);
+  // The WebAssembly was asked for only after the poster was painted (nothing preloads it: on a
+  // phone's network it would hold the first paint back).
+  const [painted, fetched] = await page.evaluate(() => [
+    performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+    performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'))?.startTime ?? -1,
+  ]);
+  expect(fetched, `wasm requested at ${fetched} ms, first paint at ${painted} ms`).toBeGreaterThanOrEqual(painted);
   // One story on the page: the app's header is the only level-1 heading, the step list the only
   // "Play from step" links.
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
