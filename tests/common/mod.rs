@@ -221,7 +221,7 @@ pub(crate) fn canonical(log: &Log) -> Vec<Entry> {
                 r.content_type,
                 body,
                 response,
-                r.changes
+                r.changes.iter().collect::<Vec<_>>()
             ),
         ));
     }

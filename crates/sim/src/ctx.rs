@@ -16,7 +16,9 @@ use std::time::Duration;
 use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
 use super::objects::{Event, Kind, Object, Status};
 use super::profile::Profile;
-use super::record::{Actor, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response, Severity};
+use super::record::{
+    Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response, Severity,
+};
 use super::rng::Rng;
 use super::time::{SimTime, WallTime, millis};
 use super::vecmap::VecMap;
@@ -321,7 +323,7 @@ impl<'a, T> Ctx<'a, T> {
             error: None,
             body,
             response: None,
-            changes: Vec::new(),
+            changes: ChangeRange::default(),
         };
         if let Some(s) = from
             && s.network_cut
@@ -355,9 +357,9 @@ impl<'a, T> Ctx<'a, T> {
             let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };
             self.api.execute(&mut exec, caller, op)
         };
-        let changes: Vec<u32> = (first_change as u32..self.log.changes.len() as u32).collect();
+        let changes = ChangeRange::new(first_change as u32, self.log.changes.len() as u32);
         let mut watched = false;
-        for &c in &changes {
+        for c in changes.iter() {
             let change = &self.log.changes[c as usize];
             match change.kind() {
                 Kind::Node => {
@@ -429,7 +431,7 @@ impl<'a, T> Ctx<'a, T> {
             error: None,
             body: None,
             response: None,
-            changes: Vec::new(),
+            changes: ChangeRange::default(),
         });
     }
 

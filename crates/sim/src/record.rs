@@ -380,7 +380,39 @@ pub struct Request {
     pub body: Option<Body>,
     pub response: Option<Response>,
     /// Indices into [`Log::changes`] of the object changes this request made.
-    pub changes: Vec<u32>,
+    pub changes: ChangeRange,
+}
+
+/// The object changes one request made: consecutive entries of [`Log::changes`] (the API server
+/// records a request's changes while it answers it, before anything else can), kept as their
+/// first index and count rather than a vector apiece: a request record holds no allocation for
+/// them, and 409,000 requests of the 1,000-node hour save their vectors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChangeRange {
+    start: u32,
+    len: u32,
+}
+
+impl ChangeRange {
+    /// The changes from index `start` (inclusive) to `end` (exclusive).
+    pub fn new(start: u32, end: u32) -> ChangeRange {
+        ChangeRange { start, len: end.saturating_sub(start) }
+    }
+
+    /// How many changes.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the request changed nothing.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// The indices into [`Log::changes`], in order.
+    pub fn iter(self) -> std::ops::Range<u32> {
+        self.start..self.start + self.len
+    }
 }
 
 /// One new version of one object (or its deletion).
@@ -804,7 +836,7 @@ impl Log {
         let parts: Vec<String> = r
             .changes
             .iter()
-            .map(|&c| {
+            .map(|c| {
                 let change = &self.changes[c as usize];
                 let prev = self.previous_version(c).map(Change::object);
                 super::diff::summarize(prev.as_ref(), &change.object(), change.change)

@@ -26,7 +26,7 @@ pub(super) fn req(seq: u64, ms: u64, actor: Actor, method: Method, path: &str, o
         error: None,
         body: None,
         response: None,
-        changes: Vec::new(),
+        changes: Default::default(),
     }
 }
 
