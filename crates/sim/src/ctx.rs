@@ -349,6 +349,9 @@ impl<'a, T> Ctx<'a, T> {
                 | ApiOp::CreatePdb(_)
                 | ApiOp::CreateDaemonSet(_)
                 | ApiOp::CreateVolumeAttachment(_)
+                | ApiOp::CreateStatefulSet(_)
+                | ApiOp::CreateClaim(_)
+                | ApiOp::CreateVolume(_)
         );
         let wall = self.wall();
         let result = {
