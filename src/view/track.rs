@@ -87,7 +87,9 @@ impl RequestClass {
             | Actor::GarbageCollector
             | Actor::StatefulSetController
             | Actor::AttachDetachController
-            | Actor::CsiAttacher => RequestClass::Controller,
+            | Actor::CsiAttacher
+            | Actor::PersistentVolumeController
+            | Actor::CsiProvisioner => RequestClass::Controller,
         }
     }
 

@@ -170,6 +170,11 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
         Object::PodDisruptionBudget(_) => round_trip_diff::<k8s_openapi::api::policy::v1::PodDisruptionBudget>(&value),
         Object::DaemonSet(_) => round_trip_diff::<k8s_openapi::api::apps::v1::DaemonSet>(&value),
         Object::VolumeAttachment(_) => round_trip_diff::<k8s_openapi::api::storage::v1::VolumeAttachment>(&value),
+        Object::StatefulSet(_) => round_trip_diff::<k8s_openapi::api::apps::v1::StatefulSet>(&value),
+        Object::PersistentVolumeClaim(_) => {
+            round_trip_diff::<k8s_openapi::api::core::v1::PersistentVolumeClaim>(&value)
+        }
+        Object::PersistentVolume(_) => round_trip_diff::<k8s_openapi::api::core::v1::PersistentVolume>(&value),
     }
 }
 

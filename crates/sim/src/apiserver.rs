@@ -7,6 +7,7 @@ mod list;
 mod node_delete;
 mod op;
 mod policy;
+mod storage;
 
 pub(crate) use op::ApiOp;
 
@@ -88,6 +89,12 @@ pub(crate) struct ApiServer {
     pub(crate) pdbs: Shared<VecMap<(String, String), Arc<PodDisruptionBudget>>>,
     /// DaemonSets, by namespace and name.
     pub(crate) daemonsets: Shared<VecMap<(String, String), Arc<DaemonSet>>>,
+    /// StatefulSets, by namespace and name.
+    pub(crate) statefulsets: Shared<VecMap<(String, String), Arc<super::objects::StatefulSet>>>,
+    /// PersistentVolumeClaims, by namespace and name.
+    pub(crate) claims: Shared<VecMap<(String, String), Arc<super::objects::PersistentVolumeClaim>>>,
+    /// PersistentVolumes, by name.
+    pub(crate) volumes: Shared<VecMap<String, Arc<super::objects::PersistentVolume>>>,
 }
 
 /// The mutable context one request runs in.
@@ -108,6 +115,18 @@ impl Exec<'_> {
 fn not_found(group: &str, resource: &str, name: &str) -> Box<Status> {
     let qualified = qualified(group, resource);
     Box::new(Status::failure(404, "NotFound", format!("{qualified} \"{name}\" not found"), group, resource, name))
+}
+
+fn already_exists(group: &str, resource: &str, name: &str) -> Box<Status> {
+    let qualified = qualified(group, resource);
+    Box::new(Status::failure(
+        409,
+        "AlreadyExists",
+        format!("{qualified} \"{name}\" already exists"),
+        group,
+        resource,
+        name,
+    ))
 }
 
 fn qualified(group: &str, resource: &str) -> String {
@@ -721,6 +740,13 @@ impl ApiServer {
             ApiOp::CreateDaemonSet(ds) => self.create_daemonset(ctx, ds),
             ApiOp::GetDaemonSet { namespace, name } => self.get_daemonset(&namespace, &name),
             ApiOp::UpdateDaemonSetStatus(ds) => self.update_daemonset_status(ctx, ds),
+            ApiOp::CreateStatefulSet(set) => self.create_statefulset(ctx, set),
+            ApiOp::UpdateStatefulSetStatus(set) => self.update_statefulset_status(ctx, set),
+            ApiOp::CreateClaim(claim) => self.create_claim(ctx, claim),
+            ApiOp::UpdateClaim(claim) => self.update_claim(ctx, claim, false),
+            ApiOp::UpdateClaimStatus(claim) => self.update_claim(ctx, claim, true),
+            ApiOp::CreateVolume(pv) => self.create_volume(ctx, pv),
+            ApiOp::UpdateVolumeStatus(pv) => self.update_volume_status(ctx, pv),
             ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid, .. } => {
                 let Some(current) = self.pods.get(&(namespace.clone(), name.clone())) else {
                     return Err(not_found("", "pods", &name));

@@ -351,6 +351,9 @@ impl<'a, T> Ctx<'a, T> {
                 | ApiOp::CreatePdb(_)
                 | ApiOp::CreateDaemonSet(_)
                 | ApiOp::CreateVolumeAttachment(_)
+                | ApiOp::CreateStatefulSet(_)
+                | ApiOp::CreateClaim(_)
+                | ApiOp::CreateVolume(_)
         );
         let wall = self.wall();
         let result = {

@@ -59,6 +59,10 @@ pub enum Actor {
     AttachDetachController,
     /// The CSI driver's external-attacher sidecar.
     CsiAttacher,
+    /// kube-controller-manager's PersistentVolume controller (binds claims and volumes).
+    PersistentVolumeController,
+    /// The CSI driver's external-provisioner sidecar.
+    CsiProvisioner,
 }
 
 impl Actor {
@@ -82,6 +86,8 @@ impl Actor {
             Actor::StatefulSetController => "system:serviceaccount:kube-system:statefulset-controller".into(),
             Actor::AttachDetachController => "system:serviceaccount:kube-system:attachdetach-controller".into(),
             Actor::CsiAttacher => "system:serviceaccount:kube-system:csi-attacher".into(),
+            Actor::PersistentVolumeController => "system:serviceaccount:kube-system:persistent-volume-binder".into(),
+            Actor::CsiProvisioner => "system:serviceaccount:kube-system:csi-provisioner".into(),
         }
     }
 
@@ -114,6 +120,8 @@ impl fmt::Display for Actor {
             Actor::StatefulSetController => f.write_str("statefulset-controller"),
             Actor::AttachDetachController => f.write_str("attachdetach-controller"),
             Actor::CsiAttacher => f.write_str("csi-attacher"),
+            Actor::PersistentVolumeController => f.write_str("persistent-volume-binder"),
+            Actor::CsiProvisioner => f.write_str("csi-provisioner"),
         }
     }
 }

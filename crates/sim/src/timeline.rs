@@ -348,6 +348,36 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
+    /// Every StatefulSet, by namespace and name.
+    pub fn statefulsets(&self) -> Vec<Arc<crate::objects::StatefulSet>> {
+        self.objects_of(Kind::StatefulSet)
+            .filter_map(|o| match o {
+                Object::StatefulSet(d) => Some(d.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every PersistentVolumeClaim, by namespace and name.
+    pub fn claims(&self) -> Vec<Arc<crate::objects::PersistentVolumeClaim>> {
+        self.objects_of(Kind::PersistentVolumeClaim)
+            .filter_map(|o| match o {
+                Object::PersistentVolumeClaim(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every PersistentVolume, by name.
+    pub fn persistent_volumes(&self) -> Vec<Arc<crate::objects::PersistentVolume>> {
+        self.objects_of(Kind::PersistentVolume)
+            .filter_map(|o| match o {
+                Object::PersistentVolume(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every DaemonSet, by namespace and name.
     pub fn daemonsets(&self) -> Vec<Arc<DaemonSet>> {
         self.objects_of(Kind::DaemonSet)
@@ -358,8 +388,8 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
-    /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets, DaemonSets
-    /// and VolumeAttachments.
+    /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets, DaemonSets,
+    /// VolumeAttachments, StatefulSets, PersistentVolumeClaims and PersistentVolumes.
     pub fn objects(&self) -> Vec<Object> {
         [
             Kind::Node,
@@ -370,6 +400,9 @@ impl<'a> Snapshot<'a> {
             Kind::PodDisruptionBudget,
             Kind::DaemonSet,
             Kind::VolumeAttachment,
+            Kind::StatefulSet,
+            Kind::PersistentVolumeClaim,
+            Kind::PersistentVolume,
         ]
         .into_iter()
         .flat_map(|k| self.objects_of(k))

@@ -19,6 +19,7 @@ use super::controllers::disruption::{DisruptionController, DisruptionTimer};
 use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
+use super::controllers::persistent_volume::PersistentVolumeController;
 use super::controllers::podgc::{PodGc, PodGcTimer};
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::{Scheduler, SchedulerTimer};
@@ -195,6 +196,7 @@ pub(crate) struct World {
     gc: GarbageCollector,
     statefulsets: StatefulSetController,
     attach_detach: AttachDetach,
+    persistent_volumes: PersistentVolumeController,
     /// The machines of each hostname (two, when the reader adds a duplicate).
     hosts: Shared<VecMap<String, Vec<usize>>>,
     /// Machines whose visible state may have changed since it was last recorded.
@@ -233,6 +235,7 @@ impl World {
             gc: GarbageCollector,
             statefulsets: StatefulSetController::default(),
             attach_detach: AttachDetach::default(),
+            persistent_volumes: PersistentVolumeController,
             hosts: Shared::default(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -362,6 +365,10 @@ impl World {
                 self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
                 let statefulsets = &mut self.statefulsets;
                 self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
+                if !self.statefulsets.sets.is_empty() {
+                    let volumes = &mut self.persistent_volumes;
+                    self.core.with(log, no_timer, |ctx| volumes.on_change(ctx));
+                }
             }
             // The DaemonSet controller watches Nodes and Pods.
             if self.daemonsets.exists() {
@@ -541,10 +548,13 @@ impl World {
                 });
             }
             ActionKind::CreateStatefulSet => {
-                if self.statefulsets.add(&mut self.core.rng) {
-                    let sets = &mut self.statefulsets;
-                    self.core.with(log, no_timer, |ctx| sets.on_change(ctx));
-                }
+                let (sets, volumes) = (&mut self.statefulsets, &mut self.persistent_volumes);
+                self.core.with(log, no_timer, |ctx| {
+                    if sets.add(ctx) {
+                        sets.on_change(ctx);
+                        volumes.on_change(ctx);
+                    }
+                });
             }
             ActionKind::DeletePod(flags) => {
                 let target = action.machine.as_deref().unwrap_or_default();

@@ -464,6 +464,14 @@ fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
         Resource::CsiNodes => cluster.csinodes.iter().map(|c| Object::CsiNode(c.clone())).collect(),
         Resource::PodDisruptionBudgets => cluster.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())).collect(),
         Resource::DaemonSets => cluster.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())).collect(),
+        Resource::StatefulSets => cluster.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())).collect(),
+        Resource::PersistentVolumeClaims => {
+            cluster.claims.iter().map(|c| Object::PersistentVolumeClaim(c.clone())).collect()
+        }
+        Resource::PersistentVolumes => cluster.volumes.iter().map(|v| Object::PersistentVolume(v.clone())).collect(),
+        Resource::VolumeAttachments => {
+            cluster.volume_attachments.iter().map(|v| Object::VolumeAttachment(v.clone())).collect()
+        }
     }
 }
 

@@ -1,4 +1,6 @@
-//! `kubectl get` for Nodes, Pods, Leases, Events, CSINodes, PodDisruptionBudgets and DaemonSets.
+//! `kubectl get` for Nodes, Pods, Leases, Events, CSINodes, PodDisruptionBudgets, DaemonSets, and
+//! (rows in [`super::get_storage`]) StatefulSets, PersistentVolumeClaims, PersistentVolumes and
+//! VolumeAttachments.
 //!
 //! A real `kubectl get` asks the API server for a `Table` (`Accept: application/json;as=Table`):
 //! the server converts the objects to rows (`pkg/printers/internalversion/printers.go`, with every
@@ -11,10 +13,14 @@
 
 use std::fmt::Write as _;
 
+use super::get_storage::{
+    CLAIM_COLUMNS, STATEFULSET_COLUMNS, VOLUME_ATTACHMENT_COLUMNS, VOLUME_COLUMNS, claim_row, statefulset_row,
+    volume_attachment_row, volume_row,
+};
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget, VolumeAttachment};
+use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget};
 
 /// The resources nodeline serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,11 +32,15 @@ pub enum Resource {
     CsiNodes,
     PodDisruptionBudgets,
     DaemonSets,
+    StatefulSets,
+    PersistentVolumeClaims,
+    PersistentVolumes,
+    VolumeAttachments,
 }
 
 impl Resource {
     /// Every resource, in discovery order.
-    pub const ALL: [Resource; 7] = [
+    pub const ALL: [Resource; 11] = [
         Resource::Nodes,
         Resource::Pods,
         Resource::Leases,
@@ -38,6 +48,10 @@ impl Resource {
         Resource::CsiNodes,
         Resource::PodDisruptionBudgets,
         Resource::DaemonSets,
+        Resource::StatefulSets,
+        Resource::PersistentVolumeClaims,
+        Resource::PersistentVolumes,
+        Resource::VolumeAttachments,
     ];
 
     /// The resource's plural name (its path segment).
@@ -50,6 +64,10 @@ impl Resource {
             Resource::CsiNodes => "csinodes",
             Resource::PodDisruptionBudgets => "poddisruptionbudgets",
             Resource::DaemonSets => "daemonsets",
+            Resource::StatefulSets => "statefulsets",
+            Resource::PersistentVolumeClaims => "persistentvolumeclaims",
+            Resource::PersistentVolumes => "persistentvolumes",
+            Resource::VolumeAttachments => "volumeattachments",
         }
     }
 
@@ -63,6 +81,10 @@ impl Resource {
             Resource::CsiNodes => "csinode",
             Resource::PodDisruptionBudgets => "poddisruptionbudget",
             Resource::DaemonSets => "daemonset",
+            Resource::StatefulSets => "statefulset",
+            Resource::PersistentVolumeClaims => "persistentvolumeclaim",
+            Resource::PersistentVolumes => "persistentvolume",
+            Resource::VolumeAttachments => "volumeattachment",
         }
     }
 
@@ -71,10 +93,13 @@ impl Resource {
         match self {
             Resource::Nodes => &["no"],
             Resource::Pods => &["po"],
-            Resource::Leases | Resource::CsiNodes => &[],
+            Resource::Leases | Resource::CsiNodes | Resource::VolumeAttachments => &[],
             Resource::Events => &["ev"],
             Resource::PodDisruptionBudgets => &["pdb"],
             Resource::DaemonSets => &["ds"],
+            Resource::StatefulSets => &["sts"],
+            Resource::PersistentVolumeClaims => &["pvc"],
+            Resource::PersistentVolumes => &["pv"],
         }
     }
 
@@ -88,6 +113,10 @@ impl Resource {
             Resource::CsiNodes => "CSINode",
             Resource::PodDisruptionBudgets => "PodDisruptionBudget",
             Resource::DaemonSets => "DaemonSet",
+            Resource::StatefulSets => "StatefulSet",
+            Resource::PersistentVolumeClaims => "PersistentVolumeClaim",
+            Resource::PersistentVolumes => "PersistentVolume",
+            Resource::VolumeAttachments => "VolumeAttachment",
         }
     }
 
@@ -95,16 +124,19 @@ impl Resource {
     pub fn group(self) -> &'static str {
         match self {
             Resource::Leases => "coordination.k8s.io",
-            Resource::CsiNodes => "storage.k8s.io",
+            Resource::CsiNodes | Resource::VolumeAttachments => "storage.k8s.io",
             Resource::PodDisruptionBudgets => "policy",
-            Resource::DaemonSets => "apps",
+            Resource::DaemonSets | Resource::StatefulSets => "apps",
             _ => "",
         }
     }
 
     /// Whether objects live in namespaces.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Resource::Nodes | Resource::CsiNodes)
+        !matches!(
+            self,
+            Resource::Nodes | Resource::CsiNodes | Resource::PersistentVolumes | Resource::VolumeAttachments
+        )
     }
 
     /// `plural.group` (or `plural` in the core group), as error messages name the resource.
@@ -251,6 +283,9 @@ impl Table {
                 Object::PodDisruptionBudget(p) => pdb_row(p, now),
                 Object::DaemonSet(d) => daemonset_row(d, now),
                 Object::VolumeAttachment(va) => volume_attachment_row(va, now),
+                Object::StatefulSet(s) => statefulset_row(s, now),
+                Object::PersistentVolumeClaim(c) => claim_row(c, now),
+                Object::PersistentVolume(v) => volume_row(v, now),
             })
             .collect();
         Table { resource, columns: resource.columns(), rows }
@@ -268,6 +303,10 @@ impl Resource {
             Resource::CsiNodes => CSINODE_COLUMNS,
             Resource::PodDisruptionBudgets => PDB_COLUMNS,
             Resource::DaemonSets => DAEMONSET_COLUMNS,
+            Resource::StatefulSets => STATEFULSET_COLUMNS,
+            Resource::PersistentVolumeClaims => CLAIM_COLUMNS,
+            Resource::PersistentVolumes => VOLUME_COLUMNS,
+            Resource::VolumeAttachments => VOLUME_ATTACHMENT_COLUMNS,
         }
     }
 }
@@ -495,23 +534,6 @@ pub fn csinode_row(c: &CsiNode, now: WallTime) -> Row {
     }
 }
 
-/// `printVolumeAttachment`: NAME, ATTACHER, PV, NODE, ATTACHED, AGE.
-pub fn volume_attachment_row(va: &VolumeAttachment, now: WallTime) -> Row {
-    let attached = va.status.as_ref().is_some_and(|s| s.attached);
-    Row {
-        cells: vec![
-            va.metadata.name.clone(),
-            va.spec.attacher.clone(),
-            va.spec.source.persistent_volume_name.clone(),
-            va.spec.node_name.clone(),
-            attached.to_string(),
-            since(now, va.metadata.creation_timestamp.map(|t| t.0)),
-        ],
-        namespace: String::new(),
-        name: va.metadata.name.clone(),
-    }
-}
-
 /// `printEvent`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT, SOURCE, MESSAGE, FIRST SEEN, COUNT,
 /// NAME.
 pub fn event_row(e: &Event, now: WallTime) -> Row {
@@ -595,6 +617,19 @@ pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
             .filter(|d| scope.admits(&d.metadata.namespace))
             .map(|d| daemonset_row(d, now))
             .collect(),
+        Resource::StatefulSets => cluster
+            .statefulsets
+            .iter()
+            .filter(|d| scope.admits(&d.metadata.namespace))
+            .map(|d| statefulset_row(d, now))
+            .collect(),
+        Resource::PersistentVolumeClaims => {
+            cluster.claims.iter().filter(|c| scope.admits(&c.metadata.namespace)).map(|c| claim_row(c, now)).collect()
+        }
+        Resource::PersistentVolumes => cluster.volumes.iter().map(|v| volume_row(v, now)).collect(),
+        Resource::VolumeAttachments => {
+            cluster.volume_attachments.iter().map(|v| volume_attachment_row(v, now)).collect()
+        }
     };
     Table { resource, columns: resource.columns(), rows }
 }

@@ -29,13 +29,17 @@ pub mod describe_csinode;
 pub mod describe_pdb;
 pub mod describe_pod;
 pub mod get;
+pub mod get_storage;
 pub mod gosort;
 pub mod quantity;
 pub mod tabwriter;
 
 use std::sync::Arc;
 
-use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, Pod, PodDisruptionBudget};
+use crate::sim::objects::{
+    CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod,
+    PodDisruptionBudget, StatefulSet, VolumeAttachment,
+};
 use crate::sim::{Snapshot, WallTime};
 
 /// The objects the API server holds at one moment, in the order it lists them (by namespace,
@@ -49,6 +53,10 @@ pub struct Cluster {
     pub csinodes: Vec<Arc<CsiNode>>,
     pub pdbs: Vec<Arc<PodDisruptionBudget>>,
     pub daemonsets: Vec<Arc<DaemonSet>>,
+    pub statefulsets: Vec<Arc<StatefulSet>>,
+    pub claims: Vec<Arc<PersistentVolumeClaim>>,
+    pub volumes: Vec<Arc<PersistentVolume>>,
+    pub volume_attachments: Vec<Arc<VolumeAttachment>>,
     /// The instant AGE columns count to.
     pub now: WallTime,
 }
@@ -66,6 +74,10 @@ impl Cluster {
             csinodes: snapshot.csinodes(),
             pdbs: snapshot.pdbs(),
             daemonsets: snapshot.daemonsets(),
+            statefulsets: snapshot.statefulsets(),
+            claims: snapshot.claims(),
+            volumes: snapshot.persistent_volumes(),
+            volume_attachments: snapshot.volume_attachments(),
             now,
         }
     }

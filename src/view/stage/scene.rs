@@ -131,7 +131,9 @@ impl Sender {
             | Actor::GarbageCollector
             | Actor::StatefulSetController
             | Actor::AttachDetachController
-            | Actor::CsiAttacher => Sender::PodGc,
+            | Actor::CsiAttacher
+            | Actor::PersistentVolumeController
+            | Actor::CsiProvisioner => Sender::PodGc,
             Actor::Scheduler => Sender::Scheduler,
             Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => Sender::Kubectl,
         }

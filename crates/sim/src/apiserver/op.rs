@@ -131,6 +131,20 @@ pub(crate) enum ApiOp {
     MarkVolumeAttached(String),
     /// The attach-detach controller's detach: `DELETE volumeattachments/NAME`.
     DeleteVolumeAttachment(String),
+    /// `kubectl apply` of a StatefulSet.
+    CreateStatefulSet(crate::objects::StatefulSet),
+    /// The StatefulSet controller's `PUT statefulsets/NAME/status`.
+    UpdateStatefulSetStatus(crate::objects::StatefulSet),
+    /// The StatefulSet controller's claim for a Pod.
+    CreateClaim(crate::objects::PersistentVolumeClaim),
+    /// The PV controller's `PUT persistentvolumeclaims/NAME` (annotations, `spec.volumeName`).
+    UpdateClaim(crate::objects::PersistentVolumeClaim),
+    /// The PV controller's `PUT persistentvolumeclaims/NAME/status`.
+    UpdateClaimStatus(crate::objects::PersistentVolumeClaim),
+    /// The external-provisioner's new PersistentVolume.
+    CreateVolume(crate::objects::PersistentVolume),
+    /// The PV controller's `PUT persistentvolumes/NAME/status`.
+    UpdateVolumeStatus(crate::objects::PersistentVolume),
 }
 
 impl ApiOp {
@@ -151,6 +165,7 @@ impl ApiOp {
         const PDBS: &str = "/apis/policy/v1/namespaces/";
         const APPS: &str = "/apis/apps/v1/namespaces/";
         const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
+        const PVS: &str = "/api/v1/persistentvolumes";
         match self {
             ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
             ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
@@ -201,6 +216,20 @@ impl ApiOp {
             ApiOp::CreateVolumeAttachment(_) => (Method::Post, VAS.into()),
             ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(&[VAS, "/", name, "/status"])),
             ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(&[VAS, "/", name])),
+            ApiOp::CreateStatefulSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/statefulsets"])),
+            ApiOp::UpdateStatefulSetStatus(d) => {
+                (Method::Put, join(&[APPS, &d.metadata.namespace, "/statefulsets/", &d.metadata.name, "/status"]))
+            }
+            ApiOp::CreateClaim(c) => (Method::Post, join(&[NS, &c.metadata.namespace, "/persistentvolumeclaims"])),
+            ApiOp::UpdateClaim(c) => {
+                (Method::Put, join(&[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name]))
+            }
+            ApiOp::UpdateClaimStatus(c) => (
+                Method::Put,
+                join(&[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name, "/status"]),
+            ),
+            ApiOp::CreateVolume(_) => (Method::Post, PVS.into()),
+            ApiOp::UpdateVolumeStatus(v) => (Method::Put, join(&[PVS, "/", &v.metadata.name, "/status"])),
         }
     }
 
@@ -306,6 +335,13 @@ impl ApiOp {
             // kubectl sends only what was set (`--cascade=background`).
             ApiOp::DeleteNode(_) => Some((Body::Json(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
             ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
+            ApiOp::CreateStatefulSet(d) | ApiOp::UpdateStatefulSetStatus(d) => {
+                obj(Object::StatefulSet(Arc::new(d.clone())))
+            }
+            ApiOp::CreateClaim(c) | ApiOp::UpdateClaim(c) | ApiOp::UpdateClaimStatus(c) => {
+                obj(Object::PersistentVolumeClaim(Arc::new(c.clone())))
+            }
+            ApiOp::CreateVolume(v) | ApiOp::UpdateVolumeStatus(v) => obj(Object::PersistentVolume(Arc::new(v.clone()))),
             ApiOp::MarkVolumeAttached(_) => {
                 Some((Body::Json(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
             }

@@ -7,8 +7,8 @@
 //! `maxWaitForUnmountDuration` (6 min, the forced detach), or at once when the node carries
 //! `node.kubernetes.io/out-of-service` (`hasOutOfServiceTaint`).
 //!
-//! The claim and its PersistentVolume are not stored objects here: each StatefulSet Pod name has
-//! one volume, `pvc-<uid>`, as the claim `data-<pod>` would be bound to.
+//! A StatefulSet Pod `NAME` uses the claim `data-NAME`; its volume is the PersistentVolume the
+//! claim is bound to (`spec.volumeName`), and a Pod whose claim is not bound yet needs nothing.
 
 use std::time::Duration;
 
@@ -41,8 +41,6 @@ pub(crate) enum AttachDetachTimer {
 /// The controller's state.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AttachDetach {
-    /// Each StatefulSet Pod name's volume (`pvc-<uid>`).
-    volumes: VecMap<String, String>,
     /// VolumeAttachments no Pod needs any more, since when.
     undesired_since: VecMap<String, SimTime>,
     /// Pods (uid) already told about a Multi-Attach error.
@@ -51,6 +49,12 @@ pub(crate) struct AttachDetach {
 }
 
 const ACTOR: Actor = Actor::AttachDetachController;
+
+/// The volume of the StatefulSet Pod named `pod_name`: what its claim `data-NAME` is bound to.
+fn volume_of<'s>(store: &'s crate::apiserver::ApiServer, pod_name: Option<&String>) -> Option<&'s str> {
+    let claim = store.claims.get(&("default".to_string(), format!("data-{}", pod_name?)))?;
+    Some(claim.spec.volume_name.as_str()).filter(|v| !v.is_empty())
+}
 
 impl AttachDetach {
     /// Input: Pods or Nodes changed.
@@ -69,10 +73,10 @@ impl AttachDetach {
                 }
                 let pv = va.spec.source.persistent_volume_name.clone();
                 let node = va.spec.node_name.clone();
-                let pod = ctx
-                    .store()
+                let store = ctx.store();
+                let pod = store
                     .pods_on(&node)
-                    .find(|p| self.volume_of(p.metadata.labels.get(POD_NAME_LABEL)) == Some(pv.as_str()))
+                    .find(|p| volume_of(store, p.metadata.labels.get(POD_NAME_LABEL)) == Some(pv.as_str()))
                     .cloned();
                 if let Some(pod) = pod {
                     self.recorder.event(
@@ -88,10 +92,6 @@ impl AttachDetach {
         }
     }
 
-    fn volume_of(&self, pod_name: Option<&String>) -> Option<&str> {
-        pod_name.and_then(|n| self.volumes.get(n)).map(String::as_str)
-    }
-
     fn reconcile(&mut self, ctx: &mut Ctx<'_, AttachDetachTimer>) {
         // The desired state: (volume, node) of every scheduled StatefulSet Pod not terminated.
         let mut desired: Vec<(String, String, String)> = Vec::new();
@@ -101,11 +101,7 @@ impl AttachDetach {
             if pod.spec.node_name.is_empty() || matches!(pod.status.phase.as_str(), "Failed" | "Succeeded") {
                 continue;
             }
-            if !self.volumes.contains_key(name) {
-                let pv = format!("pvc-{}", ctx.rng.uuid());
-                self.volumes.insert(name.clone(), pv);
-            }
-            let pv = self.volumes.get(name).expect("just added").clone();
+            let Some(pv) = volume_of(ctx.store(), Some(name)).map(str::to_string) else { continue };
             desired.push((pv, pod.spec.node_name.clone(), pod.metadata.uid.clone()));
         }
         let attachments: Vec<_> = ctx.store().volume_attachments.values().cloned().collect();

@@ -7,6 +7,7 @@ pub(crate) mod disruption;
 pub(crate) mod garbage_collector;
 pub(crate) mod node_ipam;
 pub(crate) mod node_lifecycle;
+pub(crate) mod persistent_volume;
 pub(crate) mod podgc;
 pub(crate) mod replicaset;
 pub(crate) mod scheduler;

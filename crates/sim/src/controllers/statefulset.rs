@@ -1,14 +1,20 @@
 //! The StatefulSet controller (`pkg/controller/statefulset`), for one StatefulSet of ordered,
 //! named Pods: `NAME-0` … Its identity is the point: a Pod that is still there (even stuck
 //! `Terminating` on a dead node) is never replaced, because its replacement would have the same
-//! name; a `Failed` Pod is deleted and created again; a missing one is created.
+//! name; a `Failed` Pod is deleted and created again; a missing one is created, after its claim
+//! `data-NAME-N` (`createPersistentVolumeClaims`). The StatefulSet is a stored object (`kubectl
+//! apply` creates it) whose status the controller writes back (`updateStatefulSetStatus`).
+
+use std::collections::BTreeMap;
 
 use crate::apiserver::{ApiOp, controller_ref};
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
-use crate::objects::{Object, ObjectMeta, ObjectReference};
+use crate::objects::{
+    LabelSelector, Object, ObjectMeta, ObjectReference, PersistentVolumeClaim, PodTemplateSpec, StatefulSetSpec,
+    StatefulSetStatus, TemplateMeta,
+};
 use crate::record::Actor;
-use crate::rng::Rng;
 use crate::workload::new_pod;
 
 const ACTOR: Actor = Actor::StatefulSetController;
@@ -30,15 +36,54 @@ pub(crate) struct StatefulSetController {
 }
 
 impl StatefulSetController {
-    /// The reader's StatefulSet (`kubectl apply`): `db`, one replica. Returns false when it
-    /// already exists.
-    pub(crate) fn add(&mut self, rng: &mut Rng) -> bool {
+    /// The reader's StatefulSet (`kubectl apply`): `db`, one replica, one claim template
+    /// `data`. Returns false when it already exists.
+    pub(crate) fn add<T>(&mut self, ctx: &mut Ctx<'_, T>) -> bool {
         if !self.sets.is_empty() {
             return false;
         }
-        let uid = rng.uuid();
-        let revision = format!("db-{}", rng.name_suffix(10));
-        self.sets.push(StatefulSet { name: "db".into(), uid, revision, replicas: 1 });
+        let labels = || -> BTreeMap<String, String> { [("app".to_string(), "db".to_string())].into_iter().collect() };
+        let set = crate::objects::StatefulSet {
+            kind: "StatefulSet",
+            api_version: "apps/v1",
+            metadata: ObjectMeta { name: "db".into(), namespace: "default".into(), ..ObjectMeta::default() },
+            spec: StatefulSetSpec {
+                replicas: 1,
+                selector: LabelSelector { match_labels: labels() },
+                template: PodTemplateSpec {
+                    metadata: TemplateMeta { creation_timestamp: None, labels: labels() },
+                    spec: new_pod(ObjectMeta::default(), Vec::new(), ctx.profile).spec,
+                },
+                volume_claim_templates: vec![serde_json::json!({
+                    "apiVersion": "v1",
+                    "kind": "PersistentVolumeClaim",
+                    "metadata": { "name": "data", "creationTimestamp": null },
+                    "spec": {
+                        "accessModes": ["ReadWriteOnce"],
+                        "resources": { "requests": { "storage": crate::objects::CLAIM_SIZE } },
+                        "volumeMode": "Filesystem",
+                    },
+                    "status": { "phase": "Pending" },
+                })],
+                service_name: "db".into(),
+                pod_management_policy: "OrderedReady",
+                update_strategy: serde_json::json!({ "type": "RollingUpdate", "rollingUpdate": { "partition": 0 } }),
+                revision_history_limit: 10,
+                persistent_volume_claim_retention_policy: serde_json::json!({ "whenDeleted": "Retain", "whenScaled": "Retain" }),
+            },
+            status: StatefulSetStatus::default(),
+        };
+        let Some(Object::StatefulSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::CreateStatefulSet(set)).ok()
+        else {
+            return false;
+        };
+        let revision = format!("db-{}", ctx.rng.name_suffix(10));
+        self.sets.push(StatefulSet {
+            name: "db".into(),
+            uid: created.metadata.uid.clone(),
+            revision,
+            replicas: created.spec.replicas,
+        });
         true
     }
 
@@ -73,13 +118,65 @@ impl StatefulSetController {
                     }
                     Some(_) => {}
                     None => {
+                        self.create_claim(ctx, &set, &name);
                         self.create(ctx, &set, ordinal, &name);
                         // OrderedReady: one Pod at a time.
                         break;
                     }
                 }
             }
+            self.update_status(ctx, &set);
         }
+    }
+
+    /// `createPersistentVolumeClaims`: the Pod's claim from the `data` template, unless it exists.
+    fn create_claim<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, pod: &str) {
+        let labels = [("app".to_string(), set.name.clone())].into_iter().collect();
+        let claim = PersistentVolumeClaim::for_pod(pod, labels);
+        if ctx.store().claims.contains_key(&(claim.metadata.namespace.clone(), claim.metadata.name.clone())) {
+            return;
+        }
+        // The real controller also records `SuccessfulCreate` "create Claim data-db-0 Pod db-0 in
+        // StatefulSet db success"; not written here, as an Event draws from the seeded stream
+        // and would move the run's timings.
+        ctx.call(ACTOR, None, ApiOp::CreateClaim(claim));
+    }
+
+    /// `updateStatefulSetStatus`: the counts over the set's Pods (`replicas`: created, i.e. with a
+    /// phase; `readyReplicas`/`availableReplicas`: Running and Ready, `minReadySeconds` 0;
+    /// `currentReplicas`/`updatedReplicas`: created, not terminating, of the one revision), sent
+    /// only when it changed.
+    fn update_status<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet) {
+        let Some(stored) = ctx.store().statefulsets.get(&("default".to_string(), set.name.clone())).cloned() else {
+            return;
+        };
+        let mut status = StatefulSetStatus {
+            observed_generation: stored.metadata.generation,
+            current_revision: set.revision.clone(),
+            update_revision: set.revision.clone(),
+            collision_count: Some(0),
+            ..StatefulSetStatus::default()
+        };
+        for pod in ctx.store().pods.values() {
+            if pod.controller().is_none_or(|c| c.uid != set.uid) || pod.status.phase.is_empty() {
+                continue;
+            }
+            status.replicas += 1;
+            if pod.status.phase == "Running" && pod.is_ready() {
+                status.ready_replicas += 1;
+                status.available_replicas += 1;
+            }
+            if !pod.is_terminating() {
+                status.current_replicas += 1;
+                status.updated_replicas += 1;
+            }
+        }
+        if status == stored.status {
+            return;
+        }
+        let mut wanted = crate::objects::StatefulSet::clone(&stored);
+        wanted.status = status;
+        ctx.call(ACTOR, None, ApiOp::UpdateStatefulSetStatus(wanted));
     }
 
     fn create<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, ordinal: i32, name: &str) {

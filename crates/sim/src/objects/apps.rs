@@ -61,3 +61,56 @@ pub struct DaemonSetStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number_unavailable: Option<i32>,
 }
+
+/// An `apps/v1` `StatefulSet` as the API server serves it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatefulSet {
+    pub kind: &'static str,
+    #[serde(rename = "apiVersion")]
+    pub api_version: &'static str,
+    pub metadata: ObjectMeta,
+    pub spec: StatefulSetSpec,
+    pub status: StatefulSetStatus,
+}
+
+/// `apps/v1` `StatefulSetSpec`, in the API's field order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatefulSetSpec {
+    pub replicas: i32,
+    pub selector: LabelSelector,
+    pub template: PodTemplateSpec,
+    pub volume_claim_templates: Vec<serde_json::Value>,
+    pub service_name: String,
+    pub pod_management_policy: &'static str,
+    pub update_strategy: serde_json::Value,
+    pub revision_history_limit: i32,
+    pub persistent_volume_claim_retention_policy: serde_json::Value,
+}
+
+/// `apps/v1` `StatefulSetStatus`: `replicas` and `availableReplicas` have no `omitempty`; the
+/// controller always writes `collisionCount` (a pointer, so `0` is printed).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatefulSetStatus {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    pub replicas: i32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ready_replicas: i32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub current_replicas: i32,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub updated_replicas: i32,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub current_revision: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub update_revision: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collision_count: Option<i32>,
+    pub available_replicas: i32,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}

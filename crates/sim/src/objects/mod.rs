@@ -11,6 +11,7 @@ mod node;
 mod pod;
 mod policy;
 mod status;
+mod volume;
 mod volume_attachment;
 
 use std::fmt;
@@ -18,7 +19,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-pub use apps::{DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, TemplateMeta};
+pub use apps::{
+    DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, StatefulSet, StatefulSetSpec, StatefulSetStatus,
+    TemplateMeta,
+};
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventSeries, EventSource};
 pub use lease::{Lease, LeaseSpec};
@@ -36,6 +40,10 @@ pub use policy::{
     Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,
 };
 pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
+pub use volume::{
+    CLAIM_SIZE, ClaimSpec, ClaimStatus, PersistentVolume, PersistentVolumeClaim, STORAGE_CLASS, VolumeSpec,
+    VolumeStatus,
+};
 pub use volume_attachment::{VolumeAttachment, VolumeAttachmentSource, VolumeAttachmentSpec, VolumeAttachmentStatus};
 
 pub(crate) use pod::{order_pod_conditions, pinned_to, set_pod_condition};
@@ -60,6 +68,9 @@ pub enum Kind {
     PodDisruptionBudget,
     DaemonSet,
     VolumeAttachment,
+    StatefulSet,
+    PersistentVolumeClaim,
+    PersistentVolume,
 }
 
 impl Kind {
@@ -74,6 +85,9 @@ impl Kind {
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
             Kind::DaemonSet => "DaemonSet",
             Kind::VolumeAttachment => "VolumeAttachment",
+            Kind::StatefulSet => "StatefulSet",
+            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
+            Kind::PersistentVolume => "PersistentVolume",
         }
     }
 }
@@ -120,6 +134,9 @@ pub enum Object {
     PodDisruptionBudget(Arc<PodDisruptionBudget>),
     DaemonSet(Arc<DaemonSet>),
     VolumeAttachment(Arc<VolumeAttachment>),
+    StatefulSet(Arc<StatefulSet>),
+    PersistentVolumeClaim(Arc<PersistentVolumeClaim>),
+    PersistentVolume(Arc<PersistentVolume>),
 }
 
 impl Object {
@@ -134,6 +151,9 @@ impl Object {
             Object::PodDisruptionBudget(o) => &o.metadata,
             Object::DaemonSet(o) => &o.metadata,
             Object::VolumeAttachment(o) => &o.metadata,
+            Object::StatefulSet(o) => &o.metadata,
+            Object::PersistentVolumeClaim(o) => &o.metadata,
+            Object::PersistentVolume(o) => &o.metadata,
         }
     }
 
@@ -148,6 +168,9 @@ impl Object {
             Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
             Object::DaemonSet(_) => Kind::DaemonSet,
             Object::VolumeAttachment(_) => Kind::VolumeAttachment,
+            Object::StatefulSet(_) => Kind::StatefulSet,
+            Object::PersistentVolumeClaim(_) => Kind::PersistentVolumeClaim,
+            Object::PersistentVolume(_) => Kind::PersistentVolume,
         }
     }
 
