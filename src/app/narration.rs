@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use super::state::AppCtx;
-use crate::i18n::{Key, Segment, segments};
+use crate::i18n::Key;
+use crate::view::poster::{Words, paragraphs};
 
 /// Whether a click is a plain left click (not one that opens a new tab or window).
 fn plain_click(ev: &leptos::ev::MouseEvent) -> bool {
@@ -52,33 +53,11 @@ fn copy_to_clipboard(ctx: AppCtx, url: String) {
     refused.forget();
 }
 
-/// One paragraph of narration: text, code, and terms that highlight a stage element while
-/// hovered or focused. A `<span class="para">` in the one block of the step's text (see
-/// [`crate::view::poster::step_body`]).
-fn paragraph(ctx: AppCtx, text: &'static str) -> impl IntoView {
-    let parts = segments(text)
-        .into_iter()
-        .map(|segment| match segment {
-            Segment::Text(t) => t.into_any(),
-            Segment::Code(c) => view! { <code>{c}</code> }.into_any(),
-            Segment::Term { target, words } => view! {
-                <button
-                    type="button"
-                    class="term"
-                    data-term=target
-                    class:active=move || ctx.highlight.get() == Some(target)
-                    on:mouseenter=move |_| ctx.highlight.set(Some(target))
-                    on:mouseleave=move |_| ctx.highlight.set(None)
-                    on:focus=move |_| ctx.highlight.set(Some(target))
-                    on:blur=move |_| ctx.highlight.set(None)
-                >
-                    {words}
-                </button>
-            }
-            .into_any(),
-        })
-        .collect_view();
-    view! { <span class="para">{parts}</span> }
+/// The stage element a term names (`data-term`) at or above an event's target in the narration.
+fn term_at(ev: &web_sys::Event) -> Option<&'static str> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let name = target.closest("[data-term]").ok()??.get_attribute("data-term")?;
+    crate::i18n::TARGETS.iter().copied().find(|t| *t == name)
 }
 
 /// The narration panel.
@@ -114,11 +93,15 @@ pub fn Narration() -> impl IntoView {
         ctx.lang.get().fill(Key::StepOf, &[&step.get().to_string(), &total.to_string()])
     };
     let title = move || text().steps.get(step.get() - 1).map(|s| s.title).unwrap_or_default();
-    // The step's paragraphs, made anew for each step (keyed by the text), not rebuilt in place:
-    // text nodes kept from one step to the next would count as shifted when the words in them
-    // move.
-    let body = move || [text().steps.get(step.get() - 1).map(|s| s.body).unwrap_or_default()];
-    let paragraphs = move |body: &'static [&'static str]| body.iter().map(|p| paragraph(ctx, p)).collect_view();
+    // The step's paragraphs, written as markup (`poster::paragraphs`) and made anew each step
+    // (text nodes kept from one step to the next would count as shifted when their words move);
+    // a term highlights what it names while hovered or focused (one listener each for the block).
+    let body = move || {
+        let mut html = String::new();
+        let body = text().steps.get(step.get() - 1).map(|s| s.body).unwrap_or_default();
+        paragraphs(&mut html, body, Words::Narration);
+        html
+    };
 
     let title_sizers = move || {
         let titles = text().steps.iter().map(|s| view! { <p class="narration-sizer sizer-title">{s.title}</p> });
@@ -130,8 +113,8 @@ pub fn Narration() -> impl IntoView {
             .iter()
             .map(|s| {
                 let mut html = String::new();
-                crate::view::poster::step_body(&mut html, s.body, false);
-                view! { <div class="narration-sizer" inner_html=html></div> }
+                paragraphs(&mut html, s.body, Words::Unseen);
+                view! { <div class="narration-sizer step-body" inner_html=html></div> }
             })
             .collect_view()
     };
@@ -189,9 +172,14 @@ pub fn Narration() -> impl IntoView {
                 {title_sizers}
             </div>
             <div class="narration-room">
-                <div class="step-body narration-body">
-                    <For each=body key=|b| b.as_ptr() as usize children=paragraphs />
-                </div>
+                <div
+                    class="step-body narration-body"
+                    inner_html=body
+                    on:mouseover=move |ev: leptos::ev::MouseEvent| ctx.highlight.set(term_at(&ev))
+                    on:focusin=move |ev: leptos::ev::FocusEvent| ctx.highlight.set(term_at(&ev))
+                    on:mouseout=move |_| ctx.highlight.set(None)
+                    on:focusout=move |_| ctx.highlight.set(None)
+                ></div>
                 {body_sizers}
             </div>
             <Show

@@ -24,30 +24,45 @@ pub fn step_href(lang: Lang, chapter: Chapter, n: usize) -> String {
     format!("?{}", link::to_query(&link))
 }
 
-/// A step's paragraphs as HTML, the way the app's narration lays them out: one block
-/// (`<div class="step-body">`) with each paragraph a `<span class="para">` (the style sheet puts
-/// a paragraph's gap before each but the first), code kept as code, words that point at the
-/// stage as text. One block, not one `<p>` a paragraph: a browser takes a block's text as one
-/// candidate for the largest contentful paint, the first time the block is painted, so the
+/// How [`paragraphs`] writes a step's text.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Words {
+    /// The poster's: code as `<code>`, the words that point at the stage as text.
+    Poster,
+    /// The app's narration: the words that point at the stage are buttons
+    /// (`<button class="term" data-term="TARGET">`) that highlight it while hovered or focused.
+    Narration,
+    /// A copy only laid out, never shown (the narration's room, `app::narration`): code as a
+    /// `<span class="code">` styled the same, so the page's `code` elements and buttons are the
+    /// ones a reader meets.
+    Unseen,
+}
+
+/// A step's paragraphs as HTML, the way the page lays them out: each paragraph a
+/// `<span class="para">` in one block (`step-body`; the style sheet puts a paragraph's gap before
+/// each but the first). One block, not one `<p>` a paragraph: a browser takes a block's text as
+/// one candidate for the largest contentful paint, the first time the block is painted, so the
 /// poster's step is as large as the app's narration that replaces it, and the app's narration,
 /// one block kept from step to step, is never a new, later largest paint.
-/// Kubernetes identifiers are `<code>` when `shown`; in a copy only laid out, never shown (the
-/// narration's room, `app::narration`), a `<span class="code">` styled the same, so that the
-/// page's `code` elements are the ones a reader sees.
-pub fn step_body(out: &mut String, body: &[&str], shown: bool) {
-    let (open, close) = if shown { ("<code>", "</code>") } else { ("<span class=\"code\">", "</span>") };
-    out.push_str("<div class=\"step-body\">");
+pub fn paragraphs(out: &mut String, body: &[&str], words: Words) {
+    let (open, close) = match words {
+        Words::Unseen => ("<span class=\"code\">", "</span>"),
+        _ => ("<code>", "</code>"),
+    };
     for text in body {
         out.push_str("<span class=\"para\">");
         for segment in segments(text) {
             match segment {
+                Segment::Term { target, words: t } if words == Words::Narration => cat(
+                    out,
+                    &["<button type=\"button\" class=\"term\" data-term=\"", target, "\">", &escape(t), "</button>"],
+                ),
                 Segment::Text(t) | Segment::Term { words: t, .. } => out.push_str(&escape(t)),
                 Segment::Code(c) => cat(out, &[open, &escape(c), close]),
             }
         }
         out.push_str("</span>\n");
     }
-    out.push_str("</div>\n");
 }
 
 /// The poster for one language: a `<section lang="..">`. The first language's title is the
@@ -106,7 +121,9 @@ pub fn section(lang: Lang, first: bool) -> String {
                 &mut out,
                 &["<li value=\"", &n_text, "\" data-step=\"", &n_text, "\">\n<h3>", &escape(step.title), "</h3>\n"],
             );
-            step_body(&mut out, step.body, true);
+            out.push_str("<div class=\"step-body\">");
+            paragraphs(&mut out, step.body, Words::Poster);
+            out.push_str("</div>\n");
             cat(
                 &mut out,
                 &[
@@ -243,19 +260,33 @@ mod tests {
     }
 
     #[test]
-    fn a_step_is_one_block_of_paragraphs() {
+    fn a_step_is_paragraphs_in_one_block() {
         let body = &["The kubelet sends `POST /api/v1/nodes` to the [[apiserver|API server]].", "Then <it> waits."];
-        let mut shown = String::new();
-        step_body(&mut shown, body, true);
+        let written = |words| {
+            let mut out = String::new();
+            paragraphs(&mut out, body, words);
+            out
+        };
+        let poster = written(Words::Poster);
         assert_eq!(
-            shown,
-            "<div class=\"step-body\"><span class=\"para\">The kubelet sends <code>POST /api/v1/nodes</code> to the \
-             API server.</span>\n<span class=\"para\">Then &lt;it&gt; waits.</span>\n</div>\n"
+            poster,
+            "<span class=\"para\">The kubelet sends <code>POST /api/v1/nodes</code> to the API server.</span>\n\
+             <span class=\"para\">Then &lt;it&gt; waits.</span>\n"
+        );
+        // The narration's terms are buttons naming what they highlight.
+        assert_eq!(
+            written(Words::Narration),
+            poster.replace(
+                "API server",
+                "<button type=\"button\" class=\"term\" data-term=\"apiserver\">API server</button>"
+            )
         );
         // A copy only laid out has the same text, and no code element a reader could meet twice.
-        let mut laid_out = String::new();
-        step_body(&mut laid_out, body, false);
-        assert_eq!(laid_out, shown.replace("<code>", "<span class=\"code\">").replace("</code>", "</span>"));
+        assert_eq!(
+            written(Words::Unseen),
+            poster.replace("<code>", "<span class=\"code\">").replace("</code>", "</span>")
+        );
+        assert!(html().contains("<div class=\"step-body\"><span class=\"para\">"));
     }
 
     #[test]
