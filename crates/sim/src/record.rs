@@ -7,7 +7,7 @@
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Bound;
 
@@ -596,8 +596,9 @@ pub struct Log {
     /// one node's Pods without reading every Pod). A Pod is listed under a node from the version
     /// that binds it there; its version at an instant says whether it was bound then.
     pods_by_node: BTreeMap<String, Vec<usize>>,
-    /// Every path and node name a request has carried, each kept once.
-    interned: BTreeSet<Interned>,
+    /// Every path and node name a request has carried, each kept once (hashed: the paths of a
+    /// fleet share long prefixes, which an ordered set compares again at every level).
+    interned: rustc_hash::FxHashSet<Interned>,
 }
 
 /// The lengths of a log's lists at one moment: enough to cut it back to that moment.
