@@ -295,13 +295,13 @@ fn containers_stop_only_under_a_kubelet(log: &Log) -> Check {
 
 /// (f) resourceVersions strictly increase in log order; and every list of the log is in time order.
 fn log_order(log: &Log) -> Check {
-    for w in log.changes.windows(2) {
-        let (a, b) = (w[0].object().meta().resource_version, w[1].object().meta().resource_version);
+    for (w0, w1) in log.changes.iter().zip(log.changes.iter_from(1)) {
+        let (a, b) = (w0.object().meta().resource_version, w1.object().meta().resource_version);
         if a >= b {
-            return Err(format!("resourceVersion {a} then {b} ({} then {})", w[0].object().key(), w[1].object().key()));
+            return Err(format!("resourceVersion {a} then {b} ({} then {})", w0.object().key(), w1.object().key()));
         }
-        if w[0].t > w[1].t || w[0].seq >= w[1].seq {
-            return Err(format!("changes out of order at {}", w[1].t));
+        if w0.t > w1.t || w0.seq >= w1.seq {
+            return Err(format!("changes out of order at {}", w1.t));
         }
     }
     let times = |name: &str, ts: Vec<(u64, SimTime)>| -> Check {

@@ -306,7 +306,7 @@ fn registration_chapter_strings_and_order() {
         status.message,
         "nodes \"node-1\" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/worker"
     );
-    let read = log.requests[..i].iter().rev().find(|r| r.actor == as_node).expect("kubectl reads the Node first");
+    let read = log.requests.iter().take(i).rev().find(|r| r.actor == as_node).expect("kubectl reads the Node first");
     assert_eq!(
         (read.method, read.path.as_str(), read.query.as_ref(), read.t),
         (Method::Get, "/api/v1/nodes/node-1", "", label.t)
@@ -742,7 +742,7 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
         .position(|r| r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome == Outcome::Code(201))
         .expect("the Node POST");
     let post = &log.requests[i];
-    let next: Vec<&Request> = log.requests[i + 1..].iter().filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
+    let next: Vec<&Request> = log.requests.iter_from(i + 1).filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
     assert_eq!(
         next.iter().map(|r| (r.method, r.path.as_str(), r.query.as_ref(), r.t)).collect::<Vec<_>>(),
         [

@@ -141,7 +141,7 @@ impl FleetIndex {
             self.machines.push(Machine { hostname: r.view.hostname.clone(), zone, since: r.t, track });
         }
         self.records = log.machines.len();
-        for c in log.changes.get(self.changes..).unwrap_or_default() {
+        for c in log.changes.iter_from(self.changes) {
             // Only Nodes and Pods are read (a Lease renewal is built when read: never here).
             if !matches!(c.kind(), Kind::Node | Kind::Pod) {
                 continue;

@@ -16,6 +16,7 @@
 //
 // 1. values: time, randomness, maps, versions, object shapes, actions, machines' plain states
 pub mod action;
+pub mod chunked;
 pub mod machine;
 pub mod objects;
 pub mod profile;

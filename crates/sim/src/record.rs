@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use super::action::{Action, Refusal};
+use super::chunked::Chunked;
 use super::machine::MachineView;
 pub use super::objects::ChangeType;
 use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status};
@@ -578,8 +579,9 @@ pub struct MachineRecord {
 /// Everything the simulation has produced so far.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
-    pub requests: Vec<Request>,
-    pub changes: Vec<Change>,
+    /// In chunks, as the object versions: the two lists that grow to 400,000 records an hour.
+    pub requests: Chunked<Request>,
+    pub changes: Chunked<Change>,
     pub events: Vec<EventRecord>,
     pub lines: Vec<LogLine>,
     pub inputs: Vec<AppliedInput>,

@@ -41,8 +41,10 @@ impl Probe {
             Ctx::new(self.now, WallTime(0), Profile::V1_34, &mut self.rng, &mut self.api, &mut self.log, &mut self.bus);
         f(&mut ctx);
         let timers = ctx.finish();
-        let mut out: Vec<String> = self.log.requests[requests..]
-            .iter()
+        let mut out: Vec<String> = self
+            .log
+            .requests
+            .iter_from(requests)
             .map(|r| {
                 let outcome = match r.outcome {
                     Outcome::Code(c) => c.to_string(),

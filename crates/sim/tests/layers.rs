@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "rng",
     "vecmap",
     "shared",
+    "chunked",
     "profile",
     "objects",
     "selector",

@@ -38,7 +38,7 @@ pub(super) const LEASE: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-nod
 
 pub(super) fn log_of(requests: Vec<Request>) -> Log {
     let mut log = Log::default();
-    log.requests = requests;
+    log.requests = requests.into_iter().collect();
     log
 }
 
