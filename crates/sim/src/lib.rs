@@ -19,6 +19,7 @@ pub mod action;
 pub mod machine;
 pub mod objects;
 pub mod profile;
+mod queue;
 pub mod rng;
 pub mod selector;
 mod shared;
