@@ -9,7 +9,7 @@ use super::time::SimTime;
 
 /// Timers keyed by (time, sequence number), earliest first.
 #[derive(Clone, Debug)]
-pub struct TimerQueue<T> {
+pub(crate) struct TimerQueue<T> {
     heap: BinaryHeap<Entry<T>>,
 }
 
@@ -46,17 +46,17 @@ impl<T> Default for TimerQueue<T> {
 
 impl<T> TimerQueue<T> {
     /// Files `item` to be due at `at`; `seq` orders it among the entries due at the same time.
-    pub fn push(&mut self, at: SimTime, seq: u64, item: T) {
+    pub(crate) fn push(&mut self, at: SimTime, seq: u64, item: T) {
         self.heap.push(Entry { at, seq, item });
     }
 
     /// When the earliest entry is due, if any is queued.
-    pub fn next_at(&self) -> Option<SimTime> {
+    pub(crate) fn next_at(&self) -> Option<SimTime> {
         self.heap.peek().map(|e| e.at)
     }
 
     /// Takes the earliest entry (the lowest sequence number among those due at the same time).
-    pub fn pop(&mut self) -> Option<(SimTime, T)> {
+    pub(crate) fn pop(&mut self) -> Option<(SimTime, T)> {
         self.heap.pop().map(|e| (e.at, e.item))
     }
 }
