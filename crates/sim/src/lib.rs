@@ -20,6 +20,7 @@ pub mod chunked;
 pub mod machine;
 pub mod objects;
 pub mod profile;
+mod queue;
 pub mod rng;
 pub mod selector;
 mod shared;

@@ -7,8 +7,6 @@
 //! modelled as a reconcile pass one millisecond after any Node or Pod change, which delivers the
 //! change to every component that watches it.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use super::action::{Action, ActionKind, Refusal, Target, split_pod, split_taint_target, split_zone_count};
@@ -32,6 +30,7 @@ use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView, ShutdownPeriods};
 use super::objects::Node;
 use super::profile::Profile;
+use super::queue::TimerQueue;
 use super::record::{AppliedInput, Log};
 use super::rng::Rng;
 use super::scenario::{DEFAULT_FLEET, ReplicaSetSpec};
@@ -110,31 +109,6 @@ enum Timer {
     Resync,
 }
 
-#[derive(Clone, Debug)]
-struct Scheduled {
-    at: SimTime,
-    seq: u64,
-    timer: Timer,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Scheduled {
-    // BinaryHeap is a max-heap: the earliest timer must compare greatest.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
 /// What every component shares: the clock, the configuration, the generator, the store, the
 /// timer queue and what the last requests changed.
 #[derive(Clone, Debug)]
@@ -144,7 +118,7 @@ struct Core {
     rng: Rng,
     api: ApiServer,
     bus: Bus,
-    queue: BinaryHeap<Scheduled>,
+    queue: TimerQueue<Timer>,
 }
 
 impl Core {
@@ -163,10 +137,10 @@ impl Core {
         let result = f(&mut ctx);
         let timers: Vec<Wake<T>> = ctx.finish();
         for (at, seq, timer) in timers {
-            self.queue.push(Scheduled { at, seq, timer: wrap(timer) });
+            self.queue.push(at, seq, wrap(timer));
         }
         if let Some((at, seq)) = self.bus.reconcile_at.take() {
-            self.queue.push(Scheduled { at, seq, timer: Timer::Reconcile });
+            self.queue.push(at, seq, Timer::Reconcile);
         }
         result
     }
@@ -174,7 +148,7 @@ impl Core {
     /// Schedules one of the router's own timers.
     fn at(&mut self, at: SimTime, timer: Timer) {
         let seq = self.bus.next_seq();
-        self.queue.push(Scheduled { at: at.max(self.now), seq, timer });
+        self.queue.push(at.max(self.now), seq, timer);
     }
 }
 
@@ -217,7 +191,7 @@ impl World {
             rng,
             api: ApiServer::with_resource_version(1_000),
             bus: Bus::default(),
-            queue: BinaryHeap::new(),
+            queue: TimerQueue::default(),
         };
         let mut world = World {
             core,
@@ -276,15 +250,15 @@ impl World {
     /// records first: then it stops at the next instant a timer is due (everything before it has
     /// run, nothing at it) and moves the clock there. Returns the instant the clock is at.
     pub(crate) fn run_within(&mut self, t: SimTime, log: &mut Log, records: usize) -> SimTime {
-        while let Some(next) = self.core.queue.peek() {
-            if next.at >= t {
+        while let Some(next) = self.core.queue.next_at() {
+            if next >= t {
                 break;
             }
-            if next.at > self.core.now && log.len() >= records {
-                self.core.now = next.at;
-                return next.at;
+            if next > self.core.now && log.len() >= records {
+                self.core.now = next;
+                return next;
             }
-            let Scheduled { at, timer, .. } = self.core.queue.pop().expect("peeked");
+            let (at, timer) = self.core.queue.pop().expect("peeked");
             self.core.now = at;
             self.fire(timer, log);
             self.record_machines(log);

@@ -13,6 +13,7 @@ const LAYERS: &[&str] = &[
     "time",
     "rng",
     "vecmap",
+    "queue",
     "shared",
     "chunked",
     "profile",
