@@ -71,6 +71,7 @@ pub use record::{
     Severity,
 };
 pub use scenario::{Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};
+pub use shared::Shared;
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ActionChecker, ForkError, Input, Snapshot, Timeline};
 pub use world::{Config, DEFAULT_EPOCH, DEFAULT_SEED};

@@ -6,17 +6,20 @@
 //! such a part is copied only when it is written after a checkpoint took it (`Arc::make_mut`), so
 //! a checkpoint costs what changed since the last one. Reading and writing look the same as on
 //! the value itself (`Deref`, `DerefMut`).
+//!
+//! The log's object versions share the same way: a Pod's spec is a [`Shared`], so the versions a
+//! Pod goes through (its status changing, its spec not) hold one spec between them.
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 /// A value behind an `Arc`, copied on its first write while a checkpoint shares it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Shared<T>(Arc<T>);
+pub struct Shared<T>(Arc<T>);
 
 impl<T> Shared<T> {
     /// Wraps `value`.
-    pub(crate) fn new(value: T) -> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
         Shared(Arc::new(value))
     }
 }
@@ -24,6 +27,13 @@ impl<T> Shared<T> {
 impl<T> From<T> for Shared<T> {
     fn from(value: T) -> Shared<T> {
         Shared::new(value)
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for Shared<T> {
+    /// As the value.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (*self.0).serialize(s)
     }
 }
 

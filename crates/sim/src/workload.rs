@@ -55,7 +55,8 @@ pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: P
             priority: 0,
             enable_service_links: true,
             preemption_policy: "PreemptLowerPriority".into(),
-        },
+        }
+        .into(),
         status: PodStatus { phase: "Pending".into(), qos_class: "Burstable".into(), ..PodStatus::default() },
     }
 }

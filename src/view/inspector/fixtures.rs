@@ -79,7 +79,8 @@ pub(super) fn pod(phase: &str, statuses: Vec<ContainerStatus>) -> Pod {
                 image_pull_policy: String::new(),
             }],
             ..PodSpec::default()
-        },
+        }
+        .into(),
         status: PodStatus { phase: phase.into(), container_statuses: statuses, ..PodStatus::default() },
     }
 }

@@ -33,7 +33,7 @@ pub struct DaemonSetSpec {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PodTemplateSpec {
     pub metadata: TemplateMeta,
-    pub spec: PodSpec,
+    pub spec: crate::shared::Shared<PodSpec>,
 }
 
 /// A template's metadata: labels only (`creationTimestamp: null` as the API server prints it).

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::meta::{ObjectMeta, ObjectReference, Time};
+use crate::shared::Shared;
 
 /// A Pod as the API server serves it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -13,7 +14,9 @@ pub struct Pod {
     #[serde(rename = "apiVersion")]
     pub api_version: &'static str,
     pub metadata: ObjectMeta,
-    pub spec: PodSpec,
+    /// Shared between the Pod's versions (and copied when one writes it): most versions change
+    /// only the status.
+    pub spec: Shared<PodSpec>,
     pub status: PodStatus,
 }
 
