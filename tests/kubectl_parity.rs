@@ -110,6 +110,10 @@ fn objects(c: &Cluster) -> Vec<Object> {
     v.extend(c.events.iter().map(|e| Object::Event(e.clone())));
     v.extend(c.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())));
     v.extend(c.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())));
+    v.extend(c.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())));
+    v.extend(c.claims.iter().map(|d| Object::PersistentVolumeClaim(d.clone())));
+    v.extend(c.volumes.iter().map(|d| Object::PersistentVolume(d.clone())));
+    v.extend(c.volume_attachments.iter().map(|d| Object::VolumeAttachment(d.clone())));
     v
 }
 
@@ -553,18 +557,19 @@ fn discovery(path: &str) -> Option<Value> {
                           "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
         "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
                             "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events),
+                                          res(Resource::PersistentVolumeClaims), res(Resource::PersistentVolumes),
                                           {"name": "pods/eviction", "singularName": "", "namespaced": true,
                                            "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}]}),
         "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "coordination.k8s.io/v1", "resources": [res(Resource::Leases)]}),
         "/apis/storage.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Resource::CsiNodes)]}),
+                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Resource::CsiNodes), res(Resource::VolumeAttachments)]}),
         "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "events.k8s.io/v1", "resources": [res(Resource::Events)]}),
         "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "policy/v1", "resources": [res(Resource::PodDisruptionBudgets)]}),
         "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets)]}),
+                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets), res(Resource::StatefulSets)]}),
         _ => return None,
     })
 }
@@ -959,6 +964,26 @@ const MAINTENANCE: &[(&str, Check)] = &[
     ("get pods -A -o wide", Check::ServerAges),
 ];
 
+/// Commands run at every moment of chapter 6: the StatefulSet, its claim and volume, and the
+/// volume's attachment.
+const GOES_AWAY: &[(&str, Check)] = &[
+    ("get sts", Check::ServerAges),
+    ("get statefulsets -o wide", Check::ServerAges),
+    ("get sts db -o yaml", Check::ServerAges),
+    ("get statefulsets.apps -A -o json", Check::Json),
+    ("get pvc", Check::ServerAges),
+    ("get pvc -o wide", Check::ServerAges),
+    ("get persistentvolumeclaims -A -o yaml", Check::ServerAges),
+    ("get pv", Check::ServerAges),
+    ("get pv -o wide", Check::ServerAges),
+    ("get pv -o json", Check::Json),
+    ("get volumeattachments", Check::ServerAges),
+    ("get volumeattachments.storage.k8s.io -o wide", Check::ServerAges),
+    ("get volumeattachments -o yaml", Check::ServerAges),
+    ("get sts,pvc,pv", Check::ServerAges),
+    ("get pvc nope", Check::ServerAges),
+];
+
 #[test]
 fn kubectl_prints_what_nodeline_prints() {
     let Some(path) = require_kubectl() else { return };
@@ -987,6 +1012,11 @@ fn kubectl_prints_what_nodeline_prints() {
                     }
                     if m.chapter == Chapter::Maintenance {
                         for (args, check) in MAINTENANCE {
+                            n += check_one(&k, id, &served, args, *check, &mut local);
+                        }
+                    }
+                    if m.chapter == Chapter::NodeGoesAway {
+                        for (args, check) in GOES_AWAY {
                             n += check_one(&k, id, &served, args, *check, &mut local);
                         }
                     }

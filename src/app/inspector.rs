@@ -293,6 +293,16 @@ pub fn Inspector() -> impl IntoView {
     });
     on_cleanup(move || packet_click.remove());
 
+    // A volume or a StatefulSet identity on the stage opens its object in the YAML tab.
+    let object_click = window_event_listener(ev::click, move |ev| {
+        let Some(el) = closest(&ev, "[data-object]") else { return };
+        if let Some(key) = el.get_attribute("data-object").and_then(|v| yaml::parse_value(&v)) {
+            yaml_chosen.set(Some(key));
+            tab.set(YAML);
+        }
+    });
+    on_cleanup(move || object_click.remove());
+
     let run = move |line: String| {
         let line = kvm::normalize(&line);
         history.update_value(|h| h.push(&line));

@@ -27,6 +27,8 @@ pub fn suggestions(node: &str) -> Vec<String> {
         "kubectl get csinodes".into(),
         "kubectl get pdb".into(),
         "kubectl describe pdb".into(),
+        "kubectl get sts,pvc,pv".into(),
+        "kubectl get volumeattachments".into(),
         format!("kubectl cordon {node}"),
         format!("kubectl drain {node} --ignore-daemonsets"),
         format!("kubectl uncordon {node}"),

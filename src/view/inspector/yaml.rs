@@ -52,6 +52,10 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
         "CSINode" => Kind::CsiNode,
         "Lease" => Kind::Lease,
         "Pod" => Kind::Pod,
+        "StatefulSet" => Kind::StatefulSet,
+        "PersistentVolumeClaim" => Kind::PersistentVolumeClaim,
+        "PersistentVolume" => Kind::PersistentVolume,
+        "VolumeAttachment" => Kind::VolumeAttachment,
         _ => return None,
     };
     let (namespace, name) = (parts.next()?, parts.next()?);
@@ -59,7 +63,8 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
 }
 
 /// The Nodes, each followed by the CSINode it owns, then the Leases and Pods at the snapshot's
-/// instant.
+/// instant, then (chapter 6) the StatefulSets, PersistentVolumeClaims, PersistentVolumes and
+/// VolumeAttachments.
 pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
     let csinodes = snapshot.csinodes();
     let mut out: Vec<Choice> = Vec::new();
@@ -83,6 +88,23 @@ pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
             .pods()
             .iter()
             .map(|p| Choice::of(ObjectKey::namespaced(Kind::Pod, &p.metadata.namespace, &p.metadata.name))),
+    );
+    let namespaced = |kind: Kind, m: &crate::sim::objects::ObjectMeta| {
+        Choice::of(ObjectKey::namespaced(kind, &m.namespace, &m.name))
+    };
+    out.extend(snapshot.statefulsets().iter().map(|s| namespaced(Kind::StatefulSet, &s.metadata)));
+    out.extend(snapshot.claims().iter().map(|c| namespaced(Kind::PersistentVolumeClaim, &c.metadata)));
+    out.extend(
+        snapshot
+            .persistent_volumes()
+            .iter()
+            .map(|v| Choice::of(ObjectKey::cluster(Kind::PersistentVolume, &v.metadata.name))),
+    );
+    out.extend(
+        snapshot
+            .volume_attachments()
+            .iter()
+            .map(|v| Choice::of(ObjectKey::cluster(Kind::VolumeAttachment, &v.metadata.name))),
     );
     out
 }
@@ -428,5 +450,30 @@ mod tests {
             1 + versions.iter().filter(|&&i| log.changes[i as usize].t <= SimTime::from_secs(60)).count()
         );
         assert!(opts.contains(&format!(r#"<option value="{}" selected>T+00:"#, versions[1])));
+    }
+
+    #[test]
+    fn chapter_six_offers_the_statefulset_claim_volume_and_attachment() {
+        let mut tl = Timeline::new(Chapter::NodeGoesAway, crate::sim::Config::default());
+        let t = SimTime::from_secs(60);
+        tl.run_until(t);
+        let c = choices(&tl.at(t));
+        let labels: Vec<&str> = c.iter().map(|c| c.label.as_str()).collect();
+        assert!(labels.contains(&"StatefulSet default/db"), "{labels:?}");
+        assert!(labels.contains(&"PersistentVolumeClaim default/data-db-0"), "{labels:?}");
+        let pv = c.iter().find(|c| c.key.kind == Kind::PersistentVolume).expect("a PersistentVolume");
+        assert!(pv.label.starts_with("PersistentVolume pvc-"), "{}", pv.label);
+        let va = c.iter().find(|c| c.key.kind == Kind::VolumeAttachment).expect("a VolumeAttachment");
+        for choice in &c {
+            assert_eq!(parse_value(&choice.value).as_ref(), Some(&choice.key));
+        }
+        let log = tl.log();
+        let claim = version_at(log, &c.iter().find(|c| c.key.kind == Kind::PersistentVolumeClaim).unwrap().key, t)
+            .expect("the claim exists");
+        let text = yaml_of(log, claim);
+        assert!(text.contains("  phase: Bound"), "{text}");
+        assert!(text.contains(&format!("volumeName: {}", pv.key.name)), "{text}");
+        let attachment = yaml_of(log, version_at(log, &va.key, t).expect("attached"));
+        assert!(attachment.contains("attached: true"), "{attachment}");
     }
 }

@@ -176,7 +176,8 @@ fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, lang: La
             };
             let r = Rect::new(x, vy, inner_w, ROW_H);
             vy += ROW_H + GAP;
-            VolumeRow { rect: r, text: fit(&text, inner_w - 30.0, CH_MONO), attached: v.attached, label }
+            let object = format!("VolumeAttachment//{}", v.attachment);
+            VolumeRow { rect: r, text: fit(&text, inner_w - 30.0, CH_MONO), attached: v.attached, label, object }
         })
         .collect();
 
@@ -215,6 +216,7 @@ fn attached_volumes(snapshot: &crate::sim::Snapshot<'_>, hostname: &str) -> Vec<
         .filter(|va| va.spec.node_name == hostname)
         .map(|va| AttachedVolume {
             pv: va.spec.source.persistent_volume_name.clone(),
+            attachment: va.metadata.name.clone(),
             attached: va.status.as_ref().is_some_and(|s| s.attached),
             pod: pod.clone(),
         })
@@ -499,6 +501,8 @@ mod tests {
         let vol = &node2.volumes[0];
         assert!(vol.attached && vol.text.starts_with("db-0: pvc-"), "{}", vol.text);
         assert!(vol.label.starts_with("node-2: volume pvc-") && vol.label.ends_with("attached, used by Pod db-0"));
+        assert!(vol.object.starts_with("VolumeAttachment//csi-"), "{}", vol.object);
+        assert!(crate::view::inspector::yaml::parse_value(&vol.object).is_some(), "the YAML tab can open it");
         let killed = scene_at(Chapter::NodeFailure, "", 200, Layout::Wide);
         assert!(!killed.machines[0].powered_off);
         assert_eq!(killed.machines[0].kubelet.text, "kubelet stopped");
@@ -510,6 +514,7 @@ mod tests {
         assert!(without.iter().any(|m| m.name == "node-2"));
         let db = end.store.pods.iter().find(|p| p.name == "db-0").expect("db-0 again");
         assert_eq!(db.identity.as_deref(), Some("StatefulSet db · ordinal 0"));
+        assert_eq!(db.owner.as_deref(), Some("StatefulSet/default/db"));
         assert!(db.detail.ends_with(&with[0].name), "{}", db.detail);
     }
 

@@ -88,12 +88,16 @@ pub struct VolumeRow {
     pub attached: bool,
     /// The accessible name: `node-2: volume pvc-… attached, used by Pod db-0`.
     pub label: String,
+    /// The YAML tab's choice a click opens: `VolumeAttachment//csi-…`.
+    pub object: String,
 }
 
 /// What the stage says about one VolumeAttachment on a machine's Node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct AttachedVolume {
     pub pv: String,
+    /// The VolumeAttachment's name.
+    pub attachment: String,
     pub attached: bool,
     /// The StatefulSet Pod on that Node that uses it, if any.
     pub pod: Option<String>,
@@ -245,6 +249,8 @@ pub struct PodRow {
     /// A StatefulSet Pod's identity (`StatefulSet db · ordinal 0`): its name stays the same on
     /// whichever node it runs.
     pub identity: Option<String>,
+    /// The YAML tab's choice a click on the identity opens: `StatefulSet/default/db`.
+    pub owner: Option<String>,
 }
 
 /// The objects the API server stores.

@@ -162,7 +162,9 @@ pub(super) fn store(
         let health = pod_health(&status, pod);
         let node = if pod.spec.node_name.is_empty() { "—" } else { pod.spec.node_name.as_str() };
         // A StatefulSet Pod's name is its identity: the same on whichever node it runs.
-        let identity = pod.metadata.owner_references.iter().find(|o| o.kind == "StatefulSet").map(|set| {
+        let set = pod.metadata.owner_references.iter().find(|o| o.kind == "StatefulSet");
+        let owner = set.map(|set| format!("StatefulSet/{}/{}", pod.metadata.namespace, set.name));
+        let identity = set.map(|set| {
             let ordinal = pod.metadata.labels.get("apps.kubernetes.io/pod-index").map(String::as_str).unwrap_or("0");
             lang.fill(Key::StatefulSetIdentity, &[&set.name, ordinal])
         });
@@ -177,6 +179,7 @@ pub(super) fn store(
             detail: format!("{ready} {status} · {node}"),
             health,
             identity: identity.map(|i| fit(&i, identity_w, CH_SANS)),
+            owner,
         });
         y += 32.0;
     }

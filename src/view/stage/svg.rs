@@ -175,6 +175,9 @@ pub fn machines_markup(machines: &[MachineBox]) -> String {
         for v in &m.volumes {
             let health = if v.attached { Health::Ok } else { Health::Warn };
             group(&mut o, &format!("volume {}", health.class()), Some(&v.label), Some("volume"));
+            // A click opens the VolumeAttachment in the YAML tab (`app::inspector`).
+            o.pop();
+            let _ = write!(o, r#" data-object="{}">"#, escape(&v.object));
             rect(&mut o, v.rect, "frame volume-frame", 9.0);
             icon(&mut o, health, v.rect.x + 12.0, v.rect.cy());
             text(&mut o, "mono", v.rect.x + 24.0, v.rect.cy() + 3.5, &v.text);
@@ -333,9 +336,10 @@ pub fn store_markup(st: &Store) -> String {
         if let Some(id) = &p.identity {
             let _ = write!(
                 o,
-                r#"<text class="small identity" x="{}" y="{}" text-anchor="end">{}</text>"#,
+                r#"<text class="small identity" x="{}" y="{}" text-anchor="end" data-object="{}">{}</text>"#,
                 N(pr.right() - 4.0),
                 N(pr.y + 12.0),
+                escape(p.owner.as_deref().unwrap_or_default()),
                 escape(id)
             );
         }

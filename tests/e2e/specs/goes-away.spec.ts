@@ -79,6 +79,30 @@ test.describe('a node goes away', () => {
     app.expectNoErrors();
   });
 
+  test('the stage opens the StatefulSet and the VolumeAttachment in the YAML tab; kubectl lists them', async ({ page }) => {
+    const app = new KubectlPage(page);
+    await app.goto('./?chapter=node-goes-away&step=9&autoplay=0');
+    const stage = page.locator('svg.stage-svg');
+    await stage.getByText('StatefulSet db · ordinal 0').click();
+    await expect(app.newTab('YAML')).toHaveAttribute('aria-selected', 'true');
+    await expect(app.yamlObject).toHaveValue('StatefulSet/default/db');
+    await expect(app.yaml).toContainText('kind: StatefulSet');
+    await expect(app.yaml).toContainText('collisionCount: 0');
+    await stage.getByRole('group', { name: /^node-2: volume pvc-/ }).click();
+    await expect(app.yamlObject).toHaveValue(/^VolumeAttachment\/\/csi-[0-9a-f]{64}$/);
+    await expect(app.yaml).toContainText('kind: VolumeAttachment');
+    await expect(app.yaml).toContainText('nodeName: node-2');
+    await app.yamlObject.selectOption('PersistentVolumeClaim/default/data-db-0');
+    await expect(app.yaml).toContainText('pv.kubernetes.io/bind-completed: "yes"');
+    await app.newTab('kubectl').click();
+    await app.type('kubectl get sts,pvc');
+    await expect(app.output).toContainText(/statefulset\.apps\/db\s+[01]\/1/);
+    await expect(app.output).toContainText(/persistentvolumeclaim\/data-db-0\s+Bound\s+pvc-/);
+    await app.type('kubectl get volumeattachments');
+    await expect(app.output).toContainText(/pd\.csi\.storage\.gke\.io\s+pvc-\S+\s+node-2\s+true/);
+    app.expectNoErrors();
+  });
+
   test('in Japanese: the powered-off machine, its volume, db-0 and the shutdown setting, with axe', async ({ page }) => {
     test.slow();
     const app = new PanelsPage(page);

@@ -8,7 +8,7 @@
 //! Simplified: provisioning takes no time (the real CreateVolume call takes seconds), the storage
 //! class binds at once (GKE's `standard-rwo` waits for the first consumer: the scheduler's
 //! `volume.kubernetes.io/selected-node` is not simulated), and the controller's and provisioner's
-//! Events are not written. `docs/kubernetes-notes.md` §13.
+//! Events are not written. `docs/kubernetes-notes.md` §12.
 
 use crate::apiserver::ApiOp;
 use crate::controllers::attach_detach::ATTACHER;

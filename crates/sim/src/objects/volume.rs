@@ -1,6 +1,6 @@
 //! `v1` `PersistentVolumeClaim` and `PersistentVolume`: the StatefulSet's claim `data-db-0`, the
 //! CSI volume the external-provisioner creates for it, and the bind the PV controller completes
-//! (`docs/kubernetes-notes.md` §13).
+//! (`docs/kubernetes-notes.md` §12).
 
 use std::collections::BTreeMap;
 
