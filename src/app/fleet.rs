@@ -39,20 +39,25 @@ fn playhead_point(c: &ZoneChart, ctx: AppCtx) -> zonechart::Point {
 pub struct FleetNow {
     pub fleet: Memo<Fleet>,
     pub lines: Memo<vm::ControllerLines>,
+    /// The stage's width in CSS pixels, which the drawing takes as its own (so its text keeps
+    /// its size), measured as the stage resizes.
+    pub width: RwSignal<f64>,
 }
 
 impl FleetNow {
     /// Makes the memos and puts them in context.
     pub fn provide(ctx: AppCtx) {
         let lines = Memo::new(move |_| ctx.with_session(|s| vm::ControllerLines::of(s.timeline.log())));
+        let width = RwSignal::new(vm::VIEW_W);
         let fleet = Memo::new(move |_| {
             if !ctx.chapter.get().is_fleet() {
                 return Fleet::default();
             }
             let at = ctx.t();
-            lines.with(|l| ctx.with_session(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at)))
+            let w = width.get();
+            lines.with(|l| ctx.with_session(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at, w)))
         });
-        provide_context(FleetNow { fleet, lines });
+        provide_context(FleetNow { fleet, lines, width });
     }
 
     /// The memos, from inside a component.
@@ -124,6 +129,19 @@ pub fn FleetStage() -> impl IntoView {
             super::dom::morph(&layer, &html);
         }
     });
+    // The drawing takes the stage's width, whole pixels, as its own.
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    Effect::new(move |_| {
+        let Some(svg) = svg_ref.get() else { return };
+        let el: web_sys::Element = svg.into();
+        let measured = el.clone();
+        super::dom::on_resize(&el, move || {
+            let w = measured.get_bounding_client_rect().width().round();
+            if w > 0.0 && (w - now.width.get_untracked()).abs() >= 1.0 {
+                now.width.set(w);
+            }
+        });
+    });
     let lines = NodeRef::<leptos::html::Ol>::new();
     Effect::new(move |_| {
         let html = log.get();
@@ -139,7 +157,8 @@ pub fn FleetStage() -> impl IntoView {
             return;
         }
         let height = fleet.with_untracked(|f| f.height);
-        let x = (f64::from(e.client_x()) - rect.left()) * vm::VIEW_W / rect.width();
+        let view_w = fleet.with_untracked(|f| f.layout.width);
+        let x = (f64::from(e.client_x()) - rect.left()) * view_w / rect.width();
         let y = (f64::from(e.client_y()) - rect.top()) * height / rect.height();
         if let Some(m) = fleet.with_untracked(|f| f.hit(x, y)) {
             ctx.machine.set(m);
@@ -195,7 +214,8 @@ pub fn FleetStage() -> impl IntoView {
                 class="fleet-svg"
                 role="img"
                 tabindex="0"
-                viewBox=move || format!("0 0 {} {:.0}", vm::VIEW_W, fleet.with(|f| f.height))
+                node_ref=svg_ref
+                viewBox=move || fleet.with(|f| format!("0 0 {:.0} {:.0}", f.layout.width, f.height))
                 aria-label=move || t(Key::FleetStage)
                 aria-describedby="fleet-desc"
                 on:click=click

@@ -126,7 +126,13 @@ mod tests {
         tl.run_until(SimTime::from_secs(100));
         let index = crate::view::fleet::FleetIndex::of(tl.log());
         let lines = crate::view::fleet::ControllerLines::default();
-        let f = crate::view::fleet::Fleet::build(&index, tl.log(), &lines, SimTime::from_secs(90));
+        let f = crate::view::fleet::Fleet::build(
+            &index,
+            tl.log(),
+            &lines,
+            SimTime::from_secs(90),
+            crate::view::fleet::VIEW_W,
+        );
         let w = Watched::fleet(&f, 1);
         assert!(w.nodes.is_empty() && w.zones.len() == 3);
     }

@@ -15,17 +15,60 @@ use crate::sim::{Actor, Log, LogLine, SimTime, WallTime, ZoneState, compute_zone
 pub use super::fleet_index::{FleetIndex, Readiness, TaintMark};
 use super::html::{cat, escape};
 
-/// The drawing's width (SVG user units).
+/// The drawing's width (SVG user units) when the stage's width is not known yet.
 pub const VIEW_W: f64 = 1200.0;
+/// The narrowest and widest drawing: the drawing is as many user units wide as the stage is CSS
+/// pixels (within these), so that its text keeps its size on every screen.
+const MIN_W: f64 = 300.0;
+const MAX_W: f64 = 1600.0;
+/// Below this width the zones are stacked one above the other (phones).
+pub const STACK_BELOW: f64 = 700.0;
+/// Below this panel width a zone's heading lines are broken at their ` · `.
+const SPLIT_BELOW: f64 = 330.0;
 const GAP: f64 = 24.0;
-const PANEL_W: f64 = (VIEW_W - 2.0 * GAP) / 3.0;
-/// Where the cells start below a zone's heading lines.
-const GRID_TOP: f64 = 136.0;
-/// The baseline of the line saying how many Pods a zone gained or lost (and its arrows).
-const MOVED_Y: f64 = 122.0;
+/// The heading lines' spacing, and the first baseline.
+const LINE_H: f64 = 18.0;
+const FIRST_LINE: f64 = 22.0;
 /// How far into a panel a Pod transfer's arrow reaches.
 const ARROW_IN: f64 = 60.0;
 const MAX_CELL: f64 = 40.0;
+const MIN_CELL: f64 = 10.0;
+
+/// Where the zones are drawn, from the stage's width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// The drawing's width in user units (CSS pixels at scale 1).
+    pub width: f64,
+    /// The zones one above the other (phones) rather than side by side.
+    pub stacked: bool,
+    /// Heading lines broken at their ` · ` (narrow panels).
+    pub split: bool,
+    pub panel_w: f64,
+    /// The baseline of the line saying how many Pods a zone gained or lost.
+    pub moved_y: f64,
+    /// Where the cells start below a zone's heading lines (from the panel's top).
+    pub grid_top: f64,
+}
+
+impl Layout {
+    /// The layout for a stage `width` CSS pixels wide.
+    pub fn for_width(width: f64) -> Layout {
+        let width = if width.is_finite() { width.clamp(MIN_W, MAX_W) } else { VIEW_W };
+        let stacked = width < STACK_BELOW;
+        let panel_w = if stacked { width } else { (width - 2.0 * GAP) / 3.0 };
+        let split = panel_w < SPLIT_BELOW;
+        // Name, state, and three lines, or the lines' nine parts.
+        let lines = if split { 9.0 } else { 5.0 };
+        let moved_y = FIRST_LINE + lines * LINE_H;
+        Layout { width, stacked, split, panel_w, moved_y, grid_top: moved_y + 14.0 }
+    }
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout::for_width(VIEW_W)
+    }
+}
 
 /// One node.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,6 +98,9 @@ pub struct ZoneView {
     /// Grid columns and cell size.
     pub cols: usize,
     pub cell: f64,
+    /// The panel's top-left corner in the drawing.
+    pub x0: f64,
+    pub y0: f64,
 }
 
 /// The fleet at the playhead.
@@ -65,6 +111,10 @@ pub struct Fleet {
     pub master_disruption: bool,
     /// The drawing's height.
     pub height: f64,
+    /// Where the zones are.
+    pub layout: Layout,
+    /// Each zone panel's height.
+    pub panel_h: f64,
 }
 
 /// The node lifecycle controller's zone states as its log says them, read one line at a time
@@ -198,8 +248,9 @@ impl ZoneLog {
 
 impl Fleet {
     /// The fleet at `t`, read from `index` (the timeline's [`FleetIndex`]), its controller
-    /// lines found with `lines`.
-    pub fn build(index: &FleetIndex, log: &Log, lines: &ControllerLines, t: SimTime) -> Fleet {
+    /// lines found with `lines`, laid out for a stage `width` CSS pixels wide.
+    pub fn build(index: &FleetIndex, log: &Log, lines: &ControllerLines, t: SimTime, width: f64) -> Fleet {
+        let layout = Layout::for_width(width);
         let zone_log = ZoneLog::at(log, lines, t);
         let mut zones: Vec<ZoneView> = index
             .zones
@@ -218,6 +269,8 @@ impl Fleet {
                 pods_terminating: index.pods(zi, t).1,
                 cols: 1,
                 cell: MAX_CELL,
+                x0: 0.0,
+                y0: 0.0,
             })
             .collect();
         for (machine, m) in index.machines_at(t) {
@@ -240,26 +293,39 @@ impl Fleet {
             z.cells.push(Cell { machine, ready, taint });
         }
         zones.retain(|z| !z.cells.is_empty());
-        let mut height: f64 = GRID_TOP;
+        let pw = layout.panel_w;
+        let mut grid_h: f64 = 0.0;
         for z in &mut zones {
             z.state = zone_log.state(&z.name, z.ready, z.not_ready);
             z.rate = zone_log.rate(z.state, z.cells.len());
             let n = z.cells.len().max(1);
-            z.cols = ((n as f64 * 1.6).sqrt().ceil() as usize).clamp(1, n);
-            z.cell = (PANEL_W / z.cols as f64).min(MAX_CELL);
-            height = height.max(GRID_TOP + n.div_ceil(z.cols) as f64 * z.cell + 8.0);
+            // Side by side: a grid a little wider than high; stacked: a band about 200 units
+            // high, so that three zones fit a phone's screen or two.
+            let cols = if layout.stacked { (n as f64 * pw / 200.0).sqrt() } else { (n as f64 * 1.6).sqrt() };
+            z.cols = (cols.ceil() as usize).clamp(1, n);
+            z.cell = (pw / z.cols as f64).min(MAX_CELL);
+            if layout.stacked && z.cell < MIN_CELL {
+                z.cols = ((pw / MIN_CELL).floor() as usize).clamp(1, n);
+                z.cell = pw / z.cols as f64;
+            }
+            grid_h = grid_h.max(n.div_ceil(z.cols) as f64 * z.cell);
         }
-        Fleet { zones, master_disruption: zone_log.master, height }
+        let panel_h = layout.grid_top + grid_h + 8.0;
+        for (zi, z) in zones.iter_mut().enumerate() {
+            let zi = zi as f64;
+            (z.x0, z.y0) = if layout.stacked { (0.0, zi * (panel_h + GAP)) } else { (zi * (pw + GAP), 0.0) };
+        }
+        let height = if layout.stacked { (zones.len().max(1) as f64) * (panel_h + GAP) - GAP } else { panel_h };
+        Fleet { zones, master_disruption: zone_log.master, height, layout, panel_h }
     }
 
     /// The machine whose cell is at drawing coordinates (`x`, `y`), if any.
     pub fn hit(&self, x: f64, y: f64) -> Option<usize> {
-        let zi = (x / (PANEL_W + GAP)).floor();
-        if zi < 0.0 {
-            return None;
-        }
-        let z = self.zones.get(zi as usize)?;
-        let (cx, cy) = (x - zi * (PANEL_W + GAP), y - GRID_TOP);
+        let z = self
+            .zones
+            .iter()
+            .find(|z| x >= z.x0 && x < z.x0 + self.layout.panel_w && y >= z.y0 && y < z.y0 + self.panel_h)?;
+        let (cx, cy) = (x - z.x0, y - z.y0 - self.layout.grid_top);
         if cx < 0.0 || cy < 0.0 || cx >= z.cols as f64 * z.cell {
             return None;
         }
@@ -267,13 +333,20 @@ impl Fleet {
         z.cells.get(i).map(|c| c.machine)
     }
 
-    /// Where machine `m`'s cell is: its zone's column, and its top-left corner and size.
+    /// Where machine `m`'s cell is: its top-left corner and size.
     fn cell_box(&self, m: usize) -> Option<(f64, f64, f64)> {
-        self.zones.iter().enumerate().find_map(|(zi, z)| {
+        self.zones.iter().find_map(|z| {
             let i = z.cells.iter().position(|c| c.machine == m)?;
-            let x0 = zi as f64 * (PANEL_W + GAP);
-            Some((x0 + (i % z.cols) as f64 * z.cell, GRID_TOP + (i / z.cols) as f64 * z.cell, z.cell))
+            Some((self.cell_x(z, i), self.cell_y(z, i), z.cell))
         })
+    }
+
+    fn cell_x(&self, z: &ZoneView, i: usize) -> f64 {
+        z.x0 + (i % z.cols) as f64 * z.cell
+    }
+
+    fn cell_y(&self, z: &ZoneView, i: usize) -> f64 {
+        z.y0 + self.layout.grid_top + (i / z.cols) as f64 * z.cell
     }
 
     /// The machine next to `m` in `direction` (-1/+1 along the row, -cols/+cols across rows),
@@ -341,8 +414,9 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
     let mut out = String::new();
     let mut paths = [String::new(), String::new(), String::new()];
     let (mut no_schedule, mut no_execute) = (String::new(), String::new());
-    for (zi, z) in fleet.zones.iter().enumerate() {
-        let x0 = zi as f64 * (PANEL_W + GAP);
+    let l = fleet.layout;
+    for z in &fleet.zones {
+        let (x0, y0) = (z.x0, z.y0);
         let state = z.state.as_str();
         let class = match z.state {
             ZoneState::Normal | ZoneState::Initial => "zone-normal",
@@ -355,31 +429,35 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
         let pods = lang.fill(Key::ZonePods, &[&z.pods_running.to_string(), &z.pods_terminating.to_string()]);
         let _ = write!(
             out,
-            "<g class=\"zone {class}\" data-zone=\"{}\"><rect class=\"zone-box\" x=\"{x0:.1}\" y=\"0\" width=\"{PANEL_W:.1}\" height=\"{:.1}\" rx=\"8\"/>",
+            "<g class=\"zone {class}\" data-zone=\"{}\"><rect class=\"zone-box\" x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\"/>",
             escape(&z.name),
-            fleet.height
+            l.panel_w,
+            fleet.panel_h
         );
-        for (i, (text, cls)) in [
+        let mut i = 0;
+        for (text, cls) in [
             (z.name.clone(), "zone-name"),
             (state.to_string(), "zone-state"),
             (counts, "zone-line"),
             (queue, "zone-line zone-rate"),
             (pods, "zone-line"),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let _ = write!(
-                out,
-                "<text class=\"{cls}\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                x0 + 10.0,
-                22.0 + i as f64 * 20.0,
-                escape(&text)
-            );
+        ] {
+            // Narrow panels break a line at its ` · `, the later parts indented.
+            let parts: Vec<&str> = if l.split { text.split(" \u{b7} ").collect() } else { vec![text.as_str()] };
+            for (j, part) in parts.into_iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "<text class=\"{cls}\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+                    x0 + if j > 0 { 22.0 } else { 10.0 },
+                    y0 + FIRST_LINE + i as f64 * LINE_H,
+                    escape(part)
+                );
+                i += 1;
+            }
         }
         out.push_str("</g>");
         for (i, c) in z.cells.iter().enumerate() {
-            let (x, y) = (x0 + (i % z.cols) as f64 * z.cell, GRID_TOP + (i / z.cols) as f64 * z.cell);
+            let (x, y) = (fleet.cell_x(z, i), fleet.cell_y(z, i));
             let k = match c.ready {
                 Readiness::Ready => 0,
                 Readiness::NotReady => 1,
@@ -441,8 +519,8 @@ pub fn signed(n: i64) -> String {
 /// Pods to each zone that gained them, its dashes flowing the Pods' way.
 pub fn transfer_markup(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
     let mut out = String::new();
-    let x0 = |zi: usize| zi as f64 * (PANEL_W + GAP);
-    for (zi, _) in fleet.zones.iter().enumerate() {
+    let l = fleet.layout;
+    for (zi, z) in fleet.zones.iter().enumerate() {
         let n = moved.get(zi).copied().unwrap_or(0);
         let class = match n.cmp(&0) {
             std::cmp::Ordering::Greater => "gained",
@@ -451,18 +529,26 @@ pub fn transfer_markup(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
         };
         let _ = write!(
             out,
-            "<text class=\"zone-line zone-moved {class}\" x=\"{:.1}\" y=\"{MOVED_Y:.1}\" text-anchor=\"middle\">{}</text>",
-            x0(zi) + PANEL_W / 2.0,
+            "<text class=\"zone-line zone-moved {class}\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            z.x0 + l.panel_w / 2.0,
+            z.y0 + l.moved_y,
             escape(&lang.fill(Key::PodsMoved, &[&signed(n)]))
         );
     }
-    let y = MOVED_Y - 5.0;
+    // Stacked zones have no room between them for arrows: their lines say it.
+    if l.stacked {
+        return out;
+    }
+    let x0 = |zi: usize| fleet.zones.get(zi).map_or(0.0, |z| z.x0);
+    let y = l.moved_y - 5.0;
+    let pw = l.panel_w;
+    let arrow_in = ARROW_IN.min(pw / 4.0);
     for (from, _) in moved.iter().enumerate().filter(|(_, n)| **n < 0) {
         for (to, _) in moved.iter().enumerate().filter(|(_, n)| **n > 0) {
             let (sx, tx, head) = if to < from {
-                (x0(from) + ARROW_IN, x0(to) + PANEL_W - ARROW_IN, 8.0)
+                (x0(from) + arrow_in, x0(to) + pw - arrow_in, 8.0)
             } else {
-                (x0(from) + PANEL_W - ARROW_IN, x0(to) + ARROW_IN, -8.0)
+                (x0(from) + pw - arrow_in, x0(to) + arrow_in, -8.0)
             };
             let _ = write!(
                 out,
@@ -530,7 +616,7 @@ mod tests {
     use crate::sim::{Chapter, Config, SimTime, Timeline};
 
     fn build(tl: &Timeline, t: SimTime) -> Fleet {
-        Fleet::build(&FleetIndex::of(tl.log()), tl.log(), &ControllerLines::default(), t)
+        Fleet::build(&FleetIndex::of(tl.log()), tl.log(), &ControllerLines::default(), t, VIEW_W)
     }
 
     fn at(nodes: usize, t: u64) -> (Timeline, SimTime) {
@@ -558,13 +644,13 @@ mod tests {
         let f = build(&tl, master);
         // The same with the controller's lines indexed, wholly or up to an earlier moment.
         let index = FleetIndex::of(tl.log());
-        assert_eq!(Fleet::build(&index, tl.log(), &ControllerLines::of(tl.log()), master), f);
+        assert_eq!(Fleet::build(&index, tl.log(), &ControllerLines::of(tl.log()), master, VIEW_W), f);
         let (mut early, _) = at(30, 500);
         let index = ControllerLines::of(early.log());
         let mut grown = FleetIndex::of(early.log());
         early.run_until(SimTime::from_secs(1001));
         grown.extend(early.log());
-        assert_eq!(Fleet::build(&grown, early.log(), &index, master), f);
+        assert_eq!(Fleet::build(&grown, early.log(), &index, master, VIEW_W), f);
         assert!(f.master_disruption && f.zones.iter().all(|z| z.no_execute == 0 && z.rate == 0.0));
         assert!(fleet_description(&f, Lang::En).starts_with("Master disruption mode"));
     }
@@ -578,11 +664,42 @@ mod tests {
         assert!(svg.contains("cell-selected"));
         // The first cell of the second zone.
         let z = &f.zones[1];
-        let x = PANEL_W + GAP + z.cell / 2.0;
-        assert_eq!(f.hit(x, GRID_TOP + z.cell / 2.0), Some(z.cells[0].machine));
+        let x = f.layout.panel_w + GAP + z.cell / 2.0;
+        assert_eq!(f.hit(x, f.layout.grid_top + z.cell / 2.0), Some(z.cells[0].machine));
         assert_eq!(f.hit(x, 5.0), None);
         assert_eq!(f.step(z.cells[0].machine, false, true), z.cells[1].machine);
         assert_eq!(f.step(z.cells[0].machine, false, false), z.cells[0].machine);
+    }
+
+    #[test]
+    fn the_drawing_is_as_wide_as_the_stage_and_stacks_its_zones_on_phones() {
+        let (tl, t) = at(1000, 200);
+        let index = FleetIndex::of(tl.log());
+        let lines = ControllerLines::default();
+        // A phone: the zones one above the other, the whole width each, their text at scale 1.
+        let f = Fleet::build(&index, tl.log(), &lines, t, 390.0);
+        assert!(f.layout.stacked && !f.layout.split && f.layout.width == 390.0);
+        assert!(f.zones.iter().all(|z| z.x0 == 0.0 && z.cell >= MIN_CELL && z.cols as f64 * z.cell <= 390.0));
+        assert!(f.zones[1].y0 >= f.panel_h && f.zones[2].y0 >= f.zones[1].y0 + f.panel_h);
+        assert!(f.height >= f.zones[2].y0 + f.panel_h && f.height < 3.0 * 500.0, "{}", f.height);
+        // The first cell of the third zone, far below the first.
+        let z = &f.zones[2];
+        let y = z.y0 + f.layout.grid_top + z.cell / 2.0;
+        assert_eq!(f.hit(z.cell / 2.0, y), Some(z.cells[0].machine));
+        let svg = fleet_markup(&f, Lang::En, z.cells[0].machine);
+        assert!(svg.contains(&format!("y=\"{:.1}\" width=\"{:.1}\"", y - z.cell / 2.0, z.cell)), "{svg}");
+        // No arrows between stacked zones; their lines say what moved.
+        let moved = transfer_markup(&f, &[4, -9, 5], Lang::En);
+        assert!(!moved.contains("pod-transfer") && moved.contains("Pods, last minute: +5"));
+        // A laptop's stage: side by side, each heading line broken at its parts.
+        let f = Fleet::build(&index, tl.log(), &lines, t, 740.0);
+        assert!(!f.layout.stacked && f.layout.split);
+        let svg = fleet_markup(&f, Lang::En, 0);
+        assert!(svg.contains(">334 Ready</text>") && svg.contains(">0 not Ready</text>"), "{svg}");
+        assert!(f.zones[1].x0 > f.layout.panel_w && f.zones.iter().all(|z| z.y0 == 0.0));
+        // Out of range or unknown widths are clamped.
+        assert_eq!(Layout::for_width(f64::NAN), Layout::default());
+        assert_eq!(Layout::for_width(50.0).width, MIN_W);
     }
 
     #[test]

@@ -146,3 +146,51 @@ for (const [width, height] of [
     app.expectNoErrors();
   });
 }
+
+/** The smallest rendered font size (CSS px) of the fleet drawing's text, and its zones' boxes. */
+async function drawnText(app: AppPage) {
+  return app.page.locator('.fleet-svg').evaluate((svg) => {
+    const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+    const sizes = [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+    const boxes = [...svg.querySelectorAll('.zone-box')].map((b) => b.getBoundingClientRect());
+    return { smallest: Math.min(...sizes), boxes: boxes.map((b) => ({ x: b.x, y: b.y, right: b.right, bottom: b.bottom })) };
+  });
+}
+
+for (const [width, height] of [
+  [390, 844],
+  [360, 800],
+] as const) {
+  test(`on a phone (${width}×${height}) the 1,000-node fleet's zones are stacked and readable`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height });
+    const app = new AppPage(page);
+    await app.goto('./?chapter=zone-outage&nodes=1000&autoplay=0');
+    await expect(desc(app)).toContainText('Zone eu-west-1c', { timeout: 60_000 });
+    await expect(fleet(app)).toBeVisible();
+    const { smallest, boxes } = await drawnText(app);
+    expect(smallest).toBeGreaterThanOrEqual(12);
+    // One above the other, each inside the screen.
+    expect(boxes).toHaveLength(3);
+    for (const [i, b] of boxes.entries()) {
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.right).toBeLessThanOrEqual(width);
+      if (i > 0) expect(b.y).toBeGreaterThanOrEqual(boxes[i - 1].bottom);
+    }
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `fleet-1000-${width}x${height}.png`), fullPage: true });
+    app.expectNoErrors();
+  });
+}
+
+test('at 1280×800 the zones stay side by side with text of at least 12 px', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const app = new AppPage(page);
+  await app.goto('./?chapter=zone-outage&nodes=1000&autoplay=0');
+  await expect(desc(app)).toContainText('Zone eu-west-1c', { timeout: 60_000 });
+  const { smallest, boxes } = await drawnText(app);
+  expect(smallest).toBeGreaterThanOrEqual(12);
+  expect(boxes[1].x).toBeGreaterThanOrEqual(boxes[0].right);
+  expect(boxes[1].y).toBe(boxes[0].y);
+  app.expectNoErrors();
+});
