@@ -84,7 +84,8 @@ pub fn FleetStage() -> impl IntoView {
     });
     // The chart is read once per timeline (and again as the timeline is computed further).
     let chart = Memo::new(move |_| {
-        ctx.with_session(|s| ZoneChart::build(s.timeline.log(), &crate::sim::ZONES, s.end(), s.timeline.horizon()))
+        ctx.rev.track();
+        ctx.session.try_update_value(|s| s.zone_chart(&crate::sim::ZONES)).unwrap_or_default()
     });
     let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get())));
     let chart_text = Memo::new(move |_| chart.with(|c| zonechart::values_text(c, ctx.lang.get(), ctx.t())));

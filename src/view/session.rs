@@ -6,6 +6,7 @@ use crate::link;
 use crate::quiz::{self, Derived};
 use crate::sim::{Action, ForkError, Request, SimTime, Snapshot, Timeline};
 use crate::view::fleet_index::FleetIndex;
+use crate::view::zonechart::{ChartBuilder, ZoneChart};
 
 /// How far past the playhead the timeline is kept computed.
 const LOOKAHEAD: Duration = Duration::from_secs(120);
@@ -37,6 +38,8 @@ pub struct Session {
     /// What the fleet view and the Node pickers read every frame, kept up to the timeline's
     /// horizon.
     pub fleet: FleetIndex,
+    /// The fleet's chart, read a stretch of the log at a time ([`Session::zone_chart`]).
+    chart: ChartBuilder,
     /// How far the timeline was computed when the steps, significant moments and questions were
     /// last derived (a progressive timeline derives them once per stretch).
     steps_at: SimTime,
@@ -52,6 +55,7 @@ impl Session {
             quiz: Vec::new(),
             progressive: false,
             fleet: FleetIndex::default(),
+            chart: ChartBuilder::default(),
             steps_at: SimTime::ZERO,
         };
         s.refresh();
@@ -153,6 +157,7 @@ impl Session {
     pub fn fork(&mut self, action: Action) -> Result<(), ForkError> {
         let result = self.timeline.fork(action);
         self.fleet = FleetIndex::default();
+        self.chart = ChartBuilder::default();
         self.refresh();
         result
     }
@@ -185,6 +190,16 @@ impl Session {
         // Where the significant moments (and the questions) were last derived.
         let known = self.steps_at;
         Some(next.map_or(known, |m| m.min(known))).filter(|m| *m > t)
+    }
+
+    /// The fleet's chart of `zones` as far as the timeline is computed, reading only what the
+    /// log gained since the last call.
+    pub fn zone_chart(&mut self, zones: &[&str]) -> ZoneChart {
+        let end = self.end();
+        if !self.chart.is_for(zones, end) {
+            self.chart = ChartBuilder::new(zones, end);
+        }
+        self.chart.extend(self.timeline.log(), self.timeline.horizon()).clone()
     }
 
     /// The cluster at `t`.

@@ -4,7 +4,7 @@
 //! (never by rebuilding the cluster at every sample), drawn as one polyline per series, with
 //! the playhead and, in text, the values at the playhead.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::i18n::{Key, Lang};
@@ -46,14 +46,14 @@ pub struct ZoneChart {
     pub zones: Vec<ZoneSeries>,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct NodeState {
     zone: usize,
     not_ready: bool,
     no_execute: bool,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct PodState {
     zone: Option<usize>,
     terminating: bool,
@@ -69,95 +69,9 @@ impl ZoneChart {
     /// The series of `zones` (in order) from `log`, sampled over the story up to `end`, as far
     /// as the log is computed (`horizon`: a timeline still being computed has fewer samples).
     pub fn build(log: &Log, zones: &[&str], end: SimTime, horizon: SimTime) -> ZoneChart {
-        let mut series: Vec<ZoneSeries> =
-            zones.iter().map(|z| ZoneSeries { zone: z.to_string(), ..ZoneSeries::default() }).collect();
-        let mut nodes: BTreeMap<&str, NodeState> = BTreeMap::new();
-        let mut pods: BTreeMap<(&str, &str), PodState> = BTreeMap::new();
-        // Per zone: not Ready, NoExecute, Pods terminating, Pods running, Ready.
-        let mut counts = vec![[0u32; 5]; zones.len()];
-        let mut next = 0;
-        let (mut zone_log, mut line) = (ZoneLog::default(), 0);
-        let mut record = |upto: SimTime, counts: &[[u32; 5]], series: &mut Vec<ZoneSeries>| {
-            while next < SAMPLES && sample_at(end, next) < upto {
-                let at = sample_at(end, next);
-                while let Some(l) = log.lines.get(line).filter(|l| l.t <= at) {
-                    zone_log.read(l);
-                    line += 1;
-                }
-                for (s, c) in series.iter_mut().zip(counts) {
-                    s.not_ready.push(c[0]);
-                    s.no_execute.push(c[1]);
-                    s.terminating.push(c[2]);
-                    s.running.push(c[3]);
-                    s.ready.push(c[4]);
-                    let state = zone_log.state(&s.zone, c[4] as usize, c[0] as usize);
-                    s.state.push(state);
-                    s.rate.push(zone_log.rate(state, (c[0] + c[4]) as usize));
-                }
-                next += 1;
-            }
-        };
-        for change in &log.changes {
-            if change.t > end {
-                break;
-            }
-            record(change.t, &counts, &mut series);
-            let deleted = change.change == crate::sim::ChangeType::Deleted;
-            // Leases are most of the changes, and renewals are built when read: skip them.
-            if change.kind() == crate::sim::objects::Kind::Lease {
-                continue;
-            }
-            match &change.object() {
-                Object::Node(n) => {
-                    let Some(zone) = n.metadata.labels.get(ZONE_LABEL).and_then(|z| zones.iter().position(|x| x == z))
-                    else {
-                        continue;
-                    };
-                    let state = NodeState {
-                        zone,
-                        not_ready: n.ready_status() != Some("True"),
-                        no_execute: crate::sim::carries_no_execute(n),
-                    };
-                    if let Some(old) = nodes.insert(change.name(), state) {
-                        counts[old.zone][0] -= u32::from(old.not_ready);
-                        counts[old.zone][1] -= u32::from(old.no_execute);
-                        counts[old.zone][4] -= u32::from(!old.not_ready);
-                    }
-                    counts[zone][0] += u32::from(state.not_ready);
-                    counts[zone][1] += u32::from(state.no_execute);
-                    counts[zone][4] += u32::from(!state.not_ready);
-                }
-                Object::Pod(p) => {
-                    let key = change.names();
-                    if let Some(old) = pods.remove(&key)
-                        && let Some(z) = old.zone
-                    {
-                        counts[z][2] -= u32::from(old.terminating);
-                        counts[z][3] -= u32::from(old.running);
-                    }
-                    if deleted {
-                        continue;
-                    }
-                    let state = PodState {
-                        zone: nodes.get(p.spec.node_name.as_str()).map(|n| n.zone),
-                        terminating: p.is_terminating(),
-                        running: !p.is_terminating() && p.status.phase == "Running",
-                    };
-                    if let Some(z) = state.zone {
-                        counts[z][2] += u32::from(state.terminating);
-                        counts[z][3] += u32::from(state.running);
-                    }
-                    pods.insert(key, state);
-                }
-                _ => {}
-            }
-        }
-        record(
-            if horizon >= end { SimTime::MAX } else { horizon + std::time::Duration::from_micros(1) },
-            &counts,
-            &mut series,
-        );
-        ZoneChart { end, zones: series }
+        let mut b = ChartBuilder::new(zones, end);
+        b.extend(log, horizon);
+        b.chart
     }
 
     /// The sample nearest to `t`.
@@ -167,6 +81,143 @@ impl ZoneChart {
         }
         let f = t.as_micros() as f64 / self.end.as_micros() as f64;
         ((f * (SAMPLES - 1) as f64).round() as usize).min(SAMPLES - 1)
+    }
+}
+
+/// The chart read a stretch of the log at a time, as a progressive timeline is computed: each
+/// object change is read once, however often the chart is asked for (reading a thousand nodes'
+/// whole log again took about 260 ms natively, a long task on every new stretch).
+#[derive(Clone, Debug, Default)]
+pub struct ChartBuilder {
+    chart: ZoneChart,
+    nodes: HashMap<String, NodeState>,
+    pods: HashMap<(String, String), PodState>,
+    /// Per zone: not Ready, NoExecute, Pods terminating, Pods running, Ready.
+    counts: Vec<[u32; 5]>,
+    /// The next sample, log line and object change to read.
+    next: usize,
+    line: usize,
+    change: usize,
+    zone_log: ZoneLog,
+}
+
+impl ChartBuilder {
+    /// A chart of `zones` (in order) over a story ending at `end`, nothing read yet.
+    pub fn new(zones: &[&str], end: SimTime) -> ChartBuilder {
+        ChartBuilder {
+            chart: ZoneChart {
+                end,
+                zones: zones.iter().map(|z| ZoneSeries { zone: z.to_string(), ..ZoneSeries::default() }).collect(),
+            },
+            counts: vec![[0u32; 5]; zones.len()],
+            ..ChartBuilder::default()
+        }
+    }
+
+    /// The chart so far.
+    pub fn chart(&self) -> &ZoneChart {
+        &self.chart
+    }
+
+    /// Whether this builder is for `zones` over a story ending at `end`.
+    pub fn is_for(&self, zones: &[&str], end: SimTime) -> bool {
+        self.chart.end == end && self.chart.zones.iter().map(|z| z.zone.as_str()).eq(zones.iter().copied())
+    }
+
+    /// Records the samples before `upto` with the counts as they are.
+    fn record(&mut self, log: &Log, upto: SimTime) {
+        let end = self.chart.end;
+        while self.next < SAMPLES && sample_at(end, self.next) < upto {
+            let at = sample_at(end, self.next);
+            while let Some(l) = log.lines.get(self.line).filter(|l| l.t <= at) {
+                self.zone_log.read(l);
+                self.line += 1;
+            }
+            for (s, c) in self.chart.zones.iter_mut().zip(&self.counts) {
+                s.not_ready.push(c[0]);
+                s.no_execute.push(c[1]);
+                s.terminating.push(c[2]);
+                s.running.push(c[3]);
+                s.ready.push(c[4]);
+                let state = self.zone_log.state(&s.zone, c[4] as usize, c[0] as usize);
+                s.state.push(state);
+                s.rate.push(self.zone_log.rate(state, (c[0] + c[4]) as usize));
+            }
+            self.next += 1;
+        }
+    }
+
+    /// Reads the changes `log` gained since the last call, as far as it is computed
+    /// (`horizon`), and returns the chart.
+    pub fn extend(&mut self, log: &Log, horizon: SimTime) -> &ZoneChart {
+        let end = self.chart.end;
+        while let Some(change) = log.changes.get(self.change) {
+            if change.t > end {
+                break;
+            }
+            self.change += 1;
+            self.record(log, change.t);
+            // Leases are most of the changes, and renewals are built when read: skip them.
+            if change.kind() == crate::sim::objects::Kind::Lease {
+                continue;
+            }
+            let counts = &mut self.counts;
+            match &change.object() {
+                Object::Node(n) => {
+                    let Some(zone) = n
+                        .metadata
+                        .labels
+                        .get(ZONE_LABEL)
+                        .and_then(|z| self.chart.zones.iter().position(|x| x.zone == z.as_str()))
+                    else {
+                        continue;
+                    };
+                    let state = NodeState {
+                        zone,
+                        not_ready: n.ready_status() != Some("True"),
+                        no_execute: crate::sim::carries_no_execute(n),
+                    };
+                    let old = match self.nodes.get_mut(change.name()) {
+                        Some(old) => Some(std::mem::replace(old, state)),
+                        None => self.nodes.insert(change.name().to_string(), state),
+                    };
+                    if let Some(old) = old {
+                        counts[old.zone][0] -= u32::from(old.not_ready);
+                        counts[old.zone][1] -= u32::from(old.no_execute);
+                        counts[old.zone][4] -= u32::from(!old.not_ready);
+                    }
+                    counts[zone][0] += u32::from(state.not_ready);
+                    counts[zone][1] += u32::from(state.no_execute);
+                    counts[zone][4] += u32::from(!state.not_ready);
+                }
+                Object::Pod(p) => {
+                    let (ns, name) = change.names();
+                    let key = (ns.to_string(), name.to_string());
+                    if let Some(old) = self.pods.remove(&key)
+                        && let Some(z) = old.zone
+                    {
+                        counts[z][2] -= u32::from(old.terminating);
+                        counts[z][3] -= u32::from(old.running);
+                    }
+                    if change.change == crate::sim::ChangeType::Deleted {
+                        continue;
+                    }
+                    let state = PodState {
+                        zone: self.nodes.get(p.spec.node_name.as_str()).map(|n| n.zone),
+                        terminating: p.is_terminating(),
+                        running: !p.is_terminating() && p.status.phase == "Running",
+                    };
+                    if let Some(z) = state.zone {
+                        counts[z][2] += u32::from(state.terminating);
+                        counts[z][3] += u32::from(state.running);
+                    }
+                    self.pods.insert(key, state);
+                }
+                _ => {}
+            }
+        }
+        self.record(log, if horizon >= end { SimTime::MAX } else { horizon + std::time::Duration::from_micros(1) });
+        &self.chart
     }
 }
 
@@ -385,6 +436,20 @@ mod tests {
         // Past the computed samples, the last one is said.
         assert!(values_text(&chart, Lang::En, SimTime::from_secs(900)).contains("eu-west-1a: 0 not Ready"));
         assert_eq!(chart.moved(SimTime::from_secs(900), std::time::Duration::from_secs(60)), [0, 0, 0]);
+    }
+
+    #[test]
+    fn a_chart_read_stretch_by_stretch_is_the_chart_of_the_whole_log() {
+        let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
+        let end = SimTime::from_secs(1200);
+        let mut b = ChartBuilder::new(&ZONES, end);
+        for s in (37..=1237).step_by(97) {
+            tl.run_until(SimTime::from_secs(s));
+            let horizon = tl.horizon();
+            assert_eq!(b.extend(tl.log(), horizon), &ZoneChart::build(tl.log(), &ZONES, end, horizon));
+        }
+        assert_eq!(b.chart().zones[0].running.len(), SAMPLES);
+        assert!(b.is_for(&ZONES, end) && !b.is_for(&ZONES, SimTime::from_secs(1300)));
     }
 
     #[test]
