@@ -28,7 +28,7 @@ use state::AppCtx;
 
 /// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
 /// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
-/// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link points, the rest by [`compute`] after it shows); the header and narration are
+/// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link points, the rest by [`compute`] after it shows); the header, narration and stage are
 /// mounted and the poster (the story as static text, see [`crate::view::poster`]) taken out of the page
 /// in the same task, so nothing is shown or announced twice; then each further part of the page
 /// is added below what is shown, after the browser has painted the last (its style and layout
@@ -58,11 +58,8 @@ async fn boot() {
         poster.remove();
     }
     mark("nodeline-first-part");
-    // Each part below what is shown: the stage (on a phone, under the narration), the timeline
-    // and controls under the stage, the inspector under the narration (on a phone, both under the
-    // stage: style/layout.css).
-    after_next_paint().await;
-    mount_part(ctx, "#story > .col-main", stage_part);
+    // Each part below what is shown: the timeline and controls under the stage, the inspector
+    // under the narration (on a phone, both under the stage: style/layout.css).
     after_next_paint().await;
     mount_part(ctx, "#story > .col-main", || view! { <timeline::TimelineBar /> });
     if !ctx.embed {
@@ -190,16 +187,6 @@ pub fn App() -> impl IntoView {
     page(ctx, notices, Signal::stored(true), Signal::stored(false), true)
 }
 
-/// The stage: the fleet's for the fleet chapter, else the machines'.
-fn stage_part() -> impl IntoView {
-    let ctx = AppCtx::get();
-    view! {
-        <Show when=move || ctx.chapter.get().is_fleet() fallback=|| view! { <stage::Stage /> }>
-            <fleet::FleetStage />
-        </Show>
-    }
-}
-
 /// The page: whole, or (`whole` false) its first part, the rest mounted by [`boot`] (the page
 /// plays only while `playing`, and `<main>` is `aria-busy` while `busy`).
 fn page(ctx: AppCtx, notices: Vec<Notice>, playing: Signal<bool>, busy: Signal<bool>, whole: bool) -> impl IntoView {
@@ -242,7 +229,9 @@ fn page(ctx: AppCtx, notices: Vec<Notice>, playing: Signal<bool>, busy: Signal<b
                 </h1>
             </Show>
             <div class="col-main">
-                {whole.then(stage_part)}
+                <Show when=move || ctx.chapter.get().is_fleet() fallback=|| view! { <stage::Stage /> }>
+                    <fleet::FleetStage />
+                </Show>
                 {whole.then(|| view! { <timeline::TimelineBar /> })}
                 {panels.then(|| view! { <controls::Controls /> })}
             </div>
