@@ -121,20 +121,19 @@ pub fn section(lang: Lang, first: bool) -> String {
                 &mut out,
                 &["<li value=\"", &n_text, "\" data-step=\"", &n_text, "\">\n<h3>", &escape(step.title), "</h3>\n"],
             );
-            // The step's link is a paragraph of the step's block: the block is then larger than
-            // the app's narration of the same text (about as wide), and stays the largest paint.
             out.push_str("<div class=\"step-body\">");
             paragraphs(&mut out, step.body, Words::Poster);
+            out.push_str("</div>\n");
             cat(
                 &mut out,
                 &[
-                    "<span class=\"para play-from\"><a href=\"",
+                    "<p class=\"play-from\"><a href=\"",
                     &escape(&step_href(lang, chapter, n)),
                     "\">",
                     &escape(&lang.fill(Key::PlayFromStep, &[&n.to_string()])),
                     " ",
                     &escape(step.title),
-                    "</a></span>\n</div>\n</li>\n",
+                    "</a></p>\n</li>\n",
                 ],
             );
         }
