@@ -15,6 +15,9 @@ test('no-JS: with JavaScript off the page has every step’s text and its “Pla
   browser,
   baseURL,
 }) => {
+  // Every step of six chapters with JavaScript, then the same without: more than the default 30 s
+  // on a loaded machine.
+  test.setTimeout(120_000);
   // What the app narrates, step by step, with JavaScript on.
   const withJs = await browser.newContext({ baseURL });
   const app = new PanelsPage(await withJs.newPage());
