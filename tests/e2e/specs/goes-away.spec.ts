@@ -28,6 +28,33 @@ test.describe('a node goes away', () => {
     app.expectNoErrors();
   });
 
+  test('each of the chapter\'s actions, from the sandbox, on the machine picked', async ({ page }) => {
+    const app = new PanelsPage(page);
+    // Step 2: node-3 is registered and Ready; node-2 runs db-0.
+    await app.goto('./?chapter=node-goes-away&step=2&autoplay=0');
+    const stage = page.locator('svg.stage-svg');
+    await app.machinePicker.selectOption({ label: 'node-3' });
+    await app.action('Taint out-of-service').click();
+    await expect(app.forkNotice).toContainText(/taint-out-of-service:node-3@/);
+    await expect(app.action('Taint out-of-service')).toHaveAttribute('aria-disabled', 'true');
+    await app.action('Remove out-of-service taint').click();
+    await expect(app.forkNotice).toContainText(/untaint-out-of-service:node-3@/);
+    await expect(app.action('Remove out-of-service taint')).toHaveAttribute('aria-disabled', 'true');
+    // node-3's kubelet has no shutdown periods: the shutdown is immediate, as a power-off.
+    await app.action('Shut down machine').click();
+    await expect(app.forkNotice).toContainText(/shutdown:node-3@/);
+    await expect(app.action('Shut down machine')).toHaveAttribute('aria-disabled', 'true');
+    await app.action('Delete Node').click();
+    await expect(app.forkNotice).toContainText(/delete-node:node-3@/);
+    await expect(app.action('Delete Node')).toHaveAttribute('aria-disabled', 'true');
+    await app.machinePicker.selectOption({ label: 'node-2' });
+    await app.action('Power off machine').click();
+    await expect(app.forkNotice).toContainText(/power-off:node-2@/);
+    await expect(stage.getByRole('group', { name: 'node-2: machine powered off' })).toHaveCount(1);
+    await expect(app.action('Power off machine')).toHaveAttribute('aria-disabled', 'true');
+    app.expectNoErrors();
+  });
+
   test('a graceful shutdown: Ready False, Pods Failed but still listed', async ({ page }) => {
     const app = new PanelsPage(page);
     await app.goto('./?chapter=node-goes-away&step=3&autoplay=0');
