@@ -88,9 +88,15 @@ fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
     }
 }
 
-/// What trunk's loader waits for before it fetches the WebAssembly: a frame, then a task (the
-/// poster painted first).
-const FIRST_PAINT: &str = "await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));\n";
+/// What trunk's loader waits for before it fetches the WebAssembly: the browser's report of the
+/// first paint (the poster), then a task. A frame callback is not enough: it runs before the
+/// frame is painted, so the fetch could start a few milliseconds before the paint it should
+/// follow. Where paint timing is missing, a frame then a task; in a tab that never paints (hidden),
+/// at most 500 ms.
+const FIRST_PAINT: &str = "await new Promise((r) => { let go = () => { go = () => {}; r(); }; \
+try { const o = new PerformanceObserver(() => { o.disconnect(); setTimeout(() => go()); }); \
+o.observe({ type: 'paint', buffered: true }); } catch (_) { requestAnimationFrame(() => setTimeout(() => go())); } \
+setTimeout(() => go(), 500); });\n";
 
 /// Trunk's loader, waiting for [`FIRST_PAINT`] before its `init` fetches the WebAssembly.
 fn after_first_paint(loader: &str) -> Result<String> {

@@ -93,11 +93,16 @@ test('the fleet at the partial disruption step: zone states, log lines, node sel
   await expect(machine).toHaveValue('1');
   await page.keyboard.press('ArrowDown');
   await expect(machine).not.toHaveValue('1');
-  // Click: the first cell of the second zone (node-51 of 150) opens in the inspector.
+  // Click: the first cell of the second zone (node-51 of 150) opens in the inspector. The drawing
+  // is as many units wide as the stage (its viewBox); zones side by side at this width, their
+  // heading lines broken in two when a panel is under 330 units (src/view/fleet.rs, Layout).
   const box = (await fleet(app).boundingBox())!;
-  const scale = box.width / 1200;
-  const panel = (1200 - 48) / 3;
-  await page.mouse.click(box.x + (panel + 24 + 10) * scale, box.y + (136 + 10) * scale);
+  const units = Number((await fleet(app).getAttribute('viewBox'))!.split(' ')[2]);
+  expect(units).toBeGreaterThanOrEqual(700);
+  const scale = box.width / units;
+  const panel = (units - 48) / 3;
+  const gridTop = 22 + (panel < 330 ? 9 : 5) * 18 + 14;
+  await page.mouse.click(box.x + (panel + 24 + 5) * scale, box.y + (gridTop + 5) * scale);
   await expect(machine).toHaveValue('50');
   await expect(page.getByRole('region', { name: /Inspector/ })).toContainText('node-51');
   app.expectNoErrors();
