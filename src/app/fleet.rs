@@ -139,7 +139,10 @@ pub fn FleetStage() -> impl IntoView {
         super::dom::on_resize(&el, move || {
             let w = measured.get_bounding_client_rect().width().round();
             if w > 0.0 && (w - now.width.get_untracked()).abs() >= 1.0 {
-                now.width.set(w);
+                // Next frame: a new width changes the drawing's height, and changing an observed
+                // size inside the observer's own callback is a "ResizeObserver loop" (an error
+                // in Firefox and WebKit).
+                request_animation_frame(move || now.width.set(w));
             }
         });
     });
