@@ -8,7 +8,9 @@
 //! the value itself (`Deref`, `DerefMut`).
 //!
 //! The log's object versions share the same way: a Pod's spec is a [`Shared`], so the versions a
-//! Pod goes through (its status changing, its spec not) hold one spec between them.
+//! Pod goes through (its status changing, its spec not) hold one spec between them; so are every
+//! object's labels and annotations, and a Node's addresses and runtime handlers (a Node's status
+//! PATCH, every ten seconds or so, copies none of them).
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
