@@ -96,7 +96,9 @@ enum Timer {
     },
     NodeLifecycle(NodeLifecycleTimer),
     Scheduler(SchedulerTimer),
-    TaintEviction(TaintEvictionTimer),
+    /// Boxed, as the kubelet's Pod and shutdown timers are: the queue holds thousands of timers
+    /// and every checkpoint copies it, so each is kept small (48 bytes a queued entry, from 96).
+    TaintEviction(Box<TaintEvictionTimer>),
     /// The reader's kubectl (a drain's retries and polls).
     Kubectl(kubectl::KubectlTimer),
     PodGc(PodGcTimer),
@@ -280,7 +282,7 @@ impl World {
             }
             Timer::TaintEviction(timer) => {
                 let eviction = &mut self.eviction;
-                self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_timer(timer, ctx));
+                self.core.with(log, |t| Timer::TaintEviction(Box::new(t)), |ctx| eviction.on_timer(*timer, ctx));
             }
             Timer::Kubectl(timer) => {
                 let kubectl = &mut self.kubectl;
@@ -328,7 +330,7 @@ impl World {
         }
         if pods_changed || !nodes.is_empty() {
             let eviction = &mut self.eviction;
-            self.core.with(log, Timer::TaintEviction, |ctx| eviction.on_change(&changes, ctx));
+            self.core.with(log, |t| Timer::TaintEviction(Box::new(t)), |ctx| eviction.on_change(&changes, ctx));
             let scheduler = &mut self.scheduler;
             self.core.with(log, Timer::Scheduler, |ctx| scheduler.on_change(ctx));
             // The ReplicaSet controller watches Pods only.

@@ -127,10 +127,11 @@ pub(crate) enum KubeletTimer {
     AllocatableEnforced,
     /// The image manager refreshes its cache of the runtime's image list.
     ImageCache,
-    /// The next step of starting or stopping a Pod's containers.
-    Pod { uid: String, step: PodStep },
+    /// The next step of starting or stopping a Pod's containers (the Pod's uid and the step;
+    /// boxed, as is the shutdown manager's, to keep every queued timer small).
+    Pod(Box<(String, PodStep)>),
     /// The node shutdown manager's next step.
-    Shutdown(ShutdownTimer),
+    Shutdown(Box<ShutdownTimer>),
 }
 
 /// The kubelet process, as systemd sees it.
@@ -512,8 +513,11 @@ impl Kubelet {
                     self.sync_pods(h, ctx);
                 }
             }
-            KubeletTimer::Pod { uid, step } => self.pod_step(h, ctx, &uid, step),
-            KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, timer),
+            KubeletTimer::Pod(pod) => {
+                let (uid, step) = *pod;
+                self.pod_step(h, ctx, &uid, step)
+            }
+            KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, *timer),
         }
     }
 

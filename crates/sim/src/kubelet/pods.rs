@@ -97,9 +97,9 @@ impl Kubelet {
                             "Killing",
                             format!("Stopping container {name}"),
                         );
-                        self.after(ctx, millis(300), KubeletTimer::Pod { uid, step: PodStep::Killed });
+                        self.after(ctx, millis(300), KubeletTimer::Pod(Box::new((uid, PodStep::Killed))));
                     } else {
-                        self.after(ctx, millis(20), KubeletTimer::Pod { uid, step: PodStep::Killed });
+                        self.after(ctx, millis(20), KubeletTimer::Pod(Box::new((uid, PodStep::Killed))));
                     }
                 }
                 continue;
@@ -153,13 +153,13 @@ impl Kubelet {
                 "NetworkNotReady",
                 format!("network is not ready: {err}"),
             );
-            self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod { uid, step: PodStep::Retry });
+            self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid, PodStep::Retry))));
             return;
         }
         self.set_worker(&uid, Worker::Starting);
         // Creating the sandbox takes a moment; then the Pod has an IP.
         let d = ctx.rng.between(millis(250), millis(450));
-        self.after(ctx, d, KubeletTimer::Pod { uid, step: PodStep::Sandbox });
+        self.after(ctx, d, KubeletTimer::Pod(Box::new((uid, PodStep::Sandbox))));
     }
 
     pub(super) fn set_worker(&mut self, uid: &str, w: Worker) {
@@ -177,7 +177,7 @@ impl Kubelet {
                     return;
                 }
                 if !h.runtime_up || !self.runtime_errors(h, ctx).is_empty() {
-                    self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod { uid: uid.into(), step: PodStep::Retry });
+                    self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid.into(), PodStep::Retry))));
                     return;
                 }
                 let network_ready = self.network_error.is_none();
@@ -185,7 +185,7 @@ impl Kubelet {
             }
             PodStep::Sandbox => {
                 self.report_sandbox(h, ctx, &pod);
-                self.after(ctx, millis(40), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Pull });
+                self.after(ctx, millis(40), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Pull))));
             }
             PodStep::Pull => {
                 if h.has_image(&image) {
@@ -197,7 +197,7 @@ impl Kubelet {
                         "Pulled",
                         format!("Container image \"{image}\" already present on machine"),
                     );
-                    self.after(ctx, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
+                    self.after(ctx, millis(60), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Create))));
                 } else {
                     self.event(h, ctx, cref, "Normal", "Pulling", format!("Pulling image \"{image}\""));
                     // serializeImagePulls (default true): one pull at a time per machine. A pull
@@ -211,7 +211,7 @@ impl Kubelet {
                     let done = busy.unwrap_or(now) + pull;
                     h.pulls_busy_until = Some(done);
                     let step = PodStep::Pulled { pull, total: done - now };
-                    self.after(ctx, done - now, KubeletTimer::Pod { uid: uid.into(), step });
+                    self.after(ctx, done - now, KubeletTimer::Pod(Box::new((uid.into(), step))));
                 }
             }
             PodStep::Pulled { pull, total } => {
@@ -226,12 +226,12 @@ impl Kubelet {
                 self.event(h, ctx, cref, "Normal", "Pulled", format!(
                     "Successfully pulled image \"{image}\" in {pull} ({total} including waiting). Image size: {WORKLOAD_IMAGE_SIZE} bytes."
                 ));
-                self.after(ctx, millis(60), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Create });
+                self.after(ctx, millis(60), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Create))));
             }
             PodStep::Create => {
                 let message = ctx.profile.created_container_message(&container);
                 self.event(h, ctx, cref, "Normal", "Created", message);
-                self.after(ctx, millis(80), KubeletTimer::Pod { uid: uid.into(), step: PodStep::Start });
+                self.after(ctx, millis(80), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Start))));
             }
             PodStep::Start => {
                 let id = ctx.rng.hex(64);
@@ -262,7 +262,7 @@ impl Kubelet {
                 }
                 // Volumes unmount (WaitForUnmount polls every 300 ms) before the Pod may go.
                 let d = ctx.rng.between(millis(300), millis(600));
-                self.after(ctx, d, KubeletTimer::Pod { uid: uid.into(), step: PodStep::Cleaned });
+                self.after(ctx, d, KubeletTimer::Pod(Box::new((uid.into(), PodStep::Cleaned))));
             }
             PodStep::Cleaned => {
                 let Some(Worker::Killed { container, at }) = self.workers.get(uid).cloned() else { return };
@@ -272,7 +272,7 @@ impl Kubelet {
                     self.after(
                         ctx,
                         DIAL_TIMEOUT + POD_WORKER_BACKOFF,
-                        KubeletTimer::Pod { uid: uid.into(), step: PodStep::Cleaned },
+                        KubeletTimer::Pod(Box::new((uid.into(), PodStep::Cleaned))),
                     );
                     return;
                 };

@@ -183,9 +183,13 @@ impl Kubelet {
             order_pod_conditions(&mut status, pod.metadata.generation);
             self.patch_pod_status(h, ctx, &pod, status);
             let stop = CONTAINER_STOP.min(secs(grace.max(0) as u64));
-            self.after(ctx, stop, KubeletTimer::Shutdown(ShutdownTimer::PodStopped { uid: uid.clone(), group: g }));
+            self.after(
+                ctx,
+                stop,
+                KubeletTimer::Shutdown(Box::new(ShutdownTimer::PodStopped { uid: uid.clone(), group: g })),
+            );
         }
-        self.after(ctx, secs(period.max(0) as u64), KubeletTimer::Shutdown(ShutdownTimer::GroupTimeout(g)));
+        self.after(ctx, secs(period.max(0) as u64), KubeletTimer::Shutdown(Box::new(ShutdownTimer::GroupTimeout(g))));
     }
 
     /// Input: one of the shutdown manager's timers.
@@ -202,7 +206,7 @@ impl Kubelet {
                 if group == current && state.waiting.is_empty() {
                     // WaitForAllPodsUnmount polls every 300 ms.
                     let d = ctx.rng.between(millis(300), millis(600));
-                    self.after(ctx, d, KubeletTimer::Shutdown(ShutdownTimer::GroupDone(group)));
+                    self.after(ctx, d, KubeletTimer::Shutdown(Box::new(ShutdownTimer::GroupDone(group))));
                 }
             }
             ShutdownTimer::GroupDone(g) if g == current => {
