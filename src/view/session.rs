@@ -29,8 +29,15 @@ pub struct Session {
     /// Significant moments (steps, events, inputs, non-routine requests), sorted; playback slows
     /// down before each.
     pub significant: Vec<SimTime>,
-    /// The chapter's questions as this timeline answers them (question mode).
+    /// The chapter's questions as this timeline answers them (question mode). A progressive
+    /// timeline derives them at each stretch only while the reader is in question mode
+    /// ([`Session::ask`]); otherwise once it is complete (deriving reads the whole log: tens of
+    /// milliseconds for a thousand nodes in the page).
     pub quiz: Vec<Option<Derived>>,
+    /// Question mode is on.
+    asking: bool,
+    /// How far the timeline was computed when the questions were last derived.
+    quiz_at: Option<SimTime>,
     /// Computed a stretch at a time (a fleet, long to compute): [`Session::ensure`] computes only
     /// what the playhead needs, and the page computes the rest with [`Session::advance`] after
     /// it shows. Otherwise the whole story is computed at once.
@@ -53,6 +60,8 @@ impl Session {
             steps: Vec::new(),
             significant: Vec::new(),
             quiz: Vec::new(),
+            asking: false,
+            quiz_at: None,
             progressive: false,
             fleet: FleetIndex::default(),
             chart: ChartBuilder::default(),
@@ -158,6 +167,7 @@ impl Session {
         let result = self.timeline.fork(action);
         self.fleet = FleetIndex::default();
         self.chart = ChartBuilder::default();
+        self.quiz_at = None;
         self.refresh();
         result
     }
@@ -175,7 +185,27 @@ impl Session {
         moments.sort_unstable();
         moments.dedup();
         self.significant = moments;
-        self.quiz = quiz::derive_all(&self.timeline);
+        if !self.progressive || self.asking || self.complete() {
+            self.derive_quiz();
+        }
+    }
+
+    fn derive_quiz(&mut self) {
+        if self.quiz_at != Some(self.steps_at) {
+            self.quiz = quiz::derive_all(&self.timeline);
+            self.quiz_at = Some(self.steps_at);
+        }
+    }
+
+    /// Question mode on or off. On, the questions are derived now if they are not up to where
+    /// the timeline is computed; returns whether they were (what reads them must read again).
+    pub fn ask(&mut self, on: bool) -> bool {
+        self.asking = on;
+        let stale = on && self.quiz_at != Some(self.steps_at);
+        if stale {
+            self.derive_quiz();
+        }
+        stale
     }
 
     /// The first significant moment strictly after `t`. While the timeline is still being
@@ -246,10 +276,30 @@ mod tests {
         assert!(stretches > 3 && s.complete());
         assert_eq!(s.steps, whole.steps);
         assert_eq!(s.significant, whole.significant);
+        assert_eq!(s.quiz, whole.quiz);
         // The fleet's index, extended stretch by stretch, is the one of the whole log.
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
+    }
+
+    /// Out of question mode, a progressive timeline derives its questions once, when complete;
+    /// in question mode at every stretch, and at once when the mode is turned on.
+    #[test]
+    fn a_progressive_timeline_derives_its_questions_only_when_asked_or_complete() {
+        let whole = fleet(false);
+        assert!(whole.quiz.iter().any(Option::is_some));
+        let mut s = fleet(true);
+        s.advance(Duration::from_secs(600));
+        assert!(!s.complete() && s.quiz.iter().all(Option::is_none), "{:?}", s.quiz);
+        assert!(s.ask(true), "derived now");
+        assert!(!s.ask(true), "already up to date");
+        let asked = s.quiz.clone();
+        assert!(asked.iter().any(Option::is_some));
+        s.ask(false);
+        while !s.advance(Duration::from_secs(60)).0 {}
+        assert_eq!(s.quiz, whole.quiz);
+        assert!(!s.ask(true), "complete: derived already");
     }
 
     /// A fork cuts the log back: the fleet's index is made anew, not extended past the cut.
