@@ -8,7 +8,9 @@
 
 use super::get::{self, PrintOptions, Resource, Scope, Table};
 use super::tabwriter::TabWriter;
-use super::{Cluster, Output, describe, describe_csinode, describe_generic, describe_pdb, describe_pod, describe_storage};
+use super::{
+    Cluster, Output, describe, describe_csinode, describe_generic, describe_pdb, describe_pod, describe_storage,
+};
 use crate::render;
 use crate::sim::objects::Object;
 

@@ -7,9 +7,9 @@
 
 use serde_json::{Map, Value};
 
+use super::Cluster;
 use super::describe::{Prefix, annotations, describe_events, label_lines, multiline, search_events};
 use super::tabwriter::TabWriter;
-use super::Cluster;
 use crate::sim::objects::ObjectMeta;
 
 /// The fields printed above the rest, or never.

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::describe::{Prefix, annotations, describe_events, label_lines, multiline, multiline_indented, search_events};
+use super::describe::{
+    Prefix, annotations, describe_events, label_lines, multiline, multiline_indented, search_events,
+};
 use super::describe_pod::{containers, tolerations, volumes};
 use super::get_storage::access_modes;
 use super::quantity::Quantity;
