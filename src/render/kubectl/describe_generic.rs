@@ -120,10 +120,11 @@ fn camel_split(s: &str) -> Vec<String> {
         last = k;
     }
     for i in 0..runs.len().saturating_sub(1) {
-        if runs[i][0].is_uppercase() && runs[i + 1][0].is_lowercase() {
-            if let Some(moved) = runs[i].pop() {
-                runs[i + 1].insert(0, moved);
-            }
+        if runs[i][0].is_uppercase()
+            && runs[i + 1][0].is_lowercase()
+            && let Some(moved) = runs[i].pop()
+        {
+            runs[i + 1].insert(0, moved);
         }
     }
     runs.into_iter().filter(|r| !r.is_empty()).map(|r| r.into_iter().collect()).collect()
