@@ -233,7 +233,8 @@ pub fn describe_volume(pv: &PersistentVolume, cluster: &Cluster, show_events: bo
         w.put(0, &["VolumeMode:\t", &spec.volume_mode, "\n"]);
     }
     w.put(0, &["Capacity:\t", &quantity(spec.capacity.get("storage").map(String::as_str)), "\n"]);
-    w.put(0, &["Node Affinity:\t<none>\n"]);
+    let spec_json = serde_json::to_value(spec).unwrap_or_default();
+    node_affinity(&mut w, &spec_json["nodeAffinity"]);
     w.put(0, &["Message:\t\n"]);
     w.put(0, &["Source:\n"]);
     let csi = &spec.csi;
@@ -258,6 +259,44 @@ pub fn describe_volume(pv: &PersistentVolume, cluster: &Cluster, show_events: bo
         describe_events(&mut w, &mut events, cluster.now);
     }
     w.w.finish()
+}
+
+/// `printVolumeNodeAffinity` with `printNodeSelectorTermsMultilineWithIndent`, from the volume's
+/// `nodeAffinity` as the API serves it (`null` when the volume has none).
+fn node_affinity(w: &mut Prefix, affinity: &Value) {
+    w.put(0, &["Node Affinity:\t"]);
+    let Some(required) = affinity.get("required") else {
+        w.put(0, &["<none>\n"]);
+        return;
+    };
+    w.put(0, &["\n"]);
+    w.put(1, &["Required Terms:\t"]);
+    let terms = required["nodeSelectorTerms"].as_array().map_or(&[][..], Vec::as_slice);
+    if terms.is_empty() {
+        w.put(0, &["<none>\n"]);
+        return;
+    }
+    w.put(0, &["\n"]);
+    for (i, term) in terms.iter().enumerate() {
+        w.put(2, &["Term ", &i.to_string(), ":\t"]);
+        let reqs = term["matchExpressions"].as_array().map_or(&[][..], Vec::as_slice);
+        if reqs.is_empty() {
+            w.put(0, &["<none>\n"]);
+            continue;
+        }
+        for (j, req) in reqs.iter().enumerate() {
+            if j != 0 {
+                w.put(2, &["\t"]);
+            }
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            let mut expr = [text(&req["key"]), " ".into(), text(&req["operator"]).to_lowercase()].concat();
+            let values: Vec<String> = req["values"].as_array().map_or_else(Vec::new, |a| a.iter().map(text).collect());
+            if !values.is_empty() {
+                expr = [expr, " [".into(), values.join(", "), "]".into()].concat();
+            }
+            w.put(0, &[&expr, "\n"]);
+        }
+    }
 }
 
 /// `printCSIPersistentVolumeAttributesMultiline`: `key=value` lines in key order, cut to 140
@@ -301,6 +340,24 @@ mod tests {
         assert!(text.contains("\nFinalizers:    []\nCapacity:      \nAccess Modes:  \n"), "{text}");
         assert!(text.ends_with("Used By:       <none>\nEvents:        <none>\n"), "{text}");
         assert!(!describe_claim(&claim, &Cluster::default(), false).contains("Events"));
+    }
+
+    #[test]
+    fn a_zonal_node_affinity_prints_its_terms() {
+        let mut w = Prefix { w: TabWriter::describe() };
+        let affinity = serde_json::json!({"required": {"nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "topology.gke.io/zone", "operator": "In", "values": ["us-central1-a", "us-central1-b"]},
+            {"key": "x", "operator": "Exists"},
+        ]}]}});
+        node_affinity(&mut w, &affinity);
+        assert_eq!(
+            w.w.finish(),
+            "Node Affinity:     \n  Required Terms:  \n    Term 0:        topology.gke.io/zone in [us-central1-a, \
+             us-central1-b]\n                   x exists\n"
+        );
+        let mut w = Prefix { w: TabWriter::describe() };
+        node_affinity(&mut w, &Value::Null);
+        assert_eq!(w.w.finish(), "Node Affinity:  <none>\n");
     }
 
     #[test]
