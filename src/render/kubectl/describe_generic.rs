@@ -35,9 +35,9 @@ pub fn describe_generic(kind: &str, meta: &ObjectMeta, json: &Value, cluster: &C
 
 /// `printUnstructuredContent`.
 fn content_lines(w: &mut Prefix, level: usize, content: &Map<String, Value>, skip_prefix: &str) {
-    let mut fields: Vec<&String> = content.keys().collect();
-    fields.sort();
-    for field in fields {
+    // `sort.Strings`: serde_json's map (without `preserve_order`) already iterates its keys in
+    // byte order.
+    for field in content.keys() {
         let path = [skip_prefix, ".", field].concat();
         if SKIPPED.contains(&path.as_str()) {
             continue;
@@ -67,27 +67,33 @@ fn go_value(v: &Value) -> String {
     match v {
         Value::Null => "<nil>".into(),
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        // Maps and lists are printed field by field, never as a scalar.
+        Value::Array(_) | Value::Object(_) => String::new(),
     }
 }
 
 /// `smartLabelFor`: a field of letters and dashes split into words at case changes
 /// (`camelcase.Split`), each capitalised, API/URL/UID/OSB/GUID in capitals; any other field
 /// as it is.
+///
+/// The API's field names are ASCII; letters are taken as ASCII letters (Go's `unicode.IsLetter`
+/// would also take other scripts' letters), which keeps Unicode's tables out of the page.
 pub fn smart_label(field: &str) -> String {
-    if field.chars().any(|c| !c.is_alphabetic() && c != '-') {
+    if field.bytes().any(|c| !c.is_ascii_alphabetic() && c != b'-') {
         return field.to_string();
     }
     camel_split(field)
         .into_iter()
         .filter(|part| part != "_")
-        .map(|part| {
-            let upper = part.to_uppercase();
+        .map(|mut part| {
+            let upper = part.to_ascii_uppercase();
             if ["API", "URL", "UID", "OSB", "GUID"].contains(&upper.as_str()) {
                 upper
             } else {
-                let mut chars = part.chars();
-                chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+                part[..1].make_ascii_uppercase();
+                part
             }
         })
         .collect::<Vec<_>>()
@@ -98,20 +104,21 @@ pub fn smart_label(field: &str) -> String {
 /// characters, an upper-case run's last letter moved to a lower-case run that follows it
 /// (`PDFLoader` → `PDF`, `Loader`).
 fn camel_split(s: &str) -> Vec<String> {
-    let class = |c: char| {
-        if c.is_lowercase() {
+    let class = |c: u8| {
+        if c.is_ascii_lowercase() {
             1
-        } else if c.is_uppercase() {
+        } else if c.is_ascii_uppercase() {
             2
-        } else if c.is_numeric() {
+        } else if c.is_ascii_digit() {
             3
         } else {
             4
         }
     };
-    let mut runs: Vec<Vec<char>> = Vec::new();
+    // Bytes: [`smart_label`] calls this only on ASCII.
+    let mut runs: Vec<Vec<u8>> = Vec::new();
     let mut last = 0;
-    for c in s.chars() {
+    for c in s.bytes() {
         let k = class(c);
         match runs.last_mut() {
             Some(run) if k == last => run.push(c),
@@ -120,14 +127,14 @@ fn camel_split(s: &str) -> Vec<String> {
         last = k;
     }
     for i in 0..runs.len().saturating_sub(1) {
-        if runs[i][0].is_uppercase()
-            && runs[i + 1][0].is_lowercase()
+        if runs[i][0].is_ascii_uppercase()
+            && runs[i + 1][0].is_ascii_lowercase()
             && let Some(moved) = runs[i].pop()
         {
             runs[i + 1].insert(0, moved);
         }
     }
-    runs.into_iter().filter(|r| !r.is_empty()).map(|r| r.into_iter().collect()).collect()
+    runs.into_iter().filter(|r| !r.is_empty()).map(|r| String::from_utf8_lossy(&r).into_owned()).collect()
 }
 
 #[cfg(test)]
@@ -142,6 +149,7 @@ mod tests {
         assert_eq!(smart_label("PDFLoader"), "PDF Loader");
         assert_eq!(smart_label("kubernetes.io/x"), "kubernetes.io/x");
         assert_eq!(smart_label("ipv6"), "ipv6");
+        assert_eq!(smart_label("a-b"), "A - B");
     }
 
     #[test]
@@ -149,6 +157,7 @@ mod tests {
         let meta = ObjectMeta { name: "va".into(), ..ObjectMeta::default() };
         let json = serde_json::json!({
             "kind": "VolumeAttachment",
+            "Zed": null,
             "metadata": {"name": "va", "finalizers": ["f1"], "resourceVersion": "7"},
             "spec": {"nodeName": "node-1", "source": {"persistentVolumeName": "pv"}},
             "status": {"attached": true},
@@ -156,7 +165,7 @@ mod tests {
         let text = describe_generic("VolumeAttachment", &meta, &json, &Cluster::default(), false);
         assert_eq!(
             text,
-            "Name:         va\nNamespace:    \nLabels:       <none>\nAnnotations:  <none>\nKind:         \
+            "Name:         va\nNamespace:    \nLabels:       <none>\nAnnotations:  <none>\nZed:          <nil>\nKind:         \
              VolumeAttachment\nMetadata:\n  Finalizers:\n    f1\n  Resource Version:  7\nSpec:\n  Node Name:  \
              node-1\n  Source:\n    Persistent Volume Name:  pv\nStatus:\n  Attached:  true\n"
         );

@@ -143,11 +143,9 @@ pub(super) fn containers(w: &mut Prefix, space: &str, containers: &[Container], 
 
 /// `printTolerationsMultilineWithIndent` (`title` carries any indent).
 pub(super) fn tolerations(w: &mut Prefix, title: &str, tolerations: &[Toleration]) {
-    let mut sorted: Vec<&Toleration> = tolerations.iter().collect();
-    // sort.Slice by key: Go's pdqsort, not stable.
-    super::gosort::sort(&mut sorted, &|a, b| a.key < b.key);
-    let entries = sorted
-        .into_iter()
+    // (key, line) pairs, in the order `sort.Slice` by key leaves them (Go's pdqsort, not stable).
+    let mut lines: Vec<(String, String)> = tolerations
+        .iter()
         .map(|t| {
             let mut s = t.key.clone();
             if !t.value.is_empty() {
@@ -165,10 +163,11 @@ pub(super) fn tolerations(w: &mut Prefix, title: &str, tolerations: &[Toleration
                 s.push_str(&[" for ", &secs.to_string(), "s"].concat());
             }
             s.push('\n');
-            s
+            (t.key.clone(), s)
         })
         .collect();
-    multiline(w, title, entries);
+    super::gosort::sort(&mut lines, &|a, b| a.0 < b.0);
+    multiline(w, title, lines.into_iter().map(|(_, line)| line).collect());
 }
 
 /// `describeStatus`.

@@ -72,10 +72,12 @@ pub fn describe_statefulset(set: &StatefulSet, cluster: &Cluster, show_events: b
     w.put(0, &["Replicas:\t", &desired, " desired | ", &total, " total\n"]);
     let strategy = &spec.update_strategy;
     w.put(0, &["Update Strategy:\t", strategy["type"].as_str().unwrap_or_default(), "\n"]);
-    if let Some(partition) = strategy["rollingUpdate"].get("partition") {
+    if let Some(partition) = strategy["rollingUpdate"]["partition"].as_i64() {
         w.put(1, &["Partition:\t", &partition.to_string(), "\n"]);
-        if let Some(max) = strategy["rollingUpdate"].get("maxUnavailable") {
-            let max = max.as_str().map_or_else(|| max.to_string(), str::to_string);
+        // An IntOrString.
+        let max = &strategy["rollingUpdate"]["maxUnavailable"];
+        let max = max.as_str().map(str::to_string).or_else(|| max.as_i64().map(|n| n.to_string()));
+        if let Some(max) = max {
             w.put(1, &["MaxUnavailable:\t", &max, "\n"]);
         }
     }
@@ -166,9 +168,10 @@ fn claim_volumes(pod: &Pod, name: &str) -> usize {
         .count()
 }
 
-/// `getPodsForPVC`: the Pods of the claim's namespace that mount it (once per volume), then
-/// the Pods that own it not already listed; by name (`printPodsMultiline`).
-pub fn pods_for_claim<'a>(cluster: &'a Cluster, claim: &PersistentVolumeClaim) -> Vec<&'a Pod> {
+/// `getPodsForPVC`: the names of the Pods of the claim's namespace that mount it (once per
+/// volume), then of the Pods that own it not already listed; by name (`printPodsMultiline`'s
+/// `sort.Slice`), each followed by a newline.
+pub fn pods_for_claim(cluster: &Cluster, claim: &PersistentVolumeClaim) -> Vec<String> {
     let in_namespace: Vec<&Pod> =
         cluster.pods.iter().map(|p| &**p).filter(|p| p.metadata.namespace == claim.metadata.namespace).collect();
     let mut pods: Vec<&Pod> = Vec::new();
@@ -183,8 +186,11 @@ pub fn pods_for_claim<'a>(cluster: &'a Cluster, claim: &PersistentVolumeClaim) -
             pods.push(pod);
         }
     }
-    super::gosort::sort(&mut pods, &|a, b| a.metadata.name < b.metadata.name);
-    pods
+    // (name, line) pairs: the instantiation of Go's sort the taints already use.
+    let mut names: Vec<(String, String)> =
+        pods.iter().map(|p| (p.metadata.name.clone(), [p.metadata.name.as_str(), "\n"].concat())).collect();
+    super::gosort::sort(&mut names, &|a, b| a.0 < b.0);
+    names.into_iter().map(|(_, line)| line).collect()
 }
 
 /// `kubectl describe pvc NAME` for `claim`; the Pods using it and the Events read from `cluster`.
@@ -207,8 +213,7 @@ pub fn describe_claim(claim: &PersistentVolumeClaim, cluster: &Cluster, show_eve
     if !spec.volume_mode.is_empty() {
         w.put(0, &["VolumeMode:\t", &spec.volume_mode, "\n"]);
     }
-    let pods = pods_for_claim(cluster, claim);
-    multiline(&mut w, "Used By", pods.iter().map(|p| [p.metadata.name.as_str(), "\n"].concat()).collect());
+    multiline(&mut w, "Used By", pods_for_claim(cluster, claim));
     if show_events {
         let mut events = search_events(cluster, "PersistentVolumeClaim", meta);
         describe_events(&mut w, &mut events, cluster.now);
@@ -289,7 +294,7 @@ fn node_affinity(w: &mut Prefix, affinity: &Value) {
                 w.put(2, &["\t"]);
             }
             let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-            let mut expr = [text(&req["key"]), " ".into(), text(&req["operator"]).to_lowercase()].concat();
+            let mut expr = [text(&req["key"]), " ".into(), text(&req["operator"]).to_ascii_lowercase()].concat();
             let values: Vec<String> = req["values"].as_array().map_or_else(Vec::new, |a| a.iter().map(text).collect());
             if !values.is_empty() {
                 expr = [expr, " [".into(), values.join(", "), "]".into()].concat();
@@ -307,9 +312,8 @@ fn volume_attributes(w: &mut Prefix, attributes: &Value) {
         w.put(0, &["<none>\n"]);
         return;
     };
-    let mut keys: Vec<&String> = map.keys().collect();
-    keys.sort();
-    for (i, key) in keys.into_iter().enumerate() {
+    // In key order, as serde_json's map keeps them (`sort.Strings`).
+    for (i, key) in map.keys().enumerate() {
         if i != 0 {
             w.put(2, &[]);
             w.put(2, &["\t"]);
