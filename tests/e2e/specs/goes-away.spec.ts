@@ -164,6 +164,28 @@ test.describe('a node goes away', () => {
     app.expectNoErrors();
   });
 
+  test('the describe suggestions print the StatefulSet, its claim, the volume and its attachment', async ({ page }) => {
+    const app = new KubectlPage(page);
+    // Step 9: node-2 is off, db-0 Terminating there, its volume still attached to node-2.
+    await app.goto('./?chapter=node-goes-away&step=9&autoplay=0');
+    await app.newTab('kubectl').click();
+    await app.suggestion('kubectl describe sts db').click();
+    await expect(app.output).toContainText(/Replicas:\s+1 desired \| 1 total/);
+    await expect(app.output).toContainText(/Volume Claims:\s+Name:\s+data\s/);
+    await app.suggestion('kubectl describe pvc data-db-0').click();
+    await expect(app.output).toContainText(/Status:\s+Bound\s+Volume:\s+pvc-/);
+    await expect(app.output).toContainText('Used By:');
+    await app.suggestion('kubectl describe pv').click();
+    await expect(app.output).toContainText(/Claim:\s+default\/data-db-0/);
+    await expect(app.output).toContainText(/Driver:\s+pd\.csi\.storage\.gke\.io/);
+    await app.suggestion('kubectl describe volumeattachments').click();
+    await expect(app.output).toContainText(/Node Name:\s+node-2/);
+    await expect(app.output).toContainText(/Attached:\s+true/);
+    await app.type('kubectl describe pvc nope');
+    await expect(app.stderr).toHaveText('Error from server (NotFound): persistentvolumeclaims "nope" not found\n');
+    app.expectNoErrors();
+  });
+
   test('in Japanese: the powered-off machine, its volume, db-0 and the shutdown setting, with axe', async ({ page }) => {
     test.slow();
     const app = new PanelsPage(page);
