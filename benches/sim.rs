@@ -88,8 +88,9 @@ fn memory() {
     let log = timeline.log();
     let records = log.len() as u64;
     let counts = format!(
-        "{records} records ({} requests, {} object versions, {} events)",
+        "{records} records ({} requests, {} of them renewals kept as rows; {} object versions, {} events)",
         log.requests.len(),
+        log.requests.renewals(),
         log.changes.len(),
         log.events.len()
     );

@@ -216,14 +216,14 @@ fn one_node_per_hostname(log: &Log) -> Check {
             return Err(format!("{key} matches no machine's hostname"));
         }
     }
-    let mut created: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut created: BTreeMap<String, usize> = BTreeMap::new();
     for r in log.requests.iter() {
         let n = r.node.as_deref().unwrap_or_default();
         if r.method == Method::Delete && r.path.starts_with("/api/v1/nodes/") && r.outcome.is_success() {
             created.remove(r.path.trim_start_matches("/api/v1/nodes/"));
         }
         if r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome.is_success() {
-            *created.entry(n).or_default() += 1;
+            *created.entry(n.to_string()).or_default() += 1;
             if created[n] > 1 {
                 return Err(format!("a second POST creating Node {n} succeeded at {}", r.t));
             }
@@ -251,7 +251,8 @@ fn leases_renewed_only_by_live_kubelets(log: &Log) -> Check {
         if now.is_none() || now == before {
             continue;
         }
-        let r = c.request.map(|r| &log.requests[r as usize]).ok_or_else(|| format!("{} renewed by no request", c.t))?;
+        let r =
+            c.request.map(|r| log.requests.at(r as usize)).ok_or_else(|| format!("{} renewed by no request", c.t))?;
         let Actor::Kubelet(machine) = &r.actor else {
             return Err(format!("{} renewed by {} at {}", c.object().key(), r.actor, c.t));
         };

@@ -167,11 +167,11 @@ fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
     assert_eq!(lease_delete.path, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1");
     assert!(lease_delete.t - delete < Duration::from_secs(1));
     // And the CSINode, the Node's other dependent.
-    let deletes: Vec<&str> = log
+    let deletes: Vec<String> = log
         .requests
         .iter()
         .filter(|r| r.actor == Actor::GarbageCollector && r.method == Method::Delete)
-        .map(|r| r.path.as_str())
+        .map(|r| r.path.to_string())
         .collect();
     assert_eq!(
         deletes,

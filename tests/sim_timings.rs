@@ -14,6 +14,7 @@ use nodeline::sim::record::{Change, EventRecord, Request, Response};
 use nodeline::sim::{
     Action, ActionKind, Actor, Body, Chapter, Config, KubeletState, Log, Method, Outcome, Profile, SimTime, Timeline,
 };
+use std::borrow::Cow;
 
 const NODE_1: &str = "node-1";
 
@@ -38,7 +39,7 @@ fn event_after<'a>(log: &'a Log, from: SimTime, source: &str, reason: &str, mess
 }
 
 /// Successful Lease writes (create or renew) of `machine`'s kubelet for its own Lease.
-fn lease_writes<'a>(log: &'a Log, machine: &'a str) -> impl Iterator<Item = &'a Request> + 'a {
+fn lease_writes<'a>(log: &'a Log, machine: &'a str) -> impl Iterator<Item = Cow<'a, Request>> + 'a {
     log.requests.iter().filter(move |r| {
         r.actor == kubelet(machine)
             && matches!(r.method, Method::Put | Method::Post)
@@ -67,8 +68,8 @@ fn taint_appears(log: &Log, name: &str, key: &str, effect: &str, from: SimTime) 
     node_versions(log, name).into_iter().find(|(c, n)| c.t >= from && n.has_taint(key, effect)).map(|(c, _)| c.t)
 }
 
-fn actor_of<'a>(log: &'a Log, change: &Change) -> Option<&'a Actor> {
-    change.request.map(|r| &log.requests[r as usize].actor)
+fn actor_of(log: &Log, change: &Change) -> Option<Actor> {
+    change.request.map(|r| log.requests.at(r as usize).actor.clone())
 }
 
 fn assert_within(what: &str, t: SimTime, lo: SimTime, hi: SimTime) {
@@ -98,8 +99,8 @@ fn node_failure_timings(profile: Profile) {
         .find(|(c, n)| c.t > kill && n.ready_status() == Some("Unknown"))
         .expect("node-1 goes Unknown");
     let unknown = unknown_change.t;
-    assert_eq!(actor_of(log, unknown_change), Some(&Actor::NodeLifecycleController), "who wrote Unknown");
-    let req = &log.requests[unknown_change.request.expect("a request") as usize];
+    assert_eq!(actor_of(log, unknown_change), Some(Actor::NodeLifecycleController), "who wrote Unknown");
+    let req = log.requests.at(unknown_change.request.expect("a request") as usize);
     assert_eq!((req.method, &*req.path), (Method::Put, "/api/v1/nodes/node-1/status"), "UpdateStatus");
     assert_within(
         &format!("Ready=Unknown ({profile})"),
@@ -182,7 +183,8 @@ fn kubelet_restart_timings() {
     let timeline = chapter_timeline(Chapter::KubeletRestart, Config::default());
     let log = timeline.log();
     let start = input_time(log, ActionKind::StartKubelet);
-    let ours: Vec<&Request> = log.requests.iter().filter(|r| r.t >= start && r.actor == kubelet(NODE_1)).collect();
+    let ours: Vec<Cow<'_, Request>> =
+        log.requests.iter().filter(|r| r.t >= start && r.actor == kubelet(NODE_1)).collect();
 
     let starting = event_after(log, start, "kubelet", "Starting", "Starting kubelet.").expect("Starting event");
     let post = ours
@@ -294,12 +296,12 @@ fn registration_chapter_strings_and_order() {
         .iter()
         .position(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.actor == as_node)
         .expect("the label PATCH");
-    let label = &log.requests[i];
+    let label = log.requests.at(i);
     assert_eq!(
         (label.query.as_ref(), label.content_type),
         ("fieldManager=kubectl-label", Some("application/merge-patch+json"))
     );
-    assert_eq!(json_body(label), serde_json::json!({"metadata": {"labels": {"node-role.kubernetes.io/worker": ""}}}));
+    assert_eq!(json_body(&label), serde_json::json!({"metadata": {"labels": {"node-role.kubernetes.io/worker": ""}}}));
     assert_eq!(label.outcome, Outcome::Code(403));
     let Some(Response::Status(status)) = &label.response else { panic!("a Status answer") };
     assert_eq!(
@@ -521,7 +523,7 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
         .metadata
         .uid
         .clone();
-    let requests: Vec<&Request> = log
+    let requests: Vec<Cow<'_, Request>> = log
         .requests
         .iter()
         .filter(|r| r.t >= killing.t && r.actor == kubelet(NODE_1) && r.path.starts_with(&pod_path))
@@ -534,7 +536,7 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
     );
     assert!(requests.iter().all(|r| r.query.is_empty() && r.outcome.is_success()), "main client, no query");
     assert_eq!(requests[0].t, killing.t, "the status manager reads the Pod as it starts killing it");
-    let (patch, delete) = (requests[2], requests[4]);
+    let (patch, delete) = (&requests[2], &requests[4]);
     assert_eq!(patch.content_type, Some("application/strategic-merge-patch+json"));
     assert_eq!(json_body(patch)["status"]["phase"], "Succeeded");
     assert_eq!(json_body(patch)["metadata"]["uid"], uid.as_str());
@@ -619,12 +621,12 @@ fn registration_with_network_cut_waits_for_the_dial_timeout() {
     );
     let log = timeline.log();
     let dial = "Post \"https://10.0.0.10:6443/api/v1/nodes\": dial tcp 10.0.0.10:6443: i/o timeout";
-    let posts: Vec<&Request> = log
+    let posts: Vec<Cow<'_, Request>> = log
         .requests
         .iter()
         .filter(|r| r.actor == kubelet(NODE_1) && r.method == Method::Post && r.path == "/api/v1/nodes")
         .collect();
-    let failed: Vec<&&Request> = posts.iter().filter(|r| r.outcome == Outcome::Timeout).collect();
+    let failed: Vec<&Cow<'_, Request>> = posts.iter().filter(|r| r.outcome == Outcome::Timeout).collect();
     assert!(failed.len() >= 3, "{} failed POSTs", failed.len());
     let ms: Vec<u64> = failed.iter().map(|r| r.t.as_micros() / 1000).collect();
     assert_eq!(&ms[..3], [450, 30_650, 61_050], "sleep 200 ms, 400 ms after each 30 s dial timeout");
@@ -741,8 +743,9 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
         .iter()
         .position(|r| r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome == Outcome::Code(201))
         .expect("the Node POST");
-    let post = &log.requests[i];
-    let next: Vec<&Request> = log.requests.iter_from(i + 1).filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
+    let post = log.requests.at(i);
+    let next: Vec<Cow<'_, Request>> =
+        log.requests.iter_from(i + 1).filter(|r| r.actor == kubelet(NODE_1)).take(2).collect();
     assert_eq!(
         next.iter().map(|r| (r.method, r.path.as_str(), r.query.as_ref(), r.t)).collect::<Vec<_>>(),
         [
@@ -770,7 +773,7 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
 const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
 
 /// The kubelet's CSINode requests (`docs/kubernetes-notes.md` §9.3).
-fn csinode_requests<'a>(log: &'a Log, machine: &'a str, from: SimTime) -> Vec<&'a Request> {
+fn csinode_requests<'a>(log: &'a Log, machine: &'a str, from: SimTime) -> Vec<Cow<'a, Request>> {
     log.requests.iter().filter(|r| r.t >= from && r.actor == kubelet(machine) && r.path.starts_with(CSINODES)).collect()
 }
 
@@ -810,13 +813,13 @@ fn csinode_created_after_registration() {
             .find(|r| r.method == Method::Post && r.path == "/api/v1/nodes" && r.outcome == Outcome::Code(201))
             .expect("the Node POST");
         let csi = csinode_requests(log, NODE_1, start);
-        let posts: Vec<&&Request> = csi.iter().filter(|r| r.method == Method::Post).collect();
+        let posts: Vec<&Cow<'_, Request>> = csi.iter().filter(|r| r.method == Method::Post).collect();
         assert_eq!(posts.len(), 1, "{profile:?}: one CSINode POST");
         let post = posts[0];
         assert_eq!((post.path.as_str(), post.query.as_ref(), post.outcome), (CSINODES, "", Outcome::Code(201)));
         assert_within("the CSINode POST", post.t, node_post.t, node_post.t + Duration::from_secs(1));
         // Every try before the Node exists: GET the CSINode, GET the Node, both 404.
-        let before: Vec<&Request> = log
+        let before: Vec<Cow<'_, Request>> = log
             .requests
             .iter()
             .filter(|r| r.actor == kubelet(NODE_1) && r.t < node_post.t && r.query.is_empty())
@@ -933,7 +936,7 @@ fn csinode_init_gives_up_after_six_calls_and_the_kubelet_restarts() {
     assert_eq!(starts[1], fatal.t + Duration::from_secs(10), "systemd's RestartSec=10");
     // The first call's tries began at the wait GET; the six calls take 15 ms + 90 ms + 540 ms +
     // 3.24 s + 19.44 s of sleeps (+ up to 10 %) and 310 ms of tries each.
-    let wait = csinode_requests(log, NODE_1, SimTime::from_secs(235))[0];
+    let wait = csinode_requests(log, NODE_1, SimTime::from_secs(235)).swap_remove(0);
     assert_eq!((wait.query.as_ref(), wait.outcome), ("resourceVersion=0", Outcome::Code(404)));
     assert_within("giving up", fatal.t, wait.t + Duration::from_millis(25_185), wait.t + Duration::from_millis(27_535));
     let post = csinode_requests(log, NODE_1, starts[1]).into_iter().find(|r| r.method == Method::Post);

@@ -248,7 +248,7 @@ pub fn Inspector() -> impl IntoView {
                     w.patch(&body, html);
                 }
                 REQUESTS => {
-                    let sent = log.requests.partition_point(|r| r.t <= t);
+                    let sent = log.requests.first_after(t);
                     let inputs = Some((sent, open_request, lang));
                     if w.requests != inputs {
                         w.patch(&body, requests::markup(log, t, open_request, lang));

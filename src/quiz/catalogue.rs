@@ -430,18 +430,18 @@ fn kubelet_restart_order(timeline: &Timeline) -> Option<Derived> {
                 && r.path.ends_with("/leases/node-1")
                 && r.actor == kubelet
         })
-        .map(query::request_at);
+        .map(|r| query::request_at(&r));
     let (order, reveal) = order(&[
         query::event(log, stop, "NodeReady", NODE, "").map(query::event_at),
         query::event(log, stop, "TaintManagerEviction", "", "Cancelling").map(query::event_at),
         renewed,
-        query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes").map(query::request_at),
+        query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes").map(|r| query::request_at(&r)),
     ])?;
     Some(Derived { stop, reveal, answer: Answer::Order(order), facts: vec![whole_seconds(NODE_MONITOR_PERIOD)] })
 }
 
 /// The reader's kubectl's eviction POSTs from `from` on.
-fn evictions(log: &crate::sim::Log, from: SimTime) -> Vec<&crate::sim::Request> {
+fn evictions(log: &crate::sim::Log, from: SimTime) -> Vec<std::borrow::Cow<'_, crate::sim::Request>> {
     log.requests
         .iter()
         .filter(|r| r.t >= from && r.actor == crate::sim::Actor::Kubectl && r.path.ends_with("/eviction"))

@@ -5,6 +5,7 @@
 use crate::sim::objects::Object;
 use crate::sim::record::EventRecord;
 use crate::sim::{ActionKind, Actor, Log, Method, Request, SimTime};
+use std::borrow::Cow;
 
 /// A moment in the log: its time and sequence number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -50,7 +51,7 @@ pub(super) fn request<'a>(
     actor: &Actor,
     method: Method,
     path_ends: &str,
-) -> Option<&'a Request> {
+) -> Option<Cow<'a, Request>> {
     log.requests.iter().find(|r| r.t >= from && r.method == method && r.path.ends_with(path_ends) && r.actor == *actor)
 }
 
@@ -61,7 +62,7 @@ pub(super) fn last_success_before<'a>(
     actor: &Actor,
     method: Method,
     path_ends: &str,
-) -> Option<&'a Request> {
+) -> Option<Cow<'a, Request>> {
     log.requests.iter().rev().find(|r| {
         r.t < before && r.method == method && r.outcome.is_success() && r.path.ends_with(path_ends) && r.actor == *actor
     })

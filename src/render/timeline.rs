@@ -54,7 +54,7 @@ pub fn jsonl(log: &Log, until: SimTime, epoch: WallTime) -> String {
 
 /// The line for request `idx` of `log` (without newline).
 pub fn request_line(log: &Log, idx: usize) -> String {
-    let r = &log.requests[idx];
+    let r = log.requests.at(idx);
     let mut line = Line::new(r.t, r.seq, "request");
     line.string("actor", &r.actor.to_string());
     line.string("method", r.method.as_str());

@@ -169,7 +169,7 @@ impl Track {
         Track::build(
             session.end(),
             &session.steps,
-            log.requests.iter().map(|r| (r.t, RequestClass::of(r))),
+            log.requests.iter().map(|r| (r.t, RequestClass::of(&r))),
             log.events.iter().map(|e| (e.t, EventClass::of(&e.type_))),
             MAX_TICKS,
         )
@@ -447,7 +447,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
         tl.run_until(s(300));
         let classes: Vec<RequestClass> =
-            tl.log().requests.iter().filter(|r| r.path.ends_with("/eviction")).map(RequestClass::of).collect();
+            tl.log().requests.iter().filter(|r| r.path.ends_with("/eviction")).map(|r| RequestClass::of(&r)).collect();
         use RequestClass::*;
         assert_eq!(classes, [Eviction, EvictionRefused, Eviction]);
         assert!(EvictionRefused > Client && Eviction > Client, "a merged tick shows the eviction");

@@ -553,7 +553,7 @@ impl ApiServer {
             ApiOp::PatchNodeAnnotations { name, annotations } => {
                 let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
                 let mut node = Node::clone(current);
-                node.metadata.annotations = annotations;
+                node.metadata.annotations = annotations.into();
                 if node == **current {
                     return Ok(Object::Node(current.clone()));
                 }

@@ -67,8 +67,8 @@ pub use machine::{
 };
 pub use profile::Profile;
 pub use record::{
-    Actor, Body, ChangeRange, ChangeType, Interned, LeaseVersion, Log, LogLine, Method, Outcome, Request, Response,
-    Severity,
+    Actor, Body, ChangeRange, ChangeType, Interned, LeaseVersion, Log, LogLine, Method, Outcome, Request, Requests,
+    Response, Severity,
 };
 pub use scenario::{Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};
 pub use shared::Shared;

@@ -22,6 +22,9 @@ pub use super::objects::ChangeType;
 use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status};
 use super::time::SimTime;
 
+mod requests;
+pub use requests::Requests;
+
 /// Who sent a request or wrote a log line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Actor {
@@ -579,8 +582,9 @@ pub struct MachineRecord {
 /// Everything the simulation has produced so far.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
-    /// In chunks, as the object versions: the two lists that grow to 400,000 records an hour.
-    pub requests: Chunked<Request>,
+    /// In chunks, as the object versions: the two lists that grow to 400,000 records an hour; a
+    /// Lease renewal kept as a row of numbers ([`Requests`]).
+    pub requests: Requests,
     pub changes: Chunked<Change>,
     pub events: Vec<EventRecord>,
     pub lines: Vec<LogLine>,
@@ -836,7 +840,7 @@ impl Log {
     /// A short account of what request `idx` did, e.g. `Ready: False → True`, `403 Forbidden: …`,
     /// or `no answer` for a timeout.
     pub fn summary(&self, idx: usize) -> String {
-        let r = &self.requests[idx];
+        let r = self.requests.at(idx);
         match (&r.outcome, &r.response) {
             (Outcome::Timeout, _) => return "no answer: the network to the API server is cut".into(),
             (_, Some(Response::Status(s))) if s.status == "Failure" => {
@@ -862,7 +866,7 @@ impl Log {
 
     /// Index of the first request at or after `t`.
     pub fn first_request_from(&self, t: SimTime) -> usize {
-        self.requests.partition_point(|r| r.t < t)
+        self.requests.first_from(t)
     }
 
     /// Index of the first event at or after `t`.

@@ -30,6 +30,26 @@ impl<T> From<T> for Shared<T> {
     }
 }
 
+impl<A, T: FromIterator<A>> FromIterator<A> for Shared<T> {
+    /// The value collected, then wrapped.
+    fn from_iter<I: IntoIterator<Item = A>>(iter: I) -> Shared<T> {
+        Shared::new(iter.into_iter().collect())
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Shared<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
+
+    /// As the value's.
+    fn into_iter(self) -> Self::IntoIter {
+        (&*self.0).into_iter()
+    }
+}
+
 impl<T: serde::Serialize> serde::Serialize for Shared<T> {
     /// As the value.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -13,7 +13,7 @@ pub const LISTED: usize = 12;
 
 /// The indices of the `n` latest requests sent at or before `t`, newest first.
 pub fn recent(log: &Log, t: SimTime, n: usize) -> Vec<usize> {
-    let end = log.requests.partition_point(|r| r.t <= t);
+    let end = log.requests.first_after(t);
     (end.saturating_sub(n)..end).rev().collect()
 }
 
@@ -24,7 +24,7 @@ pub fn by_seq(log: &Log, seq: u64) -> Option<usize> {
 
 /// `T+00:05.123 kubelet/node-1 PATCH /api/v1/nodes/node-1/status → 200`.
 pub fn summary(log: &Log, idx: usize, lang: Lang) -> String {
-    let r = &log.requests[idx];
+    let r = log.requests.at(idx);
     let answer = match r.outcome {
         Outcome::Code(c) => c.to_string(),
         Outcome::Timeout => lang.text(Key::RequestTimeout).to_string(),
@@ -39,7 +39,7 @@ pub fn markup(log: &Log, t: SimTime, open: Option<u64>, lang: Lang) -> String {
     let mut list = recent(log, t, LISTED);
     if let Some(i) = open.and_then(|s| by_seq(log, s))
         && !list.contains(&i)
-        && log.requests[i].t <= t
+        && log.requests.t(i) <= t
     {
         list.insert(0, i);
     }
@@ -49,7 +49,7 @@ pub fn markup(log: &Log, t: SimTime, open: Option<u64>, lang: Lang) -> String {
     let mut o = String::new();
     cat(&mut o, &[r#"<p class="help">"#, &escape(lang.text(Key::RequestsHelp)), r#"</p><ul class="requests">"#]);
     for i in list {
-        let r = &log.requests[i];
+        let r = log.requests.at(i);
         let is_open = open == Some(r.seq);
         let tone = match r.outcome {
             Outcome::Code(200..=299) => "ok",
@@ -80,7 +80,7 @@ pub fn markup(log: &Log, t: SimTime, open: Option<u64>, lang: Lang) -> String {
                     r#"<p class="req-effect">"#,
                     &escape(&lang.fill(Key::RequestEffect, &[&log.summary(i)])),
                     r#"</p><pre class="verbose" tabindex="0"><code>"#,
-                    &escape(&request::verbose(r)),
+                    &escape(&request::verbose(&r)),
                     "</code></pre>",
                 ],
             );
@@ -110,10 +110,10 @@ mod tests {
         let ids = recent(log, t, LISTED);
         assert_eq!(ids.len(), LISTED);
         assert!(ids.windows(2).all(|w| w[0] > w[1]));
-        assert!(log.requests[ids[0]].t <= t && log.requests[ids[0] + 1].t > t);
+        assert!(log.requests.t(ids[0]) <= t && log.requests.t(ids[0] + 1) > t);
         // At T+0 the kubelet has only just started: its CSINode wait GET and first try.
         assert_eq!(recent(log, SimTime::ZERO, 5), vec![2, 1, 0]);
-        assert!(log.requests[3].t > SimTime::ZERO);
+        assert!(log.requests.t(3) > SimTime::ZERO);
         let html = markup(&Log::default(), SimTime::ZERO, None, Lang::En);
         assert!(html.contains("No request yet."), "{html}");
     }
@@ -124,13 +124,13 @@ mod tests {
         let log = tl.log();
         let i = (0..log.requests.len())
             .find(|&i| {
-                let r = &log.requests[i];
+                let r = log.requests.at(i);
                 r.method == Method::Patch
                     && r.path.ends_with("/nodes/node-1/status")
                     && log.summary(i).contains("Ready: False → True")
             })
             .expect("the kubelet patches Ready to True");
-        let r = &log.requests[i];
+        let r = log.requests.at(i);
         let html = markup(log, r.t, Some(r.seq), Lang::En);
         assert!(html.contains(&format!(r#"<details data-seq="{}" open>"#, r.seq)), "{html}");
         assert!(html.contains("PATCH https://10.0.0.10:6443/api/v1/nodes/node-1/status"), "{html}");

@@ -138,7 +138,7 @@ pub fn version_at(log: &Log, key: &ObjectKey, t: SimTime) -> Option<u32> {
 
 /// What made change `idx`: `PATCH /api/v1/nodes/node-1/status`, its sender and its answer.
 fn made_by(log: &Log, idx: u32) -> Option<(String, String, String)> {
-    let r = &log.requests[log.changes[idx as usize].request? as usize];
+    let r = log.requests.at(log.changes[idx as usize].request? as usize);
     let answer = match r.outcome.code() {
         Some(c) => c.to_string(),
         None => "timeout".into(),
@@ -395,7 +395,7 @@ mod tests {
             .iter()
             .find(|&&i| {
                 let c = &log.changes[i as usize];
-                c.request.is_some_and(|r| log.requests[r as usize].method == crate::sim::Method::Put)
+                c.request.is_some_and(|r| log.requests.at(r as usize).method == crate::sim::Method::Put)
             })
             .expect("the controller writes node-1's status");
         assert_eq!(version_at(log, &key, log.changes[idx as usize].t), Some(idx));

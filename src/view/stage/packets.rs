@@ -1,6 +1,7 @@
 //! Requests as packets: when each is on screen, where along its arrow, what it says, and the
 //! caption under the stage.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use super::geometry::{CH_MONO, Pt, round, round_pt};
@@ -100,10 +101,10 @@ impl Timing {
 }
 
 /// A request with the instant its packet starts (after staggering).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Scheduled<'a> {
     index: usize,
-    req: &'a Request,
+    req: Cow<'a, Request>,
     start: SimTime,
 }
 
@@ -114,19 +115,20 @@ fn scheduled(log: &Log, t: SimTime, timing: Timing) -> (usize, Vec<Scheduled<'_>
     // Requests sent within one stagger before the scan still push the first ones back.
     let warm = log.first_request_from(from.saturating_sub(timing.stagger));
     let begin = log.first_request_from(from);
-    let end = log.requests.partition_point(|r| r.t <= t);
+    let end = log.requests.first_after(t);
     let mut out = Vec::with_capacity(end.saturating_sub(begin));
     let mut lo = warm;
     for i in warm..end {
-        let r = &log.requests[i];
-        while lo < i && log.requests[lo].t + timing.stagger <= r.t {
+        let r = log.requests.at(i);
+        while lo < i && log.requests.t(lo) + timing.stagger <= r.t {
             lo += 1;
         }
         if i < begin {
             continue;
         }
         let k = ((i - lo) as u32).min(MAX_STAGGER);
-        out.push(Scheduled { index: i, req: r, start: r.t + timing.stagger * k });
+        let start = r.t + timing.stagger * k;
+        out.push(Scheduled { index: i, req: r, start });
     }
     (begin, out)
 }
@@ -141,7 +143,7 @@ pub fn packets(log: &Log, t: SimTime, timing: Timing, scene: &Scene, lang: Lang)
             continue;
         }
         let age = (t - s.start).as_secs_f64();
-        if age < on_screen(s.req, window) {
+        if age < on_screen(&s.req, window) {
             visible.push((s, age));
         }
     }
@@ -160,7 +162,7 @@ pub fn packets(log: &Log, t: SimTime, timing: Timing, scene: &Scene, lang: Lang)
     let mut out: Vec<Packet> = Vec::with_capacity(visible.len());
     let mut per_line: Vec<(usize, u32)> = Vec::new();
     for (s, age) in visible.iter().rev() {
-        let r = s.req;
+        let r = &*s.req;
         let sender = Sender::of(&r.actor);
         let Some(li) = scene.lines.iter().position(|l| l.sender == sender) else { continue };
         let line = &scene.lines[li];
@@ -251,7 +253,7 @@ pub fn caption(log: &Log, t: SimTime, timing: Timing, lang: Lang) -> String {
         .map(|s| s.index)
         .or_else(|| begin.checked_sub(1));
     let Some(i) = last else { return lang.text(Key::NoRequestYet).to_string() };
-    let r = &log.requests[i];
+    let r = log.requests.at(i);
     let answer = match r.outcome {
         Outcome::Code(c) => c.to_string(),
         Outcome::Timeout if t < r.end => lang.text(Key::RequestWaiting).to_string(),

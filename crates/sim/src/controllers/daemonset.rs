@@ -65,7 +65,7 @@ impl DaemonSetController {
             metadata: ObjectMeta {
                 name: DAEMONSET_NAME.into(),
                 namespace: DAEMONSET_NAMESPACE.into(),
-                labels: labels(),
+                labels: labels().into(),
                 annotations: [("deprecated.daemonset.template.generation".to_string(), "1".to_string())]
                     .into_iter()
                     .collect(),
@@ -107,7 +107,7 @@ impl DaemonSetController {
             let meta = ObjectMeta {
                 generate_name: format!("{DAEMONSET_NAME}-"),
                 namespace: DAEMONSET_NAMESPACE.into(),
-                labels: labels(),
+                labels: labels().into(),
                 owner_references: vec![controller_ref("apps/v1", "DaemonSet", DAEMONSET_NAME, &uid)],
                 ..ObjectMeta::default()
             };

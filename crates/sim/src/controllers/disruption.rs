@@ -219,7 +219,7 @@ mod tests {
             let meta = ObjectMeta {
                 name: name.into(),
                 namespace: "default".into(),
-                labels: labels.clone(),
+                labels: labels.clone().into(),
                 ..ObjectMeta::default()
             };
             let Object::Pod(pod) =

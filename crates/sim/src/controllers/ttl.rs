@@ -17,7 +17,7 @@ impl TtlController {
     pub(crate) fn on_node_change<T>(&mut self, name: &str, ctx: &mut Ctx<'_, T>) {
         let Some(node) = ctx.store().node(name) else { return };
         if !node.metadata.annotations.contains_key(TTL_ANNOTATION) {
-            let mut annotations = node.metadata.annotations.clone();
+            let mut annotations = std::collections::BTreeMap::clone(&node.metadata.annotations);
             annotations.insert(TTL_ANNOTATION.into(), "0".into());
             ctx.call(Actor::TtlController, None, ApiOp::PatchNodeAnnotations { name: name.into(), annotations });
         }

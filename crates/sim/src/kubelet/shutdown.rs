@@ -127,7 +127,7 @@ impl Kubelet {
             let g = if pod.spec.priority >= groups[1].0 { 1 } else { 0 };
             members[g].push(pod.metadata.uid.clone());
         }
-        self.shutdown = Some(ShutdownState { groups, members, group: 0, waiting: Vec::new() });
+        self.shutdown = Some(Box::new(ShutdownState { groups, members, group: 0, waiting: Vec::new() }));
         // `go m.syncNodeStatus()`: at once, besides the periodic loop.
         if self.registered {
             self.status_out_of_band = true;

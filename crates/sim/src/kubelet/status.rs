@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::shared::Shared;
 use crate::time::millis;
 
 use crate::apiserver::ApiOp;
@@ -52,10 +53,14 @@ impl Kubelet {
         let mut node = base.clone();
         let mut events = Vec::new();
         let s = &mut node.status;
-        s.addresses = vec![
+        let addresses = [
             NodeAddress { type_: "InternalIP".into(), address: machine.ip.clone() },
             NodeAddress { type_: "Hostname".into(), address: host.clone() },
         ];
+        // Kept as the base's when unchanged, so the versions share them.
+        if *s.addresses != addresses {
+            s.addresses = Shared::new(addresses.into());
+        }
         s.capacity = machine.capacity.clone();
         s.allocatable = machine.allocatable.clone();
         if !base.status.node_info.boot_id.is_empty() && base.status.node_info.boot_id != machine.info.boot_id {
@@ -70,10 +75,13 @@ impl Kubelet {
         s.images = k.image_cache.clone();
         if ctx.profile.runtime_reports_handlers() && k.runtime_synced_at.is_some() {
             let features = NodeRuntimeHandlerFeatures { recursive_read_only_mounts: true, user_namespaces: true };
-            s.runtime_handlers = vec![
+            let handlers = [
                 NodeRuntimeHandler { name: "runc".into(), features: features.clone() },
                 NodeRuntimeHandler { name: String::new(), features },
             ];
+            if *s.runtime_handlers != handlers {
+                s.runtime_handlers = Shared::new(handlers.into());
+            }
             s.features = Some(NodeFeatures { supplemental_groups_policy: true });
         }
         // Pressure conditions: never under pressure here. A missing condition starts Unknown and

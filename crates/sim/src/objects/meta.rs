@@ -5,7 +5,13 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
+use crate::shared::Shared;
 use crate::time::WallTime;
+
+/// Labels or annotations: shared between an object's versions (and with the world's copy) until
+/// one of them changes them, so a status change, which leaves them alone, copies none of them (a
+/// Node's dozen labels, once per status PATCH and again in the Node the PATCH wants).
+pub type StringMap = Shared<BTreeMap<String, String>>;
 
 /// A `metav1.Time`: whole seconds, serialized as RFC 3339 (`2006-01-02T15:04:05Z`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -54,14 +60,18 @@ pub struct ObjectMeta {
     pub deletion_timestamp: Option<Time>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "no_entries")]
+    pub labels: StringMap,
+    #[serde(skip_serializing_if = "no_entries")]
+    pub annotations: StringMap,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub finalizers: Vec<String>,
+}
+
+fn no_entries(map: &StringMap) -> bool {
+    map.is_empty()
 }
 
 fn rv_string<S: Serializer>(rv: &u64, s: S) -> Result<S::Ok, S::Error> {

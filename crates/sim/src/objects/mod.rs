@@ -26,7 +26,7 @@ pub use apps::{
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventSeries, EventSource};
 pub use lease::{Lease, LeaseSpec};
-pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, Time};
+pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, StringMap, Time};
 pub use node::{
     ContainerImage, DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures,
     NodeRuntimeHandler, NodeRuntimeHandlerFeatures, NodeSpec, NodeStatus, NodeSystemInfo, Quantities, Taint,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::meta::{ObjectMeta, Time};
+use crate::shared::Shared;
 
 /// A Kubernetes Node as the API server serves it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -99,6 +100,10 @@ impl Taint {
 /// A map of resource quantities (`cpu: "4"`), shared between versions.
 pub type Quantities = Arc<BTreeMap<String, String>>;
 
+fn no_entries<T>(list: &Shared<Vec<T>>) -> bool {
+    list.is_empty()
+}
+
 fn no_quantities(q: &Quantities) -> bool {
     q.is_empty()
 }
@@ -117,14 +122,15 @@ pub struct NodeStatus {
     pub allocatable: Quantities,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<NodeCondition>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub addresses: Vec<NodeAddress>,
+    /// Shared between versions, as the labels are: a status PATCH leaves the addresses alone.
+    #[serde(skip_serializing_if = "no_entries")]
+    pub addresses: Shared<Vec<NodeAddress>>,
     pub daemon_endpoints: NodeDaemonEndpoints,
     pub node_info: Arc<NodeSystemInfo>,
     #[serde(skip_serializing_if = "no_images")]
     pub images: Arc<Vec<ContainerImage>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub runtime_handlers: Vec<NodeRuntimeHandler>,
+    #[serde(skip_serializing_if = "no_entries")]
+    pub runtime_handlers: Shared<Vec<NodeRuntimeHandler>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub features: Option<NodeFeatures>,
 }

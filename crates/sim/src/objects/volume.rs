@@ -98,7 +98,7 @@ impl PersistentVolumeClaim {
             metadata: ObjectMeta {
                 name: format!("data-{pod}"),
                 namespace: "default".into(),
-                labels,
+                labels: labels.into(),
                 ..ObjectMeta::default()
             },
             spec: ClaimSpec {

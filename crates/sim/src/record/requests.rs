@@ -1,0 +1,410 @@
+//! The log's requests, with a Lease renewal kept as a row of numbers.
+//!
+//! A renewal is most of what a fleet sends (1,000 kubelets, one every ten seconds: 360,000 of the
+//! 1,000-node hour's 409,000 requests), and every one is the same PUT but for its time, the
+//! Lease's resourceVersion before and after, and the new `spec.renewTime`. So [`Requests`] keeps
+//! a successful renewal as a [`RenewalRow`] (48 bytes, no allocation) beside a table of what its
+//! renewals share ([`RenewedLease`]: the sender, the node, the path, the Lease last written whole),
+//! and builds the [`Request`] when something reads it: the same value, field for field, that
+//! was pushed (a debug build checks each one as it is stored). Every other request is kept whole.
+//! Reading returns a [`Cow`]: borrowed for a request kept whole, owned for a renewal.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::{Actor, Body, ChangeRange, Interned, LeaseVersion, Method, Outcome, Request, Response};
+use crate::chunked::{self, Chunked};
+use crate::objects::{Lease, MicroTime};
+use crate::time::SimTime;
+
+/// In [`Requests::slots`], the bit that marks a renewal row.
+const RENEWAL: u32 = 1 << 31;
+
+/// The requests of a log, in order (see the module's documentation). It reads like the list it
+/// replaces: `len`, [`Requests::at`] for an index, `iter`, `iter_from`, `partition_point`,
+/// `binary_search_by_key`, each giving a `Cow<Request>`.
+#[derive(Clone, Debug, Default)]
+pub struct Requests {
+    /// Each request's place: an index into `whole`, or with [`RENEWAL`] set, into `renewals`.
+    slots: Chunked<u32>,
+    whole: Chunked<Request>,
+    renewals: Chunked<RenewalRow>,
+    /// What renewals share; one entry for each Lease version written whole and renewed since.
+    leases: Vec<RenewedLease>,
+    /// The entry of `leases` last made for each Lease version written whole, by the address of
+    /// that version (which the entry holds, so no other version can have it while it is here).
+    /// Looked up only: the entries do not depend on the order of the addresses.
+    by_base: BTreeMap<usize, u32>,
+}
+
+/// A successful Lease renewal: a PUT answered 200, sent at `t` and answered at once, carrying
+/// the Lease read at `read_rv` with `renew_time`, stored as `rv`, its one change `change`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RenewalRow {
+    seq: u64,
+    t: SimTime,
+    read_rv: u64,
+    rv: u64,
+    renew_time: MicroTime,
+    /// Index into [`Requests::leases`].
+    lease: u32,
+    /// Index into [`super::Log::changes`].
+    change: u32,
+}
+
+/// What the renewals of one Lease version share.
+#[derive(Clone, Debug)]
+struct RenewedLease {
+    actor: Actor,
+    node: Option<Interned>,
+    path: Interned,
+    query: &'static str,
+    content_type: Option<&'static str>,
+    /// The Lease as last written whole (the renewals' `base`).
+    base: Arc<Lease>,
+}
+
+impl RenewedLease {
+    fn fits(&self, r: &Request, base: &Arc<Lease>) -> bool {
+        Arc::ptr_eq(&self.base, base)
+            && self.actor == r.actor
+            && self.node == r.node
+            && self.path == r.path
+            && matches!(r.query, Cow::Borrowed(q) if q == self.query)
+            && self.content_type == r.content_type
+    }
+}
+
+impl Requests {
+    /// How many requests.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// How many are kept as renewal rows (the rest are kept whole).
+    pub fn renewals(&self) -> usize {
+        self.renewals.len()
+    }
+
+    /// Adds `request` at the end: as a renewal row if it is a successful renewal.
+    pub fn push(&mut self, request: Request) {
+        match self.compact(&request) {
+            Some(row) => {
+                debug_assert_eq!(self.build(&row), request, "a renewal row builds the request it keeps");
+                self.slots.push(RENEWAL | self.renewals.len() as u32);
+                self.renewals.push(row);
+            }
+            None => {
+                self.slots.push(self.whole.len() as u32);
+                self.whole.push(request);
+            }
+        }
+    }
+
+    /// The row for `r`, if it is a successful renewal (adding an entry to `leases` if needed).
+    fn compact(&mut self, r: &Request) -> Option<RenewalRow> {
+        let (Some(Body::Renewal { base, resource_version, renew_time }), Some(Response::Renewal(stored))) =
+            (&r.body, &r.response)
+        else {
+            return None;
+        };
+        let Cow::Borrowed(query) = r.query else { return None };
+        let simple = r.method == Method::Put
+            && r.outcome == Outcome::Code(200)
+            && r.error.is_none()
+            && r.end == r.t
+            && r.changes.len() == 1
+            && Arc::ptr_eq(base, &stored.base)
+            && stored.renew_time == Some(*renew_time);
+        if !simple {
+            return None;
+        }
+        let address = Arc::as_ptr(base) as usize;
+        let lease = match self.by_base.get(&address) {
+            Some(&i) if self.leases[i as usize].fits(r, base) => i,
+            _ => {
+                let i = self.leases.len() as u32;
+                self.leases.push(RenewedLease {
+                    actor: r.actor.clone(),
+                    node: r.node.clone(),
+                    path: r.path.clone(),
+                    query,
+                    content_type: r.content_type,
+                    base: base.clone(),
+                });
+                self.by_base.insert(address, i);
+                i
+            }
+        };
+        Some(RenewalRow {
+            seq: r.seq,
+            t: r.t,
+            read_rv: *resource_version,
+            rv: stored.resource_version,
+            renew_time: *renew_time,
+            lease,
+            change: r.changes.iter().start,
+        })
+    }
+
+    /// The request a row keeps.
+    fn build(&self, row: &RenewalRow) -> Request {
+        let lease = &self.leases[row.lease as usize];
+        Request {
+            seq: row.seq,
+            t: row.t,
+            end: row.t,
+            actor: lease.actor.clone(),
+            node: lease.node.clone(),
+            method: Method::Put,
+            path: lease.path.clone(),
+            query: Cow::Borrowed(lease.query),
+            content_type: lease.content_type,
+            outcome: Outcome::Code(200),
+            error: None,
+            body: Some(Body::Renewal {
+                base: lease.base.clone(),
+                resource_version: row.read_rv,
+                renew_time: row.renew_time,
+            }),
+            response: Some(Response::Renewal(LeaseVersion::renewed(lease.base.clone(), row.rv, row.renew_time))),
+            changes: ChangeRange::new(row.change, row.change + 1),
+        }
+    }
+
+    fn read(&self, slot: u32) -> Cow<'_, Request> {
+        if slot & RENEWAL != 0 {
+            Cow::Owned(self.build(&self.renewals[(slot & !RENEWAL) as usize]))
+        } else {
+            Cow::Borrowed(&self.whole[slot as usize])
+        }
+    }
+
+    /// The request at `index`, if there is one.
+    pub fn get(&self, index: usize) -> Option<Cow<'_, Request>> {
+        self.slots.get(index).map(|&slot| self.read(slot))
+    }
+
+    /// The request at `index` (as `list[index]`: panics past the end).
+    pub fn at(&self, index: usize) -> Cow<'_, Request> {
+        self.read(self.slots[index])
+    }
+
+    /// When request `index` was sent, without building it (panics past the end).
+    pub fn t(&self, index: usize) -> SimTime {
+        self.t_of(self.slots[index])
+    }
+
+    fn t_of(&self, slot: u32) -> SimTime {
+        if slot & RENEWAL != 0 { self.renewals[(slot & !RENEWAL) as usize].t } else { self.whole[slot as usize].t }
+    }
+
+    /// The last request.
+    pub fn last(&self) -> Option<Cow<'_, Request>> {
+        self.slots.last().map(|&slot| self.read(slot))
+    }
+
+    /// Keeps the first `len` requests.
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len() {
+            return;
+        }
+        // The rows kept of each kind are those the kept slots name: the first ones of each list.
+        let (mut whole, mut renewals) = (self.whole.len(), self.renewals.len());
+        for &slot in self.slots.iter_from(len) {
+            if slot & RENEWAL != 0 {
+                renewals = renewals.min((slot & !RENEWAL) as usize);
+            } else {
+                whole = whole.min(slot as usize);
+            }
+        }
+        self.slots.truncate(len);
+        self.whole.truncate(whole);
+        self.renewals.truncate(renewals);
+    }
+
+    /// The requests in order.
+    pub fn iter(&self) -> Iter<'_> {
+        Iter { requests: self, slots: self.slots.iter() }
+    }
+
+    /// The requests from index `start` on, in order (empty if there are not so many).
+    pub fn iter_from(&self, start: usize) -> Iter<'_> {
+        Iter { requests: self, slots: self.slots.iter_from(start) }
+    }
+
+    /// The index of the first request for which `pred` is false, the requests being those for
+    /// which it is true followed by those for which it is false (as `slice::partition_point`).
+    pub fn partition_point(&self, mut pred: impl FnMut(&Request) -> bool) -> usize {
+        self.slots.partition_point(|&slot| pred(&self.read(slot)))
+    }
+
+    /// The index of the first request sent at or after `t` (a binary search that builds nothing).
+    pub fn first_from(&self, t: SimTime) -> usize {
+        self.slots.partition_point(|&slot| self.t_of(slot) < t)
+    }
+
+    /// The index of the first request sent after `t`.
+    pub fn first_after(&self, t: SimTime) -> usize {
+        self.slots.partition_point(|&slot| self.t_of(slot) <= t)
+    }
+
+    /// Binary search for the request whose key `f` gives is `key`, the requests being sorted by
+    /// it (as `slice::binary_search_by_key`; of several equal ones, the first).
+    pub fn binary_search_by_key<B: Ord>(&self, key: &B, mut f: impl FnMut(&Request) -> B) -> Result<usize, usize> {
+        let at = self.partition_point(|r| f(r) < *key);
+        match self.get(at) {
+            Some(r) if f(&r) == *key => Ok(at),
+            _ => Err(at),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Requests {
+    type Item = Cow<'a, Request>;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl FromIterator<Request> for Requests {
+    fn from_iter<I: IntoIterator<Item = Request>>(iter: I) -> Requests {
+        let mut list = Requests::default();
+        for r in iter {
+            list.push(r);
+        }
+        list
+    }
+}
+
+/// The requests of a [`Requests`] list, in order (from either end).
+#[derive(Clone, Debug)]
+pub struct Iter<'a> {
+    requests: &'a Requests,
+    slots: chunked::Iter<'a, u32>,
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = Cow<'a, Request>;
+
+    fn next(&mut self) -> Option<Cow<'a, Request>> {
+        self.slots.next().map(|&slot| self.requests.read(slot))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.slots.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.slots.next_back().map(|&slot| self.requests.read(slot))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::WallTime;
+
+    fn lease(rv: u64) -> Arc<Lease> {
+        let mut lease = Lease::new("kube-node-lease", "node-1");
+        lease.metadata.resource_version = rv;
+        lease.spec.renew_time = Some(MicroTime(WallTime(1_000_000)));
+        Arc::new(lease)
+    }
+
+    fn get(seq: u64) -> Request {
+        Request {
+            seq,
+            t: SimTime::from_millis(seq * 100),
+            end: SimTime::from_millis(seq * 100),
+            actor: Actor::Kubelet("node-1".into()),
+            node: Some("node-1".into()),
+            method: Method::Get,
+            path: "/api/v1/nodes/node-1".into(),
+            query: Cow::Borrowed(""),
+            content_type: None,
+            outcome: Outcome::Code(200),
+            error: None,
+            body: None,
+            response: None,
+            changes: ChangeRange::default(),
+        }
+    }
+
+    fn renewal(seq: u64, base: &Arc<Lease>, read_rv: u64, change: u32) -> Request {
+        let renew_time = MicroTime(WallTime(seq as i64 * 1_000_000 + 123));
+        Request {
+            method: Method::Put,
+            path: "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1".into(),
+            content_type: Some("application/json"),
+            body: Some(Body::Renewal { base: base.clone(), resource_version: read_rv, renew_time }),
+            response: Some(Response::Renewal(LeaseVersion::renewed(base.clone(), read_rv + 1, renew_time))),
+            changes: ChangeRange::new(change, change + 1),
+            ..get(seq)
+        }
+    }
+
+    /// Requests kept whole and as rows, interleaved, with a second Lease version written whole.
+    fn sample() -> Vec<Request> {
+        let (first, second) = (lease(10), lease(20));
+        let mut conflict = renewal(4, &first, 9, 0);
+        conflict.outcome = Outcome::Code(409);
+        vec![
+            get(1),
+            renewal(2, &first, 10, 0),
+            renewal(3, &first, 11, 1),
+            conflict,
+            get(5),
+            renewal(6, &second, 20, 2),
+            renewal(7, &first, 12, 3),
+            get(8),
+        ]
+    }
+
+    #[test]
+    fn it_reads_back_every_request_as_pushed_and_keeps_only_successful_renewals_as_rows() {
+        let all = sample();
+        let list: Requests = all.iter().cloned().collect();
+        assert_eq!(list.len(), all.len());
+        assert_eq!(list.renewals(), 4, "the 409 is kept whole");
+        assert_eq!(list.leases.len(), 2, "one entry a Lease version written whole");
+        assert!(list.iter().map(Cow::into_owned).eq(all.iter().cloned()));
+        assert!(list.iter().rev().map(Cow::into_owned).eq(all.iter().rev().cloned()));
+        for (i, r) in all.iter().enumerate() {
+            assert_eq!(*list.at(i), *r);
+            assert_eq!(list.t(i), r.t);
+            assert_eq!(list.binary_search_by_key(&r.seq, |r| r.seq), Ok(i));
+            assert_eq!(list.first_from(r.t), i);
+            assert_eq!(list.first_after(r.t), i + 1);
+            assert!(list.iter_from(i).map(Cow::into_owned).eq(all[i..].iter().cloned()));
+        }
+        assert!(matches!(list.at(1), Cow::Owned(_)) && matches!(list.at(0), Cow::Borrowed(_)));
+        assert_eq!(list.get(all.len()), None);
+    }
+
+    #[test]
+    fn a_cut_keeps_the_first_requests_and_the_list_grows_again_from_there() {
+        let all = sample();
+        for keep in 0..=all.len() {
+            let mut list: Requests = all.iter().cloned().collect();
+            list.truncate(keep);
+            assert!(list.iter().map(Cow::into_owned).eq(all[..keep].iter().cloned()), "{keep}");
+            for r in &all[keep..] {
+                list.push(r.clone());
+            }
+            assert!(list.iter().map(Cow::into_owned).eq(all.iter().cloned()), "{keep}");
+        }
+    }
+}
