@@ -365,6 +365,38 @@ mod tests {
     }
 
     #[test]
+    fn used_by_lists_the_pods_that_own_the_claim_once_by_name() {
+        use crate::sim::objects::OwnerReference;
+        use crate::sim::{Chapter, Config, SimTime, Timeline};
+        let t = SimTime::from_secs(20 * 60);
+        let mut tl = Timeline::new(Chapter::NodeGoesAway, Config::default());
+        tl.run_until(t);
+        let cluster = Cluster::from_snapshot(&tl.at(t), crate::sim::WallTime(0));
+        let mut claim = (*cluster.claims[0]).clone();
+        let owner = |pod: &Pod| OwnerReference {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            name: pod.metadata.name.clone(),
+            uid: pod.metadata.uid.clone(),
+            controller: None,
+            block_owner_deletion: None,
+        };
+        // Three Pods of the claim's namespace own it, one of them twice; a Pod that is gone is left
+        // out.
+        let pods: Vec<&Pod> = cluster.pods.iter().map(|p| &**p).filter(|p| p.metadata.namespace == "default").collect();
+        assert!(pods.len() >= 3, "db-0 and two web Pods");
+        for pod in [pods[2], pods[1], pods[2], pods[0]] {
+            claim.metadata.owner_references.push(owner(pod));
+        }
+        let mut gone = owner(pods[0]);
+        gone.uid = "gone".into();
+        claim.metadata.owner_references.push(gone);
+        let mut names: Vec<String> = pods[..3].iter().map(|p| [p.metadata.name.as_str(), "\n"].concat()).collect();
+        names.sort();
+        assert_eq!(pods_for_claim(&cluster, &claim), names);
+    }
+
+    #[test]
     fn a_csi_volume_prints_its_source() {
         let mut claim = PersistentVolumeClaim::for_pod("db-0", Default::default());
         claim.metadata.uid = "u1".into();
