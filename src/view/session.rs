@@ -47,6 +47,10 @@ pub struct Session {
     pub fleet: FleetIndex,
     /// The fleet's chart, read a stretch of the log at a time ([`Session::zone_chart`]).
     chart: ChartBuilder,
+    /// The log's significant moments (events, inputs, non-routine requests), sorted, read up to
+    /// `scanned` (how many events, inputs and requests): each stretch reads only what it added.
+    log_moments: Vec<SimTime>,
+    scanned: (usize, usize, usize),
     /// How far the timeline was computed when the steps, significant moments and questions were
     /// last derived (a progressive timeline derives them once per stretch).
     steps_at: SimTime,
@@ -59,6 +63,8 @@ impl Session {
             timeline,
             steps: Vec::new(),
             significant: Vec::new(),
+            log_moments: Vec::new(),
+            scanned: (0, 0, 0),
             quiz: Vec::new(),
             asking: false,
             quiz_at: None,
@@ -168,6 +174,9 @@ impl Session {
         self.fleet = FleetIndex::default();
         self.chart = ChartBuilder::default();
         self.quiz_at = None;
+        // The log was cut back to the action: its moments are read again.
+        self.log_moments.clear();
+        self.scanned = (0, 0, 0);
         self.refresh();
         result
     }
@@ -178,10 +187,20 @@ impl Session {
         self.steps_at = self.timeline.horizon();
         self.steps = self.timeline.steps();
         let log = self.timeline.log();
-        let mut moments: Vec<SimTime> = self.steps.iter().flatten().copied().collect();
-        moments.extend(log.events.iter().map(|e| e.t));
-        moments.extend(log.inputs.iter().map(|i| i.t));
-        moments.extend(log.requests.iter().filter(|r| !is_routine(r)).map(|r| r.t));
+        let (events, inputs, requests) = self.scanned;
+        let mut added: Vec<SimTime> = log.events.get(events..).unwrap_or_default().iter().map(|e| e.t).collect();
+        added.extend(log.inputs.get(inputs..).unwrap_or_default().iter().map(|i| i.t));
+        added.extend(log.requests.iter_from(requests).filter(|r| !is_routine(r)).map(|r| r.t));
+        added.sort_unstable();
+        let resort = matches!((self.log_moments.last(), added.first()), (Some(a), Some(b)) if b < a);
+        self.log_moments.extend(added);
+        if resort {
+            self.log_moments.sort_unstable();
+        }
+        self.log_moments.dedup();
+        self.scanned = (log.events.len(), log.inputs.len(), log.requests.len());
+        let mut moments = self.log_moments.clone();
+        moments.extend(self.steps.iter().flatten().copied());
         moments.sort_unstable();
         moments.dedup();
         self.significant = moments;
@@ -251,6 +270,18 @@ mod tests {
     use super::*;
     use crate::sim::{ActionKind, Chapter, Config};
 
+    /// The significant moments of a session's log and steps, read from the whole log at once.
+    fn significant_of(s: &Session) -> Vec<SimTime> {
+        let log = s.timeline.log();
+        let mut moments: Vec<SimTime> = s.steps.iter().flatten().copied().collect();
+        moments.extend(log.events.iter().map(|e| e.t));
+        moments.extend(log.inputs.iter().map(|i| i.t));
+        moments.extend(log.requests.iter().filter(|r| !is_routine(r)).map(|r| r.t));
+        moments.sort_unstable();
+        moments.dedup();
+        moments
+    }
+
     fn fleet(progressive: bool) -> Session {
         let mut s = Session::new(Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }));
         s.progressive = progressive;
@@ -276,6 +307,7 @@ mod tests {
         assert!(stretches > 3 && s.complete());
         assert_eq!(s.steps, whole.steps);
         assert_eq!(s.significant, whole.significant);
+        assert_eq!(s.significant, significant_of(&s));
         assert_eq!(s.quiz, whole.quiz);
         // The fleet's index, extended stretch by stretch, is the one of the whole log.
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
@@ -314,6 +346,9 @@ mod tests {
         s.ensure(SimTime::from_secs(200));
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
         assert_ne!(s.fleet, before);
+        // The significant moments, read again from the cut, are those of the forked log.
+        assert_eq!(s.significant, significant_of(&s));
+        assert!(s.significant.contains(&SimTime::from_secs(60)), "the action's moment");
     }
 
     /// The page's start computes a chapter in slices, letting the browser in between
