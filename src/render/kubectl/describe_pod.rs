@@ -187,8 +187,9 @@ fn state(w: &mut Prefix, title: &str, s: &ContainerState) {
     }
 }
 
-/// `describeVolumes`: the projected service-account volume (`printProjectedVolumeSource`) and
-/// `emptyDir` (`printEmptyDirVolumeSource`), the kinds a simulated Pod has.
+/// `describeVolumes`: the projected service-account volume (`printProjectedVolumeSource`),
+/// `emptyDir` (`printEmptyDirVolumeSource`) and a claim (`printPersistentVolumeClaimVolumeSource`),
+/// the kinds a simulated Pod has.
 fn volumes(w: &mut Prefix, pod: &Pod) {
     if pod.spec.volumes.is_empty() {
         w.put(0, &["Volumes:\t<none>\n"]);
@@ -201,6 +202,14 @@ fn volumes(w: &mut Prefix, pod: &Pod) {
             w.put(2, &["Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n"]);
             w.put(2, &["Medium:\t\n"]);
             w.put(2, &["SizeLimit:\t<unset>\n"]);
+        }
+        if let Some(claim) = &v.persistent_volume_claim {
+            w.put(
+                2,
+                &["Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n"],
+            );
+            w.put(2, &["ClaimName:\t", &claim.claim_name, "\n"]);
+            w.put(2, &["ReadOnly:\tfalse\n"]);
         }
         let Some(projected) = &v.projected else { continue };
         w.put(2, &["Type:\tProjected (a volume that contains injected data from multiple sources)\n"]);
