@@ -7,8 +7,8 @@
 use nodeline::sim::objects::Object;
 use nodeline::sim::record::EventRecord;
 use nodeline::sim::{
-    Action, ActionKind, Chapter, Config, DEFAULT_SEED, PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT, SimTime,
-    Timeline, provision_time,
+    Action, ActionKind, Actor, Chapter, Config, DEFAULT_SEED, PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT,
+    SimTime, Timeline, provision_time,
 };
 
 fn s(secs: u64) -> SimTime {
@@ -119,4 +119,32 @@ fn the_provision_time_is_seeded() {
     assert!(times.iter().all(|t| (PROVISION_MIN..=PROVISION_MAX).contains(t)));
     assert!(times.windows(2).any(|w| w[0] != w[1]), "{times:?}");
     assert_eq!(provision_time(3, uid), provision_time(3, uid));
+}
+
+#[test]
+fn the_requests_say_what_they_changed_on_the_storage_objects() {
+    let timeline = with_statefulset(DEFAULT_SEED);
+    let log = timeline.log();
+    let summaries = |actor: Actor, path_end: &str| -> Vec<String> {
+        (0..log.requests.len())
+            .filter(|&i| log.requests[i].actor == actor && log.requests[i].path.as_str().ends_with(path_end))
+            .map(|i| log.summary(i))
+            .collect()
+    };
+    let node =
+        timeline.at(s(60)).pods().iter().find(|p| p.metadata.name == "db-0").expect("db-0").spec.node_name.clone();
+    assert_eq!(
+        summaries(Actor::Scheduler, "/persistentvolumeclaims/data-db-0"),
+        [format!("+annotation volume.kubernetes.io/selected-node={node}")]
+    );
+    let binder = summaries(Actor::PersistentVolumeController, "/persistentvolumeclaims/data-db-0");
+    assert!(binder[0].contains("+annotation volume.kubernetes.io/storage-provisioner=pd.csi.storage.gke.io"));
+    assert!(binder[1].contains("+annotation pv.kubernetes.io/bind-completed=yes"));
+    assert!(binder[1].contains("spec.volumeName pvc-"));
+    assert_eq!(summaries(Actor::PersistentVolumeController, "/data-db-0/status"), ["phase Pending → Bound"]);
+    assert_eq!(summaries(Actor::PersistentVolumeController, "/status").len(), 2, "the volume's and the claim's");
+    assert!(summaries(Actor::CsiAttacher, "/status").iter().all(|s| s == "attached false → true"));
+    let set = summaries(Actor::StatefulSetController, "/statefulsets/db/status");
+    assert!(set[0].contains("replicas 0 → 1"), "{set:?}");
+    assert!(set.iter().any(|s| s == "availableReplicas 0 → 1, readyReplicas 0 → 1"), "{set:?}");
 }

@@ -1,7 +1,7 @@
 //! Short, field-naming accounts of what one change did to an object ("Ready: False → True",
 //! "+taint node.kubernetes.io/unreachable:NoExecute"), for the timeline and the request list.
 
-use super::objects::{ChangeType, Lease, Node, Object, Pod};
+use super::objects::{ChangeType, Lease, Node, Object, PersistentVolumeClaim, Pod};
 
 /// Describes the change from `prev` to `next`.
 pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> String {
@@ -17,6 +17,35 @@ pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> St
         (Some(Object::Lease(a)), Object::Lease(b)) => lease_changes(a, b, &mut parts),
         (Some(Object::Pod(a)), Object::Pod(b)) => pod_changes(a, b, &mut parts),
         (_, Object::Event(e)) => parts.push(format!("count {}", e.occurrences())),
+        (Some(Object::PersistentVolumeClaim(a)), Object::PersistentVolumeClaim(b)) => claim_changes(a, b, &mut parts),
+        (Some(Object::PersistentVolume(a)), Object::PersistentVolume(b)) => {
+            changed(&mut parts, "phase", &a.status.phase, &b.status.phase);
+        }
+        (Some(Object::StatefulSet(a)), Object::StatefulSet(b)) => {
+            let (a, b) = (serde_json::to_value(&a.status), serde_json::to_value(&b.status));
+            if let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) = (a, b) {
+                // Fields in either version (a count that drops to 0 is omitted), in key order.
+                let fields: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+                for field in fields {
+                    let (old, new) = (a.get(field), b.get(field));
+                    // An omitted count is 0; an omitted string, none.
+                    let missing = |other: Option<&serde_json::Value>| {
+                        if other.is_some_and(serde_json::Value::is_number) {
+                            "0".to_string()
+                        } else {
+                            "<none>".to_string()
+                        }
+                    };
+                    let old = old.map_or_else(|| missing(new), ToString::to_string);
+                    let new = new.map_or_else(|| missing(a.get(field)), ToString::to_string);
+                    changed(&mut parts, field, &old, &new.replace('"', ""));
+                }
+            }
+        }
+        (Some(Object::VolumeAttachment(a)), Object::VolumeAttachment(b)) => {
+            let attached = |v: &crate::objects::VolumeAttachment| v.status.as_ref().is_some_and(|s| s.attached);
+            changed(&mut parts, "attached", &attached(a).to_string(), &attached(b).to_string());
+        }
         _ => {}
     }
     parts.join(", ")
@@ -117,4 +146,25 @@ fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
     if a.status.pod_ip != b.status.pod_ip && !b.status.pod_ip.is_empty() {
         parts.push(format!("podIP {}", b.status.pod_ip));
     }
+}
+
+/// `FIELD OLD → NEW` when the value changed.
+fn changed(parts: &mut Vec<String>, field: &str, old: &str, new: &str) {
+    let old = old.replace('"', "");
+    if old != new {
+        parts.push(format!("{field} {old} → {new}"));
+    }
+}
+
+/// A claim: annotations added, `spec.volumeName` set, its phase.
+fn claim_changes(a: &PersistentVolumeClaim, b: &PersistentVolumeClaim, parts: &mut Vec<String>) {
+    for (key, value) in &b.metadata.annotations {
+        if a.metadata.annotations.get(key) != Some(value) {
+            parts.push(format!("+annotation {key}={value}"));
+        }
+    }
+    if a.spec.volume_name != b.spec.volume_name {
+        parts.push(format!("spec.volumeName {}", b.spec.volume_name));
+    }
+    changed(parts, "phase", &a.status.phase, &b.status.phase);
 }
