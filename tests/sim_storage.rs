@@ -110,6 +110,12 @@ fn the_claim_waits_for_its_consumer_then_the_provisioner_and_the_pod_is_bound_af
     let attached = event(&timeline, "SuccessfulAttachVolume", "db-0");
     assert!(attached.t > scheduled.t);
     assert!(attached.message.contains(&claim.spec.volume_name));
+    // The kubelet's `WaitForAttachAndMount`: no sandbox, no pull before the volume is attached,
+    // then at its next 300 ms poll.
+    let pulling = event(&timeline, "Pulling", "db-0");
+    assert!(pulling.t > attached.t, "{:?} before {:?}", pulling.t, attached.t);
+    let db = timeline.at(attached.t).pods().into_iter().find(|p| p.metadata.name == "db-0").expect("db-0");
+    assert!(db.status.pod_ips.is_empty(), "no sandbox before the attach");
 }
 
 #[test]
