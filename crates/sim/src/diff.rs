@@ -22,25 +22,30 @@ pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> St
             changed(&mut parts, "phase", &a.status.phase, &b.status.phase);
         }
         (Some(Object::StatefulSet(a)), Object::StatefulSet(b)) => {
-            let (a, b) = (serde_json::to_value(&a.status), serde_json::to_value(&b.status));
-            if let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) = (a, b) {
-                // Fields in either version (a count that drops to 0 is omitted), in key order.
-                let fields: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-                for field in fields {
-                    let (old, new) = (a.get(field), b.get(field));
-                    // An omitted count is 0; an omitted string, none.
-                    let missing = |other: Option<&serde_json::Value>| {
-                        if other.is_some_and(serde_json::Value::is_number) {
-                            "0".to_string()
-                        } else {
-                            "<none>".to_string()
-                        }
-                    };
-                    let old = old.map_or_else(|| missing(new), ToString::to_string);
-                    let new = new.map_or_else(|| missing(a.get(field)), ToString::to_string);
-                    changed(&mut parts, field, &old, &new.replace('"', ""));
-                }
+            // The status fields in JSON key order (an omitted count is 0).
+            let (a, b) = (&a.status, &b.status);
+            let counts = [
+                ("availableReplicas", a.available_replicas, b.available_replicas),
+                ("currentReplicas", a.current_replicas, b.current_replicas),
+            ];
+            for (field, old, new) in counts {
+                changed(&mut parts, field, &old.to_string(), &new.to_string());
             }
+            changed(&mut parts, "currentRevision", &a.current_revision, &b.current_revision);
+            let generation = |g: Option<i64>| g.unwrap_or_default().to_string();
+            changed(
+                &mut parts,
+                "observedGeneration",
+                &generation(a.observed_generation),
+                &generation(b.observed_generation),
+            );
+            let counts = [("readyReplicas", a.ready_replicas, b.ready_replicas), ("replicas", a.replicas, b.replicas)];
+            for (field, old, new) in counts {
+                changed(&mut parts, field, &old.to_string(), &new.to_string());
+            }
+            changed(&mut parts, "updateRevision", &a.update_revision, &b.update_revision);
+            let (old, new) = (a.updated_replicas.to_string(), b.updated_replicas.to_string());
+            changed(&mut parts, "updatedReplicas", &old, &new);
         }
         (Some(Object::VolumeAttachment(a)), Object::VolumeAttachment(b)) => {
             let attached = |v: &crate::objects::VolumeAttachment| v.status.as_ref().is_some_and(|s| s.attached);
@@ -148,11 +153,11 @@ fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
     }
 }
 
-/// `FIELD OLD → NEW` when the value changed.
+/// `FIELD OLD → NEW` when the value changed (an empty string is `<none>`).
 fn changed(parts: &mut Vec<String>, field: &str, old: &str, new: &str) {
-    let old = old.replace('"', "");
     if old != new {
-        parts.push(format!("{field} {old} → {new}"));
+        let none = |s: &str| if s.is_empty() { "<none>".to_string() } else { s.to_string() };
+        parts.push(format!("{field} {} → {}", none(old), none(new)));
     }
 }
 
