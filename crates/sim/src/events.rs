@@ -15,7 +15,7 @@ use std::sync::Arc;
 use super::shared::Shared;
 use super::vecmap::VecMap;
 
-use super::ctx::Ctx;
+use super::ctx::Io;
 use super::objects::{Event, EventSeries, EventSource, MicroTime, ObjectKey, ObjectMeta, ObjectReference, Time};
 use super::record::{ChangeType, EventRecord};
 use super::rng::Rng;
@@ -163,9 +163,9 @@ impl Recorder {
     /// a kubelet's delayed events): a new Event object, or a repeat counted on the one before.
     /// The caller has passed it through [`Recorder::spam_allows`] when it was emitted.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn record<T>(
+    pub(crate) fn record(
         &mut self,
-        ctx: &mut Ctx<'_, T>,
+        ctx: &mut Io<'_>,
         source: Source<'_>,
         object: ObjectReference,
         type_: &'static str,
@@ -282,9 +282,9 @@ impl Recorder {
 impl Recorder {
     /// Records an event from `source` about `object`, happening now, unless the spam filter
     /// drops it.
-    pub(crate) fn event<T>(
+    pub(crate) fn event(
         &mut self,
-        ctx: &mut Ctx<'_, T>,
+        ctx: &mut Io<'_>,
         source: Source<'_>,
         object: ObjectReference,
         type_: &'static str,
@@ -301,9 +301,9 @@ impl Recorder {
     /// (keyed by the source, the object, the reason and the instant) instead of the seeded
     /// stream: for Events added to the simulation later, which must not move the run's other
     /// draws (and so its timings).
-    pub(crate) fn event_keyed<T>(
+    pub(crate) fn event_keyed(
         &mut self,
-        ctx: &mut Ctx<'_, T>,
+        ctx: &mut Io<'_>,
         source: Source<'_>,
         object: ObjectReference,
         type_: &'static str,
