@@ -49,21 +49,9 @@ pub(crate) struct AttachDetach {
 
 const ACTOR: Actor = Actor::AttachDetachController;
 
-/// The volumes a Pod needs, one for each claim its spec names: what the claim is bound to (none
-/// while it is missing or unbound).
-pub(crate) fn volumes_of<'s>(
-    store: &'s crate::apiserver::ApiServer,
-    pod: &'s Pod,
-) -> impl Iterator<Item = Option<&'s str>> + 's {
-    pod.claim_names().map(move |claim| {
-        let claim = store.claims.get(&(pod.metadata.namespace.clone(), claim.to_string()))?;
-        Some(claim.spec.volume_name.as_str()).filter(|v| !v.is_empty())
-    })
-}
-
 /// The volume a Pod needs (the simulation's Pods name one claim at most).
 fn volume_of<'s>(store: &'s crate::apiserver::ApiServer, pod: &'s Pod) -> Option<&'s str> {
-    volumes_of(store, pod).next().flatten()
+    store.volumes_of(pod).next().flatten()
 }
 
 impl AttachDetach {

@@ -67,7 +67,7 @@ const ATTACH_AND_MOUNT_RETRY: Duration = millis(300);
 /// takes no time here; the 2-minute `FailedMount` timeout is not simulated.)
 fn volumes_attached(ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> bool {
     let store = ctx.store();
-    crate::controllers::attach_detach::volumes_of(store, pod).all(|pv| {
+    store.volumes_of(pod).all(|pv| {
         pv.is_some_and(|pv| {
             store.volume_attachments.values().any(|va| {
                 va.spec.source.persistent_volume_name == pv
