@@ -209,27 +209,18 @@ pub(super) fn volumes(w: &mut Prefix, space: &str, volumes: &[Volume]) {
     let name_indent = if space.is_empty() { "" } else { " " };
     for v in volumes {
         w.put(1, &[name_indent, &v.name, ":\n"]);
-        let source = serde_json::to_value(v).unwrap_or_default();
-        if let Some(claim) = source.get("persistentVolumeClaim") {
-            let read_only = claim["readOnly"].as_bool().unwrap_or(false).to_string();
-            let name = claim["claimName"].as_str().unwrap_or_default();
-            w.put(
-                2,
-                &[
-                    "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n",
-                    "    ClaimName:\t",
-                    name,
-                    "\n    ReadOnly:\t",
-                    &read_only,
-                    "\n",
-                ],
-            );
-            continue;
-        }
         if v.empty_dir.is_some() {
             w.put(2, &["Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n"]);
             w.put(2, &["Medium:\t\n"]);
             w.put(2, &["SizeLimit:\t<unset>\n"]);
+        }
+        if let Some(claim) = &v.persistent_volume_claim {
+            w.put(
+                2,
+                &["Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n"],
+            );
+            w.put(2, &["ClaimName:\t", &claim.claim_name, "\n"]);
+            w.put(2, &["ReadOnly:\tfalse\n"]);
         }
         let Some(projected) = &v.projected else { continue };
         w.put(2, &["Type:\tProjected (a volume that contains injected data from multiple sources)\n"]);

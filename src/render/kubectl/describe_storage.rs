@@ -155,17 +155,10 @@ fn claim_templates(w: &mut Prefix, templates: &[Value]) {
     }
 }
 
-/// Whether `pod` has a volume from the claim `name` (as `getPodsForPVC` looks, once per such
-/// volume), read from the Pod's volumes as the API serves them.
+/// How many of `pod`'s volumes come from the claim `name` (as `getPodsForPVC` looks, once per
+/// such volume).
 fn claim_volumes(pod: &Pod, name: &str) -> usize {
-    pod.spec
-        .volumes
-        .iter()
-        .filter(|v| {
-            let v = serde_json::to_value(v).unwrap_or_default();
-            v["persistentVolumeClaim"]["claimName"].as_str() == Some(name)
-        })
-        .count()
+    pod.claim_names().filter(|c| *c == name).count()
 }
 
 /// `getPodsForPVC`: the names of the Pods of the claim's namespace that mount it (once per
