@@ -965,7 +965,8 @@ const MAINTENANCE: &[(&str, Check)] = &[
 ];
 
 /// Commands run at every moment of chapter 6: the StatefulSet, its claim and volume, and the
-/// volume's attachment.
+/// volume's attachment, listed and described (by name, by name prefix, every one, by short,
+/// plural and qualified names).
 const GOES_AWAY: &[(&str, Check)] = &[
     ("get sts", Check::ServerAges),
     ("get statefulsets -o wide", Check::ServerAges),
@@ -982,6 +983,22 @@ const GOES_AWAY: &[(&str, Check)] = &[
     ("get volumeattachments -o yaml", Check::ServerAges),
     ("get sts,pvc,pv", Check::ServerAges),
     ("get pvc nope", Check::ServerAges),
+    ("describe sts", Check::ClientAges),
+    ("describe statefulset db", Check::ClientAges),
+    ("describe statefulsets.apps/db --show-events=false", Check::ClientAges),
+    ("describe sts -A", Check::ClientAges),
+    ("describe pvc", Check::ClientAges),
+    ("describe persistentvolumeclaim data-db-0", Check::ClientAges),
+    ("describe pvc data --show-events=false", Check::ClientAges),
+    ("describe pvc nope", Check::ClientAges),
+    ("describe pv", Check::ClientAges),
+    ("describe persistentvolumes pvc", Check::ClientAges),
+    ("describe pv nope", Check::ClientAges),
+    ("describe volumeattachments", Check::ClientAges),
+    ("describe volumeattachment.storage.k8s.io csi", Check::ClientAges),
+    ("describe volumeattachments --show-events=false", Check::ClientAges),
+    ("describe volumeattachment nope", Check::ClientAges),
+    ("describe sts,pvc,pv,volumeattachments", Check::ClientAges),
 ];
 
 #[test]

@@ -87,11 +87,14 @@ pub fn FleetStage() -> impl IntoView {
         ctx.rev.track();
         ctx.session.try_update_value(|s| s.zone_chart(&crate::sim::ZONES)).unwrap_or_default()
     });
-    let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get())));
+    // The chart is as wide as the fleet drawing, stacked with it on phones.
+    let chart_layout = Memo::new(move |_| fleet.with(|f| zonechart::ChartLayout::of(&f.layout)));
+    let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get(), chart_layout.get())));
     let chart_text = Memo::new(move |_| chart.with(|c| zonechart::values_text(c, ctx.lang.get(), ctx.t())));
     // The chart's point under the pointer or chosen with the keys (its values in words).
     let point = RwSignal::new(None::<zonechart::Point>);
-    let overlay = Memo::new(move |_| chart.with(|c| zonechart::overlay_markup(c, ctx.t(), point.get())));
+    let overlay =
+        Memo::new(move |_| chart.with(|c| zonechart::overlay_markup(c, ctx.t(), point.get(), chart_layout.get())));
     let point_text = Memo::new(move |_| {
         let lang = ctx.lang.get();
         chart.with(|c| match point.get() {
@@ -187,9 +190,11 @@ pub fn FleetStage() -> impl IntoView {
         if rect.width() <= 0.0 || rect.height() <= 0.0 {
             return None;
         }
-        let x = (f64::from(e.client_x()) - rect.left()) * zonechart::CHART_W / rect.width();
-        let y = (f64::from(e.client_y()) - rect.top()) * zonechart::CHART_H / rect.height();
-        chart.with_untracked(|c| c.point_at(x, y))
+        let l = chart_layout.get_untracked();
+        let h = chart.with_untracked(|c| l.height(c.zones.len()));
+        let x = (f64::from(e.client_x()) - rect.left()) * l.width / rect.width();
+        let y = (f64::from(e.client_y()) - rect.top()) * h / rect.height();
+        chart.with_untracked(|c| c.point_at(l, x, y))
     };
     let chart_key = move |e: ev::KeyboardEvent| {
         let (across, by) = match e.key().as_str() {
@@ -241,7 +246,10 @@ pub fn FleetStage() -> impl IntoView {
                     class="chart-svg"
                     role="slider"
                     tabindex="0"
-                    viewBox=format!("0 0 {} {}", zonechart::CHART_W, zonechart::CHART_H)
+                    viewBox=move || {
+                        let l = chart_layout.get();
+                        chart.with(|c| format!("0 0 {:.0} {:.0}", l.width, l.height(c.zones.len())))
+                    }
                     aria-label=move || t(Key::ChartPointName)
                     aria-describedby="zone-chart-values"
                     aria-valuemin="0"

@@ -236,6 +236,15 @@ pub fn QuizSwitch() -> impl IntoView {
 #[component]
 pub fn QuizPanel() -> impl IntoView {
     let ctx = AppCtx::get();
+    // Question mode asks the session for its questions (a fleet, computed a stretch at a time,
+    // derives them only then, or once complete). Derived now: what reads them reads again.
+    Effect::new(move |_| {
+        ctx.rev.track();
+        let on = ctx.quiz.with(|q| q.enabled);
+        if ctx.session.try_update_value(|s| s.ask(on)).unwrap_or(false) {
+            ctx.rev.update(|r| *r += 1);
+        }
+    });
     let t = move |k: Key| ctx.lang.get().text(k);
     let enabled = move || ctx.quiz.with(|q| q.enabled);
     let open = Memo::new(move |_| current(ctx));

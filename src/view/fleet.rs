@@ -26,6 +26,8 @@ pub const STACK_BELOW: f64 = 700.0;
 /// Below this panel width a zone's heading lines are broken at their ` · `.
 const SPLIT_BELOW: f64 = 330.0;
 const GAP: f64 = 24.0;
+/// The panels' inset from the drawing's edges, so that their outlines are drawn whole.
+const EDGE: f64 = 1.5;
 /// The heading lines' spacing, and the first baseline.
 const LINE_H: f64 = 18.0;
 const FIRST_LINE: f64 = 22.0;
@@ -55,12 +57,14 @@ impl Layout {
     pub fn for_width(width: f64) -> Layout {
         let width = if width.is_finite() { width.clamp(MIN_W, MAX_W) } else { VIEW_W };
         let stacked = width < STACK_BELOW;
-        let panel_w = if stacked { width } else { (width - 2.0 * GAP) / 3.0 };
+        let inner = width - 2.0 * EDGE;
+        let panel_w = if stacked { inner } else { (inner - 2.0 * GAP) / 3.0 };
         let split = panel_w < SPLIT_BELOW;
         // Name, state, and three lines, or the lines' nine parts.
         let lines = if split { 9.0 } else { 5.0 };
         let moved_y = FIRST_LINE + lines * LINE_H;
-        Layout { width, stacked, split, panel_w, moved_y, grid_top: moved_y + 14.0 }
+        // Below that line, the arrows of Pods moving between zones, on a line of their own.
+        Layout { width, stacked, split, panel_w, moved_y, grid_top: moved_y + 24.0 }
     }
 }
 
@@ -313,9 +317,11 @@ impl Fleet {
         let panel_h = layout.grid_top + grid_h + 8.0;
         for (zi, z) in zones.iter_mut().enumerate() {
             let zi = zi as f64;
-            (z.x0, z.y0) = if layout.stacked { (0.0, zi * (panel_h + GAP)) } else { (zi * (pw + GAP), 0.0) };
+            (z.x0, z.y0) =
+                if layout.stacked { (EDGE, EDGE + zi * (panel_h + GAP)) } else { (EDGE + zi * (pw + GAP), EDGE) };
         }
-        let height = if layout.stacked { (zones.len().max(1) as f64) * (panel_h + GAP) - GAP } else { panel_h };
+        let panels = if layout.stacked { (zones.len().max(1) as f64) * (panel_h + GAP) - GAP } else { panel_h };
+        let height = panels + 2.0 * EDGE;
         Fleet { zones, master_disruption: zone_log.master, height, layout, panel_h }
     }
 
@@ -435,21 +441,23 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
             fleet.panel_h
         );
         let mut i = 0;
-        for (text, cls) in [
-            (z.name.clone(), "zone-name"),
-            (state.to_string(), "zone-state"),
-            (counts, "zone-line"),
-            (queue, "zone-line zone-rate"),
-            (pods, "zone-line"),
+        for (text, cls, font) in [
+            (z.name.clone(), "zone-name", Font::Name),
+            (state.to_string(), "zone-state", Font::Mono),
+            (counts, "zone-line", Font::Line),
+            (queue, "zone-line zone-rate", Font::Line),
+            (pods, "zone-line", Font::Line),
         ] {
             // Narrow panels break a line at its ` · `, the later parts indented.
             let parts: Vec<&str> = if l.split { text.split(" \u{b7} ").collect() } else { vec![text.as_str()] };
             for (j, part) in parts.into_iter().enumerate() {
+                let indent = if j > 0 { 22.0 } else { 10.0 };
                 let _ = write!(
                     out,
-                    "<text class=\"{cls}\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                    x0 + if j > 0 { 22.0 } else { 10.0 },
+                    "<text class=\"{cls}\" x=\"{:.1}\" y=\"{:.1}\"{}>{}</text>",
+                    x0 + indent,
                     y0 + FIRST_LINE + i as f64 * LINE_H,
+                    fit(part, font, l.panel_w - indent - 8.0),
                     escape(part)
                 );
                 i += 1;
@@ -505,6 +513,50 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
     out
 }
 
+/// The fonts of the drawing's text (style/stage.css `.fleet-svg`).
+#[derive(Clone, Copy)]
+enum Font {
+    /// A zone's name: 16 px, bold.
+    Name,
+    /// A zone's state: 14 px, monospace.
+    Mono,
+    /// The other lines: 13 px (the Pod transfer line bold).
+    Line,
+}
+
+/// How wide `text` may be drawn in `font`, generously (the page's sans-serif is not known in
+/// advance: DejaVu Sans on Linux is among the widest).
+fn text_width(text: &str, font: Font) -> f64 {
+    let (px, bold) = match font {
+        Font::Name => (16.0, 1.08),
+        Font::Mono => return 14.0 * 0.61 * text.chars().count() as f64,
+        Font::Line => (13.0, 1.06),
+    };
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            '\u{2e80}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{ff00}'..='\u{ffef}' => 1.0,
+            ' ' => 0.32,
+            'i' | 'j' | 'l' | 'f' | 't' | 'r' | 'I' | '.' | ',' | ':' | ';' | '\'' | '(' | ')' | '\u{b7}' => 0.38,
+            'm' | 'w' | 'M' | 'W' => 0.9,
+            c if c.is_ascii_uppercase() => 0.7,
+            c if c.is_ascii_digit() => 0.64,
+            _ => 0.6,
+        })
+        .sum();
+    em * px * bold
+}
+
+/// The attributes that squeeze `text` into `room` units when it may not fit (a narrow panel, a
+/// long translation); nothing when it fits.
+fn fit(text: &str, font: Font, room: f64) -> String {
+    if room > 0.0 && text_width(text, font) > room {
+        format!(" textLength=\"{room:.1}\" lengthAdjust=\"spacingAndGlyphs\"")
+    } else {
+        String::new()
+    }
+}
+
 /// A change in a count, signed (`+6`, `−12`, `0`).
 pub fn signed(n: i64) -> String {
     match n.cmp(&0) {
@@ -522,6 +574,7 @@ pub fn transfer_markup(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
     let l = fleet.layout;
     for (zi, z) in fleet.zones.iter().enumerate() {
         let n = moved.get(zi).copied().unwrap_or(0);
+        let text = lang.fill(Key::PodsMoved, &[&signed(n)]);
         let class = match n.cmp(&0) {
             std::cmp::Ordering::Greater => "gained",
             std::cmp::Ordering::Less => "lost",
@@ -529,10 +582,11 @@ pub fn transfer_markup(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
         };
         let _ = write!(
             out,
-            "<text class=\"zone-line zone-moved {class}\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            "<text class=\"zone-line zone-moved {class}\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\"{}>{}</text>",
             z.x0 + l.panel_w / 2.0,
             z.y0 + l.moved_y,
-            escape(&lang.fill(Key::PodsMoved, &[&signed(n)]))
+            fit(&text, Font::Line, l.panel_w - 16.0),
+            escape(&text)
         );
     }
     // Stacked zones have no room between them for arrows: their lines say it.
@@ -540,7 +594,7 @@ pub fn transfer_markup(fleet: &Fleet, moved: &[i64], lang: Lang) -> String {
         return out;
     }
     let x0 = |zi: usize| fleet.zones.get(zi).map_or(0.0, |z| z.x0);
-    let y = l.moved_y - 5.0;
+    let y = fleet.zones.first().map_or(0.0, |z| z.y0) + l.moved_y + 12.0;
     let pw = l.panel_w;
     let arrow_in = ARROW_IN.min(pw / 4.0);
     for (from, _) in moved.iter().enumerate().filter(|(_, n)| **n < 0) {
@@ -664,8 +718,8 @@ mod tests {
         assert!(svg.contains("cell-selected"));
         // The first cell of the second zone.
         let z = &f.zones[1];
-        let x = f.layout.panel_w + GAP + z.cell / 2.0;
-        assert_eq!(f.hit(x, f.layout.grid_top + z.cell / 2.0), Some(z.cells[0].machine));
+        let x = EDGE + f.layout.panel_w + GAP + z.cell / 2.0;
+        assert_eq!(f.hit(x, EDGE + f.layout.grid_top + z.cell / 2.0), Some(z.cells[0].machine));
         assert_eq!(f.hit(x, 5.0), None);
         assert_eq!(f.step(z.cells[0].machine, false, true), z.cells[1].machine);
         assert_eq!(f.step(z.cells[0].machine, false, false), z.cells[0].machine);
@@ -679,13 +733,13 @@ mod tests {
         // A phone: the zones one above the other, the whole width each, their text at scale 1.
         let f = Fleet::build(&index, tl.log(), &lines, t, 390.0);
         assert!(f.layout.stacked && !f.layout.split && f.layout.width == 390.0);
-        assert!(f.zones.iter().all(|z| z.x0 == 0.0 && z.cell >= MIN_CELL && z.cols as f64 * z.cell <= 390.0));
+        assert!(f.zones.iter().all(|z| z.x0 == EDGE && z.cell >= MIN_CELL && z.cols as f64 * z.cell <= 387.0));
         assert!(f.zones[1].y0 >= f.panel_h && f.zones[2].y0 >= f.zones[1].y0 + f.panel_h);
         assert!(f.height >= f.zones[2].y0 + f.panel_h && f.height < 3.0 * 500.0, "{}", f.height);
         // The first cell of the third zone, far below the first.
         let z = &f.zones[2];
         let y = z.y0 + f.layout.grid_top + z.cell / 2.0;
-        assert_eq!(f.hit(z.cell / 2.0, y), Some(z.cells[0].machine));
+        assert_eq!(f.hit(EDGE + z.cell / 2.0, y), Some(z.cells[0].machine));
         let svg = fleet_markup(&f, Lang::En, z.cells[0].machine);
         assert!(svg.contains(&format!("y=\"{:.1}\" width=\"{:.1}\"", y - z.cell / 2.0, z.cell)), "{svg}");
         // No arrows between stacked zones; their lines say what moved.
@@ -696,7 +750,21 @@ mod tests {
         assert!(!f.layout.stacked && f.layout.split);
         let svg = fleet_markup(&f, Lang::En, 0);
         assert!(svg.contains(">334 Ready</text>") && svg.contains(">0 not Ready</text>"), "{svg}");
-        assert!(f.zones[1].x0 > f.layout.panel_w && f.zones.iter().all(|z| z.y0 == 0.0));
+        assert!(f.zones[1].x0 > f.layout.panel_w && f.zones.iter().all(|z| z.y0 == EDGE));
+        // Every panel inside the drawing, its outline whole; a line too long for a narrow panel
+        // (the rate, or a long translation) squeezed into it, one that fits left alone.
+        let last = &f.zones[2];
+        assert!(last.x0 + f.layout.panel_w <= f.layout.width - 1.0, "{last:?}");
+        let room = f.layout.panel_w - 18.0;
+        assert!(
+            svg.contains(&format!(
+                "textLength=\"{room:.1}\" lengthAdjust=\"spacingAndGlyphs\">NoExecute: one node every 10 s<"
+            )),
+            "{svg}"
+        );
+        assert!(!svg.contains("textLength=\"0") && svg.contains("\">0 waiting</text>"), "{svg}");
+        let wide = fleet_markup(&Fleet::build(&index, tl.log(), &lines, t, 1600.0), Lang::En, 0);
+        assert!(!wide.contains("textLength"), "{wide}");
         // Out of range or unknown widths are clamped.
         assert_eq!(Layout::for_width(f64::NAN), Layout::default());
         assert_eq!(Layout::for_width(50.0).width, MIN_W);

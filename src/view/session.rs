@@ -29,8 +29,15 @@ pub struct Session {
     /// Significant moments (steps, events, inputs, non-routine requests), sorted; playback slows
     /// down before each.
     pub significant: Vec<SimTime>,
-    /// The chapter's questions as this timeline answers them (question mode).
+    /// The chapter's questions as this timeline answers them (question mode). A progressive
+    /// timeline derives them at each stretch only while the reader is in question mode
+    /// ([`Session::ask`]); otherwise once it is complete (deriving reads the whole log: tens of
+    /// milliseconds for a thousand nodes in the page).
     pub quiz: Vec<Option<Derived>>,
+    /// Question mode is on.
+    asking: bool,
+    /// How far the timeline was computed when the questions were last derived.
+    quiz_at: Option<SimTime>,
     /// Computed a stretch at a time (a fleet, long to compute): [`Session::ensure`] computes only
     /// what the playhead needs, and the page computes the rest with [`Session::advance`] after
     /// it shows. Otherwise the whole story is computed at once.
@@ -40,6 +47,10 @@ pub struct Session {
     pub fleet: FleetIndex,
     /// The fleet's chart, read a stretch of the log at a time ([`Session::zone_chart`]).
     chart: ChartBuilder,
+    /// The log's significant moments (events, inputs, non-routine requests), sorted, read up to
+    /// `scanned` (how many events, inputs and requests): each stretch reads only what it added.
+    log_moments: Vec<SimTime>,
+    scanned: (usize, usize, usize),
     /// How far the timeline was computed when the steps, significant moments and questions were
     /// last derived (a progressive timeline derives them once per stretch).
     steps_at: SimTime,
@@ -52,7 +63,11 @@ impl Session {
             timeline,
             steps: Vec::new(),
             significant: Vec::new(),
+            log_moments: Vec::new(),
+            scanned: (0, 0, 0),
             quiz: Vec::new(),
+            asking: false,
+            quiz_at: None,
             progressive: false,
             fleet: FleetIndex::default(),
             chart: ChartBuilder::default(),
@@ -158,6 +173,10 @@ impl Session {
         let result = self.timeline.fork(action);
         self.fleet = FleetIndex::default();
         self.chart = ChartBuilder::default();
+        self.quiz_at = None;
+        // The log was cut back to the action: its moments are read again.
+        self.log_moments.clear();
+        self.scanned = (0, 0, 0);
         self.refresh();
         result
     }
@@ -168,14 +187,44 @@ impl Session {
         self.steps_at = self.timeline.horizon();
         self.steps = self.timeline.steps();
         let log = self.timeline.log();
-        let mut moments: Vec<SimTime> = self.steps.iter().flatten().copied().collect();
-        moments.extend(log.events.iter().map(|e| e.t));
-        moments.extend(log.inputs.iter().map(|i| i.t));
-        moments.extend(log.requests.iter().filter(|r| !is_routine(r)).map(|r| r.t));
+        let (events, inputs, requests) = self.scanned;
+        let mut added: Vec<SimTime> = log.events.get(events..).unwrap_or_default().iter().map(|e| e.t).collect();
+        added.extend(log.inputs.get(inputs..).unwrap_or_default().iter().map(|i| i.t));
+        added.extend(log.requests.iter_from(requests).filter(|r| !is_routine(r)).map(|r| r.t));
+        added.sort_unstable();
+        let resort = matches!((self.log_moments.last(), added.first()), (Some(a), Some(b)) if b < a);
+        self.log_moments.extend(added);
+        if resort {
+            self.log_moments.sort_unstable();
+        }
+        self.log_moments.dedup();
+        self.scanned = (log.events.len(), log.inputs.len(), log.requests.len());
+        let mut moments = self.log_moments.clone();
+        moments.extend(self.steps.iter().flatten().copied());
         moments.sort_unstable();
         moments.dedup();
         self.significant = moments;
-        self.quiz = quiz::derive_all(&self.timeline);
+        if !self.progressive || self.asking || self.complete() {
+            self.derive_quiz();
+        }
+    }
+
+    fn derive_quiz(&mut self) {
+        if self.quiz_at != Some(self.steps_at) {
+            self.quiz = quiz::derive_all(&self.timeline);
+            self.quiz_at = Some(self.steps_at);
+        }
+    }
+
+    /// Question mode on or off. On, the questions are derived now if they are not up to where
+    /// the timeline is computed; returns whether they were (what reads them must read again).
+    pub fn ask(&mut self, on: bool) -> bool {
+        self.asking = on;
+        let stale = on && self.quiz_at != Some(self.steps_at);
+        if stale {
+            self.derive_quiz();
+        }
+        stale
     }
 
     /// The first significant moment strictly after `t`. While the timeline is still being
@@ -221,6 +270,18 @@ mod tests {
     use super::*;
     use crate::sim::{ActionKind, Chapter, Config};
 
+    /// The significant moments of a session's log and steps, read from the whole log at once.
+    fn significant_of(s: &Session) -> Vec<SimTime> {
+        let log = s.timeline.log();
+        let mut moments: Vec<SimTime> = s.steps.iter().flatten().copied().collect();
+        moments.extend(log.events.iter().map(|e| e.t));
+        moments.extend(log.inputs.iter().map(|i| i.t));
+        moments.extend(log.requests.iter().filter(|r| !is_routine(r)).map(|r| r.t));
+        moments.sort_unstable();
+        moments.dedup();
+        moments
+    }
+
     fn fleet(progressive: bool) -> Session {
         let mut s = Session::new(Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }));
         s.progressive = progressive;
@@ -246,10 +307,31 @@ mod tests {
         assert!(stretches > 3 && s.complete());
         assert_eq!(s.steps, whole.steps);
         assert_eq!(s.significant, whole.significant);
+        assert_eq!(s.significant, significant_of(&s));
+        assert_eq!(s.quiz, whole.quiz);
         // The fleet's index, extended stretch by stretch, is the one of the whole log.
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
+    }
+
+    /// Out of question mode, a progressive timeline derives its questions once, when complete;
+    /// in question mode at every stretch, and at once when the mode is turned on.
+    #[test]
+    fn a_progressive_timeline_derives_its_questions_only_when_asked_or_complete() {
+        let whole = fleet(false);
+        assert!(whole.quiz.iter().any(Option::is_some));
+        let mut s = fleet(true);
+        s.advance(Duration::from_secs(600));
+        assert!(!s.complete() && s.quiz.iter().all(Option::is_none), "{:?}", s.quiz);
+        assert!(s.ask(true), "derived now");
+        assert!(!s.ask(true), "already up to date");
+        let asked = s.quiz.clone();
+        assert!(asked.iter().any(Option::is_some));
+        s.ask(false);
+        while !s.advance(Duration::from_secs(60)).0 {}
+        assert_eq!(s.quiz, whole.quiz);
+        assert!(!s.ask(true), "complete: derived already");
     }
 
     /// A fork cuts the log back: the fleet's index is made anew, not extended past the cut.
@@ -264,6 +346,9 @@ mod tests {
         s.ensure(SimTime::from_secs(200));
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
         assert_ne!(s.fleet, before);
+        // The significant moments, read again from the cut, are those of the forked log.
+        assert_eq!(s.significant, significant_of(&s));
+        assert!(s.significant.contains(&SimTime::from_secs(60)), "the action's moment");
     }
 
     /// The page's start computes a chapter in slices, letting the browser in between

@@ -17,11 +17,53 @@ use super::html::escape;
 
 /// Samples over the timeline.
 pub const SAMPLES: usize = 241;
-const VIEW_W: f64 = 1200.0;
 const PANEL_H: f64 = 110.0;
 const GAP: f64 = 24.0;
-const PANEL_W: f64 = (VIEW_W - 2.0 * GAP) / 3.0;
 const TOP: f64 = 20.0;
+/// One zone's panel with its title line, and the space below it.
+const ROW_H: f64 = TOP + PANEL_H + 4.0;
+/// The panels' inset from the drawing's sides, so that their outlines are drawn whole.
+const EDGE: f64 = 1.5;
+
+/// Where the zones' panels are: as wide as the stage (the fleet drawing's width, in CSS pixels,
+/// so the chart's text keeps its size), side by side, or one above the other on a phone.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChartLayout {
+    /// The chart's width in SVG units.
+    pub width: f64,
+    pub stacked: bool,
+    panel_w: f64,
+}
+
+impl ChartLayout {
+    /// The chart under a fleet drawing laid out as `fleet`.
+    pub fn of(fleet: &super::fleet::Layout) -> ChartLayout {
+        let inner = fleet.width - 2.0 * EDGE;
+        let panel_w = if fleet.stacked { inner } else { (inner - 2.0 * GAP) / 3.0 };
+        ChartLayout { width: fleet.width, stacked: fleet.stacked, panel_w }
+    }
+
+    /// The top left corner of zone panel `zi` (its title line above it).
+    fn origin(&self, zi: usize) -> (f64, f64) {
+        if self.stacked { (EDGE, zi as f64 * (ROW_H + GAP)) } else { (EDGE + zi as f64 * (self.panel_w + GAP), 0.0) }
+    }
+
+    /// The chart's height in SVG units for `zones` zones.
+    pub fn height(&self, zones: usize) -> f64 {
+        if self.stacked { zones.max(1) as f64 * (ROW_H + GAP) - GAP } else { ROW_H }
+    }
+
+    /// Where sample `i` of zone panel `zi` is across.
+    fn sample_x(&self, zi: usize, i: usize) -> f64 {
+        self.origin(zi).0 + self.panel_w * i as f64 / (SAMPLES - 1) as f64
+    }
+}
+
+impl Default for ChartLayout {
+    fn default() -> ChartLayout {
+        ChartLayout::of(&super::fleet::Layout::default())
+    }
+}
 
 /// The series of one zone, `SAMPLES` values each.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -234,30 +276,29 @@ fn panel_max(s: &ZoneSeries) -> f64 {
         .max(1) as f64
 }
 
-/// Where sample `i` of zone panel `zi` is across.
-fn sample_x(zi: usize, i: usize) -> f64 {
-    zi as f64 * (PANEL_W + GAP) + PANEL_W * i as f64 / (SAMPLES - 1) as f64
-}
-
 /// The chart's markup: every zone's series (drawn once per timeline; the playhead and the point
 /// are [`overlay_markup`]).
-pub fn chart_markup(chart: &ZoneChart, lang: Lang) -> String {
+pub fn chart_markup(chart: &ZoneChart, lang: Lang, l: ChartLayout) -> String {
     let mut out = String::new();
+    let pw = l.panel_w;
     for (zi, s) in chart.zones.iter().enumerate() {
-        let x0 = zi as f64 * (PANEL_W + GAP);
+        let (x0, y0) = l.origin(zi);
         let max = panel_max(s);
         let _ = write!(
             out,
-            "<g class=\"chart-zone\"><rect class=\"chart-box\" x=\"{x0:.1}\" y=\"{TOP:.1}\" width=\"{PANEL_W:.1}\" height=\"{PANEL_H:.1}\"/><text class=\"chart-title\" x=\"{x0:.1}\" y=\"14\">{}</text><text class=\"chart-max\" x=\"{:.1}\" y=\"14\" text-anchor=\"end\">{}</text>",
+            "<g class=\"chart-zone\"><rect class=\"chart-box\" x=\"{x0:.1}\" y=\"{:.1}\" width=\"{pw:.1}\" height=\"{PANEL_H:.1}\"/><text class=\"chart-title\" x=\"{x0:.1}\" y=\"{:.1}\">{}</text><text class=\"chart-max\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            y0 + TOP,
+            y0 + 14.0,
             escape(&s.zone),
-            x0 + PANEL_W,
+            x0 + pw,
+            y0 + 14.0,
             lang.fill(Key::ChartMax, &[&(max as u32).to_string()])
         );
         for (values, class) in [&s.not_ready, &s.no_execute, &s.terminating, &s.running].into_iter().zip(CLASSES) {
             let mut points = String::new();
             for (i, v) in values.iter().enumerate() {
-                let y = TOP + PANEL_H - PANEL_H * f64::from(*v) / max;
-                let _ = write!(points, "{:.1},{y:.1} ", sample_x(zi, i));
+                let y = y0 + TOP + PANEL_H - PANEL_H * f64::from(*v) / max;
+                let _ = write!(points, "{:.1},{y:.1} ", l.sample_x(zi, i));
             }
             let _ = write!(out, "<polyline class=\"series {class}\" points=\"{}\"/>", points.trim_end());
         }
@@ -275,13 +316,13 @@ pub struct Point {
 
 impl ZoneChart {
     /// The point under drawing coordinates (`x`, `y`), if they are on a zone's panel.
-    pub fn point_at(&self, x: f64, y: f64) -> Option<Point> {
-        let zi = (x / (PANEL_W + GAP)).floor();
-        let cx = x - zi * (PANEL_W + GAP);
-        if zi < 0.0 || zi as usize >= self.zones.len() || !(0.0..=PANEL_W).contains(&cx) || y < 0.0 {
-            return None;
-        }
-        Some(Point { zone: zi as usize, sample: ((cx / PANEL_W) * (SAMPLES - 1) as f64).round() as usize })
+    pub fn point_at(&self, l: ChartLayout, x: f64, y: f64) -> Option<Point> {
+        let zi = (0..self.zones.len()).find(|&zi| {
+            let (x0, y0) = l.origin(zi);
+            (x0..=x0 + l.panel_w).contains(&x) && (y0..y0 + ROW_H).contains(&y)
+        })?;
+        let cx = x - l.origin(zi).0;
+        Some(Point { zone: zi, sample: ((cx / l.panel_w) * (SAMPLES - 1) as f64).round() as usize })
     }
 
     /// The point next to `p` for an arrow key: along the time (`across` false) by `by` samples,
@@ -323,30 +364,32 @@ impl ZoneChart {
 
 /// What moves over the chart: the playhead in every panel, and the chosen point with a dot on
 /// each series.
-pub fn overlay_markup(chart: &ZoneChart, t: SimTime, point: Option<Point>) -> String {
+pub fn overlay_markup(chart: &ZoneChart, t: SimTime, point: Option<Point>, l: ChartLayout) -> String {
     let mut out = String::new();
     let i = chart.index_at(t);
     for zi in 0..chart.zones.len() {
-        let px = sample_x(zi, i);
+        let (px, y0) = (l.sample_x(zi, i), l.origin(zi).1);
         let _ = write!(
             out,
-            "<line class=\"chart-playhead\" x1=\"{px:.1}\" y1=\"{TOP:.1}\" x2=\"{px:.1}\" y2=\"{:.1}\"/>",
-            TOP + PANEL_H
+            "<line class=\"chart-playhead\" x1=\"{px:.1}\" y1=\"{:.1}\" x2=\"{px:.1}\" y2=\"{:.1}\"/>",
+            y0 + TOP,
+            y0 + TOP + PANEL_H
         );
     }
     if let Some(p) = point
         && let Some(s) = chart.zones.get(p.zone)
     {
-        let x = sample_x(p.zone, p.sample);
+        let (x, y0) = (l.sample_x(p.zone, p.sample), l.origin(p.zone).1);
         let max = panel_max(s);
         let _ = write!(
             out,
-            "<line class=\"chart-cursor\" x1=\"{x:.1}\" y1=\"{TOP:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>",
-            TOP + PANEL_H
+            "<line class=\"chart-cursor\" x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\"/>",
+            y0 + TOP,
+            y0 + TOP + PANEL_H
         );
         for (values, class) in [&s.not_ready, &s.no_execute, &s.terminating, &s.running].into_iter().zip(CLASSES) {
             let v = values.get(p.sample).copied().unwrap_or(0);
-            let y = TOP + PANEL_H - PANEL_H * f64::from(v) / max;
+            let y = y0 + TOP + PANEL_H - PANEL_H * f64::from(v) / max;
             let _ = write!(out, "<circle class=\"chart-dot {class}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\"/>");
         }
     }
@@ -373,11 +416,6 @@ pub fn point_text(chart: &ZoneChart, lang: Lang, p: Point) -> String {
         ],
     )
 }
-
-/// The chart's height in SVG units.
-pub const CHART_H: f64 = TOP + PANEL_H + 4.0;
-/// The chart's width in SVG units.
-pub const CHART_W: f64 = VIEW_W;
 
 /// The values at the playhead, one sentence per zone.
 pub fn values_text(chart: &ZoneChart, lang: Lang, t: SimTime) -> String {
@@ -417,7 +455,7 @@ mod tests {
         // The tainted nodes grow one at a time (0.1 node/s), and the other zones gain Pods.
         assert!(b.no_execute[at(700)] > b.no_execute[at(520)]);
         assert!(chart.zones[0].running[at(830)] > 10, "{:?}", chart.zones[0].running);
-        let svg = chart_markup(&chart, Lang::En);
+        let svg = chart_markup(&chart, Lang::En, ChartLayout::default());
         assert_eq!(svg.matches("<polyline").count(), 12);
         assert!(values_text(&chart, Lang::En, SimTime::from_secs(600)).contains("eu-west-1b: 10 not Ready"));
         // Pods move: the dark zone loses running Pods while the healthy zones gain them.
@@ -459,9 +497,18 @@ mod tests {
         tl.run_until(end);
         let chart = ZoneChart::build(tl.log(), &ZONES, end, end);
         // The pointer over the middle of the second zone's panel.
-        let p = chart.point_at(PANEL_W + GAP + PANEL_W / 2.0, TOP + 10.0).expect("on a panel");
+        let l = ChartLayout::default();
+        let pw = l.panel_w;
+        let p = chart.point_at(l, EDGE + pw + GAP + pw / 2.0, TOP + 10.0).expect("on a panel");
         assert_eq!(p, Point { zone: 1, sample: (SAMPLES - 1) / 2 });
-        assert_eq!(chart.point_at(PANEL_W + GAP / 2.0, TOP), None, "between panels");
+        assert_eq!(chart.point_at(l, EDGE + pw + GAP / 2.0, TOP), None, "between panels");
+        // On a phone the panels are stacked, each as wide as the chart, their text at scale 1.
+        let phone = ChartLayout::of(&super::super::fleet::Layout::for_width(390.0));
+        assert!(phone.stacked && phone.height(3) > 3.0 * PANEL_H);
+        let (_, y2) = phone.origin(2);
+        assert_eq!(chart.point_at(phone, 390.0 - EDGE, y2 + TOP + 1.0), Some(Point { zone: 2, sample: SAMPLES - 1 }));
+        let svg = chart_markup(&chart, Lang::En, phone);
+        assert!(svg.contains(&format!("width=\"{:.1}\" height=\"{PANEL_H:.1}\"", 390.0 - 2.0 * EDGE)), "{svg}");
         // At 10 min the dark zone is wholly down and tainted one node every 10 s.
         let text = point_text(&chart, Lang::En, p);
         assert!(
@@ -483,7 +530,7 @@ mod tests {
         assert_eq!(chart.step(p, false, 1).sample, p.sample + 1);
         assert_eq!(chart.step(p, false, -(SAMPLES as isize)).sample, 0);
         assert_eq!(chart.step(Point { zone: 2, sample: 3 }, true, 1), Point { zone: 0, sample: 3 });
-        let overlay = overlay_markup(&chart, SimTime::from_secs(600), Some(p));
+        let overlay = overlay_markup(&chart, SimTime::from_secs(600), Some(p), l);
         assert_eq!((overlay.matches("chart-playhead").count(), overlay.matches("<circle").count()), (3, 4));
     }
 }

@@ -907,11 +907,14 @@ fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
         pod.spec.service_account_name = "default".into();
         pod.spec.service_account = "default".into();
     }
-    if pod.spec.volumes.is_empty() {
+    // (Simplified: the real plugin adds it unless a volume is already named `kube-api-access-…`;
+    // here a Pod created with an `emptyDir` gets none. A StatefulSet Pod's claim does not count.)
+    if pod.spec.volumes.iter().all(|v| v.persistent_volume_claim.is_some()) {
         let volume = format!("kube-api-access-{}", rng.name_suffix(5));
         pod.spec.volumes.push(super::objects::Volume {
             name: volume.clone(),
             empty_dir: None,
+            persistent_volume_claim: None,
             projected: Some(super::objects::ProjectedVolume {
                 sources: vec![
                     serde_json::json!({ "serviceAccountToken": { "expirationSeconds": 3607, "path": "token" } }),

@@ -142,8 +142,16 @@ pub(crate) struct Changes<'a> {
 /// A timer a component asked for: when, its sequence number, and the component's own timer.
 pub(crate) type Wake<T> = (SimTime, u64, T);
 
-/// One component's view of the world while it handles one input.
+/// One component's view of the world while it handles one input: everything in [`Io`] (through
+/// `Deref`), and the timers of its own type `T` it asks for.
 pub(crate) struct Ctx<'a, T> {
+    io: Io<'a>,
+    timers: Vec<Wake<T>>,
+}
+
+/// The part of a [`Ctx`] that does not depend on the component's timer type: requests, reads,
+/// Events, log lines. Kept apart so that its code is compiled once, not once per component.
+pub(crate) struct Io<'a> {
     /// The instant the input happens at.
     pub(crate) now: SimTime,
     /// The wall-clock instant `T+00:00` stands for.
@@ -154,7 +162,19 @@ pub(crate) struct Ctx<'a, T> {
     api: &'a mut ApiServer,
     log: &'a mut Log,
     bus: &'a mut Bus,
-    timers: Vec<Wake<T>>,
+}
+
+impl<'a, T> std::ops::Deref for Ctx<'a, T> {
+    type Target = Io<'a>;
+    fn deref(&self) -> &Io<'a> {
+        &self.io
+    }
+}
+
+impl<'a, T> std::ops::DerefMut for Ctx<'a, T> {
+    fn deref_mut(&mut self) -> &mut Io<'a> {
+        &mut self.io
+    }
 }
 
 impl<'a, T> Ctx<'a, T> {
@@ -167,7 +187,7 @@ impl<'a, T> Ctx<'a, T> {
         log: &'a mut Log,
         bus: &'a mut Bus,
     ) -> Ctx<'a, T> {
-        Ctx { now, epoch, profile, rng, api, log, bus, timers: Vec::new() }
+        Ctx { io: Io { now, epoch, profile, rng, api, log, bus }, timers: Vec::new() }
     }
 
     /// The timers asked for, in the order they were asked for.
@@ -175,6 +195,21 @@ impl<'a, T> Ctx<'a, T> {
         self.timers
     }
 
+    /// Asks for `timer` at `at` (never before now).
+    pub(crate) fn at(&mut self, at: SimTime, timer: T) {
+        let seq = self.io.bus.next_seq();
+        let now = self.io.now;
+        self.timers.push((at.max(now), seq, timer));
+    }
+
+    /// Asks for `timer` after `d`.
+    pub(crate) fn after(&mut self, d: Duration, timer: T) {
+        let now = self.io.now;
+        self.at(now + d, timer);
+    }
+}
+
+impl Io<'_> {
     /// The wall-clock time now.
     pub(crate) fn wall(&self) -> WallTime {
         self.wall_at(self.now)
@@ -188,17 +223,6 @@ impl<'a, T> Ctx<'a, T> {
     /// The API server's store, read as an informer cache reads it.
     pub(crate) fn store(&self) -> &ApiServer {
         self.api
-    }
-
-    /// Asks for `timer` at `at` (never before now).
-    pub(crate) fn at(&mut self, at: SimTime, timer: T) {
-        let seq = self.bus.next_seq();
-        self.timers.push((at.max(self.now), seq, timer));
-    }
-
-    /// Asks for `timer` after `d`.
-    pub(crate) fn after(&mut self, d: Duration, timer: T) {
-        self.at(self.now + d, timer);
     }
 
     /// The Unix nanoseconds a new Event at `at` is named by (`<object>.<hex nanos>`): random

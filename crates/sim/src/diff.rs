@@ -1,7 +1,7 @@
 //! Short, field-naming accounts of what one change did to an object ("Ready: False → True",
 //! "+taint node.kubernetes.io/unreachable:NoExecute"), for the timeline and the request list.
 
-use super::objects::{ChangeType, Lease, Node, Object, Pod};
+use super::objects::{ChangeType, Lease, Node, Object, PersistentVolumeClaim, Pod};
 
 /// Describes the change from `prev` to `next`.
 pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> String {
@@ -17,6 +17,40 @@ pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> St
         (Some(Object::Lease(a)), Object::Lease(b)) => lease_changes(a, b, &mut parts),
         (Some(Object::Pod(a)), Object::Pod(b)) => pod_changes(a, b, &mut parts),
         (_, Object::Event(e)) => parts.push(format!("count {}", e.occurrences())),
+        (Some(Object::PersistentVolumeClaim(a)), Object::PersistentVolumeClaim(b)) => claim_changes(a, b, &mut parts),
+        (Some(Object::PersistentVolume(a)), Object::PersistentVolume(b)) => {
+            changed(&mut parts, "phase", &a.status.phase, &b.status.phase);
+        }
+        (Some(Object::StatefulSet(a)), Object::StatefulSet(b)) => {
+            // The status fields in JSON key order (an omitted count is 0).
+            let (a, b) = (&a.status, &b.status);
+            let counts = [
+                ("availableReplicas", a.available_replicas, b.available_replicas),
+                ("currentReplicas", a.current_replicas, b.current_replicas),
+            ];
+            for (field, old, new) in counts {
+                changed(&mut parts, field, &old.to_string(), &new.to_string());
+            }
+            changed(&mut parts, "currentRevision", &a.current_revision, &b.current_revision);
+            let generation = |g: Option<i64>| g.unwrap_or_default().to_string();
+            changed(
+                &mut parts,
+                "observedGeneration",
+                &generation(a.observed_generation),
+                &generation(b.observed_generation),
+            );
+            let counts = [("readyReplicas", a.ready_replicas, b.ready_replicas), ("replicas", a.replicas, b.replicas)];
+            for (field, old, new) in counts {
+                changed(&mut parts, field, &old.to_string(), &new.to_string());
+            }
+            changed(&mut parts, "updateRevision", &a.update_revision, &b.update_revision);
+            let (old, new) = (a.updated_replicas.to_string(), b.updated_replicas.to_string());
+            changed(&mut parts, "updatedReplicas", &old, &new);
+        }
+        (Some(Object::VolumeAttachment(a)), Object::VolumeAttachment(b)) => {
+            let attached = |v: &crate::objects::VolumeAttachment| v.status.as_ref().is_some_and(|s| s.attached);
+            changed(&mut parts, "attached", &attached(a).to_string(), &attached(b).to_string());
+        }
         _ => {}
     }
     parts.join(", ")
@@ -117,4 +151,25 @@ fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
     if a.status.pod_ip != b.status.pod_ip && !b.status.pod_ip.is_empty() {
         parts.push(format!("podIP {}", b.status.pod_ip));
     }
+}
+
+/// `FIELD OLD → NEW` when the value changed (an empty string is `<none>`).
+fn changed(parts: &mut Vec<String>, field: &str, old: &str, new: &str) {
+    if old != new {
+        let none = |s: &str| if s.is_empty() { "<none>".to_string() } else { s.to_string() };
+        parts.push(format!("{field} {} → {}", none(old), none(new)));
+    }
+}
+
+/// A claim: annotations added, `spec.volumeName` set, its phase.
+fn claim_changes(a: &PersistentVolumeClaim, b: &PersistentVolumeClaim, parts: &mut Vec<String>) {
+    for (key, value) in &b.metadata.annotations {
+        if a.metadata.annotations.get(key) != Some(value) {
+            parts.push(format!("+annotation {key}={value}"));
+        }
+    }
+    if a.spec.volume_name != b.spec.volume_name {
+        parts.push(format!("spec.volumeName {}", b.spec.volume_name));
+    }
+    changed(parts, "phase", &a.status.phase, &b.status.phase);
 }

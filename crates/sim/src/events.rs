@@ -15,9 +15,10 @@ use std::sync::Arc;
 use super::shared::Shared;
 use super::vecmap::VecMap;
 
-use super::ctx::Ctx;
+use super::ctx::Io;
 use super::objects::{Event, EventSeries, EventSource, MicroTime, ObjectKey, ObjectMeta, ObjectReference, Time};
 use super::record::{ChangeType, EventRecord};
+use super::rng::Rng;
 use super::time::SimTime;
 
 /// Identifies "the same event" for counting repeats.
@@ -162,9 +163,9 @@ impl Recorder {
     /// a kubelet's delayed events): a new Event object, or a repeat counted on the one before.
     /// The caller has passed it through [`Recorder::spam_allows`] when it was emitted.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn record<T>(
+    pub(crate) fn record(
         &mut self,
-        ctx: &mut Ctx<'_, T>,
+        ctx: &mut Io<'_>,
         source: Source<'_>,
         object: ObjectReference,
         type_: &'static str,
@@ -281,9 +282,9 @@ impl Recorder {
 impl Recorder {
     /// Records an event from `source` about `object`, happening now, unless the spam filter
     /// drops it.
-    pub(crate) fn event<T>(
+    pub(crate) fn event(
         &mut self,
-        ctx: &mut Ctx<'_, T>,
+        ctx: &mut Io<'_>,
         source: Source<'_>,
         object: ObjectReference,
         type_: &'static str,
@@ -294,5 +295,30 @@ impl Recorder {
         if self.spam_allows(source, &object, type_, now) {
             self.record(ctx, source, object, type_, reason, message, now);
         }
+    }
+
+    /// [`Recorder::event`], with the new Event's uid and name drawn from a generator of its own
+    /// (keyed by the source, the object, the reason and the instant) instead of the seeded
+    /// stream: for Events added to the simulation later, which must not move the run's other
+    /// draws (and so its timings).
+    pub(crate) fn event_keyed(
+        &mut self,
+        ctx: &mut Io<'_>,
+        source: Source<'_>,
+        object: ObjectReference,
+        type_: &'static str,
+        reason: &'static str,
+        message: String,
+    ) {
+        let component = match source {
+            Source::Kubelet(host) => host,
+            Source::Controller(c) => c,
+            Source::Scheduler { .. } => "default-scheduler",
+        };
+        let at = ctx.now.as_micros().to_string();
+        let mut keyed = Rng::keyed(&["event", component, &object.uid, &object.name, reason, &at]);
+        std::mem::swap(ctx.rng, &mut keyed);
+        self.event(ctx, source, object, type_, reason, message);
+        std::mem::swap(ctx.rng, &mut keyed);
     }
 }

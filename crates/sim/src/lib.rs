@@ -56,6 +56,7 @@ pub use apiserver::{
 pub use controllers::node_lifecycle::{
     NODE_MONITOR_PERIOD, ZoneState, carries_no_execute, compute_zone_state, zone_qps,
 };
+pub use controllers::persistent_volume::{PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT, provision_time};
 pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
 pub use kubelet::{

@@ -17,7 +17,7 @@ use super::controllers::disruption::{DisruptionController, DisruptionTimer};
 use super::controllers::garbage_collector::GarbageCollector;
 use super::controllers::node_ipam::NodeIpam;
 use super::controllers::node_lifecycle::{NodeLifecycle, NodeLifecycleTimer};
-use super::controllers::persistent_volume::PersistentVolumeController;
+use super::controllers::persistent_volume::{PersistentVolumeController, PersistentVolumeTimer};
 use super::controllers::podgc::{PodGc, PodGcTimer};
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::{Scheduler, SchedulerTimer};
@@ -103,6 +103,7 @@ enum Timer {
     Kubectl(kubectl::KubectlTimer),
     PodGc(PodGcTimer),
     AttachDetach(AttachDetachTimer),
+    PersistentVolume(PersistentVolumeTimer),
     /// The disruption controller's recheck of a budget.
     Disruption(DisruptionTimer),
     /// Informers deliver changes: controllers and kubelets reconcile.
@@ -185,6 +186,7 @@ impl World {
     pub(crate) fn new(config: Config, machines: &[MachineSpec]) -> World {
         let machines: Vec<MachineSpec> = machines.iter().map(|s| config.configured(s)).collect();
         let mut rng = Rng::new(config.seed);
+        let seed = config.seed;
         let built: Vec<Machine> =
             machines.iter().enumerate().map(|(i, s)| Machine::new(s, i as u32, config.profile, &mut rng)).collect();
         let core = Core {
@@ -211,7 +213,7 @@ impl World {
             gc: GarbageCollector,
             statefulsets: StatefulSetController::default(),
             attach_detach: AttachDetach::default(),
-            persistent_volumes: PersistentVolumeController,
+            persistent_volumes: PersistentVolumeController::new(seed),
             hosts: Shared::default(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -279,6 +281,15 @@ impl World {
             Timer::Scheduler(timer) => {
                 let scheduler = &mut self.scheduler;
                 self.core.with(log, Timer::Scheduler, |ctx| scheduler.on_timer(timer, ctx));
+                // The PV controller's claim informer: the scheduler may have selected a node.
+                if !self.statefulsets.sets.is_empty() {
+                    let volumes = &mut self.persistent_volumes;
+                    self.core.with(log, Timer::PersistentVolume, |ctx| volumes.on_change(ctx));
+                }
+            }
+            Timer::PersistentVolume(timer) => {
+                let volumes = &mut self.persistent_volumes;
+                self.core.with(log, Timer::PersistentVolume, |ctx| volumes.on_timer(timer, ctx));
             }
             Timer::TaintEviction(timer) => {
                 let eviction = &mut self.eviction;
@@ -343,7 +354,7 @@ impl World {
                 self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
                 if !self.statefulsets.sets.is_empty() {
                     let volumes = &mut self.persistent_volumes;
-                    self.core.with(log, no_timer, |ctx| volumes.on_change(ctx));
+                    self.core.with(log, Timer::PersistentVolume, |ctx| volumes.on_change(ctx));
                 }
             }
             // The DaemonSet controller watches Nodes and Pods.
@@ -524,13 +535,18 @@ impl World {
                 });
             }
             ActionKind::CreateStatefulSet => {
-                let (sets, volumes) = (&mut self.statefulsets, &mut self.persistent_volumes);
-                self.core.with(log, no_timer, |ctx| {
-                    if sets.add(ctx) {
+                let sets = &mut self.statefulsets;
+                let added = self.core.with(log, no_timer, |ctx| {
+                    let added = sets.add(ctx);
+                    if added {
                         sets.on_change(ctx);
-                        volumes.on_change(ctx);
                     }
+                    added
                 });
+                if added {
+                    let volumes = &mut self.persistent_volumes;
+                    self.core.with(log, Timer::PersistentVolume, |ctx| volumes.on_change(ctx));
+                }
             }
             ActionKind::DeletePod(flags) => {
                 let target = action.machine.as_deref().unwrap_or_default();

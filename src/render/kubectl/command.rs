@@ -1,13 +1,16 @@
 //! A kubectl command line against the simulated cluster: `get` (Nodes, Pods, Leases, Events,
-//! CSINodes, PodDisruptionBudgets, DaemonSets;
+//! CSINodes, PodDisruptionBudgets, DaemonSets, StatefulSets, claims, volumes, VolumeAttachments;
 //! `-o wide|yaml|json|name`, `-n`, `-A`, `--no-headers`, `--show-kind`, `--ignore-not-found`)
-//! and `describe node|pod|pdb`, with the errors kubectl gives (cobra's unknown-command suggestions,
+//! and `describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment`, with the errors kubectl gives
+//! (cobra's unknown-command suggestions,
 //! pflag's flag errors, the builder's and the API server's messages). Commands kubectl has but
 //! nodeline does not simulate say so in kubectl's `error: ` style.
 
 use super::get::{self, PrintOptions, Resource, Scope, Table};
 use super::tabwriter::TabWriter;
-use super::{Cluster, Output, describe, describe_csinode, describe_pdb, describe_pod};
+use super::{
+    Cluster, Output, describe, describe_csinode, describe_generic, describe_pdb, describe_pod, describe_storage,
+};
 use crate::render;
 use crate::sim::objects::Object;
 
@@ -322,8 +325,9 @@ pub(super) fn parse_flags_simulating(
 const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
-  kubectl get nodes|pods|leases|events|csinodes|pdb|ds [NAME ...] [-n NAMESPACE | -A] [-o wide|yaml|json|name]
-  kubectl describe node|pod|csinode|pdb [NAME]
+  kubectl get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachments [NAME ...] [-n NAMESPACE | -A]
+      [-o wide|yaml|json|name]
+  kubectl describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment [NAME]
   kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...],
   kubectl taint nodes NODE KEY[=VALUE]:EFFECT[-] [--overwrite], kubectl delete node NODE,
   kubectl delete pod NAME [-n NAMESPACE] [--grace-period=N] [--force] [--now] [--wait=false]
@@ -395,6 +399,10 @@ enum Described<'a> {
     Pod(&'a crate::sim::objects::Pod),
     CsiNode(&'a crate::sim::objects::CsiNode),
     Pdb(&'a crate::sim::objects::PodDisruptionBudget),
+    StatefulSet(&'a crate::sim::objects::StatefulSet),
+    Claim(&'a crate::sim::objects::PersistentVolumeClaim),
+    Volume(&'a crate::sim::objects::PersistentVolume),
+    Attachment(&'a crate::sim::objects::VolumeAttachment),
 }
 
 impl Described<'_> {
@@ -404,6 +412,10 @@ impl Described<'_> {
             Described::Pod(p) => &p.metadata.name,
             Described::CsiNode(c) => &c.metadata.name,
             Described::Pdb(p) => &p.metadata.name,
+            Described::StatefulSet(s) => &s.metadata.name,
+            Described::Claim(c) => &c.metadata.name,
+            Described::Volume(v) => &v.metadata.name,
+            Described::Attachment(a) => &a.metadata.name,
         }
     }
 }
@@ -642,29 +654,43 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
     let all_namespaces = p.is_set("all-namespaces");
     // The objects of one resource kubectl can describe, in list order.
     let objects = |r: Resource| -> Vec<Described<'_>> {
+        let here = |m: &crate::sim::objects::ObjectMeta| all_namespaces || m.namespace == namespace;
         match r {
             Resource::Nodes => cluster.nodes.iter().map(|n| Described::Node(n)).collect(),
             Resource::CsiNodes => cluster.csinodes.iter().map(|c| Described::CsiNode(c)).collect(),
-            Resource::PodDisruptionBudgets => cluster
-                .pdbs
-                .iter()
-                .filter(|p| all_namespaces || p.metadata.namespace == namespace)
-                .map(|p| Described::Pdb(p))
-                .collect(),
-            _ => cluster
-                .pods
-                .iter()
-                .filter(|p| all_namespaces || p.metadata.namespace == namespace)
-                .map(|p| Described::Pod(p))
-                .collect(),
+            Resource::PersistentVolumes => cluster.volumes.iter().map(|v| Described::Volume(v)).collect(),
+            Resource::VolumeAttachments => {
+                cluster.volume_attachments.iter().map(|a| Described::Attachment(a)).collect()
+            }
+            Resource::PodDisruptionBudgets => {
+                cluster.pdbs.iter().filter(|p| here(&p.metadata)).map(|p| Described::Pdb(p)).collect()
+            }
+            Resource::StatefulSets => {
+                cluster.statefulsets.iter().filter(|s| here(&s.metadata)).map(|s| Described::StatefulSet(s)).collect()
+            }
+            Resource::PersistentVolumeClaims => {
+                cluster.claims.iter().filter(|c| here(&c.metadata)).map(|c| Described::Claim(c)).collect()
+            }
+            _ => cluster.pods.iter().filter(|p| here(&p.metadata)).map(|p| Described::Pod(p)).collect(),
         }
     };
     let check = |r: Resource| -> Result<(), Output> {
-        if matches!(r, Resource::Nodes | Resource::Pods | Resource::CsiNodes | Resource::PodDisruptionBudgets) {
+        if matches!(
+            r,
+            Resource::Nodes
+                | Resource::Pods
+                | Resource::CsiNodes
+                | Resource::PodDisruptionBudgets
+                | Resource::StatefulSets
+                | Resource::PersistentVolumeClaims
+                | Resource::PersistentVolumes
+                | Resource::VolumeAttachments
+        ) {
             Ok(())
         } else {
             Err(fail(format!(
-                "error: nodeline's kubectl describes Nodes, Pods, CSINodes and PodDisruptionBudgets only; try \"kubectl get {} -o yaml\"",
+                "error: nodeline's kubectl describes Nodes, Pods, CSINodes, PodDisruptionBudgets, StatefulSets, \
+                 PersistentVolumeClaims, PersistentVolumes and VolumeAttachments only; try \"kubectl get {} -o yaml\"",
                 r.plural()
             )))
         }
@@ -723,6 +749,13 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
             Described::Pod(pod) => describe_pod::describe_pod(pod, cluster, show_events),
             Described::CsiNode(c) => describe_csinode::describe_csinode(c, cluster, show_events),
             Described::Pdb(pdb) => describe_pdb::describe_pdb(pdb, cluster, show_events),
+            Described::StatefulSet(s) => describe_storage::describe_statefulset(s, cluster, show_events),
+            Described::Claim(c) => describe_storage::describe_claim(c, cluster, show_events),
+            Described::Volume(v) => describe_storage::describe_volume(v, cluster, show_events),
+            Described::Attachment(a) => {
+                let json = serde_json::to_value(*a).unwrap_or_default();
+                describe_generic::describe_generic("VolumeAttachment", &a.metadata, &json, cluster, show_events)
+            }
         })
         .collect();
     // Named objects are separated by a blank line; objects found by a name prefix

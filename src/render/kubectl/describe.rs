@@ -17,7 +17,7 @@ use super::gosort;
 use super::quantity::{Quantity, percent};
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, rfc1123z, since};
-use crate::sim::objects::{Event, Lease, Node, Pod};
+use crate::sim::objects::{Event, Lease, Node, ObjectMeta, Pod};
 use crate::sim::{NODE_LEASE_NAMESPACE, WallTime};
 
 /// `prefixWriter`: indentation by level, terminal escaping, into the tab writer.
@@ -160,17 +160,47 @@ fn render(node: &Node, lease: Option<&Lease>, pods: &[&Pod], events: Option<Vec<
 /// `printLabelsMultiline` / `printNodeTaintsMultiline`: the title, then one entry per line
 /// (continuation lines start with a tab), or `<none>`.
 pub(super) fn multiline(w: &mut Prefix, title: &str, entries: Vec<String>) {
-    w.put(0, &[title, ":\t"]);
+    multiline_indented(w, "", title, entries);
+}
+
+/// `printLabelsMultilineWithIndent(w, indent, title, "\t", …)`: as [`multiline`], with `indent`
+/// before the title and before each continuation line's tab.
+pub(super) fn multiline_indented(w: &mut Prefix, indent: &str, title: &str, entries: Vec<String>) {
+    w.put(0, &[indent, title, ":\t"]);
     if entries.is_empty() {
         w.put(0, &["<none>\n"]);
         return;
     }
     for (i, e) in entries.iter().enumerate() {
         if i != 0 {
-            w.put(0, &["\t"]);
+            w.put(0, &[indent, "\t"]);
         }
         w.put(0, &[e]);
     }
+}
+
+/// `key=value\n` lines of a map, in key order (what `printLabelsMultiline` prints).
+pub(super) fn label_lines(labels: &BTreeMap<String, String>) -> Vec<String> {
+    labels.iter().map(|(k, v)| [k.as_str(), "=", v, "\n"].concat()).collect()
+}
+
+/// `searchEvents`: the Events whose involved object has `kind`, the object's name, namespace
+/// and uid, in list order (before sorting). For a namespaced object kubectl lists the Events
+/// of its namespace; for a cluster-scoped one, of every namespace.
+pub fn search_events<'a>(cluster: &'a Cluster, kind: &str, m: &ObjectMeta) -> Vec<&'a Event> {
+    cluster
+        .events
+        .iter()
+        .filter(|e| {
+            let o = &e.involved_object;
+            (m.namespace.is_empty() || e.metadata.namespace == m.namespace)
+                && o.kind == kind
+                && o.name == m.name
+                && o.namespace == m.namespace
+                && o.uid == m.uid
+        })
+        .map(|e| &**e)
+        .collect()
 }
 
 /// `printAnnotationsMultiline`: `key: value`, long or multi-line values on their own lines,

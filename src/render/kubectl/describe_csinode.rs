@@ -3,23 +3,14 @@
 //! spec's drivers (a nil list, as the API server serves a CSINode without drivers, prints only
 //! `Spec:`), and the Events about it (`searchEvents`: kind, name and uid of the reference).
 
-use super::describe::{Prefix, annotations, describe_events, multiline};
+use super::describe::{Prefix, annotations, describe_events, multiline, search_events};
 use super::tabwriter::TabWriter;
 use super::{Cluster, rfc1123z};
 use crate::sim::objects::{CsiNode, Event};
 
 /// The Events `kubectl describe csinode` asks for, in list order (before sorting).
 pub fn csinode_events<'a>(cluster: &'a Cluster, csinode: &CsiNode) -> Vec<&'a Event> {
-    let m = &csinode.metadata;
-    cluster
-        .events
-        .iter()
-        .filter(|e| {
-            let o = &e.involved_object;
-            o.kind == "CSINode" && o.name == m.name && o.namespace.is_empty() && o.uid == m.uid
-        })
-        .map(|e| &**e)
-        .collect()
+    search_events(cluster, "CSINode", &csinode.metadata)
 }
 
 /// `kubectl describe csinode NAME` for `csinode`; the Events (unless `show_events` is false)

@@ -10,7 +10,7 @@
 use super::describe::{Prefix, annotations, describe_events, multiline};
 use super::tabwriter::TabWriter;
 use super::{Cluster, rfc1123z, since};
-use crate::sim::objects::{ContainerState, Event, ObjectMeta, Pod};
+use crate::sim::objects::{Container, ContainerState, ContainerStatus, Event, ObjectMeta, Pod, Toleration, Volume};
 
 /// The Events `kubectl describe pod` asks for, in list order (before sorting).
 pub fn pod_events<'a>(cluster: &'a Cluster, pod: &Pod) -> Vec<&'a Event> {
@@ -78,40 +78,17 @@ pub fn describe_pod(pod: &Pod, cluster: &Cluster, show_events: bool) -> String {
     if let Some(owner) = meta.owner_references.iter().find(|o| o.controller == Some(true)) {
         w.put(0, &["Controlled By:\t", &owner.kind, "/", &owner.name, "\n"]);
     }
-    containers(&mut w, pod);
+    containers(&mut w, "", &spec.containers, &status.container_statuses);
     if !status.conditions.is_empty() {
         w.put(0, &["Conditions:\n  Type\tStatus\n"]);
         for c in &status.conditions {
             w.put(1, &[&c.type_, " \t", &c.status, " \n"]);
         }
     }
-    volumes(&mut w, pod);
+    volumes(&mut w, "", &spec.volumes);
     w.put(0, &["QoS Class:\t", &status.qos_class, "\n"]);
     multiline(&mut w, "Node-Selectors", Vec::new());
-    let tolerations = spec
-        .tolerations
-        .iter()
-        .map(|t| {
-            let mut s = t.key.clone();
-            if !t.value.is_empty() {
-                s.push('=');
-                s.push_str(&t.value);
-            }
-            if !t.effect.is_empty() {
-                s.push(':');
-                s.push_str(&t.effect);
-            }
-            if t.operator == "Exists" && t.value.is_empty() {
-                s.push_str(if t.key.is_empty() && t.effect.is_empty() { "op=Exists" } else { " op=Exists" });
-            }
-            if let Some(secs) = t.toleration_seconds {
-                s.push_str(&[" for ", &secs.to_string(), "s"].concat());
-            }
-            s.push('\n');
-            s
-        })
-        .collect();
-    multiline(&mut w, "Tolerations", tolerations);
+    tolerations(&mut w, "Tolerations", &spec.tolerations);
     if show_events {
         let mut events = pod_events(cluster, pod);
         describe_events(&mut w, &mut events, cluster.now);
@@ -119,12 +96,14 @@ pub fn describe_pod(pod: &Pod, cluster: &Cluster, show_events: bool) -> String {
     w.w.finish()
 }
 
-/// `describeContainers("Containers", …)`.
-fn containers(w: &mut Prefix, pod: &Pod) {
-    w.put(0, &["Containers:", if pod.spec.containers.is_empty() { " <none>" } else { "" }, "\n"]);
-    for c in &pod.spec.containers {
-        let status = pod.status.container_statuses.iter().find(|s| s.name == c.name);
-        w.put(1, &[&c.name, ":\n"]);
+/// `describeContainers("Containers", …)` with `space` before the title (`"  "` in a Pod
+/// template, whose containers have no statuses), and one more space before each name.
+pub(super) fn containers(w: &mut Prefix, space: &str, containers: &[Container], statuses: &[ContainerStatus]) {
+    w.put(0, &[space, "Containers:", if containers.is_empty() { " <none>" } else { "" }, "\n"]);
+    let name_indent = if space.is_empty() { "" } else { " " };
+    for c in containers {
+        let status = statuses.iter().find(|s| s.name == c.name);
+        w.put(1, &[name_indent, &c.name, ":\n"]);
         if let Some(s) = status {
             w.put(2, &["Container ID:\t", &s.container_id, "\n"]);
         }
@@ -162,6 +141,35 @@ fn containers(w: &mut Prefix, pod: &Pod) {
     }
 }
 
+/// `printTolerationsMultilineWithIndent` (`title` carries any indent).
+pub(super) fn tolerations(w: &mut Prefix, title: &str, tolerations: &[Toleration]) {
+    // (key, line) pairs, in the order `sort.Slice` by key leaves them (Go's pdqsort, not stable).
+    let mut lines: Vec<(String, String)> = tolerations
+        .iter()
+        .map(|t| {
+            let mut s = t.key.clone();
+            if !t.value.is_empty() {
+                s.push('=');
+                s.push_str(&t.value);
+            }
+            if !t.effect.is_empty() {
+                s.push(':');
+                s.push_str(&t.effect);
+            }
+            if t.operator == "Exists" && t.value.is_empty() {
+                s.push_str(if t.key.is_empty() && t.effect.is_empty() { "op=Exists" } else { " op=Exists" });
+            }
+            if let Some(secs) = t.toleration_seconds {
+                s.push_str(&[" for ", &secs.to_string(), "s"].concat());
+            }
+            s.push('\n');
+            (t.key.clone(), s)
+        })
+        .collect();
+    super::gosort::sort(&mut lines, &|a, b| a.0 < b.0);
+    multiline(w, title, lines.into_iter().map(|(_, line)| line).collect());
+}
+
 /// `describeStatus`.
 fn state(w: &mut Prefix, title: &str, s: &ContainerState) {
     let time = |t: crate::sim::objects::Time| rfc1123z(Some(t.0));
@@ -187,20 +195,32 @@ fn state(w: &mut Prefix, title: &str, s: &ContainerState) {
     }
 }
 
-/// `describeVolumes`: the projected service-account volume (`printProjectedVolumeSource`) and
-/// `emptyDir` (`printEmptyDirVolumeSource`), the kinds a simulated Pod has.
-fn volumes(w: &mut Prefix, pod: &Pod) {
-    if pod.spec.volumes.is_empty() {
-        w.put(0, &["Volumes:\t<none>\n"]);
+/// `describeVolumes`, with `space` before the title (`"  "` in a Pod template) and one more
+/// space before each name: the kinds a simulated Pod has, the projected service-account volume
+/// (`printProjectedVolumeSource`), `emptyDir` (`printEmptyDirVolumeSource`) and
+/// `persistentVolumeClaim` (`printPersistentVolumeClaimVolumeSource`), read from the volume as
+/// the API serves it.
+pub(super) fn volumes(w: &mut Prefix, space: &str, volumes: &[Volume]) {
+    if volumes.is_empty() {
+        w.put(0, &[space, "Volumes:\t<none>\n"]);
         return;
     }
-    w.put(0, &["Volumes:\n"]);
-    for v in &pod.spec.volumes {
-        w.put(1, &[&v.name, ":\n"]);
+    w.put(0, &[space, "Volumes:\n"]);
+    let name_indent = if space.is_empty() { "" } else { " " };
+    for v in volumes {
+        w.put(1, &[name_indent, &v.name, ":\n"]);
         if v.empty_dir.is_some() {
             w.put(2, &["Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n"]);
             w.put(2, &["Medium:\t\n"]);
             w.put(2, &["SizeLimit:\t<unset>\n"]);
+        }
+        if let Some(claim) = &v.persistent_volume_claim {
+            w.put(
+                2,
+                &["Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n"],
+            );
+            w.put(2, &["ClaimName:\t", &claim.claim_name, "\n"]);
+            w.put(2, &["ReadOnly:\tfalse\n"]);
         }
         let Some(projected) = &v.projected else { continue };
         w.put(2, &["Type:\tProjected (a volume that contains injected data from multiple sources)\n"]);

@@ -57,7 +57,7 @@ pub const VOLUME_ATTACHMENT_COLUMNS: &[Column] = &[
 ];
 
 /// `helper.GetAccessModesAsString`: `RWO`, `ROX`, `RWX`, `RWOP`, comma-joined.
-fn access_modes(modes: &[String]) -> String {
+pub(super) fn access_modes(modes: &[String]) -> String {
     let short = |m: &str| match m {
         "ReadWriteOnce" => "RWO",
         "ReadOnlyMany" => "ROX",

@@ -9,7 +9,9 @@
 //! * [`describe`]: `kubectl describe node` (kubectl `pkg/describe`), with the Lease, the
 //!   non-terminated Pods and the Events it asks the API server for; [`describe_pod`]:
 //!   `kubectl describe pod`, with the Events about the Pod's uid; [`describe_csinode`]:
-//!   `kubectl describe csinode`.
+//!   `kubectl describe csinode`; [`describe_pdb`]: `kubectl describe pdb`; [`describe_storage`]:
+//!   `kubectl describe statefulset|pvc|pv`; [`describe_generic`]: kubectl's generic describer,
+//!   which prints a VolumeAttachment.
 //! * [`command`]: the command line a reader types (`kubectl get nodes -o wide`), parsed as
 //!   cobra/pflag parse it, with kubectl's error messages.
 //! * [`change`]: the commands that change the cluster (`cordon`, `uncordon`, `drain`): parsed
@@ -26,8 +28,10 @@ pub mod command;
 pub mod delete_pod;
 pub mod describe;
 pub mod describe_csinode;
+pub mod describe_generic;
 pub mod describe_pdb;
 pub mod describe_pod;
+pub mod describe_storage;
 pub mod get;
 pub mod get_storage;
 pub mod gosort;

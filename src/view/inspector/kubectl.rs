@@ -29,6 +29,10 @@ pub fn suggestions(node: &str) -> Vec<String> {
         "kubectl describe pdb".into(),
         "kubectl get sts,pvc,pv".into(),
         "kubectl get volumeattachments".into(),
+        "kubectl describe sts db".into(),
+        "kubectl describe pvc data-db-0".into(),
+        "kubectl describe pv".into(),
+        "kubectl describe volumeattachments".into(),
         format!("kubectl cordon {node}"),
         format!("kubectl drain {node} --ignore-daemonsets"),
         format!("kubectl uncordon {node}"),
@@ -189,6 +193,26 @@ mod tests {
         ));
         assert_eq!(normalize("  kubectl get nodes "), "kubectl get nodes");
         assert_eq!(suggestions("node-2")[2], "kubectl describe node node-2");
+    }
+
+    #[test]
+    fn the_storage_suggestions_describe_chapter_six_s_objects() {
+        let mut tl = Timeline::new(Chapter::NodeGoesAway, Config::default());
+        let t = SimTime::from_secs(20 * 60);
+        tl.run_until(t);
+        let describes: Vec<String> =
+            suggestions("node-1").into_iter().filter(|c| c.starts_with("kubectl describe ")).collect();
+        for (command, first_line) in [
+            ("kubectl describe sts db", "Name:               db\n"),
+            ("kubectl describe pvc data-db-0", "Name:          data-db-0\n"),
+            ("kubectl describe pv", "Name:            pvc-"),
+            ("kubectl describe volumeattachments", "Name:         csi-"),
+        ] {
+            assert!(describes.iter().any(|c| c == command), "{command} is suggested");
+            let out = run(command, &tl.at(t));
+            assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{command}");
+            assert!(out.stdout.starts_with(first_line), "{command}: {}", out.stdout);
+        }
     }
 
     #[test]

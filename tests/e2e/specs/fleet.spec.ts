@@ -46,9 +46,9 @@ test('the chart says a point\'s values on hover and with the keys; axe finds not
   await app.goto('./?chapter=zone-outage&step=4&autoplay=0');
   await expect(fleet(app)).toBeVisible();
   const chart = page.getByRole('slider', { name: 'Point on the chart' });
-  // Pointer: the middle of the second zone's panel (the drawing is 1200 units wide).
+  // Pointer: the middle of the chart, the middle of the second zone's panel (side by side).
   const box = (await chart.boundingBox())!;
-  await page.mouse.move(box.x + ((1200 - 48) / 3 + 24 + (1200 - 48) / 6) * (box.width / 1200), box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await expect(page.locator('.chart-point')).toContainText(/^T\+\d\d:\d\d, zone eu-west-1b: \w+; \d+ Ready, \d+ not Ready/);
   // Keys: focus puts the point at the playhead in the disrupted zone; down moves to the next zone.
   await chart.focus();
@@ -100,9 +100,10 @@ test('the fleet at the partial disruption step: zone states, log lines, node sel
   const units = Number((await fleet(app).getAttribute('viewBox'))!.split(' ')[2]);
   expect(units).toBeGreaterThanOrEqual(700);
   const scale = box.width / units;
-  const panel = (units - 48) / 3;
-  const gridTop = 22 + (panel < 330 ? 9 : 5) * 18 + 14;
-  await page.mouse.click(box.x + (panel + 24 + 5) * scale, box.y + (gridTop + 5) * scale);
+  // The panels are inset 1.5 units from the drawing's edges.
+  const panel = (units - 3 - 48) / 3;
+  const gridTop = 1.5 + 22 + (panel < 330 ? 9 : 5) * 18 + 24;
+  await page.mouse.click(box.x + (1.5 + panel + 24 + 5) * scale, box.y + (gridTop + 5) * scale);
   await expect(machine).toHaveValue('50');
   await expect(page.getByRole('region', { name: /Inspector/ })).toContainText('node-51');
   app.expectNoErrors();
@@ -152,14 +153,14 @@ for (const [width, height] of [
   });
 }
 
-/** The smallest rendered font size (CSS px) of the fleet drawing's text, and its zones' boxes. */
-async function drawnText(app: AppPage) {
-  return app.page.locator('.fleet-svg').evaluate((svg) => {
+/** The smallest rendered font size (CSS px) of a drawing's text, and its zones' boxes. */
+async function drawnText(app: AppPage, drawing = '.fleet-svg', box = '.zone-box') {
+  return app.page.locator(drawing).evaluate((svg, box) => {
     const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
     const sizes = [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
-    const boxes = [...svg.querySelectorAll('.zone-box')].map((b) => b.getBoundingClientRect());
+    const boxes = [...svg.querySelectorAll(box)].map((b) => b.getBoundingClientRect());
     return { smallest: Math.min(...sizes), boxes: boxes.map((b) => ({ x: b.x, y: b.y, right: b.right, bottom: b.bottom })) };
-  });
+  }, box);
 }
 
 for (const [width, height] of [
@@ -182,6 +183,13 @@ for (const [width, height] of [
       expect(b.right).toBeLessThanOrEqual(width);
       if (i > 0) expect(b.y).toBeGreaterThanOrEqual(boxes[i - 1].bottom);
     }
+    // The chart's panels too: stacked, inside the screen, their text readable.
+    const chart = await drawnText(app, '.chart-svg', '.chart-box');
+    expect(chart.smallest).toBeGreaterThanOrEqual(11.95); // 12 px, the width rounded to whole pixels
+    for (const [i, b] of chart.boxes.entries()) {
+      expect(b.right).toBeLessThanOrEqual(width);
+      if (i > 0) expect(b.y).toBeGreaterThanOrEqual(chart.boxes[i - 1].bottom);
+    }
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `fleet-1000-${width}x${height}.png`), fullPage: true });
     app.expectNoErrors();
   });
@@ -197,5 +205,13 @@ test('at 1280×800 the zones stay side by side with text of at least 12 px', asy
   expect(smallest).toBeGreaterThanOrEqual(12);
   expect(boxes[1].x).toBeGreaterThanOrEqual(boxes[0].right);
   expect(boxes[1].y).toBe(boxes[0].y);
+  // The chart below is as wide: its three panels side by side, inside the stage, text at 12 px.
+  const stage = (await page.locator('section.fleet-stage').boundingBox())!;
+  expect(boxes[2].right).toBeLessThanOrEqual(stage.x + stage.width);
+  const chart = await drawnText(app, '.chart-svg', '.chart-box');
+  expect(chart.smallest).toBeGreaterThanOrEqual(11.95); // 12 px, the width rounded to whole pixels
+  expect(chart.boxes).toHaveLength(3);
+  expect(chart.boxes[2].right).toBeLessThanOrEqual(stage.x + stage.width);
+  expect(chart.boxes[1].x).toBeGreaterThanOrEqual(chart.boxes[0].right);
   app.expectNoErrors();
 });

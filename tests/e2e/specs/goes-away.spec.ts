@@ -130,6 +130,62 @@ test.describe('a node goes away', () => {
     app.expectNoErrors();
   });
 
+  // The moments the steps open on, played into at 60x: what each step says happens next does
+  // happen, as kubectl in the panel prints it at the moving playhead.
+  test('played from steps 4, 6, 7 and 9, each step\'s moment comes as the chapter tells it', async ({ page }) => {
+    test.slow();
+    const app = new KubectlPage(page);
+    // Opened paused, the command typed, then played: the first output is the step's own moment.
+    const play = async (step: number, command: string, before: RegExp) => {
+      await app.goto(`./?chapter=node-goes-away&step=${step}&speed=60&autoplay=0`);
+      await app.newTab('kubectl').click();
+      await app.type(command);
+      await expect(app.output).toContainText(before);
+      await app.playButton.click();
+    };
+    const orphan = /web-\S+\s+1\/1\s+Running\s+\d+\s+\S+\s+[\d.]+\s+node-3/;
+    // Step 4: node-3's Node is gone; its Pod is an orphan until PodGC collects it (step 5).
+    await play(4, 'kubectl get pods -o wide', orphan);
+    await expect(app.output).not.toContainText(orphan, { timeout: 15_000 });
+    await app.type('kubectl get nodes');
+    await expect(app.output).not.toContainText('node-3');
+    // Step 6: the restarted kubelet registers a new node-3, which turns Ready.
+    await play(6, 'kubectl get nodes', /node-2\s+Ready\s/);
+    await expect(app.output).toContainText(/node-3\s+Ready\s/, { timeout: 15_000 });
+    // Step 7: node-2 powered off says nothing; the node lifecycle controller marks it NotReady.
+    await play(7, 'kubectl get nodes', /node-2\s+Ready\s/);
+    await expect(app.output).toContainText(/node-2\s+NotReady\s/, { timeout: 15_000 });
+    // Step 9 into step 10: out-of-service frees db-0, which comes back on node-3 with its volume.
+    await play(9, 'kubectl get pods -o wide', /db-0\s+\S+\s+Terminating\s.*node-2/);
+    await expect(app.output).toContainText(/db-0\s+1\/1\s+Running\s.*node-3/, { timeout: 20_000 });
+    await app.type('kubectl get volumeattachments');
+    await expect(app.output).toContainText(/pvc-\S+\s+node-3\s+true/, { timeout: 15_000 });
+    await expect(app.output).not.toContainText('node-2');
+    app.expectNoErrors();
+  });
+
+  test('the describe suggestions print the StatefulSet, its claim, the volume and its attachment', async ({ page }) => {
+    const app = new KubectlPage(page);
+    // Step 9: node-2 is off, db-0 Terminating there, its volume still attached to node-2.
+    await app.goto('./?chapter=node-goes-away&step=9&autoplay=0');
+    await app.newTab('kubectl').click();
+    await app.suggestion('kubectl describe sts db').click();
+    await expect(app.output).toContainText(/Replicas:\s+1 desired \| 1 total/);
+    await expect(app.output).toContainText(/Volume Claims:\s+Name:\s+data\s/);
+    await app.suggestion('kubectl describe pvc data-db-0').click();
+    await expect(app.output).toContainText(/Status:\s+Bound\s+Volume:\s+pvc-/);
+    await expect(app.output).toContainText('Used By:');
+    await app.suggestion('kubectl describe pv').click();
+    await expect(app.output).toContainText(/Claim:\s+default\/data-db-0/);
+    await expect(app.output).toContainText(/Driver:\s+pd\.csi\.storage\.gke\.io/);
+    await app.suggestion('kubectl describe volumeattachments').click();
+    await expect(app.output).toContainText(/Node Name:\s+node-2/);
+    await expect(app.output).toContainText(/Attached:\s+true/);
+    await app.type('kubectl describe pvc nope');
+    await expect(app.stderr).toHaveText('Error from server (NotFound): persistentvolumeclaims "nope" not found\n');
+    app.expectNoErrors();
+  });
+
   test('in Japanese: the powered-off machine, its volume, db-0 and the shutdown setting, with axe', async ({ page }) => {
     test.slow();
     const app = new PanelsPage(page);

@@ -10,6 +10,9 @@ const moments = [
   { chapter: 'registration', step: 5, name: 'registration-ready' },
   { chapter: 'node-failure', step: 4, name: 'node-failure-tainted' },
   { chapter: 'kubelet-restart', step: 2, name: 'kubelet-restart-adopted' },
+  { chapter: 'node-goes-away', step: 3, name: 'goes-away-graceful' },
+  { chapter: 'node-goes-away', step: 9, name: 'goes-away-out-of-service' },
+  { chapter: 'node-goes-away', step: 10, name: 'goes-away-db-back' },
 ];
 
 for (const [width, height] of [

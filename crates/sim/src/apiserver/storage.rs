@@ -24,6 +24,16 @@ fn check_rv(current: &ObjectMeta, wanted: &ObjectMeta, group: &str, resource: &s
 }
 
 impl ApiServer {
+    /// The volumes a Pod needs, one for each claim its spec names: what the claim is bound to
+    /// (none while it is missing or unbound). The attach-detach controller and the kubelet read
+    /// them so.
+    pub(crate) fn volumes_of<'s>(&'s self, pod: &'s crate::objects::Pod) -> impl Iterator<Item = Option<&'s str>> + 's {
+        pod.claim_names().map(move |claim| {
+            let claim = self.claims.get(&(pod.metadata.namespace.clone(), claim.to_string()))?;
+            Some(claim.spec.volume_name.as_str()).filter(|v| !v.is_empty())
+        })
+    }
+
     fn store_statefulset(&mut self, ctx: &mut Exec<'_>, mut set: StatefulSet, change: ChangeType) -> Object {
         set.metadata.resource_version = self.next_rv();
         let set = Arc::new(set);

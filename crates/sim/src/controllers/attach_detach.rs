@@ -7,15 +7,16 @@
 //! `maxWaitForUnmountDuration` (6 min, the forced detach), or at once when the node carries
 //! `node.kubernetes.io/out-of-service` (`hasOutOfServiceTaint`).
 //!
-//! A StatefulSet Pod `NAME` uses the claim `data-NAME`; its volume is the PersistentVolume the
-//! claim is bound to (`spec.volumeName`), and a Pod whose claim is not bound yet needs nothing.
+//! A Pod's volumes come from its spec (`persistentVolumeClaim.claimName`, as the desired state of
+//! world populator reads them): each is the PersistentVolume its claim is bound to
+//! (`spec.volumeName`), and a claim not bound yet gives nothing to attach.
 
 use std::time::Duration;
 
 use crate::apiserver::{ApiOp, TAINT_OUT_OF_SERVICE};
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source, pod_ref};
-use crate::objects::{Object, VolumeAttachment};
+use crate::objects::{Object, Pod, VolumeAttachment};
 use crate::record::Actor;
 use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
@@ -26,8 +27,6 @@ pub(crate) const MAX_WAIT_FOR_UNMOUNT: Duration = secs(6 * 60);
 pub(crate) const ATTACHER: &str = "pd.csi.storage.gke.io";
 /// How long the external-attacher takes to attach (inference: one ControllerPublishVolume call).
 const ATTACH_TIME: Duration = millis(1_500);
-/// The label that names a StatefulSet Pod.
-const POD_NAME_LABEL: &str = "statefulset.kubernetes.io/pod-name";
 
 /// The controller's timers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,10 +49,9 @@ pub(crate) struct AttachDetach {
 
 const ACTOR: Actor = Actor::AttachDetachController;
 
-/// The volume of the StatefulSet Pod named `pod_name`: what its claim `data-NAME` is bound to.
-fn volume_of<'s>(store: &'s crate::apiserver::ApiServer, pod_name: Option<&String>) -> Option<&'s str> {
-    let claim = store.claims.get(&("default".to_string(), format!("data-{}", pod_name?)))?;
-    Some(claim.spec.volume_name.as_str()).filter(|v| !v.is_empty())
+/// The volume a Pod needs (the simulation's Pods name one claim at most).
+fn volume_of<'s>(store: &'s crate::apiserver::ApiServer, pod: &'s Pod) -> Option<&'s str> {
+    store.volumes_of(pod).next().flatten()
 }
 
 impl AttachDetach {
@@ -74,10 +72,7 @@ impl AttachDetach {
                 let pv = va.spec.source.persistent_volume_name.clone();
                 let node = va.spec.node_name.clone();
                 let store = ctx.store();
-                let pod = store
-                    .pods_on(&node)
-                    .find(|p| volume_of(store, p.metadata.labels.get(POD_NAME_LABEL)) == Some(pv.as_str()))
-                    .cloned();
+                let pod = store.pods_on(&node).find(|p| volume_of(store, p) == Some(pv.as_str())).cloned();
                 if let Some(pod) = pod {
                     self.recorder.event(
                         ctx,
@@ -97,11 +92,10 @@ impl AttachDetach {
         let mut desired: Vec<(String, String, String)> = Vec::new();
         let pods: Vec<_> = ctx.store().pods.values().cloned().collect();
         for pod in &pods {
-            let Some(name) = pod.metadata.labels.get(POD_NAME_LABEL) else { continue };
             if pod.spec.node_name.is_empty() || matches!(pod.status.phase.as_str(), "Failed" | "Succeeded") {
                 continue;
             }
-            let Some(pv) = volume_of(ctx.store(), Some(name)).map(str::to_string) else { continue };
+            let Some(pv) = volume_of(ctx.store(), pod).map(str::to_string) else { continue };
             desired.push((pv, pod.spec.node_name.clone(), pod.metadata.uid.clone()));
         }
         let attachments: Vec<_> = ctx.store().volume_attachments.values().cloned().collect();

@@ -96,7 +96,7 @@ impl ReplicaSetController {
                     pod.spec.volumes.push(Volume {
                         name: CACHE_VOLUME.into(),
                         empty_dir: Some(EmptyObject {}),
-                        projected: None,
+                        ..Volume::default()
                     });
                     for c in &mut pod.spec.containers {
                         c.volume_mounts.push(VolumeMount {

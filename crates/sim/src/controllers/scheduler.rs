@@ -1,16 +1,20 @@
 //! kube-scheduler, reduced to what decides where the simulation's Pods go: the
 //! `NodeUnschedulable` and `TaintToleration` filters (taints, never conditions), the
 //! `FailedScheduling` message built as `FitError.Error()` builds it, the unschedulable queue with
-//! its 5-minute flush, and binding through `pods/NAME/binding`.
+//! its 5-minute flush, and binding through `pods/NAME/binding`. A Pod whose claim is not bound
+//! yet (the class binds `WaitForFirstConsumer`) goes through the VolumeBinding plugin's PreBind:
+//! the node picked is written on the claim (`volume.kubernetes.io/selected-node`), and the Pod is
+//! bound once the claim is, polled every second (`BindPodVolumes`).
 
 use crate::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
+use crate::controllers::persistent_volume::{BIND_COMPLETED, SELECTED_NODE};
 use crate::ctx::{Ctx, Reply};
 use crate::events::{Recorder, Source, pod_ref};
-use crate::objects::{Node, Object, Pod, Time, order_pod_conditions, set_pod_condition};
+use crate::objects::{Node, Object, PersistentVolumeClaim, Pod, Time, order_pod_conditions, set_pod_condition};
 use crate::profile::Profile;
 use crate::record::Actor;
 use crate::time::{SimTime, secs};
@@ -27,7 +31,12 @@ const INITIAL_BACKOFF: Duration = secs(1);
 pub(crate) enum SchedulerTimer {
     /// Pods left unschedulable for 5 minutes are retried.
     Flush,
+    /// `BindPodVolumes` polls the claims of the Pod (uid) waiting in PreBind.
+    VolumeBinding(String),
 }
+
+/// `BindPodVolumes`' poll interval.
+const VOLUME_BINDING_POLL: Duration = secs(1);
 
 /// The scheduler's queue state.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +45,8 @@ pub(crate) struct Scheduler {
     /// Unschedulable Pods (by uid) and when they last failed.
     unschedulable: VecMap<String, SimTime>,
     flush_scheduled: bool,
+    /// Pods (uid) in PreBind, waiting for their claims, and the node picked for them.
+    binding: VecMap<String, String>,
 }
 
 /// Whether a node fits a Pod (the filters of [`filter`], without wording why not).
@@ -106,6 +117,7 @@ impl Scheduler {
     pub(crate) fn on_timer(&mut self, timer: SchedulerTimer, ctx: &mut Ctx<'_, SchedulerTimer>) {
         match timer {
             SchedulerTimer::Flush => self.flush(ctx),
+            SchedulerTimer::VolumeBinding(uid) => self.poll_volume_binding(uid, ctx),
         }
     }
 
@@ -123,8 +135,12 @@ impl Scheduler {
         });
         let live: VecMap<&str, ()> = pending.iter().map(|p| (p.metadata.uid.as_str(), ())).collect();
         self.unschedulable.retain(|uid, _| live.contains_key(uid.as_str()));
+        self.binding.retain(|uid, _| live.contains_key(uid.as_str()));
         for pod in pending {
             let uid = pod.metadata.uid.clone();
+            if self.binding.contains_key(&uid) {
+                continue;
+            }
             if let Some(&failed_at) = self.unschedulable.get(&uid) {
                 // Queueing hints: retry only when a cluster change makes the Pod schedulable,
                 // and not before its backoff has passed (or after the 5-minute flush).
@@ -189,6 +205,62 @@ impl Scheduler {
         let best = feasible.iter().map(|(_, load)| *load).min().expect("non-empty");
         let top: Vec<&Arc<Node>> = feasible.iter().filter(|(_, load)| *load == best).map(|(n, _)| n).collect();
         let pick = top[ctx.rng.below(top.len() as u64) as usize].metadata.name.clone();
+        if self.prebind_volumes(pod, &pick, ctx) {
+            self.bind(pod, pick, ctx);
+        }
+    }
+
+    /// The VolumeBinding plugin's PreBind: true when every claim the Pod names is bound; otherwise
+    /// the node picked is written on each unbound claim and the Pod waits for the poll.
+    fn prebind_volumes(&mut self, pod: &Pod, pick: &str, ctx: &mut Ctx<'_, SchedulerTimer>) -> bool {
+        let unbound: Vec<_> = pod
+            .claim_names()
+            .filter_map(|c| ctx.store().claims.get(&(pod.metadata.namespace.clone(), c.to_string())).cloned())
+            .filter(|c| c.spec.volume_name.is_empty())
+            .collect();
+        if unbound.is_empty() {
+            return true;
+        }
+        for claim in unbound {
+            if claim.metadata.annotations.get(SELECTED_NODE).is_some_and(|n| n == pick) {
+                continue;
+            }
+            let mut wanted = PersistentVolumeClaim::clone(&claim);
+            wanted.metadata.annotations.insert(SELECTED_NODE.into(), pick.to_string());
+            ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted));
+        }
+        self.unschedulable.remove(&pod.metadata.uid);
+        self.binding.insert(pod.metadata.uid.clone(), pick.to_string());
+        ctx.after(VOLUME_BINDING_POLL, SchedulerTimer::VolumeBinding(pod.metadata.uid.clone()));
+        false
+    }
+
+    /// `checkBindings`: the Pod is bound once each of its claims is fully bound (`spec.volumeName`
+    /// and `pv.kubernetes.io/bind-completed`); until then, polled again a second later.
+    fn poll_volume_binding(&mut self, uid: String, ctx: &mut Ctx<'_, SchedulerTimer>) {
+        let Some(pick) = self.binding.get(&uid).cloned() else { return };
+        let pod = ctx.store().pod_by_uid(&uid).cloned();
+        let Some(pod) = pod.filter(|p| p.spec.node_name.is_empty() && !p.is_terminating()) else {
+            self.binding.remove(&uid);
+            return;
+        };
+        let store = ctx.store();
+        let bound = pod.claim_names().all(|c| {
+            store.claims.get(&(pod.metadata.namespace.clone(), c.to_string())).is_some_and(|claim| {
+                !claim.spec.volume_name.is_empty() && claim.metadata.annotations.contains_key(BIND_COMPLETED)
+            })
+        });
+        if !bound {
+            ctx.after(VOLUME_BINDING_POLL, SchedulerTimer::VolumeBinding(uid));
+            return;
+        }
+        self.binding.remove(&uid);
+        self.bind(&pod, pick, ctx);
+    }
+
+    /// Binds the Pod to the node picked (`pods/NAME/binding`) and says so.
+    fn bind(&mut self, pod: &Arc<Pod>, pick: String, ctx: &mut Ctx<'_, SchedulerTimer>) {
+        let uid = pod.metadata.uid.clone();
         let op = ApiOp::BindPod {
             namespace: pod.metadata.namespace.clone(),
             name: pod.metadata.name.clone(),

@@ -11,13 +11,31 @@ use crate::apiserver::{ApiOp, controller_ref};
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
 use crate::objects::{
-    LabelSelector, Object, ObjectMeta, ObjectReference, PersistentVolumeClaim, PodTemplateSpec, StatefulSetSpec,
-    StatefulSetStatus, TemplateMeta,
+    ClaimVolumeSource, LabelSelector, Object, ObjectMeta, ObjectReference, PersistentVolumeClaim, PodSpec,
+    PodTemplateSpec, StatefulSetSpec, StatefulSetStatus, TemplateMeta, Volume, VolumeMount,
 };
 use crate::record::Actor;
 use crate::workload::new_pod;
 
 const ACTOR: Actor = Actor::StatefulSetController;
+/// The set's one `volumeClaimTemplates` entry, and the volume its Pods mount from it.
+pub(crate) const CLAIM_TEMPLATE: &str = "data";
+/// Where the template's container mounts it.
+const MOUNT_PATH: &str = "/data";
+
+/// The set's Pod template spec: the workload's container, mounting the claim template's volume
+/// (the reader's manifest names it in `volumeMounts`; the controller adds the volume itself).
+fn template_spec(profile: crate::profile::Profile) -> PodSpec {
+    let mut spec = PodSpec::clone(&*new_pod(ObjectMeta::default(), Vec::new(), profile).spec);
+    for c in &mut spec.containers {
+        c.volume_mounts.push(VolumeMount {
+            name: CLAIM_TEMPLATE.into(),
+            read_only: false,
+            mount_path: MOUNT_PATH.into(),
+        });
+    }
+    spec
+}
 
 /// One StatefulSet the controller manages.
 #[derive(Clone, Debug)]
@@ -52,7 +70,7 @@ impl StatefulSetController {
                 selector: LabelSelector { match_labels: labels() },
                 template: PodTemplateSpec {
                     metadata: TemplateMeta { creation_timestamp: None, labels: labels() },
-                    spec: new_pod(ObjectMeta::default(), Vec::new(), ctx.profile).spec,
+                    spec: template_spec(ctx.profile).into(),
                 },
                 volume_claim_templates: vec![serde_json::json!({
                     "apiVersion": "v1",
@@ -136,10 +154,14 @@ impl StatefulSetController {
         if ctx.store().claims.contains_key(&(claim.metadata.namespace.clone(), claim.metadata.name.clone())) {
             return;
         }
-        // The real controller also records `SuccessfulCreate` "create Claim data-db-0 Pod db-0 in
-        // StatefulSet db success"; not written here, as an Event draws from the seeded stream
-        // and would move the run's timings.
-        ctx.call(ACTOR, None, ApiOp::CreateClaim(claim));
+        let name = claim.metadata.name.clone();
+        if let Some(Object::PersistentVolumeClaim(_)) = ctx.call(ACTOR, None, ApiOp::CreateClaim(claim)).ok() {
+            // `recordClaimEvent`; keyed, so that the seeded stream's draws stay where they were.
+            let message = format!("create Claim {name} Pod {pod} in StatefulSet {} success", set.name);
+            let reference = set_ref(set);
+            let source = Source::Controller("statefulset-controller");
+            self.recorder.event_keyed(ctx, source, reference, "Normal", "SuccessfulCreate", message);
+        }
     }
 
     /// `updateStatefulSetStatus`: the counts over the set's Pods (`replicas`: created, i.e. with a
@@ -194,7 +216,18 @@ impl StatefulSetController {
             owner_references: vec![controller_ref("apps/v1", "StatefulSet", &set.name, &set.uid)],
             ..ObjectMeta::default()
         };
-        let pod = new_pod(meta, Vec::new(), ctx.profile);
+        let mut pod = new_pod(meta, Vec::new(), ctx.profile);
+        // `updateStorage`: the claim template's volume first, naming the Pod's claim.
+        let spec = &mut *pod.spec;
+        *spec = template_spec(ctx.profile);
+        spec.volumes.insert(
+            0,
+            Volume {
+                name: CLAIM_TEMPLATE.into(),
+                persistent_volume_claim: Some(ClaimVolumeSource { claim_name: format!("{CLAIM_TEMPLATE}-{name}") }),
+                ..Volume::default()
+            },
+        );
         if let Some(Object::Pod(_)) = ctx.call(ACTOR, None, ApiOp::CreatePod(pod)).ok() {
             self.event(
                 ctx,
@@ -206,14 +239,19 @@ impl StatefulSetController {
     }
 
     fn event<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, reason: &'static str, message: String) {
-        let reference = ObjectReference {
-            kind: "StatefulSet".into(),
-            namespace: "default".into(),
-            name: set.name.clone(),
-            uid: set.uid.clone(),
-            api_version: "apps/v1".into(),
-            ..ObjectReference::default()
-        };
+        let reference = set_ref(set);
         self.recorder.event(ctx, Source::Controller("statefulset-controller"), reference, "Normal", reason, message);
+    }
+}
+
+/// The reference the controller's Events name the set by.
+fn set_ref(set: &StatefulSet) -> ObjectReference {
+    ObjectReference {
+        kind: "StatefulSet".into(),
+        namespace: "default".into(),
+        name: set.name.clone(),
+        uid: set.uid.clone(),
+        api_version: "apps/v1".into(),
+        ..ObjectReference::default()
     }
 }

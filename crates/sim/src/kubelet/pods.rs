@@ -23,6 +23,8 @@ use super::{Host, Kubelet, KubeletTimer, MachineTimer, POD_WORKER_BACKOFF};
 pub(crate) enum PodStep {
     /// The pod worker tries again after a failed sync.
     Retry,
+    /// `WaitForAttachAndMount` checks the Pod's volumes again.
+    Volumes,
     /// The sandbox is up: the Pod has an IP.
     Sandbox,
     Pull,
@@ -46,6 +48,8 @@ pub(crate) enum PodStep {
 pub(super) enum Worker {
     /// Cannot start: the pod network is not ready (non-hostNetwork Pods).
     WaitingForNetwork,
+    /// Cannot start yet: a volume the Pod's spec names is not attached to the node.
+    WaitingForVolumes,
     /// Pulling, creating, starting.
     Starting,
     /// Containers running.
@@ -54,6 +58,24 @@ pub(super) enum Worker {
     Killing,
     /// The containers of a deleted Pod have stopped (the one that ran, if any, and when).
     Killed { container: Option<RunningContainer>, at: SimTime },
+}
+
+/// `podAttachAndMountRetryInterval`.
+const ATTACH_AND_MOUNT_RETRY: Duration = millis(300);
+
+/// Whether every volume the Pod's claims are bound to is attached to the Pod's node. (Mounting
+/// takes no time here; the 2-minute `FailedMount` timeout is not simulated.)
+fn volumes_attached(ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> bool {
+    let store = ctx.store();
+    store.volumes_of(pod).all(|pv| {
+        pv.is_some_and(|pv| {
+            store.volume_attachments.values().any(|va| {
+                va.spec.source.persistent_volume_name == pv
+                    && va.spec.node_name == pod.spec.node_name
+                    && va.status.as_ref().is_some_and(|s| s.attached)
+            })
+        })
+    })
 }
 
 /// The message of a container status the kubelet could not find when the Pod was deleted
@@ -120,7 +142,7 @@ impl Kubelet {
                     self.report_starting(h, ctx, pod);
                     self.try_start(h, ctx, pod, network_ready);
                 }
-                Some(Worker::WaitingForNetwork) => {}
+                Some(Worker::WaitingForNetwork | Worker::WaitingForVolumes) => {}
                 Some(Worker::Running) => {
                     if !pod.is_ready() || pod.status.phase != "Running" {
                         self.report_running(h, ctx, pod);
@@ -156,6 +178,14 @@ impl Kubelet {
             self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid, PodStep::Retry))));
             return;
         }
+        // `WaitForAttachAndMount`, before the runtime's SyncPod: every claim's volume attached to
+        // this node (the CSI attacher's `WaitForAttach` reads the VolumeAttachment's
+        // `status.attached`), polled every 300 ms (`podAttachAndMountRetryInterval`).
+        if !volumes_attached(ctx, pod) {
+            self.set_worker(&uid, Worker::WaitingForVolumes);
+            self.after(ctx, ATTACH_AND_MOUNT_RETRY, KubeletTimer::Pod { uid, step: PodStep::Volumes });
+            return;
+        }
         self.set_worker(&uid, Worker::Starting);
         // Creating the sandbox takes a moment; then the Pod has an IP.
         let d = ctx.rng.between(millis(250), millis(450));
@@ -178,6 +208,13 @@ impl Kubelet {
                 }
                 if !h.runtime_up || !self.runtime_errors(h, ctx).is_empty() {
                     self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid.into(), PodStep::Retry))));
+                    return;
+                }
+                let network_ready = self.network_error.is_none();
+                self.try_start(h, ctx, &pod, network_ready);
+            }
+            PodStep::Volumes => {
+                if self.workers.get(uid) != Some(&Worker::WaitingForVolumes) {
                     return;
                 }
                 let network_ready = self.network_error.is_none();

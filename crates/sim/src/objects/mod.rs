@@ -32,9 +32,9 @@ pub use node::{
     NodeRuntimeHandler, NodeRuntimeHandlerFeatures, NodeSpec, NodeStatus, NodeSystemInfo, Quantities, Taint,
 };
 pub use pod::{
-    Binding, BindingMeta, Container, ContainerState, ContainerStateRunning, ContainerStateTerminated,
-    ContainerStateWaiting, ContainerStatus, EmptyObject, Pod, PodCondition, PodIp, PodSpec, PodStatus, ProjectedVolume,
-    ResourceRequirements, Toleration, Volume, VolumeMount,
+    Binding, BindingMeta, ClaimVolumeSource, Container, ContainerState, ContainerStateRunning,
+    ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, EmptyObject, Pod, PodCondition, PodIp, PodSpec,
+    PodStatus, ProjectedVolume, ResourceRequirements, Toleration, Volume, VolumeMount,
 };
 pub use policy::{
     Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,

@@ -36,6 +36,11 @@ impl Pod {
         self.spec.volumes.iter().any(|v| v.empty_dir.is_some())
     }
 
+    /// The claims the Pod's volumes name (`spec.volumes[].persistentVolumeClaim.claimName`).
+    pub fn claim_names(&self) -> impl Iterator<Item = &str> {
+        self.spec.volumes.iter().filter_map(|v| v.persistent_volume_claim.as_ref()).map(|c| c.claim_name.as_str())
+    }
+
     /// The node a required node affinity on `metadata.name` pins the Pod to, as the DaemonSet
     /// controller writes it (`nodeSelectorTerms[0].matchFields[0]`, operator `In`, one value).
     pub fn pinned_node(&self) -> Option<&str> {
@@ -90,16 +95,25 @@ pub struct PodSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct EmptyObject {}
 
-/// `v1.Volume`: the projected service-account token volume, or an `emptyDir` (default medium, no
-/// size limit), in `VolumeSource`'s field order.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// `v1.Volume`: the projected service-account token volume, an `emptyDir` (default medium, no
+/// size limit), or a StatefulSet Pod's claim, in `VolumeSource`'s field order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Volume {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub empty_dir: Option<EmptyObject>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub persistent_volume_claim: Option<ClaimVolumeSource>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub projected: Option<ProjectedVolume>,
+}
+
+/// `v1.PersistentVolumeClaimVolumeSource` (`readOnly` false, omitted).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimVolumeSource {
+    pub claim_name: String,
 }
 
 /// `v1.ProjectedVolumeSource`.
