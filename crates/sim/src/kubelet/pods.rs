@@ -183,7 +183,7 @@ impl Kubelet {
         // `status.attached`), polled every 300 ms (`podAttachAndMountRetryInterval`).
         if !volumes_attached(ctx, pod) {
             self.set_worker(&uid, Worker::WaitingForVolumes);
-            self.after(ctx, ATTACH_AND_MOUNT_RETRY, KubeletTimer::Pod { uid, step: PodStep::Volumes });
+            self.after(ctx, ATTACH_AND_MOUNT_RETRY, KubeletTimer::Pod(Box::new((uid, PodStep::Volumes))));
             return;
         }
         self.set_worker(&uid, Worker::Starting);
