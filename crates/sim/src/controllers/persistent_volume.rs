@@ -27,7 +27,7 @@ use crate::apiserver::ApiOp;
 use crate::controllers::attach_detach::ATTACHER;
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
-use crate::objects::{Object, ObjectReference, PersistentVolume, PersistentVolumeClaim};
+use crate::objects::{Object, PersistentVolume, PersistentVolumeClaim};
 use crate::record::Actor;
 use crate::rng::Rng;
 use crate::time::millis;
@@ -77,19 +77,6 @@ pub(crate) struct PersistentVolumeController {
     provisioning: VecMap<String, ()>,
     recorder: Recorder,
     provisioner: Recorder,
-}
-
-/// A reference to a claim, as `ref.GetReference` builds it.
-fn claim_ref(claim: &PersistentVolumeClaim) -> ObjectReference {
-    ObjectReference {
-        kind: "PersistentVolumeClaim".into(),
-        namespace: claim.metadata.namespace.clone(),
-        name: claim.metadata.name.clone(),
-        uid: claim.metadata.uid.clone(),
-        api_version: "v1".into(),
-        resource_version: claim.metadata.resource_version.to_string(),
-        field_path: String::new(),
-    }
 }
 
 impl PersistentVolumeController {
@@ -146,7 +133,7 @@ impl PersistentVolumeController {
                 self.provisioner.event_keyed(
                     ctx,
                     source,
-                    claim_ref(&claim),
+                    claim.reference(),
                     "Normal",
                     "ProvisioningSucceeded",
                     message,
@@ -195,7 +182,7 @@ impl PersistentVolumeController {
                 many => ("WaitForPodScheduled", format!("waiting for pods {} to be scheduled", many.join(","))),
             };
             let source = Source::Controller(COMPONENT);
-            self.recorder.event_keyed(ctx, source, claim_ref(claim), "Normal", reason, message);
+            self.recorder.event_keyed(ctx, source, claim.reference(), "Normal", reason, message);
             return;
         }
         // `provisionClaim` → `provisionClaimOperationExternal`: `setClaimProvisioner` (a write
@@ -215,7 +202,7 @@ impl PersistentVolumeController {
             "Waiting for a volume to be created either by the external provisioner '{ATTACHER}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
         );
         let source = Source::Controller(COMPONENT);
-        self.recorder.event_keyed(ctx, source, claim_ref(&claim), "Normal", "ExternalProvisioning", message);
+        self.recorder.event_keyed(ctx, source, claim.reference(), "Normal", "ExternalProvisioning", message);
     }
 
     /// The external-provisioner's claim worker (`shouldProvision`, then `provisionClaimOperation`):
@@ -236,7 +223,7 @@ impl PersistentVolumeController {
             claim.metadata.namespace, claim.metadata.name
         );
         let source = Source::Controller(PROVISIONER_COMPONENT);
-        self.provisioner.event_keyed(ctx, source, claim_ref(claim), "Normal", "Provisioning", message);
+        self.provisioner.event_keyed(ctx, source, claim.reference(), "Normal", "Provisioning", message);
         let timer = PersistentVolumeTimer::Provisioned(claim.metadata.namespace.clone(), claim.metadata.name.clone());
         ctx.after(provision_time(self.seed, &uid), timer);
     }

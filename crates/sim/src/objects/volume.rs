@@ -89,6 +89,20 @@ fn storage() -> BTreeMap<String, String> {
 }
 
 impl PersistentVolumeClaim {
+    /// A reference to the claim, as `ref.GetReference` builds it (a volume's `claimRef`, an
+    /// Event's `involvedObject`).
+    pub fn reference(&self) -> ObjectReference {
+        ObjectReference {
+            kind: "PersistentVolumeClaim".into(),
+            namespace: self.metadata.namespace.clone(),
+            name: self.metadata.name.clone(),
+            uid: self.metadata.uid.clone(),
+            api_version: "v1".into(),
+            resource_version: self.metadata.resource_version.to_string(),
+            field_path: String::new(),
+        }
+    }
+
     /// The claim the StatefulSet controller creates from its `data` template for `pod`
     /// (`getPersistentVolumeClaims`: `TEMPLATE-POD`, labelled with the selector's labels).
     pub fn for_pod(pod: &str, labels: BTreeMap<String, String>) -> PersistentVolumeClaim {
@@ -151,15 +165,7 @@ impl PersistentVolume {
                     "volumeHandle": format!("projects/nodeline/zones/us-central1-a/disks/{name}"),
                 }),
                 access_modes: rwo(),
-                claim_ref: ObjectReference {
-                    kind: "PersistentVolumeClaim".into(),
-                    namespace: claim.metadata.namespace.clone(),
-                    name: claim.metadata.name.clone(),
-                    uid: claim.metadata.uid.clone(),
-                    api_version: "v1".into(),
-                    resource_version: claim.metadata.resource_version.to_string(),
-                    field_path: String::new(),
-                },
+                claim_ref: claim.reference(),
                 persistent_volume_reclaim_policy: "Delete".into(),
                 storage_class_name: STORAGE_CLASS.into(),
                 volume_mode: "Filesystem".into(),
