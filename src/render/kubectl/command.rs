@@ -477,6 +477,9 @@ fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
         Resource::PodDisruptionBudgets => cluster.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())).collect(),
         Resource::DaemonSets => cluster.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())).collect(),
         Resource::StatefulSets => cluster.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())).collect(),
+        Resource::ControllerRevisions => {
+            cluster.revisions.iter().map(|r| Object::ControllerRevision(r.clone())).collect()
+        }
         Resource::PersistentVolumeClaims => {
             cluster.claims.iter().map(|c| Object::PersistentVolumeClaim(c.clone())).collect()
         }
