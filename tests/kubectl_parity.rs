@@ -1004,6 +1004,10 @@ const GOES_AWAY: &[(&str, Check)] = &[
     ("describe volumeattachments --show-events=false", Check::ClientAges),
     ("describe volumeattachment nope", Check::ClientAges),
     ("describe sts,pvc,pv,volumeattachments", Check::ClientAges),
+    ("describe controllerrevisions", Check::ClientAges),
+    ("describe controllerrevision db", Check::ClientAges),
+    ("describe controllerrevisions.apps --show-events=false", Check::ClientAges),
+    ("describe controllerrevision nope", Check::ClientAges),
 ];
 
 #[test]
