@@ -163,7 +163,7 @@ fn the_statefulset_stores_its_revision_before_its_first_pod() {
         log.requests
             .iter()
             .position(|r| {
-                r.actor == Actor::StatefulSetController && r.method.as_str() == "POST" && r.path.to_string() == path
+                r.actor == Actor::StatefulSetController && r.method.as_str() == "POST" && r.path == *path
             })
             .unwrap_or_else(|| panic!("no POST {path}"))
     };
