@@ -162,9 +162,7 @@ fn the_statefulset_stores_its_revision_before_its_first_pod() {
     let position = |path: &str| {
         log.requests
             .iter()
-            .position(|r| {
-                r.actor == Actor::StatefulSetController && r.method.as_str() == "POST" && r.path == *path
-            })
+            .position(|r| r.actor == Actor::StatefulSetController && r.method.as_str() == "POST" && r.path == *path)
             .unwrap_or_else(|| panic!("no POST {path}"))
     };
     assert!(
