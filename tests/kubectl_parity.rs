@@ -111,6 +111,7 @@ fn objects(c: &Cluster) -> Vec<Object> {
     v.extend(c.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())));
     v.extend(c.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())));
     v.extend(c.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())));
+    v.extend(c.revisions.iter().map(|d| Object::ControllerRevision(d.clone())));
     v.extend(c.claims.iter().map(|d| Object::PersistentVolumeClaim(d.clone())));
     v.extend(c.volumes.iter().map(|d| Object::PersistentVolume(d.clone())));
     v.extend(c.volume_attachments.iter().map(|d| Object::VolumeAttachment(d.clone())));
@@ -569,7 +570,7 @@ fn discovery(path: &str) -> Option<Value> {
         "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "policy/v1", "resources": [res(Resource::PodDisruptionBudgets)]}),
         "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets), res(Resource::StatefulSets)]}),
+                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets), res(Resource::StatefulSets), res(Resource::ControllerRevisions)]}),
         _ => return None,
     })
 }
@@ -972,6 +973,10 @@ const GOES_AWAY: &[(&str, Check)] = &[
     ("get statefulsets -o wide", Check::ServerAges),
     ("get sts db -o yaml", Check::ServerAges),
     ("get statefulsets.apps -A -o json", Check::Json),
+    ("get controllerrevisions", Check::ServerAges),
+    ("get controllerrevision -o wide", Check::ServerAges),
+    ("get controllerrevisions.apps -o yaml", Check::ServerAges),
+    ("get controllerrevisions -A -o json", Check::Json),
     ("get pvc", Check::ServerAges),
     ("get pvc -o wide", Check::ServerAges),
     ("get persistentvolumeclaims -A -o yaml", Check::ServerAges),
@@ -999,6 +1004,10 @@ const GOES_AWAY: &[(&str, Check)] = &[
     ("describe volumeattachments --show-events=false", Check::ClientAges),
     ("describe volumeattachment nope", Check::ClientAges),
     ("describe sts,pvc,pv,volumeattachments", Check::ClientAges),
+    ("describe controllerrevisions", Check::ClientAges),
+    ("describe controllerrevision db", Check::ClientAges),
+    ("describe controllerrevisions.apps --show-events=false", Check::ClientAges),
+    ("describe controllerrevision nope", Check::ClientAges),
 ];
 
 #[test]

@@ -154,3 +154,62 @@ fn the_requests_say_what_they_changed_on_the_storage_objects() {
     assert!(set[0].contains("replicas 0 → 1"), "{set:?}");
     assert!(set.iter().any(|s| s == "availableReplicas 0 → 1, readyReplicas 0 → 1"), "{set:?}");
 }
+
+#[test]
+fn the_statefulset_stores_its_revision_before_its_first_pod() {
+    let timeline = with_statefulset(DEFAULT_SEED);
+    let log = timeline.log();
+    let position = |path: &str| {
+        log.requests
+            .iter()
+            .position(|r| r.actor == Actor::StatefulSetController && r.method.as_str() == "POST" && r.path == *path)
+            .unwrap_or_else(|| panic!("no POST {path}"))
+    };
+    assert!(
+        position("/apis/apps/v1/namespaces/default/controllerrevisions") < position("/api/v1/namespaces/default/pods"),
+        "the revision comes before the Pod"
+    );
+    let now = timeline.at(s(60));
+    let objects = now.objects();
+    let revision = objects
+        .iter()
+        .find_map(|o| match o {
+            Object::ControllerRevision(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the ControllerRevision");
+    let set = objects
+        .iter()
+        .find_map(|o| match o {
+            Object::StatefulSet(s) => Some(s.clone()),
+            _ => None,
+        })
+        .expect("the StatefulSet");
+    // `NewControllerRevision`: the template's labels plus the hash; the set as controller.
+    let hash = revision.metadata.labels.get("controller.kubernetes.io/hash").expect("the hash label").clone();
+    assert_eq!(revision.metadata.name, format!("db-{hash}"));
+    assert_eq!(revision.metadata.labels.get("app").map(String::as_str), Some("db"));
+    let owner = &revision.metadata.owner_references[0];
+    assert_eq!(&*owner.kind, "StatefulSet");
+    assert_eq!(&*owner.name, "db");
+    assert_eq!(&*owner.uid, &*set.metadata.uid);
+    assert_eq!((owner.controller, owner.block_owner_deletion), (Some(true), Some(true)));
+    assert_eq!(revision.revision, 1);
+    // `getPatch`: the template as stored, replaced whole.
+    let mut template = serde_json::to_value(&set.spec.template).expect("json");
+    template["$patch"] = "replace".into();
+    assert_eq!(revision.data, serde_json::json!({ "spec": { "template": template } }));
+    // The Pod and the set's status name it.
+    let pods = now.pods();
+    let db = pods.iter().find(|p| p.metadata.name == "db-0").expect("db-0");
+    assert_eq!(db.metadata.labels.get("controller-revision-hash"), Some(&revision.metadata.name));
+    assert_eq!(set.status.current_revision, revision.metadata.name);
+    assert_eq!(set.status.update_revision, revision.metadata.name);
+    // A hash of the data, not a draw: another seed names it the same.
+    let other = with_statefulset(DEFAULT_SEED + 1);
+    let other_name = other.at(s(60)).objects().into_iter().find_map(|o| match o {
+        Object::ControllerRevision(r) => Some(r.metadata.name.clone()),
+        _ => None,
+    });
+    assert_eq!(other_name.as_deref(), Some(revision.metadata.name.as_str()));
+}

@@ -175,6 +175,7 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
             round_trip_diff::<k8s_openapi::api::core::v1::PersistentVolumeClaim>(&value)
         }
         Object::PersistentVolume(_) => round_trip_diff::<k8s_openapi::api::core::v1::PersistentVolume>(&value),
+        Object::ControllerRevision(_) => round_trip_diff::<k8s_openapi::api::apps::v1::ControllerRevision>(&value),
     }
 }
 

@@ -91,6 +91,8 @@ pub(crate) struct ApiServer {
     pub(crate) daemonsets: Shared<VecMap<(String, String), Arc<DaemonSet>>>,
     /// StatefulSets, by namespace and name.
     pub(crate) statefulsets: Shared<VecMap<(String, String), Arc<super::objects::StatefulSet>>>,
+    /// ControllerRevisions, by namespace and name.
+    pub(crate) revisions: Shared<VecMap<(String, String), Arc<super::objects::ControllerRevision>>>,
     /// PersistentVolumeClaims, by namespace and name.
     pub(crate) claims: Shared<VecMap<(String, String), Arc<super::objects::PersistentVolumeClaim>>>,
     /// PersistentVolumes, by name.
@@ -741,6 +743,7 @@ impl ApiServer {
             ApiOp::GetDaemonSet { namespace, name } => self.get_daemonset(&namespace, &name),
             ApiOp::UpdateDaemonSetStatus(ds) => self.update_daemonset_status(ctx, ds),
             ApiOp::CreateStatefulSet(set) => self.create_statefulset(ctx, set),
+            ApiOp::CreateControllerRevision(rev) => self.create_revision(ctx, rev),
             ApiOp::UpdateStatefulSetStatus(set) => self.update_statefulset_status(ctx, set),
             ApiOp::CreateClaim(claim) => self.create_claim(ctx, claim),
             ApiOp::UpdateClaim(claim) => self.update_claim(ctx, claim, false),

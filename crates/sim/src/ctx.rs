@@ -376,6 +376,7 @@ impl Io<'_> {
                 | ApiOp::CreateDaemonSet(_)
                 | ApiOp::CreateVolumeAttachment(_)
                 | ApiOp::CreateStatefulSet(_)
+                | ApiOp::CreateControllerRevision(_)
                 | ApiOp::CreateClaim(_)
                 | ApiOp::CreateVolume(_)
         );

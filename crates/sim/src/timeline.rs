@@ -358,6 +358,16 @@ impl<'a> Snapshot<'a> {
             .collect()
     }
 
+    /// Every ControllerRevision, by namespace and name.
+    pub fn revisions(&self) -> Vec<Arc<crate::objects::ControllerRevision>> {
+        self.objects_of(Kind::ControllerRevision)
+            .filter_map(|o| match o {
+                Object::ControllerRevision(r) => Some(r.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every PersistentVolumeClaim, by namespace and name.
     pub fn claims(&self) -> Vec<Arc<crate::objects::PersistentVolumeClaim>> {
         self.objects_of(Kind::PersistentVolumeClaim)
@@ -401,6 +411,7 @@ impl<'a> Snapshot<'a> {
             Kind::DaemonSet,
             Kind::VolumeAttachment,
             Kind::StatefulSet,
+            Kind::ControllerRevision,
             Kind::PersistentVolumeClaim,
             Kind::PersistentVolume,
         ]

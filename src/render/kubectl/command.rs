@@ -403,6 +403,7 @@ enum Described<'a> {
     Claim(&'a crate::sim::objects::PersistentVolumeClaim),
     Volume(&'a crate::sim::objects::PersistentVolume),
     Attachment(&'a crate::sim::objects::VolumeAttachment),
+    Revision(&'a crate::sim::objects::ControllerRevision),
 }
 
 impl Described<'_> {
@@ -416,6 +417,7 @@ impl Described<'_> {
             Described::Claim(c) => &c.metadata.name,
             Described::Volume(v) => &v.metadata.name,
             Described::Attachment(a) => &a.metadata.name,
+            Described::Revision(r) => &r.metadata.name,
         }
     }
 }
@@ -477,6 +479,9 @@ fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
         Resource::PodDisruptionBudgets => cluster.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())).collect(),
         Resource::DaemonSets => cluster.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())).collect(),
         Resource::StatefulSets => cluster.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())).collect(),
+        Resource::ControllerRevisions => {
+            cluster.revisions.iter().map(|r| Object::ControllerRevision(r.clone())).collect()
+        }
         Resource::PersistentVolumeClaims => {
             cluster.claims.iter().map(|c| Object::PersistentVolumeClaim(c.clone())).collect()
         }
@@ -671,6 +676,9 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
             Resource::PersistentVolumeClaims => {
                 cluster.claims.iter().filter(|c| here(&c.metadata)).map(|c| Described::Claim(c)).collect()
             }
+            Resource::ControllerRevisions => {
+                cluster.revisions.iter().filter(|r| here(&r.metadata)).map(|r| Described::Revision(r)).collect()
+            }
             _ => cluster.pods.iter().filter(|p| here(&p.metadata)).map(|p| Described::Pod(p)).collect(),
         }
     };
@@ -685,12 +693,13 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
                 | Resource::PersistentVolumeClaims
                 | Resource::PersistentVolumes
                 | Resource::VolumeAttachments
+                | Resource::ControllerRevisions
         ) {
             Ok(())
         } else {
             Err(fail(format!(
                 "error: nodeline's kubectl describes Nodes, Pods, CSINodes, PodDisruptionBudgets, StatefulSets, \
-                 PersistentVolumeClaims, PersistentVolumes and VolumeAttachments only; try \"kubectl get {} -o yaml\"",
+                 PersistentVolumeClaims, PersistentVolumes, VolumeAttachments and ControllerRevisions only; try \"kubectl get {} -o yaml\"",
                 r.plural()
             )))
         }
@@ -755,6 +764,10 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
             Described::Attachment(a) => {
                 let json = serde_json::to_value(*a).unwrap_or_default();
                 describe_generic::describe_generic("VolumeAttachment", &a.metadata, &json, cluster, show_events)
+            }
+            Described::Revision(r) => {
+                let json = serde_json::to_value(*r).unwrap_or_default();
+                describe_generic::describe_generic("ControllerRevision", &r.metadata, &json, cluster, show_events)
             }
         })
         .collect();

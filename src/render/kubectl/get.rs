@@ -14,8 +14,8 @@
 use std::fmt::Write as _;
 
 use super::get_storage::{
-    CLAIM_COLUMNS, STATEFULSET_COLUMNS, VOLUME_ATTACHMENT_COLUMNS, VOLUME_COLUMNS, claim_row, statefulset_row,
-    volume_attachment_row, volume_row,
+    CLAIM_COLUMNS, REVISION_COLUMNS, STATEFULSET_COLUMNS, VOLUME_ATTACHMENT_COLUMNS, VOLUME_COLUMNS, claim_row,
+    revision_row, statefulset_row, volume_attachment_row, volume_row,
 };
 use super::tabwriter::TabWriter;
 use super::{Cluster, escape_terminal, since};
@@ -33,6 +33,7 @@ pub enum Resource {
     PodDisruptionBudgets,
     DaemonSets,
     StatefulSets,
+    ControllerRevisions,
     PersistentVolumeClaims,
     PersistentVolumes,
     VolumeAttachments,
@@ -40,7 +41,7 @@ pub enum Resource {
 
 impl Resource {
     /// Every resource, in discovery order.
-    pub const ALL: [Resource; 11] = [
+    pub const ALL: [Resource; 12] = [
         Resource::Nodes,
         Resource::Pods,
         Resource::Leases,
@@ -49,6 +50,7 @@ impl Resource {
         Resource::PodDisruptionBudgets,
         Resource::DaemonSets,
         Resource::StatefulSets,
+        Resource::ControllerRevisions,
         Resource::PersistentVolumeClaims,
         Resource::PersistentVolumes,
         Resource::VolumeAttachments,
@@ -65,6 +67,7 @@ impl Resource {
             Resource::PodDisruptionBudgets => "poddisruptionbudgets",
             Resource::DaemonSets => "daemonsets",
             Resource::StatefulSets => "statefulsets",
+            Resource::ControllerRevisions => "controllerrevisions",
             Resource::PersistentVolumeClaims => "persistentvolumeclaims",
             Resource::PersistentVolumes => "persistentvolumes",
             Resource::VolumeAttachments => "volumeattachments",
@@ -82,6 +85,7 @@ impl Resource {
             Resource::PodDisruptionBudgets => "poddisruptionbudget",
             Resource::DaemonSets => "daemonset",
             Resource::StatefulSets => "statefulset",
+            Resource::ControllerRevisions => "controllerrevision",
             Resource::PersistentVolumeClaims => "persistentvolumeclaim",
             Resource::PersistentVolumes => "persistentvolume",
             Resource::VolumeAttachments => "volumeattachment",
@@ -93,7 +97,7 @@ impl Resource {
         match self {
             Resource::Nodes => &["no"],
             Resource::Pods => &["po"],
-            Resource::Leases | Resource::CsiNodes | Resource::VolumeAttachments => &[],
+            Resource::Leases | Resource::CsiNodes | Resource::VolumeAttachments | Resource::ControllerRevisions => &[],
             Resource::Events => &["ev"],
             Resource::PodDisruptionBudgets => &["pdb"],
             Resource::DaemonSets => &["ds"],
@@ -114,6 +118,7 @@ impl Resource {
             Resource::PodDisruptionBudgets => "PodDisruptionBudget",
             Resource::DaemonSets => "DaemonSet",
             Resource::StatefulSets => "StatefulSet",
+            Resource::ControllerRevisions => "ControllerRevision",
             Resource::PersistentVolumeClaims => "PersistentVolumeClaim",
             Resource::PersistentVolumes => "PersistentVolume",
             Resource::VolumeAttachments => "VolumeAttachment",
@@ -126,7 +131,7 @@ impl Resource {
             Resource::Leases => "coordination.k8s.io",
             Resource::CsiNodes | Resource::VolumeAttachments => "storage.k8s.io",
             Resource::PodDisruptionBudgets => "policy",
-            Resource::DaemonSets | Resource::StatefulSets => "apps",
+            Resource::DaemonSets | Resource::StatefulSets | Resource::ControllerRevisions => "apps",
             _ => "",
         }
     }
@@ -284,6 +289,7 @@ impl Table {
                 Object::DaemonSet(d) => daemonset_row(d, now),
                 Object::VolumeAttachment(va) => volume_attachment_row(va, now),
                 Object::StatefulSet(s) => statefulset_row(s, now),
+                Object::ControllerRevision(r) => revision_row(r, now),
                 Object::PersistentVolumeClaim(c) => claim_row(c, now),
                 Object::PersistentVolume(v) => volume_row(v, now),
             })
@@ -304,6 +310,7 @@ impl Resource {
             Resource::PodDisruptionBudgets => PDB_COLUMNS,
             Resource::DaemonSets => DAEMONSET_COLUMNS,
             Resource::StatefulSets => STATEFULSET_COLUMNS,
+            Resource::ControllerRevisions => REVISION_COLUMNS,
             Resource::PersistentVolumeClaims => CLAIM_COLUMNS,
             Resource::PersistentVolumes => VOLUME_COLUMNS,
             Resource::VolumeAttachments => VOLUME_ATTACHMENT_COLUMNS,
@@ -622,6 +629,12 @@ pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
             .iter()
             .filter(|d| scope.admits(&d.metadata.namespace))
             .map(|d| statefulset_row(d, now))
+            .collect(),
+        Resource::ControllerRevisions => cluster
+            .revisions
+            .iter()
+            .filter(|r| scope.admits(&r.metadata.namespace))
+            .map(|r| revision_row(r, now))
             .collect(),
         Resource::PersistentVolumeClaims => {
             cluster.claims.iter().filter(|c| scope.admits(&c.metadata.namespace)).map(|c| claim_row(c, now)).collect()

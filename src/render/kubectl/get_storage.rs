@@ -6,7 +6,7 @@
 use super::get::{Column, Row};
 use super::since;
 use crate::sim::WallTime;
-use crate::sim::objects::{PersistentVolume, PersistentVolumeClaim, StatefulSet, VolumeAttachment};
+use crate::sim::objects::{ControllerRevision, PersistentVolume, PersistentVolumeClaim, StatefulSet, VolumeAttachment};
 
 const fn col(name: &'static str, priority: u8) -> Column {
     Column { name, priority, is_name: false, type_: "string" }
@@ -17,6 +17,14 @@ const NAME: Column = Column { name: "Name", priority: 0, is_name: true, type_: "
 /// The StatefulSet columns.
 pub const STATEFULSET_COLUMNS: &[Column] =
     &[NAME, col("Ready", 0), col("Age", 0), col("Containers", 1), col("Images", 1)];
+
+/// The ControllerRevision columns.
+pub const REVISION_COLUMNS: &[Column] = &[
+    NAME,
+    col("Controller", 0),
+    Column { name: "Revision", priority: 0, is_name: false, type_: "integer" },
+    col("Age", 0),
+];
 
 /// The PersistentVolumeClaim columns.
 pub const CLAIM_COLUMNS: &[Column] = &[
@@ -86,6 +94,29 @@ pub fn statefulset_row(set: &StatefulSet, now: WallTime) -> Row {
         ],
         namespace: set.metadata.namespace.clone(),
         name: set.metadata.name.clone(),
+    }
+}
+
+/// `printControllerRevision`: CONTROLLER is the controller reference as `kind.group/name`
+/// (`formatResourceName` with the kind lower-cased), `<none>` without one.
+pub fn revision_row(rev: &ControllerRevision, now: WallTime) -> Row {
+    let controller = rev.metadata.owner_references.iter().find(|o| o.controller == Some(true)).map_or_else(
+        || "<none>".to_string(),
+        |o| {
+            let group = o.api_version.split_once('/').map_or("", |(g, _)| g);
+            let kind = o.kind.to_lowercase();
+            if group.is_empty() { format!("{kind}/{}", o.name) } else { format!("{kind}.{group}/{}", o.name) }
+        },
+    );
+    Row {
+        cells: vec![
+            rev.metadata.name.clone(),
+            controller,
+            rev.revision.to_string(),
+            since(now, rev.metadata.creation_timestamp.map(|t| t.0)),
+        ],
+        namespace: rev.metadata.namespace.clone(),
+        name: rev.metadata.name.clone(),
     }
 }
 

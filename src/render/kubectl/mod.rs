@@ -41,8 +41,8 @@ pub mod tabwriter;
 use std::sync::Arc;
 
 use crate::sim::objects::{
-    CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod,
-    PodDisruptionBudget, StatefulSet, VolumeAttachment,
+    ControllerRevision, CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
+    Pod, PodDisruptionBudget, StatefulSet, VolumeAttachment,
 };
 use crate::sim::{Snapshot, WallTime};
 
@@ -58,6 +58,7 @@ pub struct Cluster {
     pub pdbs: Vec<Arc<PodDisruptionBudget>>,
     pub daemonsets: Vec<Arc<DaemonSet>>,
     pub statefulsets: Vec<Arc<StatefulSet>>,
+    pub revisions: Vec<Arc<ControllerRevision>>,
     pub claims: Vec<Arc<PersistentVolumeClaim>>,
     pub volumes: Vec<Arc<PersistentVolume>>,
     pub volume_attachments: Vec<Arc<VolumeAttachment>>,
@@ -79,6 +80,7 @@ impl Cluster {
             pdbs: snapshot.pdbs(),
             daemonsets: snapshot.daemonsets(),
             statefulsets: snapshot.statefulsets(),
+            revisions: snapshot.revisions(),
             claims: snapshot.claims(),
             volumes: snapshot.persistent_volumes(),
             volume_attachments: snapshot.volume_attachments(),

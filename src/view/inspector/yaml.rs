@@ -53,6 +53,7 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
         "Lease" => Kind::Lease,
         "Pod" => Kind::Pod,
         "StatefulSet" => Kind::StatefulSet,
+        "ControllerRevision" => Kind::ControllerRevision,
         "PersistentVolumeClaim" => Kind::PersistentVolumeClaim,
         "PersistentVolume" => Kind::PersistentVolume,
         "VolumeAttachment" => Kind::VolumeAttachment,
@@ -63,7 +64,7 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
 }
 
 /// The Nodes, each followed by the CSINode it owns, then the Leases and Pods at the snapshot's
-/// instant, then (chapter 6) the StatefulSets, PersistentVolumeClaims, PersistentVolumes and
+/// instant, then (chapter 6) the StatefulSets, their ControllerRevisions, PersistentVolumeClaims, PersistentVolumes and
 /// VolumeAttachments.
 pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
     let csinodes = snapshot.csinodes();
@@ -93,6 +94,7 @@ pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
         Choice::of(ObjectKey::namespaced(kind, &m.namespace, &m.name))
     };
     out.extend(snapshot.statefulsets().iter().map(|s| namespaced(Kind::StatefulSet, &s.metadata)));
+    out.extend(snapshot.revisions().iter().map(|r| namespaced(Kind::ControllerRevision, &r.metadata)));
     out.extend(snapshot.claims().iter().map(|c| namespaced(Kind::PersistentVolumeClaim, &c.metadata)));
     out.extend(
         snapshot
@@ -460,6 +462,11 @@ mod tests {
         let c = choices(&tl.at(t));
         let labels: Vec<&str> = c.iter().map(|c| c.label.as_str()).collect();
         assert!(labels.contains(&"StatefulSet default/db"), "{labels:?}");
+        let revision = c.iter().find(|c| c.key.kind == Kind::ControllerRevision).expect("a ControllerRevision");
+        assert!(revision.label.starts_with("ControllerRevision default/db-"), "{}", revision.label);
+        let revision_yaml = yaml_of(tl.log(), version_at(tl.log(), &revision.key, t).expect("stored"));
+        assert!(revision_yaml.contains("revision: 1"), "{revision_yaml}");
+        assert!(revision_yaml.contains("$patch: replace"), "{revision_yaml}");
         assert!(labels.contains(&"PersistentVolumeClaim default/data-db-0"), "{labels:?}");
         let pv = c.iter().find(|c| c.key.kind == Kind::PersistentVolume).expect("a PersistentVolume");
         assert!(pv.label.starts_with("PersistentVolume pvc-"), "{}", pv.label);

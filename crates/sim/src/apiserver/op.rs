@@ -133,6 +133,8 @@ pub(crate) enum ApiOp {
     DeleteVolumeAttachment(String),
     /// `kubectl apply` of a StatefulSet.
     CreateStatefulSet(crate::objects::StatefulSet),
+    /// The StatefulSet controller's `POST controllerrevisions`, before its first Pod.
+    CreateControllerRevision(crate::objects::ControllerRevision),
     /// The StatefulSet controller's `PUT statefulsets/NAME/status`.
     UpdateStatefulSetStatus(crate::objects::StatefulSet),
     /// The StatefulSet controller's claim for a Pod.
@@ -217,6 +219,9 @@ impl ApiOp {
             ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(&[VAS, "/", name, "/status"])),
             ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(&[VAS, "/", name])),
             ApiOp::CreateStatefulSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/statefulsets"])),
+            ApiOp::CreateControllerRevision(r) => {
+                (Method::Post, join(&[APPS, &r.metadata.namespace, "/controllerrevisions"]))
+            }
             ApiOp::UpdateStatefulSetStatus(d) => {
                 (Method::Put, join(&[APPS, &d.metadata.namespace, "/statefulsets/", &d.metadata.name, "/status"]))
             }
@@ -338,6 +343,7 @@ impl ApiOp {
             ApiOp::CreateStatefulSet(d) | ApiOp::UpdateStatefulSetStatus(d) => {
                 obj(Object::StatefulSet(Arc::new(d.clone())))
             }
+            ApiOp::CreateControllerRevision(r) => obj(Object::ControllerRevision(Arc::new(r.clone()))),
             ApiOp::CreateClaim(c) | ApiOp::UpdateClaim(c) | ApiOp::UpdateClaimStatus(c) => {
                 obj(Object::PersistentVolumeClaim(Arc::new(c.clone())))
             }

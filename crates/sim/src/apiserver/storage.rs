@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use super::{ApiServer, Exec, already_exists, conflict, not_found};
-use crate::objects::{Object, ObjectMeta, PersistentVolume, PersistentVolumeClaim, StatefulSet, Status};
+use crate::objects::{
+    ControllerRevision, Object, ObjectMeta, PersistentVolume, PersistentVolumeClaim, StatefulSet, Status,
+};
 use crate::record::ChangeType;
 use crate::rng::Rng;
 
@@ -72,6 +74,24 @@ impl ApiServer {
         self.new_meta(ctx, &mut set.metadata);
         set.metadata.generation = Some(1);
         Ok(self.store_statefulset(ctx, set, ChangeType::Added))
+    }
+
+    /// `POST controllerrevisions` (the StatefulSet controller's `ControllerRevisions().Create`).
+    pub(super) fn create_revision(
+        &mut self,
+        ctx: &mut Exec<'_>,
+        mut rev: ControllerRevision,
+    ) -> Result<Object, Box<Status>> {
+        if self.revisions.contains_key(&key(&rev.metadata)) {
+            return Err(already_exists("apps", "controllerrevisions", &rev.metadata.name));
+        }
+        self.new_meta(ctx, &mut rev.metadata);
+        rev.metadata.resource_version = self.next_rv();
+        let rev = Arc::new(rev);
+        self.revisions.insert(key(&rev.metadata), rev.clone());
+        let obj = Object::ControllerRevision(rev);
+        ctx.log.push_change(ctx.now, ChangeType::Added, obj.clone(), ctx.request);
+        Ok(obj)
     }
 
     pub(super) fn update_statefulset_status(

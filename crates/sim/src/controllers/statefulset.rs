@@ -95,13 +95,15 @@ impl StatefulSetController {
         else {
             return false;
         };
-        let revision = format!("db-{}", ctx.rng.name_suffix(10));
+        let revision = new_revision(&created);
         self.sets.push(StatefulSet {
             name: "db".into(),
             uid: created.metadata.uid.clone(),
-            revision,
+            revision: revision.metadata.name.clone(),
             replicas: created.spec.replicas,
         });
+        // `getStatefulSetRevisions`: the set's first sync stores its revision before any Pod.
+        ctx.call(ACTOR, None, ApiOp::CreateControllerRevision(revision));
         true
     }
 
@@ -242,6 +244,50 @@ impl StatefulSetController {
         let reference = set_ref(set);
         self.recorder.event(ctx, Source::Controller("statefulset-controller"), reference, "Normal", reason, message);
     }
+}
+
+/// `newRevision` + `history.NewControllerRevision`: revision 1 of the set's template. `data` is
+/// `getPatch`: the template as stored, with `"$patch": "replace"`, under `spec.template` (Go's
+/// `json.Marshal` of a map: keys sorted, compact, as `serde_json` writes a `Value`). The name is
+/// `SET-HASH`, `HashControllerRevision`: FNV-1 32 over the raw data, then the collision count
+/// (`0`) in decimal, the sum in decimal through `rand.SafeEncodeString`. The hash is also the
+/// `controller.kubernetes.io/hash` label, after the template's labels.
+fn new_revision(set: &crate::objects::StatefulSet) -> crate::objects::ControllerRevision {
+    let mut template = serde_json::to_value(&set.spec.template).unwrap_or_default();
+    if let Some(map) = template.as_object_mut() {
+        map.insert("$patch".into(), "replace".into());
+    }
+    let data = serde_json::json!({ "spec": { "template": template } });
+    let raw = serde_json::to_vec(&data).unwrap_or_default();
+    let hash = revision_hash(&raw, 0);
+    let mut labels = set.spec.template.metadata.labels.clone();
+    labels.insert("controller.kubernetes.io/hash".into(), hash.clone());
+    let owner = controller_ref("apps/v1", "StatefulSet", &set.metadata.name, &set.metadata.uid);
+    crate::objects::ControllerRevision {
+        kind: "ControllerRevision",
+        api_version: "apps/v1",
+        metadata: ObjectMeta {
+            name: format!("{}-{hash}", set.metadata.name),
+            namespace: set.metadata.namespace.clone(),
+            labels: labels.into(),
+            owner_references: vec![owner],
+            ..ObjectMeta::default()
+        },
+        data,
+        revision: 1,
+    }
+}
+
+/// `HashControllerRevision` (`pkg/controller/history`): `fnv.New32()` (FNV-1, not 1a) over the
+/// raw data and the probe in decimal, `rand.SafeEncodeString(fmt.Sprint(sum))`.
+fn revision_hash(raw: &[u8], probe: i32) -> String {
+    const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in raw.iter().chain(probe.to_string().as_bytes()) {
+        h = h.wrapping_mul(0x0100_0193);
+        h ^= u32::from(b);
+    }
+    h.to_string().bytes().map(|b| ALPHANUMS[usize::from(b) % ALPHANUMS.len()] as char).collect()
 }
 
 /// The reference the controller's Events name the set by.

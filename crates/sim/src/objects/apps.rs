@@ -62,6 +62,19 @@ pub struct DaemonSetStatus {
     pub number_unavailable: Option<i32>,
 }
 
+/// An `apps/v1` `ControllerRevision`: the StatefulSet controller's record of one version of
+/// its Pod template (`history.NewControllerRevision`). `data` is the template as a
+/// strategic-merge patch (`getPatch`), `revision` its number in the set's history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ControllerRevision {
+    pub kind: &'static str,
+    #[serde(rename = "apiVersion")]
+    pub api_version: &'static str,
+    pub metadata: ObjectMeta,
+    pub data: serde_json::Value,
+    pub revision: i64,
+}
+
 /// An `apps/v1` `StatefulSet` as the API server serves it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StatefulSet {

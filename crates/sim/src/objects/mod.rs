@@ -20,8 +20,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use apps::{
-    DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, StatefulSet, StatefulSetSpec, StatefulSetStatus,
-    TemplateMeta,
+    ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, StatefulSet, StatefulSetSpec,
+    StatefulSetStatus, TemplateMeta,
 };
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventSeries, EventSource};
@@ -69,6 +69,7 @@ pub enum Kind {
     DaemonSet,
     VolumeAttachment,
     StatefulSet,
+    ControllerRevision,
     PersistentVolumeClaim,
     PersistentVolume,
 }
@@ -86,6 +87,7 @@ impl Kind {
             Kind::DaemonSet => "DaemonSet",
             Kind::VolumeAttachment => "VolumeAttachment",
             Kind::StatefulSet => "StatefulSet",
+            Kind::ControllerRevision => "ControllerRevision",
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
             Kind::PersistentVolume => "PersistentVolume",
         }
@@ -135,6 +137,7 @@ pub enum Object {
     DaemonSet(Arc<DaemonSet>),
     VolumeAttachment(Arc<VolumeAttachment>),
     StatefulSet(Arc<StatefulSet>),
+    ControllerRevision(Arc<ControllerRevision>),
     PersistentVolumeClaim(Arc<PersistentVolumeClaim>),
     PersistentVolume(Arc<PersistentVolume>),
 }
@@ -152,6 +155,7 @@ impl Object {
             Object::DaemonSet(o) => &o.metadata,
             Object::VolumeAttachment(o) => &o.metadata,
             Object::StatefulSet(o) => &o.metadata,
+            Object::ControllerRevision(o) => &o.metadata,
             Object::PersistentVolumeClaim(o) => &o.metadata,
             Object::PersistentVolume(o) => &o.metadata,
         }
@@ -169,6 +173,7 @@ impl Object {
             Object::DaemonSet(_) => Kind::DaemonSet,
             Object::VolumeAttachment(_) => Kind::VolumeAttachment,
             Object::StatefulSet(_) => Kind::StatefulSet,
+            Object::ControllerRevision(_) => Kind::ControllerRevision,
             Object::PersistentVolumeClaim(_) => Kind::PersistentVolumeClaim,
             Object::PersistentVolume(_) => Kind::PersistentVolume,
         }
