@@ -88,8 +88,9 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// its branch); the poster's and narration's one text block a step (+1.1 KB wasm, 0.9 KB of HTML
 /// and CSS); the fleet stage laid out for its width and the chart read a stretch at a time; the
 /// shared Pod spec's serializer, the chunked log and the timer queue (the rest, not split).
-/// Raised to 690 000 for the eighth session's merges (2026-12-04), measured 687 313 with
-/// `cargo xtask build` on them together (from 671 776; wasm 630 919 -> 646 193 gzip). Each
+/// Raised to 691 000 for the eighth session's merges (2026-12-04), measured 687 313 with
+/// `cargo xtask build` and 688 583 by the suite on them together (from 671 776; wasm 630 919 ->
+/// 647 625 gzip), with the margin CI's builds have differed by. Each
 /// branch's own figure, wasm gzip against the main it started from: `kubectl describe` for the
 /// StatefulSet, claim, volume and VolumeAttachment with kubectl's generic describer +8.9 KB
 /// (after cutting it from +23.7 KB); the claim's binding, provisioning and their Events +6.5 KB,
@@ -97,7 +98,7 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// together); the Lease renewal rows and shared Node labels about +3.8 KB; the ControllerRevision
 /// about +2.9 KB; the fleet's squeezed lines and the chart laid out for its width, the session's
 /// incremental moments and questions asked for about +1.5 KB (not measured apart).
-pub(crate) const CEILING_GZIP: u64 = 690_000;
+pub(crate) const CEILING_GZIP: u64 = 691_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
