@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::action::{Action, ActionKind, Refusal};
 use super::machine::MachineView;
 use super::objects::{
-    CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget, VolumeAttachment,
+    CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget, Stored, VolumeAttachment,
 };
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, resolve_steps};
@@ -250,14 +250,14 @@ impl<'a> Snapshot<'a> {
         log.versions_of_kind_at(kind, t).map(Change::object)
     }
 
+    /// Every object of kind `T`, by namespace and name.
+    pub fn all<T: Stored>(&self) -> Vec<Arc<T>> {
+        self.objects_of(T::KIND).filter_map(T::from_object).collect()
+    }
+
     /// Every Node, by name.
     pub fn nodes(&self) -> Vec<Arc<Node>> {
-        self.objects_of(Kind::Node)
-            .filter_map(|o| match o {
-                Object::Node(n) => Some(n),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// The Node named `name`.
@@ -270,22 +270,12 @@ impl<'a> Snapshot<'a> {
 
     /// Every CSINode, by name.
     pub fn csinodes(&self) -> Vec<Arc<CsiNode>> {
-        self.objects_of(Kind::CsiNode)
-            .filter_map(|o| match o {
-                Object::CsiNode(c) => Some(c.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every Lease, by name.
     pub fn leases(&self) -> Vec<Arc<Lease>> {
-        self.objects_of(Kind::Lease)
-            .filter_map(|o| match o {
-                Object::Lease(l) => Some(l),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// The Lease of node `name`.
@@ -298,12 +288,7 @@ impl<'a> Snapshot<'a> {
 
     /// Every Pod, by namespace and name.
     pub fn pods(&self) -> Vec<Arc<Pod>> {
-        self.objects_of(Kind::Pod)
-            .filter_map(|o| match o {
-                Object::Pod(p) => Some(p),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// The Pods bound to node `name`, by namespace and name (read from the log's by-node index,
@@ -320,82 +305,42 @@ impl<'a> Snapshot<'a> {
 
     /// Every Event object, by namespace and name.
     pub fn events(&self) -> Vec<Arc<Event>> {
-        self.objects_of(Kind::Event)
-            .filter_map(|o| match o {
-                Object::Event(e) => Some(e),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every PodDisruptionBudget, by namespace and name.
     pub fn pdbs(&self) -> Vec<Arc<PodDisruptionBudget>> {
-        self.objects_of(Kind::PodDisruptionBudget)
-            .filter_map(|o| match o {
-                Object::PodDisruptionBudget(p) => Some(p.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every VolumeAttachment, by name.
     pub fn volume_attachments(&self) -> Vec<Arc<VolumeAttachment>> {
-        self.objects_of(Kind::VolumeAttachment)
-            .filter_map(|o| match o {
-                Object::VolumeAttachment(v) => Some(v.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every StatefulSet, by namespace and name.
     pub fn statefulsets(&self) -> Vec<Arc<crate::objects::StatefulSet>> {
-        self.objects_of(Kind::StatefulSet)
-            .filter_map(|o| match o {
-                Object::StatefulSet(d) => Some(d.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every ControllerRevision, by namespace and name.
     pub fn revisions(&self) -> Vec<Arc<crate::objects::ControllerRevision>> {
-        self.objects_of(Kind::ControllerRevision)
-            .filter_map(|o| match o {
-                Object::ControllerRevision(r) => Some(r.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every PersistentVolumeClaim, by namespace and name.
     pub fn claims(&self) -> Vec<Arc<crate::objects::PersistentVolumeClaim>> {
-        self.objects_of(Kind::PersistentVolumeClaim)
-            .filter_map(|o| match o {
-                Object::PersistentVolumeClaim(c) => Some(c.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every PersistentVolume, by name.
     pub fn persistent_volumes(&self) -> Vec<Arc<crate::objects::PersistentVolume>> {
-        self.objects_of(Kind::PersistentVolume)
-            .filter_map(|o| match o {
-                Object::PersistentVolume(v) => Some(v.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every DaemonSet, by namespace and name.
     pub fn daemonsets(&self) -> Vec<Arc<DaemonSet>> {
-        self.objects_of(Kind::DaemonSet)
-            .filter_map(|o| match o {
-                Object::DaemonSet(d) => Some(d.clone()),
-                _ => None,
-            })
-            .collect()
+        self.all()
     }
 
     /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets, DaemonSets,

@@ -142,6 +142,44 @@ pub enum Object {
     PersistentVolume(Arc<PersistentVolume>),
 }
 
+/// A kind of object the store holds: its [`Kind`], and its value out of an [`Object`].
+pub trait Stored: Sized {
+    const KIND: Kind;
+    /// The object, if it is of this kind.
+    fn from_object(object: Object) -> Option<Arc<Self>>;
+}
+
+macro_rules! stored {
+    ($($kind:ident),* $(,)?) => {
+        $(
+            impl Stored for $kind {
+                const KIND: Kind = Kind::$kind;
+                fn from_object(object: Object) -> Option<Arc<Self>> {
+                    match object {
+                        Object::$kind(o) => Some(o),
+                        _ => None,
+                    }
+                }
+            }
+        )*
+    };
+}
+
+stored!(
+    Node,
+    CsiNode,
+    Lease,
+    Pod,
+    Event,
+    PodDisruptionBudget,
+    DaemonSet,
+    VolumeAttachment,
+    StatefulSet,
+    ControllerRevision,
+    PersistentVolumeClaim,
+    PersistentVolume,
+);
+
 impl Object {
     /// The object's metadata.
     pub fn meta(&self) -> &ObjectMeta {
