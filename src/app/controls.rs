@@ -212,7 +212,7 @@ pub fn Controls() -> impl IntoView {
                         id="sandbox-machine"
                         on:change=move |ev| {
                             if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                                ctx.machine.set(i);
+                                ctx.pick_machine(i);
                             }
                         }
                     >

@@ -168,7 +168,7 @@ pub fn FleetStage() -> impl IntoView {
         let x = (f64::from(e.client_x()) - rect.left()) * view_w / rect.width();
         let y = (f64::from(e.client_y()) - rect.top()) * height / rect.height();
         if let Some(m) = fleet.with_untracked(|f| f.hit(x, y)) {
-            ctx.machine.set(m);
+            ctx.pick_machine(m);
         }
     };
     let key = move |e: ev::KeyboardEvent| {
@@ -181,7 +181,7 @@ pub fn FleetStage() -> impl IntoView {
         };
         e.prevent_default();
         let m = ctx.machine.get_untracked();
-        ctx.machine.set(fleet.with_untracked(|f| f.step(m, across, forward)));
+        ctx.pick_machine(fleet.with_untracked(|f| f.step(m, across, forward)));
     };
 
     let chart_point = move |e: &web_sys::MouseEvent| {

@@ -162,6 +162,7 @@ pub fn Inspector() -> impl IntoView {
             w = Written { frame: f, ..Written::default() };
         }
         let (t, lang, machine, open) = (ctx.t(), ctx.lang.get(), ctx.machine.get(), tab.get());
+        let picked = ctx.machine_picked.get();
         let (chosen, yaml_chosen, compare, open_request, command, acted) =
             (chosen.get(), yaml_chosen.get(), compare.get(), open_request.get(), command.get(), acted.get());
         if w.tab != Some(open) {
@@ -186,6 +187,7 @@ pub fn Inspector() -> impl IntoView {
             let names = Rc::clone(&w.names.1);
             let selected = chosen
                 .filter(|c| names.contains(c))
+                .or_else(|| if picked { None } else { vm::story_node(log, t).filter(|n| names.contains(n)) })
                 .or_else(|| vm::machine_node(log, machine, t))
                 .or_else(|| names.first().cloned());
             let name = selected.as_deref();

@@ -37,6 +37,9 @@ pub struct AppCtx {
     pub highlight: RwSignal<Option<&'static str>>,
     /// The machine sandbox actions are aimed at (an index into the snapshot's machines).
     pub machine: RwSignal<usize>,
+    /// Whether the reader chose that machine (the sandbox's picker, the fleet): until then the
+    /// inspector follows the Node the story is about.
+    pub machine_picked: RwSignal<bool>,
     pub notices: RwSignal<Vec<UiNotice>>,
     pub reduced_motion: RwSignal<bool>,
     pub embed: bool,
@@ -104,6 +107,7 @@ impl AppCtx {
             theme: RwSignal::new(link.theme),
             highlight: RwSignal::new(None),
             machine: RwSignal::new(0),
+            machine_picked: RwSignal::new(false),
             notices: RwSignal::new(Vec::new()),
             reduced_motion: RwSignal::new(reduced_motion),
             embed: link.embed,
@@ -188,6 +192,12 @@ impl AppCtx {
         .unwrap_or(0)
     }
 
+    /// The reader chose machine `index` for the sandbox (and the inspector).
+    pub fn pick_machine(&self, index: usize) {
+        self.machine.set(index);
+        self.machine_picked.set(true);
+    }
+
     /// Applies a sandbox action at the playhead (forking the timeline), or explains why not.
     pub fn act(&self, kind: ActionKind, machine: Option<String>) -> Result<(), Refusal> {
         let at = self.playback.get_untracked().t;
@@ -220,6 +230,7 @@ impl AppCtx {
         self.session.set_value(session);
         self.chapter.set(chapter);
         self.machine.set(0);
+        self.machine_picked.set(false);
         self.rev.update(|r| *r += 1);
         self.playback.update(|p| {
             p.end = end;

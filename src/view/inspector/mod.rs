@@ -34,7 +34,7 @@ pub use lease::{
 pub use markup::empty_markup;
 pub use node::{
     Cell, ConditionHealth, ConditionRow, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node,
-    node_line, node_markup, node_view,
+    node_line, node_markup, node_view, story_node,
 };
 pub use pods::{PodRow, pod_row, pod_rows, pods_markup};
 pub use volumes::{AttachmentRow, attachment_rows, attachments_markup};
@@ -86,6 +86,27 @@ mod tests {
         assert_eq!(human_duration(1_999_999), "1s");
         assert_eq!(human_duration(-1_500_000), "0s");
         assert_eq!(since(WallTime(0), None), "<unknown>");
+    }
+
+    #[test]
+    fn the_inspector_follows_the_node_the_story_is_about() {
+        use crate::sim::{Chapter, Config, Timeline};
+        let mut tl = Timeline::new(Chapter::NodeGoesAway, Config::default());
+        tl.run_until(SimTime::from_secs(760));
+        let log = tl.log();
+        let steps = tl.steps();
+        let at = |n: usize| steps[n - 1].expect("the step's moment");
+        // Before any input aimed at a machine, no Node in particular.
+        assert_eq!(story_node(log, SimTime::from_secs(75)), None);
+        // Step 2 opens before node-1's shutdown: the story is about node-1.
+        assert_eq!(story_node(log, at(2)).as_deref(), Some("node-1"));
+        // node-3's Node is deleted while its machine stays: still the machine the story is about
+        // (the inspector, which lists the Nodes of the moment, falls back to the sandbox's).
+        assert_eq!(story_node(log, SimTime::from_secs(160)).as_deref(), Some("node-3"));
+        // Steps 7 to 10 are about node-2, powered off and then tainted out of service.
+        for n in 7..=10 {
+            assert_eq!(story_node(log, at(n)).as_deref(), Some("node-2"), "step {n}");
+        }
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! The Node tab: the `kubectl get node` line, the Conditions table (cells that just changed
 //! marked) and the taints.
 
+use std::time::Duration;
+
 use super::CHANGE_WINDOW;
 use super::markup::{break_after_slash, changed_attrs, headers, state};
 use crate::i18n::{Key, Lang};
 use crate::render::kubectl::get::{node_roles, node_status};
 use crate::render::kubectl::since;
+use crate::sim::action::Target;
 use crate::sim::objects::{Node, NodeCondition, Taint};
 use crate::sim::{Log, SimTime, Timeline, WallTime};
 use crate::view::html::{cat, escape};
@@ -161,6 +164,31 @@ pub fn inspect_node(timeline: &Timeline, name: &str, t: SimTime) -> Option<NodeV
     let node = now.node(name)?;
     let before = timeline.at(t.saturating_sub(CHANGE_WINDOW)).node(name);
     Some(node_view(&node, before.as_deref(), now.wall()))
+}
+
+/// How far ahead of the playhead an input already decides the Node the story is about: a step
+/// opens up to 2 s before its moment, and shows the Node its moment is about.
+const STORY_AHEAD: Duration = Duration::from_secs(2);
+
+/// The Node the story is about at `t`: the one the last applied input up to `t` (or up to 2 s
+/// later) aimed at (a machine's action, or `kubectl taint`'s Node), scripted or the reader's.
+/// `None` before any such input. The name is the machine's hostname, whether or not its Node
+/// exists at `t`.
+pub fn story_node(log: &Log, t: SimTime) -> Option<String> {
+    let upto = log.inputs.partition_point(|i| i.t <= t + STORY_AHEAD);
+    let input = log.inputs[..upto]
+        .iter()
+        .rev()
+        .find(|i| i.rejected.is_none() && matches!(i.action.kind.target(), Target::Machine | Target::NodeTaint))?;
+    let machine = match (input.action.kind.target(), input.action.machine.as_deref()) {
+        (Target::NodeTaint, Some(arg)) => arg.split('/').next().unwrap_or(arg),
+        (_, Some(name)) => name,
+        (_, None) => return machine_node(log, 0, t),
+    };
+    (0..log.machine_count_at(t))
+        .filter_map(|i| log.machine_at(i, t))
+        .find(|m| m.name == machine || m.hostname == machine)
+        .map(|m| m.hostname.clone())
 }
 
 /// The Node machine `index` registers at `t` (its hostname; the first machine's if there is no

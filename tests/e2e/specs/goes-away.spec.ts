@@ -70,6 +70,21 @@ test.describe('a node goes away', () => {
     app.expectNoErrors();
   });
 
+  test('the inspector shows the Node the step is about, until the reader picks a machine', async ({ page }) => {
+    const app = new PanelsPage(page);
+    // Step 9: node-2, powered off, is about to be tainted out of service.
+    await app.goto('./?chapter=node-goes-away&step=9&autoplay=0');
+    const picker = app.inspector.getByRole('combobox', { name: 'Node to inspect' });
+    await expect(picker).toHaveValue('node-2');
+    await expect(app.inspector.locator('table.get-nodes tbody td').first()).toHaveText('node-2');
+    await expect(app.nodeStatus).toHaveText('NotReady');
+    // The reader's choice of machine in the sandbox wins over the story's.
+    await app.machinePicker.selectOption({ label: 'node-1' });
+    await expect(picker).toHaveValue('node-1');
+    await expect(app.inspector.locator('table.get-nodes tbody td').first()).toHaveText('node-1');
+    app.expectNoErrors();
+  });
+
   test('db-0 stays Terminating on the dead node, its volume still attached there', async ({ page }) => {
     const app = new PanelsPage(page);
     await app.goto('./?chapter=node-goes-away&step=9&autoplay=0');
