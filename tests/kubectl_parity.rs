@@ -80,7 +80,7 @@ fn timestamps(cluster: &Cluster) -> Vec<WallTime> {
         }
     }
     let mut out = Vec::new();
-    for o in objects(cluster) {
+    for o in cluster.objects() {
         walk(&o.to_json(), &mut out);
     }
     out
@@ -100,22 +100,6 @@ fn tick_instants(stamps: &[WallTime], from: WallTime, to: WallTime) -> Vec<WallT
     out.sort_unstable();
     out.dedup();
     out
-}
-
-fn objects(c: &Cluster) -> Vec<Object> {
-    let mut v: Vec<Object> = c.nodes.iter().map(|n| Object::Node(n.clone())).collect();
-    v.extend(c.csinodes.iter().map(|n| Object::CsiNode(n.clone())));
-    v.extend(c.leases.iter().map(|l| Object::Lease(l.clone())));
-    v.extend(c.pods.iter().map(|p| Object::Pod(p.clone())));
-    v.extend(c.events.iter().map(|e| Object::Event(e.clone())));
-    v.extend(c.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())));
-    v.extend(c.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())));
-    v.extend(c.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())));
-    v.extend(c.revisions.iter().map(|d| Object::ControllerRevision(d.clone())));
-    v.extend(c.claims.iter().map(|d| Object::PersistentVolumeClaim(d.clone())));
-    v.extend(c.volumes.iter().map(|d| Object::PersistentVolume(d.clone())));
-    v.extend(c.volume_attachments.iter().map(|d| Object::VolumeAttachment(d.clone())));
-    v
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -310,7 +294,8 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
     }
     let cluster = &served.cluster;
     let now = served.table_now.lock().unwrap().unwrap_or_else(real_now);
-    let all: Vec<Object> = objects(cluster)
+    let all: Vec<Object> = cluster
+        .objects()
         .into_iter()
         .filter(|o| o.kind().as_str() == resource.kind())
         .filter(|o| namespace.is_none_or(|ns| o.meta().namespace == ns))

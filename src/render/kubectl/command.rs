@@ -468,33 +468,8 @@ fn resolve(args: &[String]) -> Result<Request, Output> {
 }
 
 /// The object `resource/name` in `namespace`.
-/// Every object of `resource`, in list order.
-fn all_of(cluster: &Cluster, resource: Resource) -> Vec<Object> {
-    match resource {
-        Resource::Nodes => cluster.nodes.iter().map(|n| Object::Node(n.clone())).collect(),
-        Resource::Pods => cluster.pods.iter().map(|p| Object::Pod(p.clone())).collect(),
-        Resource::Leases => cluster.leases.iter().map(|l| Object::Lease(l.clone())).collect(),
-        Resource::Events => cluster.events.iter().map(|e| Object::Event(e.clone())).collect(),
-        Resource::CsiNodes => cluster.csinodes.iter().map(|c| Object::CsiNode(c.clone())).collect(),
-        Resource::PodDisruptionBudgets => cluster.pdbs.iter().map(|p| Object::PodDisruptionBudget(p.clone())).collect(),
-        Resource::DaemonSets => cluster.daemonsets.iter().map(|d| Object::DaemonSet(d.clone())).collect(),
-        Resource::StatefulSets => cluster.statefulsets.iter().map(|d| Object::StatefulSet(d.clone())).collect(),
-        Resource::ControllerRevisions => {
-            cluster.revisions.iter().map(|r| Object::ControllerRevision(r.clone())).collect()
-        }
-        Resource::PersistentVolumeClaims => {
-            cluster.claims.iter().map(|c| Object::PersistentVolumeClaim(c.clone())).collect()
-        }
-        Resource::PersistentVolumes => cluster.volumes.iter().map(|v| Object::PersistentVolume(v.clone())).collect(),
-        Resource::VolumeAttachments => {
-            cluster.volume_attachments.iter().map(|v| Object::VolumeAttachment(v.clone())).collect()
-        }
-    }
-}
-
-/// The object `resource/name` in `namespace`.
 fn find(cluster: &Cluster, resource: Resource, namespace: &str, name: &str) -> Option<Object> {
-    let mut all = all_of(cluster, resource);
+    let mut all = cluster.objects_of(resource);
     let at = all.iter().position(|o| {
         let m = o.meta();
         m.name == name && (!resource.namespaced() || m.namespace == namespace)
@@ -504,7 +479,7 @@ fn find(cluster: &Cluster, resource: Resource, namespace: &str, name: &str) -> O
 
 /// Every object of `resource` in `scope`, in list order.
 fn list(cluster: &Cluster, resource: Resource, scope: &Scope) -> Vec<Object> {
-    let mut all = all_of(cluster, resource);
+    let mut all = cluster.objects_of(resource);
     if let Scope::Namespace(n) = scope
         && resource.namespaced()
     {

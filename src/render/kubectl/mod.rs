@@ -40,11 +40,13 @@ pub mod tabwriter;
 
 use std::sync::Arc;
 
+use crate::sim::objects::Object;
 use crate::sim::objects::{
     ControllerRevision, CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
     Pod, PodDisruptionBudget, StatefulSet, VolumeAttachment,
 };
 use crate::sim::{Snapshot, WallTime};
+use get::Resource;
 
 /// The objects the API server holds at one moment, in the order it lists them (by namespace,
 /// then name, as etcd keys sort), and the wall-clock instant ages are computed at.
@@ -67,6 +69,32 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Every object of `resource`, in list order.
+    pub fn objects_of(&self, resource: Resource) -> Vec<Object> {
+        fn wrap<T>(all: &[Arc<T>], f: fn(Arc<T>) -> Object) -> Vec<Object> {
+            all.iter().cloned().map(f).collect()
+        }
+        match resource {
+            Resource::Nodes => wrap(&self.nodes, Object::Node),
+            Resource::Pods => wrap(&self.pods, Object::Pod),
+            Resource::Leases => wrap(&self.leases, Object::Lease),
+            Resource::Events => wrap(&self.events, Object::Event),
+            Resource::CsiNodes => wrap(&self.csinodes, Object::CsiNode),
+            Resource::PodDisruptionBudgets => wrap(&self.pdbs, Object::PodDisruptionBudget),
+            Resource::DaemonSets => wrap(&self.daemonsets, Object::DaemonSet),
+            Resource::StatefulSets => wrap(&self.statefulsets, Object::StatefulSet),
+            Resource::ControllerRevisions => wrap(&self.revisions, Object::ControllerRevision),
+            Resource::PersistentVolumeClaims => wrap(&self.claims, Object::PersistentVolumeClaim),
+            Resource::PersistentVolumes => wrap(&self.volumes, Object::PersistentVolume),
+            Resource::VolumeAttachments => wrap(&self.volume_attachments, Object::VolumeAttachment),
+        }
+    }
+
+    /// Every object, resource by resource in discovery order.
+    pub fn objects(&self) -> Vec<Object> {
+        Resource::ALL.into_iter().flat_map(|r| self.objects_of(r)).collect()
+    }
+
     /// The cluster in `snapshot`, seen at `now`. The snapshot lists objects by namespace, then
     /// name, which for the simulation's namespaces (`default`, `kube-node-lease`) is the order of
     /// their etcd keys (see [`etcd_order`]).
