@@ -150,11 +150,28 @@ pub(super) fn sync_url(ctx: AppCtx) {
     });
 }
 
+/// On a phone the chapters are one row that scrolls sideways (`style/phone.css`): brings the
+/// current chapter to the middle of it. Elsewhere the row does not scroll, and nothing moves.
+fn show_current_chapter() {
+    let Some(row) = document().query_selector(".chapters ol").ok().flatten() else { return };
+    if row.scroll_width() <= row.client_width() {
+        return;
+    }
+    let Some(current) = row.query_selector("a.current").ok().flatten() else { return };
+    let (r, at) = (row.get_bounding_client_rect(), current.get_bounding_client_rect());
+    let left = f64::from(row.scroll_left()) + at.left() - r.left() - (r.width() - at.width()) / 2.0;
+    row.set_scroll_left(left.max(0.0).round() as i32);
+}
+
 /// The header: title, tagline, chapter navigation.
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = AppCtx::get();
     let t = move |k: Key| ctx.lang.get().text(k);
+    Effect::new(move |_| {
+        ctx.chapter.track();
+        request_animation_frame(show_current_chapter);
+    });
     view! {
         <header class="site-header">
             <div class="brand">

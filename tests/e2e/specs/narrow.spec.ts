@@ -223,3 +223,25 @@ test.describe('the header on a phone, 360 to 767 px wide', () => {
     });
   }
 });
+
+test.describe('the header on a phone is short', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const lang of ['en', 'ja']) {
+    test(`${lang}: three rows, the chapters one row scrolled to the current chapter`, async ({ page }) => {
+      const app = new PanelsPage(page);
+      await app.goto(`./?chapter=node-goes-away&step=1&autoplay=0&lang=${lang}`);
+      const header = page.locator('header.site-header');
+      const box = (await header.boundingBox())!;
+      expect(box.height, 'the header takes under a quarter of the screen').toBeLessThan(844 / 4);
+      const nav = header.getByRole('navigation').first();
+      const current = nav.locator('a[aria-current="page"]');
+      await expect(current).toContainText(lang === 'en' ? 'A node goes away' : '6');
+      // The current chapter (the last) is scrolled into the row's view; every chapter is in the row.
+      await expect(current).toBeInViewport({ ratio: 1 });
+      await expect(nav.getByRole('link')).toHaveCount(6);
+      const tops = await nav.getByRole('link').evaluateAll((links) => links.map((l) => Math.round(l.getBoundingClientRect().top)));
+      expect(new Set(tops).size, 'one row').toBe(1);
+      app.expectNoErrors();
+    });
+  }
+});
