@@ -237,7 +237,7 @@ pub fn QuizSwitch() -> impl IntoView {
 pub fn QuizPanel() -> impl IntoView {
     let ctx = AppCtx::get();
     // Question mode asks the session for its questions (a fleet, computed a stretch at a time,
-    // derives them only then, or once complete). Derived now: what reads them reads again.
+    // derives them only then). Derived now: what reads them reads again.
     Effect::new(move |_| {
         ctx.rev.track();
         let on = ctx.quiz.with(|q| q.enabled);

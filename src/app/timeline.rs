@@ -16,7 +16,7 @@ use crate::i18n::Key;
 use crate::playback::SPEEDS;
 use crate::sim::SimTime;
 use crate::view::track::{
-    self, EventClass, Focus, Modifiers, RequestClass, Shortcut, Track, VIEW_WIDTH, next_step, previous_step,
+    self, EventClass, Focus, Modifiers, RequestClass, Shortcut, VIEW_WIDTH, next_step, previous_step,
 };
 
 /// The shortcut sheet's element id.
@@ -177,7 +177,11 @@ pub fn TimelineBar() -> impl IntoView {
     install_shortcuts(ctx);
 
     // Derived when the timeline changes, not per frame.
-    let track = Memo::new(move |_| ctx.with_session(Track::of));
+    // Read a stretch of the log at a time, as the timeline is computed further.
+    let track = Memo::new(move |_| {
+        ctx.rev.track();
+        ctx.session.try_update_value(|s| s.track()).unwrap_or_default()
+    });
     let steps = Memo::new(move |_| ctx.with_session(|s| s.steps.clone()));
     // Per frame, but cheap and compared, so the DOM only changes when they do.
     let clock = Memo::new(move |_| ctx.t().clock_label());

@@ -6,6 +6,7 @@ use crate::link;
 use crate::quiz::{self, Derived};
 use crate::sim::{Action, ForkError, Request, SimTime, Snapshot, Timeline};
 use crate::view::fleet_index::FleetIndex;
+use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
 
 /// How far past the playhead the timeline is kept computed.
@@ -30,9 +31,9 @@ pub struct Session {
     /// down before each.
     pub significant: Vec<SimTime>,
     /// The chapter's questions as this timeline answers them (question mode). A progressive
-    /// timeline derives them at each stretch only while the reader is in question mode
-    /// ([`Session::ask`]); otherwise once it is complete (deriving reads the whole log: tens of
-    /// milliseconds for a thousand nodes in the page).
+    /// timeline derives them only while the reader is in question mode ([`Session::ask`]), at
+    /// each stretch: deriving reads the whole log, tens of milliseconds for a thousand nodes in
+    /// the page, a long task if it came on top of a stretch while the reader plays.
     pub quiz: Vec<Option<Derived>>,
     /// Question mode is on.
     asking: bool,
@@ -47,6 +48,8 @@ pub struct Session {
     pub fleet: FleetIndex,
     /// The fleet's chart, read a stretch of the log at a time ([`Session::zone_chart`]).
     chart: ChartBuilder,
+    /// The timeline's track, read a stretch of the log at a time ([`Session::track`]).
+    track: Option<TrackBuilder>,
     /// The log's significant moments (events, inputs, non-routine requests), sorted, read up to
     /// `scanned` (how many events, inputs and requests): each stretch reads only what it added.
     log_moments: Vec<SimTime>,
@@ -71,6 +74,7 @@ impl Session {
             progressive: false,
             fleet: FleetIndex::default(),
             chart: ChartBuilder::default(),
+            track: None,
             steps_at: SimTime::ZERO,
         };
         s.refresh();
@@ -173,6 +177,7 @@ impl Session {
         let result = self.timeline.fork(action);
         self.fleet = FleetIndex::default();
         self.chart = ChartBuilder::default();
+        self.track = None;
         self.quiz_at = None;
         // The log was cut back to the action: its moments are read again.
         self.log_moments.clear();
@@ -204,7 +209,7 @@ impl Session {
         moments.sort_unstable();
         moments.dedup();
         self.significant = moments;
-        if !self.progressive || self.asking || self.complete() {
+        if !self.progressive || self.asking {
             self.derive_quiz();
         }
     }
@@ -249,6 +254,18 @@ impl Session {
             self.chart = ChartBuilder::new(zones, end);
         }
         self.chart.extend(self.timeline.log(), self.timeline.horizon()).clone()
+    }
+
+    /// The timeline's track as far as it is computed, reading only what the log gained since the
+    /// last call.
+    pub fn track(&mut self) -> Track {
+        let end = self.end();
+        let builder = match &mut self.track {
+            Some(b) if b.is_for(end) => b,
+            _ => self.track.insert(TrackBuilder::new(end)),
+        };
+        builder.extend(self.timeline.log());
+        builder.track(&self.steps)
     }
 
     /// The cluster at `t`.
@@ -303,11 +320,17 @@ mod tests {
         let mut stretches = 0;
         while !s.advance(Duration::from_secs(60)).0 {
             stretches += 1;
+            // The page reads the track at each stretch, as far as the log goes.
+            s.track();
         }
         assert!(stretches > 3 && s.complete());
         assert_eq!(s.steps, whole.steps);
         assert_eq!(s.significant, whole.significant);
         assert_eq!(s.significant, significant_of(&s));
+        // The track, read a stretch at a time, is the one of the whole log.
+        assert_eq!(s.track(), Track::of(&whole));
+        // The questions are derived when asked.
+        s.ask(true);
         assert_eq!(s.quiz, whole.quiz);
         // The fleet's index, extended stretch by stretch, is the one of the whole log.
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
@@ -315,10 +338,10 @@ mod tests {
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
     }
 
-    /// Out of question mode, a progressive timeline derives its questions once, when complete;
-    /// in question mode at every stretch, and at once when the mode is turned on.
+    /// Out of question mode, a progressive timeline never derives its questions; in question
+    /// mode at every stretch, and at once when the mode is turned on.
     #[test]
-    fn a_progressive_timeline_derives_its_questions_only_when_asked_or_complete() {
+    fn a_progressive_timeline_derives_its_questions_only_when_asked() {
         let whole = fleet(false);
         assert!(whole.quiz.iter().any(Option::is_some));
         let mut s = fleet(true);
@@ -330,8 +353,10 @@ mod tests {
         assert!(asked.iter().any(Option::is_some));
         s.ask(false);
         while !s.advance(Duration::from_secs(60)).0 {}
+        assert_eq!(s.quiz, asked, "not derived again out of question mode, even when complete");
+        assert!(s.ask(true), "derived when asked");
         assert_eq!(s.quiz, whole.quiz);
-        assert!(!s.ask(true), "complete: derived already");
+        assert!(!s.ask(true), "derived already");
     }
 
     /// A fork cuts the log back: the fleet's index is made anew, not extended past the cut.

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use crate::sim::{Actor, Outcome, Request, SimTime};
+use crate::sim::{Actor, Log, Outcome, Request, SimTime};
 use crate::view::session::{Session, is_routine};
 
 /// At most this many ticks per row.
@@ -153,7 +153,7 @@ pub struct Marker {
 }
 
 /// Everything the track shows except the playhead.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Track {
     /// The end of the timeline (the right edge).
     pub end: SimTime,
@@ -163,16 +163,12 @@ pub struct Track {
 }
 
 impl Track {
-    /// The track of a session, up to its end.
+    /// The track of a session, up to its end, read from the whole log at once (the page reads
+    /// it a stretch at a time: [`Session::track`]).
     pub fn of(session: &Session) -> Track {
-        let log = session.timeline.log();
-        Track::build(
-            session.end(),
-            &session.steps,
-            log.requests.iter().map(|r| (r.t, RequestClass::of(&r))),
-            log.events.iter().map(|e| (e.t, EventClass::of(&e.type_))),
-            MAX_TICKS,
-        )
+        let mut builder = TrackBuilder::new(session.end());
+        builder.extend(session.timeline.log());
+        builder.track(&session.steps)
     }
 
     /// The track from its parts: entries after `end` are left out, and each row is merged into at
@@ -200,15 +196,33 @@ pub fn merge<C: Copy + Ord>(
     entries: impl IntoIterator<Item = (SimTime, C)>,
     max_ticks: usize,
 ) -> Vec<Tick<C>> {
-    let buckets = max_ticks.max(1);
-    let mut out: Vec<(usize, Tick<C>)> = Vec::new();
+    let mut ticks = Ticks::new(max_ticks);
     for (t, class) in entries {
+        ticks.add(end, t, class);
+    }
+    ticks.ticks()
+}
+
+/// One row's ticks as [`merge`] makes them, entry by entry.
+#[derive(Clone, Debug)]
+struct Ticks<C> {
+    buckets: usize,
+    /// Each bucket with entries, and its tick.
+    out: Vec<(usize, Tick<C>)>,
+}
+
+impl<C: Copy + Ord> Ticks<C> {
+    fn new(max_ticks: usize) -> Ticks<C> {
+        Ticks { buckets: max_ticks.max(1), out: Vec::new() }
+    }
+
+    fn add(&mut self, end: SimTime, t: SimTime, class: C) {
         if t > end {
-            continue;
+            return;
         }
         let pos = fraction(t, end);
-        let bucket = ((pos * buckets as f64) as usize).min(buckets - 1);
-        match out.iter_mut().rev().find(|(b, _)| *b == bucket) {
+        let bucket = ((pos * self.buckets as f64) as usize).min(self.buckets - 1);
+        match self.out.iter_mut().rev().find(|(b, _)| *b == bucket) {
             Some((_, tick)) => {
                 tick.count += 1;
                 if class > tick.class {
@@ -216,12 +230,60 @@ pub fn merge<C: Copy + Ord>(
                     tick.pos = pos;
                 }
             }
-            None => out.push((bucket, Tick { pos, class, count: 1 })),
+            None => self.out.push((bucket, Tick { pos, class, count: 1 })),
         }
     }
-    // Logs are in time order, so buckets come in order; sort anyway for other callers.
-    out.sort_by_key(|(b, _)| *b);
-    out.into_iter().map(|(_, t)| t).collect()
+
+    fn ticks(&self) -> Vec<Tick<C>> {
+        // Logs are in time order, so buckets come in order; sort anyway for other callers.
+        let mut out = self.out.clone();
+        out.sort_by_key(|(b, _)| *b);
+        out.into_iter().map(|(_, t)| t).collect()
+    }
+}
+
+/// A timeline's track, read from its log as the log grows: each call to [`TrackBuilder::extend`]
+/// reads only the requests and events the log gained since the last (a fleet's log holds
+/// hundreds of thousands of requests, and the page re-derives its track at every stretch).
+#[derive(Clone, Debug)]
+pub struct TrackBuilder {
+    end: SimTime,
+    requests: Ticks<RequestClass>,
+    events: Ticks<EventClass>,
+    /// How many requests and events were read.
+    read: (usize, usize),
+}
+
+impl TrackBuilder {
+    /// An empty track for a timeline ending at `end`.
+    pub fn new(end: SimTime) -> TrackBuilder {
+        TrackBuilder { end, requests: Ticks::new(MAX_TICKS), events: Ticks::new(MAX_TICKS), read: (0, 0) }
+    }
+
+    /// Whether it is the track of a timeline ending at `end`.
+    pub fn is_for(&self, end: SimTime) -> bool {
+        self.end == end
+    }
+
+    /// Reads what `log` gained since the last call.
+    pub fn extend(&mut self, log: &Log) {
+        let (requests, events) = self.read;
+        for r in log.requests.iter_from(requests) {
+            self.requests.add(self.end, r.t, RequestClass::of(&r));
+        }
+        for e in log.events.get(events..).unwrap_or_default() {
+            self.events.add(self.end, e.t, EventClass::of(&e.type_));
+        }
+        self.read = (log.requests.len(), log.events.len());
+    }
+
+    /// The track, with the steps' markers.
+    pub fn track(&self, steps: &[Option<SimTime>]) -> Track {
+        let mut track = Track::build(self.end, steps, [], [], MAX_TICKS);
+        track.requests = self.requests.ticks();
+        track.events = self.events.ticks();
+        track
+    }
 }
 
 /// Where `t` is on a timeline ending at `end`, as a fraction (0..=1).
