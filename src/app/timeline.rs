@@ -183,6 +183,8 @@ pub fn TimelineBar() -> impl IntoView {
         ctx.session.try_update_value(|s| s.track()).unwrap_or_default()
     });
     let steps = Memo::new(move |_| ctx.with_session(|s| s.steps.clone()));
+    // The story is still being computed (a fleet, in the background).
+    let computing = Memo::new(move |_| ctx.with_session(|s| !s.complete()));
     // Per frame, but cheap and compared, so the DOM only changes when they do.
     let clock = Memo::new(move |_| ctx.t().clock_label());
     let seconds = Memo::new(move |_| ctx.t().as_millis() / 1000);
@@ -294,24 +296,30 @@ pub fn TimelineBar() -> impl IntoView {
                     let n = m.n;
                     let name = lang.fill(Key::StepLabel, &[&n.to_string()]);
                     let title_text = texts.steps.get(n - 1).map(|s| s.title).unwrap_or_default();
+                    // Not found yet, while the story is still computed: it may happen, and
+                    // choosing it computes up to it (as the narration's step list does).
+                    let pending = m.t.is_none() && computing.get();
                     let title = match m.t {
                         Some(at) => lang.fill(Key::StepMarkerTitle, &[&n.to_string(), title_text, &at.clock_label()]),
+                        None if pending => lang.fill(Key::StepPendingTitle, &[&n.to_string(), title_text]),
                         None => lang.text(Key::StepNotReached).to_string(),
                     };
-                    let reached = m.t.is_some();
+                    let found = m.t.is_some();
+                    let reached = found || pending;
                     let left = move || format!("{:.1}px", marker_x.with(|xs| xs.get(i).map_or(0.0, |p| p.1)));
                     view! {
                         <button
                             type="button"
                             class="tl-marker"
                             class:unreached=!reached
-                            class:passed=move || { reached && current.get() >= n }
+                            class:pending=pending
+                            class:passed=move || { found && current.get() >= n }
                             style:left=left
                             aria-label=name
                             title=title
                             aria-disabled=(!reached).then_some("true")
                             aria-describedby=(!reached).then_some(NOT_REACHED_ID)
-                            aria-current=move || (reached && current.get() == n).then_some("step")
+                            aria-current=move || (found && current.get() == n).then_some("step")
                             data-clock=m.t.map(SimTime::clock_label)
                             on:click=move |_| {
                                 ctx.seek_step(n);

@@ -198,6 +198,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TimelineRegion => "Playback",
         Key::SpeedValue => "{0}×",
         Key::StepMarkerTitle => "Step {0}: {1} ({2})",
+        Key::StepPendingTitle => "Step {0}: {1} (still being computed; choose it to compute up to it now)",
         Key::ShortcutsOnTimeline => "On the timeline",
         Key::ShortcutSeekSecond => "1 second back or forward",
         Key::ShortcutSeekTenSeconds => "10 seconds back or forward",

@@ -206,6 +206,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::TimelineRegion => "再生",
         Key::SpeedValue => "{0}×",
         Key::StepMarkerTitle => "ステップ {0}: {1} ({2})",
+        Key::StepPendingTitle => "ステップ {0}: {1}（計算中。選ぶとそこまで今すぐ計算します）",
         Key::ShortcutsOnTimeline => "タイムライン上で",
         Key::ShortcutSeekSecond => "1 秒戻る / 進む",
         Key::ShortcutSeekTenSeconds => "10 秒戻る / 進む",

@@ -434,6 +434,8 @@ keys! {
     TimelineRegion,
     SpeedValue,
     StepMarkerTitle,
+    /// A step marker's title while the fleet's story is still computed up to it.
+    StepPendingTitle,
     ShortcutsOnTimeline,
     ShortcutSeekSecond,
     ShortcutSeekTenSeconds,

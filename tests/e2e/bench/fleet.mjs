@@ -21,7 +21,7 @@ async function load(browser, url, instrument, round) {
     polling: 'raf',
   });
   const shownMs = await page.evaluate(() => performance.now());
-  await page.waitForFunction((steps) => document.querySelectorAll('.tl-marker:not(.unreached)').length >= steps, STEPS, {
+  await page.waitForFunction((steps) => document.querySelectorAll('.tl-marker:not(.unreached):not(.pending)').length >= steps, STEPS, {
     timeout: 180_000,
     polling: 100,
   });

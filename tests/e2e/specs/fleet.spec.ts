@@ -41,6 +41,21 @@ test('every step of the chapter, from the timeline\'s step markers', async ({ pa
   app.expectNoErrors();
 });
 
+test('while the fleet computes, a step not found yet says so and can be chosen', async ({ page }) => {
+  const app = new PanelsPage(page);
+  await app.goto('./?chapter=zone-outage&nodes=1000&autoplay=0');
+  await expect(desc(app)).toContainText('Zone eu-west-1c');
+  // Step 6 comes 17 minutes in: just after the fleet shows, it is usually still being computed.
+  const marker = page.getByRole('button', { name: 'Step 6', exact: true });
+  await expect(marker).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(marker).toHaveAttribute('title', /^Step 6: Recovery \((still being computed; choose it to compute up to it now|T\+\d\d:\d\d)\)$/);
+  await marker.click();
+  await expect(app.stepTitle).toHaveText('Recovery');
+  await expect(marker).toHaveAttribute('title', /^Step 6: Recovery \(T\+\d\d:\d\d\)$/);
+  await expect(marker).toHaveAttribute('aria-current', 'step');
+  app.expectNoErrors();
+});
+
 test('the chart says a point\'s values on hover and with the keys; axe finds nothing', async ({ page }) => {
   const app = new AppPage(page);
   await app.goto('./?chapter=zone-outage&step=4&autoplay=0');
