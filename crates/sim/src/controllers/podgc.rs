@@ -58,11 +58,20 @@ impl PodGc {
         }
     }
 
-    /// One pass over the informers' Pods and Nodes.
+    /// One pass over the informers' Pods and Nodes. Only the Pods a pass may act on are copied
+    /// out of the informer: the terminating ones, and those bound to a Node it does not know (a
+    /// pass never changes a Node, so which Nodes are known holds for the whole pass).
     fn gc<T>(&mut self, ctx: &mut Ctx<'_, T>) {
-        let pods: Vec<Arc<Pod>> = ctx.store().pods.values().cloned().collect();
-        self.gc_terminating(&pods, ctx);
-        self.gc_orphaned(&pods, ctx);
+        let store = ctx.store();
+        let terminating: Vec<Arc<Pod>> = store.pods.values().filter(|p| p.is_terminating()).cloned().collect();
+        let unknown_node: Vec<Arc<Pod>> = store
+            .pods
+            .values()
+            .filter(|p| !p.spec.node_name.is_empty() && store.node(&p.spec.node_name).is_none())
+            .cloned()
+            .collect();
+        self.gc_terminating(&terminating, ctx);
+        self.gc_orphaned(&unknown_node, ctx);
     }
 
     fn gc_terminating<T>(&mut self, pods: &[Arc<Pod>], ctx: &mut Ctx<'_, T>) {
@@ -94,12 +103,13 @@ impl PodGc {
         }
     }
 
+    /// `pods`: those bound to a Node the informer does not know.
     fn gc_orphaned<T>(&mut self, pods: &[Arc<Pod>], ctx: &mut Ctx<'_, T>) {
         let now = ctx.now;
         // Newly found unknown nodes go into quarantine.
         for pod in pods {
             let node = &pod.spec.node_name;
-            if !node.is_empty() && ctx.store().node(node).is_none() && !self.quarantine.contains_key(node) {
+            if !self.quarantine.contains_key(node) {
                 self.quarantine.insert(node.clone(), now + QUARANTINE_TIME);
             }
         }
