@@ -233,6 +233,22 @@ impl ApiServer {
         self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
     }
 
+    /// Pods bound to a Node that is not stored, in namespace/name order (PodGC's orphans): the
+    /// by-node index and the Nodes, both in name order, read side by side.
+    pub(crate) fn pods_on_missing_nodes(&self) -> Vec<&Arc<Pod>> {
+        let mut nodes = self.nodes.keys().peekable();
+        let mut out: Vec<&Arc<Pod>> = Vec::new();
+        for (node, keys) in self.pods_by_node.iter() {
+            while nodes.next_if(|n| n.as_str() < node.as_str()).is_some() {}
+            if nodes.peek().is_some_and(|n| *n == node) {
+                continue;
+            }
+            out.extend(keys.keys().map(|k| &self.pods[k]));
+        }
+        out.sort_by(|a, b| (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name)));
+        out
+    }
+
     /// Every Node with how many Pods are bound to it, in name order.
     pub(crate) fn nodes_with_pod_counts(&self) -> impl Iterator<Item = (&Arc<Node>, usize)> {
         let mut bound = self.pods_by_node.iter().peekable();

@@ -64,12 +64,7 @@ impl PodGc {
     fn gc<T>(&mut self, ctx: &mut Ctx<'_, T>) {
         let store = ctx.store();
         let terminating: Vec<Arc<Pod>> = store.pods.values().filter(|p| p.is_terminating()).cloned().collect();
-        let unknown_node: Vec<Arc<Pod>> = store
-            .pods
-            .values()
-            .filter(|p| !p.spec.node_name.is_empty() && store.node(&p.spec.node_name).is_none())
-            .cloned()
-            .collect();
+        let unknown_node: Vec<Arc<Pod>> = store.pods_on_missing_nodes().into_iter().cloned().collect();
         self.gc_terminating(&terminating, ctx);
         self.gc_orphaned(&unknown_node, ctx);
     }
