@@ -98,7 +98,14 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// together); the Lease renewal rows and shared Node labels about +3.8 KB; the ControllerRevision
 /// about +2.9 KB; the fleet's squeezed lines and the chart laid out for its width, the session's
 /// incremental moments and questions asked for about +1.5 KB (not measured apart).
-pub(crate) const CEILING_GZIP: u64 = 691_000;
+///
+/// Raised to 693 000 for the ninth session (2026-12-05): the suite measured 691 705 (wasm
+/// 650 245 gzip, from 648 594 at the session's start, +1.65 KB), for the inspector following the
+/// Node the story is about, the phone header's one scrolling row of chapters (its style and the
+/// scroll to the current chapter), the timeline's track read a stretch of the log at a time, the
+/// pending step markers with their text in two languages, and the background computation's
+/// shorter tasks (not measured apart).
+pub(crate) const CEILING_GZIP: u64 = 693_000;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
