@@ -180,13 +180,22 @@ impl Track {
         events: impl IntoIterator<Item = (SimTime, EventClass)>,
         max_ticks: usize,
     ) -> Track {
-        let markers = steps
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Marker { n: i + 1, t: *t, pos: t.map_or(1.0, |t| fraction(t, end)) })
-            .collect();
-        Track { end, markers, requests: merge(end, requests, max_ticks), events: merge(end, events, max_ticks) }
+        Track {
+            end,
+            markers: markers(end, steps),
+            requests: merge(end, requests, max_ticks),
+            events: merge(end, events, max_ticks),
+        }
     }
+}
+
+/// The steps' markers on a timeline ending at `end`; a step without a moment sits at the end.
+fn markers(end: SimTime, steps: &[Option<SimTime>]) -> Vec<Marker> {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Marker { n: i + 1, t: *t, pos: t.map_or(1.0, |t| fraction(t, end)) })
+        .collect()
 }
 
 /// Merges entries into at most `max_ticks` ticks: the timeline is cut into that many equal
@@ -279,10 +288,12 @@ impl TrackBuilder {
 
     /// The track, with the steps' markers.
     pub fn track(&self, steps: &[Option<SimTime>]) -> Track {
-        let mut track = Track::build(self.end, steps, [], [], MAX_TICKS);
-        track.requests = self.requests.ticks();
-        track.events = self.events.ticks();
-        track
+        Track {
+            end: self.end,
+            markers: markers(self.end, steps),
+            requests: self.requests.ticks(),
+            events: self.events.ticks(),
+        }
     }
 }
 
