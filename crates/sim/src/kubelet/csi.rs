@@ -15,6 +15,7 @@ use crate::ctx::{Client, Ctx, DIAL_TIMEOUT, Reply};
 use crate::objects::{CsiNode, Object};
 use crate::record::Method;
 use crate::rng::Rng;
+use crate::shared::Shared;
 use crate::time::{millis, secs};
 
 use super::{Host, Kubelet, KubeletTimer, MachineTimer};
@@ -56,7 +57,7 @@ enum TryOutcome {
 
 impl Kubelet {
     /// `waitForAPIServerForever`: one GET of the CSINode from the API server's cache.
-    pub(super) fn csi_wait(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn csi_wait(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let host = h.hostname.clone();
         match h.call_with_query(ctx, ApiOp::GetCsiNode(host), FROM_CACHE_QUERY) {
             Reply::Ok(_) => self.csi_try(h, ctx, 0, 0),
@@ -68,7 +69,7 @@ impl Kubelet {
     }
 
     /// Try `attempt` (0–3) of call `call` (0–5) of `InitializeCSINodeWithAnnotation`.
-    pub(super) fn csi_try(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, call: u8, attempt: u8) {
+    pub(super) fn csi_try(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, call: u8, attempt: u8) {
         let (error, timed_out) = match self.csi_try_once(h, ctx) {
             TryOutcome::Done => {
                 self.storage_error = None;
@@ -100,7 +101,7 @@ impl Kubelet {
     /// `tryInitializeCSINodeWithAnnotation`: GET the CSINode; if it is missing, GET the Node and
     /// POST the CSINode. An existing CSINode needs no write: both profiles migrate the same
     /// plugins, so its annotation is already the one the kubelet would set.
-    fn csi_try_once(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) -> TryOutcome {
+    fn csi_try_once(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) -> TryOutcome {
         let host = h.hostname.clone();
         let failed = |method: Method, path: &str| TryOutcome::Failed {
             error: Client::Main.error(method, path, ""),

@@ -8,6 +8,7 @@ use crate::apiserver::{Answer, ApiOp, NODE_LEASE_NAMESPACE};
 use crate::ctx::{API_SERVER, Ctx, Reply};
 use crate::objects::{Lease, LeaseSpec, MicroTime, Object, OwnerReference};
 use crate::record::LeaseVersion;
+use crate::shared::Shared;
 use crate::time::{format_go_duration, millis, secs};
 
 use super::{
@@ -22,7 +23,7 @@ impl Kubelet {
     }
 
     /// The lease controller's `sync`.
-    pub(super) fn lease_sync(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn lease_sync(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         match self.lease.clone() {
             Some(base) => self.lease_update(h, ctx, 0, base),
             None => self.lease_ensure(h, ctx, false),
@@ -30,7 +31,11 @@ impl Kubelet {
     }
 
     /// The owner reference to the kubelet's Node (`SetNodeOwnerFunc`), which needs a GET.
-    pub(super) fn node_owner(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) -> Result<OwnerReference, ()> {
+    pub(super) fn node_owner(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+    ) -> Result<OwnerReference, ()> {
         let host = h.hostname.clone();
         match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
             Reply::Ok(Object::Node(node)) => Ok(OwnerReference {
@@ -51,7 +56,13 @@ impl Kubelet {
     }
 
     /// One PUT of `retryUpdateLease`.
-    pub(super) fn lease_update(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8, read: LeaseVersion) {
+    pub(super) fn lease_update(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        n: u8,
+        read: LeaseVersion,
+    ) {
         let host = h.hostname.clone();
         let renew_time = MicroTime(ctx.wall());
         // (A renewal changes only renewTime and the resourceVersion: these fields are `base`'s.)
@@ -127,14 +138,14 @@ impl Kubelet {
         }
     }
 
-    pub(super) fn lease_gave_up(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, waited: Duration) {
+    pub(super) fn lease_gave_up(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, waited: Duration) {
         h.log(ctx, "\"failed to update lease using latest lease, fallback to ensure lease\" err=\"failed 5 attempts to update lease\"".into());
         self.lease_sleep = millis(100);
         self.after(ctx, waited, KubeletTimer::LeaseEnsure { then_update: true });
     }
 
     /// One attempt of `backoffEnsureLease`: GET the Lease, create it if missing.
-    pub(super) fn lease_ensure(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, then_update: bool) {
+    pub(super) fn lease_ensure(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, then_update: bool) {
         let host = h.hostname.clone();
         match h.call_heartbeat(ctx, ApiOp::GetLease(host.clone())) {
             Reply::Ok(Object::Lease(lease)) => {
@@ -173,7 +184,7 @@ impl Kubelet {
 
     pub(super) fn lease_ensure_failed(
         &mut self,
-        h: &mut Host,
+        h: &mut Shared<Host>,
         ctx: &mut Ctx<'_, MachineTimer>,
         then_update: bool,
         timed_out: bool,
@@ -246,7 +257,7 @@ mod tests {
         ];
         for (node, lease, cut, want) in cases {
             let mut probe = Probe::new();
-            let mut host = Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng());
+            let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
             let mut kubelet = Kubelet::new(probe.now, 1);
             if node {
                 probe.given(ApiOp::CreateNode(Node::new("node-1")));

@@ -148,7 +148,7 @@ pub(crate) enum KubeletProcess {
 /// One machine: its host, and its kubelet process.
 #[derive(Clone, Debug)]
 pub(crate) struct Machine {
-    pub(crate) host: Host,
+    pub(crate) host: Shared<Host>,
     pub(crate) process: KubeletProcess,
     /// Whether systemd wants the kubelet running (false after `kill-kubelet`).
     enabled: bool,
@@ -162,7 +162,7 @@ impl Machine {
     /// Builds machine number `index` (0-based) from its spec; its kubelet is not running yet.
     pub(crate) fn new(spec: &MachineSpec, index: u32, profile: Profile, rng: &mut Rng) -> Machine {
         Machine {
-            host: Host::new(spec, index, profile, rng),
+            host: Shared::new(Host::new(spec, index, profile, rng)),
             process: KubeletProcess::Stopped,
             enabled: false,
             touched_by_reader: false,
@@ -445,7 +445,7 @@ impl Kubelet {
     }
 
     /// Input: one of the kubelet's timers fired.
-    fn on_timer(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, timer: KubeletTimer) {
+    fn on_timer(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, timer: KubeletTimer) {
         match timer {
             KubeletTimer::BirthCry => {
                 let node = h.hostname.clone();
@@ -524,7 +524,7 @@ impl Kubelet {
     /// Records the events the status setters found.
     fn emit(
         &mut self,
-        h: &mut Host,
+        h: &mut Shared<Host>,
         ctx: &mut Ctx<'_, MachineTimer>,
         events: Vec<(&'static str, &'static str, String)>,
     ) {

@@ -13,6 +13,7 @@ use crate::objects::{
     ContainerImage, ContainerState, ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting,
     ContainerStatus, Object, Pod, PodIp, PodStatus, Time, order_pod_conditions, set_pod_condition,
 };
+use crate::shared::Shared;
 use crate::time::{SimTime, format_go_duration, millis};
 use crate::workload::{WORKLOAD_IMAGE_DIGEST, WORKLOAD_IMAGE_SIZE};
 
@@ -87,7 +88,7 @@ const CONTAINER_VANISHED_ON_TERMINATE: &str = "The container could not be locate
 
 impl Kubelet {
     /// Brings the machine's containers in line with the Pods bound to its node.
-    pub(super) fn sync_pods(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn sync_pods(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         if !self.registered || h.network_cut {
             return;
         }
@@ -153,16 +154,26 @@ impl Kubelet {
         }
         // Pods that vanished from the API (deleted for good): stop what still runs.
         let live: Vec<String> = pods.iter().map(|p| p.metadata.uid.clone()).collect();
+        // Written only when something goes: a write copies what a checkpoint still shares.
         if h.containers.iter().any(|c| !live.contains(&c.pod_uid)) {
+            let h = &mut **h;
             h.touch();
+            h.containers.retain(|c| live.contains(&c.pod_uid));
         }
-        h.containers.retain(|c| live.contains(&c.pod_uid));
-        self.workers.retain(|uid, _| live.contains(uid));
+        if self.workers.keys().any(|uid| !live.contains(uid)) {
+            self.workers.retain(|uid, _| live.contains(uid));
+        }
     }
 
     /// Starts a Pod's sandbox, or (non-hostNetwork Pods while the pod network is not ready) records
     /// `NetworkNotReady` and retries after the pod worker's backoff.
-    pub(super) fn try_start(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod, network_ready: bool) {
+    pub(super) fn try_start(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        network_ready: bool,
+    ) {
         let uid = pod.metadata.uid.clone();
         if !network_ready && !pod.spec.host_network {
             self.set_worker(&uid, Worker::WaitingForNetwork);
@@ -196,7 +207,7 @@ impl Kubelet {
         self.workers.insert(uid.to_string(), w);
     }
 
-    pub(super) fn pod_step(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, uid: &str, step: PodStep) {
+    pub(super) fn pod_step(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, uid: &str, step: PodStep) {
         let Some(pod) = ctx.store().pod_by_uid(uid).cloned() else { return };
         let container = pod.spec.containers[0].name.clone();
         let image = pod.spec.containers[0].image.clone();
@@ -447,7 +458,7 @@ impl Kubelet {
         status
     }
 
-    pub(super) fn report_starting(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+    pub(super) fn report_starting(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
         let now = Time::at(ctx.wall());
         let mut status = self.status_base(h, ctx, pod);
         let c = &pod.spec.containers[0];
@@ -476,7 +487,7 @@ impl Kubelet {
         self.patch_pod_status(h, ctx, pod, status);
     }
 
-    pub(super) fn report_running(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+    pub(super) fn report_running(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
         let now = Time::at(ctx.wall());
         let uid = pod.metadata.uid.clone();
         let Some(running) = h.containers.iter().find(|c| c.pod_uid == uid).cloned() else { return };
@@ -510,7 +521,12 @@ impl Kubelet {
 
     /// The CNI plugin's address for a Pod whose sandbox is up (host-local IPAM over the Node's
     /// `spec.podCIDR`).
-    pub(super) fn assign_pod_ip(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, status: &mut PodStatus) {
+    pub(super) fn assign_pod_ip(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        status: &mut PodStatus,
+    ) {
         if !status.pod_ip.is_empty() {
             return;
         }
@@ -523,7 +539,7 @@ impl Kubelet {
     }
 
     /// The sandbox is up: `PodReadyToStartContainers` turns True and the Pod has its IP.
-    pub(super) fn report_sandbox(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+    pub(super) fn report_sandbox(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
         let now = Time::at(ctx.wall());
         let mut status = self.status_base(h, ctx, pod);
         self.assign_pod_ip(h, ctx, &mut status);
@@ -534,7 +550,7 @@ impl Kubelet {
 
     pub(super) fn patch_pod_status(
         &mut self,
-        h: &mut Host,
+        h: &mut Shared<Host>,
         ctx: &mut Ctx<'_, MachineTimer>,
         pod: &Pod,
         status: PodStatus,

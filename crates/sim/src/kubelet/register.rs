@@ -7,6 +7,7 @@ use crate::apiserver::ApiOp;
 use crate::ctx::{Client, Ctx, DIAL_TIMEOUT, Reply};
 use crate::objects::{Node, Object};
 use crate::record::Method;
+use crate::shared::Shared;
 use crate::time::secs;
 
 use super::{Host, Kubelet, KubeletTimer, MachineTimer};
@@ -39,7 +40,7 @@ impl Kubelet {
     }
 
     /// One attempt of `registerWithAPIServer`.
-    pub(super) fn register(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn register(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let (node, events) = self.initial_node(h, ctx);
         self.emit(h, ctx, events);
         let host = node.metadata.name.clone();
@@ -96,7 +97,7 @@ impl Kubelet {
         }
     }
 
-    pub(super) fn register_failed(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, err: &str) {
+    pub(super) fn register_failed(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, err: &str) {
         let host = h.hostname.clone();
         h.log(
             ctx,

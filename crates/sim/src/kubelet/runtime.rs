@@ -2,13 +2,14 @@
 //! health, and the errors they leave for the Ready condition.
 
 use crate::ctx::Ctx;
+use crate::shared::Shared;
 use crate::time::format_go_duration;
 
 use super::{CNI_NOT_READY, Host, Kubelet, MAX_WAIT_FOR_CONTAINER_RUNTIME, MachineTimer, PLEG_RELIST_THRESHOLD};
 
 impl Kubelet {
     /// `updateRuntimeUp`: a good check clears the runtime error and reads the network status.
-    pub(super) fn runtime_check(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn runtime_check(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let now = ctx.now;
         let up = h.runtime_up;
         let cni = h.cni_ready;

@@ -16,6 +16,7 @@ use std::time::Duration;
 use crate::ctx::Ctx;
 use crate::events::{kubelet_node_ref, pod_ref};
 use crate::objects::{Pod, Time, order_pod_conditions, set_pod_condition};
+use crate::shared::Shared;
 use crate::time::{millis, secs};
 
 use super::pods::Worker;
@@ -106,7 +107,7 @@ impl Machine {
 
 impl Kubelet {
     /// `PrepareForShutdown(true)`: the event, the status sync, then the first group.
-    fn begin_shutdown(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, groups: [(i32, i64); 2]) {
+    fn begin_shutdown(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, groups: [(i32, i64); 2]) {
         h.log(ctx, "\"Shutdown manager detected new shutdown event, isNodeShuttingDownNow\" event=true".into());
         h.log(ctx, "\"Shutdown manager detected new shutdown event\" event=\"shutdown\"".into());
         let node = h.hostname.clone();
@@ -139,7 +140,7 @@ impl Kubelet {
 
     /// Kills the Pods of group `g`, or moves on when it has none; after the last group, releases
     /// the lock.
-    fn shutdown_group(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, g: usize) {
+    fn shutdown_group(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, g: usize) {
         let Some(state) = self.shutdown.as_mut() else { return };
         state.group = g;
         if g >= state.groups.len() {
@@ -193,7 +194,12 @@ impl Kubelet {
     }
 
     /// Input: one of the shutdown manager's timers.
-    pub(super) fn on_shutdown_timer(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, timer: ShutdownTimer) {
+    pub(super) fn on_shutdown_timer(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        timer: ShutdownTimer,
+    ) {
         let Some(state) = self.shutdown.as_ref() else { return };
         let current = state.group;
         let period = state.groups.get(current).map_or(0, |g| g.1);
@@ -231,7 +237,7 @@ impl Kubelet {
 
     /// A killed Pod's container has stopped: its terminal status, `Failed` with the shutdown's
     /// reason and message (the Pod is not deleted).
-    fn shutdown_pod_stopped(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, uid: &str) {
+    fn shutdown_pod_stopped(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, uid: &str) {
         h.touch();
         let container = h.containers.iter().find(|c| c.pod_uid == uid).cloned();
         h.containers.retain(|c| c.pod_uid != uid);
@@ -255,7 +261,7 @@ impl Kubelet {
     }
 
     /// Admission while the node shuts down: the Pod is rejected (`Failed`, `NodeShutdown`).
-    pub(super) fn reject_for_shutdown(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+    pub(super) fn reject_for_shutdown(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
         self.set_worker(&pod.metadata.uid, Worker::Killed { container: None, at: ctx.now });
         self.event(
             h,

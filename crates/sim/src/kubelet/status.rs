@@ -146,7 +146,7 @@ impl Kubelet {
         (node, events)
     }
 
-    pub(super) fn sync_node_status(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn sync_node_status(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let registered = self.registered;
         if registered {
             self.status_try(h, ctx, 0);
@@ -164,7 +164,7 @@ impl Kubelet {
     }
 
     /// Try `n` of `updateNodeStatus`: try 0 reads the informer cache, later tries GET the Node.
-    pub(super) fn status_try(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>, n: u8) {
+    pub(super) fn status_try(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, n: u8) {
         let host = h.hostname.clone();
         let cached = self.node_cache.clone();
         if n == 0 && cached.is_none() {
@@ -242,7 +242,7 @@ impl Kubelet {
 
     pub(super) fn status_failed(
         &mut self,
-        h: &mut Host,
+        h: &mut Shared<Host>,
         ctx: &mut Ctx<'_, MachineTimer>,
         n: u8,
         err: String,
@@ -264,7 +264,7 @@ impl Kubelet {
 
     /// `fastStatusUpdateOnce`: every 100 ms after start, until the cached Node is Ready or 120 s
     /// pass, patch at once when Ready would flip to True.
-    pub(super) fn fast_status(&mut self, h: &mut Host, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(super) fn fast_status(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let k = &*self;
         if k.fast_status_done || ctx.now >= k.started_at + NODE_READY_GRACE_PERIOD {
             return;
@@ -377,7 +377,7 @@ mod tests {
     /// machine, then a timer), and the requests, Events, log lines and timers that come out.
     #[test]
     fn the_status_loop_patches_on_change_or_every_five_minutes_and_retries() {
-        type Change = fn(&mut Kubelet, &mut Host);
+        type Change = fn(&mut Kubelet, &mut Shared<Host>);
         let healthy: Change = |_, _| {};
         let storage_down: Change = |k, _| k.storage_error = Some("storage is down".into());
         let storage_up_network_cut: Change = |k, h| {
@@ -471,7 +471,7 @@ mod tests {
             node.metadata.labels.insert(k.into(), v.into());
         }
         probe.given(ApiOp::CreateNode(node));
-        let mut host = Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng());
+        let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
         let mut kubelet = Kubelet::new(probe.now, 1);
         kubelet.registered = true;
         kubelet.runtime_synced_at = Some(probe.now);
