@@ -72,7 +72,7 @@ impl Kubelet {
     pub(super) fn csi_try(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, call: u8, attempt: u8) {
         let (error, timed_out) = match self.csi_try_once(h, ctx) {
             TryOutcome::Done => {
-                self.storage_error = None;
+                self.cold.storage_error = None;
                 return;
             }
             TryOutcome::Failed { error, timed_out } => (error, timed_out),
@@ -80,15 +80,15 @@ impl Kubelet {
         // A timed-out request already took the dial timeout.
         let waited = if timed_out { DIAL_TIMEOUT } else { Duration::ZERO };
         if let Some(&sleep) = TRY_SLEEPS.get(attempt as usize) {
-            let d = waited + self.csi.rng.jitter(sleep, JITTER);
+            let d = waited + self.cold.csi.rng.jitter(sleep, JITTER);
             return self.after(ctx, d, KubeletTimer::CsiTry { call, attempt: attempt + 1 });
         }
         let err = format!("error updating CSINode annotation: {WAIT_TIMEOUT}; caused by: {error}");
-        self.storage_error = Some(format!("failed to initialize CSINode: {err}"));
+        self.cold.storage_error = Some(format!("failed to initialize CSINode: {err}"));
         h.log(ctx, format!("Failed to initialize CSINode: {err}"));
         match CALL_SLEEPS.get(call as usize) {
             Some(&sleep) => {
-                let d = waited + self.csi.rng.jitter(sleep, JITTER);
+                let d = waited + self.cold.csi.rng.jitter(sleep, JITTER);
                 self.after(ctx, d, KubeletTimer::CsiTry { call: call + 1, attempt: 0 });
             }
             None => {

@@ -38,24 +38,24 @@ impl Kubelet {
         message: String,
     ) {
         // The spam filter runs as the event is emitted, before it is queued.
-        if !self.recorder.spam_allows(Source::Kubelet(&h.hostname), &object, type_, ctx.now) {
+        if !self.cold.recorder.spam_allows(Source::Kubelet(&h.hostname), &object, type_, ctx.now) {
             return;
         }
-        if h.network_cut || !self.pending_events.is_empty() {
-            let first = self.pending_events.is_empty();
-            self.pending_events.push(PendingEvent { at: ctx.now, object, type_, reason, message, tries: 1 });
+        if h.network_cut || !self.cold.pending_events.is_empty() {
+            let first = self.cold.pending_events.is_empty();
+            self.cold.pending_events.push(PendingEvent { at: ctx.now, object, type_, reason, message, tries: 1 });
             if first {
                 self.after(ctx, EVENT_RETRY_SLEEP, KubeletTimer::EventFlush);
             }
             return;
         }
         let now = ctx.now;
-        self.recorder.record(ctx, Source::Kubelet(&h.hostname), object, type_, reason, message, now);
+        self.cold.recorder.record(ctx, Source::Kubelet(&h.hostname), object, type_, reason, message, now);
     }
 
     /// Retries the undelivered events.
     pub(super) fn flush_events(&mut self, h: &Host, ctx: &mut Ctx<'_, MachineTimer>) {
-        let mut pending = std::mem::take(&mut self.pending_events);
+        let mut pending = std::mem::take(&mut self.cold.pending_events);
         if h.network_cut {
             for e in &mut pending {
                 e.tries += 1;
@@ -64,7 +64,7 @@ impl Kubelet {
             pending.retain(|e| e.tries <= MAX_TRIES_PER_EVENT);
             let dropped = before - pending.len();
             let again = !pending.is_empty();
-            self.pending_events = pending;
+            self.cold.pending_events = pending;
             if dropped > 0 {
                 h.log(ctx, format!("\"Unable to write event (retry limit exceeded!)\" ({dropped} event(s) dropped)"));
             }
@@ -74,7 +74,7 @@ impl Kubelet {
             return;
         }
         for e in pending {
-            self.recorder.record(ctx, Source::Kubelet(&h.hostname), e.object, e.type_, e.reason, e.message, e.at);
+            self.cold.recorder.record(ctx, Source::Kubelet(&h.hostname), e.object, e.type_, e.reason, e.message, e.at);
         }
     }
 }

@@ -271,7 +271,7 @@ impl Machine {
             return;
         }
         let mut k = Kubelet::new(ctx.now, self.generation);
-        k.csi = csi::CsiInit::new(&self.host.info.boot_id, self.generation);
+        k.cold.csi = csi::CsiInit::new(&self.host.info.boot_id, self.generation);
         let version = ctx.profile.kubelet_version();
         self.host.log(ctx, format!("\"Kubelet version\" kubeletVersion=\"{version}\""));
         // The CSI plugin's init (inside NewMainKubelet) starts its CSINode goroutine.
@@ -367,14 +367,13 @@ impl Machine {
     }
 }
 
-/// A running kubelet process's state.
+/// A running kubelet process's state. A checkpoint copies every running kubelet, so what the
+/// periodic loops (the Lease, the status sync, the runtime check: every few seconds) write is kept
+/// here, small; the rest is in [`KubeletCold`], shared with the checkpoints until it is written.
 #[derive(Clone, Debug)]
 pub(crate) struct Kubelet {
     /// Which start of the process this is: timers of an earlier process are ignored.
     generation: u32,
-    pub(crate) started_at: SimTime,
-    pub(crate) registered: bool,
-    register_sleep: Duration,
     /// The kubelet's informer copy of its Node (stale while the network is cut).
     pub(crate) node_cache: Option<Arc<Node>>,
     /// The image manager's copy of the runtime's images (what the node status reports), empty
@@ -382,10 +381,6 @@ pub(crate) struct Kubelet {
     image_cache: Arc<Vec<ContainerImage>>,
     last_status_report: Option<SimTime>,
     runtime_synced_at: Option<SimTime>,
-    network_error: Option<String>,
-    /// The volume plugins' error for the Ready condition (`setStorageState`): the CSINode's.
-    storage_error: Option<String>,
-    csi: csi::CsiInit,
     /// Set when the process exits on its own (`klog.Fatalf`).
     exit: Option<String>,
     pleg_relisted: bool,
@@ -393,49 +388,65 @@ pub(crate) struct Kubelet {
     /// The Lease as last written or read (compactly: renewing builds no Lease).
     lease: Option<LeaseVersion>,
     lease_sleep: Duration,
-    pub(crate) recorder: Recorder,
-    pub(crate) pending_events: Vec<events::PendingEvent>,
-    workers: Shared<VecMap<String, pods::Worker>>,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<status::StatusInputs>,
     /// `lastNodeUnschedulable`: the `spec.unschedulable` the last status sync saw.
     last_unschedulable: bool,
-    /// The node shutdown manager, once a shutdown event came. Boxed: few machines ever have one,
-    /// and every checkpoint copies every running kubelet (112 of its 424 bytes before).
-    shutdown: Option<Box<shutdown::ShutdownState>>,
     /// Whether the status sync running now is an extra one (the shutdown manager's), which
     /// does not schedule the periodic loop's next sync.
     status_out_of_band: bool,
+    pub(crate) cold: Shared<KubeletCold>,
+}
+
+/// What a running kubelet keeps that its periodic loops do not write: registration, the
+/// runtime's network and storage errors, the event recorder, the pod workers, the shutdown
+/// manager.
+#[derive(Clone, Debug)]
+pub(crate) struct KubeletCold {
+    pub(crate) started_at: SimTime,
+    pub(crate) registered: bool,
+    register_sleep: Duration,
+    network_error: Option<String>,
+    /// The volume plugins' error for the Ready condition (`setStorageState`): the CSINode's.
+    storage_error: Option<String>,
+    csi: csi::CsiInit,
+    pub(crate) recorder: Recorder,
+    pub(crate) pending_events: Vec<events::PendingEvent>,
+    workers: Shared<VecMap<String, pods::Worker>>,
+    /// The node shutdown manager, once a shutdown event came. Boxed: few machines ever have one.
+    shutdown: Option<Box<shutdown::ShutdownState>>,
 }
 
 impl Kubelet {
     fn new(now: SimTime, generation: u32) -> Kubelet {
         Kubelet {
             generation,
-            started_at: now,
-            registered: false,
-            // registerWithAPIServer sleeps 100 ms before its first POST (here the status loop's
-            // start) and doubles the sleep before each next one, up to 7 s.
-            register_sleep: millis(200),
             node_cache: None,
             image_cache: Arc::new(Vec::new()),
             last_status_report: None,
             runtime_synced_at: None,
-            network_error: Some("network state unknown".into()),
-            storage_error: Some(CSINODE_NOT_INITIALIZED.into()),
-            csi: csi::CsiInit::new("", generation),
             exit: None,
             pleg_relisted: false,
             fast_status_done: false,
             lease: None,
             lease_sleep: millis(100),
-            recorder: Recorder::default(),
-            pending_events: Vec::new(),
-            workers: Shared::default(),
             quiet_inputs: None,
             last_unschedulable: false,
-            shutdown: None,
             status_out_of_band: false,
+            cold: Shared::new(KubeletCold {
+                started_at: now,
+                registered: false,
+                // registerWithAPIServer sleeps 100 ms before its first POST (here the status loop's
+                // start) and doubles the sleep before each next one, up to 7 s.
+                register_sleep: millis(200),
+                network_error: Some("network state unknown".into()),
+                storage_error: Some(CSINODE_NOT_INITIALIZED.into()),
+                csi: csi::CsiInit::new("", generation),
+                recorder: Recorder::default(),
+                pending_events: Vec::new(),
+                workers: Shared::default(),
+                shutdown: None,
+            }),
         }
     }
 

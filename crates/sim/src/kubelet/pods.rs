@@ -89,7 +89,7 @@ const CONTAINER_VANISHED_ON_TERMINATE: &str = "The container could not be locate
 impl Kubelet {
     /// Brings the machine's containers in line with the Pods bound to its node.
     pub(super) fn sync_pods(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
-        if !self.registered || h.network_cut {
+        if !self.cold.registered || h.network_cut {
             return;
         }
         // The informer copy of the Node follows the store while the watch works.
@@ -100,10 +100,10 @@ impl Kubelet {
         }
         let host = h.hostname.clone();
         let pods: Vec<Arc<Pod>> = ctx.store().pods_on(&host).cloned().collect();
-        let network_ready = self.network_error.is_none();
+        let network_ready = self.cold.network_error.is_none();
         for pod in &pods {
             let uid = pod.metadata.uid.clone();
-            let worker = self.workers.get(&uid).cloned();
+            let worker = self.cold.workers.get(&uid).cloned();
             let has_containers = h.containers.iter().any(|c| c.pod_uid == uid);
             if pod.is_terminating() {
                 if !matches!(worker, Some(Worker::Killing | Worker::Killed { .. })) {
@@ -132,7 +132,7 @@ impl Kubelet {
                 continue;
             }
             match worker {
-                None if self.shutdown.is_some() => self.reject_for_shutdown(h, ctx, pod),
+                None if self.cold.shutdown.is_some() => self.reject_for_shutdown(h, ctx, pod),
                 None if has_containers => {
                     // A restarted kubelet adopts containers that kept running.
                     self.set_worker(&uid, Worker::Running);
@@ -160,8 +160,8 @@ impl Kubelet {
             h.touch();
             h.containers.retain(|c| live.contains(&c.pod_uid));
         }
-        if self.workers.keys().any(|uid| !live.contains(uid)) {
-            self.workers.retain(|uid, _| live.contains(uid));
+        if self.cold.workers.keys().any(|uid| !live.contains(uid)) {
+            self.cold.workers.retain(|uid, _| live.contains(uid));
         }
     }
 
@@ -177,7 +177,7 @@ impl Kubelet {
         let uid = pod.metadata.uid.clone();
         if !network_ready && !pod.spec.host_network {
             self.set_worker(&uid, Worker::WaitingForNetwork);
-            let err = self.network_error.clone().unwrap_or_default();
+            let err = self.cold.network_error.clone().unwrap_or_default();
             self.event(
                 h,
                 ctx,
@@ -204,7 +204,7 @@ impl Kubelet {
     }
 
     pub(super) fn set_worker(&mut self, uid: &str, w: Worker) {
-        self.workers.insert(uid.to_string(), w);
+        self.cold.workers.insert(uid.to_string(), w);
     }
 
     pub(super) fn pod_step(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, uid: &str, step: PodStep) {
@@ -214,21 +214,21 @@ impl Kubelet {
         let cref = pod_ref(&pod, Some(&container));
         match step {
             PodStep::Retry => {
-                if self.workers.get(uid) != Some(&Worker::WaitingForNetwork) {
+                if self.cold.workers.get(uid) != Some(&Worker::WaitingForNetwork) {
                     return;
                 }
                 if !h.runtime_up || !self.runtime_errors(h, ctx).is_empty() {
                     self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid.into(), PodStep::Retry))));
                     return;
                 }
-                let network_ready = self.network_error.is_none();
+                let network_ready = self.cold.network_error.is_none();
                 self.try_start(h, ctx, &pod, network_ready);
             }
             PodStep::Volumes => {
-                if self.workers.get(uid) != Some(&Worker::WaitingForVolumes) {
+                if self.cold.workers.get(uid) != Some(&Worker::WaitingForVolumes) {
                     return;
                 }
-                let network_ready = self.network_error.is_none();
+                let network_ready = self.cold.network_error.is_none();
                 self.try_start(h, ctx, &pod, network_ready);
             }
             PodStep::Sandbox => {
@@ -313,7 +313,7 @@ impl Kubelet {
                 self.after(ctx, d, KubeletTimer::Pod(Box::new((uid.into(), PodStep::Cleaned))));
             }
             PodStep::Cleaned => {
-                let Some(Worker::Killed { container, at }) = self.workers.get(uid).cloned() else { return };
+                let Some(Worker::Killed { container, at }) = self.cold.workers.get(uid).cloned() else { return };
                 let Some(Object::Pod(live)) = h.call(ctx, get_pod(&pod)).ok() else {
                     // Unreachable API server: the GET failed after the dial timeout; the status
                     // manager tries again at its next sync.
@@ -360,7 +360,7 @@ impl Kubelet {
                         background: false,
                     },
                 );
-                self.workers.remove(uid);
+                self.cold.workers.remove(uid);
             }
         }
     }

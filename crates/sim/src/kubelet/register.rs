@@ -50,7 +50,7 @@ impl Kubelet {
                 h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
                 // The informer has not seen the new Node yet: the status update's first try
                 // misses it in the lister, and the next one GETs it.
-                self.registered = true;
+                self.cold.registered = true;
                 self.status_try(h, ctx, 0);
             }
             Reply::Err(status) if status.reason == "AlreadyExists" => {
@@ -78,7 +78,7 @@ impl Kubelet {
                         }
                         h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
                         let k = &mut *self;
-                        k.registered = true;
+                        k.cold.registered = true;
                         k.node_cache = Some(cache);
                         self.status_try(h, ctx, 0);
                     }
@@ -105,8 +105,8 @@ impl Kubelet {
         );
         let cut = h.network_cut;
         let k = &mut *self;
-        let sleep = k.register_sleep;
-        k.register_sleep = (sleep * 2).min(secs(7));
+        let sleep = k.cold.register_sleep;
+        k.cold.register_sleep = (sleep * 2).min(secs(7));
         // A POST to an unreachable API server already waited for the dial timeout.
         let wait = if cut { DIAL_TIMEOUT + sleep } else { sleep };
         self.after(ctx, wait, KubeletTimer::Register);

@@ -18,11 +18,15 @@ impl Kubelet {
             return;
         }
         let k = &mut *self;
-        let was_network = k.network_error.clone();
+        let was_network = k.cold.network_error.clone();
         let was_down = k.runtime_synced_at.is_none_or(|t| t + MAX_WAIT_FOR_CONTAINER_RUNTIME <= now);
         k.runtime_synced_at = Some(now);
-        k.network_error = (!cni).then(|| CNI_NOT_READY.to_string());
-        let network_back = was_network.is_some() && k.network_error.is_none();
+        // (Written only when it changes: a write copies what a checkpoint still shares.)
+        let network_error = (!cni).then(|| CNI_NOT_READY.to_string());
+        if k.cold.network_error != network_error {
+            k.cold.network_error = network_error;
+        }
+        let network_back = was_network.is_some() && k.cold.network_error.is_none();
         if was_down || network_back {
             self.sync_pods(h, ctx);
         }
@@ -32,13 +36,13 @@ impl Kubelet {
     /// network, storage, node shutdown.
     pub(super) fn ready_errors(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>) -> Vec<String> {
         let mut errs = self.runtime_errors(h, ctx);
-        if let Some(e) = self.network_error.as_ref() {
+        if let Some(e) = self.cold.network_error.as_ref() {
             errs.push(e.clone());
         }
-        if let Some(e) = self.storage_error.as_ref() {
+        if let Some(e) = self.cold.storage_error.as_ref() {
             errs.push(e.clone());
         }
-        if self.shutdown.is_some() {
+        if self.cold.shutdown.is_some() {
             errs.push(super::shutdown::NODE_SHUTTING_DOWN.into());
         }
         errs

@@ -84,7 +84,7 @@ impl Machine {
         let groups = priority_groups(grace, critical);
         match (&mut self.process, groups) {
             (KubeletProcess::Running(k), Some(groups)) => {
-                if k.shutdown.is_none() {
+                if k.cold.shutdown.is_none() {
                     k.begin_shutdown(&mut self.host, ctx, groups);
                 }
             }
@@ -128,9 +128,9 @@ impl Kubelet {
             let g = if pod.spec.priority >= groups[1].0 { 1 } else { 0 };
             members[g].push(pod.metadata.uid.clone());
         }
-        self.shutdown = Some(Box::new(ShutdownState { groups, members, group: 0, waiting: Vec::new() }));
+        self.cold.shutdown = Some(Box::new(ShutdownState { groups, members, group: 0, waiting: Vec::new() }));
         // `go m.syncNodeStatus()`: at once, besides the periodic loop.
-        if self.registered {
+        if self.cold.registered {
             self.status_out_of_band = true;
             self.status_try(h, ctx, 0);
         }
@@ -141,7 +141,7 @@ impl Kubelet {
     /// Kills the Pods of group `g`, or moves on when it has none; after the last group, releases
     /// the lock.
     fn shutdown_group(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, g: usize) {
-        let Some(state) = self.shutdown.as_mut() else { return };
+        let Some(state) = self.cold.shutdown.as_mut() else { return };
         state.group = g;
         if g >= state.groups.len() {
             h.log(ctx, "\"Shutdown manager completed processing shutdown event, node will shutdown shortly\"".into());
@@ -200,14 +200,14 @@ impl Kubelet {
         ctx: &mut Ctx<'_, MachineTimer>,
         timer: ShutdownTimer,
     ) {
-        let Some(state) = self.shutdown.as_ref() else { return };
+        let Some(state) = self.cold.shutdown.as_ref() else { return };
         let current = state.group;
         let period = state.groups.get(current).map_or(0, |g| g.1);
         let priority = state.groups.get(current).map_or(0, |g| g.0);
         match timer {
             ShutdownTimer::PodStopped { uid, group } => {
                 self.shutdown_pod_stopped(h, ctx, &uid);
-                let Some(state) = self.shutdown.as_mut() else { return };
+                let Some(state) = self.cold.shutdown.as_mut() else { return };
                 state.waiting.retain(|u| *u != uid);
                 if group == current && state.waiting.is_empty() {
                     // WaitForAllPodsUnmount polls every 300 ms.

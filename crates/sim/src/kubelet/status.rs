@@ -147,7 +147,7 @@ impl Kubelet {
     }
 
     pub(super) fn sync_node_status(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
-        let registered = self.registered;
+        let registered = self.cold.registered;
         if registered {
             self.status_try(h, ctx, 0);
         } else {
@@ -266,7 +266,7 @@ impl Kubelet {
     /// pass, patch at once when Ready would flip to True.
     pub(super) fn fast_status(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let k = &*self;
-        if k.fast_status_done || ctx.now >= k.started_at + NODE_READY_GRACE_PERIOD {
+        if k.fast_status_done || ctx.now >= k.cold.started_at + NODE_READY_GRACE_PERIOD {
             return;
         }
         let Some(cached) = k.node_cache.clone() else {
@@ -379,9 +379,9 @@ mod tests {
     fn the_status_loop_patches_on_change_or_every_five_minutes_and_retries() {
         type Change = fn(&mut Kubelet, &mut Shared<Host>);
         let healthy: Change = |_, _| {};
-        let storage_down: Change = |k, _| k.storage_error = Some("storage is down".into());
+        let storage_down: Change = |k, _| k.cold.storage_error = Some("storage is down".into());
         let storage_up_network_cut: Change = |k, h| {
-            k.storage_error = None;
+            k.cold.storage_error = None;
             h.network_cut = true;
         };
         // (seconds, change, timer, what comes out)
@@ -473,11 +473,11 @@ mod tests {
         probe.given(ApiOp::CreateNode(node));
         let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
         let mut kubelet = Kubelet::new(probe.now, 1);
-        kubelet.registered = true;
+        kubelet.cold.registered = true;
         kubelet.runtime_synced_at = Some(probe.now);
         kubelet.pleg_relisted = true;
-        kubelet.network_error = None;
-        kubelet.storage_error = None;
+        kubelet.cold.network_error = None;
+        kubelet.cold.storage_error = None;
         for (secs, change, step, want) in steps {
             probe.now = SimTime::from_secs(secs);
             kubelet.runtime_synced_at = Some(probe.now);

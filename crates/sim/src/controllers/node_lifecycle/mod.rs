@@ -82,7 +82,8 @@ pub(crate) struct NodeLifecycle {
     recorder: Recorder,
     /// What the controller keeps about each Node, by name: the store's order, so a monitor pass
     /// pairs each Node with its entry by walking both lists together (no lookup by name).
-    nodes: VecMap<String, Tracked>,
+    /// (Keys and uids shared, not copied, when a checkpoint copies the map.)
+    nodes: VecMap<Arc<str>, Tracked>,
     zone_states: VecMap<Zone, ZoneState>,
     tainters: VecMap<Zone, TaintQueue>,
     tainting_scheduled: bool,
@@ -96,7 +97,7 @@ struct Tracked {
     /// Whether a monitor pass has seen it (`knownNodeSet`).
     known: bool,
     /// Its uid when a pass first saw it (for `RemovingNode`).
-    uid: String,
+    uid: Arc<str>,
     /// `nodeHealthData`, once a pass has looked at it.
     health: Option<Health>,
     /// Its zone key, refreshed whenever the Node changes.
@@ -161,7 +162,7 @@ impl NodeLifecycle {
                         tracked.zone = Some(zone);
                     }
                 }
-                Err(i) => self.nodes.insert_at(i, name.to_string(), Tracked { zone: Some(zone), ..Tracked::default() }),
+                Err(i) => self.nodes.insert_at(i, name.into(), Tracked { zone: Some(zone), ..Tracked::default() }),
             }
         }
         self.no_schedule_tainting_pass(name, ctx);
@@ -169,7 +170,7 @@ impl NodeLifecycle {
 
     /// A Node's zone key, from the cache kept up to date on every Node change.
     fn zone_of(&self, node: &Node) -> Zone {
-        match self.nodes.get(&node.metadata.name).and_then(|t| t.zone.as_ref()) {
+        match self.nodes.get(node.metadata.name.as_str()).and_then(|t| t.zone.as_ref()) {
             Some(z) => z.clone(),
             None => compute_zone(node),
         }
@@ -191,11 +192,11 @@ impl NodeLifecycle {
         let mut slots = Vec::with_capacity(nodes.len());
         let mut j = 0;
         for name in nodes.keys() {
-            while j < self.nodes.len() && self.nodes.entry_at(j).0 < name {
+            while j < self.nodes.len() && &**self.nodes.entry_at(j).0 < name.as_str() {
                 j += 1;
             }
-            if j == self.nodes.len() || self.nodes.entry_at(j).0 != name {
-                self.nodes.insert_at(j, name.clone(), Tracked::default());
+            if j == self.nodes.len() || &**self.nodes.entry_at(j).0 != name.as_str() {
+                self.nodes.insert_at(j, name.as_str().into(), Tracked::default());
             }
             slots.push(j);
             j += 1;

@@ -20,7 +20,7 @@ impl NodeLifecycle {
                 let node = node_at(ctx, i);
                 let name = &node.metadata.name;
                 self.nodes.value_at_mut(slot).known = true;
-                self.nodes.value_at_mut(slot).uid = node.metadata.uid.clone();
+                self.nodes.value_at_mut(slot).uid = node.metadata.uid.as_str().into();
                 self.recorder.event(
                     ctx,
                     Source::Controller("node-controller"),
@@ -86,7 +86,7 @@ impl NodeLifecycle {
         if self.nodes.len() <= ctx.store().nodes.len() {
             return false;
         }
-        let gone: Vec<(String, String)> = self
+        let gone: Vec<(Arc<str>, Arc<str>)> = self
             .nodes
             .iter()
             .filter(|(name, _)| ctx.store().node(name).is_none())
