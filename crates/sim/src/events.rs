@@ -10,6 +10,7 @@
 //! Writing an Event is a request too, but the timeline keeps Events on their own track, so they
 //! are not logged as requests.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use super::shared::Shared;
@@ -21,37 +22,61 @@ use super::record::{ChangeType, EventRecord};
 use super::rng::Rng;
 use super::time::SimTime;
 
-/// Identifies "the same event" for counting repeats.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct EventKey {
+/// A cache key kept as a 128-bit digest of its parts (two SipHash passes with different
+/// prefixes), not as the parts: a process's cache holds tens to hundreds of keys, so two
+/// different keys share a digest with odds of about n²/2^128. Each entry then costs 16 bytes and
+/// no string, and copying a cache a checkpoint still shares (at a process's first event after
+/// each checkpoint) copies no string. The caches are only looked up, never listed, so nothing
+/// depends on the digests' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Digest(u64, u64);
+
+impl Digest {
+    fn of(parts: &impl Hash) -> Digest {
+        let pass = |prefix: u8| {
+            let mut h = DefaultHasher::new();
+            prefix.hash(&mut h);
+            parts.hash(&mut h);
+            h.finish()
+        };
+        Digest(pass(0), pass(1))
+    }
+}
+
+/// Identifies "the same event" for counting repeats (`getEventKey`): the source, the involved
+/// object (for the legacy recorder without its resourceVersion), the type, the reason and the
+/// message.
+#[derive(Hash)]
+struct EventKey<'a> {
     component: &'static str,
-    host: String,
-    object: ObjectReference,
+    host: &'a str,
+    object: [&'a str; 7],
     type_: &'static str,
     reason: &'static str,
-    message: String,
+    message: &'a str,
 }
 
 /// One process's event cache.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Recorder {
-    /// Shared with the checkpoints that copied it until it changes again (copy on write).
-    seen: Arc<VecMap<EventKey, (ObjectKey, i32)>>,
-    /// The spam filter's token buckets, by source and object and type.
-    spam: Shared<VecMap<SpamKey, Bucket>>,
+    /// Each event's [`EventKey`] and the Event it was counted on, with its count. Shared with
+    /// the checkpoints that copied it until it changes again (copy on write).
+    seen: Shared<VecMap<Digest, (Arc<ObjectKey>, i32)>>,
+    /// The spam filter's token buckets, by the [`SpamKey`] of source, object and type.
+    spam: Shared<VecMap<Digest, Bucket>>,
 }
 
 /// The legacy recorder's spam filter key (`getSpamKey`): source, involved object and type; no
 /// reason, no message.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct SpamKey {
+#[derive(Hash)]
+struct SpamKey<'a> {
     component: &'static str,
-    host: String,
-    kind: String,
-    namespace: String,
-    name: String,
-    uid: String,
-    api_version: String,
+    host: &'a str,
+    kind: &'a str,
+    namespace: &'a str,
+    name: &'a str,
+    uid: &'a str,
+    api_version: &'a str,
     type_: &'static str,
 }
 
@@ -136,20 +161,20 @@ impl Recorder {
         at: SimTime,
     ) -> bool {
         let (component, host) = match source {
-            Source::Kubelet(host) => ("kubelet", host.to_string()),
-            Source::Controller(c) => (c, String::new()),
+            Source::Kubelet(host) => ("kubelet", host),
+            Source::Controller(c) => (c, ""),
             Source::Scheduler { .. } => return true,
         };
-        let key = SpamKey {
+        let key = Digest::of(&SpamKey {
             component,
             host,
-            kind: object.kind.clone(),
-            namespace: object.namespace.clone(),
-            name: object.name.clone(),
-            uid: object.uid.clone(),
-            api_version: object.api_version.clone(),
+            kind: &object.kind,
+            namespace: &object.namespace,
+            name: &object.name,
+            uid: &object.uid,
+            api_version: &object.api_version,
             type_,
-        };
+        });
         let full = SPAM_BURST * SPAM_REFILL;
         let bucket = self.spam.get(&key).copied().unwrap_or(Bucket { micros: full, at });
         let refilled = (bucket.micros + at.as_micros().saturating_sub(bucket.at.as_micros())).min(full);
@@ -179,13 +204,17 @@ impl Recorder {
             Source::Scheduler { .. } => ("default-scheduler", String::new()),
         };
         let wall_at = ctx.wall_at(at);
-        let mut key_object = object.clone();
-        if !matches!(source, Source::Scheduler { .. }) {
-            // The legacy recorder's key ignores the resourceVersion.
-            key_object.resource_version.clear();
-        }
-        let key =
-            EventKey { component, host: host.clone(), object: key_object, type_, reason, message: message.clone() };
+        let o = &object;
+        // The legacy recorder's key ignores the resourceVersion.
+        let rv = if matches!(source, Source::Scheduler { .. }) { o.resource_version.as_str() } else { "" };
+        let key = Digest::of(&EventKey {
+            component,
+            host: &host,
+            object: [&o.kind, &o.namespace, &o.name, &o.uid, &o.api_version, rv, &o.field_path],
+            type_,
+            reason,
+            message: &message,
+        });
         let existing = self.seen.get(&key).cloned();
         let wall_now = ctx.wall();
         let (event_key, count) =
@@ -260,10 +289,10 @@ impl Recorder {
                         },
                     };
                     ctx.store_event(event, ChangeType::Added);
-                    (ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name), 1)
+                    (Arc::new(ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name)), 1)
                 }
             };
-        Arc::make_mut(&mut self.seen).insert(key, (event_key.clone(), count));
+        self.seen.insert(key, (event_key.clone(), count));
         let now = ctx.now;
         ctx.push_event_record(|seq| EventRecord {
             seq,
@@ -274,7 +303,7 @@ impl Recorder {
             object,
             source: component.into(),
             count,
-            key: event_key,
+            key: ObjectKey::clone(&event_key),
         });
     }
 }
