@@ -308,12 +308,105 @@ impl Io<'_> {
         op: ApiOp,
         query: &'static str,
     ) -> Result<Answer, Reply> {
+        if let ApiOp::RenewLease { read, renew_time } = &op
+            && let Some(s) = from
+            && !s.network_cut
+            && let Some(entry) = self.log.requests.renewal_entry(&read.base, &actor, query)
+        {
+            let (read, renew_time) = (read.clone(), *renew_time);
+            return self.renew(actor, s, read, renew_time, query, entry);
+        }
+        let seq = self.log.seq();
+        let mut request = self.request(seq, actor, from, &op, query);
+        if let Some(s) = from
+            && s.network_cut
+        {
+            request.end = self.now + s.client.timeout();
+            request.outcome = Outcome::Timeout;
+            request.error = Some(s.client.error(request.method, &request.path, query));
+            self.log.requests.push(request);
+            return Err(Reply::Timeout);
+        }
+        let first_change = self.log.changes.len();
+        // Subresources that answer 201 with a `Success` Status (binding, eviction).
+        let is_bind = matches!(op, ApiOp::BindPod { .. } | ApiOp::EvictPod { .. });
+        let is_create = matches!(
+            op,
+            ApiOp::CreateNode(_)
+                | ApiOp::CreateCsiNode(_)
+                | ApiOp::CreateLease(_)
+                | ApiOp::CreatePod(_)
+                | ApiOp::CreatePdb(_)
+                | ApiOp::CreateDaemonSet(_)
+                | ApiOp::CreateVolumeAttachment(_)
+                | ApiOp::CreateStatefulSet(_)
+                | ApiOp::CreateControllerRevision(_)
+                | ApiOp::CreateClaim(_)
+                | ApiOp::CreateVolume(_)
+        );
+        let result = self.execute(from, op);
+        self.finish(request, first_change, result, is_create || is_bind, is_bind)
+    }
+
+    /// A Lease renewal whose request is kept as a row of entry `entry` of the log's requests
+    /// (the kubelet's renewals but the first of each Lease version written whole): answered and
+    /// kept without building its path or its [`Request`]. Anything but a plain success is kept
+    /// whole, as [`Ctx::send`] keeps every other request.
+    #[allow(clippy::result_large_err)]
+    fn renew(
+        &mut self,
+        actor: Actor,
+        from: Sender<'_>,
+        read: super::record::LeaseVersion,
+        renew_time: super::objects::MicroTime,
+        query: &'static str,
+        entry: u32,
+    ) -> Result<Answer, Reply> {
+        let seq = self.log.seq();
+        let first_change = self.log.changes.len();
+        let t = self.now;
+        let result = self.execute(Some(from), ApiOp::RenewLease { read: read.clone(), renew_time });
+        match result {
+            Ok(Answer::Renewed(stored))
+                if self.log.changes.len() == first_change + 1
+                    && Arc::ptr_eq(&stored.base, &read.base)
+                    && stored.renew_time == Some(renew_time) =>
+            {
+                self.log.requests.push_renewal(seq, t, read.resource_version, &stored, entry, first_change as u32);
+                #[cfg(debug_assertions)]
+                {
+                    let mut whole =
+                        self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time }, query);
+                    whole.outcome = Outcome::Code(200);
+                    whole.response = Some(Response::Renewal(stored.clone()));
+                    whole.changes = ChangeRange::new(first_change as u32, first_change as u32 + 1);
+                    assert_eq!(self.log.requests.last_renewal(), Some(whole), "a renewal row keeps its request");
+                }
+                Ok(Answer::Renewed(stored))
+            }
+            result => {
+                let request = self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time }, query);
+                self.finish(request, first_change, result, false, false)
+            }
+        }
+    }
+
+    /// The request `actor` makes with `op`, before it is answered: its route, its body, the node
+    /// it is for.
+    fn request(
+        &mut self,
+        seq: u64,
+        actor: Actor,
+        from: Option<Sender<'_>>,
+        op: &ApiOp,
+        query: &'static str,
+    ) -> Request {
         let (method, path) = op.route();
         let (body, content_type) = match op.body() {
             Some((b, c)) => (Some(b), Some(c)),
             None => (None, None),
         };
-        let node: Option<&str> = match &op {
+        let node: Option<&str> = match op {
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => Some(&n.metadata.name),
             ApiOp::PatchNodeStatus { wanted, .. } => Some(&wanted.metadata.name),
             ApiOp::GetNode(n)
@@ -332,8 +425,7 @@ impl Io<'_> {
         };
         let node = node.map(|n| self.log.intern(n));
         let path = self.log.intern(&path);
-        let seq = self.log.seq();
-        let mut request = Request {
+        Request {
             seq,
             t: self.now,
             end: self.now,
@@ -348,43 +440,32 @@ impl Io<'_> {
             body,
             response: None,
             changes: ChangeRange::default(),
-        };
-        if let Some(s) = from
-            && s.network_cut
-        {
-            request.end = self.now + s.client.timeout();
-            request.outcome = Outcome::Timeout;
-            request.error = Some(s.client.error(method, &request.path, query));
-            self.log.requests.push(request);
-            return Err(Reply::Timeout);
         }
+    }
+
+    /// Runs `op` through the API server, as sent by `from` (a kubelet) or by the control plane.
+    fn execute(&mut self, from: Option<Sender<'_>>, op: ApiOp) -> super::apiserver::ApiResult {
         let idx = self.log.requests.len() as u32;
-        let first_change = self.log.changes.len();
         let caller = match from {
             Some(s) => Caller::Node(s.hostname),
             None => Caller::Trusted,
         };
-        // Subresources that answer 201 with a `Success` Status (binding, eviction).
-        let is_bind = matches!(op, ApiOp::BindPod { .. } | ApiOp::EvictPod { .. });
-        let is_create = matches!(
-            op,
-            ApiOp::CreateNode(_)
-                | ApiOp::CreateCsiNode(_)
-                | ApiOp::CreateLease(_)
-                | ApiOp::CreatePod(_)
-                | ApiOp::CreatePdb(_)
-                | ApiOp::CreateDaemonSet(_)
-                | ApiOp::CreateVolumeAttachment(_)
-                | ApiOp::CreateStatefulSet(_)
-                | ApiOp::CreateControllerRevision(_)
-                | ApiOp::CreateClaim(_)
-                | ApiOp::CreateVolume(_)
-        );
         let wall = self.wall();
-        let result = {
-            let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };
-            self.api.execute(&mut exec, caller, op)
-        };
+        let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };
+        self.api.execute(&mut exec, caller, op)
+    }
+
+    /// Notes what the answered `request` changed (the watched kinds call for a reconcile pass),
+    /// records its answer, and keeps it.
+    #[allow(clippy::result_large_err)]
+    fn finish(
+        &mut self,
+        mut request: Request,
+        first_change: usize,
+        result: super::apiserver::ApiResult,
+        created: bool,
+        is_bind: bool,
+    ) -> Result<Answer, Reply> {
         let changes = ChangeRange::new(first_change as u32, self.log.changes.len() as u32);
         let mut watched = false;
         for c in changes.iter() {
@@ -416,7 +497,7 @@ impl Io<'_> {
         request.changes = changes;
         let reply = match result {
             Ok(Answer::Object(obj)) => {
-                request.outcome = Outcome::Code(if is_create || is_bind { 201 } else { 200 });
+                request.outcome = Outcome::Code(if created { 201 } else { 200 });
                 request.response = Some(if is_bind {
                     Response::Status(Box::new(Status::success(201)))
                 } else {

@@ -107,6 +107,43 @@ impl Requests {
         }
     }
 
+    /// The entry for renewals of `base` sent by `actor` with `query`, if one was made: a renewal
+    /// that has one is kept with [`Requests::push_renewal`], without building its [`Request`]
+    /// (its node and path are its Lease's, so the same for every renewal of `base`).
+    pub(crate) fn renewal_entry(&self, base: &Arc<Lease>, actor: &Actor, query: &'static str) -> Option<u32> {
+        let &i = self.by_base.get(&(Arc::as_ptr(base) as usize))?;
+        let lease = &self.leases[i as usize];
+        let same_actor = match (&lease.actor, actor) {
+            (Actor::Kubelet(a), Actor::Kubelet(b)) => Arc::ptr_eq(a, b) || a == b,
+            (a, b) => a == b,
+        };
+        (Arc::ptr_eq(&lease.base, base) && same_actor && lease.query == query).then_some(i)
+    }
+
+    /// Adds a successful renewal at the end, as a row of entry `lease` (from
+    /// [`Requests::renewal_entry`]): sent at `t` with the version read at `read_rv`, stored as
+    /// `stored`, its one change `change`.
+    pub(crate) fn push_renewal(
+        &mut self,
+        seq: u64,
+        t: SimTime,
+        read_rv: u64,
+        stored: &LeaseVersion,
+        lease: u32,
+        change: u32,
+    ) {
+        let renew_time = stored.renew_time.expect("a renewal sets renewTime");
+        self.slots.push(RENEWAL | self.renewals.len() as u32);
+        self.renewals.push(RenewalRow { seq, t, read_rv, rv: stored.resource_version, renew_time, lease, change });
+    }
+
+    /// The request the last row keeps (debug builds check a row against the request it stands
+    /// for).
+    #[cfg(debug_assertions)]
+    pub(crate) fn last_renewal(&self) -> Option<Request> {
+        self.renewals.last().map(|row| self.build(row))
+    }
+
     /// The row for `r`, if it is a successful renewal (adding an entry to `leases` if needed).
     fn compact(&mut self, r: &Request) -> Option<RenewalRow> {
         let (Some(Body::Renewal { base, resource_version, renew_time }), Some(Response::Renewal(stored))) =
