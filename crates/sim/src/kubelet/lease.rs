@@ -63,7 +63,6 @@ impl Kubelet {
         n: u8,
         read: LeaseVersion,
     ) {
-        let host = h.hostname.clone();
         let renew_time = MicroTime(ctx.wall());
         // (A renewal changes only renewTime and the resourceVersion: these fields are `base`'s.)
         let duration_kept = !ctx.profile.lease_duration_reasserted()
@@ -107,7 +106,7 @@ impl Kubelet {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
                 // A conflict re-reads the Lease and tries again at once, within the same 5 tries.
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES
-                    && let Reply::Ok(Object::Lease(fresh)) = h.call_heartbeat(ctx, ApiOp::GetLease(host))
+                    && let Reply::Ok(Object::Lease(fresh)) = h.call_heartbeat(ctx, ApiOp::GetLease(h.hostname.clone()))
                 {
                     let fresh = LeaseVersion::whole(fresh);
                     self.lease = Some(fresh.clone());
@@ -117,8 +116,8 @@ impl Kubelet {
             }
             Err(Reply::Timeout) => {
                 h.log(ctx, format!(
-                    "\"Failed to update lease\" err=\"Put \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{host}?timeout=10s\\\": context deadline exceeded\"",
-                    API_SERVER
+                    "\"Failed to update lease\" err=\"Put \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{}?timeout=10s\\\": context deadline exceeded\"",
+                    API_SERVER, h.hostname
                 ));
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES {
                     self.after(ctx, HEARTBEAT_TIMEOUT, KubeletTimer::LeaseTry(n + 1));

@@ -165,7 +165,9 @@ impl Kubelet {
 
     /// Try `n` of `updateNodeStatus`: try 0 reads the informer cache, later tries GET the Node.
     pub(super) fn status_try(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, n: u8) {
-        let host = h.hostname.clone();
+        // (Read from the host where a message or a request needs it: a sync every ten seconds
+        // copies no name.)
+        let host = h.hostname.as_str();
         let cached = self.node_cache.clone();
         if n == 0 && cached.is_none() {
             // Right after a fresh POST the lister does not have the Node yet; the retry (no
@@ -176,7 +178,7 @@ impl Kubelet {
         }
         let base = match (n, cached) {
             (0, Some(node)) => node,
-            _ => match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
+            _ => match h.call_heartbeat(ctx, ApiOp::GetNode(host.to_string())) {
                 Reply::Ok(Object::Node(node)) => {
                     self.node_cache = Some(node.clone());
                     node
@@ -225,6 +227,7 @@ impl Kubelet {
                 self.next_status_sync(ctx);
             }
             Reply::Timeout => {
+                let host = &h.hostname;
                 let err = format!(
                     "failed to patch status for node \\\"{host}\\\": Patch \\\"{}/api/v1/nodes/{host}/status?timeout=10s\\\": context deadline exceeded",
                     API_SERVER
@@ -232,6 +235,7 @@ impl Kubelet {
                 self.status_failed(h, ctx, n, err, true);
             }
             Reply::Err(status) => {
+                let host = &h.hostname;
                 let err =
                     format!("failed to patch status for node \\\"{host}\\\": {}", status.message.replace('"', "\\\""));
                 self.status_failed(h, ctx, n, err, false);
