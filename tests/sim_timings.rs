@@ -705,7 +705,7 @@ fn every_kubelet_start_warns_invalid_disk_capacity() {
                         && e.t <= s.t + Duration::from_millis(20)
                 })
                 .unwrap_or_else(|| panic!("{chapter}: no InvalidDiskCapacity after Starting at {}", s.t));
-            assert_eq!((&*warning.type_, &*warning.message), ("Warning", "invalid capacity 0 on image filesystem"));
+            assert_eq!((warning.type_, &*warning.message), ("Warning", "invalid capacity 0 on image filesystem"));
             assert!(log.lines.iter().any(|l| l.t == s.t
                 && l.message
                     == "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\""));

@@ -297,13 +297,13 @@ impl Recorder {
         ctx.push_event_record(|seq| EventRecord {
             seq,
             t: now,
-            reason: reason.into(),
-            type_: type_.into(),
+            reason,
+            type_,
             message,
-            object,
-            source: component.into(),
+            object: Arc::new(object),
+            source: component,
             count,
-            key: ObjectKey::clone(&event_key),
+            key: event_key,
         });
     }
 }

@@ -69,7 +69,7 @@ pub fn event_list(timeline: &Timeline, t: SimTime, cap: usize) -> EventList {
     let mut keys: Vec<&ObjectKey> = Vec::new();
     let mut capped = false;
     for record in log.events[..end].iter().rev() {
-        if keys.contains(&&record.key) {
+        if keys.contains(&&*record.key) {
             continue;
         }
         if keys.len() == cap {
