@@ -26,10 +26,11 @@ fn checkpoint_every(t: SimTime) -> Duration {
 }
 
 /// The most log records between two checkpoints: checkpoints are also spaced by work, so that a
-/// fork anywhere re-runs at most this much (about a simulated minute of 1,000 nodes, some 40 ms
-/// natively). A checkpoint shares what has not changed since the one before (see
-/// [`crate::shared`]), so it costs what changed.
-const CHECKPOINT_RECORDS: usize = 12_000;
+/// fork anywhere re-runs at most this much (about 75 simulated seconds of 1,000 nodes, some 40 ms
+/// natively at 2 µs a record, 60 ms in the page; the budget is 100 ms). A checkpoint shares what
+/// has not changed since the one before (see [`crate::shared`]), so it costs what changed: about
+/// 600 KB at 1,000 nodes, most of it the kubelets' and the timer queue's.
+const CHECKPOINT_RECORDS: usize = 18_000;
 
 /// One input of a timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
