@@ -942,3 +942,31 @@ fn csinode_init_gives_up_after_six_calls_and_the_kubelet_restarts() {
     let post = csinode_requests(log, NODE_1, starts[1]).into_iter().find(|r| r.method == Method::Post);
     assert!(post.is_some_and(|r| r.outcome == Outcome::Code(201)), "the new process creates the CSINode");
 }
+
+/// `updateRuntimeUp` runs every 5 s from the kubelet's start (its first check 400 ms in), whether
+/// or not anything changed in between: when containerd stops at an arbitrary instant, its
+/// failures are logged at the next instants of that grid, every 5 s, until it starts again; the
+/// next good check, on the same grid, lets Ready return. (The engine runs no timer for a check
+/// that changes nothing, and wakes the loop where the grid says.)
+#[test]
+fn runtime_checks_keep_their_five_second_grid_across_quiet_periods() {
+    let stop = SimTime::from_millis(95_321);
+    let start = SimTime::from_millis(131_007);
+    let timeline =
+        timeline_with(Chapter::Registration, "stop-runtime@1m35.321s,start-runtime@2m11.007s", SimTime::from_secs(240));
+    let log = timeline.log();
+    let boot = kubelet_starts(log, NODE_1)[0];
+    let grid = |t: SimTime| (t.as_micros() - boot.as_micros() - 400_000) % 5_000_000 == 0;
+    let failures: Vec<SimTime> = log
+        .lines
+        .iter()
+        .filter(|l| l.actor == kubelet(NODE_1) && l.message.starts_with("\"Container runtime sanity check failed\""))
+        .map(|l| l.t)
+        .collect();
+    assert!(failures.len() >= 7, "a failure every 5 s while containerd is down: {failures:?}");
+    assert!(failures.iter().all(|&t| grid(t) && t > stop && t < start), "{failures:?} off the grid from {boot:?}");
+    let five = Duration::from_secs(5);
+    assert!(failures[0] - stop <= five, "the first failure at the grid's next instant after {stop:?}");
+    assert!(failures.windows(2).all(|w| w[1] - w[0] == five), "{failures:?}");
+    assert!(start - *failures.last().expect("failures") <= five);
+}

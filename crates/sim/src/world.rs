@@ -467,7 +467,7 @@ impl World {
             match action.kind {
                 ActionKind::KillKubelet => self.on_machine(m, log, |machine, ctx| machine.kill_kubelet(ctx)),
                 ActionKind::StartKubelet => self.on_machine(m, log, |machine, ctx| machine.start_kubelet(true, ctx)),
-                ActionKind::StopRuntime => self.on_machine(m, log, |machine, _| machine.stop_runtime(now)),
+                ActionKind::StopRuntime => self.on_machine(m, log, |machine, ctx| machine.stop_runtime(ctx)),
                 ActionKind::StartRuntime => self.on_machine(m, log, |machine, _| machine.start_runtime()),
                 ActionKind::CutNetwork => self.on_machine(m, log, |machine, _| machine.cut_network(now)),
                 ActionKind::RestoreNetwork => self.on_machine(m, log, |machine, ctx| machine.restore_network(ctx)),

@@ -235,6 +235,9 @@ impl Machine {
             }
             MachineTimer::PowerOff => self.power_off(ctx),
             MachineTimer::CniReady => {
+                if let KubeletProcess::Running(k) = &mut self.process {
+                    k.wake_runtime_check(ctx);
+                }
                 let h = &mut self.host;
                 h.cni_ready = true;
                 h.touch();
@@ -316,7 +319,11 @@ impl Machine {
     }
 
     /// Action: containerd stops.
-    pub(crate) fn stop_runtime(&mut self, now: SimTime) {
+    pub(crate) fn stop_runtime(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        let now = ctx.now;
+        if let KubeletProcess::Running(k) = &mut self.process {
+            k.wake_runtime_check(ctx);
+        }
         self.host.touch();
         self.host.runtime_up = false;
         self.host.runtime_down_since = Some(now);
@@ -380,7 +387,11 @@ pub(crate) struct Kubelet {
     /// until its first refresh.
     image_cache: Arc<Vec<ContainerImage>>,
     last_status_report: Option<SimTime>,
+    /// When the last runtime check ran (see [`Kubelet::runtime_synced_at`] while the loop is
+    /// quiet).
     runtime_synced_at: Option<SimTime>,
+    /// Whether the runtime check loop is quiet: no timer queued, checks counted on its grid.
+    runtime_quiet: bool,
     /// Set when the process exits on its own (`klog.Fatalf`).
     exit: Option<String>,
     pleg_relisted: bool,
@@ -425,6 +436,7 @@ impl Kubelet {
             image_cache: Arc::new(Vec::new()),
             last_status_report: None,
             runtime_synced_at: None,
+            runtime_quiet: false,
             exit: None,
             pleg_relisted: false,
             fast_status_done: false,
@@ -492,10 +504,7 @@ impl Kubelet {
                 self.image_cache = h.images.clone();
                 self.after(ctx, IMAGE_CACHE_REFRESH_PERIOD, KubeletTimer::ImageCache);
             }
-            KubeletTimer::RuntimeCheck => {
-                self.runtime_check(h, ctx);
-                self.after(ctx, RUNTIME_CHECK_PERIOD, KubeletTimer::RuntimeCheck);
-            }
+            KubeletTimer::RuntimeCheck => self.runtime_check(h, ctx),
             KubeletTimer::PlegRelist => {
                 if h.runtime_up {
                     self.pleg_relisted = true;
