@@ -956,7 +956,7 @@ fn runtime_checks_keep_their_five_second_grid_across_quiet_periods() {
         timeline_with(Chapter::Registration, "stop-runtime@1m35.321s,start-runtime@2m11.007s", SimTime::from_secs(240));
     let log = timeline.log();
     let boot = kubelet_starts(log, NODE_1)[0];
-    let grid = |t: SimTime| (t.as_micros() - boot.as_micros() - 400_000) % 5_000_000 == 0;
+    let grid = |t: SimTime| (t.as_micros() - boot.as_micros() - 400_000).is_multiple_of(5_000_000);
     let failures: Vec<SimTime> = log
         .lines
         .iter()
