@@ -386,6 +386,8 @@ pub(crate) struct Kubelet {
     /// The image manager's copy of the runtime's images (what the node status reports), empty
     /// until its first refresh.
     image_cache: Arc<Vec<ContainerImage>>,
+    /// When the cache was last refreshed, while its loop is quiet (no timer queued).
+    image_cache_at: Option<SimTime>,
     last_status_report: Option<SimTime>,
     /// When the last runtime check ran (see [`Kubelet::runtime_synced_at`] while the loop is
     /// quiet).
@@ -434,6 +436,7 @@ impl Kubelet {
             generation,
             node_cache: None,
             image_cache: Arc::new(Vec::new()),
+            image_cache_at: None,
             last_status_report: None,
             runtime_synced_at: None,
             runtime_quiet: false,
@@ -500,10 +503,7 @@ impl Kubelet {
                     "Updated Node Allocatable limit across pods".into(),
                 );
             }
-            KubeletTimer::ImageCache => {
-                self.image_cache = h.images.clone();
-                self.after(ctx, IMAGE_CACHE_REFRESH_PERIOD, KubeletTimer::ImageCache);
-            }
+            KubeletTimer::ImageCache => self.refresh_image_cache(h, ctx),
             KubeletTimer::RuntimeCheck => self.runtime_check(h, ctx),
             KubeletTimer::PlegRelist => {
                 if h.runtime_up {

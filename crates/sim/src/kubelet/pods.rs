@@ -266,6 +266,7 @@ impl Kubelet {
                 let ms = |d: Duration| format_go_duration(Duration::from_millis(d.as_millis() as u64));
                 let (pull, total) = (ms(pull), ms(total));
                 if !h.has_image(&image) {
+                    self.wake_image_cache(ctx);
                     h.add_image(ContainerImage {
                         names: vec![WORKLOAD_IMAGE_DIGEST.into(), format!("docker.io/library/{image}")],
                         size_bytes: WORKLOAD_IMAGE_SIZE,

@@ -10,9 +10,20 @@ use std::time::Duration;
 use crate::time::SimTime;
 
 use super::{
-    CNI_NOT_READY, Host, Kubelet, KubeletTimer, MAX_WAIT_FOR_CONTAINER_RUNTIME, MachineTimer, PLEG_RELIST_THRESHOLD,
-    RUNTIME_CHECK_PERIOD,
+    CNI_NOT_READY, Host, IMAGE_CACHE_REFRESH_PERIOD, Kubelet, KubeletTimer, MAX_WAIT_FOR_CONTAINER_RUNTIME,
+    MachineTimer, PLEG_RELIST_THRESHOLD, RUNTIME_CHECK_PERIOD,
 };
+
+/// Of a loop that ran at `last` and every `period` after, the last run strictly before `now` (a
+/// run due now comes after what happens now).
+fn last_on_grid(last: SimTime, period: Duration, now: SimTime) -> SimTime {
+    if now <= last {
+        return last;
+    }
+    let period = period.as_micros() as u64;
+    let runs = (now.as_micros() - last.as_micros() - 1) / period;
+    last + Duration::from_micros(runs * period)
+}
 
 impl Kubelet {
     /// `updateRuntimeUp`, every 5 s from the process's start: a good check clears the runtime
@@ -57,9 +68,24 @@ impl Kubelet {
         if !self.runtime_quiet || now <= last {
             return Some(last);
         }
-        let period = RUNTIME_CHECK_PERIOD.as_micros() as u64;
-        let ticks = (now.as_micros() - last.as_micros() - 1) / period;
-        Some(last + Duration::from_micros(ticks * period))
+        Some(last_on_grid(last, RUNTIME_CHECK_PERIOD, now))
+    }
+
+    /// The image manager's cache refresh (every 30 s from the process's start) goes quiet the
+    /// same way: a refresh that finds the machine's image list unchanged changes nothing, so
+    /// after a refresh no timer is queued until an image is pulled
+    /// ([`Kubelet::wake_image_cache`]).
+    pub(super) fn refresh_image_cache(&mut self, h: &Host, ctx: &Ctx<'_, MachineTimer>) {
+        self.image_cache = h.images.clone();
+        self.image_cache_at = Some(ctx.now);
+    }
+
+    /// An image was pulled: a quiet image cache refreshes where its grid says.
+    pub(super) fn wake_image_cache(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if let Some(last) = self.image_cache_at.take() {
+            let next = last_on_grid(last, IMAGE_CACHE_REFRESH_PERIOD, ctx.now) + IMAGE_CACHE_REFRESH_PERIOD;
+            ctx.at(next, MachineTimer::Kubelet { generation: self.generation, timer: KubeletTimer::ImageCache });
+        }
     }
 
     /// Something a runtime check reads changed: a quiet loop runs its next check where its grid
