@@ -10,7 +10,9 @@
 //! Writing an Event is a request too, but the timeline keeps Events on their own track, so they
 //! are not logged as requests.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHasher;
 use std::sync::Arc;
 
 use super::shared::Shared;
@@ -22,8 +24,8 @@ use super::record::{ChangeType, EventRecord};
 use super::rng::Rng;
 use super::time::SimTime;
 
-/// A cache key kept as a 128-bit digest of its parts (two SipHash passes with different
-/// prefixes), not as the parts: a process's cache holds tens to hundreds of keys, so two
+/// A cache key kept as a 128-bit digest of its parts (two FxHash passes with different seeds),
+/// not as the parts: a process's cache holds tens to hundreds of keys, so two
 /// different keys share a digest with odds of about n²/2^128. Each entry then costs 16 bytes and
 /// no string, and copying a cache a checkpoint still shares (at a process's first event after
 /// each checkpoint) copies no string. The caches are only looked up, never listed, so nothing
@@ -33,13 +35,12 @@ struct Digest(u64, u64);
 
 impl Digest {
     fn of(parts: &impl Hash) -> Digest {
-        let pass = |prefix: u8| {
-            let mut h = DefaultHasher::new();
-            prefix.hash(&mut h);
+        let pass = |seed: usize| {
+            let mut h = FxHasher::with_seed(seed);
             parts.hash(&mut h);
             h.finish()
         };
-        Digest(pass(0), pass(1))
+        Digest(pass(0x9e37_79b9), pass(0x85eb_ca6b))
     }
 }
 
