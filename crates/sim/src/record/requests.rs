@@ -63,6 +63,8 @@ struct RenewedLease {
     content_type: Option<&'static str>,
     /// The Lease as last written whole (the renewals' `base`).
     base: Arc<Lease>,
+    /// The Lease's place in the log's object history, once a renewal has looked it up.
+    slot: Option<usize>,
 }
 
 impl RenewedLease {
@@ -111,13 +113,13 @@ impl Requests {
     /// that has one is kept with [`Requests::push_renewal`], without building its [`Request`]
     /// (its node and path are its Lease's, so the same for every renewal of `base`).
     pub(crate) fn renewal_entry(&self, base: &Arc<Lease>, actor: &Actor, query: &'static str) -> Option<u32> {
-        let &i = self.by_base.get(&(Arc::as_ptr(base) as usize))?;
-        let lease = &self.leases[i as usize];
+        let i = self.entry_of(base)?;
+        let lease = &self.leases[i];
         let same_actor = match (&lease.actor, actor) {
             (Actor::Kubelet(a), Actor::Kubelet(b)) => Arc::ptr_eq(a, b) || a == b,
             (a, b) => a == b,
         };
-        (Arc::ptr_eq(&lease.base, base) && same_actor && lease.query == query).then_some(i)
+        (same_actor && lease.query == query).then_some(i as u32)
     }
 
     /// Adds a successful renewal at the end, as a row of entry `lease` (from
@@ -142,6 +144,25 @@ impl Requests {
     #[cfg(debug_assertions)]
     pub(crate) fn last_renewal(&self) -> Option<Request> {
         self.renewals.last().map(|row| self.build(row))
+    }
+
+    /// The entry made for renewals of `base`, if any.
+    fn entry_of(&self, base: &Arc<Lease>) -> Option<usize> {
+        let &i = self.by_base.get(&(Arc::as_ptr(base) as usize))?;
+        Arc::ptr_eq(&self.leases[i as usize].base, base).then_some(i as usize)
+    }
+
+    /// The place in the log's object history of the Lease that `base` is a version of, if a
+    /// renewal of `base` noted it.
+    pub(crate) fn renewal_slot(&self, base: &Arc<Lease>) -> Option<usize> {
+        self.entry_of(base).and_then(|i| self.leases[i].slot)
+    }
+
+    /// Notes the place in the log's object history of the Lease that `base` is a version of.
+    pub(crate) fn note_renewal_slot(&mut self, base: &Arc<Lease>, slot: usize) {
+        if let Some(i) = self.entry_of(base) {
+            self.leases[i].slot = Some(slot);
+        }
     }
 
     /// The row for `r`, if it is a successful renewal (adding an entry to `leases` if needed).
@@ -174,6 +195,7 @@ impl Requests {
                     query,
                     content_type: r.content_type,
                     base: base.clone(),
+                    slot: None,
                 });
                 self.by_base.insert(address, i);
                 i
