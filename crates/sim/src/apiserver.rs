@@ -70,6 +70,10 @@ type PodKeys = VecMap<(String, String), ()>;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ApiServer {
     resource_version: u64,
+    /// Counts every Node and Lease added or removed: while it stays the same, the stored Nodes
+    /// and Leases are the same names in the same places (what the node lifecycle controller
+    /// pairs its entries with).
+    pub(crate) membership: u64,
     pub(crate) nodes: Shared<VecMap<String, Arc<Node>>>,
     /// Each node's Lease, compactly (a renewal builds no Lease).
     pub(crate) leases: Shared<VecMap<String, LeaseVersion>>,
@@ -281,6 +285,7 @@ impl ApiServer {
             Some(slot) => *slot = node.clone(),
             None => {
                 self.nodes.insert(node.metadata.name.clone(), node.clone());
+                self.membership += 1;
             }
         }
         let obj = Object::Node(node);
@@ -304,6 +309,7 @@ impl ApiServer {
             Some(slot) => *slot = LeaseVersion::whole(lease.clone()),
             None => {
                 self.leases.insert(lease.metadata.name.clone(), LeaseVersion::whole(lease.clone()));
+                self.membership += 1;
             }
         }
         let obj = Object::Lease(lease);

@@ -14,6 +14,7 @@ impl ApiServer {
     /// `DELETE /api/v1/nodes/NAME`.
     pub(super) fn delete_node(&mut self, ctx: &mut Exec<'_>, name: &str) -> Result<Object, Box<Status>> {
         let Some(current) = self.nodes.remove(name) else { return Err(not_found("", "nodes", name)) };
+        self.membership += 1;
         // The watch's DELETED event carries the delete's revision.
         let mut node = Node::clone(&current);
         node.metadata.resource_version = self.next_rv();
@@ -36,6 +37,7 @@ impl ApiServer {
             return Err(conflict(LEASE_GROUP, "leases", name));
         }
         let mut lease = Lease::clone(&self.leases.remove(name).expect("present").lease());
+        self.membership += 1;
         lease.metadata.resource_version = self.next_rv();
         let obj = Object::Lease(Arc::new(lease));
         ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);

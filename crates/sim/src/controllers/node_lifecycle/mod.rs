@@ -30,6 +30,7 @@ pub use taints::carries_no_execute;
 use zones::{Limiter, TaintQueue, ZoneCount};
 pub use zones::{ZoneState, compute_zone_state, zone_qps};
 
+use crate::shared::Shared;
 use crate::vecmap::VecMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -89,6 +90,10 @@ pub(crate) struct NodeLifecycle {
     tainting_scheduled: bool,
     /// Whether the last pass found every zone fully disrupted.
     all_disrupted: bool,
+    /// The store's membership (`ApiServer::membership`) when the last pass paired the entries
+    /// with the store's Nodes, and each Node's place among the stored Leases then: while it is
+    /// the same, the `i`th entry is the `i`th Node's and no walk by name is needed.
+    paired: Option<(u64, Shared<Vec<Option<u32>>>)>,
 }
 
 /// What the controller keeps about one Node.
@@ -102,6 +107,8 @@ struct Tracked {
     health: Option<Health>,
     /// Its zone key, refreshed whenever the Node changes.
     zone: Option<Zone>,
+    /// Whether it carries `node.kubernetes.io/exclude-disruption`, refreshed with the zone.
+    excluded: Option<bool>,
 }
 
 /// A zone key, shared by every Node in the zone.
@@ -155,14 +162,18 @@ impl NodeLifecycle {
     pub(crate) fn on_node_change(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         if let Some(node) = ctx.store().node(name) {
             let zone = compute_zone(node);
+            let excluded = Some(is_excluded(node));
             match self.nodes.position(name) {
                 Ok(i) => {
                     let tracked = self.nodes.value_at_mut(i);
                     if tracked.zone.as_ref() != Some(&zone) {
                         tracked.zone = Some(zone);
                     }
+                    tracked.excluded = excluded;
                 }
-                Err(i) => self.nodes.insert_at(i, name.into(), Tracked { zone: Some(zone), ..Tracked::default() }),
+                Err(i) => {
+                    self.nodes.insert_at(i, name.into(), Tracked { zone: Some(zone), excluded, ..Tracked::default() })
+                }
             }
         }
         self.no_schedule_tainting_pass(name, ctx);
@@ -186,9 +197,14 @@ impl NodeLifecycle {
 
     /// Pairs every stored Node (in name order) with its entry, adding entries for Nodes not
     /// tracked yet: `slots[i]` is the entry of the `i`th Node. Both lists are in name order, so
-    /// this is one walk with one comparison a Node.
+    /// this is one walk with one comparison a Node; none while the store's membership is the one
+    /// the last pass paired at (its entries are then exactly the stored Nodes).
     fn pair_with_store(&mut self, ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<usize> {
-        let nodes = &ctx.store().nodes;
+        let store = ctx.store();
+        if self.paired.as_ref().is_some_and(|(m, _)| *m == store.membership) {
+            return (0..store.nodes.len()).collect();
+        }
+        let nodes = &store.nodes;
         let mut slots = Vec::with_capacity(nodes.len());
         let mut j = 0;
         for name in nodes.keys() {
@@ -204,19 +220,43 @@ impl NodeLifecycle {
         slots
     }
 
-    /// Each stored Node's Lease `renewTime` (a Lease has its Node's name), by the same walk.
-    fn renew_times(ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<Option<MicroTime>> {
+    /// Notes that the entries are now exactly the stored Nodes (after a pass forgot the deleted
+    /// ones), with each Node's place among the stored Leases (a Lease has its Node's name).
+    fn paired_now(&mut self, ctx: &Ctx<'_, NodeLifecycleTimer>) {
         let store = ctx.store();
-        let mut leases = store.leases.iter().peekable();
-        store
+        if self.paired.as_ref().is_some_and(|(m, _)| *m == store.membership) {
+            return;
+        }
+        let mut leases = store.leases.keys().enumerate().peekable();
+        let places = store
             .nodes
             .keys()
             .map(|name| {
-                while leases.next_if(|(l, _)| l.as_str() < name.as_str()).is_some() {}
-                leases.next_if(|(l, _)| *l == name).and_then(|(_, lease)| lease.renew_time)
+                while leases.next_if(|(_, l)| l.as_str() < name.as_str()).is_some() {}
+                leases.next_if(|(_, l)| *l == name).map(|(j, _)| j as u32)
             })
-            .collect()
+            .collect();
+        self.paired = Some((store.membership, Shared::new(places)));
     }
+
+    /// Each stored Node's Lease `renewTime`, read by the places [`NodeLifecycle::paired_now`]
+    /// noted.
+    fn renew_times(&mut self, ctx: &Ctx<'_, NodeLifecycleTimer>) -> Vec<Option<MicroTime>> {
+        self.paired_now(ctx);
+        let leases = &ctx.store().leases;
+        let (_, places) = self.paired.as_ref().expect("paired");
+        places.iter().map(|j| j.and_then(|j| leases.entry_at(j as usize).1.renew_time)).collect()
+    }
+
+    /// Whether the Node whose entry is at `slot` is left out of its zone's counts.
+    fn excluded_at(&self, slot: usize, node: &Node) -> bool {
+        self.nodes.entry_at(slot).1.excluded.unwrap_or_else(|| is_excluded(node))
+    }
+}
+
+/// Whether a Node carries `node.kubernetes.io/exclude-disruption` (left out of its zone's state).
+fn is_excluded(node: &Node) -> bool {
+    node.metadata.labels.contains_key("node.kubernetes.io/exclude-disruption")
 }
 
 /// A condition status as a static string.

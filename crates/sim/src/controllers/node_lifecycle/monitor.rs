@@ -11,8 +11,6 @@ impl NodeLifecycle {
     /// of the store stays the `i`th, and is read again by position after each write to it.
     pub(super) fn monitor_node_health(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         let slots = self.pair_with_store(ctx);
-        // Leases are not written during a pass: their renewTimes are read once.
-        let renewed = Self::renew_times(ctx);
         let node_at = |ctx: &Ctx<'_, NodeLifecycleTimer>, i: usize| ctx.store().nodes.entry_at(i).1.clone();
         // Newly seen nodes: RegisteredNode, a zone limiter, reachable.
         for (i, &slot) in slots.iter().enumerate() {
@@ -43,13 +41,15 @@ impl NodeLifecycle {
         }
         // Forgetting a Node moves the entries after it: pair again.
         let slots = if self.forget_deleted_nodes(ctx) { self.pair_with_store(ctx) } else { slots };
+        // Leases are not written during a pass: their renewTimes are read once.
+        let renewed = self.renew_times(ctx);
         let mut zone_conditions: VecMap<Zone, ZoneCount> = VecMap::new();
         for (i, &slot) in slots.iter().enumerate() {
             let node = node_at(ctx, i);
             let name = &node.metadata.name;
             let (observed, current) = self.try_update_node_health(slot, &node, renewed[i], ctx);
             let zone = self.zone_at(slot, &node);
-            if !node.metadata.labels.contains_key("node.kubernetes.io/exclude-disruption") {
+            if !self.excluded_at(slot, &node) {
                 let count = zone_conditions.get_or_insert_with(zone.clone(), ZoneCount::default);
                 if current == Some("True") {
                     count.ready += 1;
