@@ -107,7 +107,7 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// shorter tasks (not measured apart).
 ///
 /// Raised to 696 000 for the tenth session (2026-12-05): `cargo xtask bench`'s release build
-/// measured 694 303 at 07:00 (wasm 652 845 gzip, +2.6 KB this session), with the margin the
+/// measured 694 303 at 06:55 (wasm 652 845 gzip, +2.6 KB this session), with the margin the
 /// suite's builds have differed by. The trade: the engine's 1,000-node hour from 2.68 s to about
 /// 1.5 s of CPU and from 519 MB to 379 MB natively
 /// (344 MB -> 258 MB in the page), through the Lease renewal kept as a row without building its
