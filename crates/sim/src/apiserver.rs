@@ -909,6 +909,16 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
 }
 
 /// Admission for new Pods: the ServiceAccount plugin's token volume, and DefaultTolerationSeconds.
+/// The projected service-account volume's sources, the same in every Pod: one copy shared by all
+/// (the JSON documents are ~8 KB of allocations each, 25 MB over the 1,000-node hour's Pods).
+static SERVICE_ACCOUNT_SOURCES: std::sync::LazyLock<Shared<Vec<serde_json::Value>>> = std::sync::LazyLock::new(|| {
+    Shared::new(vec![
+        serde_json::json!({ "serviceAccountToken": { "expirationSeconds": 3607, "path": "token" } }),
+        serde_json::json!({ "configMap": { "name": "kube-root-ca.crt", "items": [{ "key": "ca.crt", "path": "ca.crt" }] } }),
+        serde_json::json!({ "downwardAPI": { "items": [{ "path": "namespace", "fieldRef": { "apiVersion": "v1", "fieldPath": "metadata.namespace" } }] } }),
+    ])
+});
+
 fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
     // DefaultTolerationSeconds: 300 s for not-ready and unreachable, unless already tolerated.
     for key in [TAINT_NOT_READY, TAINT_UNREACHABLE] {
@@ -941,11 +951,7 @@ fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
             empty_dir: None,
             persistent_volume_claim: None,
             projected: Some(super::objects::ProjectedVolume {
-                sources: vec![
-                    serde_json::json!({ "serviceAccountToken": { "expirationSeconds": 3607, "path": "token" } }),
-                    serde_json::json!({ "configMap": { "name": "kube-root-ca.crt", "items": [{ "key": "ca.crt", "path": "ca.crt" }] } }),
-                    serde_json::json!({ "downwardAPI": { "items": [{ "path": "namespace", "fieldRef": { "apiVersion": "v1", "fieldPath": "metadata.namespace" } }] } }),
-                ],
+                sources: SERVICE_ACCOUNT_SOURCES.clone(),
                 default_mode: 420,
             }),
         });

@@ -5,6 +5,7 @@
 //! object's versions by key, so the state of the cluster at any instant can be read without
 //! running the simulation again (see [`crate::Snapshot`]).
 
+use crate::shared::Shared;
 use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -232,7 +233,7 @@ pub enum Body {
     /// and controllers' conditions): the status sent, with the uid precondition when the sender
     /// sets one (empty otherwise). The JSON document is built when it is shown ([`Body::json`]),
     /// so the log holds the status, not a JSON tree of it.
-    PodStatus { uid: String, status: Arc<PodStatus> },
+    PodStatus { uid: String, status: Shared<PodStatus> },
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
     /// (`base` at `resource_version`) with a new `spec.renewTime` and nothing else changed. The
     /// Lease sent is built when it is shown ([`Body::object`]), so the log holds no copy of it.

@@ -1,5 +1,6 @@
 //! The workload every simulated Pod runs: one nginx container, as a client submits it.
 
+use crate::shared::Shared;
 use std::collections::BTreeMap;
 
 use super::objects::{Container, EmptyObject, ObjectMeta, Pod, PodSpec, PodStatus, ResourceRequirements, Toleration};
@@ -57,6 +58,6 @@ pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: P
             preemption_policy: "PreemptLowerPriority".into(),
         }
         .into(),
-        status: PodStatus { phase: "Pending".into(), qos_class: "Burstable".into(), ..PodStatus::default() },
+        status: Shared::new(PodStatus { phase: "Pending".into(), qos_class: "Burstable".into(), ..PodStatus::default() }),
     }
 }

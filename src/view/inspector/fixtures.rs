@@ -81,7 +81,7 @@ pub(super) fn pod(phase: &str, statuses: Vec<ContainerStatus>) -> Pod {
             ..PodSpec::default()
         }
         .into(),
-        status: PodStatus { phase: phase.into(), container_statuses: statuses, ..PodStatus::default() },
+        status: PodStatus { phase: phase.into(), container_statuses: statuses, ..PodStatus::default() }.into(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a client sends the API server: one [`ApiOp`], its route (method and path) and the body
 //! that goes on the wire.
 
+use crate::shared::Shared;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -76,7 +77,7 @@ pub(crate) enum ApiOp {
         namespace: String,
         name: String,
         uid: String,
-        status: PodStatus,
+        status: Shared<PodStatus>,
     },
     /// A `PUT pods/NAME/status`.
     UpdatePodStatus(Pod),
@@ -318,7 +319,7 @@ impl ApiOp {
                 JSON,
             )),
             ApiOp::PatchPodStatus { uid, status, .. } => {
-                Some((Body::PodStatus { uid: uid.clone(), status: Arc::new(status.clone()) }, SMP))
+                Some((Body::PodStatus { uid: uid.clone(), status: status.clone() }, SMP))
             }
             ApiOp::DeletePod { grace_seconds, precondition_uid, background, .. } => {
                 let mut body = if *background {

@@ -377,7 +377,7 @@ impl Kubelet {
         pod: &Pod,
         killed: Option<&RunningContainer>,
         at: SimTime,
-    ) -> PodStatus {
+    ) -> Shared<PodStatus> {
         let now = Time::at(ctx.wall());
         let mut status = self.status_base(h, ctx, pod);
         let mut all_zero = true;
@@ -448,7 +448,7 @@ impl Kubelet {
         status
     }
 
-    pub(super) fn status_base(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> PodStatus {
+    pub(super) fn status_base(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> Shared<PodStatus> {
         let machine = h;
         let mut status = pod.status.clone();
         status.host_ip = machine.ip.clone();
@@ -554,7 +554,7 @@ impl Kubelet {
         h: &mut Shared<Host>,
         ctx: &mut Ctx<'_, MachineTimer>,
         pod: &Pod,
-        status: PodStatus,
+        status: Shared<PodStatus>,
     ) {
         if status == pod.status {
             return;

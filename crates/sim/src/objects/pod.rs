@@ -17,7 +17,8 @@ pub struct Pod {
     /// Shared between the Pod's versions (and copied when one writes it): most versions change
     /// only the status.
     pub spec: Shared<PodSpec>,
-    pub status: PodStatus,
+    /// Shared the same way: a status PATCH's body and the version it makes hold one status.
+    pub status: Shared<PodStatus>,
 }
 
 impl Pod {
@@ -120,7 +121,8 @@ pub struct ClaimVolumeSource {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectedVolume {
-    pub sources: Vec<serde_json::Value>,
+    /// Shared: every Pod's service-account volume has the same sources.
+    pub sources: Shared<Vec<serde_json::Value>>,
     pub default_mode: i32,
 }
 
