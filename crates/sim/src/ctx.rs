@@ -146,7 +146,33 @@ pub(crate) type Wake<T> = (SimTime, u64, T);
 /// `Deref`), and the timers of its own type `T` it asks for.
 pub(crate) struct Ctx<'a, T> {
     io: Io<'a>,
-    timers: Vec<Wake<T>>,
+    timers: Timers<T>,
+}
+
+/// The timers one input asks for, in the order asked. Most inputs ask for one (a loop's next
+/// round), which is kept without allocating.
+pub(crate) struct Timers<T> {
+    first: Option<Wake<T>>,
+    rest: Vec<Wake<T>>,
+}
+
+impl<T> Timers<T> {
+    fn push(&mut self, wake: Wake<T>) {
+        if self.first.is_none() {
+            self.first = Some(wake);
+        } else {
+            self.rest.push(wake);
+        }
+    }
+}
+
+impl<T> IntoIterator for Timers<T> {
+    type Item = Wake<T>;
+    type IntoIter = std::iter::Chain<std::option::IntoIter<Wake<T>>, std::vec::IntoIter<Wake<T>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.first.into_iter().chain(self.rest)
+    }
 }
 
 /// The part of a [`Ctx`] that does not depend on the component's timer type: requests, reads,
@@ -187,11 +213,11 @@ impl<'a, T> Ctx<'a, T> {
         log: &'a mut Log,
         bus: &'a mut Bus,
     ) -> Ctx<'a, T> {
-        Ctx { io: Io { now, epoch, profile, rng, api, log, bus }, timers: Vec::new() }
+        Ctx { io: Io { now, epoch, profile, rng, api, log, bus }, timers: Timers { first: None, rest: Vec::new() } }
     }
 
     /// The timers asked for, in the order they were asked for.
-    pub(crate) fn finish(self) -> Vec<Wake<T>> {
+    pub(crate) fn finish(self) -> Timers<T> {
         self.timers
     }
 

@@ -24,7 +24,7 @@ use super::controllers::scheduler::{Scheduler, SchedulerTimer};
 use super::controllers::statefulset::StatefulSetController;
 use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
 use super::controllers::ttl::TtlController;
-use super::ctx::{Bus, Changes, Ctx, NoTimer, Wake};
+use super::ctx::{Bus, Changes, Ctx, NoTimer};
 use super::kubectl;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView, ShutdownPeriods};
@@ -138,7 +138,7 @@ impl Core {
             &mut self.bus,
         );
         let result = f(&mut ctx);
-        let timers: Vec<Wake<T>> = ctx.finish();
+        let timers = ctx.finish();
         for (at, seq, timer) in timers {
             self.queue.push(at, seq, wrap(timer));
         }
