@@ -56,7 +56,7 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
     // The node event, at once.
     let event = log.events.iter().find(|e| e.reason == "Shutdown").expect("a Shutdown event");
     assert_eq!(event.t, shutdown);
-    assert_eq!(event.message, "Shutdown manager detected shutdown event");
+    assert_eq!(&*event.message, "Shutdown manager detected shutdown event");
     assert_eq!(event.source, "kubelet");
 
     // The immediate status sync: Ready False, KubeletNotReady, `node is shutting down`.
@@ -78,7 +78,7 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
     assert_eq!(after.status.message, "Pod was terminated in response to imminent node shutdown.");
     let dt = after.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("DisruptionTarget");
     assert_eq!((dt.status.as_str(), dt.reason.as_str()), ("True", "TerminationByKubelet"));
-    assert_eq!(dt.message, "Pod was terminated in response to imminent node shutdown.");
+    assert_eq!(&*dt.message, "Pod was terminated in response to imminent node shutdown.");
     let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_str()).collect();
     let pod_key = format!("default/{}", web.metadata.name);
     assert!(lines.contains(
@@ -134,7 +134,7 @@ fn a_pod_bound_while_the_node_shuts_down_is_rejected() {
     ];
     let timeline = run(scenario, &actions, s(200));
     let e = timeline.log().events.iter().find(|e| e.reason == "NodeShutdown").expect("a NodeShutdown event");
-    assert_eq!(e.message, "Pod was rejected as the node is shutting down.");
+    assert_eq!(&*e.message, "Pod was rejected as the node is shutting down.");
     assert_eq!(e.type_, "Warning");
     let pods = timeline.at(s(130)).pods();
     let pod = pods.iter().find(|p| p.status.reason == "NodeShutdown").expect("the rejected Pod");
@@ -184,7 +184,7 @@ fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
 
     // The node lifecycle controller's next pass: RemovingNode.
     let removing = log.events.iter().find(|e| e.reason == "RemovingNode").expect("RemovingNode");
-    assert_eq!(removing.message, "Node node-1 event: Removing Node node-1 from Controller");
+    assert_eq!(&*removing.message, "Node node-1 event: Removing Node node-1 from Controller");
     assert!(removing.t - delete <= Duration::from_secs(5));
 
     // The kubelet keeps running and cannot find its Node.

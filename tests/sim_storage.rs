@@ -73,14 +73,14 @@ fn the_pod_names_its_claim_and_mounts_it() {
 fn the_claim_waits_for_its_consumer_then_the_provisioner_and_the_pod_is_bound_after() {
     let timeline = with_statefulset(DEFAULT_SEED);
     let claim_created = event(&timeline, "SuccessfulCreate", "db");
-    assert_eq!(claim_created.message, "create Claim data-db-0 Pod db-0 in StatefulSet db success");
+    assert_eq!(&*claim_created.message, "create Claim data-db-0 Pod db-0 in StatefulSet db success");
     assert_eq!(claim_created.source, "statefulset-controller");
     let wait = event(&timeline, "WaitForFirstConsumer", "data-db-0");
-    assert_eq!(wait.message, "waiting for first consumer to be created before binding");
+    assert_eq!(&*wait.message, "waiting for first consumer to be created before binding");
     assert_eq!(wait.source, "persistentvolume-controller");
     let external = event(&timeline, "ExternalProvisioning", "data-db-0");
     assert_eq!(
-        external.message,
+        &*external.message,
         "Waiting for a volume to be created either by the external provisioner 'pd.csi.storage.gke.io' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
     );
     assert_eq!(external.source, "persistentvolume-controller");
@@ -89,13 +89,13 @@ fn the_claim_waits_for_its_consumer_then_the_provisioner_and_the_pod_is_bound_af
     let external_count = log.events.iter().filter(|e| e.reason == "ExternalProvisioning").map(|e| e.count).max();
     assert_eq!(external_count, Some(2));
     let provisioning = event(&timeline, "Provisioning", "data-db-0");
-    assert_eq!(provisioning.message, "External provisioner is provisioning volume for claim \"default/data-db-0\"");
+    assert_eq!(&*provisioning.message, "External provisioner is provisioning volume for claim \"default/data-db-0\"");
     assert_eq!(provisioning.source, PROVISIONER_COMPONENT);
     assert!(PROVISIONER_COMPONENT.starts_with("pd.csi.storage.gke.io_"));
     let succeeded = event(&timeline, "ProvisioningSucceeded", "data-db-0");
     let claims = timeline.at(s(60)).claims();
     let claim = claims.iter().find(|c| c.metadata.name == "data-db-0").expect("data-db-0");
-    assert_eq!(succeeded.message, format!("Successfully provisioned volume pvc-{}", claim.metadata.uid));
+    assert_eq!(&*succeeded.message, format!("Successfully provisioned volume pvc-{}", claim.metadata.uid));
     assert_eq!(succeeded.source, PROVISIONER_COMPONENT);
 
     // The order, and the delay: CreateVolume takes what the keyed generator says.

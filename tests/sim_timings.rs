@@ -324,7 +324,7 @@ fn registration_chapter_strings_and_order() {
     let failed = log.events.iter().find(|e| e.reason == "FailedScheduling").expect("FailedScheduling");
     assert!(failed.object.name.starts_with("demo-"), "{}", failed.object.name);
     assert_eq!(
-        failed.message,
+        &*failed.message,
         "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
     );
     let binding = |prefix: &str| {
@@ -683,7 +683,7 @@ fn created_container_message_follows_the_profile() {
     for (profile, want) in [(Profile::V1_34, "Created container: nginx"), (Profile::V1_31, "Created container nginx")] {
         let timeline = chapter_timeline(Chapter::Registration, Config { profile, ..Config::default() });
         let created = event_after(timeline.log(), SimTime::ZERO, "kubelet", "Created", "").expect("Created");
-        assert_eq!(created.message, want, "{profile}");
+        assert_eq!(&*created.message, want, "{profile}");
     }
 }
 

@@ -199,10 +199,10 @@ impl Recorder {
         message: String,
         at: SimTime,
     ) {
-        let (component, host) = match source {
-            Source::Kubelet(host) => ("kubelet", host.to_string()),
-            Source::Controller(c) => (c, String::new()),
-            Source::Scheduler { .. } => ("default-scheduler", String::new()),
+        let (component, host): (&'static str, &str) = match source {
+            Source::Kubelet(host) => ("kubelet", host),
+            Source::Controller(c) => (c, ""),
+            Source::Scheduler { .. } => ("default-scheduler", ""),
         };
         let wall_at = ctx.wall_at(at);
         let o = &object;
@@ -210,7 +210,7 @@ impl Recorder {
         let rv = if matches!(source, Source::Scheduler { .. }) { o.resource_version.as_str() } else { "" };
         let key = Digest::of(&EventKey {
             component,
-            host: &host,
+            host,
             object: [&o.kind, &o.namespace, &o.name, &o.uid, &o.api_version, rv, &o.field_path],
             type_,
             reason,
@@ -218,6 +218,8 @@ impl Recorder {
         });
         let existing = self.seen.get(&key).cloned();
         let wall_now = ctx.wall();
+        let message: Arc<str> = message.into();
+        let object = Arc::new(object);
         let (event_key, count) =
             match existing.and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e))) {
                 Some((k, n, stored)) => {
@@ -257,37 +259,40 @@ impl Recorder {
                             api_version: "v1",
                             metadata: meta,
                             involved_object: object.clone(),
-                            reason: reason.into(),
+                            reason,
                             message: message.clone(),
                             source: EventSource::default(),
                             first_timestamp: None,
                             last_timestamp: None,
                             count: None,
-                            type_: type_.into(),
+                            type_,
                             event_time: Some(MicroTime(wall_at)),
                             series: None,
-                            action: action.into(),
-                            reporting_component: "default-scheduler".into(),
+                            action,
+                            reporting_component: "default-scheduler",
                             reporting_instance: SCHEDULER_INSTANCE.into(),
                         },
-                        _ => Event {
-                            kind: "Event",
-                            api_version: "v1",
-                            metadata: meta,
-                            involved_object: object.clone(),
-                            reason: reason.into(),
-                            message: message.clone(),
-                            source: EventSource { component: component.into(), host: host.clone() },
-                            first_timestamp: Some(Time::at(wall_at)),
-                            last_timestamp: Some(Time::at(wall_at)),
-                            count: Some(1),
-                            type_: type_.into(),
-                            event_time: None,
-                            series: None,
-                            action: String::new(),
-                            reporting_component: component.into(),
-                            reporting_instance: host.clone(),
-                        },
+                        _ => {
+                            let host: Arc<str> = host.into();
+                            Event {
+                                kind: "Event",
+                                api_version: "v1",
+                                metadata: meta,
+                                involved_object: object.clone(),
+                                reason,
+                                message: message.clone(),
+                                source: EventSource { component, host: host.clone() },
+                                first_timestamp: Some(Time::at(wall_at)),
+                                last_timestamp: Some(Time::at(wall_at)),
+                                count: Some(1),
+                                type_,
+                                event_time: None,
+                                series: None,
+                                action: "",
+                                reporting_component: component,
+                                reporting_instance: host,
+                            }
+                        }
                     };
                     ctx.store_event(event, ChangeType::Added);
                     (Arc::new(ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name)), 1)
@@ -301,7 +306,7 @@ impl Recorder {
             reason,
             type_,
             message,
-            object: Arc::new(object),
+            object,
             source: component,
             count,
             key: event_key,

@@ -510,7 +510,7 @@ pub struct EventRecord {
     pub reason: &'static str,
     /// `Normal` or `Warning`.
     pub type_: &'static str,
-    pub message: String,
+    pub message: Arc<str>,
     pub object: Arc<ObjectReference>,
     /// The component that reported it (`kubelet`, `node-controller`, ...).
     pub source: &'static str,

@@ -62,7 +62,7 @@ fn cordon_patches_spec_and_the_controller_adds_the_taint() {
     let event = |reason: &str| log.events.iter().find(|e| e.reason == reason).map(|e| (e.t, e.message.clone()));
     let (at, message) = event("NodeNotSchedulable").expect("NodeNotSchedulable");
     assert!(at > s(90) && at <= s(101), "{at:?}");
-    assert_eq!(message, "Node node-1 status is now: NodeNotSchedulable");
+    assert_eq!(&*message, "Node node-1 status is now: NodeNotSchedulable");
     // Uncordon: `null`, the taint goes, NodeSchedulable.
     let unpatch =
         log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.method == Method::Patch).nth(1).unwrap();
@@ -85,10 +85,10 @@ fn drain_evicts_everything_at_once_and_retries_a_429_every_5s() {
     assert_eq!(evictions[0].outcome, Outcome::Code(201));
     assert_eq!(evictions[1].outcome, Outcome::Code(429));
     let Some(nodeline_sim::Response::Status(status)) = &evictions[1].response else { panic!("a Status") };
-    assert_eq!(status.message, EVICTION_429);
+    assert_eq!(&*status.message, EVICTION_429);
     let cause = &status.details.as_ref().expect("details").causes[0];
     assert_eq!(cause.reason, "DisruptionBudget");
-    assert_eq!(cause.message, "The disruption budget web needs 5 healthy pods and has 6 currently");
+    assert_eq!(&*cause.message, "The disruption budget web needs 5 healthy pods and has 6 currently");
     // (currentHealthy is the controller's last count: the API server only decremented the allowance.)
     // The refused Pod is tried again exactly 5 s later, and that succeeds.
     assert_eq!(evictions[2].path, evictions[1].path);

@@ -563,12 +563,12 @@ pub fn event_row(e: &Event, now: WallTime) -> Row {
     let target = if e.involved_object.name.is_empty() { kind } else { format!("{kind}/{}", e.involved_object.name) };
     let component = if e.source.component.is_empty() { &e.reporting_component } else { &e.source.component };
     let instance = if e.source.host.is_empty() { &e.reporting_instance } else { &e.source.host };
-    let source = if instance.is_empty() { component.clone() } else { format!("{component}, {instance}") };
+    let source = if instance.is_empty() { component.to_string() } else { format!("{component}, {instance}") };
     Row {
         cells: vec![
             last,
-            e.type_.clone(),
-            e.reason.clone(),
+            e.type_.to_string(),
+            e.reason.to_string(),
             target,
             e.involved_object.field_path.clone(),
             source,

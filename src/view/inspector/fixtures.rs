@@ -108,7 +108,7 @@ pub(super) fn event(count: Option<i32>, first: &str, last: &str) -> Event {
         kind: "Event",
         api_version: "v1",
         metadata: ObjectMeta { name: "node-1.1".into(), namespace: "default".into(), ..ObjectMeta::default() },
-        involved_object: ObjectReference { kind: "Node".into(), name: "node-1".into(), ..Default::default() },
+        involved_object: ObjectReference { kind: "Node".into(), name: "node-1".into(), ..Default::default() }.into(),
         reason: "NodeHasSufficientMemory".into(),
         message: "Node node-1 status is now: NodeHasSufficientMemory".into(),
         source: EventSource { component: "kubelet".into(), host: "node-1".into() },
@@ -118,7 +118,7 @@ pub(super) fn event(count: Option<i32>, first: &str, last: &str) -> Event {
         type_: "Normal".into(),
         event_time: None,
         series: None,
-        action: String::new(),
+        action: "",
         reporting_component: "kubelet".into(),
         reporting_instance: "node-1".into(),
     }
