@@ -136,6 +136,10 @@ impl Scheduler {
         let live: VecMap<&str, ()> = pending.iter().map(|p| (p.metadata.uid.as_str(), ())).collect();
         self.unschedulable.retain(|uid, _| live.contains_key(uid.as_str()));
         self.binding.retain(|uid, _| live.contains_key(uid.as_str()));
+        // Each node's load (bound Pods), by the node's place in name order: read from the store
+        // once for the pass and kept up to date by each placement (only the scheduler binds, and
+        // the nodes do not change while it runs).
+        let mut loads: Vec<usize> = Vec::new();
         for pod in pending {
             let uid = pod.metadata.uid.clone();
             if self.binding.contains_key(&uid) {
@@ -149,7 +153,10 @@ impl Scheduler {
                     continue;
                 }
             }
-            self.schedule_one(&pod, ctx);
+            if loads.is_empty() {
+                loads = ctx.store().nodes_with_pod_counts().map(|(_, count)| count).collect();
+            }
+            self.schedule_one(&pod, ctx, &mut loads);
         }
     }
 
@@ -157,16 +164,27 @@ impl Scheduler {
         ctx.store().nodes.values().any(|n| fits(pod, n))
     }
 
-    fn schedule_one(&mut self, pod: &Arc<Pod>, ctx: &mut Ctx<'_, SchedulerTimer>) {
+    fn schedule_one(&mut self, pod: &Arc<Pod>, ctx: &mut Ctx<'_, SchedulerTimer>, loads: &mut [usize]) {
         let uid = pod.metadata.uid.clone();
         let profile = ctx.profile;
-        let feasible: Vec<(Arc<Node>, usize)> = ctx
-            .store()
-            .nodes_with_pod_counts()
-            .filter(|(n, _)| fits(pod, n))
-            .map(|(n, count)| (n.clone(), count))
-            .collect();
-        if feasible.is_empty() {
+        // Score: fewest Pods first (NodeResourcesFit's least-allocated, in effect); ties are broken
+        // at random, as selectHost does, among the feasible nodes in name order.
+        let nodes = &ctx.store().nodes;
+        debug_assert_eq!(nodes.len(), loads.len(), "the nodes do not change during a pass");
+        let mut best = usize::MAX;
+        let mut tied: Vec<usize> = Vec::new();
+        for (i, (_, node)) in nodes.iter().enumerate() {
+            if loads[i] > best || !fits(pod, node) {
+                continue;
+            }
+            if loads[i] < best {
+                best = loads[i];
+                tied.clear();
+            }
+            tied.push(i);
+        }
+        let ties = tied.len() as u64;
+        if ties == 0 {
             let reasons: Vec<String> =
                 ctx.store().nodes.values().filter_map(|n| filter(pod, n, profile).err()).collect();
             let message = fit_error(&reasons, profile);
@@ -200,13 +218,11 @@ impl Scheduler {
             }
             return;
         }
-        // Score: fewest Pods first (NodeResourcesFit's least-allocated, in effect); ties are broken
-        // at random, as selectHost does.
-        let best = feasible.iter().map(|(_, load)| *load).min().expect("non-empty");
-        let top: Vec<&Arc<Node>> = feasible.iter().filter(|(_, load)| *load == best).map(|(n, _)| n).collect();
-        let pick = top[ctx.rng.below(top.len() as u64) as usize].metadata.name.clone();
+        let place = tied[ctx.rng.below(ties) as usize];
+        let pick = ctx.store().nodes.entry_at(place).0.clone();
         if self.prebind_volumes(pod, &pick, ctx) {
             self.bind(pod, pick, ctx);
+            loads[place] = ctx.store().pod_count_on(ctx.store().nodes.entry_at(place).0);
         }
     }
 
