@@ -67,9 +67,29 @@ impl Rng {
     pub fn uuid(&mut self) -> String {
         let a = self.next_u64();
         let b = self.next_u64();
-        let hex = format!("{a:016x}{b:016x}");
-        let variant = ['8', '9', 'a', 'b'][(b >> 62) as usize];
-        format!("{}-{}-4{}-{}{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], variant, &hex[17..20], &hex[20..32])
+        // The 32 hex digits of `a` then `b`, written as 8-4-4-4-12 with the version digit (the
+        // 13th) set to 4 and the variant digit (the 17th) to 8, 9, a or b. (Written by hand, not
+        // with `format!`: an hour of 1,000 nodes draws 60,000 of them.)
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let digit = |i: usize| {
+            let word = if i < 16 { a } else { b };
+            DIGITS[((word >> (60 - 4 * (i % 16))) & 0xf) as usize]
+        };
+        let mut out = [0u8; 36];
+        let mut at = 0;
+        for i in 0..32 {
+            if matches!(i, 8 | 12 | 16 | 20) {
+                out[at] = b'-';
+                at += 1;
+            }
+            out[at] = match i {
+                12 => b'4',
+                16 => b"89ab"[(b >> 62) as usize],
+                _ => digit(i),
+            };
+            at += 1;
+        }
+        out.iter().map(|&c| c as char).collect()
     }
 
     /// `n` characters from the Kubernetes name-suffix alphabet.
@@ -79,9 +99,10 @@ impl Rng {
 
     /// `n` lowercase hex digits (machine IDs, boot IDs).
     pub fn hex(&mut self, n: usize) -> String {
+        use std::fmt::Write;
         let mut s = String::with_capacity(n + 16);
         while s.len() < n {
-            s.push_str(&format!("{:016x}", self.next_u64()));
+            let _ = write!(s, "{:016x}", self.next_u64());
         }
         s.truncate(n);
         s
@@ -113,6 +134,17 @@ mod tests {
             assert_eq!(&u[14..15], "4");
             assert!("89ab".contains(&u[19..20]), "{u}");
         }
+    }
+
+    #[test]
+    fn uuids_are_the_two_draws_in_hex() {
+        let mut r = Rng::new(1);
+        let mut copy = r.clone();
+        let (a, b) = (copy.next_u64(), copy.next_u64());
+        let hex = format!("{a:016x}{b:016x}");
+        let variant = ['8', '9', 'a', 'b'][(b >> 62) as usize];
+        let want = format!("{}-{}-4{}-{}{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], variant, &hex[17..20], &hex[20..32]);
+        assert_eq!(r.uuid(), want);
     }
 
     #[test]
