@@ -60,8 +60,9 @@ pub(crate) type ApiResult = Result<Answer, Box<Status>>;
 pub(crate) enum Answer {
     /// The object as stored (or read).
     Object(Object),
-    /// A Lease renewed, kept compactly.
-    Renewed(LeaseVersion),
+    /// A Lease renewed, kept compactly, and its place among the Leases (the next renewal's
+    /// hint, [`ApiOp::RenewLease`]'s `slot`).
+    Renewed(LeaseVersion, u32),
 }
 
 /// A set of Pods, by namespace and name.
@@ -407,8 +408,8 @@ impl ApiServer {
     /// Runs one request through authorization, admission and the store.
     pub(crate) fn execute(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
         match op {
-            ApiOp::RenewLease { read, renew_time } => {
-                self.renew_lease(ctx, caller, &read, renew_time).map(Answer::Renewed)
+            ApiOp::RenewLease { read, renew_time, slot } => {
+                self.renew_lease(ctx, caller, &read, renew_time, slot).map(|(v, slot)| Answer::Renewed(v, slot))
             }
             op => self.apply(ctx, caller, op).map(Answer::Object),
         }
@@ -422,7 +423,8 @@ impl ApiServer {
         caller: Caller<'_>,
         read: &LeaseVersion,
         renew_time: MicroTime,
-    ) -> Result<LeaseVersion, Box<Status>> {
+        hint: u32,
+    ) -> Result<(LeaseVersion, u32), Box<Status>> {
         let name = &read.base.metadata.name;
         if let Caller::Node(me) = caller
             && name != me
@@ -430,7 +432,16 @@ impl ApiServer {
             return Err(lease_forbidden(name));
         }
         let group = "coordination.k8s.io";
-        let Some(current) = self.leases.get_mut(name) else { return Err(not_found(group, "leases", name)) };
+        let hint = hint as usize;
+        let slot = if hint < self.leases.len() && self.leases.entry_at(hint).0 == name {
+            hint
+        } else {
+            match self.leases.position(name.as_str()) {
+                Ok(slot) => slot,
+                Err(_) => return Err(not_found(group, "leases", name)),
+            }
+        };
+        let current = self.leases.value_at_mut(slot);
         if current.resource_version != read.resource_version {
             return Err(conflict(group, "leases", name));
         }
@@ -439,7 +450,7 @@ impl ApiServer {
         let renewed = LeaseVersion::renewed(current.base.clone(), self.resource_version, renew_time);
         *current = renewed.clone();
         ctx.log.push_renewal(ctx.now, renewed.clone(), ctx.request);
-        Ok(renewed)
+        Ok((renewed, slot as u32))
     }
 
     /// [`ApiServer::execute`], answering with the object.
@@ -671,8 +682,8 @@ impl ApiServer {
                 next.metadata.creation_timestamp = current.base.metadata.creation_timestamp;
                 Ok(self.store_lease(ctx, next, ChangeType::Modified))
             }
-            ApiOp::RenewLease { read, renew_time } => {
-                self.renew_lease(ctx, caller, &read, renew_time).map(|v| Object::Lease(v.lease()))
+            ApiOp::RenewLease { read, renew_time, slot } => {
+                self.renew_lease(ctx, caller, &read, renew_time, slot).map(|(v, _)| Object::Lease(v.lease()))
             }
             ApiOp::CreatePod(mut pod) => {
                 admit_pod(&mut pod, ctx.rng);

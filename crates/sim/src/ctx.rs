@@ -318,7 +318,7 @@ impl Io<'_> {
     ) -> Reply {
         match self.send(actor, from, op, query) {
             Ok(Answer::Object(o)) => Reply::Ok(o),
-            Ok(Answer::Renewed(version)) => Reply::Ok(Object::Lease(version.lease())),
+            Ok(Answer::Renewed(version, _)) => Reply::Ok(Object::Lease(version.lease())),
             Err(reply) => reply,
         }
     }
@@ -334,13 +334,13 @@ impl Io<'_> {
         op: ApiOp,
         query: &'static str,
     ) -> Result<Answer, Reply> {
-        if let ApiOp::RenewLease { read, renew_time } = &op
+        if let ApiOp::RenewLease { read, renew_time, slot } = &op
             && let Some(s) = from
             && !s.network_cut
             && let Some(entry) = self.log.requests.renewal_entry(&read.base, &actor, query)
         {
-            let (read, renew_time) = (read.clone(), *renew_time);
-            return self.renew(actor, s, read, renew_time, query, entry);
+            let (read, renew_time, slot) = (read.clone(), *renew_time, *slot);
+            return self.renew(actor, s, (read, renew_time, slot), query, entry);
         }
         let seq = self.log.seq();
         let mut request = self.request(seq, actor, from, &op, query);
@@ -383,17 +383,16 @@ impl Io<'_> {
         &mut self,
         actor: Actor,
         from: Sender<'_>,
-        read: super::record::LeaseVersion,
-        renew_time: super::objects::MicroTime,
+        (read, renew_time, slot): (super::record::LeaseVersion, super::objects::MicroTime, u32),
         query: &'static str,
         entry: u32,
     ) -> Result<Answer, Reply> {
         let seq = self.log.seq();
         let first_change = self.log.changes.len();
         let t = self.now;
-        let result = self.execute(Some(from), ApiOp::RenewLease { read: read.clone(), renew_time });
+        let result = self.execute(Some(from), ApiOp::RenewLease { read: read.clone(), renew_time, slot });
         match result {
-            Ok(Answer::Renewed(stored))
+            Ok(Answer::Renewed(stored, found))
                 if self.log.changes.len() == first_change + 1
                     && Arc::ptr_eq(&stored.base, &read.base)
                     && stored.renew_time == Some(renew_time) =>
@@ -402,16 +401,17 @@ impl Io<'_> {
                 #[cfg(debug_assertions)]
                 {
                     let mut whole =
-                        self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time }, query);
+                        self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time, slot }, query);
                     whole.outcome = Outcome::Code(200);
                     whole.response = Some(Response::Renewal(stored.clone()));
                     whole.changes = ChangeRange::new(first_change as u32, first_change as u32 + 1);
                     assert_eq!(self.log.requests.last_renewal(), Some(whole), "a renewal row keeps its request");
                 }
-                Ok(Answer::Renewed(stored))
+                Ok(Answer::Renewed(stored, found))
             }
             result => {
-                let request = self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time }, query);
+                let request =
+                    self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time, slot }, query);
                 self.finish(request, first_change, result, false, false)
             }
         }
@@ -531,10 +531,10 @@ impl Io<'_> {
                 });
                 Ok(Answer::Object(obj))
             }
-            Ok(Answer::Renewed(version)) => {
+            Ok(Answer::Renewed(version, slot)) => {
                 request.outcome = Outcome::Code(200);
                 request.response = Some(Response::Renewal(version.clone()));
-                Ok(Answer::Renewed(version))
+                Ok(Answer::Renewed(version, slot))
             }
             Err(status) => {
                 request.outcome = Outcome::Code(status.code);

@@ -59,6 +59,9 @@ pub(crate) enum ApiOp {
     RenewLease {
         read: LeaseVersion,
         renew_time: MicroTime,
+        /// Where the API server found the Lease among its Leases the last time (a hint: any
+        /// value works, a right one spares the search by name).
+        slot: u32,
     },
     CreatePod(Pod),
     GetPod {
@@ -300,7 +303,7 @@ impl ApiOp {
                 Some(renewal) => Some((renewal, JSON)),
                 None => obj(Object::Lease(lease.clone())),
             },
-            ApiOp::RenewLease { read, renew_time } => Some((
+            ApiOp::RenewLease { read, renew_time, .. } => Some((
                 Body::Renewal {
                     base: read.base.clone(),
                     resource_version: read.resource_version,

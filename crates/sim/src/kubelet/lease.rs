@@ -69,7 +69,7 @@ impl Kubelet {
             || read.base.spec.lease_duration_seconds == Some(LEASE_DURATION_SECONDS);
         let op = if duration_kept && !read.base.metadata.owner_references.is_empty() {
             // Only renewTime changes (every renewal but the first after a start): nothing to build.
-            ApiOp::RenewLease { read, renew_time }
+            ApiOp::RenewLease { read, renew_time, slot: self.lease_slot }
         } else {
             let base = read.lease();
             let mut lease = Lease::clone(&base);
@@ -90,7 +90,10 @@ impl Kubelet {
             ApiOp::UpdateLease { lease: Arc::new(lease), base }
         };
         let answer = match h.send_heartbeat(ctx, op) {
-            Ok(Answer::Renewed(stored)) => Ok(stored),
+            Ok(Answer::Renewed(stored, slot)) => {
+                self.lease_slot = slot;
+                Ok(stored)
+            }
             Ok(Answer::Object(Object::Lease(stored))) => Ok(LeaseVersion::whole(stored)),
             Ok(Answer::Object(_)) => unreachable!("PUT lease returns a Lease"),
             Err(reply) => Err(reply),

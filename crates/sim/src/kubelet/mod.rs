@@ -400,6 +400,8 @@ pub(crate) struct Kubelet {
     fast_status_done: bool,
     /// The Lease as last written or read (compactly: renewing builds no Lease).
     lease: Option<LeaseVersion>,
+    /// Where the API server last found the Lease (the renewal's hint, `ApiOp::RenewLease`).
+    lease_slot: u32,
     lease_sleep: Duration,
     /// What the setters read at the last sync that found nothing to send.
     quiet_inputs: Option<status::StatusInputs>,
@@ -444,6 +446,7 @@ impl Kubelet {
             pleg_relisted: false,
             fast_status_done: false,
             lease: None,
+            lease_slot: 0,
             lease_sleep: millis(100),
             quiet_inputs: None,
             last_unschedulable: false,

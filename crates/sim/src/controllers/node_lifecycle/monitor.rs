@@ -43,14 +43,27 @@ impl NodeLifecycle {
         let slots = if self.forget_deleted_nodes(ctx) { self.pair_with_store(ctx) } else { slots };
         // Leases are not written during a pass: their renewTimes are read once.
         let renewed = self.renew_times(ctx);
-        let mut zone_conditions: VecMap<Zone, ZoneCount> = VecMap::new();
+        // Each zone's counts, found by a short scan (a fleet has a few zones; the entries of one
+        // zone usually share its name's allocation).
+        let mut zone_conditions: Vec<(Zone, ZoneCount)> = Vec::new();
+        // Whether any node waits in a tainting queue. A node joins one only while it is itself
+        // processed, so a Ready node found in none now is in none when its turn comes: for it
+        // (and without a NoExecute taint) the taint-based eviction step does nothing.
+        let any_queued = self.tainters.values().any(|q| !q.set.is_empty());
         for (i, &slot) in slots.iter().enumerate() {
             let node = node_at(ctx, i);
             let name = &node.metadata.name;
             let (observed, current) = self.try_update_node_health(slot, &node, renewed[i], ctx);
             let zone = self.zone_at(slot, &node);
             if !self.excluded_at(slot, &node) {
-                let count = zone_conditions.get_or_insert_with(zone.clone(), ZoneCount::default);
+                let place = match zone_conditions.iter().position(|(z, _)| Arc::ptr_eq(z, &zone) || *z == zone) {
+                    Some(place) => place,
+                    None => {
+                        zone_conditions.push((zone.clone(), ZoneCount::default()));
+                        zone_conditions.len() - 1
+                    }
+                };
+                let count = &mut zone_conditions[place].1;
                 if current == Some("True") {
                     count.ready += 1;
                 } else {
@@ -60,7 +73,13 @@ impl NodeLifecycle {
             let Some(current) = current else { continue };
             // The pass's own write (if any) is read back.
             let node = node_at(ctx, i);
-            self.process_taint_based_eviction(&node, &zone, observed, ctx);
+            let untouched = observed == "True"
+                && !any_queued
+                && !node.has_taint(TAINT_UNREACHABLE, "NoExecute")
+                && !node.has_taint(TAINT_NOT_READY, "NoExecute");
+            if !untouched {
+                self.process_taint_based_eviction(&node, &zone, observed, ctx);
+            }
             if current != "True" && observed == "True" {
                 let uid = node.metadata.uid.clone();
                 self.recorder.event(
@@ -74,7 +93,7 @@ impl NodeLifecycle {
                 self.mark_pods_not_ready(name, ctx);
             }
         }
-        self.handle_disruption(zone_conditions, ctx);
+        self.handle_disruption(zone_conditions.into_iter().collect(), ctx);
     }
 
     /// Known Nodes that are gone (`classifyNodes`' deleted): `RemovingNode`, and the controller
