@@ -80,15 +80,16 @@ pub(crate) struct ApiServer {
     /// Each node's Lease, compactly (a renewal builds no Lease).
     pub(crate) leases: Shared<VecMap<String, LeaseVersion>>,
     pub(crate) volume_attachments: Shared<VecMap<String, Arc<super::objects::VolumeAttachment>>>,
-    /// (The Pod maps are B-trees: Pods come by the thousand with random names, and a sorted
-    /// vector's inserts moved ~300 KB each at 1,000 nodes.)
+    /// (A B-tree: Pods come by the thousand with random names, and a sorted vector's inserts
+    /// moved ~100 KB each at 1,000 nodes.)
     pub(crate) pods: Shared<BTreeMap<(String, String), Arc<Pod>>>,
     /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
     pods_by_node: Shared<VecMap<String, PodKeys>>,
-    /// The Pods bound to no node yet.
-    unbound: Shared<BTreeMap<(String, String), ()>>,
+    /// The Pods bound to no node yet (the same map type as `pods`, so the page's code holds one
+    /// B-tree of Pods, not two).
+    unbound: Shared<BTreeMap<(String, String), Arc<Pod>>>,
     /// Each Pod's key by uid.
-    pod_uids: Shared<BTreeMap<String, (String, String)>>,
+    pod_uids: Shared<VecMap<String, (String, String)>>,
     /// How many Pods of each owner (by uid) are active: not terminating, not finished.
     active_by_owner: Shared<VecMap<String, i32>>,
     /// Each node's CSINode.
@@ -279,7 +280,7 @@ impl ApiServer {
 
     /// Pods bound to no node, in namespace/name order.
     pub(crate) fn unbound_pods(&self) -> impl Iterator<Item = &Arc<Pod>> {
-        self.unbound.keys().map(|k| &self.pods[k])
+        self.unbound.values()
     }
 
     /// The Pod with this uid.
@@ -354,7 +355,7 @@ impl ApiServer {
             }
         } else {
             if pod.spec.node_name.is_empty() {
-                self.unbound.insert(key.clone(), ());
+                self.unbound.insert(key.clone(), pod.clone());
             } else {
                 self.unbound.remove(&key);
                 self.pods_by_node.get_or_insert_with(pod.spec.node_name.clone(), VecMap::new).insert(key.clone(), ());
