@@ -33,7 +33,7 @@ impl NodeLifecycle {
                     let now = ctx.now;
                     self.tainters.insert(
                         zone.clone(),
-                        TaintQueue { queue: Vec::new(), set: VecMap::new(), limiter: Limiter::new(EVICTION_QPS, now) },
+                        TaintQueue::new(Limiter::new(EVICTION_QPS, now)),
                     );
                 }
                 self.mark_node_as_reachable(name, ctx);
@@ -49,7 +49,7 @@ impl NodeLifecycle {
         // Whether any node waits in a tainting queue. A node joins one only while it is itself
         // processed, so a Ready node found in none now is in none when its turn comes: for it
         // (and without a NoExecute taint) the taint-based eviction step does nothing.
-        let any_queued = self.tainters.values().any(|q| !q.set.is_empty());
+        let any_queued = self.tainters.values().any(|q| !q.is_empty());
         for (i, &slot) in slots.iter().enumerate() {
             let node = node_at(ctx, i);
             let name = &node.metadata.name;

@@ -98,7 +98,7 @@ impl NodeLifecycle {
     pub(super) fn mark_reachable(&mut self, node: &Node, zone: &Zone, ctx: &mut Ctx<'_, NodeLifecycleTimer>) -> bool {
         let name = node.metadata.name.as_str();
         let tainted = node.has_taint(TAINT_UNREACHABLE, "NoExecute") || node.has_taint(TAINT_NOT_READY, "NoExecute");
-        if !tainted && self.tainters.get(zone).is_none_or(|q| !q.set.contains(name)) {
+        if !tainted && self.tainters.get(zone).is_none_or(|q| !q.holds(name)) {
             return false;
         }
         let mut removed = false;
@@ -140,14 +140,14 @@ impl NodeLifecycle {
         for zone in zones {
             loop {
                 let q = self.tainters.get_mut(&zone).expect("zone");
-                let Some(head) = q.queue.first().cloned() else { break };
+                let Some(head) = q.head().map(str::to_string) else { break };
                 if !q.limiter.try_accept(now) {
                     if let Some(t) = q.limiter.next_token() {
                         wake = Some(wake.map_or(t, |w: SimTime| w.min(t)));
                     }
                     break;
                 }
-                q.queue.remove(0);
+                q.pop_head();
                 let Some(node) = ctx.store().node(&head).cloned() else { continue };
                 let stamp = Some(Time::at(ctx.wall()));
                 let (add, remove) = match node.ready_status() {

@@ -69,24 +69,108 @@ impl Limiter {
 /// One zone's NoExecute tainting queue (`RateLimitedTimedQueue`).
 #[derive(Clone, Debug)]
 pub(super) struct TaintQueue {
-    pub(super) queue: Vec<String>,
-    pub(super) set: VecMap<String, ()>,
+    /// The nodes waiting, in the order they were added, as (place number, node) records from
+    /// `start` on. A record is live while its node's entry in `set` holds its place number;
+    /// removing a node leaves its record behind, stale, to be skipped (a dark zone's nodes are
+    /// removed and queued again at every monitor pass, hundreds of them: no search, no shift).
+    queue: Vec<(u64, String)>,
+    start: usize,
+    /// `UniqueQueue.set`, and where each member waits: every node ever queued, with whether it
+    /// is in the set now and its live place number while it waits (a node the tainting pass has
+    /// taken off the queue stays in the set, `RemoveFromQueue`, so it is not queued again).
+    /// Entries are never removed, only marked, so no change moves the others.
+    set: VecMap<String, Slot>,
+    /// How many nodes the set holds.
+    members: usize,
+    /// The next place number.
+    next: u64,
     pub(super) limiter: Limiter,
 }
 
+/// A node's entry in a [`TaintQueue`]'s set.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    member: bool,
+    place: Option<u64>,
+}
+
 impl TaintQueue {
+    pub(super) fn new(limiter: Limiter) -> TaintQueue {
+        TaintQueue { queue: Vec::new(), start: 0, set: VecMap::new(), members: 0, next: 0, limiter }
+    }
+
+    /// Adds `node` at the back, unless the set holds it (`UniqueQueue.Add`).
     pub(super) fn add(&mut self, node: &str) -> bool {
-        if self.set.add(node.to_string()) {
-            self.queue.push(node.to_string());
-            true
-        } else {
-            false
+        let place = Some(self.next);
+        match self.set.get_mut(node) {
+            Some(slot) if slot.member => return false,
+            Some(slot) => *slot = Slot { member: true, place },
+            None => {
+                self.set.insert(node.to_string(), Slot { member: true, place });
+            }
+        }
+        self.members += 1;
+        self.queue.push((self.next, node.to_string()));
+        self.next += 1;
+        // Stale records are dropped once they outnumber the live ones.
+        if self.queue.len() - self.start > 2 * self.members + 64 {
+            let set = &self.set;
+            let live: Vec<(u64, String)> = self.queue[self.start..]
+                .iter()
+                .filter(|(p, n)| set.get(n.as_str()).is_some_and(|s| s.place == Some(*p)))
+                .cloned()
+                .collect();
+            self.queue = live;
+            self.start = 0;
+        }
+        true
+    }
+
+    /// Forgets `node`: off the queue and out of the set (`UniqueQueue.Remove`).
+    pub(super) fn remove(&mut self, node: &str) {
+        if let Some(slot) = self.set.get_mut(node)
+            && slot.member
+        {
+            *slot = Slot { member: false, place: None };
+            self.members -= 1;
         }
     }
 
-    pub(super) fn remove(&mut self, node: &str) {
-        self.set.remove(node);
-        self.queue.retain(|n| n != node);
+    /// Whether the set holds `node`.
+    pub(super) fn holds(&self, node: &str) -> bool {
+        self.set.get(node).is_some_and(|s| s.member)
+    }
+
+    /// Whether the set holds no node.
+    pub(super) fn is_empty(&self) -> bool {
+        self.members == 0
+    }
+
+    /// The node at the head of the queue (stale records before it are dropped).
+    pub(super) fn head(&mut self) -> Option<&str> {
+        while let Some((place, node)) = self.queue.get(self.start) {
+            if self.set.get(node.as_str()).is_some_and(|s| s.place == Some(*place)) {
+                break;
+            }
+            self.start += 1;
+        }
+        if self.start == self.queue.len() {
+            self.queue.clear();
+            self.start = 0;
+        }
+        self.queue.get(self.start).map(|(_, n)| n.as_str())
+    }
+
+    /// Takes the head off the queue, keeping it in the set (`RemoveFromQueue`).
+    pub(super) fn pop_head(&mut self) {
+        if self.head().is_none() {
+            return;
+        }
+        let (_, node) = &self.queue[self.start];
+        if let Some(slot) = self.set.get_mut(node.as_str()) {
+            slot.place = None;
+        }
+        self.start += 1;
     }
 
     /// `SwapLimiter`: a fresh bucket, drained if the old one had no token.
@@ -225,5 +309,72 @@ impl NodeLifecycle {
         if let Some(q) = self.tainters.get_mut(zone) {
             q.swap_limiter(qps, now);
         }
+    }
+}
+
+#[cfg(test)]
+mod queue_tests {
+    use super::*;
+
+    fn queue() -> TaintQueue {
+        TaintQueue::new(Limiter::new(0.1, SimTime::ZERO))
+    }
+
+    /// Takes every waiting node off the queue, in order.
+    fn drain(q: &mut TaintQueue) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(head) = q.head().map(str::to_string) {
+            q.pop_head();
+            out.push(head);
+        }
+        out
+    }
+
+    #[test]
+    fn a_node_removed_and_added_again_goes_to_the_back() {
+        let mut q = queue();
+        for n in ["a", "b", "c"] {
+            assert!(q.add(n));
+        }
+        assert!(!q.add("b"), "the set holds b");
+        q.remove("a");
+        assert!(q.add("a"));
+        assert_eq!(drain(&mut q), ["b", "c", "a"]);
+    }
+
+    #[test]
+    fn a_node_taken_off_the_queue_stays_in_the_set_until_removed() {
+        let mut q = queue();
+        q.add("a");
+        q.add("b");
+        assert_eq!(q.head(), Some("a"));
+        q.pop_head();
+        assert!(q.holds("a") && !q.add("a"), "RemoveFromQueue keeps it in the set");
+        assert_eq!(drain(&mut q), ["b"]);
+        q.remove("a");
+        assert!(!q.holds("a") && !q.is_empty(), "b is still in the set");
+        q.remove("b");
+        assert!(q.is_empty());
+        assert!(q.add("a"));
+        assert_eq!(drain(&mut q), ["a"]);
+    }
+
+    #[test]
+    fn requeueing_many_times_keeps_the_order_and_the_queue_small() {
+        let mut q = queue();
+        let names: Vec<String> = (0..100).map(|i| format!("node-{i}")).collect();
+        for n in &names {
+            q.add(n);
+        }
+        // A monitor pass after another: every node removed and queued again, in name order.
+        for _ in 0..50 {
+            for n in &names {
+                q.remove(n);
+                q.add(n);
+            }
+            assert!(q.queue.len() - q.start <= 2 * names.len() + 64 + 1, "stale records are dropped");
+        }
+        q.remove("node-3");
+        assert_eq!(drain(&mut q), names.iter().filter(|n| *n != "node-3").cloned().collect::<Vec<_>>());
     }
 }
