@@ -14,8 +14,8 @@ pub(crate) use op::ApiOp;
 pub use policy::EVICTION_429;
 
 use super::shared::Shared;
-use std::collections::BTreeMap;
 use super::vecmap::VecMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::objects::CsiNode;

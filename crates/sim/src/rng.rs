@@ -143,7 +143,8 @@ mod tests {
         let (a, b) = (copy.next_u64(), copy.next_u64());
         let hex = format!("{a:016x}{b:016x}");
         let variant = ['8', '9', 'a', 'b'][(b >> 62) as usize];
-        let want = format!("{}-{}-4{}-{}{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], variant, &hex[17..20], &hex[20..32]);
+        let want =
+            format!("{}-{}-4{}-{}{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], variant, &hex[17..20], &hex[20..32]);
         assert_eq!(r.uuid(), want);
     }
 

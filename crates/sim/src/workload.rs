@@ -58,6 +58,10 @@ pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: P
             preemption_policy: "PreemptLowerPriority".into(),
         }
         .into(),
-        status: Shared::new(PodStatus { phase: "Pending".into(), qos_class: "Burstable".into(), ..PodStatus::default() }),
+        status: Shared::new(PodStatus {
+            phase: "Pending".into(),
+            qos_class: "Burstable".into(),
+            ..PodStatus::default()
+        }),
     }
 }

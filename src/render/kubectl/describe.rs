@@ -377,7 +377,7 @@ pub(super) fn describe_events(w: &mut Prefix, events: &mut [&Event], now: WallTi
             _ => first.clone(),
         };
         let source = if e.source.component.is_empty() { &e.reporting_component } else { &e.source.component };
-        w.put(1, &[&e.type_, "\t", &e.reason, "\t", &interval, "\t", source, "\t", e.message.trim(), "\n"]);
+        w.put(1, &[e.type_, "\t", e.reason, "\t", &interval, "\t", source, "\t", e.message.trim(), "\n"]);
     }
 }
 

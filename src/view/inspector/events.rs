@@ -161,7 +161,8 @@ mod tests {
         scheduler.first_timestamp = None;
         scheduler.last_timestamp = None;
         scheduler.event_time = Some(MicroTime(w("2026-03-02T09:00:30.500000Z")));
-        scheduler.involved_object = ObjectReference { kind: "Pod".into(), name: "web-1".into(), ..Default::default() }.into();
+        scheduler.involved_object =
+            ObjectReference { kind: "Pod".into(), name: "web-1".into(), ..Default::default() }.into();
         assert_eq!(event_row(&scheduler, now).last_seen, "29s");
         assert_eq!(event_row(&scheduler, now).object, "pod/web-1");
         scheduler.series = Some(EventSeries { count: 3, last_observed_time: MicroTime(w("2026-03-02T09:00:58Z")) });

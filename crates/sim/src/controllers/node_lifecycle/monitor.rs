@@ -31,10 +31,7 @@ impl NodeLifecycle {
                 if !self.zone_states.contains_key(&zone) {
                     self.zone_states.insert(zone.clone(), ZoneState::Initial);
                     let now = ctx.now;
-                    self.tainters.insert(
-                        zone.clone(),
-                        TaintQueue::new(Limiter::new(EVICTION_QPS, now)),
-                    );
+                    self.tainters.insert(zone.clone(), TaintQueue::new(Limiter::new(EVICTION_QPS, now)));
                 }
                 self.mark_node_as_reachable(name, ctx);
             }
