@@ -253,47 +253,33 @@ impl Recorder {
                         creation_timestamp: Some(Time::at(wall_now)),
                         ..ObjectMeta::default()
                     };
-                    let event = match source {
-                        Source::Scheduler { action } => Event {
-                            kind: "Event",
-                            api_version: "v1",
-                            metadata: meta,
-                            involved_object: object.clone(),
-                            reason,
-                            message: message.clone(),
-                            source: EventSource::default(),
-                            first_timestamp: None,
-                            last_timestamp: None,
-                            count: None,
-                            type_,
-                            event_time: Some(MicroTime(wall_at)),
-                            series: None,
-                            action,
-                            reporting_component: "default-scheduler",
-                            reporting_instance: SCHEDULER_INSTANCE.into(),
-                        },
-                        _ => {
-                            let host: Arc<str> = host.into();
-                            Event {
-                                kind: "Event",
-                                api_version: "v1",
-                                metadata: meta,
-                                involved_object: object.clone(),
-                                reason,
-                                message: message.clone(),
-                                source: EventSource { component, host: host.clone() },
-                                first_timestamp: Some(Time::at(wall_at)),
-                                last_timestamp: Some(Time::at(wall_at)),
-                                count: Some(1),
-                                type_,
-                                event_time: None,
-                                series: None,
-                                action: "",
-                                reporting_component: component,
-                                reporting_instance: host,
-                            }
-                        }
+                    // The legacy recorder's shape; the events.k8s.io recorder's differs below.
+                    let host: Arc<str> = host.into();
+                    let mut event = Event {
+                        kind: "Event",
+                        api_version: "v1",
+                        metadata: meta,
+                        involved_object: object.clone(),
+                        reason,
+                        message: message.clone(),
+                        source: EventSource { component, host: host.clone() },
+                        first_timestamp: Some(Time::at(wall_at)),
+                        last_timestamp: Some(Time::at(wall_at)),
+                        count: Some(1),
+                        type_,
+                        event_time: None,
+                        series: None,
+                        action: "",
+                        reporting_component: component,
+                        reporting_instance: host,
                     };
+                    if let Source::Scheduler { action } = source {
+                        event.source = EventSource::default();
+                        (event.first_timestamp, event.last_timestamp, event.count) = (None, None, None);
+                        event.event_time = Some(MicroTime(wall_at));
+                        event.action = action;
+                        event.reporting_instance = SCHEDULER_INSTANCE.into();
+                    }
                     ctx.store_event(event, ChangeType::Added);
                     (Arc::new(ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name)), 1)
                 }
