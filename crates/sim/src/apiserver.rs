@@ -928,7 +928,6 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
     }
 }
 
-/// Admission for new Pods: the ServiceAccount plugin's token volume, and DefaultTolerationSeconds.
 /// The projected service-account volume's sources, the same in every Pod: one copy shared by all
 /// (the JSON documents are ~8 KB of allocations each, 25 MB over the 1,000-node hour's Pods).
 static SERVICE_ACCOUNT_SOURCES: std::sync::LazyLock<Shared<Vec<serde_json::Value>>> = std::sync::LazyLock::new(|| {
@@ -939,6 +938,7 @@ static SERVICE_ACCOUNT_SOURCES: std::sync::LazyLock<Shared<Vec<serde_json::Value
     ])
 });
 
+/// Admission for new Pods: the ServiceAccount plugin's token volume, and DefaultTolerationSeconds.
 fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
     // DefaultTolerationSeconds: 300 s for not-ready and unreachable, unless already tolerated.
     for key in [TAINT_NOT_READY, TAINT_UNREACHABLE] {

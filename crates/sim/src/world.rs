@@ -80,6 +80,11 @@ impl Default for Config {
     }
 }
 
+/// The address of the taint eviction controller's timers.
+fn taint_eviction_timer(timer: TaintEvictionTimer) -> Timer {
+    Timer::TaintEviction(Box::new(timer))
+}
+
 /// The address of the persistent volume controller's timers.
 fn persistent_volume_timer(timer: PersistentVolumeTimer) -> Timer {
     Timer::PersistentVolume(Box::new(timer))
@@ -299,7 +304,7 @@ impl World {
             }
             Timer::TaintEviction(timer) => {
                 let eviction = &mut self.eviction;
-                self.core.with(log, |t| Timer::TaintEviction(Box::new(t)), |ctx| eviction.on_timer(*timer, ctx));
+                self.core.with(log, taint_eviction_timer, |ctx| eviction.on_timer(*timer, ctx));
             }
             Timer::Kubectl(timer) => {
                 let kubectl = &mut self.kubectl;
@@ -347,7 +352,7 @@ impl World {
         }
         if pods_changed || !nodes.is_empty() {
             let eviction = &mut self.eviction;
-            self.core.with(log, |t| Timer::TaintEviction(Box::new(t)), |ctx| eviction.on_change(&changes, ctx));
+            self.core.with(log, taint_eviction_timer, |ctx| eviction.on_change(&changes, ctx));
             let scheduler = &mut self.scheduler;
             self.core.with(log, Timer::Scheduler, |ctx| scheduler.on_change(ctx));
             // The ReplicaSet controller watches Pods only.
