@@ -152,3 +152,34 @@ fn forking_at_a_scripted_instant_is_building_with_the_combined_actions() {
     let pod = Action::new(ActionKind::CreatePod, kill_at);
     fork_and_compare(&mut t, pod.clone(), &[pod]);
 }
+
+#[test]
+fn steps_searched_a_stretch_at_a_time_are_the_steps_of_the_whole_log() {
+    use nodeline::sim::StepSearch;
+    use nodeline::sim::scenario::resolve_steps;
+    let mut changed_by_a_fork = 0;
+    for chapter in Chapter::ALL {
+        let mut tl = Timeline::new(chapter, Config::default());
+        let end = SimTime::ZERO + tl.scenario().duration;
+        let mut search = StepSearch::default();
+        let mut t = SimTime::ZERO;
+        while t < end {
+            t = (t + std::time::Duration::from_secs(15)).min(end);
+            tl.run_until(t);
+            let whole = resolve_steps(tl.scenario(), tl.log());
+            assert_eq!(search.resolve(tl.scenario(), tl.log()), whole, "{} at {t:?}", chapter.id());
+        }
+        // The reader kills the first machine's kubelet a third of the way in: the log is cut back
+        // and the story after it changes, so the search must start again rather than keep what
+        // it found.
+        let before = resolve_steps(tl.scenario(), tl.log());
+        let machine = tl.scenario().machines[0].name.clone();
+        let at = SimTime::ZERO + tl.scenario().duration / 3;
+        if tl.fork(Action::on(ActionKind::KillKubelet, &machine, at)).is_ok() {
+            let after = resolve_steps(tl.scenario(), tl.log());
+            assert_eq!(search.resolve(tl.scenario(), tl.log()), after, "{} after the fork", chapter.id());
+            changed_by_a_fork += usize::from(after != before);
+        }
+    }
+    assert!(changed_by_a_fork >= 2, "the forks changed the steps of {changed_by_a_fork} chapters");
+}

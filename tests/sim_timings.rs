@@ -631,7 +631,7 @@ fn registration_with_network_cut_waits_for_the_dial_timeout() {
     let ms: Vec<u64> = failed.iter().map(|r| r.t.as_micros() / 1000).collect();
     assert_eq!(&ms[..3], [450, 30_650, 61_050], "sleep 200 ms, 400 ms after each 30 s dial timeout");
     for r in &failed {
-        assert_eq!(r.error.as_deref(), Some(dial));
+        assert_eq!(r.error().as_deref(), Some(dial));
         assert!(r.query.is_empty());
         assert_eq!(r.end - r.t, Duration::from_secs(30));
     }
@@ -653,7 +653,7 @@ fn registration_with_network_cut_waits_for_the_dial_timeout() {
         .find(|r| r.actor == kubelet(NODE_1) && r.path.contains("/leases/") && r.outcome == Outcome::Timeout)
         .expect("a Lease GET during the cut");
     assert_eq!(lease_get.end - lease_get.t, Duration::from_secs(10));
-    assert!(lease_get.error.as_deref().is_some_and(|e| e.ends_with("?timeout=10s\": context deadline exceeded")));
+    assert!(lease_get.error().as_deref().is_some_and(|e| e.ends_with("?timeout=10s\": context deadline exceeded")));
     assert!(posts.last().is_some_and(|r| r.outcome == Outcome::Code(201)), "registers once the network is back");
 }
 

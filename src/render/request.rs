@@ -133,8 +133,8 @@ pub fn verbose(r: &Request) -> String {
         }
         Outcome::Timeout => {
             out.push_str(&format!("Response Status:  in {millis} milliseconds\n"));
-            if let Some(e) = &r.error {
-                out.push_str(e);
+            if let Some(e) = r.error() {
+                out.push_str(&e);
                 out.push('\n');
             }
         }

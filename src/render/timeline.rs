@@ -66,7 +66,7 @@ pub fn request_line(log: &Log, idx: usize) -> String {
         Some(code) => line.raw("code", &code.to_string()),
         None => {
             line.raw("code", "null");
-            line.string("error", r.error.as_deref().unwrap_or("no answer before the client's timeout"));
+            line.string("error", r.error().as_deref().unwrap_or("no answer before the client's timeout"));
         }
     }
     line.string("summary", &log.summary(idx));

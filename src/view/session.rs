@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::{self, Derived};
-use crate::sim::{Action, ForkError, Request, SimTime, Snapshot, Timeline};
+use crate::sim::{Action, ForkError, Request, SimTime, Snapshot, StepSearch, Timeline};
 use crate::view::fleet_index::FleetIndex;
 use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
@@ -27,6 +27,8 @@ pub struct Session {
     pub timeline: Timeline,
     /// Each step's moment (`None`: the reader's actions changed the story and it did not happen).
     pub steps: Vec<Option<SimTime>>,
+    /// Where the search for each step stands: a stretch reads only the records it added.
+    step_search: StepSearch,
     /// Significant moments (steps, events, inputs, non-routine requests), sorted; playback slows
     /// down before each.
     pub significant: Vec<SimTime>,
@@ -65,6 +67,7 @@ impl Session {
         let mut s = Session {
             timeline,
             steps: Vec::new(),
+            step_search: StepSearch::default(),
             significant: Vec::new(),
             log_moments: Vec::new(),
             scanned: (0, 0, 0),
@@ -190,7 +193,7 @@ impl Session {
     pub fn refresh(&mut self) {
         self.fleet.extend(self.timeline.log());
         self.steps_at = self.timeline.horizon();
-        self.steps = self.timeline.steps();
+        self.steps = self.step_search.resolve(self.timeline.scenario(), self.timeline.log());
         let log = self.timeline.log();
         let (events, inputs, requests) = self.scanned;
         let mut added: Vec<SimTime> = log.events.get(events..).unwrap_or_default().iter().map(|e| e.t).collect();
@@ -204,10 +207,13 @@ impl Session {
         }
         self.log_moments.dedup();
         self.scanned = (log.events.len(), log.inputs.len(), log.requests.len());
+        // The log's moments are sorted already: the few steps are placed among them.
         let mut moments = self.log_moments.clone();
-        moments.extend(self.steps.iter().flatten().copied());
-        moments.sort_unstable();
-        moments.dedup();
+        for &t in self.steps.iter().flatten() {
+            if let Err(at) = moments.binary_search(&t) {
+                moments.insert(at, t);
+            }
+        }
         self.significant = moments;
         if !self.progressive || self.asking {
             self.derive_quiz();

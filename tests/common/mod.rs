@@ -222,7 +222,7 @@ pub(crate) fn canonical(log: &Log) -> Vec<Entry> {
                 r.path,
                 r.query.as_ref(),
                 r.outcome,
-                r.error,
+                r.error(),
                 r.node,
                 r.content_type,
                 body,

@@ -17,14 +17,13 @@ use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
 use super::objects::{Event, Kind, Object, Status};
 use super::profile::Profile;
 use super::record::{
-    Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, Outcome, Request, Response, Severity,
+    Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, NoAnswer, Outcome, Request, Response, Severity,
 };
 use super::rng::Rng;
 use super::time::{SimTime, WallTime, millis};
 use super::vecmap::VecMap;
 
-/// The API server's address, as kubelets and log lines name it.
-pub const API_SERVER: &str = "https://10.0.0.10:6443";
+pub use super::record::API_SERVER;
 
 /// The answer a component got.
 #[derive(Clone, Debug)]
@@ -75,21 +74,17 @@ impl Client {
         }
     }
 
+    /// Why a request to an unreachable API server fails.
+    pub(crate) fn no_answer(self) -> NoAnswer {
+        match self {
+            Client::Heartbeat(_) => NoAnswer::Deadline,
+            Client::Main => NoAnswer::Dial,
+        }
+    }
+
     /// The error of a request to an unreachable API server, as client-go words it.
     pub(crate) fn error(self, method: Method, path: &str, query: &str) -> String {
-        let verb = match method {
-            Method::Get => "Get",
-            Method::Post => "Post",
-            Method::Put => "Put",
-            Method::Patch => "Patch",
-            Method::Delete => "Delete",
-        };
-        let q = if query.is_empty() { String::new() } else { format!("?{query}") };
-        let why = match self {
-            Client::Heartbeat(_) => "context deadline exceeded".to_string(),
-            Client::Main => format!("dial tcp {}: i/o timeout", API_SERVER.trim_start_matches("https://")),
-        };
-        format!("{verb} \"{API_SERVER}{path}{q}\": {why}")
+        self.no_answer().error(method, path, query)
     }
 }
 
@@ -349,7 +344,7 @@ impl Io<'_> {
         {
             request.end = self.now + s.client.timeout();
             request.outcome = Outcome::Timeout;
-            request.error = Some(s.client.error(request.method, &request.path, query));
+            request.no_answer = Some(s.client.no_answer());
             self.log.requests.push(request);
             return Err(Reply::Timeout);
         }
@@ -462,7 +457,7 @@ impl Io<'_> {
             query: query.into(),
             content_type,
             outcome: Outcome::Code(0),
-            error: None,
+            no_answer: None,
             body,
             response: None,
             changes: ChangeRange::default(),
@@ -563,7 +558,7 @@ impl Io<'_> {
             query: query.into(),
             content_type: None,
             outcome: Outcome::Code(200),
-            error: None,
+            no_answer: None,
             body: None,
             response: None,
             changes: ChangeRange::default(),

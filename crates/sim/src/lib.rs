@@ -68,10 +68,12 @@ pub use machine::{
 };
 pub use profile::Profile;
 pub use record::{
-    Actor, Body, ChangeRange, ChangeType, Interned, LeaseVersion, Log, LogLine, Method, Outcome, Request, Requests,
-    Response, Severity,
+    Actor, Body, ChangeRange, ChangeType, Interned, LeaseVersion, Log, LogLine, Method, NoAnswer, Outcome, Request,
+    Requests, Response, Severity,
 };
-pub use scenario::{Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, ZONES};
+pub use scenario::{
+    Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, ZONES,
+};
 pub use shared::Shared;
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ActionChecker, ForkError, Input, Snapshot, Timeline};

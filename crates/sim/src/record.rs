@@ -26,6 +26,9 @@ use super::time::SimTime;
 mod requests;
 pub use requests::Requests;
 
+/// The API server's address, as kubelets and log lines name it.
+pub const API_SERVER: &str = "https://10.0.0.10:6443";
+
 /// Who sent a request or wrote a log line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Actor {
@@ -388,12 +391,53 @@ pub struct Request {
     /// `Content-Type` of the body, if there is one.
     pub content_type: Option<&'static str>,
     pub outcome: Outcome,
-    /// For failures without an answer, the client-side error text.
-    pub error: Option<String>,
+    /// For failures without an answer, why the client gave up ([`Request::error`] words it).
+    pub no_answer: Option<NoAnswer>,
     pub body: Option<Body>,
     pub response: Option<Response>,
     /// Indices into [`Log::changes`] of the object changes this request made.
     pub changes: ChangeRange,
+}
+
+impl Request {
+    /// For a failure without an answer, the client-side error text, as client-go words it.
+    pub fn error(&self) -> Option<String> {
+        self.no_answer.map(|why| why.error(self.method, &self.path, &self.query))
+    }
+}
+
+/// Why a request got no answer: the API server could not be reached, and the client gave up.
+/// The log keeps the reason, not the text (a dark zone's kubelets fail 90,000 requests in
+/// twenty minutes), and [`NoAnswer::error`] words it when it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// The request's deadline passed (the kubelet's heartbeat client): `context deadline
+    /// exceeded`.
+    Deadline,
+    /// The TCP dial timed out (the kubelet's main client): `dial tcp …: i/o timeout`.
+    Dial,
+}
+
+impl NoAnswer {
+    /// The error of a request to an unreachable API server, as client-go words it.
+    pub fn error(self, method: Method, path: &str, query: &str) -> String {
+        let verb = match method {
+            Method::Get => "Get",
+            Method::Post => "Post",
+            Method::Put => "Put",
+            Method::Patch => "Patch",
+            Method::Delete => "Delete",
+        };
+        let q = if query.is_empty() { "" } else { "?" };
+        let server = API_SERVER;
+        match self {
+            NoAnswer::Deadline => format!("{verb} \"{server}{path}{q}{query}\": context deadline exceeded"),
+            NoAnswer::Dial => {
+                let host = server.trim_start_matches("https://");
+                format!("{verb} \"{server}{path}{q}{query}\": dial tcp {host}: i/o timeout")
+            }
+        }
+    }
 }
 
 /// The object changes one request made: consecutive entries of [`Log::changes`] (the API server
@@ -608,6 +652,8 @@ pub struct Log {
     /// Every path and node name a request has carried, each kept once (hashed: the paths of a
     /// fleet share long prefixes, which an ordered set compares again at every level).
     interned: rustc_hash::FxHashSet<Interned>,
+    /// How many times the log was cut back ([`Log::truncations`]).
+    truncations: u64,
 }
 
 /// The lengths of a log's lists at one moment: enough to cut it back to that moment.
@@ -651,8 +697,15 @@ impl Log {
         }
     }
 
+    /// How many times the log has been cut back (forks): what was read from it before a cut may
+    /// not be in it any more.
+    pub fn truncations(&self) -> u64 {
+        self.truncations
+    }
+
     /// Cuts the log back to `mark`.
     pub(crate) fn truncate(&mut self, mark: LogMark) {
+        self.truncations += 1;
         self.requests.truncate(mark.requests);
         self.events.truncate(mark.events);
         self.lines.truncate(mark.lines);

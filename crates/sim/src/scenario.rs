@@ -368,55 +368,107 @@ fn zone_outage(n: usize) -> Scenario {
 /// Finds each step's moment in `log`. A step is searched from the previous step's anchor on; a
 /// step whose anchor never happened (the reader changed the story) has no moment.
 pub fn resolve_steps(scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
-    let mut from = SimTime::ZERO;
-    let mut out = Vec::with_capacity(scenario.steps.len());
-    for s in &scenario.steps {
-        let found = find_anchor(&s.anchor, log, from);
-        match found {
-            Some(t) => {
-                from = t;
-                out.push(Some(t.saturating_sub(s.lead)));
-            }
-            None => out.push(None),
-        }
-    }
-    out
+    StepSearch::default().resolve(scenario, log)
 }
 
-fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
+/// [`resolve_steps`] for a log that grows: each step's search goes on from where the last call
+/// stopped, so a timeline computed a stretch at a time (a fleet, whose log holds 100,000 lines)
+/// reads each record about once per step instead of once per stretch and step. The answers are
+/// [`resolve_steps`]'s. A search follows one timeline's log: it starts again by itself when that
+/// log is cut back (a fork).
+#[derive(Clone, Debug, Default)]
+pub struct StepSearch {
+    /// The log's [`Log::truncations`] when the cursors were made.
+    truncations: u64,
+    cursors: Vec<Cursor>,
+}
+
+/// Where one step's search stands: searching from `from`, every record of its list before
+/// `next` read, its moment `found` (once found it never changes: the log only grows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cursor {
+    from: SimTime,
+    next: usize,
+    found: Option<SimTime>,
+}
+
+impl StepSearch {
+    /// Each step's moment in `log` as far as it is computed (`None`: not found yet).
+    pub fn resolve(&mut self, scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
+        if self.truncations != log.truncations() || self.cursors.len() != scenario.steps.len() {
+            self.truncations = log.truncations();
+            self.cursors = vec![Cursor { from: SimTime::ZERO, next: 0, found: None }; scenario.steps.len()];
+        }
+        let mut from = SimTime::ZERO;
+        let mut out = Vec::with_capacity(scenario.steps.len());
+        for (s, cursor) in scenario.steps.iter().zip(&mut self.cursors) {
+            if cursor.from != from {
+                *cursor = Cursor { from, next: 0, found: None };
+            }
+            if cursor.found.is_none() {
+                (cursor.found, cursor.next) = find_anchor(&s.anchor, log, from, cursor.next);
+            }
+            match cursor.found {
+                Some(t) => {
+                    from = t;
+                    out.push(Some(t.saturating_sub(s.lead)));
+                }
+                None => out.push(None),
+            }
+        }
+        out
+    }
+}
+
+/// The first record at or after `from` that `anchor` names, reading its list from index `next`
+/// on (the records before it were read already and did not match); with the index to go on from
+/// when there is none yet.
+fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Option<SimTime>, usize) {
+    fn first<T>(list: &[T], next: usize, found: impl Fn(&T) -> Option<SimTime>) -> (Option<SimTime>, usize) {
+        let rest = list.get(next..).unwrap_or_default();
+        match rest.iter().position(|x| found(x).is_some()) {
+            Some(i) => (found(&rest[i]), next + i),
+            None => (None, next.max(list.len())),
+        }
+    }
     match anchor {
-        Anchor::At(d) => Some(SimTime::ZERO + *d),
-        Anchor::Input(kind) => log
-            .inputs
-            .iter()
-            .find(|i| i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none())
-            .map(|i| i.t),
-        Anchor::Event { reason, contains } => {
-            log.events.iter().find(|e| e.t >= from && e.reason == *reason && e.message.contains(contains)).map(|e| e.t)
-        }
+        Anchor::At(d) => (Some(SimTime::ZERO + *d), next),
+        Anchor::Input(kind) => first(&log.inputs, next, |i| {
+            (i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none()).then_some(i.t)
+        }),
+        Anchor::Event { reason, contains } => first(&log.events, next, |e| {
+            (e.t >= from && e.reason == *reason && e.message.contains(contains)).then_some(e.t)
+        }),
         Anchor::Request { method, path_ends } => {
-            log.requests.iter().find(|r| r.t >= from && r.method == *method && r.path.ends_with(path_ends)).map(|r| r.t)
+            let found = log
+                .requests
+                .iter_from(next)
+                .position(|r| r.t >= from && r.method == *method && r.path.ends_with(path_ends));
+            match found {
+                Some(i) => (log.requests.get(next + i).map(|r| r.t), next + i),
+                None => (None, next.max(log.requests.len())),
+            }
         }
-        Anchor::Taint { node, key, effect } => log
-            .changes
-            .iter()
-            .find(|c| {
+        Anchor::Taint { node, key, effect } => {
+            let found = log.changes.iter_from(next).position(|c| {
                 c.t >= from
                     && c.kind() == Kind::Node
-                    && matches!(&c.object(), Object::Node(n) if n.metadata.name == *node && n.has_taint(key, effect))
-            })
-            .map(|c| c.t),
-        Anchor::Kubectl { contains } => log
-            .lines
-            .iter()
-            .find(|l| {
-                l.t >= from
-                    && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
-                    && l.message.contains(contains)
-            })
-            .map(|l| l.t),
+                    && c.name() == *node
+                    && matches!(&c.object(), Object::Node(n) if n.has_taint(key, effect))
+            });
+            match found {
+                Some(i) => (log.changes.get(next + i).map(|c| c.t), next + i),
+                None => (None, next.max(log.changes.len())),
+            }
+        }
+        Anchor::Kubectl { contains } => first(&log.lines, next, |l| {
+            (l.t >= from
+                && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
+                && l.message.contains(contains))
+            .then_some(l.t)
+        }),
         Anchor::LogLine { contains } => {
-            log.lines.iter().find(|l| l.t >= from && l.message.contains(contains)).map(|l| l.t)
+            first(&log.lines, next, |l| (l.t >= from && l.message.contains(contains)).then_some(l.t))
         }
     }
 }

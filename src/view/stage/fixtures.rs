@@ -23,7 +23,7 @@ pub(super) fn req(seq: u64, ms: u64, actor: Actor, method: Method, path: &str, o
         query: "".into(),
         content_type: None,
         outcome,
-        error: None,
+        no_answer: None,
         body: None,
         response: None,
         changes: Default::default(),

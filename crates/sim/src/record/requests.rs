@@ -175,7 +175,7 @@ impl Requests {
         let Cow::Borrowed(query) = r.query else { return None };
         let simple = r.method == Method::Put
             && r.outcome == Outcome::Code(200)
-            && r.error.is_none()
+            && r.no_answer.is_none()
             && r.end == r.t
             && r.changes.len() == 1
             && Arc::ptr_eq(base, &stored.base)
@@ -226,7 +226,7 @@ impl Requests {
             query: Cow::Borrowed(lease.query),
             content_type: lease.content_type,
             outcome: Outcome::Code(200),
-            error: None,
+            no_answer: None,
             body: Some(Body::Renewal {
                 base: lease.base.clone(),
                 resource_version: row.read_rv,
@@ -395,7 +395,7 @@ mod tests {
             query: Cow::Borrowed(""),
             content_type: None,
             outcome: Outcome::Code(200),
-            error: None,
+            no_answer: None,
             body: None,
             response: None,
             changes: ChangeRange::default(),

@@ -117,14 +117,39 @@ type Zone = Arc<str>;
 /// The zone key of a Node (`nodetopology.GetZoneKey`): region and zone labels, or empty. The
 /// deprecated `failure-domain.beta.kubernetes.io/` labels win over the GA ones when both are set.
 fn compute_zone(node: &Node) -> Zone {
+    let (region, zone) = zone_labels(node);
+    if region.is_empty() && zone.is_empty() {
+        return Zone::from("");
+    }
+    let mut key = String::with_capacity(region.len() + 3 + zone.len());
+    key.push_str(region);
+    key.push_str(":\x00:");
+    key.push_str(zone);
+    Zone::from(key)
+}
+
+/// Whether `key` is the zone key of a Node with these region and zone labels (no key is built).
+fn is_zone_key(key: &str, (region, zone): (&str, &str)) -> bool {
+    if region.is_empty() && zone.is_empty() {
+        return key.is_empty();
+    }
+    key.len() == region.len() + 3 + zone.len()
+        && key.starts_with(region)
+        && key[region.len()..].starts_with(":\x00:")
+        && key.ends_with(zone)
+}
+
+/// The region and zone labels [`compute_zone`] keys a Node by.
+fn zone_labels(node: &Node) -> (&str, &str) {
     const PREFIX: &str = "topology.kubernetes.io/";
-    const BETA: &str = "failure-domain.beta.kubernetes.io/";
+    const BETA_REGION: &str = "failure-domain.beta.kubernetes.io/region";
+    const BETA_ZONE: &str = "failure-domain.beta.kubernetes.io/zone";
     let l = &node.metadata.labels;
-    let beta = |k: &str| l.get(&format!("{BETA}{k}")).map(String::as_str);
-    if let (Some(_), _) | (_, Some(_)) = (beta("region"), beta("zone")) {
-        let region = beta("region").or(l.get("topology.kubernetes.io/region").map(String::as_str)).unwrap_or("");
-        let zone = beta("zone").or(l.get("topology.kubernetes.io/zone").map(String::as_str)).unwrap_or("");
-        return Zone::from(format!("{region}:\x00:{zone}"));
+    let get = |k: &str| l.get(k).map(String::as_str);
+    if get(BETA_REGION).is_some() || get(BETA_ZONE).is_some() {
+        let region = get(BETA_REGION).or(get("topology.kubernetes.io/region")).unwrap_or("");
+        let zone = get(BETA_ZONE).or(get("topology.kubernetes.io/zone")).unwrap_or("");
+        return (region, zone);
     }
     let mut region = "";
     let mut zone = "";
@@ -136,7 +161,7 @@ fn compute_zone(node: &Node) -> Zone {
             None => break,
         }
     }
-    if region.is_empty() && zone.is_empty() { Zone::from("") } else { Zone::from(format!("{region}:\x00:{zone}")) }
+    (region, zone)
 }
 
 impl NodeLifecycle {
@@ -161,18 +186,19 @@ impl NodeLifecycle {
     /// Input: a Node was added or changed: its zone, and its NoSchedule taints.
     pub(crate) fn on_node_change(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         if let Some(node) = ctx.store().node(name) {
-            let zone = compute_zone(node);
             let excluded = Some(is_excluded(node));
             match self.nodes.position(name) {
                 Ok(i) => {
                     let tracked = self.nodes.value_at_mut(i);
-                    if tracked.zone.as_ref() != Some(&zone) {
-                        tracked.zone = Some(zone);
+                    // Most changes are status updates: the key is built only when the labels moved.
+                    if tracked.zone.as_ref().is_none_or(|z| !is_zone_key(z, zone_labels(node))) {
+                        tracked.zone = Some(compute_zone(node));
                     }
                     tracked.excluded = excluded;
                 }
                 Err(i) => {
-                    self.nodes.insert_at(i, name.into(), Tracked { zone: Some(zone), excluded, ..Tracked::default() })
+                    let zone = Some(compute_zone(node));
+                    self.nodes.insert_at(i, name.into(), Tracked { zone, excluded, ..Tracked::default() })
                 }
             }
         }

@@ -182,7 +182,10 @@ impl NodeLifecycle {
             health.probe = now;
         }
         let mut result_current = current.map(|c| status_str(&c.status));
-        if now > health.probe + grace {
+        // The status is written only when the Ready condition changes (below): while it is
+        // Unknown already (a dark node, every pass), nothing is built.
+        let ready_changes = current.is_none_or(|c| c.status != "Unknown");
+        if now > health.probe + grace && ready_changes {
             let mut updated = Node::clone(node);
             let stamp = Time::at(ctx.wall());
             for ty in ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"] {

@@ -152,3 +152,30 @@ fn the_beta_zone_labels_win() {
     assert_eq!(&*compute_zone(&node), "r:\x00:b");
     assert_eq!(klog_escape(&compute_zone(&node)), "r:\\x00:b");
 }
+
+#[test]
+fn a_zone_key_is_recognised_without_being_built() {
+    let mut labelled = Vec::new();
+    for (region, zone) in [("", ""), ("r", ""), ("", "a"), ("r", "a"), ("eu-west-1", "eu-west-1b")] {
+        let mut node = Node::new("n");
+        if !region.is_empty() {
+            node.metadata.labels.insert("topology.kubernetes.io/region".into(), region.into());
+        }
+        if !zone.is_empty() {
+            node.metadata.labels.insert("topology.kubernetes.io/zone".into(), zone.into());
+        }
+        labelled.push(node);
+    }
+    for a in &labelled {
+        for b in &labelled {
+            let same = compute_zone(a) == compute_zone(b);
+            assert_eq!(
+                is_zone_key(&compute_zone(a), zone_labels(b)),
+                same,
+                "{:?} {:?}",
+                compute_zone(a),
+                compute_zone(b)
+            );
+        }
+    }
+}
