@@ -641,6 +641,11 @@ pub struct Log {
     /// Each key's place in `history`. (A tree, not a sorted vector: thousands of Events get new
     /// keys all over the order.)
     keys: BTreeMap<ObjectKey, usize>,
+    /// Each key's place in `history` again, by a hash of the key ([`key_hash`]): a lookup by
+    /// hash instead of a walk down the tree comparing names (3,400 instructions for an Event's).
+    /// A hash names the first key that had it; a later key with the same hash is found in the
+    /// tree.
+    by_hash: rustc_hash::FxHashMap<u64, u32>,
     history: Vec<(ObjectKey, Vec<u32>)>,
     /// The indices into `machines` of each machine's records, oldest first (a seek reads every
     /// machine: a binary search each, not a scan of every record).
@@ -761,16 +766,26 @@ impl Log {
     fn slot_of(&mut self, record: &Change) -> usize {
         let kind = record.kind();
         let (namespace, name) = record.names();
-        match self.keys.get(&(kind, namespace, name) as &dyn KeyParts) {
-            Some(&slot) => slot,
-            None => {
-                let key = record.key();
-                let slot = self.history.len();
-                self.keys.insert(key.clone(), slot);
-                self.history.push((key, Vec::new()));
-                slot
-            }
+        let hash = key_hash(kind, namespace, name);
+        if let Some(slot) = self.find_slot(hash, kind, namespace, name) {
+            return slot;
         }
+        let key = record.key();
+        let slot = self.history.len();
+        self.keys.insert(key.clone(), slot);
+        self.by_hash.entry(hash).or_insert(slot as u32);
+        self.history.push((key, Vec::new()));
+        slot
+    }
+
+    /// The place in `history` of a key, given its [`key_hash`].
+    fn find_slot(&self, hash: u64, kind: Kind, namespace: &str, name: &str) -> Option<usize> {
+        let slot = *self.by_hash.get(&hash)? as usize;
+        let key = &self.history[slot].0;
+        if key.kind == kind && key.name == name && key.namespace == namespace {
+            return Some(slot);
+        }
+        self.keys.get(&(kind, namespace, name) as &dyn KeyParts).copied()
     }
 
     fn push_version(&mut self, t: SimTime, change: ChangeType, version: Version, request: Option<u32>) -> u32 {
@@ -877,8 +892,8 @@ impl Log {
 
     /// [`Log::versions`] without building a key.
     pub fn versions_of(&self, kind: Kind, namespace: &str, name: &str) -> &[u32] {
-        match self.keys.get(&(kind, namespace, name) as &dyn KeyParts) {
-            Some(&slot) => &self.history[slot].1,
+        match self.find_slot(key_hash(kind, namespace, name), kind, namespace, name) {
+            Some(slot) => &self.history[slot].1,
             None => &[],
         }
     }
@@ -957,6 +972,14 @@ impl Log {
 
 /// A key as its parts, so that the key index is searched without building an [`ObjectKey`]
 /// (ordered as `ObjectKey` is).
+/// The hash [`Log`] finds an object's versions by.
+fn key_hash(kind: Kind, namespace: &str, name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    (kind, namespace, name).hash(&mut h);
+    h.finish()
+}
+
 trait KeyParts {
     fn parts(&self) -> (Kind, &str, &str);
 }
@@ -1046,5 +1069,36 @@ mod tests {
         let mut cleared = Lease::clone(&base);
         cleared.spec.renew_time = None;
         assert_eq!(Body::renewal(&base, &cleared), None);
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+    use crate::objects::Node;
+
+    fn node(name: &str) -> Object {
+        Object::Node(Arc::new(Node::new(name)))
+    }
+
+    #[test]
+    fn versions_are_found_by_hash_and_past_a_collision() {
+        let mut log = Log::default();
+        let a = log.push_change(SimTime::from_secs(1), ChangeType::Added, node("a"), None);
+        let b = log.push_change(SimTime::from_secs(2), ChangeType::Added, node("b"), None);
+        let a2 = log.push_change(SimTime::from_secs(3), ChangeType::Modified, node("a"), None);
+        assert_eq!(log.versions_of(Kind::Node, "", "a"), [a, a2]);
+        assert_eq!(log.versions_of(Kind::Node, "", "b"), [b]);
+        assert_eq!(log.versions_of(Kind::Node, "", "c"), [] as [u32; 0]);
+        assert_eq!(log.versions_of(Kind::Pod, "", "a"), [] as [u32; 0]);
+        // Another key with "b"'s hash came first: "b" is still found (in the tree), and a new
+        // version of it goes to its own history.
+        let hash_b = key_hash(Kind::Node, "", "b");
+        log.by_hash.insert(hash_b, 0);
+        assert_eq!(log.versions_of(Kind::Node, "", "b"), [b]);
+        let b2 = log.push_change(SimTime::from_secs(4), ChangeType::Modified, node("b"), None);
+        assert_eq!(log.versions_of(Kind::Node, "", "b"), [b, b2]);
+        assert_eq!(log.versions_of(Kind::Node, "", "a"), [a, a2]);
+        assert_eq!(log.keys_of(Kind::Node).map(|k| k.name.as_str()).collect::<Vec<_>>(), ["a", "b"]);
     }
 }

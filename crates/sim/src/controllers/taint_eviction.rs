@@ -4,12 +4,13 @@
 //! taints go away first.
 
 use crate::vecmap::VecMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
 use crate::ctx::{Changes, Ctx};
 use crate::events::{Recorder, Source, pod_ref_by_name};
-use crate::objects::{Pod, Taint, Time, order_pod_conditions, set_pod_condition};
+use crate::objects::{Node, Pod, Taint, Time, order_pod_conditions, set_pod_condition};
 use crate::record::Actor;
 use crate::time::SimTime;
 
@@ -126,6 +127,13 @@ impl TaintEviction {
             keys.extend(self.scheduled.keys().map(|k| (k.clone(), ())));
         }
         for node in changes.nodes.keys() {
+            // `NodeUpdated` acts only when the Node's NoExecute taints change. Without any, and
+            // with no eviction scheduled anywhere, every Pod of the Node would come out as it
+            // went in (the status updates of healthy Nodes).
+            let untainted = |n: &Arc<Node>| !n.spec.taints.iter().any(|t| t.effect == "NoExecute");
+            if self.scheduled.is_empty() && ctx.store().node(node).is_none_or(untainted) {
+                continue;
+            }
             keys.extend(
                 ctx.store().pods_on(node).map(|p| ((p.metadata.namespace.clone(), p.metadata.name.clone()), ())),
             );
