@@ -178,8 +178,13 @@ impl ControllerLines {
 /// entered or left (not the controller's lines about single nodes, thousands in a fleet).
 fn zone_line(l: &LogLine) -> bool {
     l.actor == Actor::NodeLifecycleController
+        && l.message.starts_with(DETECTED)
         && (l.message.starts_with(ZONE_STATE_LINE) || l.message.contains("master disruption mode"))
 }
+
+/// How the controller's lines about zones and master disruption mode begin (a cheap first look:
+/// thousands of its lines are about single nodes).
+const DETECTED: &str = "\"Controller detected that ";
 
 /// How the node lifecycle controller's line about a zone's new state begins.
 const ZONE_STATE_LINE: &str = "\"Controller detected that zone is now in new state\" zone=\"";
@@ -189,7 +194,7 @@ const ZONE_STATE_LINE: &str = "\"Controller detected that zone is now in new sta
 /// verbosity leaves them out.
 fn in_pane(l: &LogLine) -> bool {
     matches!(l.actor, Actor::NodeLifecycleController | Actor::TaintEvictionController)
-        && !l.message.contains("Adding it to the Taint queue")
+        && !(l.message.starts_with("\"Node is ") && l.message.contains("Adding it to the Taint queue"))
 }
 
 impl ZoneLog {
@@ -205,7 +210,7 @@ impl ZoneLog {
 
     /// Takes one more line into account.
     pub fn read(&mut self, l: &LogLine) {
-        if l.actor != Actor::NodeLifecycleController {
+        if l.actor != Actor::NodeLifecycleController || !l.message.starts_with(DETECTED) {
             return;
         }
         let m = l.message.as_str();

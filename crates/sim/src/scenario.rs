@@ -424,7 +424,15 @@ impl StepSearch {
 /// on (the records before it were read already and did not match); with the index to go on from
 /// when there is none yet.
 fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Option<SimTime>, usize) {
-    fn first<T>(list: &[T], next: usize, found: impl Fn(&T) -> Option<SimTime>) -> (Option<SimTime>, usize) {
+    /// In a list in time order, the records before `from` are skipped by a binary search.
+    fn first<T>(
+        list: &[T],
+        from: SimTime,
+        next: usize,
+        t: impl Fn(&T) -> SimTime,
+        found: impl Fn(&T) -> Option<SimTime>,
+    ) -> (Option<SimTime>, usize) {
+        let next = if next == 0 { list.partition_point(|x| t(x) < from) } else { next };
         let rest = list.get(next..).unwrap_or_default();
         match rest.iter().position(|x| found(x).is_some()) {
             Some(i) => (found(&rest[i]), next + i),
@@ -433,12 +441,20 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
     }
     match anchor {
         Anchor::At(d) => (Some(SimTime::ZERO + *d), next),
-        Anchor::Input(kind) => first(&log.inputs, next, |i| {
-            (i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none()).then_some(i.t)
-        }),
-        Anchor::Event { reason, contains } => first(&log.events, next, |e| {
-            (e.t >= from && e.reason == *reason && e.message.contains(contains)).then_some(e.t)
-        }),
+        Anchor::Input(kind) => first(
+            &log.inputs,
+            from,
+            next,
+            |i| i.t,
+            |i| (i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none()).then_some(i.t),
+        ),
+        Anchor::Event { reason, contains } => first(
+            &log.events,
+            from,
+            next,
+            |e| e.t,
+            |e| (e.t >= from && e.reason == *reason && e.message.contains(contains)).then_some(e.t),
+        ),
         Anchor::Request { method, path_ends } => {
             let found = log
                 .requests
@@ -461,14 +477,20 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
                 None => (None, next.max(log.changes.len())),
             }
         }
-        Anchor::Kubectl { contains } => first(&log.lines, next, |l| {
-            (l.t >= from
-                && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
-                && l.message.contains(contains))
-            .then_some(l.t)
-        }),
+        Anchor::Kubectl { contains } => first(
+            &log.lines,
+            from,
+            next,
+            |l| l.t,
+            |l| {
+                (l.t >= from
+                    && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
+                    && l.message.contains(contains))
+                .then_some(l.t)
+            },
+        ),
         Anchor::LogLine { contains } => {
-            first(&log.lines, next, |l| (l.t >= from && l.message.contains(contains)).then_some(l.t))
+            first(&log.lines, from, next, |l| l.t, |l| (l.t >= from && l.message.contains(contains)).then_some(l.t))
         }
     }
 }
