@@ -113,7 +113,7 @@ enum Timer {
     Kubectl(kubectl::KubectlTimer),
     PodGc(PodGcTimer),
     AttachDetach(AttachDetachTimer),
-    /// Boxed: 48 bytes, the largest timer, made every queued entry 64 bytes (now 48).
+    /// Boxed: 48 bytes, the largest timer, made every timer 48 bytes (now 32).
     PersistentVolume(Box<PersistentVolumeTimer>),
     /// The disruption controller's recheck of a budget.
     Disruption(DisruptionTimer),
@@ -789,7 +789,7 @@ pub(crate) fn fleet_targets(
 #[cfg(test)]
 mod timer_size {
     /// The queue holds thousands of timers and every checkpoint copies it: a timer stays at 32
-    /// bytes (a queued entry, with its instant and sequence number, at 48).
+    /// bytes (kept beside the queue's 24-byte key of instant, sequence number and place).
     #[test]
     fn a_timer_is_32_bytes() {
         assert_eq!(std::mem::size_of::<super::Timer>(), 32);
