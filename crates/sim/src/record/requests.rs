@@ -10,7 +10,6 @@
 //! Reading returns a [`Cow`]: borrowed for a request kept whole, owned for a renewal.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{Actor, Body, ChangeRange, Interned, LeaseVersion, Method, Outcome, Request, Response};
@@ -34,8 +33,8 @@ pub struct Requests {
     leases: Vec<RenewedLease>,
     /// The entry of `leases` last made for each Lease version written whole, by the address of
     /// that version (which the entry holds, so no other version can have it while it is here).
-    /// Looked up only: the entries do not depend on the order of the addresses.
-    by_base: BTreeMap<usize, u32>,
+    /// Looked up only (hashed; the entries do not depend on the order of the addresses).
+    by_base: rustc_hash::FxHashMap<usize, u32>,
 }
 
 /// A successful Lease renewal: a PUT answered 200, sent at `t` and answered at once, carrying
