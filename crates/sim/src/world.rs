@@ -789,7 +789,7 @@ pub(crate) fn fleet_targets(
 #[cfg(test)]
 mod timer_size {
     /// The queue holds thousands of timers and every checkpoint copies it: a timer stays at 32
-    /// bytes (kept beside the queue's 24-byte key of instant, sequence number and place).
+    /// bytes (a queued entry, with its instant and sequence number, at 48).
     #[test]
     fn a_timer_is_32_bytes() {
         assert_eq!(std::mem::size_of::<super::Timer>(), 32);
