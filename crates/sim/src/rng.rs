@@ -89,7 +89,7 @@ impl Rng {
             };
             at += 1;
         }
-        out.iter().map(|&c| c as char).collect()
+        std::str::from_utf8(&out).expect("hex digits and dashes").to_string()
     }
 
     /// `n` characters from the Kubernetes name-suffix alphabet.
