@@ -50,7 +50,9 @@ pub(crate) struct Scheduler {
 }
 
 /// Whether a node fits a Pod (the filters of [`filter`], without wording why not).
-fn fits(pod: &Pod, node: &Node) -> bool {
+/// Whether `node` passes the Pod's filters; `pinned` is the node the Pod's affinity pins it to
+/// ([`Pod::pinned_node`], read once for all the nodes of a pass).
+fn fits(pod: &Pod, pinned: Option<&str>, node: &Node) -> bool {
     let tolerated =
         |key: &str, value: &str, effect: &str| pod.spec.tolerations.iter().any(|t| t.tolerates(key, value, effect));
     (!node.spec.unschedulable || tolerated("node.kubernetes.io/unschedulable", "", "NoSchedule"))
@@ -60,7 +62,7 @@ fn fits(pod: &Pod, node: &Node) -> bool {
             .iter()
             .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
             .all(|t| tolerated(&t.key, &t.value, &t.effect))
-        && pod.pinned_node().is_none_or(|n| n == node.metadata.name)
+        && pinned.is_none_or(|n| n == node.metadata.name)
 }
 
 /// Why one node does not fit a Pod, as the first failing filter words it.
@@ -161,7 +163,8 @@ impl Scheduler {
     }
 
     fn fits_somewhere(pod: &Pod, ctx: &Ctx<'_, SchedulerTimer>) -> bool {
-        ctx.store().nodes.values().any(|n| fits(pod, n))
+        let pinned = pod.pinned_node();
+        ctx.store().nodes.values().any(|n| fits(pod, pinned, n))
     }
 
     fn schedule_one(&mut self, pod: &Arc<Pod>, ctx: &mut Ctx<'_, SchedulerTimer>, loads: &mut [usize]) {
@@ -173,8 +176,9 @@ impl Scheduler {
         debug_assert_eq!(nodes.len(), loads.len(), "the nodes do not change during a pass");
         let mut best = usize::MAX;
         let mut tied: Vec<usize> = Vec::new();
+        let pinned = pod.pinned_node();
         for (i, (_, node)) in nodes.iter().enumerate() {
-            if loads[i] > best || !fits(pod, node) {
+            if loads[i] > best || !fits(pod, pinned, node) {
                 continue;
             }
             if loads[i] < best {
