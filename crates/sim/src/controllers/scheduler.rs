@@ -49,9 +49,8 @@ pub(crate) struct Scheduler {
     binding: VecMap<String, String>,
 }
 
-/// Whether a node fits a Pod (the filters of [`filter`], without wording why not).
-/// Whether `node` passes the Pod's filters; `pinned` is the node the Pod's affinity pins it to
-/// ([`Pod::pinned_node`], read once for all the nodes of a pass).
+/// Whether a node fits a Pod (the filters of [`filter`], without wording why not); `pinned` is
+/// the node the Pod's affinity pins it to ([`Pod::pinned_node`], read once for all the nodes).
 fn fits(pod: &Pod, pinned: Option<&str>, node: &Node) -> bool {
     let tolerated =
         |key: &str, value: &str, effect: &str| pod.spec.tolerations.iter().any(|t| t.tolerates(key, value, effect));

@@ -126,11 +126,11 @@ impl TaintEviction {
             keys.extend(ctx.store().pods.keys().map(|k| (k.clone(), ())));
             keys.extend(self.scheduled.keys().map(|k| (k.clone(), ())));
         }
+        // `NodeUpdated` acts only when the Node's NoExecute taints change. Without any, and with
+        // no eviction scheduled anywhere, every Pod of the Node would come out as it went in (the
+        // status updates of healthy Nodes).
+        let untainted = |n: &Arc<Node>| !n.spec.taints.iter().any(|t| t.effect == "NoExecute");
         for node in changes.nodes.keys() {
-            // `NodeUpdated` acts only when the Node's NoExecute taints change. Without any, and
-            // with no eviction scheduled anywhere, every Pod of the Node would come out as it
-            // went in (the status updates of healthy Nodes).
-            let untainted = |n: &Arc<Node>| !n.spec.taints.iter().any(|t| t.effect == "NoExecute");
             if self.scheduled.is_empty() && ctx.store().node(node).is_none_or(untainted) {
                 continue;
             }

@@ -34,7 +34,7 @@ pub struct Requests {
     /// The entry of `leases` last made for each Lease version written whole, by the address of
     /// that version (which the entry holds, so no other version can have it while it is here).
     /// Looked up only (hashed; the entries do not depend on the order of the addresses).
-    by_base: rustc_hash::FxHashMap<usize, u32>,
+    by_base: rustc_hash::FxHashMap<u64, u32>,
 }
 
 /// A successful Lease renewal: a PUT answered 200, sent at `t` and answered at once, carrying
@@ -147,7 +147,7 @@ impl Requests {
 
     /// The entry made for renewals of `base`, if any.
     fn entry_of(&self, base: &Arc<Lease>) -> Option<usize> {
-        let &i = self.by_base.get(&(Arc::as_ptr(base) as usize))?;
+        let &i = self.by_base.get(&(Arc::as_ptr(base) as usize as u64))?;
         Arc::ptr_eq(&self.leases[i as usize].base, base).then_some(i as usize)
     }
 
@@ -182,7 +182,7 @@ impl Requests {
         if !simple {
             return None;
         }
-        let address = Arc::as_ptr(base) as usize;
+        let address = Arc::as_ptr(base) as usize as u64;
         let lease = match self.by_base.get(&address) {
             Some(&i) if self.leases[i as usize].fits(r, base) => i,
             _ => {
