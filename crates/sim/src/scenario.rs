@@ -12,7 +12,7 @@ mod maintenance;
 use super::action::{Action, ActionKind};
 use super::machine::{MachineSpec, REGION_LABEL, ZONE_LABEL};
 use super::objects::{Kind, Object};
-use super::record::{Log, Method};
+use super::record::{AppliedInput, Change, EventRecord, Log, LogLine, Method, Request};
 use super::time::{SimTime, millis, secs};
 
 /// A ReplicaSet a scenario starts with (owned by a Deployment, as `kubectl create deployment`
@@ -424,73 +424,72 @@ impl StepSearch {
 /// on (the records before it were read already and did not match); with the index to go on from
 /// when there is none yet.
 fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Option<SimTime>, usize) {
-    /// In a list in time order, the records before `from` are skipped by a binary search.
-    fn first<T>(
-        list: &[T],
-        from: SimTime,
-        next: usize,
-        t: impl Fn(&T) -> SimTime,
+    // Every list is in time order: a search that starts (`next` is 0) skips what is before
+    // `from` by a binary search; one that goes on starts at `next`. Each record is still held to
+    // `from`: a step after one anchored at a fixed time can be searched before the log gets
+    // there.
+    let start = |first_from: &dyn Fn() -> usize| if next == 0 { first_from() } else { next };
+    /// The first of `items` (a list of `len` from index `start`) that `found` names.
+    fn scan<T>(
+        start: usize,
+        len: usize,
+        items: impl Iterator<Item = T>,
         found: impl Fn(&T) -> Option<SimTime>,
     ) -> (Option<SimTime>, usize) {
-        let next = if next == 0 { list.partition_point(|x| t(x) < from) } else { next };
-        let rest = list.get(next..).unwrap_or_default();
-        match rest.iter().position(|x| found(x).is_some()) {
-            Some(i) => (found(&rest[i]), next + i),
-            None => (None, next.max(list.len())),
+        for (i, item) in items.enumerate() {
+            if let Some(t) = found(&item) {
+                return (Some(t), start + i);
+            }
         }
+        (None, start.max(len))
     }
     match anchor {
         Anchor::At(d) => (Some(SimTime::ZERO + *d), next),
-        Anchor::Input(kind) => first(
-            &log.inputs,
-            from,
-            next,
-            |i| i.t,
-            |i| (i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none()).then_some(i.t),
-        ),
-        Anchor::Event { reason, contains } => first(
-            &log.events,
-            from,
-            next,
-            |e| e.t,
-            |e| (e.t >= from && e.reason == *reason && e.message.contains(contains)).then_some(e.t),
-        ),
+        Anchor::Input(kind) => {
+            let at = start(&|| log.inputs.partition_point(|i| i.t < from));
+            let found = |i: &&AppliedInput| {
+                (i.t >= from && i.action.kind.same_action(*kind) && i.rejected.is_none()).then_some(i.t)
+            };
+            scan(at, log.inputs.len(), log.inputs.iter().skip(at), found)
+        }
+        Anchor::Event { reason, contains } => {
+            let at = start(&|| log.events.partition_point(|e| e.t < from));
+            let found =
+                |e: &&EventRecord| (e.t >= from && e.reason == *reason && e.message.contains(contains)).then_some(e.t);
+            scan(at, log.events.len(), log.events.iter().skip(at), found)
+        }
         Anchor::Request { method, path_ends } => {
-            let found = log
-                .requests
-                .iter_from(next)
-                .position(|r| r.t >= from && r.method == *method && r.path.ends_with(path_ends));
-            match found {
-                Some(i) => (log.requests.get(next + i).map(|r| r.t), next + i),
-                None => (None, next.max(log.requests.len())),
-            }
+            let at = start(&|| log.requests.first_from(from));
+            let found = |r: &std::borrow::Cow<'_, Request>| {
+                (r.t >= from && r.method == *method && r.path.ends_with(path_ends)).then_some(r.t)
+            };
+            scan(at, log.requests.len(), log.requests.iter_from(at), found)
         }
         Anchor::Taint { node, key, effect } => {
-            let found = log.changes.iter_from(next).position(|c| {
-                c.t >= from
+            let at = start(&|| log.changes.partition_point(|c| c.t < from));
+            let found = |c: &&Change| {
+                (c.t >= from
                     && c.kind() == Kind::Node
                     && c.name() == *node
-                    && matches!(&c.object(), Object::Node(n) if n.has_taint(key, effect))
-            });
-            match found {
-                Some(i) => (log.changes.get(next + i).map(|c| c.t), next + i),
-                None => (None, next.max(log.changes.len())),
-            }
+                    && matches!(&c.object(), Object::Node(n) if n.has_taint(key, effect)))
+                .then_some(c.t)
+            };
+            scan(at, log.changes.len(), log.changes.iter_from(at), found)
         }
-        Anchor::Kubectl { contains } => first(
-            &log.lines,
-            from,
-            next,
-            |l| l.t,
-            |l| {
+        Anchor::Kubectl { contains } => {
+            let at = start(&|| log.lines.partition_point(|l| l.t < from));
+            let found = |l: &&LogLine| {
                 (l.t >= from
                     && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
                     && l.message.contains(contains))
                 .then_some(l.t)
-            },
-        ),
+            };
+            scan(at, log.lines.len(), log.lines.iter().skip(at), found)
+        }
         Anchor::LogLine { contains } => {
-            first(&log.lines, from, next, |l| l.t, |l| (l.t >= from && l.message.contains(contains)).then_some(l.t))
+            let at = start(&|| log.lines.partition_point(|l| l.t < from));
+            let found = |l: &&LogLine| (l.t >= from && l.message.contains(contains)).then_some(l.t);
+            scan(at, log.lines.len(), log.lines.iter().skip(at), found)
         }
     }
 }
