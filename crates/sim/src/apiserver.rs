@@ -65,8 +65,9 @@ pub(crate) enum Answer {
     Renewed(LeaseVersion, u32),
 }
 
-/// A set of Pods, by namespace and name.
-type PodKeys = VecMap<(String, String), ()>;
+/// The Pods bound to one node, by namespace and name: the same versions as `pods` holds (a
+/// kubelet's sync reads its node's Pods here, without a search of every Pod's key for each).
+type PodKeys = VecMap<(String, String), Arc<Pod>>;
 
 /// The store and its admission chain.
 #[derive(Clone, Debug, Default)]
@@ -83,7 +84,7 @@ pub(crate) struct ApiServer {
     /// (A B-tree: Pods come by the thousand with random names, and a sorted vector's inserts
     /// moved ~100 KB each at 1,000 nodes.)
     pub(crate) pods: Shared<BTreeMap<(String, String), Arc<Pod>>>,
-    /// The Pods bound to each node, by key: what a `spec.nodeName` field selector lists.
+    /// The Pods bound to each node: what a `spec.nodeName` field selector lists.
     pods_by_node: Shared<VecMap<String, PodKeys>>,
     /// The Pods bound to no node yet (the same map type as `pods`, so the page's code holds one
     /// B-tree of Pods, not two).
@@ -239,7 +240,7 @@ impl ApiServer {
 
     /// Pods bound to `node`, in namespace/name order.
     pub(crate) fn pods_on<'a>(&'a self, node: &'a str) -> impl Iterator<Item = &'a Arc<Pod>> + 'a {
-        self.pods_by_node.get(node).into_iter().flat_map(|keys| keys.keys()).map(|k| &self.pods[k])
+        self.pods_by_node.get(node).into_iter().flat_map(|pods| pods.values())
     }
 
     /// Pods bound to a Node that is not stored, in namespace/name order (PodGC's orphans): the
@@ -252,7 +253,7 @@ impl ApiServer {
             if nodes.peek().is_some_and(|n| *n == node) {
                 continue;
             }
-            out.extend(keys.keys().map(|k| &self.pods[k]));
+            out.extend(keys.values());
         }
         out.sort_by(|a, b| (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name)));
         out
@@ -358,7 +359,17 @@ impl ApiServer {
                 self.unbound.insert(key.clone(), pod.clone());
             } else {
                 self.unbound.remove(&key);
-                self.pods_by_node.get_or_insert_with(pod.spec.node_name.clone(), VecMap::new).insert(key.clone(), ());
+                let node = &pod.spec.node_name;
+                if !self.pods_by_node.contains_key(node) {
+                    self.pods_by_node.insert(node.clone(), VecMap::new());
+                }
+                let bound = self.pods_by_node.get_mut(node).expect("inserted above");
+                match bound.get_mut(&key) {
+                    Some(kept) => *kept = pod.clone(),
+                    None => {
+                        bound.insert(key.clone(), pod.clone());
+                    }
+                }
             }
             if change == ChangeType::Added {
                 self.pod_uids.insert(pod.metadata.uid.clone(), key.clone());
