@@ -63,7 +63,7 @@ impl PodGc {
     /// pass never changes a Node, so which Nodes are known holds for the whole pass).
     fn gc<T>(&mut self, ctx: &mut Ctx<'_, T>) {
         let store = ctx.store();
-        let terminating: Vec<Arc<Pod>> = store.pods.values().filter(|p| p.is_terminating()).cloned().collect();
+        let terminating = store.terminating_pods();
         let unknown_node: Vec<Arc<Pod>> = store.pods_on_missing_nodes().into_iter().cloned().collect();
         self.gc_terminating(&terminating, ctx);
         self.gc_orphaned(&unknown_node, ctx);
