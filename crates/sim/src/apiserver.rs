@@ -379,17 +379,9 @@ impl ApiServer {
                 self.unbound.insert(key.clone(), pod.clone());
             } else {
                 self.unbound.remove(&key);
-                let node = &pod.spec.node_name;
-                if !self.pods_by_node.contains_key(node) {
-                    self.pods_by_node.insert(node.clone(), VecMap::new());
-                }
-                let bound = self.pods_by_node.get_mut(node).expect("inserted above");
-                match bound.get_mut(&key) {
-                    Some(kept) => *kept = pod.clone(),
-                    None => {
-                        bound.insert(key.clone(), pod.clone());
-                    }
-                }
+                self.pods_by_node
+                    .get_or_insert_with(pod.spec.node_name.clone(), VecMap::new)
+                    .insert(key.clone(), pod.clone());
             }
             if change == ChangeType::Added {
                 self.pod_uids.insert(pod.metadata.uid.clone(), key.clone());
