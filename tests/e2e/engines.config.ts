@@ -19,7 +19,8 @@ export default defineConfig<EngineOptions>({
   retries: 0,
   timeout: 120_000,
   expect: { timeout: 20_000 },
-  reporter: [['list']],
+  // The JSON report is what `cargo xtask test` names the failures from, at the end of its output.
+  reporter: [['list'], ['json', { outputFile: './test-results/engines/results.json' }]],
   projects: [
     { name: 'firefox', use: { engine: 'firefox' } },
     { name: 'webkit', use: { engine: 'webkit' } },

@@ -16,7 +16,8 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // The JSON report is what `cargo xtask test` names the failures from, at the end of its output.
+  reporter: [['list'], ['json', { outputFile: './test-results/results.json' }]],
   use: {
     baseURL,
     screenshot: 'only-on-failure',

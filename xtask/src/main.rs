@@ -17,6 +17,7 @@ mod bundle;
 mod compress;
 mod html;
 mod install;
+mod playwright;
 mod server;
 mod site;
 mod size;

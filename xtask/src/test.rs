@@ -1,6 +1,7 @@
 //! `cargo xtask test`: every check CI runs, in order, stopping at the first failure, with a
 //! summary line and the time of each stage at the end.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::install::{self, CHROMEDRIVER};
@@ -156,5 +157,16 @@ fn e2e(paths: &Paths, o: &Options) -> Result<()> {
     c.args(&o.playwright_args);
     let result = run(&mut c);
     server.stop();
-    result
+    with_failures(result, &paths.e2e_dir.join("test-results").join("results.json"))
+}
+
+/// A Playwright run's result, its error naming the failed tests and their errors (read from the
+/// suite's JSON report), so that they are at the end of the output with the summary.
+pub(crate) fn with_failures(result: Result<()>, report: &Path) -> Result<()> {
+    let Err(e) = result else { return Ok(()) };
+    let failed = crate::playwright::failures(report);
+    if failed.is_empty() {
+        return Err(e);
+    }
+    crate::util::bail!("{e}; failed:\n{}", failed.join("\n"))
 }

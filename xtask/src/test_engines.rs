@@ -55,7 +55,7 @@ pub(crate) fn cross_engine(paths: &Paths, o: &Options) -> Result<()> {
     }
     let result = run(&mut c);
     server.stop();
-    result?;
+    crate::test::with_failures(result, &paths.e2e_dir.join("test-results").join("engines").join("results.json"))?;
     // The suite provokes one violation per engine on purpose (to prove reports arrive); those
     // carry the marker below in their page address. Anything else is a real violation.
     let reported = reports.lock().map_err(|_| crate::util::Error("report list poisoned".into()))?.clone();
