@@ -98,16 +98,15 @@ impl Kubelet {
             // "Skipping pod synchronization": the sync loop waits for the runtime and PLEG.
             return;
         }
-        let host = h.hostname.clone();
-        let pods: Vec<Arc<Pod>> = ctx.store().pods_on(&host).cloned().collect();
+        let pods: Vec<Arc<Pod>> = ctx.store().pods_on(&h.hostname).cloned().collect();
         let network_ready = self.cold.network_error.is_none();
         for pod in &pods {
-            let uid = pod.metadata.uid.clone();
-            let worker = self.cold.workers.get(&uid).cloned();
+            let uid = pod.metadata.uid.as_str();
+            let worker = self.cold.workers.get(uid).cloned();
             let has_containers = h.containers.iter().any(|c| c.pod_uid == uid);
             if pod.is_terminating() {
                 if !matches!(worker, Some(Worker::Killing | Worker::Killed { .. })) {
-                    self.set_worker(&uid, Worker::Killing);
+                    self.set_worker(uid, Worker::Killing);
                     // The status manager syncs the status it has (unchanged: no PATCH).
                     h.call(ctx, get_pod(pod));
                     if has_containers {
@@ -120,9 +119,9 @@ impl Kubelet {
                             "Killing",
                             format!("Stopping container {name}"),
                         );
-                        self.after(ctx, millis(300), KubeletTimer::Pod(Box::new((uid, PodStep::Killed))));
+                        self.after(ctx, millis(300), KubeletTimer::Pod(Box::new((uid.to_string(), PodStep::Killed))));
                     } else {
-                        self.after(ctx, millis(20), KubeletTimer::Pod(Box::new((uid, PodStep::Killed))));
+                        self.after(ctx, millis(20), KubeletTimer::Pod(Box::new((uid.to_string(), PodStep::Killed))));
                     }
                 }
                 continue;
@@ -135,7 +134,7 @@ impl Kubelet {
                 None if self.cold.shutdown.is_some() => self.reject_for_shutdown(h, ctx, pod),
                 None if has_containers => {
                     // A restarted kubelet adopts containers that kept running.
-                    self.set_worker(&uid, Worker::Running);
+                    self.set_worker(uid, Worker::Running);
                     self.report_running(h, ctx, pod);
                 }
                 None => {
@@ -153,15 +152,15 @@ impl Kubelet {
             }
         }
         // Pods that vanished from the API (deleted for good): stop what still runs.
-        let live: Vec<String> = pods.iter().map(|p| p.metadata.uid.clone()).collect();
+        let live: Vec<&str> = pods.iter().map(|p| p.metadata.uid.as_str()).collect();
         // Written only when something goes: a write copies what a checkpoint still shares.
-        if h.containers.iter().any(|c| !live.contains(&c.pod_uid)) {
+        if h.containers.iter().any(|c| !live.contains(&c.pod_uid.as_str())) {
             let h = &mut **h;
             h.touch();
-            h.containers.retain(|c| live.contains(&c.pod_uid));
+            h.containers.retain(|c| live.contains(&c.pod_uid.as_str()));
         }
-        if self.cold.workers.keys().any(|uid| !live.contains(uid)) {
-            self.cold.workers.retain(|uid, _| live.contains(uid));
+        if self.cold.workers.keys().any(|uid| !live.contains(&uid.as_str())) {
+            self.cold.workers.retain(|uid, _| live.contains(&uid.as_str()));
         }
     }
 
