@@ -202,13 +202,30 @@ impl Host {
 
     /// Whether the image is already on the machine.
     pub(crate) fn has_image(&self, image: &str) -> bool {
-        self.images.iter().any(|i| i.names.iter().any(|n| n == image || n.ends_with(&format!("/{image}"))))
+        self.images.iter().any(|i| i.names.iter().any(|n| names_image(n, image)))
     }
+}
+
+/// Whether an image's name `name` is `image`, or `image` under a registry's or repository's
+/// prefix (`docker.io/library/nginx:1.27` names `nginx:1.27`, `ginx:1.27` it does not).
+fn names_image(name: &str, image: &str) -> bool {
+    name == image || name.strip_suffix(image).is_some_and(|head| head.ends_with('/'))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_image_is_named_whole_or_under_a_prefix() {
+        let name = "docker.io/library/nginx:1.27";
+        assert!(names_image(name, name));
+        assert!(names_image(name, "nginx:1.27"));
+        assert!(names_image(name, "library/nginx:1.27"));
+        assert!(!names_image(name, "ginx:1.27"));
+        assert!(!names_image(name, "other/nginx:1.27"));
+        assert!(!names_image(name, "nginx:1.2"));
+    }
 
     /// Whether `hex` holds a run of eight digits each one more than the last (`89abcdef`), read
     /// one digit at a time or every other digit (`a6b7c8d9e0f1…`).
