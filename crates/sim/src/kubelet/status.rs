@@ -1,6 +1,7 @@
 //! Node status: `syncNodeStatus` (the status setters, a PATCH when something changed or every
 //! `nodeStatusReportFrequency`, five tries), and `fastStatusUpdateOnce` at start-up.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -53,13 +54,14 @@ impl Kubelet {
         let mut node = base.clone();
         let mut events = Vec::new();
         let s = &mut node.status;
-        let addresses = [
-            NodeAddress { type_: "InternalIP".into(), address: machine.ip.clone() },
-            NodeAddress { type_: "Hostname".into(), address: host.clone() },
-        ];
-        // Kept as the base's when unchanged, so the versions share them.
-        if *s.addresses != addresses {
-            s.addresses = Shared::new(addresses.into());
+        // Kept as the base's when unchanged, so the versions share them (and built only then).
+        let same_addresses = matches!(&s.addresses[..], [ip, name]
+            if ip.type_ == "InternalIP" && ip.address == machine.ip && name.type_ == "Hostname" && name.address == *host);
+        if !same_addresses {
+            s.addresses = Shared::new(vec![
+                NodeAddress { type_: "InternalIP".into(), address: machine.ip.clone() },
+                NodeAddress { type_: "Hostname".into(), address: host.clone() },
+            ]);
         }
         s.capacity = machine.capacity.clone();
         s.allocatable = machine.allocatable.clone();
@@ -75,12 +77,13 @@ impl Kubelet {
         s.images = k.image_cache.clone();
         if ctx.profile.runtime_reports_handlers() && k.runtime_synced_at.is_some() {
             let features = NodeRuntimeHandlerFeatures { recursive_read_only_mounts: true, user_namespaces: true };
-            let handlers = [
-                NodeRuntimeHandler { name: "runc".into(), features: features.clone() },
-                NodeRuntimeHandler { name: String::new(), features },
-            ];
-            if *s.runtime_handlers != handlers {
-                s.runtime_handlers = Shared::new(handlers.into());
+            let same_handlers = matches!(&s.runtime_handlers[..], [runc, default]
+                if runc.name == "runc" && runc.features == features && default.name.is_empty() && default.features == features);
+            if !same_handlers {
+                s.runtime_handlers = Shared::new(vec![
+                    NodeRuntimeHandler { name: "runc".into(), features: features.clone() },
+                    NodeRuntimeHandler { name: String::new(), features },
+                ]);
             }
             s.features = Some(NodeFeatures { supplemental_groups_policy: true });
         }
@@ -119,10 +122,10 @@ impl Kubelet {
             }
         }
         let errs = self.ready_errors(h, ctx);
-        let (status, reason, message) = if errs.is_empty() {
-            ("True", "KubeletReady", "kubelet is posting ready status".to_string())
+        let (status, reason, message): (_, _, Cow<'static, str>) = if errs.is_empty() {
+            ("True", "KubeletReady", "kubelet is posting ready status".into())
         } else {
-            ("False", "KubeletNotReady", aggregate(&errs))
+            ("False", "KubeletNotReady", aggregate(&errs).into())
         };
         match s.conditions.iter_mut().find(|c| c.type_ == "Ready") {
             Some(c) => {
@@ -133,7 +136,7 @@ impl Kubelet {
                 }
                 c.status = status.into();
                 c.reason = reason.into();
-                c.message = message.into();
+                c.message = message;
                 c.last_heartbeat_time = now;
             }
             None => s.conditions.push(condition("Ready", status, reason, message, now)),
@@ -312,7 +315,7 @@ fn condition(
     ty: &'static str,
     status: &'static str,
     reason: &'static str,
-    message: String,
+    message: impl Into<Cow<'static, str>>,
     now: Time,
 ) -> NodeCondition {
     NodeCondition {
