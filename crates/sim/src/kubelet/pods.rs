@@ -208,9 +208,10 @@ impl Kubelet {
 
     pub(super) fn pod_step(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, uid: &str, step: PodStep) {
         let Some(pod) = ctx.store().pod_by_uid(uid).cloned() else { return };
-        let container = pod.spec.containers[0].name.clone();
-        let image = pod.spec.containers[0].image.clone();
-        let cref = pod_ref(&pod, Some(&container));
+        let container = &pod.spec.containers[0].name;
+        let image = &pod.spec.containers[0].image;
+        // The container's reference, built only for an Event.
+        let cref = || pod_ref(&pod, Some(container));
         match step {
             PodStep::Retry => {
                 if self.cold.workers.get(uid) != Some(&Worker::WaitingForNetwork) {
@@ -235,18 +236,18 @@ impl Kubelet {
                 self.after(ctx, millis(40), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Pull))));
             }
             PodStep::Pull => {
-                if h.has_image(&image) {
+                if h.has_image(image) {
                     self.event(
                         h,
                         ctx,
-                        cref,
+                        cref(),
                         "Normal",
                         "Pulled",
                         format!("Container image \"{image}\" already present on machine"),
                     );
                     self.after(ctx, millis(60), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Create))));
                 } else {
-                    self.event(h, ctx, cref, "Normal", "Pulling", format!("Pulling image \"{image}\""));
+                    self.event(h, ctx, cref(), "Normal", "Pulling", format!("Pulling image \"{image}\""));
                     // serializeImagePulls (default true): one pull at a time per machine. A pull
                     // that waited finds the layers already there and finishes quickly.
                     let now = ctx.now;
@@ -264,21 +265,21 @@ impl Kubelet {
             PodStep::Pulled { pull, total } => {
                 let ms = |d: Duration| format_go_duration(Duration::from_millis(d.as_millis() as u64));
                 let (pull, total) = (ms(pull), ms(total));
-                if !h.has_image(&image) {
+                if !h.has_image(image) {
                     self.wake_image_cache(ctx);
                     h.add_image(ContainerImage {
                         names: vec![WORKLOAD_IMAGE_DIGEST.into(), format!("docker.io/library/{image}")],
                         size_bytes: WORKLOAD_IMAGE_SIZE,
                     });
                 }
-                self.event(h, ctx, cref, "Normal", "Pulled", format!(
+                self.event(h, ctx, cref(), "Normal", "Pulled", format!(
                     "Successfully pulled image \"{image}\" in {pull} ({total} including waiting). Image size: {WORKLOAD_IMAGE_SIZE} bytes."
                 ));
                 self.after(ctx, millis(60), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Create))));
             }
             PodStep::Create => {
-                let message = ctx.profile.created_container_message(&container);
-                self.event(h, ctx, cref, "Normal", "Created", message);
+                let message = ctx.profile.created_container_message(container);
+                self.event(h, ctx, cref(), "Normal", "Created", message);
                 self.after(ctx, millis(80), KubeletTimer::Pod(Box::new((uid.into(), PodStep::Start))));
             }
             PodStep::Start => {
@@ -293,7 +294,7 @@ impl Kubelet {
                     id,
                     started_at: now,
                 });
-                self.event(h, ctx, cref, "Normal", "Started", format!("Started container {container}"));
+                self.event(h, ctx, cref(), "Normal", "Started", format!("Started container {container}"));
                 self.set_worker(uid, Worker::Running);
                 self.report_running(h, ctx, &pod);
             }
