@@ -155,9 +155,18 @@ fn e2e(paths: &Paths, o: &Options) -> Result<()> {
         c.args(["--grep", g]);
     }
     c.args(&o.playwright_args);
+    let report = paths.e2e_dir.join("test-results").join("results.json");
+    forget_report(&report);
     let result = run(&mut c);
     server.stop();
-    with_failures(result, &paths.e2e_dir.join("test-results").join("results.json"))
+    with_failures(result, &report)
+}
+
+/// Removes an earlier run's JSON report, so that a run that fails before writing its own names
+/// no failures of the past.
+pub(crate) fn forget_report(report: &Path) {
+    // Absent is the usual case.
+    let _ = std::fs::remove_file(report);
 }
 
 /// A Playwright run's result, its error naming the failed tests and their errors (read from the
