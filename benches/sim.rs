@@ -91,7 +91,7 @@ fn memory() {
         "{records} records ({} requests, {} of them renewals kept as rows; {} object versions, {} events)",
         log.requests.len(),
         log.requests.renewals(),
-        log.changes.len(),
+        log.changes().len(),
         log.events.len()
     );
     match before.zip(after) {

@@ -127,7 +127,7 @@ fn nodeline_kubectl_deletes_a_pod_and_waits_for_it() {
     assert!(sent[3].query.ends_with("&watch=true"));
     assert_eq!(sent.len(), 4, "nothing more: the watch delivers the Pod's deletion");
     let gone = log
-        .changes
+        .changes()
         .iter()
         .find(|ch| ch.kind() == Kind::Pod && ch.change == ChangeType::Deleted && ch.name() == name && ch.t > at)
         .expect("the Pod is deleted once its kubelet has stopped it");

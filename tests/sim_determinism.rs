@@ -28,7 +28,7 @@ fn the_same_inputs_give_the_same_log() {
 
 /// Every uid in the log (objects' `metadata.uid`).
 fn uids(log: &Log) -> BTreeSet<String> {
-    log.changes.iter().map(|c| c.object().meta().uid.to_string()).collect()
+    log.changes().iter().map(|c| c.object().meta().uid.to_string()).collect()
 }
 
 /// Each component's requests as `METHOD path`, in order, with generated Pod names replaced by
@@ -37,7 +37,7 @@ fn request_paths_by_actor(log: &Log) -> BTreeMap<String, Vec<String>> {
     let mut created: Vec<(u64, String, String)> = log
         .keys_of(Kind::Pod)
         .filter_map(|k| {
-            let first = log.versions(k).first().map(|&i| &log.changes[i as usize])?;
+            let first = log.versions(k).first().map(|&i| log.changes().at(i as usize))?;
             (first.change == ChangeType::Added).then(|| {
                 let object = first.object();
                 let meta = object.meta();

@@ -44,7 +44,7 @@ impl Tally {
 
 fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
     let log = timeline.log();
-    for change in &log.changes {
+    for change in log.changes() {
         tally.objects += 1;
         tally.kinds.insert(change.object().kind().as_str());
         let what = format!("{name}: {:?} of {} at {}", change.change, change.object().key(), change.t);

@@ -112,7 +112,7 @@ fn no_binding_past_a_taint(log: &Log) -> Check {
             return Err(format!("{pod_name} bound to {target} at {} despite untolerated {bad:?}", r.t));
         }
     }
-    for (i, c) in log.changes.iter().enumerate() {
+    for (i, c) in log.changes().iter().enumerate() {
         let Some(pod) = pod_of(c.object()) else { continue };
         if pod.spec.node_name.is_empty() {
             continue;
@@ -200,7 +200,7 @@ fn one_node_per_hostname(log: &Log) -> Check {
     for key in nodes {
         let mut alive: Option<String> = None;
         for &i in log.versions(key) {
-            let c = &log.changes[i as usize];
+            let c = &log.changes().at(i as usize);
             let uid = c.object().meta().uid.clone();
             match (c.change, &alive) {
                 (ChangeType::Added, Some(old)) => {
@@ -242,7 +242,7 @@ fn lease_renew_time(object: &Object) -> Option<String> {
 /// (d) A Lease's renewTime only moves forward through a request from a kubelet whose machine is
 /// running its kubelet and can reach the API server.
 fn leases_renewed_only_by_live_kubelets(log: &Log) -> Check {
-    for (i, c) in log.changes.iter().enumerate() {
+    for (i, c) in log.changes().iter().enumerate() {
         if c.object().kind() != Kind::Lease || c.change == ChangeType::Deleted {
             continue;
         }
@@ -296,7 +296,7 @@ fn containers_stop_only_under_a_kubelet(log: &Log) -> Check {
 
 /// (f) resourceVersions strictly increase in log order; and every list of the log is in time order.
 fn log_order(log: &Log) -> Check {
-    for (w0, w1) in log.changes.iter().zip(log.changes.iter_from(1)) {
+    for (w0, w1) in log.changes().iter().zip(log.changes().iter_from(1)) {
         let (a, b) = (w0.object().meta().resource_version, w1.object().meta().resource_version);
         if a >= b {
             return Err(format!("resourceVersion {a} then {b} ({} then {})", w0.object().key(), w1.object().key()));
@@ -353,16 +353,16 @@ fn the_checks_catch_a_binding_past_a_taint() {
     let mut log = timeline.log().clone();
     assert_eq!(check_all(&log), Ok(()));
     let created = log
-        .changes
+        .changes()
         .iter()
         .position(|c| c.change == ChangeType::Added && c.object().meta().name.starts_with("demo-"))
         .expect("the ordinary Pod");
-    let Object::Pod(pod) = &log.changes[created].object() else { unreachable!() };
+    let Object::Pod(pod) = &log.changes().at(created).object() else { unreachable!() };
     let mut bound = Pod::clone(pod);
     bound.spec.node_name = "node-1".into();
-    let c = &log.changes[created];
-    log.changes[created] =
-        nodeline::sim::record::Change::new(c.seq, c.t, c.change, Object::Pod(Arc::new(bound)), c.request);
+    let c = &log.changes().at(created);
+    let altered = nodeline::sim::record::Change::new(c.seq, c.t, c.change, Object::Pod(Arc::new(bound)), c.request);
+    assert!(log.replace_change(created, altered), "a Pod's version is kept whole");
     let verdict = no_binding_past_a_taint(&log).expect_err("a Pod created bound to a tainted node");
     assert!(verdict.contains("node.kubernetes.io/not-ready:NoSchedule"), "{verdict}");
 }

@@ -49,14 +49,14 @@ fn lease_writes<'a>(log: &'a Log, machine: &'a str) -> impl Iterator<Item = Cow<
 }
 
 /// Every version of Node `name`, with the change that made it.
-fn node_versions<'a>(log: &'a Log, name: &str) -> Vec<(&'a Change, Arc<Node>)> {
+fn node_versions<'a>(log: &'a Log, name: &str) -> Vec<(std::borrow::Cow<'a, Change>, Arc<Node>)> {
     let key = nodeline::sim::objects::ObjectKey::cluster(nodeline::sim::objects::Kind::Node, name);
     log.versions(&key)
         .iter()
         .filter_map(|&i| {
-            let c = &log.changes[i as usize];
-            match &c.object() {
-                Object::Node(n) => Some((c, n.clone())),
+            let c = log.changes().at(i as usize);
+            match c.object() {
+                Object::Node(n) => Some((c, n)),
                 _ => None,
             }
         })
@@ -99,7 +99,7 @@ fn node_failure_timings(profile: Profile) {
         .find(|(c, n)| c.t > kill && n.ready_status() == Some("Unknown"))
         .expect("node-1 goes Unknown");
     let unknown = unknown_change.t;
-    assert_eq!(actor_of(log, unknown_change), Some(Actor::NodeLifecycleController), "who wrote Unknown");
+    assert_eq!(actor_of(log, &unknown_change), Some(Actor::NodeLifecycleController), "who wrote Unknown");
     let req = log.requests.at(unknown_change.request.expect("a request") as usize);
     assert_eq!((req.method, &*req.path), (Method::Put, "/api/v1/nodes/node-1/status"), "UpdateStatus");
     assert_within(

@@ -17,7 +17,7 @@ const NOEXEC: [&str; 2] = ["node.kubernetes.io/unreachable", "node.kubernetes.io
 fn no_execute_added(log: &Log) -> Vec<(SimTime, String, String)> {
     let mut last: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut out = Vec::new();
-    for c in &log.changes {
+    for c in log.changes() {
         let Object::Node(n) = &c.object() else { continue };
         let now: Vec<String> = n
             .spec
@@ -88,7 +88,7 @@ fn the_first_node_goes_at_once_the_next_ten_seconds_later() {
     let b: Vec<SimTime> = added.iter().filter(|(_, _, z)| z == "eu-west-1b").map(|(t, _, _)| *t).collect();
     let unknown = tl
         .log()
-        .changes
+        .changes()
         .iter()
         .find(|c| matches!(&c.object(), Object::Node(n) if n.ready_status() == Some("Unknown")))
         .map(|c| c.t)

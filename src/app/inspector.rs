@@ -221,7 +221,7 @@ pub fn Inspector() -> impl IntoView {
                         let options = yaml::versions_markup(
                             log,
                             &key,
-                            log.changes[now as usize].t,
+                            log.changes().at(now as usize).t,
                             from,
                             text(Key::YamlNoCompare),
                         );

@@ -480,7 +480,7 @@ fn node_goes_away_phase(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = step(timeline, 2)?;
     let shutdown = query::input(log, ActionKind::Shutdown)?;
-    let (t, phase) = log.changes.iter().find_map(|c| match &c.object() {
+    let (t, phase) = log.changes().whole_from(0).flatten().find_map(|c| match &c.object() {
         Object::Pod(p)
             if c.t >= shutdown
                 && p.spec.node_name == NODE
@@ -533,7 +533,7 @@ fn node_goes_away_db_node(timeline: &Timeline) -> Option<Derived> {
     let stop = step(timeline, 9)?;
     let nodes = node_names(timeline, stop);
     let old = timeline.at(stop).pods().into_iter().find(|p| p.metadata.name == "db-0")?;
-    let (t, node) = log.changes.iter().find_map(|c| match &c.object() {
+    let (t, node) = log.changes().whole_from(0).flatten().find_map(|c| match &c.object() {
         Object::Pod(p)
             if c.t >= stop
                 && p.metadata.name == "db-0"
@@ -557,8 +557,8 @@ fn in_zone(node: &crate::sim::objects::Node, zone: &str) -> bool {
 fn no_execute_added(log: &crate::sim::Log, zone: &str, from: SimTime) -> Vec<SimTime> {
     let mut tainted: std::collections::BTreeMap<&str, bool> = std::collections::BTreeMap::new();
     let mut added = Vec::new();
-    for c in &log.changes {
-        // Leases are most of the changes, and renewals are built when read: skip them.
+    // A renewed Lease's version (most of the changes) is not built.
+    for c in log.changes().whole_from(0).flatten() {
         if c.kind() != crate::sim::objects::Kind::Node {
             continue;
         }

@@ -141,8 +141,8 @@ impl FleetIndex {
             self.machines.push(Machine { hostname: r.view.hostname.clone(), zone, since: r.t, track });
         }
         self.records = log.machines.len();
-        for c in log.changes.iter_from(self.changes) {
-            // Only Nodes and Pods are read (a Lease renewal is built when read: never here).
+        // Only Nodes and Pods are read (a renewed Lease's version is never built here).
+        for c in log.changes().whole_from(self.changes).flatten() {
             if !matches!(c.kind(), Kind::Node | Kind::Pod) {
                 continue;
             }
@@ -163,7 +163,7 @@ impl FleetIndex {
                 _ => {}
             }
         }
-        self.changes = log.changes.len();
+        self.changes = log.changes().len();
     }
 
     /// The track of the Node named `name`, made if it is new.

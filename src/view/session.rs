@@ -405,7 +405,7 @@ mod tests {
             let (a, b) = (sliced.timeline.log(), whole.timeline.log());
             assert_eq!(a.requests.len(), b.requests.len(), "{chapter:?}");
             assert_eq!(a.events.len(), b.events.len(), "{chapter:?}");
-            assert_eq!(a.changes.len(), b.changes.len(), "{chapter:?}");
+            assert_eq!(a.changes().len(), b.changes().len(), "{chapter:?}");
             // Further on, the same.
             let later = whole.end() + Duration::from_secs(60);
             assert_eq!(sliced.target(later), whole.target(later), "{chapter:?}");

@@ -193,7 +193,7 @@ impl ChartBuilder {
     /// (`horizon`), and returns the chart.
     pub fn extend(&mut self, log: &Log, horizon: SimTime) -> &ZoneChart {
         let end = self.chart.end;
-        while let Some(change) = log.changes.get(self.change) {
+        while let Some(change) = log.changes().get(self.change) {
             if change.t > end {
                 break;
             }

@@ -2,6 +2,7 @@
 //! `sim_determinism`, `sim_schema`). Each test crate uses only some of them.
 #![allow(dead_code)]
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use nodeline::sim::objects::{Kind, Node, Object, ObjectKey};
@@ -231,7 +232,7 @@ pub(crate) fn canonical(log: &Log) -> Vec<Entry> {
             ),
         ));
     }
-    for c in &log.changes {
+    for c in log.changes() {
         out.push((
             c.seq,
             c.t,
@@ -271,10 +272,10 @@ pub(crate) fn assert_same_rendering(a: &[Entry], b: &[Entry], what: &str) {
 
 /// The version of `key` current just before the entry numbered `seq` (changes made at the same
 /// instant but later in the log are not seen). `None` if the object did not exist then.
-pub(crate) fn version_before<'a>(log: &'a Log, key: &ObjectKey, seq: u64) -> Option<&'a Change> {
+pub(crate) fn version_before<'a>(log: &'a Log, key: &ObjectKey, seq: u64) -> Option<Cow<'a, Change>> {
     let versions = log.versions(key);
-    let n = versions.partition_point(|&i| log.changes[i as usize].seq < seq);
-    let change = &log.changes[versions[n.checked_sub(1)?] as usize];
+    let n = versions.partition_point(|&i| log.changes().at(i as usize).seq < seq);
+    let change = log.changes().at(versions[n.checked_sub(1)?] as usize);
     (change.change != nodeline::sim::ChangeType::Deleted).then_some(change)
 }
 

@@ -28,7 +28,7 @@ fn main() {
         after - before,
         log.len(),
         log.requests.len(),
-        log.changes.len(),
+        log.changes().len(),
         log.events.len()
     );
     let document = window.document().expect("a document");

@@ -118,6 +118,9 @@ pub(crate) struct Exec<'a> {
     pub(crate) log: &'a mut Log,
     pub(crate) rng: &'a mut Rng,
     pub(crate) request: Option<u32>,
+    /// The request is a Lease renewal that the caller keeps next, with its answer: a renewed
+    /// Lease's version is kept by it ([`Log::push_renewal`]).
+    pub(crate) renewal: bool,
 }
 
 impl Exec<'_> {
@@ -473,7 +476,7 @@ impl ApiServer {
         self.resource_version += 1;
         let renewed = LeaseVersion::renewed(current.base.clone(), self.resource_version, renew_time);
         *current = renewed.clone();
-        ctx.log.push_renewal(ctx.now, renewed.clone(), ctx.request);
+        ctx.log.push_renewal(ctx.now, renewed.clone(), ctx.request, ctx.renewal);
         Ok((renewed, slot as u32))
     }
 

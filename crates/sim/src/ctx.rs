@@ -285,7 +285,7 @@ impl Io<'_> {
     /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
     pub(crate) fn store_event(&mut self, event: Event, change: ChangeType) -> Arc<Event> {
         let wall = self.wall();
-        let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: None };
+        let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: None, renewal: false };
         self.api.store_event(&mut exec, event, change)
     }
 
@@ -348,7 +348,7 @@ impl Io<'_> {
             self.log.requests.push(request);
             return Err(Reply::Timeout);
         }
-        let first_change = self.log.changes.len();
+        let first_change = self.log.changes().len();
         // Subresources that answer 201 with a `Success` Status (binding, eviction).
         let is_bind = matches!(op, ApiOp::BindPod { .. } | ApiOp::EvictPod { .. });
         let is_create = matches!(
@@ -383,12 +383,12 @@ impl Io<'_> {
         entry: u32,
     ) -> Result<Answer, Reply> {
         let seq = self.log.seq();
-        let first_change = self.log.changes.len();
+        let first_change = self.log.changes().len();
         let t = self.now;
         let result = self.execute(Some(from), ApiOp::RenewLease { read: read.clone(), renew_time, slot });
         match result {
             Ok(Answer::Renewed(stored, found))
-                if self.log.changes.len() == first_change + 1
+                if self.log.changes().len() == first_change + 1
                     && Arc::ptr_eq(&stored.base, &read.base)
                     && stored.renew_time == Some(renew_time) =>
             {
@@ -401,6 +401,12 @@ impl Io<'_> {
                     whole.response = Some(Response::Renewal(stored.clone()));
                     whole.changes = ChangeRange::new(first_change as u32, first_change as u32 + 1);
                     assert_eq!(self.log.requests.last_renewal(), Some(whole), "a renewal row keeps its request");
+                    let version = self.log.changes().at(first_change);
+                    assert_eq!(
+                        (version.seq, version.t, version.request),
+                        (seq + 1, t, Some(self.log.requests.len() as u32 - 1))
+                    );
+                    assert_eq!(version.object(), Object::Lease(stored.lease()), "the row keeps the renewal's version");
                 }
                 Ok(Answer::Renewed(stored, found))
             }
@@ -472,7 +478,9 @@ impl Io<'_> {
             None => Caller::Trusted,
         };
         let wall = self.wall();
-        let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx) };
+        // A renewal's request is kept as soon as it is answered ([`Ctx::renew`], [`Ctx::finish`]).
+        let renewal = matches!(op, ApiOp::RenewLease { .. });
+        let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx), renewal };
         self.api.execute(&mut exec, caller, op)
     }
 
@@ -487,10 +495,11 @@ impl Io<'_> {
         created: bool,
         is_bind: bool,
     ) -> Result<Answer, Reply> {
-        let changes = ChangeRange::new(first_change as u32, self.log.changes.len() as u32);
+        let changes = ChangeRange::new(first_change as u32, self.log.changes().len() as u32);
         let mut watched = false;
         for c in changes.iter() {
-            let change = &self.log.changes[c as usize];
+            // (A renewal's version is kept by its request, kept below; it is not watched.)
+            let Some(change) = self.log.whole_change(c as usize) else { continue };
             match change.kind() {
                 Kind::Node => {
                     watched = true;

@@ -6,7 +6,7 @@
 //! running the simulation again (see [`crate::Snapshot`]).
 
 use crate::shared::Shared;
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -17,13 +17,15 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use super::action::{Action, Refusal};
-use super::chunked::Chunked;
 use super::machine::MachineView;
 pub use super::objects::ChangeType;
 use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status};
 use super::time::SimTime;
 
+mod changes;
 mod requests;
+use changes::ChangeList;
+pub use changes::{Changes, Iter as ChangesIter};
 pub use requests::Requests;
 
 /// The API server's address, as kubelets and log lines name it.
@@ -632,7 +634,8 @@ pub struct Log {
     /// In chunks, as the object versions: the two lists that grow to 400,000 records an hour; a
     /// Lease renewal kept as a row of numbers ([`Requests`]).
     pub requests: Requests,
-    pub changes: Chunked<Change>,
+    /// The object versions, read through [`Log::changes`]: a renewal's is kept by its row.
+    changes: ChangeList,
     pub events: Vec<EventRecord>,
     pub lines: Vec<LogLine>,
     pub inputs: Vec<AppliedInput>,
@@ -674,6 +677,24 @@ pub(crate) struct LogMark {
 }
 
 impl Log {
+    /// Every object version (or deletion), in order.
+    pub fn changes(&self) -> Changes<'_> {
+        Changes::new(&self.changes, &self.requests)
+    }
+
+    /// Replaces version `index` with `change`, if it is kept whole (not a renewal's): for tests
+    /// that check what a checker makes of an altered log.
+    #[doc(hidden)]
+    pub fn replace_change(&mut self, index: usize, change: Change) -> bool {
+        self.changes.replace(index, change)
+    }
+
+    /// Version `index` if it is kept whole (a Node's or a Pod's always is; a renewed Lease's is
+    /// kept by its request, and may be read only once the request is).
+    pub(crate) fn whole_change(&self, index: usize) -> Option<&Change> {
+        self.changes.whole(index)
+    }
+
     /// `s`, kept once however many records carry it.
     pub(crate) fn intern(&mut self, s: &str) -> Interned {
         if let Some(kept) = self.interned.get(s) {
@@ -741,7 +762,16 @@ impl Log {
     /// Records a renewed Lease, compactly. The Lease's place in `history` is found once for each
     /// Lease version written whole and kept with its renewal entry ([`Requests`]): a renewal
     /// (100 a second at 1,000 nodes) looks up no key.
-    pub(crate) fn push_renewal(&mut self, t: SimTime, version: LeaseVersion, request: Option<u32>) -> u32 {
+    ///
+    /// With `by_request`, the version is kept by its request, `request`, which the caller keeps
+    /// next (its renewal row, or its answer if it is kept whole): 4 bytes instead of a [`Change`].
+    pub(crate) fn push_renewal(
+        &mut self,
+        t: SimTime,
+        version: LeaseVersion,
+        request: Option<u32>,
+        by_request: bool,
+    ) -> u32 {
         let hint = self.requests.renewal_slot(&version.base);
         let seq = self.seq();
         let idx = self.changes.len() as u32;
@@ -758,7 +788,10 @@ impl Log {
         };
         debug_assert_eq!(slot, self.slot_of(&record), "a renewal's slot is its Lease's");
         self.history[slot].1.push(idx);
-        self.changes.push(record);
+        match request {
+            Some(request) if by_request => self.changes.push_by_request(request),
+            _ => self.changes.push(record),
+        }
         idx
     }
 
@@ -797,8 +830,8 @@ impl Log {
             && !pod.spec.node_name.is_empty()
         {
             let bound_before = self.history[slot].1.last().is_some_and(|&last| {
-                matches!(&self.changes[last as usize].version,
-                    Version::Object(Object::Pod(p)) if p.spec.node_name == pod.spec.node_name)
+                matches!(self.changes.whole(last as usize).map(|c| &c.version),
+                    Some(Version::Object(Object::Pod(p))) if p.spec.node_name == pod.spec.node_name)
             });
             if !bound_before {
                 self.index_pod(slot, &pod.spec.node_name);
@@ -865,7 +898,7 @@ impl Log {
 
     /// The changes that made the versions current at `t` of every object of one kind that
     /// existed then, in key order (a snapshot's list of one kind).
-    pub fn versions_of_kind_at(&self, kind: Kind, t: SimTime) -> impl Iterator<Item = &Change> {
+    pub fn versions_of_kind_at(&self, kind: Kind, t: SimTime) -> impl Iterator<Item = Cow<'_, Change>> {
         self.slots_of(kind).filter_map(move |(_, slot)| self.current_at(&self.history[slot].1, t))
     }
 
@@ -873,15 +906,29 @@ impl Log {
     /// key order.
     pub fn pods_on_at(&self, node: &str, t: SimTime) -> impl Iterator<Item = &Change> {
         let slots = self.pods_by_node.get(node).map_or(&[][..], Vec::as_slice);
-        slots.iter().filter_map(move |&slot| self.current_at(&self.history[slot].1, t)).filter(
+        slots.iter().filter_map(move |&slot| self.whole_at(&self.history[slot].1, t)).filter(
             move |change| matches!(&change.version, Version::Object(Object::Pod(p)) if p.spec.node_name == node),
         )
     }
 
+    /// Of the versions `versions` of one object, the index of the one current at `t`, if it
+    /// existed then.
+    fn index_at(&self, versions: &[u32], t: SimTime) -> Option<u32> {
+        let changes = self.changes();
+        let n = versions.partition_point(|&i| changes.t(i as usize) <= t);
+        let i = *versions.get(n.checked_sub(1)?)?;
+        Some(i)
+    }
+
     /// Of the versions `versions` of one object, the one current at `t`, if it existed then.
-    fn current_at(&self, versions: &[u32], t: SimTime) -> Option<&Change> {
-        let n = versions.partition_point(|&i| self.changes[i as usize].t <= t);
-        let change = &self.changes[*versions.get(n.checked_sub(1)?)? as usize];
+    fn current_at(&self, versions: &[u32], t: SimTime) -> Option<Cow<'_, Change>> {
+        let change = self.changes().at(self.index_at(versions, t)? as usize);
+        (change.change != ChangeType::Deleted).then_some(change)
+    }
+
+    /// [`Log::current_at`] for an object whose versions are kept whole (not a Lease's).
+    fn whole_at(&self, versions: &[u32], t: SimTime) -> Option<&Change> {
+        let change = self.changes.whole(self.index_at(versions, t)? as usize)?;
         (change.change != ChangeType::Deleted).then_some(change)
     }
 
@@ -899,22 +946,22 @@ impl Log {
     }
 
     /// The change that produced the version of `key` current at `t`, if the object existed then.
-    pub fn version_at(&self, key: &ObjectKey, t: SimTime) -> Option<&Change> {
+    pub fn version_at(&self, key: &ObjectKey, t: SimTime) -> Option<Cow<'_, Change>> {
         self.version_of_at(key.kind, &key.namespace, &key.name, t)
     }
 
     /// [`Log::version_at`] without building a key.
-    pub fn version_of_at(&self, kind: Kind, namespace: &str, name: &str, t: SimTime) -> Option<&Change> {
+    pub fn version_of_at(&self, kind: Kind, namespace: &str, name: &str, t: SimTime) -> Option<Cow<'_, Change>> {
         self.current_at(self.versions_of(kind, namespace, name), t)
     }
 
     /// The version of `key` before the one made by change `idx`, if any.
-    pub fn previous_version(&self, idx: u32) -> Option<&Change> {
-        let change = &self.changes[idx as usize];
+    pub fn previous_version(&self, idx: u32) -> Option<Cow<'_, Change>> {
+        let change = self.changes().at(idx as usize);
         let (namespace, name) = change.names();
         let versions = self.versions_of(change.kind(), namespace, name);
         let n = versions.partition_point(|&i| i < idx);
-        n.checked_sub(1).map(|p| &self.changes[versions[p] as usize])
+        n.checked_sub(1).map(|p| self.changes().at(versions[p] as usize))
     }
 
     /// The number of entries (requests, events, changes, log lines, inputs) so far.
@@ -947,8 +994,8 @@ impl Log {
             .changes
             .iter()
             .map(|c| {
-                let change = &self.changes[c as usize];
-                let prev = self.previous_version(c).map(Change::object);
+                let change = self.changes().at(c as usize);
+                let prev = self.previous_version(c).map(|p| p.object());
                 super::diff::summarize(prev.as_ref(), &change.object(), change.change)
             })
             .filter(|s| !s.is_empty())

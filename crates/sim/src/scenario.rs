@@ -466,15 +466,16 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
             scan(at, log.requests.len(), log.requests.iter_from(at), found)
         }
         Anchor::Taint { node, key, effect } => {
-            let at = start(&|| log.changes.partition_point(|c| c.t < from));
-            let found = |c: &&Change| {
+            let at = start(&|| log.changes().first_from(from));
+            let found = |c: &Option<&Change>| {
+                let c = (*c)?;
                 (c.t >= from
                     && c.kind() == Kind::Node
                     && c.name() == *node
                     && matches!(&c.object(), Object::Node(n) if n.has_taint(key, effect)))
                 .then_some(c.t)
             };
-            scan(at, log.changes.len(), log.changes.iter_from(at), found)
+            scan(at, log.changes().len(), log.changes().whole_from(at), found)
         }
         Anchor::Kubectl { contains } => {
             let at = start(&|| log.lines.partition_point(|l| l.t < from));

@@ -242,13 +242,13 @@ impl<'a> Snapshot<'a> {
     }
 
     /// The change that made the current version of `key`, if the object exists.
-    pub fn version(&self, key: &ObjectKey) -> Option<&'a Change> {
+    pub fn version(&self, key: &ObjectKey) -> Option<std::borrow::Cow<'a, Change>> {
         self.log.version_at(key, self.t)
     }
 
     fn objects_of(&self, kind: Kind) -> impl Iterator<Item = Object> + 'a {
         let (log, t) = (self.log, self.t);
-        log.versions_of_kind_at(kind, t).map(Change::object)
+        log.versions_of_kind_at(kind, t).map(|c| c.object())
     }
 
     /// Every object of kind `T`, by namespace and name.
@@ -263,7 +263,7 @@ impl<'a> Snapshot<'a> {
 
     /// The Node named `name`.
     pub fn node(&self, name: &str) -> Option<Arc<Node>> {
-        match self.log.version_of_at(Kind::Node, "", name, self.t).map(Change::object) {
+        match self.log.version_of_at(Kind::Node, "", name, self.t).map(|c| c.object()) {
             Some(Object::Node(n)) => Some(n),
             _ => None,
         }
@@ -281,7 +281,7 @@ impl<'a> Snapshot<'a> {
 
     /// The Lease of node `name`.
     pub fn lease(&self, name: &str) -> Option<Arc<Lease>> {
-        match self.log.version_of_at(Kind::Lease, "kube-node-lease", name, self.t).map(Change::object) {
+        match self.log.version_of_at(Kind::Lease, "kube-node-lease", name, self.t).map(|c| c.object()) {
             Some(Object::Lease(l)) => Some(l),
             _ => None,
         }

@@ -109,7 +109,7 @@ fn drain_evicts_everything_at_once_and_retries_a_429_every_5s() {
     let pdb = evictions[0]
         .changes
         .iter()
-        .map(|c| log.changes[c as usize].object())
+        .map(|c| log.changes().at(c as usize).object())
         .find_map(|o| match o {
             Object::PodDisruptionBudget(p) => Some(p.clone()),
             _ => None,

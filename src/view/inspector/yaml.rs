@@ -133,14 +133,14 @@ pub fn choices_markup(choices: &[Choice], selected: &ObjectKey) -> String {
 /// The change that made the object's version at `t`, if it exists then.
 pub fn version_at(log: &Log, key: &ObjectKey, t: SimTime) -> Option<u32> {
     let versions = log.versions(key);
-    let n = versions.partition_point(|&i| log.changes[i as usize].t <= t);
+    let n = versions.partition_point(|&i| log.changes().at(i as usize).t <= t);
     let idx = *versions.get(n.checked_sub(1)?)?;
-    (log.changes[idx as usize].change != ChangeType::Deleted).then_some(idx)
+    (log.changes().at(idx as usize).change != ChangeType::Deleted).then_some(idx)
 }
 
 /// What made change `idx`: `PATCH /api/v1/nodes/node-1/status`, its sender and its answer.
 fn made_by(log: &Log, idx: u32) -> Option<(String, String, String)> {
-    let r = log.requests.at(log.changes[idx as usize].request? as usize);
+    let r = log.requests.at(log.changes().at(idx as usize).request? as usize);
     let answer = match r.outcome.code() {
         Some(c) => c.to_string(),
         None => "timeout".into(),
@@ -150,7 +150,7 @@ fn made_by(log: &Log, idx: u32) -> Option<(String, String, String)> {
 
 /// A version's label in the compare list: `T+02:51.052 PUT /api/v1/nodes/node-1/status`.
 fn version_label(log: &Log, idx: u32) -> String {
-    let c = &log.changes[idx as usize];
+    let c = &log.changes().at(idx as usize);
     match made_by(log, idx) {
         Some((request, _, _)) => format!("{} {request}", clock_ms(c.t)),
         None => clock_ms(c.t),
@@ -161,12 +161,12 @@ fn version_label(log: &Log, idx: u32) -> String {
 /// first option (value `""`) means no comparison.
 pub fn versions_markup(log: &Log, key: &ObjectKey, t: SimTime, selected: Option<u32>, none: &str) -> String {
     let versions = log.versions(key);
-    let n = versions.partition_point(|&i| log.changes[i as usize].t <= t);
+    let n = versions.partition_point(|&i| log.changes().at(i as usize).t <= t);
     let mut o = String::new();
     let mark = if selected.is_none() { " selected" } else { "" };
     cat(&mut o, &[r#"<option value="""#, mark, ">", &escape(none), "</option>"]);
     for &idx in versions[..n].iter().rev() {
-        if log.changes[idx as usize].change == ChangeType::Deleted {
+        if log.changes().at(idx as usize).change == ChangeType::Deleted {
             continue;
         }
         let mark = if selected == Some(idx) { " selected" } else { "" };
@@ -178,13 +178,13 @@ pub fn versions_markup(log: &Log, key: &ObjectKey, t: SimTime, selected: Option<
 
 /// The object of change `idx` as `kubectl get -o yaml` prints it.
 pub fn yaml_of(log: &Log, idx: u32) -> String {
-    yaml::to_string(&Object::to_json(&log.changes[idx as usize].object()))
+    yaml::to_string(&Object::to_json(&log.changes().at(idx as usize).object()))
 }
 
 /// The live YAML of the version made by change `idx`: a line naming what made it, then the YAML
 /// with the lines that change touched marked (every line, for a new object).
 pub fn live_markup(log: &Log, idx: u32, lang: Lang) -> String {
-    let change = &log.changes[idx as usize];
+    let change = &log.changes().at(idx as usize);
     let text = yaml_of(log, idx);
     let before = log
         .previous_version(idx)
@@ -230,8 +230,10 @@ pub fn diff_markup(log: &Log, from: u32, to: u32, lang: Lang) -> String {
     let (a, b) = (yaml_of(log, from), yaml_of(log, to));
     let (al, bl): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     let lines = linediff::diff(&al, &bl);
-    let title = lang
-        .fill(Key::YamlDiffTitle, &[&clock_ms(log.changes[from as usize].t), &clock_ms(log.changes[to as usize].t)]);
+    let title = lang.fill(
+        Key::YamlDiffTitle,
+        &[&clock_ms(log.changes().at(from as usize).t), &clock_ms(log.changes().at(to as usize).t)],
+    );
     let mut o = String::new();
     cat(&mut o, &[r#"<p class="yaml-change">"#, &escape(&title), "</p>"]);
     if lines.iter().all(|l| matches!(l, Line::Same(_))) {
@@ -396,11 +398,11 @@ mod tests {
             .versions(&key)
             .iter()
             .find(|&&i| {
-                let c = &log.changes[i as usize];
+                let c = &log.changes().at(i as usize);
                 c.request.is_some_and(|r| log.requests.at(r as usize).method == crate::sim::Method::Put)
             })
             .expect("the controller writes node-1's status");
-        assert_eq!(version_at(log, &key, log.changes[idx as usize].t), Some(idx));
+        assert_eq!(version_at(log, &key, log.changes().at(idx as usize).t), Some(idx));
         let html = live_markup(log, idx, Lang::En);
         assert!(html.starts_with(r#"<p class="yaml-change">Changed at T+02:5"#), "{html}");
         assert!(html.contains("by PUT /api/v1/nodes/node-1/status from node-lifecycle-controller (200)"), "{html}");
@@ -449,7 +451,7 @@ mod tests {
         assert!(opts.starts_with(r#"<option value="">none</option>"#));
         assert_eq!(
             opts.matches("<option").count(),
-            1 + versions.iter().filter(|&&i| log.changes[i as usize].t <= SimTime::from_secs(60)).count()
+            1 + versions.iter().filter(|&&i| log.changes().at(i as usize).t <= SimTime::from_secs(60)).count()
         );
         assert!(opts.contains(&format!(r#"<option value="{}" selected>T+00:"#, versions[1])));
     }

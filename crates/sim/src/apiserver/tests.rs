@@ -7,7 +7,8 @@ fn delete_with_a_wrong_uid_precondition_is_a_conflict() {
     let mut api = ApiServer::default();
     let mut log = Log::default();
     let mut rng = Rng::new(1);
-    let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+    let mut exec =
+        Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
     let meta =
         super::super::objects::ObjectMeta { name: "web".into(), namespace: "default".into(), ..Default::default() };
     let pod = super::super::workload::new_pod(meta, Vec::new(), super::super::profile::Profile::default());
@@ -40,7 +41,8 @@ fn a_kubelet_creates_only_its_own_csinode_once_and_it_is_served_without_drivers(
     let mut api = ApiServer::default();
     let mut log = Log::default();
     let mut rng = Rng::new(1);
-    let mut exec = Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None };
+    let mut exec =
+        Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
     let other = CsiNode::for_node("node-2", "uid-2");
     let err = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(other)).expect_err("forbidden");
     assert_eq!((err.code, err.reason), (403, "Forbidden"));

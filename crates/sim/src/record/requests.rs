@@ -12,7 +12,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::{Actor, Body, ChangeRange, Interned, LeaseVersion, Method, Outcome, Request, Response};
+use super::{
+    Actor, Body, Change, ChangeRange, ChangeType, Interned, LeaseVersion, Method, Outcome, Request, Response, Version,
+};
 use crate::chunked::{self, Chunked};
 use crate::objects::{Lease, MicroTime};
 use crate::time::SimTime;
@@ -209,6 +211,25 @@ impl Requests {
             lease,
             change: r.changes.iter().start,
         })
+    }
+
+    /// The object version that renewal `index` made: a renewal kept as a row, or kept whole and
+    /// answered with the renewed Lease (panics otherwise). Its sequence number follows the
+    /// request's: the API server records the version while it answers.
+    pub(crate) fn renewal_change(&self, index: u32) -> Change {
+        let slot = self.slots[index as usize];
+        let (seq, t, version) = if slot & RENEWAL != 0 {
+            let row = &self.renewals[(slot & !RENEWAL) as usize];
+            let base = self.leases[row.lease as usize].base.clone();
+            (row.seq, row.t, LeaseVersion::renewed(base, row.rv, row.renew_time))
+        } else {
+            let r = &self.whole[slot as usize];
+            let Some(Response::Renewal(version)) = &r.response else {
+                panic!("request {index} renewed a Lease");
+            };
+            (r.seq, r.t, version.clone())
+        };
+        Change { seq: seq + 1, t, change: ChangeType::Modified, version: Version::Lease(version), request: Some(index) }
     }
 
     /// The request a row keeps.
