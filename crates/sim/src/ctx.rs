@@ -390,9 +390,17 @@ impl Io<'_> {
             Ok(Answer::Renewed(stored, found))
                 if self.log.changes().len() == first_change + 1
                     && Arc::ptr_eq(&stored.base, &read.base)
-                    && stored.renew_time == Some(renew_time) =>
+                    && stored.renew_time == Some(renew_time)
+                    // Kept as a row if it fits one (else whole, below).
+                    && self.log.requests.push_renewal(
+                        seq,
+                        t,
+                        read.resource_version,
+                        &stored,
+                        entry,
+                        first_change as u32,
+                    ) =>
             {
-                self.log.requests.push_renewal(seq, t, read.resource_version, &stored, entry, first_change as u32);
                 #[cfg(debug_assertions)]
                 {
                     let mut whole =

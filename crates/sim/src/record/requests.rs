@@ -3,7 +3,7 @@
 //! A renewal is most of what a fleet sends (1,000 kubelets, one every ten seconds: 360,000 of the
 //! 1,000-node hour's 409,000 requests), and every one is the same PUT but for its time, the
 //! Lease's resourceVersion before and after, and the new `spec.renewTime`. So [`Requests`] keeps
-//! a successful renewal as a [`RenewalRow`] (48 bytes, no allocation) beside a table of what its
+//! a successful renewal as a [`RenewalRow`] (32 bytes, no allocation) beside a table of what its
 //! renewals share ([`RenewedLease`]: the sender, the node, the path, the Lease last written whole),
 //! and builds the [`Request`] when something reads it: the same value, field for field, that
 //! was pushed (a debug build checks each one as it is stored). Every other request is kept whole.
@@ -17,7 +17,7 @@ use super::{
 };
 use crate::chunked::{self, Chunked};
 use crate::objects::{Lease, MicroTime};
-use crate::time::SimTime;
+use crate::time::{SimTime, WallTime};
 
 /// In [`Requests::slots`], the bit that marks a renewal row.
 const RENEWAL: u32 = 1 << 31;
@@ -40,18 +40,43 @@ pub struct Requests {
 }
 
 /// A successful Lease renewal: a PUT answered 200, sent at `t` and answered at once, carrying
-/// the Lease read at `read_rv` with `renew_time`, stored as `rv`, its one change `change`.
+/// the Lease read at resourceVersion `rv - rv_step` with a `renewTime` of `t` on the sender's
+/// wall clock (its entry's [`RenewedLease::clock`]), stored as `rv`, its one change `change`.
+/// A renewal that does not fit (a sequence number or a step past `u32`, another clock) is kept
+/// whole.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct RenewalRow {
-    seq: u64,
     t: SimTime,
-    read_rv: u64,
     rv: u64,
-    renew_time: MicroTime,
+    seq: u32,
+    rv_step: u32,
     /// Index into [`Requests::leases`].
     lease: u32,
     /// Index into [`super::Log::changes`].
     change: u32,
+}
+
+impl RenewalRow {
+    /// The row for a renewal of entry `lease` (whose clock is `clock`), if it fits in one.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        seq: u64,
+        t: SimTime,
+        read_rv: u64,
+        rv: u64,
+        renew_time: MicroTime,
+        lease: u32,
+        clock: i64,
+        change: u32,
+    ) -> Option<RenewalRow> {
+        let on_clock = renew_time.0.0.checked_sub(t.as_micros() as i64) == Some(clock);
+        let (seq, rv_step) = (u32::try_from(seq).ok()?, u32::try_from(rv.checked_sub(read_rv)?).ok()?);
+        on_clock.then_some(RenewalRow { t, rv, seq, rv_step, lease, change })
+    }
+
+    fn renew_time(&self, clock: i64) -> MicroTime {
+        MicroTime(WallTime(self.t.as_micros() as i64 + clock))
+    }
 }
 
 /// What the renewals of one Lease version share.
@@ -64,6 +89,9 @@ struct RenewedLease {
     content_type: Option<&'static str>,
     /// The Lease as last written whole (the renewals' `base`).
     base: Arc<Lease>,
+    /// The sender's wall clock: a renewal's `renewTime` less the instant it was sent, in
+    /// microseconds (the simulation's epoch: every kubelet renews with its time of sending).
+    clock: i64,
     /// The Lease's place in the log's object history, once a renewal has looked it up.
     slot: Option<usize>,
 }
@@ -125,7 +153,9 @@ impl Requests {
 
     /// Adds a successful renewal at the end, as a row of entry `lease` (from
     /// [`Requests::renewal_entry`]): sent at `t` with the version read at `read_rv`, stored as
-    /// `stored`, its one change `change`.
+    /// `stored`, its one change `change`. Returns whether it fits in a row (if not, nothing was
+    /// added: the caller keeps the request whole).
+    #[must_use]
     pub(crate) fn push_renewal(
         &mut self,
         seq: u64,
@@ -134,10 +164,16 @@ impl Requests {
         stored: &LeaseVersion,
         lease: u32,
         change: u32,
-    ) {
+    ) -> bool {
         let renew_time = stored.renew_time.expect("a renewal sets renewTime");
+        let clock = self.leases[lease as usize].clock;
+        let Some(row) = RenewalRow::new(seq, t, read_rv, stored.resource_version, renew_time, lease, clock, change)
+        else {
+            return false;
+        };
         self.slots.push(RENEWAL | self.renewals.len() as u32);
-        self.renewals.push(RenewalRow { seq, t, read_rv, rv: stored.resource_version, renew_time, lease, change });
+        self.renewals.push(row);
+        true
     }
 
     /// The request the last row keeps (debug builds check a row against the request it stands
@@ -185,8 +221,9 @@ impl Requests {
             return None;
         }
         let address = Arc::as_ptr(base) as usize as u64;
+        let clock = renew_time.0.0.wrapping_sub(r.t.as_micros() as i64);
         let lease = match self.by_base.get(&address) {
-            Some(&i) if self.leases[i as usize].fits(r, base) => i,
+            Some(&i) if self.leases[i as usize].fits(r, base) && self.leases[i as usize].clock == clock => i,
             _ => {
                 let i = self.leases.len() as u32;
                 self.leases.push(RenewedLease {
@@ -196,21 +233,23 @@ impl Requests {
                     query,
                     content_type: r.content_type,
                     base: base.clone(),
+                    clock,
                     slot: None,
                 });
                 self.by_base.insert(address, i);
                 i
             }
         };
-        Some(RenewalRow {
-            seq: r.seq,
-            t: r.t,
-            read_rv: *resource_version,
-            rv: stored.resource_version,
-            renew_time: *renew_time,
+        RenewalRow::new(
+            r.seq,
+            r.t,
+            *resource_version,
+            stored.resource_version,
+            *renew_time,
             lease,
-            change: r.changes.iter().start,
-        })
+            clock,
+            r.changes.iter().start,
+        )
     }
 
     /// The object version that renewal `index` made: a renewal kept as a row, or kept whole and
@@ -220,8 +259,8 @@ impl Requests {
         let slot = self.slots[index as usize];
         let (seq, t, version) = if slot & RENEWAL != 0 {
             let row = &self.renewals[(slot & !RENEWAL) as usize];
-            let base = self.leases[row.lease as usize].base.clone();
-            (row.seq, row.t, LeaseVersion::renewed(base, row.rv, row.renew_time))
+            let lease = &self.leases[row.lease as usize];
+            (row.seq as u64, row.t, LeaseVersion::renewed(lease.base.clone(), row.rv, row.renew_time(lease.clock)))
         } else {
             let r = &self.whole[slot as usize];
             let Some(Response::Renewal(version)) = &r.response else {
@@ -235,8 +274,9 @@ impl Requests {
     /// The request a row keeps.
     fn build(&self, row: &RenewalRow) -> Request {
         let lease = &self.leases[row.lease as usize];
+        let renew_time = row.renew_time(lease.clock);
         Request {
-            seq: row.seq,
+            seq: row.seq as u64,
             t: row.t,
             end: row.t,
             actor: lease.actor.clone(),
@@ -249,10 +289,10 @@ impl Requests {
             no_answer: None,
             body: Some(Body::Renewal {
                 base: lease.base.clone(),
-                resource_version: row.read_rv,
-                renew_time: row.renew_time,
+                resource_version: row.rv - row.rv_step as u64,
+                renew_time,
             }),
-            response: Some(Response::Renewal(LeaseVersion::renewed(lease.base.clone(), row.rv, row.renew_time))),
+            response: Some(Response::Renewal(LeaseVersion::renewed(lease.base.clone(), row.rv, renew_time))),
             changes: ChangeRange::new(row.change, row.change + 1),
         }
     }
@@ -422,8 +462,11 @@ mod tests {
         }
     }
 
+    /// The wall clock's epoch: a renewal's `renewTime` is its time of sending on that clock.
+    const EPOCH: i64 = 1_772_442_000_000_000;
+
     fn renewal(seq: u64, base: &Arc<Lease>, read_rv: u64, change: u32) -> Request {
-        let renew_time = MicroTime(WallTime(seq as i64 * 1_000_000 + 123));
+        let renew_time = MicroTime(WallTime(EPOCH + SimTime::from_millis(seq * 100).as_micros() as i64));
         Request {
             method: Method::Put,
             path: "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1".into(),
@@ -449,7 +492,46 @@ mod tests {
             renewal(6, &second, 20, 2),
             renewal(7, &first, 12, 3),
             get(8),
+            // Past what a row holds: a sequence number past `u32`, a step of resourceVersions
+            // past `u32`, and another clock; each is kept whole.
+            renewal(u32::MAX as u64 + 9, &first, 13, 4),
+            renewal(u32::MAX as u64 + 10, &first, 14, 5),
+            Request {
+                body: Some(Body::Renewal {
+                    base: first.clone(),
+                    resource_version: 15,
+                    renew_time: MicroTime(WallTime(7)),
+                }),
+                response: Some(Response::Renewal(LeaseVersion::renewed(first.clone(), 16, MicroTime(WallTime(7))))),
+                ..renewal(u32::MAX as u64 + 11, &first, 15, 6)
+            },
         ]
+    }
+
+    #[test]
+    fn a_row_is_32_bytes_and_a_renewal_that_does_not_fit_one_is_kept_whole() {
+        assert_eq!(std::mem::size_of::<RenewalRow>(), 32);
+        let base = lease(10);
+        let mut list = Requests::default();
+        list.push(renewal(2, &base, 10, 0));
+        assert_eq!(list.renewals(), 1);
+        let mut far = renewal(3, &base, 11, 1);
+        if let Some(Body::Renewal { resource_version, .. }) = &mut far.body {
+            *resource_version = 1;
+        }
+        if let Some(Response::Renewal(stored)) = &mut far.response {
+            stored.resource_version = u32::MAX as u64 + 2;
+        }
+        list.push(far.clone());
+        assert_eq!(list.renewals(), 1, "a step of resourceVersions past u32 is kept whole");
+        assert_eq!(*list.at(1), far);
+        let stored = LeaseVersion::renewed(base.clone(), 13, MicroTime(WallTime(EPOCH + 400_000)));
+        assert!(list.push_renewal(4, SimTime::from_millis(400), 12, &stored, 0, 2));
+        assert!(!list.push_renewal(u32::MAX as u64 + 1, SimTime::from_millis(400), 12, &stored, 0, 2));
+        let elsewhen = LeaseVersion::renewed(base.clone(), 13, MicroTime(WallTime(EPOCH)));
+        assert!(!list.push_renewal(5, SimTime::from_millis(500), 12, &elsewhen, 0, 3), "another clock");
+        assert_eq!((list.len(), list.renewals()), (3, 2));
+        assert_eq!(list.at(2).seq, 4);
     }
 
     #[test]
@@ -458,7 +540,7 @@ mod tests {
         let list: Requests = all.iter().cloned().collect();
         assert_eq!(list.len(), all.len());
         assert_eq!(list.renewals(), 4, "the 409 is kept whole");
-        assert_eq!(list.leases.len(), 2, "one entry a Lease version written whole");
+        assert_eq!(list.leases.len(), 3, "one entry a Lease version written whole and a clock");
         assert!(list.iter().map(Cow::into_owned).eq(all.iter().cloned()));
         assert!(list.iter().rev().map(Cow::into_owned).eq(all.iter().rev().cloned()));
         for (i, r) in all.iter().enumerate() {
