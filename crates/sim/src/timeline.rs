@@ -26,11 +26,13 @@ fn checkpoint_every(t: SimTime) -> Duration {
 }
 
 /// The most log records between two checkpoints: checkpoints are also spaced by work, so that a
-/// fork anywhere re-runs at most this much (about 75 simulated seconds of 1,000 nodes, some 40 ms
-/// natively at 2 µs a record, 60 ms in the page; the budget is 100 ms). A checkpoint shares what
-/// has not changed since the one before (see [`crate::shared`]), so it costs what changed: about
-/// 600 KB at 1,000 nodes, most of it the kubelets' and the timer queue's.
-const CHECKPOINT_RECORDS: usize = 18_000;
+/// fork anywhere re-runs at most this much (about 150 simulated seconds of 1,000 nodes, some 40 ms
+/// natively at 1.1 µs a record, 50 ms in the page; the budget is 100 ms). A checkpoint shares
+/// what has not changed since the one before (see [`crate::shared`]), so it costs what changed:
+/// about 600 KB at 1,000 nodes, most of it the kubelets' and the timer queue's (at 18,000 records
+/// the hour's checkpoints took 10 MB more; its forks in the last three minutes took 22 ms on
+/// average, 31 ms at 36,000).
+const CHECKPOINT_RECORDS: usize = 36_000;
 
 /// One input of a timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
