@@ -913,7 +913,7 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
     if b.allocatable != w.allocatable {
         s.allocatable = w.allocatable.clone();
     }
-    for cond in &w.conditions {
+    for cond in w.conditions.iter() {
         if b.conditions.iter().any(|c| c == cond) {
             continue;
         }
@@ -921,6 +921,10 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
             Some(c) => *c = cond.clone(),
             None => s.conditions.push(cond.clone()),
         }
+    }
+    // The usual outcome, the sender's list: kept as the sender's, not a copy of it.
+    if s.conditions == w.conditions {
+        s.conditions = w.conditions.clone();
     }
     if b.addresses != w.addresses {
         s.addresses = w.addresses.clone();

@@ -92,3 +92,39 @@ fn kubelet_label_rules_follow_node_restriction() {
         assert!(!kubelet_may_set_label(bad), "{bad} should be forbidden");
     }
 }
+
+#[test]
+fn a_status_patch_makes_a_version_that_shares_the_senders_conditions_and_the_nodes_spec() {
+    use super::super::objects::{Node, NodeCondition, Time};
+    let mut api = ApiServer::default();
+    let mut log = Log::default();
+    let mut rng = Rng::new(1);
+    let mut exec =
+        Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
+    let condition = |heartbeat: i64| NodeCondition {
+        type_: "Ready".into(),
+        status: "True".into(),
+        last_heartbeat_time: Time::at(WallTime(heartbeat)),
+        last_transition_time: Time::at(WallTime(0)),
+        reason: "KubeletReady".into(),
+        message: "kubelet is posting ready status".into(),
+    };
+    let mut node = Node::new("node-1");
+    node.status.conditions = vec![condition(0)].into();
+    let Ok(Answer::Object(Object::Node(created))) =
+        api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateNode(node))
+    else {
+        panic!("created")
+    };
+    let mut wanted = Node::clone(&created);
+    wanted.status.conditions[0].last_heartbeat_time = Time::at(WallTime(10_000_000));
+    let wanted = Arc::new(wanted);
+    let patch = ApiOp::PatchNodeStatus { base: created.clone(), wanted: wanted.clone() };
+    let Ok(Answer::Object(Object::Node(stored))) = api.execute(&mut exec, Caller::Node("node-1"), patch) else {
+        panic!("patched")
+    };
+    assert_eq!(stored.status.conditions[0].last_heartbeat_time, Time::at(WallTime(10_000_000)));
+    assert!(std::ptr::eq(&*stored.status.conditions, &*wanted.status.conditions), "the sender's list, not a copy");
+    assert!(std::ptr::eq(&*stored.spec, &*created.spec), "the spec of the version before");
+    assert!(!std::ptr::eq(&*stored.status.conditions, &*created.status.conditions));
+}

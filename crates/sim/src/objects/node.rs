@@ -16,7 +16,8 @@ pub struct Node {
     #[serde(rename = "apiVersion")]
     pub api_version: &'static str,
     pub metadata: ObjectMeta,
-    pub spec: NodeSpec,
+    /// Shared between versions (a status change leaves the spec alone), copied on write.
+    pub spec: Shared<NodeSpec>,
     pub status: NodeStatus,
 }
 
@@ -27,7 +28,7 @@ impl Node {
             kind: "Node",
             api_version: "v1",
             metadata: ObjectMeta { name: name.to_string(), ..ObjectMeta::default() },
-            spec: NodeSpec::default(),
+            spec: Shared::default(),
             status: NodeStatus::default(),
         }
     }
@@ -120,8 +121,10 @@ pub struct NodeStatus {
     pub capacity: Quantities,
     #[serde(skip_serializing_if = "no_quantities")]
     pub allocatable: Quantities,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<NodeCondition>,
+    /// Shared between a status PATCH's body and the version it makes (the API server keeps the
+    /// sender's list when the merge comes to the same), copied on write.
+    #[serde(skip_serializing_if = "no_entries")]
+    pub conditions: Shared<Vec<NodeCondition>>,
     /// Shared between versions, as the labels are: a status PATCH leaves the addresses alone.
     #[serde(skip_serializing_if = "no_entries")]
     pub addresses: Shared<Vec<NodeAddress>>,
