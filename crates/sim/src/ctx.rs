@@ -282,6 +282,12 @@ impl Io<'_> {
         }
     }
 
+    /// The key of an object the log holds versions of, shared with the log.
+    pub(crate) fn object_key(&self, kind: Kind, namespace: &str, name: &str) -> Arc<super::objects::ObjectKey> {
+        let key = self.log.shared_key(kind, namespace, name);
+        key.unwrap_or_else(|| Arc::new(super::objects::ObjectKey::namespaced(kind, namespace, name)))
+    }
+
     /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
     pub(crate) fn store_event(&mut self, event: Event, change: ChangeType) -> Arc<Event> {
         let wall = self.wall();

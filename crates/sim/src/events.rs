@@ -281,7 +281,7 @@ impl Recorder {
                         event.reporting_instance = SCHEDULER_INSTANCE.into();
                     }
                     ctx.store_event(event, ChangeType::Added);
-                    (Arc::new(ObjectKey::namespaced(super::objects::Kind::Event, &namespace, &name)), 1)
+                    (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1)
                 }
             };
         self.seen.insert(key, (event_key.clone(), count));

@@ -643,13 +643,14 @@ pub struct Log {
     next_seq: u64,
     /// Each key's place in `history`. (A tree, not a sorted vector: thousands of Events get new
     /// keys all over the order.)
-    keys: BTreeMap<ObjectKey, usize>,
+    keys: BTreeMap<Arc<ObjectKey>, usize>,
     /// Each key's place in `history` again, by a hash of the key ([`key_hash`]): a lookup by
     /// hash instead of a walk down the tree comparing names (3,400 instructions for an Event's).
     /// A hash names the first key that had it; a later key with the same hash is found in the
     /// tree.
     by_hash: rustc_hash::FxHashMap<u64, u32>,
-    history: Vec<(ObjectKey, Vec<u32>)>,
+    /// Each object's key (one allocation, shared with `keys`) and versions.
+    history: Vec<(Arc<ObjectKey>, Vec<u32>)>,
     /// The indices into `machines` of each machine's records, oldest first (a seek reads every
     /// machine: a binary search each, not a scan of every record).
     machine_history: Vec<Vec<u32>>,
@@ -803,12 +804,19 @@ impl Log {
         if let Some(slot) = self.find_slot(hash, kind, namespace, name) {
             return slot;
         }
-        let key = record.key();
+        let key = Arc::new(record.key());
         let slot = self.history.len();
         self.keys.insert(key.clone(), slot);
         self.by_hash.entry(hash).or_insert(slot as u32);
         self.history.push((key, Vec::new()));
         slot
+    }
+
+    /// The log's own key of an object it holds versions of: one allocation, however many records
+    /// name the object.
+    pub(crate) fn shared_key(&self, kind: Kind, namespace: &str, name: &str) -> Option<Arc<ObjectKey>> {
+        let slot = self.find_slot(key_hash(kind, namespace, name), kind, namespace, name)?;
+        Some(self.history[slot].0.clone())
     }
 
     /// The place in `history` of a key, given its [`key_hash`].
@@ -879,7 +887,7 @@ impl Log {
 
     /// Every object key that has ever existed, in key order.
     pub fn keys(&self) -> impl Iterator<Item = &ObjectKey> {
-        self.keys.keys()
+        self.keys.keys().map(|k| &**k)
     }
 
     /// Keys of one kind, in key order.
@@ -893,7 +901,7 @@ impl Log {
         self.keys
             .range::<dyn KeyParts, _>((Bound::Included(first), Bound::Unbounded))
             .take_while(move |(k, _)| k.kind == kind)
-            .map(|(k, &slot)| (k, slot))
+            .map(|(k, &slot)| (&**k, slot))
     }
 
     /// The changes that made the versions current at `t` of every object of one kind that
@@ -1043,9 +1051,9 @@ impl KeyParts for (Kind, &str, &str) {
     }
 }
 
-impl<'a> Borrow<dyn KeyParts + 'a> for ObjectKey {
+impl<'a> Borrow<dyn KeyParts + 'a> for Arc<ObjectKey> {
     fn borrow(&self) -> &(dyn KeyParts + 'a) {
-        self
+        &**self
     }
 }
 
