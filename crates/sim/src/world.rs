@@ -435,7 +435,7 @@ impl World {
     /// Whether `action` makes sense now; the error says why not.
     pub(crate) fn check_action(&self, kind: ActionKind, machine: Option<&str>) -> Result<Option<usize>, Refusal> {
         let views = self.views();
-        let views: Vec<&MachineView> = views.iter().collect();
+        let views: Vec<&MachineView> = views.iter().map(|v| &**v).collect();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
         let created = |k: ActionKind| match k {
             ActionKind::CreateStatefulSet => !self.statefulsets.sets.is_empty(),
@@ -445,9 +445,22 @@ impl World {
         check_action(kind, machine, &views, node, self.core.api.pods.len(), created)
     }
 
-    /// What can be seen of every machine now.
-    fn views(&self) -> Vec<MachineView> {
-        self.machines.iter().map(Machine::view).collect()
+    /// What can be seen of every machine now: the view last recorded ([`World::record_machines`]
+    /// runs after every timer and input), built again only for a machine that changed since or
+    /// was never recorded (a fleet's thousand views are not built for each input).
+    fn views(&self) -> Vec<std::borrow::Cow<'_, MachineView>> {
+        use std::borrow::Cow;
+        let views: Vec<Cow<'_, MachineView>> = (self.machines.iter().enumerate())
+            .map(|(m, machine)| match self.last_views.get(m) {
+                Some(Some(view)) if !self.dirty_machines.contains_key(&m) => Cow::Borrowed(&**view),
+                _ => Cow::Owned(machine.view()),
+            })
+            .collect();
+        debug_assert!(
+            views.iter().zip(&self.machines).all(|(v, machine)| **v == machine.view()),
+            "every machine's last recorded view is its view now"
+        );
+        views
     }
 
     /// Applies an input now. Inputs that make no sense now are recorded as rejected.
@@ -463,7 +476,9 @@ impl World {
         };
         log.inputs.push(AppliedInput { seq, t: now, action: action.clone(), scripted, rejected: None });
         let views = self.views();
-        if let Ok(targets) = fleet_targets(action.kind, action.machine.as_deref(), &views.iter().collect::<Vec<_>>()) {
+        if let Ok(targets) =
+            fleet_targets(action.kind, action.machine.as_deref(), &views.iter().map(|v| &**v).collect::<Vec<_>>())
+        {
             let cut = matches!(action.kind, ActionKind::CutZone | ActionKind::CutNodes | ActionKind::CutControlPlane);
             for m in targets {
                 if cut {
