@@ -129,12 +129,13 @@ impl Exec<'_> {
     }
 }
 
-fn not_found(group: &str, resource: &str, name: &str) -> Box<Status> {
-    let qualified = qualified(group, resource);
-    Box::new(Status::failure(404, "NotFound", format!("{qualified} \"{name}\" not found"), group, resource, name))
+fn not_found(group: &'static str, resource: &'static str, name: &str) -> Box<Status> {
+    let dot = if group.is_empty() { "" } else { "." };
+    let message = format!("{resource}{dot}{group} \"{name}\" not found");
+    Box::new(Status::failure(404, "NotFound", message, group, resource, name))
 }
 
-fn already_exists(group: &str, resource: &str, name: &str) -> Box<Status> {
+fn already_exists(group: &'static str, resource: &'static str, name: &str) -> Box<Status> {
     let qualified = qualified(group, resource);
     Box::new(Status::failure(
         409,
@@ -150,7 +151,7 @@ fn qualified(group: &str, resource: &str) -> String {
     if group.is_empty() { resource.to_string() } else { format!("{resource}.{group}") }
 }
 
-fn forbidden(group: &str, resource: &str, name: &str, why: String) -> Box<Status> {
+fn forbidden(group: &'static str, resource: &'static str, name: &str, why: String) -> Box<Status> {
     let qualified = qualified(group, resource);
     Box::new(Status::failure(
         403,
@@ -172,7 +173,7 @@ fn lease_forbidden(name: &str) -> Box<Status> {
     )
 }
 
-fn conflict(group: &str, resource: &str, name: &str) -> Box<Status> {
+fn conflict(group: &'static str, resource: &'static str, name: &str) -> Box<Status> {
     let qualified = qualified(group, resource);
     Box::new(Status::failure(
         409,

@@ -25,8 +25,8 @@ fn too_many_requests(cause: String) -> Box<Status> {
         reason: "TooManyRequests",
         details: Some(StatusDetails {
             name: String::new(),
-            group: String::new(),
-            kind: String::new(),
+            group: "",
+            kind: "",
             causes: vec![StatusCause { reason: "DisruptionBudget".into(), message: cause }],
         }),
         code: 429,

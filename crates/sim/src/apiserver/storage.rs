@@ -18,7 +18,12 @@ fn key(meta: &ObjectMeta) -> (String, String) {
 }
 
 /// A PUT's optimistic concurrency check.
-fn check_rv(current: &ObjectMeta, wanted: &ObjectMeta, group: &str, resource: &str) -> Result<(), Box<Status>> {
+fn check_rv(
+    current: &ObjectMeta,
+    wanted: &ObjectMeta,
+    group: &'static str,
+    resource: &'static str,
+) -> Result<(), Box<Status>> {
     if current.resource_version != wanted.resource_version {
         return Err(conflict(group, resource, &wanted.name));
     }

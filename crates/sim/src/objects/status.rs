@@ -28,10 +28,10 @@ pub struct StatusMeta {}
 pub struct StatusDetails {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub group: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub kind: String,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub group: &'static str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub kind: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<StatusCause>,
 }
@@ -63,8 +63,8 @@ impl Status {
         code: u16,
         reason: &'static str,
         message: String,
-        group: &str,
-        resource: &str,
+        group: &'static str,
+        resource: &'static str,
         name: &str,
     ) -> Status {
         Status {
@@ -74,12 +74,7 @@ impl Status {
             status: "Failure",
             message,
             reason,
-            details: Some(StatusDetails {
-                name: name.into(),
-                group: group.into(),
-                kind: resource.into(),
-                causes: Vec::new(),
-            }),
+            details: Some(StatusDetails { name: name.into(), group, kind: resource, causes: Vec::new() }),
             code,
         }
     }
