@@ -58,9 +58,10 @@ fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
                 let o = body.object().expect("a whole object");
                 tally.check(format!("{what} (body)"), object_round_trip_diff(&o));
             }
-            Some(Body::Json(v)) if r.path.ends_with("/binding") => {
+            Some(binding @ Body::Binding { .. }) => {
                 tally.bindings += 1;
-                tally.check(format!("{what} (Binding)"), round_trip_diff::<Binding>(v));
+                let v = binding.json().expect("a Binding's document");
+                tally.check(format!("{what} (Binding)"), round_trip_diff::<Binding>(&v));
             }
             Some(Body::Json(v)) if v.get("kind") == Some(&json!("DeleteOptions")) => {
                 tally.check(format!("{what} (DeleteOptions)"), round_trip_diff::<DeleteOptions>(v));

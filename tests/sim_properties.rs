@@ -102,7 +102,9 @@ fn no_binding_past_a_taint(log: &Log) -> Check {
         let mut parts = r.path.rsplit('/');
         let (_, pod_name, _, namespace) = (parts.next(), parts.next(), parts.next(), parts.next());
         let (Some(pod_name), Some(namespace)) = (pod_name, namespace) else { return Err(format!("path {}", r.path)) };
-        let Some(Body::Json(binding)) = &r.body else { return Err(format!("binding without a body at {}", r.t)) };
+        let Some(binding) = r.body.as_ref().and_then(Body::json) else {
+            return Err(format!("binding without a body at {}", r.t));
+        };
         let target = binding["target"]["name"].as_str().ok_or("a Binding without target.name")?;
         let key = ObjectKey::namespaced(Kind::Pod, namespace, pod_name);
         let pod = version_before(log, &key, r.seq).and_then(|c| pod_of(c.object())).ok_or("bound a missing Pod")?;

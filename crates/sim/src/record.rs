@@ -239,6 +239,9 @@ pub enum Body {
     /// sets one (empty otherwise). The JSON document is built when it is shown ([`Body::json`]),
     /// so the log holds the status, not a JSON tree of it.
     PodStatus { uid: String, status: Shared<PodStatus> },
+    /// A Pod's binding (`POST …/pods/NAME/binding`, the scheduler's): the Binding's parts, its
+    /// JSON document built when it is shown ([`Body::json`]; a `serde_json` tree of it was 1.9 KB).
+    Binding { namespace: String, name: String, uid: String, node: String },
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
     /// (`base` at `resource_version`) with a new `spec.renewTime` and nothing else changed. The
     /// Lease sent is built when it is shown ([`Body::object`]), so the log holds no copy of it.
@@ -269,12 +272,12 @@ impl Body {
                 let sent = LeaseVersion::renewed(base.clone(), *resource_version, *renew_time);
                 Some(Object::Lease(sent.lease()))
             }
-            Body::StatusPatch { .. } | Body::Json(_) | Body::PodStatus { .. } => None,
+            Body::StatusPatch { .. } | Body::Json(_) | Body::PodStatus { .. } | Body::Binding { .. } => None,
         }
     }
 
     /// The JSON document the body is, for the bodies sent as one (patches, bindings, delete
-    /// options): built for a [`Body::PodStatus`].
+    /// options): built for a [`Body::PodStatus`] and a [`Body::Binding`].
     pub fn json(&self) -> Option<serde_json::Value> {
         match self {
             Body::Json(v) => Some(v.clone()),
@@ -282,6 +285,12 @@ impl Body {
             Body::PodStatus { uid, status } => {
                 Some(serde_json::json!({ "metadata": { "uid": uid }, "status": status }))
             }
+            Body::Binding { namespace, name, uid, node } => Some(serde_json::json!({
+                "kind": "Binding",
+                "apiVersion": "v1",
+                "metadata": { "name": name, "namespace": namespace, "uid": uid, "creationTimestamp": null },
+                "target": { "kind": "Node", "name": node },
+            })),
             Body::Object(_) | Body::StatusPatch { .. } | Body::Renewal { .. } => None,
         }
     }

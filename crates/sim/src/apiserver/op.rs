@@ -313,12 +313,12 @@ impl ApiOp {
             )),
             ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
             ApiOp::BindPod { namespace, name, uid, node } => Some((
-                Body::Json(serde_json::json!({
-                    "kind": "Binding",
-                    "apiVersion": "v1",
-                    "metadata": { "name": name, "namespace": namespace, "uid": uid, "creationTimestamp": null },
-                    "target": { "kind": "Node", "name": node },
-                })),
+                Body::Binding {
+                    namespace: namespace.clone(),
+                    name: name.clone(),
+                    uid: uid.clone(),
+                    node: node.clone(),
+                },
                 JSON,
             )),
             ApiOp::PatchPodStatus { uid, status, .. } => {
