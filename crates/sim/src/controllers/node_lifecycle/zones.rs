@@ -73,13 +73,14 @@ pub(super) struct TaintQueue {
     /// `start` on. A record is live while its node's entry in `set` holds its place number;
     /// removing a node leaves its record behind, stale, to be skipped (a dark zone's nodes are
     /// removed and queued again at every monitor pass, hundreds of them: no search, no shift).
-    queue: Vec<(u64, String)>,
+    /// (A record's name is its set entry's: queueing a node again allocates nothing.)
+    queue: Vec<(u64, Arc<str>)>,
     start: usize,
     /// `UniqueQueue.set`, and where each member waits: every node ever queued, with whether it
     /// is in the set now and its live place number while it waits (a node the tainting pass has
     /// taken off the queue stays in the set, `RemoveFromQueue`, so it is not queued again).
     /// Entries are never removed, only marked, so no change moves the others.
-    set: VecMap<String, Slot>,
+    set: VecMap<Arc<str>, Slot>,
     /// How many nodes the set holds.
     members: usize,
     /// The next place number.
@@ -102,22 +103,31 @@ impl TaintQueue {
     /// Adds `node` at the back, unless the set holds it (`UniqueQueue.Add`).
     pub(super) fn add(&mut self, node: &str) -> bool {
         let place = Some(self.next);
-        match self.set.get_mut(node) {
-            Some(slot) if slot.member => return false,
-            Some(slot) => *slot = Slot { member: true, place },
-            None => {
-                self.set.insert(node.to_string(), Slot { member: true, place });
+        let name = match self.set.position(node) {
+            Ok(i) => {
+                let (name, slot) = self.set.entry_at(i);
+                if slot.member {
+                    return false;
+                }
+                let name = name.clone();
+                *self.set.value_at_mut(i) = Slot { member: true, place };
+                name
             }
-        }
+            Err(i) => {
+                let name: Arc<str> = node.into();
+                self.set.insert_at(i, name.clone(), Slot { member: true, place });
+                name
+            }
+        };
         self.members += 1;
-        self.queue.push((self.next, node.to_string()));
+        self.queue.push((self.next, name));
         self.next += 1;
         // Stale records are dropped once they outnumber the live ones.
         if self.queue.len() - self.start > 2 * self.members + 64 {
             let set = &self.set;
-            let live: Vec<(u64, String)> = self.queue[self.start..]
+            let live: Vec<(u64, Arc<str>)> = self.queue[self.start..]
                 .iter()
-                .filter(|(p, n)| set.get(n.as_str()).is_some_and(|s| s.place == Some(*p)))
+                .filter(|(p, n)| set.get(&**n).is_some_and(|s| s.place == Some(*p)))
                 .cloned()
                 .collect();
             self.queue = live;
@@ -149,7 +159,7 @@ impl TaintQueue {
     /// The node at the head of the queue (stale records before it are dropped).
     pub(super) fn head(&mut self) -> Option<&str> {
         while let Some((place, node)) = self.queue.get(self.start) {
-            if self.set.get(node.as_str()).is_some_and(|s| s.place == Some(*place)) {
+            if self.set.get(&**node).is_some_and(|s| s.place == Some(*place)) {
                 break;
             }
             self.start += 1;
@@ -158,7 +168,7 @@ impl TaintQueue {
             self.queue.clear();
             self.start = 0;
         }
-        self.queue.get(self.start).map(|(_, n)| n.as_str())
+        self.queue.get(self.start).map(|(_, n)| &**n)
     }
 
     /// Takes the head off the queue, keeping it in the set (`RemoveFromQueue`).
@@ -167,7 +177,7 @@ impl TaintQueue {
             return;
         }
         let (_, node) = &self.queue[self.start];
-        if let Some(slot) = self.set.get_mut(node.as_str()) {
+        if let Some(slot) = self.set.get_mut(&**node) {
             slot.place = None;
         }
         self.start += 1;
