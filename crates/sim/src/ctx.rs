@@ -110,6 +110,8 @@ pub(crate) struct Bus {
     pub(crate) reconcile_at: Option<(SimTime, u64)>,
     /// The Unix nanoseconds in the name of the last Event created.
     pub(crate) last_event_nanos: i64,
+    /// A request's path as it is built ([`ApiOp::route_into`]), kept to be reused.
+    pub(crate) path: String,
 }
 
 impl Bus {
@@ -442,7 +444,7 @@ impl Io<'_> {
         op: &ApiOp,
         query: &'static str,
     ) -> Request {
-        let (method, path) = op.route();
+        let method = op.route_into(&mut self.bus.path);
         let (body, content_type) = match op.body() {
             Some((b, c)) => (Some(b), Some(c)),
             None => (None, None),
@@ -465,7 +467,7 @@ impl Io<'_> {
             _ => from.map(|s| s.hostname),
         };
         let node = node.map(|n| self.log.intern(n));
-        let path = self.log.intern(&path);
+        let path = self.log.intern(&self.bus.path);
         Request {
             seq,
             t: self.now,

@@ -155,14 +155,16 @@ pub(crate) enum ApiOp {
 
 impl ApiOp {
     /// Method and path of the request.
-    pub(crate) fn route(&self) -> (Method, String) {
+    /// The request's method, and its path (without query) written into `out` (cleared first):
+    /// a buffer the caller reuses, so a request whose path the log already holds allocates
+    /// nothing for it.
+    pub(crate) fn route_into(&self, out: &mut String) -> Method {
         // Built by concatenation: this runs for every request, and `format!` is slow.
-        fn join(parts: &[&str]) -> String {
-            let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+        fn join(out: &mut String, parts: &[&str]) {
+            out.clear();
             for p in parts {
-                s.push_str(p);
+                out.push_str(p);
             }
-            s
         }
         const NODES: &str = "/api/v1/nodes";
         const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
@@ -172,74 +174,77 @@ impl ApiOp {
         const APPS: &str = "/apis/apps/v1/namespaces/";
         const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
         const PVS: &str = "/api/v1/persistentvolumes";
-        match self {
-            ApiOp::CreateNode(_) => (Method::Post, NODES.into()),
-            ApiOp::GetNode(n) => (Method::Get, join(&[NODES, "/", n])),
+        let (method, ()) = match self {
+            ApiOp::CreateNode(_) => (Method::Post, join(out, &[NODES])),
+            ApiOp::GetNode(n) => (Method::Get, join(out, &[NODES, "/", n])),
             ApiOp::PatchNodeStatus { wanted, .. } => {
-                (Method::Patch, join(&[NODES, "/", &wanted.metadata.name, "/status"]))
+                (Method::Patch, join(out, &[NODES, "/", &wanted.metadata.name, "/status"]))
             }
             ApiOp::PatchNodeLabels { name, .. }
             | ApiOp::PatchNodeTaints { name, .. }
             | ApiOp::PatchNodeAnnotations { name, .. }
-            | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
-            ApiOp::UpdateNodeStatus(n) => (Method::Put, join(&[NODES, "/", &n.metadata.name, "/status"])),
-            ApiOp::GetCsiNode(n) => (Method::Get, join(&[CSINODES, "/", n])),
-            ApiOp::CreateCsiNode(_) => (Method::Post, CSINODES.into()),
-            ApiOp::GetLease(n) => (Method::Get, join(&[LEASES, "/", n])),
-            ApiOp::CreateLease(_) => (Method::Post, LEASES.into()),
+            | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(out, &[NODES, "/", name])),
+            ApiOp::UpdateNodeStatus(n) => (Method::Put, join(out, &[NODES, "/", &n.metadata.name, "/status"])),
+            ApiOp::GetCsiNode(n) => (Method::Get, join(out, &[CSINODES, "/", n])),
+            ApiOp::CreateCsiNode(_) => (Method::Post, join(out, &[CSINODES])),
+            ApiOp::GetLease(n) => (Method::Get, join(out, &[LEASES, "/", n])),
+            ApiOp::CreateLease(_) => (Method::Post, join(out, &[LEASES])),
             ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
-                (Method::Put, join(&[LEASES, "/", &l.metadata.name]))
+                (Method::Put, join(out, &[LEASES, "/", &l.metadata.name]))
             }
-            ApiOp::CreatePod(p) => (Method::Post, join(&[NS, &p.metadata.namespace, "/pods"])),
-            ApiOp::GetPod { namespace, name } => (Method::Get, join(&[NS, namespace, "/pods/", name])),
+            ApiOp::CreatePod(p) => (Method::Post, join(out, &[NS, &p.metadata.namespace, "/pods"])),
+            ApiOp::GetPod { namespace, name } => (Method::Get, join(out, &[NS, namespace, "/pods/", name])),
             ApiOp::BindPod { namespace, name, .. } => {
-                (Method::Post, join(&[NS, namespace, "/pods/", name, "/binding"]))
+                (Method::Post, join(out, &[NS, namespace, "/pods/", name, "/binding"]))
             }
             ApiOp::PatchPodStatus { namespace, name, .. } => {
-                (Method::Patch, join(&[NS, namespace, "/pods/", name, "/status"]))
+                (Method::Patch, join(out, &[NS, namespace, "/pods/", name, "/status"]))
             }
             ApiOp::UpdatePodStatus(p) => {
-                (Method::Put, join(&[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
+                (Method::Put, join(out, &[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
             }
-            ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(&[NS, namespace, "/pods/", name])),
-            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(&[NODES, "/", name])),
+            ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(out, &[NS, namespace, "/pods/", name])),
+            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(out, &[NODES, "/", name])),
             ApiOp::EvictPod { namespace, name, .. } => {
-                (Method::Post, join(&[NS, namespace, "/pods/", name, "/eviction"]))
+                (Method::Post, join(out, &[NS, namespace, "/pods/", name, "/eviction"]))
             }
-            ApiOp::CreatePdb(p) => (Method::Post, join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
+            ApiOp::CreatePdb(p) => (Method::Post, join(out, &[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
             ApiOp::UpdatePdbStatus(p) => (
                 Method::Put,
-                join(&[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
+                join(out, &[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
             ),
-            ApiOp::CreateDaemonSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/daemonsets"])),
-            ApiOp::GetDaemonSet { namespace, name } => (Method::Get, join(&[APPS, namespace, "/daemonsets/", name])),
-            ApiOp::UpdateDaemonSetStatus(d) => {
-                (Method::Put, join(&[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+            ApiOp::CreateDaemonSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/daemonsets"])),
+            ApiOp::GetDaemonSet { namespace, name } => {
+                (Method::Get, join(out, &[APPS, namespace, "/daemonsets/", name]))
             }
-            ApiOp::DeleteNode(name) => (Method::Delete, join(&[NODES, "/", name])),
-            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(&[LEASES, "/", name])),
-            ApiOp::DeleteCsiNode { name, .. } => (Method::Delete, join(&[CSINODES, "/", name])),
-            ApiOp::CreateVolumeAttachment(_) => (Method::Post, VAS.into()),
-            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(&[VAS, "/", name, "/status"])),
-            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(&[VAS, "/", name])),
-            ApiOp::CreateStatefulSet(d) => (Method::Post, join(&[APPS, &d.metadata.namespace, "/statefulsets"])),
+            ApiOp::UpdateDaemonSetStatus(d) => {
+                (Method::Put, join(out, &[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+            }
+            ApiOp::DeleteNode(name) => (Method::Delete, join(out, &[NODES, "/", name])),
+            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(out, &[LEASES, "/", name])),
+            ApiOp::DeleteCsiNode { name, .. } => (Method::Delete, join(out, &[CSINODES, "/", name])),
+            ApiOp::CreateVolumeAttachment(_) => (Method::Post, join(out, &[VAS])),
+            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(out, &[VAS, "/", name, "/status"])),
+            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(out, &[VAS, "/", name])),
+            ApiOp::CreateStatefulSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/statefulsets"])),
             ApiOp::CreateControllerRevision(r) => {
-                (Method::Post, join(&[APPS, &r.metadata.namespace, "/controllerrevisions"]))
+                (Method::Post, join(out, &[APPS, &r.metadata.namespace, "/controllerrevisions"]))
             }
             ApiOp::UpdateStatefulSetStatus(d) => {
-                (Method::Put, join(&[APPS, &d.metadata.namespace, "/statefulsets/", &d.metadata.name, "/status"]))
+                (Method::Put, join(out, &[APPS, &d.metadata.namespace, "/statefulsets/", &d.metadata.name, "/status"]))
             }
-            ApiOp::CreateClaim(c) => (Method::Post, join(&[NS, &c.metadata.namespace, "/persistentvolumeclaims"])),
+            ApiOp::CreateClaim(c) => (Method::Post, join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims"])),
             ApiOp::UpdateClaim(c) => {
-                (Method::Put, join(&[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name]))
+                (Method::Put, join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name]))
             }
             ApiOp::UpdateClaimStatus(c) => (
                 Method::Put,
-                join(&[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name, "/status"]),
+                join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name, "/status"]),
             ),
-            ApiOp::CreateVolume(_) => (Method::Post, PVS.into()),
-            ApiOp::UpdateVolumeStatus(v) => (Method::Put, join(&[PVS, "/", &v.metadata.name, "/status"])),
-        }
+            ApiOp::CreateVolume(_) => (Method::Post, join(out, &[PVS])),
+            ApiOp::UpdateVolumeStatus(v) => (Method::Put, join(out, &[PVS, "/", &v.metadata.name, "/status"])),
+        };
+        method
     }
 
     /// The body the request carries, and its content type.
