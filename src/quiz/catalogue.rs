@@ -480,7 +480,7 @@ fn node_goes_away_phase(timeline: &Timeline) -> Option<Derived> {
     let log = timeline.log();
     let stop = step(timeline, 2)?;
     let shutdown = query::input(log, ActionKind::Shutdown)?;
-    let (t, phase) = log.changes().whole_from(0).flatten().find_map(|c| match &c.object() {
+    let (t, phase) = log.changes().kept_whole().find_map(|c| match &c.object() {
         Object::Pod(p)
             if c.t >= shutdown
                 && p.spec.node_name == NODE
@@ -533,7 +533,7 @@ fn node_goes_away_db_node(timeline: &Timeline) -> Option<Derived> {
     let stop = step(timeline, 9)?;
     let nodes = node_names(timeline, stop);
     let old = timeline.at(stop).pods().into_iter().find(|p| p.metadata.name == "db-0")?;
-    let (t, node) = log.changes().whole_from(0).flatten().find_map(|c| match &c.object() {
+    let (t, node) = log.changes().kept_whole().find_map(|c| match &c.object() {
         Object::Pod(p)
             if c.t >= stop
                 && p.metadata.name == "db-0"
@@ -558,7 +558,7 @@ fn no_execute_added(log: &crate::sim::Log, zone: &str, from: SimTime) -> Vec<Sim
     let mut tainted: std::collections::BTreeMap<&str, bool> = std::collections::BTreeMap::new();
     let mut added = Vec::new();
     // A renewed Lease's version (most of the changes) is not built.
-    for c in log.changes().whole_from(0).flatten() {
+    for c in log.changes().kept_whole() {
         if c.kind() != crate::sim::objects::Kind::Node {
             continue;
         }

@@ -77,8 +77,7 @@ pub(super) fn request_at(r: &Request) -> At {
 /// (`!present`) the taint.
 pub(super) fn taint(log: &Log, from: SimTime, node: &str, key: &str, effect: &str, present: bool) -> Option<At> {
     log.changes()
-        .whole_from(0)
-        .flatten()
+        .kept_whole()
         .find(|c| {
             c.t >= from
                 && matches!(&c.object(), Object::Node(n) if n.metadata.name == node && n.has_taint(key, effect) == present)
@@ -89,7 +88,7 @@ pub(super) fn taint(log: &Log, from: SimTime, node: &str, key: &str, effect: &st
 /// The first version of Node `node` from `from` on whose `Ready` status differs from
 /// `before`, with that status.
 pub(super) fn ready_change(log: &Log, from: SimTime, node: &str, before: Option<&str>) -> Option<(At, String)> {
-    log.changes().whole_from(0).flatten().find_map(|c| match &c.object() {
+    log.changes().kept_whole().find_map(|c| match &c.object() {
         Object::Node(n) if c.t >= from && n.metadata.name == node && n.ready_status() != before => {
             Some((At { t: c.t, seq: c.seq }, n.ready_status().unwrap_or_default().to_string()))
         }
@@ -102,12 +101,11 @@ pub(super) fn ready_change(log: &Log, from: SimTime, node: &str, before: Option<
 pub(super) fn new_pod_bound(log: &Log, from: SimTime) -> Option<(At, String)> {
     let existed = |name: &str| {
         log.changes()
-            .whole_from(0)
-            .flatten()
+            .kept_whole()
             .take_while(|c| c.t < from)
             .any(|c| matches!(&c.object(), Object::Pod(p) if p.metadata.name == name))
     };
-    log.changes().whole_from(0).flatten().find_map(|c| match &c.object() {
+    log.changes().kept_whole().find_map(|c| match &c.object() {
         Object::Pod(p) if c.t >= from && !p.spec.node_name.is_empty() && !existed(&p.metadata.name) => {
             Some((At { t: c.t, seq: c.seq }, p.spec.node_name.clone()))
         }

@@ -494,7 +494,7 @@ impl Io<'_> {
             None => Caller::Trusted,
         };
         let wall = self.wall();
-        // A renewal's request is kept as soon as it is answered ([`Ctx::renew`], [`Ctx::finish`]).
+        // A renewal's request is kept as soon as it is answered (`Io::renew`, `Io::finish`).
         let renewal = matches!(op, ApiOp::RenewLease { .. });
         let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: Some(idx), renewal };
         self.api.execute(&mut exec, caller, op)

@@ -142,6 +142,12 @@ impl<'a> Changes<'a> {
         Iter { changes: self, slots: self.list.slots.iter_from(start) }
     }
 
+    /// The versions kept whole, in order: every version but a renewed Lease's (for readers that
+    /// look for other kinds: nothing is built).
+    pub fn kept_whole(self) -> chunked::Iter<'a, Change> {
+        self.list.whole.iter()
+    }
+
     /// Each version from index `start` on, in order, if it is kept whole: `None` for a renewed
     /// Lease's, which is kept by its request. For readers that look for other kinds (Nodes,
     /// Pods): nothing is built, and the items stay aligned with the indices.
@@ -224,6 +230,9 @@ mod tests {
         full.push(node(5));
         let named = |v: &[Option<&str>]| v.iter().map(|s| s.map(str::to_string)).collect::<Vec<_>>();
         assert_eq!(names(&full), named(&[Some("node-1"), None, Some("node-3"), None, Some("node-5")]));
+        let requests = Requests::default();
+        let kept: Vec<&str> = Changes::new(&full, &requests).kept_whole().map(Change::name).collect();
+        assert_eq!(kept, ["node-1", "node-3", "node-5"]);
         for (keep, whole) in [(5, 3), (4, 2), (3, 2), (2, 1), (1, 1), (0, 0)] {
             let mut list = full.clone();
             list.truncate(keep);
