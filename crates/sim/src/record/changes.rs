@@ -77,7 +77,7 @@ impl ChangeList {
 }
 
 /// The log's object versions, in order: it reads like the list it replaces (`len`,
-/// [`Changes::at`] for an index, `iter`, `iter_from`, `partition_point`), each giving a
+/// [`Changes::at`] for an index, `iter`, `iter_from`), each giving a
 /// `Cow<Change>`. A copy is a pair of references.
 #[derive(Clone, Copy, Debug)]
 pub struct Changes<'a> {
@@ -127,11 +127,6 @@ impl<'a> Changes<'a> {
         if slot & RENEWAL != 0 { self.requests.t((slot & !RENEWAL) as usize) } else { self.list.whole[slot as usize].t }
     }
 
-    /// The last version.
-    pub fn last(self) -> Option<Cow<'a, Change>> {
-        self.list.slots.last().map(|&slot| self.read(slot))
-    }
-
     /// The versions in order.
     pub fn iter(self) -> Iter<'a> {
         Iter { changes: self, slots: self.list.slots.iter() }
@@ -154,12 +149,6 @@ impl<'a> Changes<'a> {
     pub fn whole_from(self, start: usize) -> impl Iterator<Item = Option<&'a Change>> + 'a {
         let whole = &self.list.whole;
         self.list.slots.iter_from(start).map(move |&slot| (slot & RENEWAL == 0).then(|| &whole[slot as usize]))
-    }
-
-    /// The index of the first version for which `pred` is false, the versions being those for
-    /// which it is true followed by those for which it is false (as `slice::partition_point`).
-    pub fn partition_point(self, mut pred: impl FnMut(&Change) -> bool) -> usize {
-        self.list.slots.partition_point(|&slot| pred(&self.read(slot)))
     }
 
     /// The index of the first version made at or after `t` (a binary search that builds nothing).
