@@ -19,19 +19,18 @@ use super::scenario::{Chapter, Scenario, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
 use super::world::{Config, World, check_action};
 
-/// How often the world is checkpointed at most: every minute for the first half hour (where
-/// readers fork), every ten minutes after.
-fn checkpoint_every(t: SimTime) -> Duration {
-    if t < SimTime::from_secs(1800) { secs(60) } else { secs(600) }
-}
+/// How long at most between two checkpoints, in simulated time.
+const CHECKPOINT_EVERY: Duration = secs(600);
 
-/// The most log records between two checkpoints: checkpoints are also spaced by work, so that a
-/// fork anywhere re-runs at most this much (about 150 simulated seconds of 1,000 nodes, some 40 ms
-/// natively at 1.1 µs a record, 50 ms in the page; the budget is 100 ms). A checkpoint shares
-/// what has not changed since the one before (see [`crate::shared`]), so it costs what changed:
-/// about 600 KB at 1,000 nodes, most of it the kubelets' and the timer queue's (at 18,000 records
-/// the hour's checkpoints took 10 MB more; its forks in the last three minutes took 22 ms on
-/// average, 31 ms at 36,000).
+/// The most log records between two checkpoints: checkpoints are spaced by work, so that a fork
+/// anywhere re-runs at most this much before the reader's action (about 150 simulated seconds of
+/// 1,000 nodes, some 40 ms natively at 1.1 µs a record, 50 ms in the page; the budget is 100 ms).
+/// A checkpoint shares what has not changed since the one before (see [`crate::shared`]), so it
+/// costs what changed: about 500 KB at 1,000 nodes, most of it the kubelets' and the timer
+/// queue's. (At 18,000 records the hour's checkpoints took 10 MB more; its forks in the last three
+/// minutes took 22 ms on average, 31 ms at 36,000. A checkpoint every simulated minute of the
+/// first half hour, as there was before records spaced them, took 9 MB more at 1,000 nodes and
+/// shortened nothing a reader waits for: a fork re-runs everything after its action anyway.)
 const CHECKPOINT_RECORDS: usize = 36_000;
 
 /// One input of a timeline.
@@ -149,7 +148,7 @@ impl Timeline {
     pub fn run_until(&mut self, t: SimTime) {
         while self.world.now() < t {
             let last = self.checkpoints.last().expect("a checkpoint at zero");
-            let boundary = last.t + checkpoint_every(last.t);
+            let boundary = last.t + CHECKPOINT_EVERY;
             let records = last.records + CHECKPOINT_RECORDS;
             let target = t.min(boundary);
             let reached = self.advance(target, records);
