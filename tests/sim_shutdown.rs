@@ -77,7 +77,7 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
     assert_eq!(after.status.reason, "Terminated");
     assert_eq!(after.status.message, "Pod was terminated in response to imminent node shutdown.");
     let dt = after.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("DisruptionTarget");
-    assert_eq!((dt.status.as_str(), dt.reason.as_str()), ("True", "TerminationByKubelet"));
+    assert_eq!((&*dt.status, &*dt.reason), ("True", "TerminationByKubelet"));
     assert_eq!(&*dt.message, "Pod was terminated in response to imminent node shutdown.");
     let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_str()).collect();
     let pod_key = format!("default/{}", web.metadata.name);
@@ -211,7 +211,7 @@ fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
     assert_eq!(failed.metadata.uid, web.metadata.uid);
     assert_eq!(failed.status.phase, "Failed");
     let dt = failed.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("condition");
-    assert_eq!((dt.reason.as_str(), dt.message.as_str()), ("DeletionByPodGC", "PodGC: node no longer exists"));
+    assert_eq!((&*dt.reason, &*dt.message), ("DeletionByPodGC", "PodGC: node no longer exists"));
     assert!(timeline.at(patch.t + Duration::from_millis(1)).pods().iter().all(|p| p.metadata.uid != web.metadata.uid));
     // The kubelet stops the deleted Pod's container.
     assert!(timeline.at(patch.t + Duration::from_secs(1)).machines()[0].containers.is_empty());

@@ -482,9 +482,7 @@ fn node_goes_away_phase(timeline: &Timeline) -> Option<Derived> {
     let shutdown = query::input(log, ActionKind::Shutdown)?;
     let (t, phase) = log.changes().kept_whole().find_map(|c| match &c.object() {
         Object::Pod(p)
-            if c.t >= shutdown
-                && p.spec.node_name == NODE
-                && matches!(p.status.phase.as_str(), "Failed" | "Succeeded") =>
+            if c.t >= shutdown && p.spec.node_name == NODE && matches!(&*p.status.phase, "Failed" | "Succeeded") =>
         {
             Some((c.t, p.status.phase.clone()))
         }

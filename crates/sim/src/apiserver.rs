@@ -354,7 +354,7 @@ impl ApiServer {
         let pod = Arc::new(pod);
         let obj = Object::Pod(pod.clone());
         // The indexes: a Pod is bound once and never moves.
-        let active = |p: &Pod| !p.is_terminating() && !matches!(p.status.phase.as_str(), "Succeeded" | "Failed");
+        let active = |p: &Pod| !p.is_terminating() && !matches!(&*p.status.phase, "Succeeded" | "Failed");
         if let Some(old) = self.pods.get(&key) {
             self.terminating -= usize::from(old.is_terminating());
             if active(old) {
@@ -844,7 +844,7 @@ impl ApiServer {
                 // An unbound Pod, a finished one (Failed or Succeeded) or a zero grace period goes
                 // at once (the pod strategy's `CheckGracefulDelete`); otherwise the Pod waits for
                 // its kubelet with a deletionTimestamp ("Terminating").
-                let finished = matches!(pod.status.phase.as_str(), "Failed" | "Succeeded");
+                let finished = matches!(&*pod.status.phase, "Failed" | "Succeeded");
                 if grace == 0 || pod.spec.node_name.is_empty() || finished {
                     if pod.metadata.deletion_timestamp.is_none() {
                         pod.metadata.deletion_timestamp = Some(ctx.time());

@@ -102,7 +102,7 @@ pub(super) fn containers(w: &mut Prefix, space: &str, containers: &[Container], 
     w.put(0, &[space, "Containers:", if containers.is_empty() { " <none>" } else { "" }, "\n"]);
     let name_indent = if space.is_empty() { "" } else { " " };
     for c in containers {
-        let status = statuses.iter().find(|s| s.name == c.name);
+        let status = statuses.iter().find(|s| *s.name == *c.name);
         w.put(1, &[name_indent, &c.name, ":\n"]);
         if let Some(s) = status {
             w.put(2, &["Container ID:\t", &s.container_id, "\n"]);

@@ -451,9 +451,9 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
     let mut ready = 0;
     let mut restarts: i64 = 0;
     let mut last_restart: Option<WallTime> = None;
-    let mut reason = pod.status.phase.clone();
+    let mut reason = pod.status.phase.to_string();
     if !pod.status.reason.is_empty() {
-        reason = pod.status.reason.clone();
+        reason = pod.status.reason.to_string();
     }
     let scheduling_gated =
         pod.status.conditions.iter().any(|c| c.type_ == "PodScheduled" && c.reason == "SchedulingGated");
@@ -469,9 +469,9 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
             last_restart = Some(t.finished_at.0);
         }
         if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
-            reason = w.reason.clone();
+            reason = w.reason.to_string();
         } else if let Some(t) = c.state.terminated.as_ref() {
-            reason = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.clone() };
+            reason = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.to_string() };
         } else if c.ready && c.state.running.is_some() {
             has_running = true;
             ready += 1;
@@ -480,7 +480,7 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
     if reason == "Completed" && has_running {
         reason = if pod.is_ready() { "Running".into() } else { "NotReady".into() };
     }
-    let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    let terminal = matches!(&*pod.status.phase, "Succeeded" | "Failed");
     if pod.metadata.deletion_timestamp.is_some() && pod.status.reason == "NodeLost" {
         // `NodeUnreachablePodReason`.
         reason = "Unknown".into();
@@ -497,7 +497,7 @@ pub fn pod_state(pod: &Pod, now: WallTime) -> (String, String, String) {
 /// `printPod`.
 pub fn pod_row(pod: &Pod, now: WallTime) -> Row {
     let (ready, status, restarts) = pod_state(pod, now);
-    let ip = pod.status.pod_ips.first().map(|p| p.ip.as_str()).unwrap_or("");
+    let ip = pod.status.pod_ips.first().map(|p| &*p.ip).unwrap_or("");
     Row {
         cells: vec![
             pod.metadata.name.clone(),

@@ -58,7 +58,7 @@ pub(super) fn lease(renew: &str) -> Lease {
     l
 }
 
-pub(super) fn pod(phase: &str, statuses: Vec<ContainerStatus>) -> Pod {
+pub(super) fn pod(phase: &'static str, statuses: Vec<ContainerStatus>) -> Pod {
     Pod {
         kind: "Pod",
         api_version: "v1",
@@ -89,7 +89,7 @@ pub(super) fn status(waiting: Option<&str>, running: bool, ready: bool) -> Conta
     ContainerStatus {
         name: "web".into(),
         state: ContainerState {
-            waiting: waiting.map(|r| ContainerStateWaiting { reason: r.into(), message: String::new() }),
+            waiting: waiting.map(|r| ContainerStateWaiting { reason: r.to_string().into(), message: "".into() }),
             running: running.then(|| ContainerStateRunning { started_at: Time(w("2026-03-02T09:00:05Z")) }),
             terminated: None,
         },
@@ -97,8 +97,8 @@ pub(super) fn status(waiting: Option<&str>, running: bool, ready: bool) -> Conta
         ready,
         restart_count: 0,
         image: "nginx".into(),
-        image_id: String::new(),
-        container_id: String::new(),
+        image_id: "".into(),
+        container_id: "".into(),
         started: running,
     }
 }

@@ -163,7 +163,7 @@ impl ApiServer {
     ) -> Result<Object, Box<Status>> {
         let key = (namespace.clone(), name.clone());
         let Some(pod) = self.pods.get(&key).cloned() else { return Err(not_found("", "pods", &name)) };
-        let can_ignore = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed" | "Pending")
+        let can_ignore = matches!(&*pod.status.phase, "Succeeded" | "Failed" | "Pending")
             || pod.metadata.deletion_timestamp.is_some();
         if !can_ignore {
             let pdbs = self.pdbs_of(&pod);

@@ -92,7 +92,7 @@ impl AttachDetach {
         let mut desired: Vec<(String, String, String)> = Vec::new();
         let pods: Vec<_> = ctx.store().pods.values().cloned().collect();
         for pod in &pods {
-            if pod.spec.node_name.is_empty() || matches!(pod.status.phase.as_str(), "Failed" | "Succeeded") {
+            if pod.spec.node_name.is_empty() || matches!(&*pod.status.phase, "Failed" | "Succeeded") {
                 continue;
             }
             let Some(pv) = volume_of(ctx.store(), pod).map(str::to_string) else { continue };

@@ -141,10 +141,10 @@ impl PodGc {
 
 /// `markFailedAndDeletePodWithCondition`: a status patch to `Failed` (with the condition, unless
 /// already terminal), then a delete with grace 0. Returns whether the delete succeeded.
-fn mark_failed_and_delete<T>(pod: &Pod, condition: Option<(&str, &str)>, ctx: &mut Ctx<'_, T>) -> bool {
+fn mark_failed_and_delete<T>(pod: &Pod, condition: Option<(&'static str, &'static str)>, ctx: &mut Ctx<'_, T>) -> bool {
     let key = format!("{}/{}", pod.metadata.namespace, pod.metadata.name);
     ctx.log_line(ACTOR, format!("\"PodGC is force deleting Pod\" pod=\"{key}\""));
-    if !matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+    if !matches!(&*pod.status.phase, "Succeeded" | "Failed") {
         let mut status = pod.status.clone();
         status.phase = "Failed".into();
         if let Some((reason, message)) = condition {

@@ -201,7 +201,14 @@ impl Scheduler {
                 message.clone(),
             );
             let mut status = pod.status.clone();
-            set_pod_condition(&mut status, "PodScheduled", "False", "Unschedulable", &message, Time::at(ctx.wall()));
+            set_pod_condition(
+                &mut status,
+                "PodScheduled",
+                "False",
+                "Unschedulable",
+                message.clone(),
+                Time::at(ctx.wall()),
+            );
             order_pod_conditions(&mut status, pod.metadata.generation);
             if status != pod.status {
                 ctx.call(

@@ -118,7 +118,7 @@ impl StatefulSetController {
                 match existing {
                     // Terminating: wait for it to be gone ("waiting for Pod to be terminated").
                     Some(pod) if pod.is_terminating() => break,
-                    Some(pod) if matches!(pod.status.phase.as_str(), "Failed" | "Succeeded") => {
+                    Some(pod) if matches!(&*pod.status.phase, "Failed" | "Succeeded") => {
                         let delete = ApiOp::DeletePod {
                             namespace: "default".into(),
                             name: name.clone(),

@@ -150,7 +150,7 @@ pub(crate) enum Verdict {
 /// `--force`) is dropped when a later filter passes the Pod (the source's own TODO says so).
 /// `daemonset` answers the DaemonSet GET.
 pub(crate) fn filter(pod: &Pod, flags: &DrainFlags, daemonset: impl FnOnce(&str) -> Result<(), String>) -> Verdict {
-    let finished = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    let finished = matches!(&*pod.status.phase, "Succeeded" | "Failed");
     let controller = pod.controller();
     let daemonset_filter = || match controller {
         Some(c) if c.kind == "DaemonSet" && !finished => match daemonset(&c.name) {

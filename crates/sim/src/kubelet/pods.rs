@@ -126,7 +126,7 @@ impl Kubelet {
                 }
                 continue;
             }
-            if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+            if matches!(&*pod.status.phase, "Succeeded" | "Failed") {
                 // A terminal Pod never runs again.
                 continue;
             }
@@ -337,7 +337,7 @@ impl Kubelet {
                                 message: CONTAINER_VANISHED_ON_TERMINATE.into(),
                                 started_at: Time::at(ctx.epoch),
                                 finished_at: Time::at(ctx.epoch),
-                                container_id: String::new(),
+                                container_id: "".into(),
                             }),
                             ..ContainerState::default()
                         };
@@ -384,15 +384,15 @@ impl Kubelet {
         for c in &mut status.container_statuses {
             let was_running = c.state.running.clone();
             match (killed, was_running) {
-                (Some(k), _) if k.name == c.name => {
+                (Some(k), _) if *k.name == *c.name => {
                     c.state = ContainerState {
                         terminated: Some(ContainerStateTerminated {
                             exit_code: 0,
                             reason: "Completed".into(),
-                            message: String::new(),
+                            message: "".into(),
                             started_at: Time::at(ctx.epoch + k.started_at.since_start()),
                             finished_at: Time::at(ctx.epoch + at.since_start()),
-                            container_id: format!("containerd://{}", k.id),
+                            container_id: format!("containerd://{}", k.id).into(),
                         }),
                         ..ContainerState::default()
                     };
@@ -402,10 +402,7 @@ impl Kubelet {
                     // so the restart count stays.
                     all_zero = false;
                     c.state = ContainerState {
-                        waiting: Some(ContainerStateWaiting {
-                            reason: "ContainerCreating".into(),
-                            message: String::new(),
-                        }),
+                        waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: "".into() }),
                         ..ContainerState::default()
                     };
                     c.last_state = ContainerState {
@@ -415,7 +412,7 @@ impl Kubelet {
                             message: CONTAINER_VANISHED_ON_DELETE.into(),
                             started_at: running.started_at,
                             finished_at: running.started_at,
-                            container_id: String::new(),
+                            container_id: "".into(),
                         }),
                         ..ContainerState::default()
                     };
@@ -435,7 +432,7 @@ impl Kubelet {
         if stopped {
             status.phase = if all_zero { "Succeeded" } else { "Failed" }.into();
         }
-        let reason = match status.phase.as_str() {
+        let reason = match &*status.phase {
             "Succeeded" => "PodCompleted",
             "Failed" => "PodFailed",
             _ => "ContainersNotReady",
@@ -451,8 +448,12 @@ impl Kubelet {
     pub(super) fn status_base(&self, h: &Host, ctx: &Ctx<'_, MachineTimer>, pod: &Pod) -> Shared<PodStatus> {
         let machine = h;
         let mut status = pod.status.clone();
-        status.host_ip = machine.ip.clone();
-        status.host_ips = vec![PodIp { ip: machine.ip.clone() }];
+        // Kept when unchanged: the versions share the strings.
+        if *status.host_ip != *machine.ip {
+            let ip: Arc<str> = machine.ip.as_str().into();
+            status.host_ip = ip.clone();
+            status.host_ips = vec![PodIp { ip }];
+        }
         if status.start_time.is_none() {
             status.start_time = Some(Time::at(ctx.wall()));
         }
@@ -468,21 +469,21 @@ impl Kubelet {
         let generation = pod.metadata.generation;
         set_pod_condition(&mut status, "PodReadyToStartContainers", "False", "", "", now);
         set_pod_condition(&mut status, "Initialized", "True", "", "", now);
-        set_pod_condition(&mut status, "Ready", "False", "ContainersNotReady", &unready, now);
-        set_pod_condition(&mut status, "ContainersReady", "False", "ContainersNotReady", &unready, now);
+        set_pod_condition(&mut status, "Ready", "False", "ContainersNotReady", unready.clone(), now);
+        set_pod_condition(&mut status, "ContainersReady", "False", "ContainersNotReady", unready, now);
         order_pod_conditions(&mut status, generation);
         status.container_statuses = vec![ContainerStatus {
-            name: c.name.clone(),
+            name: c.name.as_str().into(),
             state: ContainerState {
-                waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: String::new() }),
+                waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: "".into() }),
                 ..ContainerState::default()
             },
             last_state: ContainerState::default(),
             ready: false,
             restart_count: 0,
-            image: c.image.clone(),
-            image_id: String::new(),
-            container_id: String::new(),
+            image: c.image.as_str().into(),
+            image_id: "".into(),
+            container_id: "".into(),
             started: false,
         }];
         self.patch_pod_status(h, ctx, pod, status);
@@ -504,7 +505,7 @@ impl Kubelet {
         order_pod_conditions(&mut status, generation);
         let started = Time::at(ctx.epoch + running.started_at.since_start());
         status.container_statuses = vec![ContainerStatus {
-            name: c.name.clone(),
+            name: c.name.as_str().into(),
             state: ContainerState {
                 running: Some(ContainerStateRunning { started_at: started }),
                 ..ContainerState::default()
@@ -512,9 +513,9 @@ impl Kubelet {
             last_state: ContainerState::default(),
             ready: true,
             restart_count: 0,
-            image: format!("docker.io/library/{}", c.image),
+            image: format!("docker.io/library/{}", c.image).into(),
             image_id: WORKLOAD_IMAGE_DIGEST.into(),
-            container_id: format!("containerd://{}", running.id),
+            container_id: format!("containerd://{}", running.id).into(),
             started: true,
         }];
         self.patch_pod_status(h, ctx, pod, status);
@@ -533,7 +534,7 @@ impl Kubelet {
         }
         let cidr = ctx.store().node(&h.hostname).map(|n| n.spec.pod_cidr.clone()).unwrap_or_default();
         let prefix = cidr.rsplit_once('.').map(|(p, _)| p.to_string()).unwrap_or_else(|| "10.244.0".into());
-        let ip = format!("{prefix}.{}", h.next_pod_ip);
+        let ip: Arc<str> = format!("{prefix}.{}", h.next_pod_ip).into();
         h.next_pod_ip += 1;
         status.pod_ip = ip.clone();
         status.pod_ips = vec![PodIp { ip }];

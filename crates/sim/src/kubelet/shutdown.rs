@@ -121,7 +121,7 @@ impl Kubelet {
         );
         let mut members: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         for pod in ctx.store().pods_on(&node) {
-            if pod.is_terminating() || matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+            if pod.is_terminating() || matches!(&*pod.status.phase, "Succeeded" | "Failed") {
                 continue;
             }
             // groupByPriority: the highest group whose priority is at most the Pod's.

@@ -1,6 +1,8 @@
 //! `v1.Pod` and `v1.Binding`, with the fields the simulation's Pods carry, in the API's order.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -198,33 +200,33 @@ impl Toleration {
 pub struct PodStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
-    pub phase: String,
+    pub phase: Cow<'static, str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<PodCondition>,
     /// Why the Pod is in this state (e.g. `Terminated` after a graceful node shutdown).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    #[serde(rename = "hostIP", skip_serializing_if = "String::is_empty")]
-    pub host_ip: String,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub message: Cow<'static, str>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub reason: Cow<'static, str>,
+    #[serde(rename = "hostIP", skip_serializing_if = "str::is_empty")]
+    pub host_ip: Arc<str>,
     #[serde(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]
     pub host_ips: Vec<PodIp>,
-    #[serde(rename = "podIP", skip_serializing_if = "String::is_empty")]
-    pub pod_ip: String,
+    #[serde(rename = "podIP", skip_serializing_if = "str::is_empty")]
+    pub pod_ip: Arc<str>,
     #[serde(rename = "podIPs", skip_serializing_if = "Vec::is_empty")]
     pub pod_ips: Vec<PodIp>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,
-    pub qos_class: String,
+    pub qos_class: Cow<'static, str>,
 }
 
 /// `v1.PodIP` / `v1.HostIP`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PodIp {
-    pub ip: String,
+    pub ip: Arc<str>,
 }
 
 /// `v1.PodCondition`.
@@ -232,32 +234,32 @@ pub struct PodIp {
 #[serde(rename_all = "camelCase")]
 pub struct PodCondition {
     #[serde(rename = "type")]
-    pub type_: String,
+    pub type_: Cow<'static, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
-    pub status: String,
+    pub status: Cow<'static, str>,
     pub last_probe_time: Option<Time>,
     pub last_transition_time: Time,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub reason: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub reason: Cow<'static, str>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub message: Cow<'static, str>,
 }
 
 /// `v1.ContainerStatus`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
-    pub name: String,
+    pub name: Arc<str>,
     pub state: ContainerState,
     pub last_state: ContainerState,
     pub ready: bool,
     pub restart_count: i32,
-    pub image: String,
+    pub image: Arc<str>,
     #[serde(rename = "imageID")]
-    pub image_id: String,
-    #[serde(rename = "containerID", skip_serializing_if = "String::is_empty")]
-    pub container_id: String,
+    pub image_id: Arc<str>,
+    #[serde(rename = "containerID", skip_serializing_if = "str::is_empty")]
+    pub container_id: Arc<str>,
     pub started: bool,
 }
 
@@ -275,9 +277,9 @@ pub struct ContainerState {
 /// `v1.ContainerStateWaiting`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ContainerStateWaiting {
-    pub reason: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
+    pub reason: Cow<'static, str>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub message: Cow<'static, str>,
 }
 
 /// `v1.ContainerStateRunning`.
@@ -292,13 +294,13 @@ pub struct ContainerStateRunning {
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateTerminated {
     pub exit_code: i32,
-    pub reason: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub message: String,
+    pub reason: Cow<'static, str>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub message: Cow<'static, str>,
     pub started_at: Time,
     pub finished_at: Time,
     #[serde(rename = "containerID")]
-    pub container_id: String,
+    pub container_id: Arc<str>,
 }
 
 /// `v1.Binding`: what the scheduler POSTs to `pods/NAME/binding`.
@@ -336,25 +338,38 @@ pub(crate) fn pinned_to(node: &str) -> serde_json::Value {
     })
 }
 
-pub(crate) fn set_pod_condition(status: &mut PodStatus, ty: &str, value: &str, reason: &str, message: &str, now: Time) {
+pub(crate) fn set_pod_condition(
+    status: &mut PodStatus,
+    ty: &'static str,
+    value: &'static str,
+    reason: impl Into<Cow<'static, str>>,
+    message: impl Into<Cow<'static, str>>,
+    now: Time,
+) {
+    let (reason, message) = (reason.into(), message.into());
     match status.conditions.iter_mut().find(|c| c.type_ == ty) {
         Some(c) => {
             if c.status != value {
                 c.last_transition_time = now;
-                c.status = value.to_string();
+                c.status = value.into();
             }
-            c.reason = reason.to_string();
-            c.message = message.to_string();
+            c.reason = reason;
+            c.message = message;
         }
-        None => status.conditions.push(PodCondition {
-            type_: ty.to_string(),
-            observed_generation: None,
-            status: value.to_string(),
-            last_probe_time: None,
-            last_transition_time: now,
-            reason: reason.to_string(),
-            message: message.to_string(),
-        }),
+        None => {
+            // Exactly one more: a status's conditions are copied into every version that changes
+            // them, with no room to spare.
+            status.conditions.reserve_exact(1);
+            status.conditions.push(PodCondition {
+                type_: ty.into(),
+                observed_generation: None,
+                status: value.into(),
+                last_probe_time: None,
+                last_transition_time: now,
+                reason,
+                message,
+            })
+        }
     }
 }
 

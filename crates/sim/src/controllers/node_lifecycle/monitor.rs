@@ -231,7 +231,7 @@ impl NodeLifecycle {
         let pods: Vec<Arc<Pod>> = ctx.store().pods_on(node).cloned().collect();
         let stamp = Time::at(ctx.wall());
         for pod in pods {
-            if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+            if matches!(&*pod.status.phase, "Succeeded" | "Failed") {
                 continue;
             }
             let Some(ready) = pod.condition("Ready") else { continue };
@@ -240,7 +240,7 @@ impl NodeLifecycle {
             }
             let mut updated = Pod::clone(&pod);
             let (reason, message) = (ready.reason.clone(), ready.message.clone());
-            set_pod_condition(&mut updated.status, "Ready", "False", &reason, &message, stamp);
+            set_pod_condition(&mut updated.status, "Ready", "False", reason.clone(), message.clone(), stamp);
             if let Reply::Ok(Object::Pod(stored)) = ctx.call(ACTOR, None, ApiOp::UpdatePodStatus(updated)) {
                 self.recorder.event(
                     ctx,
