@@ -58,7 +58,7 @@ fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
                 let o = body.object().expect("a whole object");
                 tally.check(format!("{what} (body)"), object_round_trip_diff(&o));
             }
-            Some(binding @ Body::Binding { .. }) => {
+            Some(binding @ Body::Binding(_)) => {
                 tally.bindings += 1;
                 let v = binding.json().expect("a Binding's document");
                 tally.check(format!("{what} (Binding)"), round_trip_diff::<Binding>(&v));

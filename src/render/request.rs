@@ -34,7 +34,7 @@ pub fn request_body(r: &Request) -> Option<String> {
             json::to_string_compact(&super::patch::node_status(&base.to_json(), &wanted.to_json()))
         }
         Body::Json(v) => json::to_string_compact(v),
-        Body::PodStatus { .. } | Body::Binding { .. } => json::to_string_compact(&body.json()?),
+        Body::PodStatus { .. } | Body::Binding(_) => json::to_string_compact(&body.json()?),
         Body::Renewal { .. } => object_json(&body.object()?),
     })
 }

@@ -185,7 +185,7 @@ pub(crate) fn body_json(body: &Body) -> Value {
     match body {
         Body::Object(o) => o.to_json(),
         Body::StatusPatch { base, wanted } => serde_json::json!({ "base": base.to_json(), "wanted": wanted.to_json() }),
-        Body::Json(_) | Body::PodStatus { .. } | Body::Binding { .. } => body.json().unwrap_or(Value::Null),
+        Body::Json(_) | Body::PodStatus { .. } | Body::Binding(_) => body.json().unwrap_or(Value::Null),
         Body::Renewal { .. } => body.object().map(|o| o.to_json()).unwrap_or(Value::Null),
     }
 }

@@ -224,6 +224,15 @@ impl LeaseVersion {
     }
 }
 
+/// A binding's parts: the Pod's namespace, name and uid, and the node it is bound to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BindingParts {
+    pub namespace: String,
+    pub name: String,
+    pub uid: String,
+    pub node: String,
+}
+
 /// The body a request carried.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
@@ -241,7 +250,8 @@ pub enum Body {
     PodStatus { uid: String, status: Shared<PodStatus> },
     /// A Pod's binding (`POST …/pods/NAME/binding`, the scheduler's): the Binding's parts, its
     /// JSON document built when it is shown ([`Body::json`]; a `serde_json` tree of it was 1.9 KB).
-    Binding { namespace: String, name: String, uid: String, node: String },
+    /// (Boxed: the four names would make every request's body 56 bytes longer.)
+    Binding(Box<BindingParts>),
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
     /// (`base` at `resource_version`) with a new `spec.renewTime` and nothing else changed. The
     /// Lease sent is built when it is shown ([`Body::object`]), so the log holds no copy of it.
@@ -272,7 +282,7 @@ impl Body {
                 let sent = LeaseVersion::renewed(base.clone(), *resource_version, *renew_time);
                 Some(Object::Lease(sent.lease()))
             }
-            Body::StatusPatch { .. } | Body::Json(_) | Body::PodStatus { .. } | Body::Binding { .. } => None,
+            Body::StatusPatch { .. } | Body::Json(_) | Body::PodStatus { .. } | Body::Binding(_) => None,
         }
     }
 
@@ -285,11 +295,16 @@ impl Body {
             Body::PodStatus { uid, status } => {
                 Some(serde_json::json!({ "metadata": { "uid": uid }, "status": status }))
             }
-            Body::Binding { namespace, name, uid, node } => Some(serde_json::json!({
+            Body::Binding(parts) => Some(serde_json::json!({
                 "kind": "Binding",
                 "apiVersion": "v1",
-                "metadata": { "name": name, "namespace": namespace, "uid": uid, "creationTimestamp": null },
-                "target": { "kind": "Node", "name": node },
+                "metadata": {
+                    "name": parts.name,
+                    "namespace": parts.namespace,
+                    "uid": parts.uid,
+                    "creationTimestamp": null,
+                },
+                "target": { "kind": "Node", "name": parts.node },
             })),
             Body::Object(_) | Body::StatusPatch { .. } | Body::Renewal { .. } => None,
         }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{JSON, MERGE_PATCH, SMP};
 use crate::objects::{CsiNode, DaemonSet, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint};
-use crate::record::{Body, LeaseVersion, Method};
+use crate::record::{BindingParts, Body, LeaseVersion, Method};
 
 /// One operation on the API server, as a client sends it.
 #[derive(Clone, Debug)]
@@ -318,12 +318,12 @@ impl ApiOp {
             )),
             ApiOp::CreatePod(p) | ApiOp::UpdatePodStatus(p) => obj(Object::Pod(Arc::new(p.clone()))),
             ApiOp::BindPod { namespace, name, uid, node } => Some((
-                Body::Binding {
+                Body::Binding(Box::new(BindingParts {
                     namespace: namespace.clone(),
                     name: name.clone(),
                     uid: uid.clone(),
                     node: node.clone(),
-                },
+                })),
                 JSON,
             )),
             ApiOp::PatchPodStatus { uid, status, .. } => {
