@@ -545,7 +545,7 @@ impl Io<'_> {
             Ok(Answer::Object(obj)) => {
                 request.outcome = Outcome::Code(if created { 201 } else { 200 });
                 request.response = Some(if is_bind {
-                    Response::Status(Box::new(Status::success(201)))
+                    Response::Status(self.log.share_status(&Status::success(201)))
                 } else {
                     Response::Object(obj.clone())
                 });
@@ -558,7 +558,7 @@ impl Io<'_> {
             }
             Err(status) => {
                 request.outcome = Outcome::Code(status.code);
-                request.response = Some(Response::Status(status.clone()));
+                request.response = Some(Response::Status(self.log.share_status(&status)));
                 Err(Reply::Err(*status))
             }
         };

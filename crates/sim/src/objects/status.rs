@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// An API error, as the API server serializes it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Status {
     pub kind: &'static str,
     #[serde(rename = "apiVersion")]
@@ -20,11 +20,11 @@ pub struct Status {
 }
 
 /// The always-empty `metadata` of a Status.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct StatusMeta {}
 
 /// `metav1.StatusDetails`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct StatusDetails {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
@@ -37,7 +37,7 @@ pub struct StatusDetails {
 }
 
 /// `metav1.StatusCause`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct StatusCause {
     pub reason: String,
     pub message: String,
