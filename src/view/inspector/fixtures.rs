@@ -77,7 +77,8 @@ pub(super) fn pod(phase: &'static str, statuses: Vec<ContainerStatus>) -> Pod {
                 termination_message_path: String::new(),
                 termination_message_policy: String::new(),
                 image_pull_policy: String::new(),
-            }],
+            }]
+            .into(),
             ..PodSpec::default()
         }
         .into(),

@@ -70,12 +70,12 @@ impl Pod {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub volumes: Vec<Volume>,
-    pub containers: Vec<Container>,
-    pub restart_policy: String,
+    #[serde(skip_serializing_if = "no_items")]
+    pub volumes: Shared<Vec<Volume>>,
+    pub containers: Shared<Vec<Container>>,
+    pub restart_policy: Cow<'static, str>,
     pub termination_grace_period_seconds: i64,
-    pub dns_policy: String,
+    pub dns_policy: Cow<'static, str>,
     pub service_account_name: String,
     pub service_account: String,
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -86,12 +86,12 @@ pub struct PodSpec {
     /// `spec.affinity`: only the node affinity a DaemonSet's Pods carry (see [`Pod::pinned_node`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub affinity: Option<serde_json::Value>,
-    pub scheduler_name: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub tolerations: Vec<Toleration>,
+    pub scheduler_name: Cow<'static, str>,
+    #[serde(skip_serializing_if = "no_items")]
+    pub tolerations: Shared<Vec<Toleration>>,
     pub priority: i32,
     pub enable_service_links: bool,
-    pub preemption_policy: String,
+    pub preemption_policy: Cow<'static, str>,
 }
 
 /// An always-empty object (`{}`), such as a defaulted `securityContext`.
@@ -221,6 +221,10 @@ pub struct PodStatus {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,
     pub qos_class: Cow<'static, str>,
+}
+
+fn no_items<T>(list: &Shared<Vec<T>>) -> bool {
+    list.is_empty()
 }
 
 /// `v1.PodIP` / `v1.HostIP`.
