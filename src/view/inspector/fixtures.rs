@@ -24,14 +24,14 @@ pub(super) fn condition(
     hb: &str,
     tr: &str,
 ) -> NodeCondition {
-    NodeCondition {
-        type_: Cow::Borrowed(ty),
-        status: Cow::Borrowed(status),
-        last_heartbeat_time: Time(w(hb)),
-        last_transition_time: Time(w(tr)),
-        reason: Cow::Borrowed(reason),
-        message: Cow::Borrowed("m"),
-    }
+    NodeCondition::new(
+        Cow::Borrowed(ty),
+        Cow::Borrowed(status),
+        Time(w(hb)),
+        Time(w(tr)),
+        Cow::Borrowed(reason),
+        Cow::Borrowed("m"),
+    )
 }
 
 pub(super) fn node(ready: Option<&'static str>) -> Node {

@@ -337,14 +337,14 @@ mod tests {
         };
         let mut node = Node::new("n");
         assert_eq!(status(&node), ("Unknown".into(), Health::Warn));
-        node.status.conditions.push(crate::sim::objects::NodeCondition {
-            type_: "Ready".into(),
-            status: "Unknown".into(),
-            last_heartbeat_time: crate::sim::objects::Time(crate::sim::WallTime(0)),
-            last_transition_time: crate::sim::objects::Time(crate::sim::WallTime(0)),
-            reason: "NodeStatusUnknown".into(),
-            message: "Kubelet stopped posting node status.".into(),
-        });
+        node.status.conditions.push(crate::sim::objects::NodeCondition::new(
+            "Ready",
+            "Unknown",
+            crate::sim::objects::Time(crate::sim::WallTime(0)),
+            crate::sim::objects::Time(crate::sim::WallTime(0)),
+            "NodeStatusUnknown",
+            "Kubelet stopped posting node status.",
+        ));
         assert_eq!(status(&node), ("NotReady".into(), Health::Down));
         node.spec.unschedulable = true;
         assert_eq!(status(&node), ("NotReady,SchedulingDisabled".into(), Health::Down));

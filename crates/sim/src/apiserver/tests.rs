@@ -101,13 +101,15 @@ fn a_status_patch_makes_a_version_that_shares_the_senders_conditions_and_the_nod
     let mut rng = Rng::new(1);
     let mut exec =
         Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
-    let condition = |heartbeat: i64| NodeCondition {
-        type_: "Ready".into(),
-        status: "True".into(),
-        last_heartbeat_time: Time::at(WallTime(heartbeat)),
-        last_transition_time: Time::at(WallTime(0)),
-        reason: "KubeletReady".into(),
-        message: "kubelet is posting ready status".into(),
+    let condition = |heartbeat: i64| {
+        NodeCondition::new(
+            "Ready",
+            "True",
+            Time::at(WallTime(heartbeat)),
+            Time::at(WallTime(0)),
+            "KubeletReady",
+            "kubelet is posting ready status",
+        )
     };
     let mut node = Node::new("node-1");
     node.status.conditions = vec![condition(0)].into();

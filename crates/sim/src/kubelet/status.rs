@@ -110,15 +110,8 @@ impl Kubelet {
             };
             let c = &mut s.conditions[idx];
             c.last_heartbeat_time = now;
-            if c.status != "False" {
-                c.status = "False".into();
-                c.reason = reason.into();
-                c.message = message.into();
-                c.last_transition_time = now;
+            if c.set("False", reason, message, now) {
                 events.push(("Normal", event, format!("Node {host} status is now: {event}")));
-            } else {
-                c.reason = reason.into();
-                c.message = message.into();
             }
         }
         let errs = self.ready_errors(h, ctx);
@@ -129,14 +122,10 @@ impl Kubelet {
         };
         match s.conditions.iter_mut().find(|c| c.type_ == "Ready") {
             Some(c) => {
-                if c.status != status {
-                    c.last_transition_time = now;
+                if c.set(status, reason, message, now) {
                     let event = if status == "True" { "NodeReady" } else { "NodeNotReady" };
                     events.push(("Normal", event, format!("Node {host} status is now: {event}")));
                 }
-                c.status = status.into();
-                c.reason = reason.into();
-                c.message = message;
                 c.last_heartbeat_time = now;
             }
             None => s.conditions.push(condition("Ready", status, reason, message, now)),
@@ -318,14 +307,7 @@ fn condition(
     message: impl Into<Cow<'static, str>>,
     now: Time,
 ) -> NodeCondition {
-    NodeCondition {
-        type_: ty.into(),
-        status: status.into(),
-        last_heartbeat_time: now,
-        last_transition_time: now,
-        reason: reason.into(),
-        message: message.into(),
-    }
+    NodeCondition::new(ty, status, now, now, reason, message)
 }
 
 /// Joins errors as `utilerrors.NewAggregate(...).Error()` does: one alone, several as `[a, b]`,

@@ -138,28 +138,112 @@ pub struct NodeStatus {
     pub features: Option<NodeFeatures>,
 }
 
-/// `v1.NodeCondition`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// `v1.NodeCondition`: its heartbeat's time, and the rest ([`ConditionState`]) shared between
+/// the Node's versions while it does not change. A kubelet's status PATCH moves every
+/// condition's heartbeat and usually nothing else, so its version holds five times and five
+/// pointers, not five conditions (`c.status`, `c.reason`... read through `Deref`; a write through
+/// `DerefMut` copies the state first if another version shares it).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeCondition {
-    #[serde(rename = "type")]
+    pub last_heartbeat_time: Time,
+    state: Arc<ConditionState>,
+}
+
+/// What a [`NodeCondition`] says, but for its heartbeat's time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConditionState {
     pub type_: Cow<'static, str>,
     pub status: Cow<'static, str>,
-    pub last_heartbeat_time: Time,
     pub last_transition_time: Time,
     pub reason: Cow<'static, str>,
     pub message: Cow<'static, str>,
 }
 
 impl NodeCondition {
+    /// A condition of type `type_` with these fields.
+    pub fn new(
+        type_: impl Into<Cow<'static, str>>,
+        status: impl Into<Cow<'static, str>>,
+        last_heartbeat_time: Time,
+        last_transition_time: Time,
+        reason: impl Into<Cow<'static, str>>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> NodeCondition {
+        NodeCondition {
+            last_heartbeat_time,
+            state: Arc::new(ConditionState {
+                type_: type_.into(),
+                status: status.into(),
+                last_transition_time,
+                reason: reason.into(),
+                message: message.into(),
+            }),
+        }
+    }
+
+    /// Sets the status, reason and message (the transition's time to `now` if the status
+    /// changes), leaving the state shared if they are what it already says. Returns whether the
+    /// status changed.
+    pub fn set(
+        &mut self,
+        status: &'static str,
+        reason: &'static str,
+        message: impl Into<Cow<'static, str>>,
+        now: Time,
+    ) -> bool {
+        let message = message.into();
+        let changed = self.status != status;
+        if changed || self.reason != reason || self.message != message {
+            let state = Arc::make_mut(&mut self.state);
+            if changed {
+                state.status = status.into();
+                state.last_transition_time = now;
+            }
+            state.reason = reason.into();
+            state.message = message;
+        }
+        changed
+    }
+
     /// Whether two conditions are equal ignoring `lastHeartbeatTime`, the comparison the kubelet
     /// makes before deciding whether a status PATCH is due.
     pub fn same_ignoring_heartbeat(&self, other: &NodeCondition) -> bool {
-        self.type_ == other.type_
-            && self.status == other.status
-            && self.last_transition_time == other.last_transition_time
-            && self.reason == other.reason
-            && self.message == other.message
+        Arc::ptr_eq(&self.state, &other.state) || self.state == other.state
+    }
+
+    /// Whether the two share their state (a test of the sharing).
+    pub fn shares_state_with(&self, other: &NodeCondition) -> bool {
+        Arc::ptr_eq(&self.state, &other.state)
+    }
+}
+
+impl std::ops::Deref for NodeCondition {
+    type Target = ConditionState;
+
+    fn deref(&self) -> &ConditionState {
+        &self.state
+    }
+}
+
+impl std::ops::DerefMut for NodeCondition {
+    /// The state, for writing: copied first if another version shares it.
+    fn deref_mut(&mut self) -> &mut ConditionState {
+        Arc::make_mut(&mut self.state)
+    }
+}
+
+impl Serialize for NodeCondition {
+    /// As `v1.NodeCondition`, its fields in the API's order.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("NodeCondition", 6)?;
+        out.serialize_field("type", &self.type_)?;
+        out.serialize_field("status", &self.status)?;
+        out.serialize_field("lastHeartbeatTime", &self.last_heartbeat_time)?;
+        out.serialize_field("lastTransitionTime", &self.last_transition_time)?;
+        out.serialize_field("reason", &self.reason)?;
+        out.serialize_field("message", &self.message)?;
+        out.end()
     }
 }
 
@@ -232,4 +316,34 @@ pub struct NodeRuntimeHandlerFeatures {
 #[serde(rename_all = "camelCase")]
 pub struct NodeFeatures {
     pub supplemental_groups_policy: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::WallTime;
+
+    #[test]
+    fn a_heartbeat_shares_the_condition_and_a_change_copies_it() {
+        let (t0, t1) = (Time(WallTime(0)), Time(WallTime(10_000_000)));
+        let first = NodeCondition::new("Ready", "True", t0, t0, "KubeletReady", "kubelet is posting ready status");
+        let mut beat = first.clone();
+        beat.last_heartbeat_time = t1;
+        assert!(!beat.set("True", "KubeletReady", "kubelet is posting ready status", t1), "no transition");
+        assert!(beat.shares_state_with(&first), "a heartbeat alone shares the state");
+        assert!(beat.same_ignoring_heartbeat(&first));
+        assert_eq!(serde_json::to_value(&beat).unwrap()["lastHeartbeatTime"], serde_json::to_value(t1).unwrap());
+
+        let mut down = beat.clone();
+        assert!(down.set("False", "KubeletNotReady", String::from("container runtime is down"), t1));
+        assert!(!down.shares_state_with(&first), "a change copies the state");
+        assert_eq!((&*down.status, down.last_transition_time), ("False", t1));
+        assert_eq!((&*first.status, first.last_transition_time), ("True", t0), "the earlier version is unchanged");
+        let keys: Vec<String> = serde_json::to_value(&down).unwrap().as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys.len(), 6);
+        assert_eq!(
+            serde_json::to_string(&first).unwrap(),
+            r#"{"type":"Ready","status":"True","lastHeartbeatTime":"1970-01-01T00:00:00Z","lastTransitionTime":"1970-01-01T00:00:00Z","reason":"KubeletReady","message":"kubelet is posting ready status"}"#
+        );
+    }
 }

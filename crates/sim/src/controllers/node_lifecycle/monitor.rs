@@ -198,14 +198,14 @@ impl NodeLifecycle {
                             c.last_transition_time = stamp;
                         }
                     }
-                    None => updated.status.conditions.push(NodeCondition {
-                        type_: ty.into(),
-                        status: "Unknown".into(),
-                        last_heartbeat_time: node.metadata.creation_timestamp.unwrap_or(stamp),
-                        last_transition_time: stamp,
-                        reason: "NodeStatusNeverUpdated".into(),
-                        message: "Kubelet never posted node status.".into(),
-                    }),
+                    None => updated.status.conditions.push(NodeCondition::new(
+                        ty,
+                        "Unknown",
+                        node.metadata.creation_timestamp.unwrap_or(stamp),
+                        stamp,
+                        "NodeStatusNeverUpdated",
+                        "Kubelet never posted node status.",
+                    )),
                 }
             }
             if updated.condition("Ready") != current {

@@ -8,14 +8,14 @@ use crate::time::WallTime;
 fn ready_node(name: &str) -> Node {
     let mut node = Node::new(name);
     let start = Time::at(WallTime(0));
-    node.status.conditions.push(NodeCondition {
-        type_: "Ready".into(),
-        status: "True".into(),
-        last_heartbeat_time: start,
-        last_transition_time: start,
-        reason: "KubeletReady".into(),
-        message: "kubelet is posting ready status".into(),
-    });
+    node.status.conditions.push(NodeCondition::new(
+        "Ready",
+        "True",
+        start,
+        start,
+        "KubeletReady",
+        "kubelet is posting ready status",
+    ));
     node
 }
 
