@@ -208,7 +208,7 @@ fn one_node_per_hostname(log: &Log) -> Check {
                 (ChangeType::Added, Some(old)) => {
                     return Err(format!("{key} was created again while it existed (uids {old}, {uid})"));
                 }
-                (ChangeType::Added, None) => alive = Some(uid),
+                (ChangeType::Added, None) => alive = Some(uid.to_string()),
                 (ChangeType::Deleted, _) => alive = None,
                 (_, Some(old)) if *old != uid => return Err(format!("{key} changed its uid from {old} to {uid}")),
                 _ => {}

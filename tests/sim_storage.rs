@@ -202,7 +202,10 @@ fn the_statefulset_stores_its_revision_before_its_first_pod() {
     // The Pod and the set's status name it.
     let pods = now.pods();
     let db = pods.iter().find(|p| p.metadata.name == "db-0").expect("db-0");
-    assert_eq!(db.metadata.labels.get("controller-revision-hash"), Some(&revision.metadata.name));
+    assert_eq!(
+        db.metadata.labels.get("controller-revision-hash").map(String::as_str),
+        Some(revision.metadata.name.as_str())
+    );
     assert_eq!(set.status.current_revision, revision.metadata.name);
     assert_eq!(set.status.update_revision, revision.metadata.name);
     // A hash of the data, not a draw: another seed names it the same.

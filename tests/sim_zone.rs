@@ -26,10 +26,10 @@ fn no_execute_added(log: &Log) -> Vec<(SimTime, String, String)> {
             .filter(|t| t.effect == "NoExecute" && NOEXEC.contains(&t.key.as_str()))
             .map(|t| t.key.clone())
             .collect();
-        let before = last.insert(n.metadata.name.clone(), now.clone()).unwrap_or_default();
+        let before = last.insert(n.metadata.name.to_string(), now.clone()).unwrap_or_default();
         if before.is_empty() && !now.is_empty() {
             let zone = n.metadata.labels.get("topology.kubernetes.io/zone").cloned().unwrap_or_default();
-            out.push((c.t, n.metadata.name.clone(), zone));
+            out.push((c.t, n.metadata.name.to_string(), zone));
         }
     }
     out

@@ -356,7 +356,7 @@ fn node_failure_toleration(timeline: &Timeline) -> Option<Derived> {
 
 /// The Nodes on the stage at `t`, by name.
 fn node_names(timeline: &Timeline, t: SimTime) -> Vec<String> {
-    timeline.at(t).nodes().iter().map(|n| n.metadata.name.clone()).collect()
+    timeline.at(t).nodes().iter().map(|n| n.metadata.name.to_string()).collect()
 }
 
 fn node_failure_replacement(timeline: &Timeline) -> Option<Derived> {
@@ -369,7 +369,7 @@ fn node_failure_replacement(timeline: &Timeline) -> Option<Derived> {
         .nodes()
         .iter()
         .filter(|n| n.has_taint(TAINT_UNREACHABLE, "NoSchedule"))
-        .map(|n| n.metadata.name.clone())
+        .map(|n| n.metadata.name.to_string())
         .collect();
     let right = nodes.iter().position(|n| *n == node)?;
     Some(Derived {

@@ -24,7 +24,7 @@ impl Watched {
     /// The facts at a snapshot.
     pub fn at(snapshot: &Snapshot<'_>, step: usize) -> Watched {
         let mut nodes: Vec<(String, String)> =
-            snapshot.nodes().iter().map(|n| (n.metadata.name.clone(), node_status(n))).collect();
+            snapshot.nodes().iter().map(|n| (n.metadata.name.to_string(), node_status(n))).collect();
         nodes.sort_unstable();
         let mut evicted: Vec<String> = snapshot
             .events()

@@ -188,7 +188,7 @@ impl FleetIndex {
             Some(z) if !deleted && pod.status.phase == "Running" => Some(PodPlace::Running(z)),
             _ => None,
         };
-        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+        let key = (pod.metadata.namespace.to_string(), pod.metadata.name.to_string());
         let was = match place {
             Some(p) => self.pods.insert(key, p),
             None => self.pods.remove(&key),
@@ -264,7 +264,7 @@ mod tests {
                 let machines = snap.machines();
                 assert_eq!(index.machines_at(t).count(), machines.len(), "{s} s");
                 let nodes = snap.nodes();
-                let names: Vec<String> = nodes.iter().map(|n| n.metadata.name.clone()).collect();
+                let names: Vec<String> = nodes.iter().map(|n| n.metadata.name.to_string()).collect();
                 assert_eq!(index.node_names(t), names, "{s} s");
                 let mut pods = vec![(0, 0); index.zones.len()];
                 for (m, machine) in index.machines_at(t) {

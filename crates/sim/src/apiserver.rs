@@ -312,10 +312,10 @@ impl ApiServer {
     fn store_node(&mut self, ctx: &mut Exec<'_>, mut node: Node, change: ChangeType) -> Object {
         node.metadata.resource_version = self.next_rv();
         let node = Arc::new(node);
-        match self.nodes.get_mut(&node.metadata.name) {
+        match self.nodes.get_mut(&*node.metadata.name) {
             Some(slot) => *slot = node.clone(),
             None => {
-                self.nodes.insert(node.metadata.name.clone(), node.clone());
+                self.nodes.insert(node.metadata.name.to_string(), node.clone());
                 self.membership += 1;
             }
         }
@@ -327,7 +327,7 @@ impl ApiServer {
     fn store_csinode(&mut self, ctx: &mut Exec<'_>, mut csinode: CsiNode, change: ChangeType) -> Object {
         csinode.metadata.resource_version = self.next_rv();
         let csinode = Arc::new(csinode);
-        self.csinodes.insert(csinode.metadata.name.clone(), csinode.clone());
+        self.csinodes.insert(csinode.metadata.name.to_string(), csinode.clone());
         let obj = Object::CsiNode(csinode);
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
         obj
@@ -336,10 +336,10 @@ impl ApiServer {
     fn store_lease(&mut self, ctx: &mut Exec<'_>, mut lease: Lease, change: ChangeType) -> Object {
         lease.metadata.resource_version = self.next_rv();
         let lease = Arc::new(lease);
-        match self.leases.get_mut(&lease.metadata.name) {
+        match self.leases.get_mut(&*lease.metadata.name) {
             Some(slot) => *slot = LeaseVersion::whole(lease.clone()),
             None => {
-                self.leases.insert(lease.metadata.name.clone(), LeaseVersion::whole(lease.clone()));
+                self.leases.insert(lease.metadata.name.to_string(), LeaseVersion::whole(lease.clone()));
                 self.membership += 1;
             }
         }
@@ -350,7 +350,7 @@ impl ApiServer {
 
     fn store_pod(&mut self, ctx: &mut Exec<'_>, mut pod: Pod, change: ChangeType) -> Object {
         pod.metadata.resource_version = self.next_rv();
-        let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+        let key = (pod.metadata.namespace.to_string(), pod.metadata.name.to_string());
         let pod = Arc::new(pod);
         let obj = Object::Pod(pod.clone());
         // The indexes: a Pod is bound once and never moves.
@@ -374,7 +374,7 @@ impl ApiServer {
         if change == ChangeType::Deleted {
             self.pods.remove(&key);
             self.unbound.remove(&key);
-            self.pod_uids.remove(&pod.metadata.uid);
+            self.pod_uids.remove(&*pod.metadata.uid);
             if let Some(keys) = self.pods_by_node.get_mut(&pod.spec.node_name) {
                 keys.remove(&key);
             }
@@ -388,7 +388,7 @@ impl ApiServer {
                     .insert(key.clone(), pod.clone());
             }
             if change == ChangeType::Added {
-                self.pod_uids.insert(pod.metadata.uid.clone(), key.clone());
+                self.pod_uids.insert(pod.metadata.uid.to_string(), key.clone());
             }
             self.pods.insert(key, pod);
         }
@@ -404,7 +404,7 @@ impl ApiServer {
     ) -> Object {
         va.metadata.resource_version = self.next_rv();
         let va = Arc::new(va);
-        self.volume_attachments.insert(va.metadata.name.clone(), va.clone());
+        self.volume_attachments.insert(va.metadata.name.to_string(), va.clone());
         let obj = Object::VolumeAttachment(va);
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
         obj
@@ -426,10 +426,10 @@ impl ApiServer {
     }
 
     fn new_meta(&mut self, ctx: &mut Exec<'_>, meta: &mut super::objects::ObjectMeta) {
-        meta.uid = ctx.rng.uuid();
+        meta.uid = ctx.rng.uuid().into();
         meta.creation_timestamp = Some(ctx.time());
         if meta.name.is_empty() && !meta.generate_name.is_empty() {
-            meta.name = format!("{}{}", meta.generate_name, ctx.rng.name_suffix(5));
+            meta.name = format!("{}{}", meta.generate_name, ctx.rng.name_suffix(5)).into();
         }
     }
 
@@ -539,7 +539,7 @@ impl ApiServer {
                         ));
                     }
                 }
-                if self.nodes.contains_key(&name) {
+                if self.nodes.contains_key(&*name) {
                     return Err(Box::new(Status::failure(
                         409,
                         "AlreadyExists",
@@ -561,7 +561,7 @@ impl ApiServer {
             }
             ApiOp::PatchNodeStatus { base, wanted } => {
                 let name = wanted.metadata.name.clone();
-                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let Some(current) = self.nodes.get(&*name) else { return Err(not_found("", "nodes", &name)) };
                 let mut node = Node::clone(current);
                 merge_node_status_patch(&mut node, &base, &wanted);
                 if node == **current {
@@ -596,7 +596,7 @@ impl ApiServer {
             }
             ApiOp::UpdateNodeStatus(wanted) => {
                 let name = wanted.metadata.name.clone();
-                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let Some(current) = self.nodes.get(&*name) else { return Err(not_found("", "nodes", &name)) };
                 if current.metadata.resource_version != wanted.metadata.resource_version {
                     return Err(conflict("", "nodes", &name));
                 }
@@ -647,7 +647,7 @@ impl ApiServer {
                 .ok_or_else(|| not_found("storage.k8s.io", "csinodes", &name)),
             ApiOp::CreateCsiNode(mut csinode) => {
                 let name = csinode.metadata.name.clone();
-                if self.csinodes.contains_key(&name) {
+                if self.csinodes.contains_key(&*name) {
                     return Err(Box::new(Status::failure(
                         409,
                         "AlreadyExists",
@@ -660,7 +660,7 @@ impl ApiServer {
                 // The uid comes from a generator of its own, keyed by the owner's uid, so that
                 // CSINodes did not move every later draw of the seeded stream (Pod names, uids).
                 let owner = csinode.metadata.owner_references.first().map_or("", |o| o.uid.as_str());
-                csinode.metadata.uid = Rng::keyed(&["csinode", &name, owner]).uuid();
+                csinode.metadata.uid = Rng::keyed(&["csinode", &name, owner]).uuid().into();
                 csinode.metadata.creation_timestamp = Some(ctx.time());
                 // Stored as protobuf, where an empty list is no list: served as `drivers: null`.
                 if csinode.spec.drivers.as_ref().is_some_and(Vec::is_empty) {
@@ -683,7 +683,7 @@ impl ApiServer {
                         format!("can only access leases in the \"{NODE_LEASE_NAMESPACE}\" system namespace"),
                     ));
                 }
-                if self.leases.contains_key(&name) {
+                if self.leases.contains_key(&*name) {
                     return Err(Box::new(Status::failure(
                         409,
                         "AlreadyExists",
@@ -698,7 +698,7 @@ impl ApiServer {
             }
             ApiOp::UpdateLease { lease, .. } => {
                 let name = lease.metadata.name.clone();
-                let Some(current) = self.leases.get(&name) else {
+                let Some(current) = self.leases.get(&*name) else {
                     return Err(not_found(lease_group, "leases", &name));
                 };
                 if current.resource_version != lease.metadata.resource_version {
@@ -716,7 +716,7 @@ impl ApiServer {
             ApiOp::CreatePod(mut pod) => {
                 admit_pod(&mut pod, ctx.rng);
                 self.new_meta(ctx, &mut pod.metadata);
-                let key = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
+                let key = (pod.metadata.namespace.to_string(), pod.metadata.name.to_string());
                 if self.pods.contains_key(&key) {
                     return Err(Box::new(Status::failure(
                         409,
@@ -793,7 +793,7 @@ impl ApiServer {
                 Ok(self.store_pod(ctx, pod, ChangeType::Modified))
             }
             ApiOp::UpdatePodStatus(wanted) => {
-                let key = (wanted.metadata.namespace.clone(), wanted.metadata.name.clone());
+                let key = (wanted.metadata.namespace.to_string(), wanted.metadata.name.to_string());
                 let Some(current) = self.pods.get(&key) else { return Err(not_found("", "pods", &key.1)) };
                 if current.metadata.resource_version != wanted.metadata.resource_version {
                     return Err(conflict("", "pods", &key.1));
@@ -867,7 +867,7 @@ impl ApiServer {
             ApiOp::DeleteCsiNode { name, precondition_uid } => self.delete_csinode(ctx, &name, &precondition_uid),
             ApiOp::CreateVolumeAttachment(mut va) => {
                 let name = va.metadata.name.clone();
-                if self.volume_attachments.contains_key(&name) {
+                if self.volume_attachments.contains_key(&*name) {
                     return Err(Box::new(Status::failure(
                         409,
                         "AlreadyExists",

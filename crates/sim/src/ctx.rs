@@ -526,7 +526,7 @@ impl Io<'_> {
                     self.bus.dirty_pods = true;
                     if let Object::Pod(pod) = change.object() {
                         let meta = &pod.metadata;
-                        self.bus.changed_pods.add((meta.namespace.clone(), meta.name.clone()));
+                        self.bus.changed_pods.add((meta.namespace.to_string(), meta.name.to_string()));
                         if !pod.spec.node_name.is_empty() {
                             self.bus.pod_nodes.add(pod.spec.node_name.clone());
                         }

@@ -124,9 +124,9 @@ pub(crate) fn controller_node_ref(node: &str, uid: &str) -> ObjectReference {
 pub(crate) fn pod_ref(pod: &super::objects::Pod, container: Option<&str>) -> ObjectReference {
     ObjectReference {
         kind: "Pod".into(),
-        namespace: pod.metadata.namespace.clone(),
-        name: pod.metadata.name.clone(),
-        uid: pod.metadata.uid.clone(),
+        namespace: pod.metadata.namespace.to_string(),
+        name: pod.metadata.name.to_string(),
+        uid: pod.metadata.uid.to_string(),
         api_version: "v1".into(),
         resource_version: pod.metadata.resource_version.to_string(),
         field_path: container.map(|c| format!("spec.containers{{{c}}}")).unwrap_or_default(),
@@ -247,9 +247,9 @@ impl Recorder {
                     let nanos = ctx.event_nanos(wall_at);
                     let name = format!("{}.{:x}", object.name, nanos);
                     let meta = ObjectMeta {
-                        name: name.clone(),
-                        namespace: namespace.clone(),
-                        uid: ctx.rng.uuid(),
+                        name: name.as_str().into(),
+                        namespace: namespace.as_str().into(),
+                        uid: ctx.rng.uuid().into(),
                         creation_timestamp: Some(Time::at(wall_now)),
                         ..ObjectMeta::default()
                     };

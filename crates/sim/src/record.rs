@@ -1159,7 +1159,8 @@ mod tests {
             uid: "u".into(),
             controller: None,
             block_owner_deletion: None,
-        }];
+        }]
+        .into();
         assert_eq!(Body::renewal(&base, &owned), None);
         let mut cleared = Lease::clone(&base);
         cleared.spec.renew_time = None;

@@ -124,8 +124,13 @@ fn drain_evicts_everything_at_once_and_retries_a_429_every_5s() {
     assert!(lines.iter().any(|l| l.starts_with("E error when evicting pods/\"web-")
         && l.ends_with(&format!("(will retry after 5s): {EVICTION_429}"))));
     // The DaemonSet's Pod stays on the node.
-    let left: Vec<String> =
-        tl.at(s(200)).pods().iter().filter(|p| p.spec.node_name == "node-1").map(|p| p.metadata.name.clone()).collect();
+    let left: Vec<String> = tl
+        .at(s(200))
+        .pods()
+        .iter()
+        .filter(|p| p.spec.node_name == "node-1")
+        .map(|p| p.metadata.name.to_string())
+        .collect();
     assert_eq!(left.len(), 1);
     assert!(left[0].starts_with("node-agent-"), "{left:?}");
 }

@@ -181,7 +181,7 @@ pub fn pods_for_claim(cluster: &Cluster, claim: &PersistentVolumeClaim) -> Vec<S
     }
     // (name, line) pairs: the instantiation of Go's sort the taints already use.
     let mut names: Vec<(String, String)> =
-        pods.iter().map(|p| (p.metadata.name.clone(), [p.metadata.name.as_str(), "\n"].concat())).collect();
+        pods.iter().map(|p| (p.metadata.name.to_string(), [p.metadata.name.as_str(), "\n"].concat())).collect();
     super::gosort::sort(&mut names, &|a, b| a.0 < b.0);
     names.into_iter().map(|(_, line)| line).collect()
 }
@@ -369,8 +369,8 @@ mod tests {
         let owner = |pod: &Pod| OwnerReference {
             api_version: "v1".into(),
             kind: "Pod".into(),
-            name: pod.metadata.name.clone(),
-            uid: pod.metadata.uid.clone(),
+            name: pod.metadata.name.to_string(),
+            uid: pod.metadata.uid.to_string(),
             controller: None,
             block_owner_deletion: None,
         };

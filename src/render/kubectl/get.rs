@@ -334,14 +334,14 @@ pub fn pdb_row(pdb: &PodDisruptionBudget, now: WallTime) -> Row {
     let or_na = |v: Option<crate::sim::objects::IntOrPercent>| v.map_or_else(|| "N/A".to_string(), |v| v.to_string());
     Row {
         cells: vec![
-            pdb.metadata.name.clone(),
+            pdb.metadata.name.to_string(),
             or_na(pdb.spec.min_available),
             or_na(pdb.spec.max_unavailable),
             pdb.status.disruptions_allowed.to_string(),
             since(now, pdb.metadata.creation_timestamp.map(|t| t.0)),
         ],
-        namespace: pdb.metadata.namespace.clone(),
-        name: pdb.metadata.name.clone(),
+        namespace: pdb.metadata.namespace.to_string(),
+        name: pdb.metadata.name.to_string(),
     }
 }
 
@@ -366,7 +366,7 @@ pub fn daemonset_row(ds: &DaemonSet, now: WallTime) -> Row {
     let containers = &ds.spec.template.spec.containers;
     Row {
         cells: vec![
-            ds.metadata.name.clone(),
+            ds.metadata.name.to_string(),
             s.desired_number_scheduled.to_string(),
             s.current_number_scheduled.to_string(),
             s.number_ready.to_string(),
@@ -378,8 +378,8 @@ pub fn daemonset_row(ds: &DaemonSet, now: WallTime) -> Row {
             containers.iter().map(|c| c.image.as_str()).collect::<Vec<_>>().join(","),
             ds.spec.selector.to_string(),
         ],
-        namespace: ds.metadata.namespace.clone(),
-        name: ds.metadata.name.clone(),
+        namespace: ds.metadata.namespace.to_string(),
+        name: ds.metadata.name.to_string(),
     }
 }
 
@@ -428,7 +428,7 @@ pub fn node_row(node: &Node, now: WallTime) -> Row {
     };
     Row {
         cells: vec![
-            node.metadata.name.clone(),
+            node.metadata.name.to_string(),
             node_status(node),
             node_roles(node),
             since(now, node.metadata.creation_timestamp.map(|t| t.0)),
@@ -440,7 +440,7 @@ pub fn node_row(node: &Node, now: WallTime) -> Row {
             or(&info.container_runtime_version, "<unknown>"),
         ],
         namespace: String::new(),
-        name: node.metadata.name.clone(),
+        name: node.metadata.name.to_string(),
     }
 }
 
@@ -500,7 +500,7 @@ pub fn pod_row(pod: &Pod, now: WallTime) -> Row {
     let ip = pod.status.pod_ips.first().map(|p| &*p.ip).unwrap_or("");
     Row {
         cells: vec![
-            pod.metadata.name.clone(),
+            pod.metadata.name.to_string(),
             ready,
             status,
             restarts,
@@ -510,8 +510,8 @@ pub fn pod_row(pod: &Pod, now: WallTime) -> Row {
             "<none>".into(),
             "<none>".into(),
         ],
-        namespace: pod.metadata.namespace.clone(),
-        name: pod.metadata.name.clone(),
+        namespace: pod.metadata.namespace.to_string(),
+        name: pod.metadata.name.to_string(),
     }
 }
 
@@ -519,12 +519,12 @@ pub fn pod_row(pod: &Pod, now: WallTime) -> Row {
 pub fn lease_row(lease: &Lease, now: WallTime) -> Row {
     Row {
         cells: vec![
-            lease.metadata.name.clone(),
+            lease.metadata.name.to_string(),
             lease.spec.holder_identity.clone().unwrap_or_default(),
             since(now, lease.metadata.creation_timestamp.map(|t| t.0)),
         ],
-        namespace: lease.metadata.namespace.clone(),
-        name: lease.metadata.name.clone(),
+        namespace: lease.metadata.namespace.to_string(),
+        name: lease.metadata.name.to_string(),
     }
 }
 
@@ -532,12 +532,12 @@ pub fn lease_row(lease: &Lease, now: WallTime) -> Row {
 pub fn csinode_row(c: &CsiNode, now: WallTime) -> Row {
     Row {
         cells: vec![
-            c.metadata.name.clone(),
+            c.metadata.name.to_string(),
             c.driver_count().to_string(),
             since(now, c.metadata.creation_timestamp.map(|t| t.0)),
         ],
         namespace: String::new(),
-        name: c.metadata.name.clone(),
+        name: c.metadata.name.to_string(),
     }
 }
 
@@ -575,10 +575,10 @@ pub fn event_row(e: &Event, now: WallTime) -> Row {
             e.message.trim().to_string(),
             first,
             count.to_string(),
-            e.metadata.name.clone(),
+            e.metadata.name.to_string(),
         ],
-        namespace: e.metadata.namespace.clone(),
-        name: e.metadata.name.clone(),
+        namespace: e.metadata.namespace.to_string(),
+        name: e.metadata.name.to_string(),
     }
 }
 

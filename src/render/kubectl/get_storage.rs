@@ -86,14 +86,14 @@ pub fn statefulset_row(set: &StatefulSet, now: WallTime) -> Row {
     let containers = &set.spec.template.spec.containers;
     Row {
         cells: vec![
-            set.metadata.name.clone(),
+            set.metadata.name.to_string(),
             format!("{}/{}", set.status.ready_replicas, set.spec.replicas),
             since(now, set.metadata.creation_timestamp.map(|t| t.0)),
             containers.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(","),
             containers.iter().map(|c| c.image.as_str()).collect::<Vec<_>>().join(","),
         ],
-        namespace: set.metadata.namespace.clone(),
-        name: set.metadata.name.clone(),
+        namespace: set.metadata.namespace.to_string(),
+        name: set.metadata.name.to_string(),
     }
 }
 
@@ -110,13 +110,13 @@ pub fn revision_row(rev: &ControllerRevision, now: WallTime) -> Row {
     );
     Row {
         cells: vec![
-            rev.metadata.name.clone(),
+            rev.metadata.name.to_string(),
             controller,
             rev.revision.to_string(),
             since(now, rev.metadata.creation_timestamp.map(|t| t.0)),
         ],
-        namespace: rev.metadata.namespace.clone(),
-        name: rev.metadata.name.clone(),
+        namespace: rev.metadata.namespace.to_string(),
+        name: rev.metadata.name.to_string(),
     }
 }
 
@@ -127,7 +127,7 @@ pub fn claim_row(claim: &PersistentVolumeClaim, now: WallTime) -> Row {
     let bound = !claim.spec.volume_name.is_empty();
     Row {
         cells: vec![
-            claim.metadata.name.clone(),
+            claim.metadata.name.to_string(),
             phase.to_string(),
             claim.spec.volume_name.clone(),
             if bound { claim.capacity().to_string() } else { String::new() },
@@ -137,8 +137,8 @@ pub fn claim_row(claim: &PersistentVolumeClaim, now: WallTime) -> Row {
             since(now, claim.metadata.creation_timestamp.map(|t| t.0)),
             claim.spec.volume_mode.clone(),
         ],
-        namespace: claim.metadata.namespace.clone(),
-        name: claim.metadata.name.clone(),
+        namespace: claim.metadata.namespace.to_string(),
+        name: claim.metadata.name.to_string(),
     }
 }
 
@@ -147,7 +147,7 @@ pub fn volume_row(pv: &PersistentVolume, now: WallTime) -> Row {
     let phase = if pv.metadata.deletion_timestamp.is_some() { "Terminating" } else { &pv.status.phase };
     Row {
         cells: vec![
-            pv.metadata.name.clone(),
+            pv.metadata.name.to_string(),
             pv.spec.capacity.get("storage").cloned().unwrap_or_else(|| "0".into()),
             access_modes(&pv.spec.access_modes),
             pv.spec.persistent_volume_reclaim_policy.clone(),
@@ -160,7 +160,7 @@ pub fn volume_row(pv: &PersistentVolume, now: WallTime) -> Row {
             pv.spec.volume_mode.clone(),
         ],
         namespace: String::new(),
-        name: pv.metadata.name.clone(),
+        name: pv.metadata.name.to_string(),
     }
 }
 
@@ -169,7 +169,7 @@ pub fn volume_attachment_row(va: &VolumeAttachment, now: WallTime) -> Row {
     let attached = va.status.as_ref().is_some_and(|s| s.attached);
     Row {
         cells: vec![
-            va.metadata.name.clone(),
+            va.metadata.name.to_string(),
             va.spec.attacher.clone(),
             va.spec.source.persistent_volume_name.clone(),
             va.spec.node_name.clone(),
@@ -177,7 +177,7 @@ pub fn volume_attachment_row(va: &VolumeAttachment, now: WallTime) -> Row {
             since(now, va.metadata.creation_timestamp.map(|t| t.0)),
         ],
         namespace: String::new(),
-        name: va.metadata.name.clone(),
+        name: va.metadata.name.to_string(),
     }
 }
 

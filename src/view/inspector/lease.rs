@@ -106,8 +106,8 @@ pub fn lease_view(
         None => GraceState::Passed,
     };
     LeaseView {
-        name: lease.metadata.name.clone(),
-        namespace: lease.metadata.namespace.clone(),
+        name: lease.metadata.name.to_string(),
+        namespace: lease.metadata.namespace.to_string(),
         holder: lease.spec.holder_identity.clone(),
         duration_seconds: lease.spec.lease_duration_seconds,
         renew_time: renew.map(|w| w.rfc3339_micros()),

@@ -26,7 +26,7 @@ pub struct NodeLine {
 /// The `kubectl get nodes` row of `node` at `now`.
 pub fn node_line(node: &Node, now: WallTime) -> NodeLine {
     NodeLine {
-        name: node.metadata.name.clone(),
+        name: node.metadata.name.to_string(),
         status: node_status(node),
         roles: node_roles(node),
         age: since(now, node.metadata.creation_timestamp.map(|t| t.0)),

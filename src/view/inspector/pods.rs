@@ -23,7 +23,7 @@ pub fn pod_row(pod: &Pod, now: WallTime) -> PodRow {
     let mut cells = crate::render::kubectl::get::pod_row(pod, now).cells.into_iter();
     let mut next = || cells.next().unwrap_or_default();
     let (name, ready, status, _restarts, age, _ip, node) = (next(), next(), next(), next(), next(), next(), next());
-    PodRow { namespace: pod.metadata.namespace.clone(), name, status, ready, node, age }
+    PodRow { namespace: pod.metadata.namespace.to_string(), name, status, ready, node, age }
 }
 
 /// Every Pod at the snapshot's instant, by namespace and name.

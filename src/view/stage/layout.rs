@@ -209,14 +209,14 @@ fn attached_volumes(snapshot: &crate::sim::Snapshot<'_>, hostname: &str) -> Vec<
     let pod = pods
         .iter()
         .find(|p| p.spec.node_name == hostname && p.metadata.labels.contains_key(STATEFULSET_POD_NAME))
-        .map(|p| p.metadata.name.clone());
+        .map(|p| p.metadata.name.to_string());
     snapshot
         .volume_attachments()
         .iter()
         .filter(|va| va.spec.node_name == hostname)
         .map(|va| AttachedVolume {
             pv: va.spec.source.persistent_volume_name.clone(),
-            attachment: va.metadata.name.clone(),
+            attachment: va.metadata.name.to_string(),
             attached: va.status.as_ref().is_some_and(|s| s.attached),
             pod: pod.clone(),
         })

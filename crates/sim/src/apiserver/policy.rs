@@ -36,7 +36,7 @@ fn too_many_requests(cause: String) -> Box<Status> {
 impl ApiServer {
     fn store_pdb(&mut self, ctx: &mut Exec<'_>, mut pdb: PodDisruptionBudget, change: ChangeType) -> Object {
         pdb.metadata.resource_version = self.next_rv();
-        let key = (pdb.metadata.namespace.clone(), pdb.metadata.name.clone());
+        let key = (pdb.metadata.namespace.to_string(), pdb.metadata.name.to_string());
         let pdb = Arc::new(pdb);
         self.pdbs.insert(key, pdb.clone());
         let obj = Object::PodDisruptionBudget(pdb);
@@ -46,7 +46,7 @@ impl ApiServer {
 
     fn store_daemonset(&mut self, ctx: &mut Exec<'_>, mut ds: DaemonSet, change: ChangeType) -> Object {
         ds.metadata.resource_version = self.next_rv();
-        let key = (ds.metadata.namespace.clone(), ds.metadata.name.clone());
+        let key = (ds.metadata.namespace.to_string(), ds.metadata.name.to_string());
         let ds = Arc::new(ds);
         self.daemonsets.insert(key, ds.clone());
         let obj = Object::DaemonSet(ds);
@@ -75,7 +75,7 @@ impl ApiServer {
         ctx: &mut Exec<'_>,
         mut pdb: PodDisruptionBudget,
     ) -> Result<Object, Box<Status>> {
-        let key = (pdb.metadata.namespace.clone(), pdb.metadata.name.clone());
+        let key = (pdb.metadata.namespace.to_string(), pdb.metadata.name.to_string());
         if self.pdbs.contains_key(&key) {
             return Err(Box::new(Status::failure(
                 409,
@@ -96,7 +96,7 @@ impl ApiServer {
         ctx: &mut Exec<'_>,
         wanted: PodDisruptionBudget,
     ) -> Result<Object, Box<Status>> {
-        let key = (wanted.metadata.namespace.clone(), wanted.metadata.name.clone());
+        let key = (wanted.metadata.namespace.to_string(), wanted.metadata.name.to_string());
         let Some(current) = self.pdbs.get(&key) else {
             return Err(not_found("policy", "poddisruptionbudgets", &key.1));
         };
@@ -129,7 +129,7 @@ impl ApiServer {
         ctx: &mut Exec<'_>,
         wanted: DaemonSet,
     ) -> Result<Object, Box<Status>> {
-        let key = (wanted.metadata.namespace.clone(), wanted.metadata.name.clone());
+        let key = (wanted.metadata.namespace.to_string(), wanted.metadata.name.to_string());
         let Some(current) = self.daemonsets.get(&key) else { return Err(not_found("apps", "daemonsets", &key.1)) };
         let mut ds = DaemonSet::clone(current);
         ds.status = wanted.status;

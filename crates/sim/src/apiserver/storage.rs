@@ -14,7 +14,7 @@ use crate::rng::Rng;
 
 /// A stored object's namespace and name.
 fn key(meta: &ObjectMeta) -> (String, String) {
-    (meta.namespace.clone(), meta.name.clone())
+    (meta.namespace.to_string(), meta.name.to_string())
 }
 
 /// A PUT's optimistic concurrency check.
@@ -36,7 +36,7 @@ impl ApiServer {
     /// them so.
     pub(crate) fn volumes_of<'s>(&'s self, pod: &'s crate::objects::Pod) -> impl Iterator<Item = Option<&'s str>> + 's {
         pod.claim_names().map(move |claim| {
-            let claim = self.claims.get(&(pod.metadata.namespace.clone(), claim.to_string()))?;
+            let claim = self.claims.get(&(pod.metadata.namespace.to_string(), claim.to_string()))?;
             Some(claim.spec.volume_name.as_str()).filter(|v| !v.is_empty())
         })
     }
@@ -62,7 +62,7 @@ impl ApiServer {
     fn store_volume(&mut self, ctx: &mut Exec<'_>, mut pv: PersistentVolume, change: ChangeType) -> Object {
         pv.metadata.resource_version = self.next_rv();
         let pv = Arc::new(pv);
-        self.volumes.insert(pv.metadata.name.clone(), pv.clone());
+        self.volumes.insert(pv.metadata.name.to_string(), pv.clone());
         let obj = Object::PersistentVolume(pv);
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
         obj
@@ -128,9 +128,9 @@ impl ApiServer {
         // later, and must not move the seeded stream's draws (the run's timings).
         let at = ctx.wall.0.to_string();
         let m = &claim.metadata;
-        claim.metadata.uid = Rng::keyed(&["persistentvolumeclaims", &m.namespace, &m.name, &at]).uuid();
+        claim.metadata.uid = Rng::keyed(&["persistentvolumeclaims", &m.namespace, &m.name, &at]).uuid().into();
         claim.metadata.creation_timestamp = Some(ctx.time());
-        claim.metadata.finalizers = vec!["kubernetes.io/pvc-protection".into()];
+        claim.metadata.finalizers = vec!["kubernetes.io/pvc-protection".into()].into();
         Ok(self.store_claim(ctx, claim, ChangeType::Added))
     }
 
@@ -163,7 +163,7 @@ impl ApiServer {
         ctx: &mut Exec<'_>,
         mut pv: PersistentVolume,
     ) -> Result<Object, Box<Status>> {
-        if self.volumes.contains_key(&pv.metadata.name) {
+        if self.volumes.contains_key(&*pv.metadata.name) {
             return Err(already_exists("", "persistentvolumes", &pv.metadata.name));
         }
         // From the seeded stream: the attach-detach controller drew this volume's name from it
@@ -181,7 +181,7 @@ impl ApiServer {
         ctx: &mut Exec<'_>,
         wanted: PersistentVolume,
     ) -> Result<Object, Box<Status>> {
-        let Some(current) = self.volumes.get(&wanted.metadata.name) else {
+        let Some(current) = self.volumes.get(&*wanted.metadata.name) else {
             return Err(not_found("", "persistentvolumes", &wanted.metadata.name));
         };
         check_rv(&current.metadata, &wanted.metadata, "", "persistentvolumes")?;

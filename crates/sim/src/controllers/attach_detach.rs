@@ -96,7 +96,7 @@ impl AttachDetach {
                 continue;
             }
             let Some(pv) = volume_of(ctx.store(), pod).map(str::to_string) else { continue };
-            desired.push((pv, pod.spec.node_name.clone(), pod.metadata.uid.clone()));
+            desired.push((pv, pod.spec.node_name.clone(), pod.metadata.uid.to_string()));
         }
         let attachments: Vec<_> = ctx.store().volume_attachments.values().cloned().collect();
         // Detach what no Pod needs.
@@ -105,10 +105,10 @@ impl AttachDetach {
         for va in &attachments {
             let (pv, node) = (&va.spec.source.persistent_volume_name, &va.spec.node_name);
             if desired.iter().any(|(p, n, _)| p == pv && n == node) {
-                self.undesired_since.remove(&va.metadata.name);
+                self.undesired_since.remove(&*va.metadata.name);
                 continue;
             }
-            let since = *self.undesired_since.get_or_insert_with(va.metadata.name.clone(), || now);
+            let since = *self.undesired_since.get_or_insert_with(va.metadata.name.to_string(), || now);
             let node_obj = ctx.store().node(node).cloned();
             let healthy = node_obj.as_ref().is_some_and(|n| n.ready_status() == Some("True"));
             let out_of_service =
@@ -128,8 +128,8 @@ impl AttachDetach {
                     )
                 };
                 ctx.log_line(ACTOR, line);
-                ctx.call(ACTOR, None, ApiOp::DeleteVolumeAttachment(va.metadata.name.clone()));
-                self.undesired_since.remove(&va.metadata.name);
+                ctx.call(ACTOR, None, ApiOp::DeleteVolumeAttachment(va.metadata.name.to_string()));
+                self.undesired_since.remove(&*va.metadata.name);
             } else {
                 let due = since + MAX_WAIT_FOR_UNMOUNT;
                 next = Some(next.map_or(due, |n: SimTime| n.min(due)));

@@ -83,7 +83,7 @@ impl DaemonSetController {
             status: DaemonSetStatus::default(),
         };
         if let Some(Object::DaemonSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::CreateDaemonSet(ds)).ok() {
-            self.uid = Some(created.metadata.uid.clone());
+            self.uid = Some(created.metadata.uid.to_string());
         }
     }
 
@@ -105,10 +105,10 @@ impl DaemonSetController {
                 continue;
             }
             let meta = ObjectMeta {
-                generate_name: format!("{DAEMONSET_NAME}-"),
+                generate_name: format!("{DAEMONSET_NAME}-").into(),
                 namespace: DAEMONSET_NAMESPACE.into(),
                 labels: labels().into(),
-                owner_references: vec![controller_ref("apps/v1", "DaemonSet", DAEMONSET_NAME, &uid)],
+                owner_references: vec![controller_ref("apps/v1", "DaemonSet", DAEMONSET_NAME, &uid)].into(),
                 ..ObjectMeta::default()
             };
             let mut pod = new_pod(meta, daemon_tolerations(), ctx.profile);

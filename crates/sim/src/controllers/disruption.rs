@@ -88,7 +88,7 @@ impl DisruptionController {
     /// an earlier moment.
     fn recheck(&mut self, pdb: &PodDisruptionBudget, at: WallTime, ctx: &mut Ctx<'_, DisruptionTimer>) {
         let when = ctx.now + std::time::Duration::from_micros((at.0 - ctx.wall().0).max(0) as u64);
-        let key = (pdb.metadata.namespace.clone(), pdb.metadata.name.clone());
+        let key = (pdb.metadata.namespace.to_string(), pdb.metadata.name.to_string());
         if self.rechecks.get(&key).is_some_and(|queued| *queued <= when) {
             return;
         }
@@ -108,9 +108,9 @@ impl DisruptionController {
         if pods.is_empty() {
             let reference = ObjectReference {
                 kind: "PodDisruptionBudget".into(),
-                namespace: pdb.metadata.namespace.clone(),
-                name: pdb.metadata.name.clone(),
-                uid: pdb.metadata.uid.clone(),
+                namespace: pdb.metadata.namespace.to_string(),
+                name: pdb.metadata.name.to_string(),
+                uid: pdb.metadata.uid.to_string(),
                 api_version: "policy/v1".into(),
                 resource_version: pdb.metadata.resource_version.to_string(),
                 ..ObjectReference::default()
@@ -146,7 +146,7 @@ impl DisruptionController {
         let mut disrupted = std::collections::BTreeMap::new();
         let mut recheck: Option<WallTime> = None;
         for pod in pods.iter().filter(|p| p.metadata.deletion_timestamp.is_none()) {
-            let Some(at) = pdb.status.disrupted_pods.get(&pod.metadata.name) else { continue };
+            let Some(at) = pdb.status.disrupted_pods.get(&*pod.metadata.name) else { continue };
             let expected = at.0 + DELETION_TIMEOUT;
             if expected <= wall {
                 // Sic: the source passes the budget's namespace twice.
@@ -165,13 +165,13 @@ impl DisruptionController {
                 );
             } else {
                 recheck = Some(recheck.map_or(expected, |r| r.min(expected)));
-                disrupted.insert(pod.metadata.name.clone(), *at);
+                disrupted.insert(pod.metadata.name.to_string(), *at);
             }
         }
         let healthy = pods
             .iter()
             .filter(|p| {
-                p.metadata.deletion_timestamp.is_none() && !disrupted.contains_key(&p.metadata.name) && p.is_ready()
+                p.metadata.deletion_timestamp.is_none() && !disrupted.contains_key(&*p.metadata.name) && p.is_ready()
             })
             .count() as i32;
         let allowed = if expected <= 0 { 0 } else { (healthy - desired).max(0) };

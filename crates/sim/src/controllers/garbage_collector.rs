@@ -31,7 +31,7 @@ impl GarbageCollector {
             let uid = lease.metadata.uid.clone();
             attempt_to_delete(ctx, name, ApiOp::GetLease(name.to_string()), || ApiOp::DeleteLease {
                 name: name.to_string(),
-                precondition_uid: uid,
+                precondition_uid: uid.to_string(),
             });
         }
         let csinode = ctx.store().csinodes.get(name).cloned();
@@ -41,7 +41,7 @@ impl GarbageCollector {
             let uid = csinode.metadata.uid.clone();
             attempt_to_delete(ctx, name, ApiOp::GetCsiNode(name.to_string()), || ApiOp::DeleteCsiNode {
                 name: name.to_string(),
-                precondition_uid: uid,
+                precondition_uid: uid.to_string(),
             });
         }
     }

@@ -122,7 +122,7 @@ impl PersistentVolumeController {
         match timer {
             PersistentVolumeTimer::Provisioned(namespace, name) => {
                 let Some(claim) = ctx.store().claims.get(&(namespace, name)).cloned() else { return };
-                self.provisioning.remove(&claim.metadata.uid);
+                self.provisioning.remove(&*claim.metadata.uid);
                 let pv = PersistentVolume::provisioned_for(&claim, ATTACHER);
                 let pv_name = pv.metadata.name.clone();
                 if ctx.call(Actor::CsiProvisioner, None, ApiOp::CreateVolume(pv)).ok().is_none() {
@@ -173,7 +173,7 @@ impl PersistentVolumeController {
                     .values()
                     .filter(|p| p.spec.node_name.is_empty() && p.metadata.namespace == claim.metadata.namespace)
                     .filter(|p| p.claim_names().any(|c| c == claim.metadata.name))
-                    .map(|p| p.metadata.name.clone())
+                    .map(|p| p.metadata.name.to_string())
                     .collect()
             };
             let (reason, message) = match pods.as_slice() {
@@ -214,17 +214,18 @@ impl PersistentVolumeController {
             return;
         }
         let uid = claim.metadata.uid.clone();
-        if self.provisioning.contains_key(&uid) || ctx.store().volumes.contains_key(&format!("pvc-{uid}")) {
+        if self.provisioning.contains_key(&*uid) || ctx.store().volumes.contains_key(&format!("pvc-{uid}")) {
             return;
         }
-        self.provisioning.insert(uid.clone(), ());
+        self.provisioning.insert(uid.to_string(), ());
         let message = format!(
             "External provisioner is provisioning volume for claim \"{}/{}\"",
             claim.metadata.namespace, claim.metadata.name
         );
         let source = Source::Controller(PROVISIONER_COMPONENT);
         self.provisioner.event_keyed(ctx, source, claim.reference(), "Normal", "Provisioning", message);
-        let timer = PersistentVolumeTimer::Provisioned(claim.metadata.namespace.clone(), claim.metadata.name.clone());
+        let timer =
+            PersistentVolumeTimer::Provisioned(claim.metadata.namespace.to_string(), claim.metadata.name.to_string());
         ctx.after(provision_time(self.seed, &uid), timer);
     }
 
@@ -245,7 +246,7 @@ impl PersistentVolumeController {
         let mut claim = Arc::new(claim.clone());
         if claim.spec.volume_name.is_empty() {
             let mut wanted = PersistentVolumeClaim::clone(&claim);
-            wanted.spec.volume_name = volume.metadata.name.clone();
+            wanted.spec.volume_name = volume.metadata.name.to_string();
             wanted.metadata.annotations.insert(BIND_COMPLETED.into(), "yes".into());
             wanted.metadata.annotations.insert("pv.kubernetes.io/bound-by-controller".into(), "yes".into());
             match ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted)).ok() {
@@ -261,5 +262,5 @@ impl PersistentVolumeController {
 
 /// A claim's `(namespace, name)`.
 fn key(claim: &PersistentVolumeClaim) -> (String, String) {
-    (claim.metadata.namespace.clone(), claim.metadata.name.clone())
+    (claim.metadata.namespace.to_string(), claim.metadata.name.to_string())
 }

@@ -151,9 +151,9 @@ fn mark_failed_and_delete<T>(pod: &Pod, condition: Option<(&'static str, &'stati
             set_pod_condition(&mut status, "DisruptionTarget", "True", reason, message, Time::at(ctx.wall()));
         }
         let patch = ApiOp::PatchPodStatus {
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone(),
-            uid: pod.metadata.uid.clone(),
+            namespace: pod.metadata.namespace.to_string(),
+            name: pod.metadata.name.to_string(),
+            uid: pod.metadata.uid.to_string(),
             status,
         };
         if !matches!(ctx.call(ACTOR, None, patch), Reply::Ok(_)) {
@@ -161,8 +161,8 @@ fn mark_failed_and_delete<T>(pod: &Pod, condition: Option<(&'static str, &'stati
         }
     }
     let delete = ApiOp::DeletePod {
-        namespace: pod.metadata.namespace.clone(),
-        name: pod.metadata.name.clone(),
+        namespace: pod.metadata.namespace.to_string(),
+        name: pod.metadata.name.to_string(),
         grace_seconds: Some(0),
         precondition_uid: None,
         background: false,

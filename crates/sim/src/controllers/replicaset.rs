@@ -79,7 +79,7 @@ impl ReplicaSetController {
             let active = ctx.store().active_pods_of(&rs.uid);
             for _ in active..rs.replicas {
                 let meta = ObjectMeta {
-                    generate_name: format!("{}-", rs.name),
+                    generate_name: format!("{}-", rs.name).into(),
                     namespace: "default".into(),
                     labels: [
                         ("app".to_string(), rs.deployment.clone()),
@@ -87,7 +87,7 @@ impl ReplicaSetController {
                     ]
                     .into_iter()
                     .collect(),
-                    owner_references: vec![controller_ref("apps/v1", "ReplicaSet", &rs.name, &rs.uid)],
+                    owner_references: vec![controller_ref("apps/v1", "ReplicaSet", &rs.name, &rs.uid)].into(),
                     ..ObjectMeta::default()
                 };
                 let mut pod = new_pod(meta, Vec::new(), ctx.profile);

@@ -143,10 +143,10 @@ impl Scheduler {
         let mut loads: Vec<usize> = Vec::new();
         for pod in pending {
             let uid = pod.metadata.uid.clone();
-            if self.binding.contains_key(&uid) {
+            if self.binding.contains_key(&*uid) {
                 continue;
             }
-            if let Some(&failed_at) = self.unschedulable.get(&uid) {
+            if let Some(&failed_at) = self.unschedulable.get(&*uid) {
                 // Queueing hints: retry only when a cluster change makes the Pod schedulable,
                 // and not before its backoff has passed (or after the 5-minute flush).
                 let due = ctx.now >= failed_at + MAX_IN_UNSCHEDULABLE;
@@ -191,7 +191,7 @@ impl Scheduler {
             let reasons: Vec<String> =
                 ctx.store().nodes.values().filter_map(|n| filter(pod, n, profile).err()).collect();
             let message = fit_error(&reasons, profile);
-            self.unschedulable.insert(uid, ctx.now);
+            self.unschedulable.insert(uid.to_string(), ctx.now);
             self.recorder.event(
                 ctx,
                 Source::Scheduler { action: "Scheduling" },
@@ -215,8 +215,8 @@ impl Scheduler {
                     ACTOR,
                     None,
                     ApiOp::PatchPodStatus {
-                        namespace: pod.metadata.namespace.clone(),
-                        name: pod.metadata.name.clone(),
+                        namespace: pod.metadata.namespace.to_string(),
+                        name: pod.metadata.name.to_string(),
                         uid: String::new(),
                         status,
                     },
@@ -241,7 +241,7 @@ impl Scheduler {
     fn prebind_volumes(&mut self, pod: &Pod, pick: &str, ctx: &mut Ctx<'_, SchedulerTimer>) -> bool {
         let unbound: Vec<_> = pod
             .claim_names()
-            .filter_map(|c| ctx.store().claims.get(&(pod.metadata.namespace.clone(), c.to_string())).cloned())
+            .filter_map(|c| ctx.store().claims.get(&(pod.metadata.namespace.to_string(), c.to_string())).cloned())
             .filter(|c| c.spec.volume_name.is_empty())
             .collect();
         if unbound.is_empty() {
@@ -255,9 +255,9 @@ impl Scheduler {
             wanted.metadata.annotations.insert(SELECTED_NODE.into(), pick.to_string());
             ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted));
         }
-        self.unschedulable.remove(&pod.metadata.uid);
-        self.binding.insert(pod.metadata.uid.clone(), pick.to_string());
-        ctx.after(VOLUME_BINDING_POLL, SchedulerTimer::VolumeBinding(pod.metadata.uid.clone()));
+        self.unschedulable.remove(&*pod.metadata.uid);
+        self.binding.insert(pod.metadata.uid.to_string(), pick.to_string());
+        ctx.after(VOLUME_BINDING_POLL, SchedulerTimer::VolumeBinding(pod.metadata.uid.to_string()));
         false
     }
 
@@ -272,7 +272,7 @@ impl Scheduler {
         };
         let store = ctx.store();
         let bound = pod.claim_names().all(|c| {
-            store.claims.get(&(pod.metadata.namespace.clone(), c.to_string())).is_some_and(|claim| {
+            store.claims.get(&(pod.metadata.namespace.to_string(), c.to_string())).is_some_and(|claim| {
                 !claim.spec.volume_name.is_empty() && claim.metadata.annotations.contains_key(BIND_COMPLETED)
             })
         });
@@ -288,13 +288,13 @@ impl Scheduler {
     fn bind(&mut self, pod: &Arc<Pod>, pick: String, ctx: &mut Ctx<'_, SchedulerTimer>) {
         let uid = pod.metadata.uid.clone();
         let op = ApiOp::BindPod {
-            namespace: pod.metadata.namespace.clone(),
-            name: pod.metadata.name.clone(),
-            uid: uid.clone(),
+            namespace: pod.metadata.namespace.to_string(),
+            name: pod.metadata.name.to_string(),
+            uid: uid.to_string(),
             node: pick.clone(),
         };
         if let Reply::Ok(Object::Pod(bound)) = ctx.call(ACTOR, None, op) {
-            self.unschedulable.remove(&uid);
+            self.unschedulable.remove(&*uid);
             let ns = &bound.metadata.namespace;
             let name = &bound.metadata.name;
             self.recorder.event(

@@ -98,8 +98,8 @@ impl StatefulSetController {
         let revision = new_revision(&created);
         self.sets.push(StatefulSet {
             name: "db".into(),
-            uid: created.metadata.uid.clone(),
-            revision: revision.metadata.name.clone(),
+            uid: created.metadata.uid.to_string(),
+            revision: revision.metadata.name.to_string(),
             replicas: created.spec.replicas,
         });
         // `getStatefulSetRevisions`: the set's first sync stores its revision before any Pod.
@@ -153,7 +153,7 @@ impl StatefulSetController {
     fn create_claim<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, pod: &str) {
         let labels = [("app".to_string(), set.name.clone())].into_iter().collect();
         let claim = PersistentVolumeClaim::for_pod(pod, labels);
-        if ctx.store().claims.contains_key(&(claim.metadata.namespace.clone(), claim.metadata.name.clone())) {
+        if ctx.store().claims.contains_key(&(claim.metadata.namespace.to_string(), claim.metadata.name.to_string())) {
             return;
         }
         let name = claim.metadata.name.clone();
@@ -205,7 +205,7 @@ impl StatefulSetController {
 
     fn create<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, ordinal: i32, name: &str) {
         let meta = ObjectMeta {
-            name: name.to_string(),
+            name: name.into(),
             namespace: "default".into(),
             labels: [
                 ("app".to_string(), set.name.clone()),
@@ -215,7 +215,7 @@ impl StatefulSetController {
             ]
             .into_iter()
             .collect(),
-            owner_references: vec![controller_ref("apps/v1", "StatefulSet", &set.name, &set.uid)],
+            owner_references: vec![controller_ref("apps/v1", "StatefulSet", &set.name, &set.uid)].into(),
             ..ObjectMeta::default()
         };
         let mut pod = new_pod(meta, Vec::new(), ctx.profile);
@@ -267,10 +267,10 @@ fn new_revision(set: &crate::objects::StatefulSet) -> crate::objects::Controller
         kind: "ControllerRevision",
         api_version: "apps/v1",
         metadata: ObjectMeta {
-            name: format!("{}-{hash}", set.metadata.name),
+            name: format!("{}-{hash}", set.metadata.name).into(),
             namespace: set.metadata.namespace.clone(),
             labels: labels.into(),
-            owner_references: vec![owner],
+            owner_references: vec![owner].into(),
             ..ObjectMeta::default()
         },
         data,

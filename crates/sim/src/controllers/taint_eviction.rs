@@ -135,7 +135,9 @@ impl TaintEviction {
                 continue;
             }
             keys.extend(
-                ctx.store().pods_on(node).map(|p| ((p.metadata.namespace.clone(), p.metadata.name.clone()), ())),
+                ctx.store()
+                    .pods_on(node)
+                    .map(|p| ((p.metadata.namespace.to_string(), p.metadata.name.to_string()), ())),
             );
         }
         for key in keys.into_keys() {
@@ -185,9 +187,9 @@ impl TaintEviction {
             };
             self.scheduled.insert(
                 key.clone(),
-                ScheduledEviction { uid: pod.metadata.uid.clone(), created_at: start, fire_at: fire },
+                ScheduledEviction { uid: pod.metadata.uid.to_string(), created_at: start, fire_at: fire },
             );
-            ctx.at(fire, TaintEvictionTimer { namespace: key.0, name: key.1, uid: pod.metadata.uid.clone() });
+            ctx.at(fire, TaintEvictionTimer { namespace: key.0, name: key.1, uid: pod.metadata.uid.to_string() });
         }
     }
 
@@ -330,7 +332,7 @@ mod tests {
             probe.given(ApiOp::BindPod {
                 namespace: "default".into(),
                 name: "web-1".into(),
-                uid: uid.clone(),
+                uid: uid.to_string(),
                 node: "node-a".into(),
             });
             let mut eviction = TaintEviction::default();
@@ -340,7 +342,7 @@ mod tests {
             let got = probe.input(|ctx| eviction.on_change(&changes, ctx));
             assert!(matches(&got, &on_change), "tolerations {tolerations:?}: {got:#?}");
             probe.now = probe.now + secs(300);
-            let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid };
+            let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid: uid.to_string() };
             assert_eq!(probe.input(|ctx| eviction.on_timer(timer, ctx)), on_timer, "tolerations {tolerations:?}");
         }
     }
@@ -358,7 +360,7 @@ mod tests {
         let bound = probe.given(ApiOp::BindPod {
             namespace: "default".into(),
             name: "web-1".into(),
-            uid: uid.clone(),
+            uid: uid.to_string(),
             node: "node-a".into(),
         });
         let crate::objects::Object::Pod(bound) = bound else { panic!("a Pod") };
@@ -375,7 +377,7 @@ mod tests {
         probe.given(ApiOp::PatchPodStatus {
             namespace: "default".into(),
             name: "web-1".into(),
-            uid: uid.clone(),
+            uid: uid.to_string(),
             status,
         });
         let mut eviction = TaintEviction::default();
@@ -384,7 +386,7 @@ mod tests {
         let changes = Changes { nodes: &VecMap::new(), pods: &pods, all: false };
         probe.input(|ctx| eviction.on_change(&changes, ctx));
         probe.now = probe.now + secs(300);
-        let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid };
+        let timer = TaintEvictionTimer { namespace: "default".into(), name: "web-1".into(), uid: uid.to_string() };
         let got = probe.input(|ctx| eviction.on_timer(timer, ctx));
         assert_eq!(
             got,

@@ -243,9 +243,9 @@ impl Kubectl {
         let mut targets: Vec<Target> = Vec::new();
         for pod in &pods {
             let key = format!("{}/{}", pod.metadata.namespace, pod.metadata.name);
-            let namespace = pod.metadata.namespace.clone();
+            let namespace = pod.metadata.namespace.to_string();
             let verdict = filter(pod, &flags, |name| {
-                let get = ApiOp::GetDaemonSet { namespace, name: name.to_string() };
+                let get = ApiOp::GetDaemonSet { namespace: namespace.clone(), name: name.to_string() };
                 match ctx.call(Actor::Kubectl, None, get) {
                     Reply::Err(status) => Err(status.message),
                     _ => Ok(()),
@@ -265,9 +265,9 @@ impl Kubectl {
             };
             if delete {
                 targets.push(Target {
-                    namespace: pod.metadata.namespace.clone(),
-                    name: pod.metadata.name.clone(),
-                    uid: pod.metadata.uid.clone(),
+                    namespace: pod.metadata.namespace.to_string(),
+                    name: pod.metadata.name.to_string(),
+                    uid: pod.metadata.uid.to_string(),
                     state: PodState::Evicting,
                 });
             }
@@ -435,7 +435,7 @@ impl Kubectl {
             .store()
             .pods_on(&node)
             .filter(|p| p.controller().is_none_or(|c| c.kind != "DaemonSet"))
-            .map(|p| p.metadata.name.clone())
+            .map(|p| p.metadata.name.to_string())
             .collect();
         if !pending.is_empty() {
             err(ctx, format!("There are pending pods in node \"{node}\" when an error occurred: {e}"));

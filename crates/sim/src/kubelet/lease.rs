@@ -42,7 +42,7 @@ impl Kubelet {
                 api_version: "v1".into(),
                 kind: "Node".into(),
                 name: host,
-                uid: node.metadata.uid.clone(),
+                uid: node.metadata.uid.to_string(),
                 controller: None,
                 block_owner_deletion: None,
             }),
@@ -79,7 +79,7 @@ impl Kubelet {
             }
             if lease.metadata.owner_references.is_empty() {
                 match self.node_owner(h, ctx) {
-                    Ok(owner) => lease.metadata.owner_references = vec![owner],
+                    Ok(owner) => lease.metadata.owner_references = vec![owner].into(),
                     Err(()) => {
                         h.log(ctx, "\"Failed to prepare lease\"".into());
                         self.next_lease_sync(ctx);
@@ -164,7 +164,7 @@ impl Kubelet {
                     return;
                 };
                 let mut lease = Lease::new(NODE_LEASE_NAMESPACE, &host);
-                lease.metadata.owner_references = vec![owner];
+                lease.metadata.owner_references = vec![owner].into();
                 lease.spec = LeaseSpec {
                     holder_identity: Some(host.clone()),
                     lease_duration_seconds: Some(LEASE_DURATION_SECONDS),

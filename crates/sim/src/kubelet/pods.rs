@@ -185,7 +185,7 @@ impl Kubelet {
                 "NetworkNotReady",
                 format!("network is not ready: {err}"),
             );
-            self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid, PodStep::Retry))));
+            self.after(ctx, POD_WORKER_BACKOFF, KubeletTimer::Pod(Box::new((uid.to_string(), PodStep::Retry))));
             return;
         }
         // `WaitForAttachAndMount`, before the runtime's SyncPod: every claim's volume attached to
@@ -193,13 +193,13 @@ impl Kubelet {
         // `status.attached`), polled every 300 ms (`podAttachAndMountRetryInterval`).
         if !volumes_attached(ctx, pod) {
             self.set_worker(&uid, Worker::WaitingForVolumes);
-            self.after(ctx, ATTACH_AND_MOUNT_RETRY, KubeletTimer::Pod(Box::new((uid, PodStep::Volumes))));
+            self.after(ctx, ATTACH_AND_MOUNT_RETRY, KubeletTimer::Pod(Box::new((uid.to_string(), PodStep::Volumes))));
             return;
         }
         self.set_worker(&uid, Worker::Starting);
         // Creating the sandbox takes a moment; then the Pod has an IP.
         let d = ctx.rng.between(millis(250), millis(450));
-        self.after(ctx, d, KubeletTimer::Pod(Box::new((uid, PodStep::Sandbox))));
+        self.after(ctx, d, KubeletTimer::Pod(Box::new((uid.to_string(), PodStep::Sandbox))));
     }
 
     pub(super) fn set_worker(&mut self, uid: &str, w: Worker) {
@@ -288,8 +288,8 @@ impl Kubelet {
                 h.touch();
                 h.containers.push(RunningContainer {
                     pod_uid: uid.into(),
-                    namespace: pod.metadata.namespace.clone(),
-                    pod: pod.metadata.name.clone(),
+                    namespace: pod.metadata.namespace.to_string(),
+                    pod: pod.metadata.name.to_string(),
                     name: container.clone(),
                     id,
                     started_at: now,
@@ -354,10 +354,10 @@ impl Kubelet {
                 h.call(
                     ctx,
                     ApiOp::DeletePod {
-                        namespace: live.metadata.namespace.clone(),
-                        name: live.metadata.name.clone(),
+                        namespace: live.metadata.namespace.to_string(),
+                        name: live.metadata.name.to_string(),
                         grace_seconds: Some(0),
-                        precondition_uid: Some(live.metadata.uid.clone()),
+                        precondition_uid: Some(live.metadata.uid.to_string()),
                         background: false,
                     },
                 );
@@ -563,9 +563,9 @@ impl Kubelet {
         h.call(
             ctx,
             ApiOp::PatchPodStatus {
-                namespace: pod.metadata.namespace.clone(),
-                name: pod.metadata.name.clone(),
-                uid: pod.metadata.uid.clone(),
+                namespace: pod.metadata.namespace.to_string(),
+                name: pod.metadata.name.to_string(),
+                uid: pod.metadata.uid.to_string(),
                 status,
             },
         );
@@ -574,5 +574,5 @@ impl Kubelet {
 
 /// The status manager's `GET pods/NAME` (main client, no query).
 fn get_pod(pod: &Pod) -> ApiOp {
-    ApiOp::GetPod { namespace: pod.metadata.namespace.clone(), name: pod.metadata.name.clone() }
+    ApiOp::GetPod { namespace: pod.metadata.namespace.to_string(), name: pod.metadata.name.to_string() }
 }

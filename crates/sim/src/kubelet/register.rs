@@ -55,7 +55,7 @@ impl Kubelet {
             }
             Reply::Err(status) if status.reason == "AlreadyExists" => {
                 // tryRegisterWithAPIServer: adopt the existing Node, reconcile a few fields.
-                match h.call(ctx, ApiOp::GetNode(host.clone())) {
+                match h.call(ctx, ApiOp::GetNode(host.to_string())) {
                     Reply::Ok(Object::Node(existing)) => {
                         h.log(ctx, format!("\"Node was previously registered\" node=\"{host}\""));
                         let mut wanted = Node::clone(&existing);

@@ -126,7 +126,7 @@ impl Kubelet {
             }
             // groupByPriority: the highest group whose priority is at most the Pod's.
             let g = if pod.spec.priority >= groups[1].0 { 1 } else { 0 };
-            members[g].push(pod.metadata.uid.clone());
+            members[g].push(pod.metadata.uid.to_string());
         }
         self.cold.shutdown = Some(Box::new(ShutdownState { groups, members, group: 0, waiting: Vec::new() }));
         // `go m.syncNodeStatus()`: at once, besides the periodic loop.

@@ -55,7 +55,8 @@ impl CsiNode {
             uid: node_uid.into(),
             controller: None,
             block_owner_deletion: None,
-        }];
+        }]
+        .into();
         CsiNode {
             kind: "CSINode",
             api_version: "storage.k8s.io/v1",

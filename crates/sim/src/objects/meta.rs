@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
+use super::Text;
 use crate::shared::Shared;
 use crate::time::WallTime;
 
@@ -45,12 +46,12 @@ impl Serialize for MicroTime {
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
-    pub name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub generate_name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub namespace: String,
-    pub uid: String,
+    pub name: Text,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub generate_name: Text,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub namespace: Text,
+    pub uid: Text,
     #[serde(serialize_with = "rv_string")]
     pub resource_version: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,10 +65,14 @@ pub struct ObjectMeta {
     pub labels: StringMap,
     #[serde(skip_serializing_if = "no_entries")]
     pub annotations: StringMap,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub owner_references: Vec<OwnerReference>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub finalizers: Vec<String>,
+    #[serde(skip_serializing_if = "no_items")]
+    pub owner_references: Shared<Vec<OwnerReference>>,
+    #[serde(skip_serializing_if = "no_items")]
+    pub finalizers: Shared<Vec<String>>,
+}
+
+fn no_items<T>(list: &Shared<Vec<T>>) -> bool {
+    list.is_empty()
 }
 
 fn no_entries(map: &StringMap) -> bool {

@@ -11,6 +11,7 @@ mod node;
 mod pod;
 mod policy;
 mod status;
+mod text;
 mod volume;
 mod volume_attachment;
 
@@ -40,6 +41,7 @@ pub use policy::{
     Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,
 };
 pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
+pub use text::Text;
 pub use volume::{
     CLAIM_SIZE, ClaimSpec, ClaimStatus, PersistentVolume, PersistentVolumeClaim, STORAGE_CLASS, VolumeSpec,
     VolumeStatus,
@@ -220,7 +222,7 @@ impl Object {
     /// The key the object is stored under.
     pub fn key(&self) -> ObjectKey {
         let m = self.meta();
-        ObjectKey { kind: self.kind(), namespace: m.namespace.clone(), name: m.name.clone() }
+        ObjectKey { kind: self.kind(), namespace: m.namespace.to_string(), name: m.name.to_string() }
     }
 
     /// The object as a JSON value.

@@ -27,7 +27,7 @@ impl Node {
         Node {
             kind: "Node",
             api_version: "v1",
-            metadata: ObjectMeta { name: name.to_string(), ..ObjectMeta::default() },
+            metadata: ObjectMeta { name: name.into(), ..ObjectMeta::default() },
             spec: Shared::default(),
             status: NodeStatus::default(),
         }

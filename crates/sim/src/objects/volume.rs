@@ -94,9 +94,9 @@ impl PersistentVolumeClaim {
     pub fn reference(&self) -> ObjectReference {
         ObjectReference {
             kind: "PersistentVolumeClaim".into(),
-            namespace: self.metadata.namespace.clone(),
-            name: self.metadata.name.clone(),
-            uid: self.metadata.uid.clone(),
+            namespace: self.metadata.namespace.to_string(),
+            name: self.metadata.name.to_string(),
+            uid: self.metadata.uid.to_string(),
             api_version: "v1".into(),
             resource_version: self.metadata.resource_version.to_string(),
             field_path: String::new(),
@@ -110,7 +110,7 @@ impl PersistentVolumeClaim {
             kind: "PersistentVolumeClaim",
             api_version: "v1",
             metadata: ObjectMeta {
-                name: format!("data-{pod}"),
+                name: format!("data-{pod}").into(),
                 namespace: "default".into(),
                 labels: labels.into(),
                 ..ObjectMeta::default()
@@ -148,11 +148,11 @@ impl PersistentVolume {
     /// (`pvc-<claim uid>`, claimRef set, `provisioned-by`, its finalizer).
     pub fn provisioned_for(claim: &PersistentVolumeClaim, driver: &str) -> PersistentVolume {
         let name = format!("pvc-{}", claim.metadata.uid);
-        let mut metadata = ObjectMeta { name: name.clone(), ..ObjectMeta::default() };
+        let mut metadata = ObjectMeta { name: name.as_str().into(), ..ObjectMeta::default() };
         metadata.annotations.insert("pv.kubernetes.io/provisioned-by".into(), driver.into());
         metadata.annotations.insert("volume.kubernetes.io/provisioner-deletion-secret-name".into(), String::new());
         metadata.annotations.insert("volume.kubernetes.io/provisioner-deletion-secret-namespace".into(), String::new());
-        metadata.finalizers = vec!["external-provisioner.volume.kubernetes.io/finalizer".into()];
+        metadata.finalizers = vec!["external-provisioner.volume.kubernetes.io/finalizer".into()].into();
         PersistentVolume {
             kind: "PersistentVolume",
             api_version: "v1",
