@@ -559,7 +559,7 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
         nodeline::sim::DEFAULT_EPOCH + between.since_start(),
     );
     let out = nodeline::render::kubectl::command::run(&["get".into(), "pods".into()], &cluster);
-    let row = out.stdout.lines().find(|l| l.starts_with(&name)).expect("the Pod's row");
+    let row = out.stdout.lines().find(|l| l.starts_with(name.as_str())).expect("the Pod's row");
     assert!(row.contains(" 0/1 ") && row.contains(" Completed "), "{row}");
     assert!(pod_named(&timeline, delete.t, &name).is_none(), "the DELETE removes it");
 }

@@ -30,7 +30,7 @@ impl Watched {
             .events()
             .iter()
             .filter(|e| e.reason == "TaintManagerEviction" && e.involved_object.kind == Kind::Pod.as_str())
-            .map(|e| e.involved_object.name.clone())
+            .map(|e| e.involved_object.name.to_string())
             .collect();
         evicted.sort_unstable();
         evicted.dedup();

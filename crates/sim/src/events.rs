@@ -124,9 +124,9 @@ pub(crate) fn controller_node_ref(node: &str, uid: &str) -> ObjectReference {
 pub(crate) fn pod_ref(pod: &super::objects::Pod, container: Option<&str>) -> ObjectReference {
     ObjectReference {
         kind: "Pod".into(),
-        namespace: pod.metadata.namespace.to_string(),
-        name: pod.metadata.name.to_string(),
-        uid: pod.metadata.uid.to_string(),
+        namespace: pod.metadata.namespace.clone(),
+        name: pod.metadata.name.clone(),
+        uid: pod.metadata.uid.clone(),
         api_version: "v1".into(),
         resource_version: pod.metadata.resource_version.to_string(),
         field_path: container.map(|c| format!("spec.containers{{{c}}}")).unwrap_or_default(),
@@ -243,7 +243,7 @@ impl Recorder {
                 }
                 None => {
                     let namespace =
-                        if object.namespace.is_empty() { "default".to_string() } else { object.namespace.clone() };
+                        if object.namespace.is_empty() { "default".to_string() } else { object.namespace.to_string() };
                     let nanos = ctx.event_nanos(wall_at);
                     let name = format!("{}.{:x}", object.name, nanos);
                     let meta = ObjectMeta {

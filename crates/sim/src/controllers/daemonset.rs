@@ -118,7 +118,7 @@ impl DaemonSetController {
                     kind: "DaemonSet".into(),
                     namespace: DAEMONSET_NAMESPACE.into(),
                     name: DAEMONSET_NAME.into(),
-                    uid: uid.clone(),
+                    uid: uid.as_str().into(),
                     api_version: "apps/v1".into(),
                     ..ObjectReference::default()
                 };

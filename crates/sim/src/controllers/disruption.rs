@@ -108,9 +108,9 @@ impl DisruptionController {
         if pods.is_empty() {
             let reference = ObjectReference {
                 kind: "PodDisruptionBudget".into(),
-                namespace: pdb.metadata.namespace.to_string(),
-                name: pdb.metadata.name.to_string(),
-                uid: pdb.metadata.uid.to_string(),
+                namespace: pdb.metadata.namespace.clone(),
+                name: pdb.metadata.name.clone(),
+                uid: pdb.metadata.uid.clone(),
                 api_version: "policy/v1".into(),
                 resource_version: pdb.metadata.resource_version.to_string(),
                 ..ObjectReference::default()

@@ -112,8 +112,8 @@ impl ReplicaSetController {
                     let reference = ObjectReference {
                         kind: "ReplicaSet".into(),
                         namespace: "default".into(),
-                        name: rs.name.clone(),
-                        uid: rs.uid.clone(),
+                        name: rs.name.as_str().into(),
+                        uid: rs.uid.as_str().into(),
                         api_version: "apps/v1".into(),
                         ..ObjectReference::default()
                     };

@@ -295,8 +295,8 @@ fn set_ref(set: &StatefulSet) -> ObjectReference {
     ObjectReference {
         kind: "StatefulSet".into(),
         namespace: "default".into(),
-        name: set.name.clone(),
-        uid: set.uid.clone(),
+        name: set.name.as_str().into(),
+        uid: set.uid.as_str().into(),
         api_version: "apps/v1".into(),
         ..ObjectReference::default()
     }

@@ -101,16 +101,16 @@ pub struct OwnerReference {
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectReference {
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub kind: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub namespace: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub uid: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub api_version: String,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub kind: Cow<'static, str>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub namespace: Text,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub name: Text,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub uid: Text,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub api_version: Cow<'static, str>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub resource_version: String,
     #[serde(skip_serializing_if = "String::is_empty")]

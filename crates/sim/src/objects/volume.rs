@@ -94,9 +94,9 @@ impl PersistentVolumeClaim {
     pub fn reference(&self) -> ObjectReference {
         ObjectReference {
             kind: "PersistentVolumeClaim".into(),
-            namespace: self.metadata.namespace.to_string(),
-            name: self.metadata.name.to_string(),
-            uid: self.metadata.uid.to_string(),
+            namespace: self.metadata.namespace.clone(),
+            name: self.metadata.name.clone(),
+            uid: self.metadata.uid.clone(),
             api_version: "v1".into(),
             resource_version: self.metadata.resource_version.to_string(),
             field_path: String::new(),
