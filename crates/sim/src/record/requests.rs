@@ -3,7 +3,7 @@
 //! A renewal is most of what a fleet sends (1,000 kubelets, one every ten seconds: 360,000 of the
 //! 1,000-node hour's 409,000 requests), and every one is the same PUT but for its time, the
 //! Lease's resourceVersion before and after, and the new `spec.renewTime`. So [`Requests`] keeps
-//! a successful renewal as a [`RenewalRow`] (32 bytes, no allocation) beside a table of what its
+//! a successful renewal as a [`RenewalRow`] (20 bytes, no allocation) beside a table of what its
 //! renewals share ([`RenewedLease`]: the sender, the node, the path, the Lease last written whole),
 //! and builds the [`Request`] when something reads it: the same value, field for field, that
 //! was pushed (a debug build checks each one as it is stored). Every other request is kept whole.
@@ -31,6 +31,9 @@ pub struct Requests {
     slots: Chunked<u32>,
     whole: Chunked<Request>,
     renewals: Chunked<RenewalRow>,
+    /// The bases the rows count from, by their first row (one for the 1,000-node hour; one for
+    /// every 71 minutes of a small cluster, whose rows are far apart).
+    bases: Vec<RowBase>,
     /// What renewals share; one entry for each Lease version written whole and renewed since.
     leases: Vec<RenewedLease>,
     /// The entry of `leases` last made for each Lease version written whole, by the address of
@@ -39,25 +42,24 @@ pub struct Requests {
     by_base: rustc_hash::FxHashMap<u64, u32>,
 }
 
-/// A successful Lease renewal: a PUT answered 200, sent at `t` and answered at once, carrying
-/// the Lease read at resourceVersion `rv - rv_step` with a `renewTime` of `t` on the sender's
-/// wall clock (its entry's [`RenewedLease::clock`]), stored as `rv`, its one change `change`.
-/// A renewal that does not fit (a sequence number or a step past `u32`, another clock) is kept
-/// whole.
+/// A successful Lease renewal, read back from its row: a PUT answered 200, sent at `t` and
+/// answered at once, carrying the Lease read at resourceVersion `rv - rv_step` with a `renewTime`
+/// of `t` on the sender's wall clock (its entry's [`RenewedLease::clock`]), stored as `rv`, its one
+/// change `change`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct RenewalRow {
+struct Renewal {
     t: SimTime,
+    seq: u64,
     rv: u64,
-    seq: u32,
-    rv_step: u32,
+    rv_step: u16,
     /// Index into [`Requests::leases`].
-    lease: u32,
+    lease: u16,
     /// Index into [`super::Log::changes`].
     change: u32,
 }
 
-impl RenewalRow {
-    /// The row for a renewal of entry `lease` (whose clock is `clock`), if it fits in one.
+impl Renewal {
+    /// The renewal of entry `lease` (whose clock is `clock`), if a row can keep it.
     #[allow(clippy::too_many_arguments)]
     fn new(
         seq: u64,
@@ -68,14 +70,67 @@ impl RenewalRow {
         lease: u32,
         clock: i64,
         change: u32,
-    ) -> Option<RenewalRow> {
+    ) -> Option<Renewal> {
         let on_clock = renew_time.0.0.checked_sub(t.as_micros() as i64) == Some(clock);
-        let (seq, rv_step) = (u32::try_from(seq).ok()?, u32::try_from(rv.checked_sub(read_rv)?).ok()?);
-        on_clock.then_some(RenewalRow { t, rv, seq, rv_step, lease, change })
+        let rv_step = u16::try_from(rv.checked_sub(read_rv)?).ok()?;
+        let lease = u16::try_from(lease).ok()?;
+        on_clock.then_some(Renewal { t, seq, rv, rv_step, lease, change })
     }
 
     fn renew_time(&self, clock: i64) -> MicroTime {
         MicroTime(WallTime(self.t.as_micros() as i64 + clock))
+    }
+}
+
+/// A [`Renewal`] as kept: 20 bytes, its time, sequence number, resourceVersion and change as
+/// differences from the [`RowBase`] it follows (every row names the same four counters, which
+/// grow together). A renewal that does not fit (a step of resourceVersions past `u16`, more than
+/// 65,536 Lease entries, another clock) is kept whole; one whose differences do not fit `u32`
+/// starts a new base.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RenewalRow {
+    /// Microseconds after the base's `t`.
+    dt: u32,
+    dseq: u32,
+    drv: u32,
+    dchange: u32,
+    rv_step: u16,
+    lease: u16,
+}
+
+/// Where the differences of the rows from `first` on are counted from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RowBase {
+    first: u32,
+    t: SimTime,
+    seq: u64,
+    rv: u64,
+    change: u32,
+}
+
+impl RowBase {
+    /// `r` as a row after this base, if its differences fit.
+    fn row(&self, r: &Renewal) -> Option<RenewalRow> {
+        let dt = r.t.as_micros().checked_sub(self.t.as_micros())?;
+        Some(RenewalRow {
+            dt: u32::try_from(dt).ok()?,
+            dseq: u32::try_from(r.seq.checked_sub(self.seq)?).ok()?,
+            drv: u32::try_from(r.rv.checked_sub(self.rv)?).ok()?,
+            dchange: r.change.checked_sub(self.change)?,
+            rv_step: r.rv_step,
+            lease: r.lease,
+        })
+    }
+
+    fn renewal(&self, row: &RenewalRow) -> Renewal {
+        Renewal {
+            t: SimTime::from_micros(self.t.as_micros() + row.dt as u64),
+            seq: self.seq + row.dseq as u64,
+            rv: self.rv + row.drv as u64,
+            rv_step: row.rv_step,
+            lease: row.lease,
+            change: self.change + row.dchange,
+        }
     }
 }
 
@@ -126,10 +181,9 @@ impl Requests {
     /// Adds `request` at the end: as a renewal row if it is a successful renewal.
     pub fn push(&mut self, request: Request) {
         match self.compact(&request) {
-            Some(row) => {
-                debug_assert_eq!(self.build(&row), request, "a renewal row builds the request it keeps");
-                self.slots.push(RENEWAL | self.renewals.len() as u32);
-                self.renewals.push(row);
+            Some(renewal) => {
+                debug_assert_eq!(self.build(&renewal), request, "a renewal row builds the request it keeps");
+                self.push_row(&renewal);
             }
             None => {
                 self.slots.push(self.whole.len() as u32);
@@ -167,20 +221,40 @@ impl Requests {
     ) -> bool {
         let renew_time = stored.renew_time.expect("a renewal sets renewTime");
         let clock = self.leases[lease as usize].clock;
-        let Some(row) = RenewalRow::new(seq, t, read_rv, stored.resource_version, renew_time, lease, clock, change)
+        let Some(renewal) = Renewal::new(seq, t, read_rv, stored.resource_version, renew_time, lease, clock, change)
         else {
             return false;
         };
-        self.slots.push(RENEWAL | self.renewals.len() as u32);
-        self.renewals.push(row);
+        self.push_row(&renewal);
         true
+    }
+
+    /// Keeps `r` as a row after the last base, or after a new one if it is too far from it.
+    fn push_row(&mut self, r: &Renewal) {
+        let at = self.renewals.len() as u32;
+        let row = match self.bases.last().and_then(|b| b.row(r)) {
+            Some(row) => row,
+            None => {
+                let base = RowBase { first: at, t: r.t, seq: r.seq, rv: r.rv, change: r.change };
+                self.bases.push(base);
+                base.row(r).expect("a renewal is a row of its own base")
+            }
+        };
+        self.slots.push(RENEWAL | at);
+        self.renewals.push(row);
+    }
+
+    /// Row `i`, read back.
+    fn renewal(&self, i: usize) -> Renewal {
+        let base = self.bases.partition_point(|b| b.first as usize <= i) - 1;
+        self.bases[base].renewal(&self.renewals[i])
     }
 
     /// The request the last row keeps (debug builds check a row against the request it stands
     /// for).
     #[cfg(debug_assertions)]
     pub(crate) fn last_renewal(&self) -> Option<Request> {
-        self.renewals.last().map(|row| self.build(row))
+        (!self.renewals.is_empty()).then(|| self.build(&self.renewal(self.renewals.len() - 1)))
     }
 
     /// The entry made for renewals of `base`, if any.
@@ -203,7 +277,7 @@ impl Requests {
     }
 
     /// The row for `r`, if it is a successful renewal (adding an entry to `leases` if needed).
-    fn compact(&mut self, r: &Request) -> Option<RenewalRow> {
+    fn compact(&mut self, r: &Request) -> Option<Renewal> {
         let (Some(Body::Renewal { base, resource_version, renew_time }), Some(Response::Renewal(stored))) =
             (&r.body, &r.response)
         else {
@@ -240,7 +314,7 @@ impl Requests {
                 i
             }
         };
-        RenewalRow::new(
+        Renewal::new(
             r.seq,
             r.t,
             *resource_version,
@@ -258,9 +332,9 @@ impl Requests {
     pub(crate) fn renewal_change(&self, index: u32) -> Change {
         let slot = self.slots[index as usize];
         let (seq, t, version) = if slot & RENEWAL != 0 {
-            let row = &self.renewals[(slot & !RENEWAL) as usize];
+            let row = self.renewal((slot & !RENEWAL) as usize);
             let lease = &self.leases[row.lease as usize];
-            (row.seq as u64, row.t, LeaseVersion::renewed(lease.base.clone(), row.rv, row.renew_time(lease.clock)))
+            (row.seq, row.t, LeaseVersion::renewed(lease.base.clone(), row.rv, row.renew_time(lease.clock)))
         } else {
             let r = &self.whole[slot as usize];
             let Some(Response::Renewal(version)) = &r.response else {
@@ -272,11 +346,11 @@ impl Requests {
     }
 
     /// The request a row keeps.
-    fn build(&self, row: &RenewalRow) -> Request {
+    fn build(&self, row: &Renewal) -> Request {
         let lease = &self.leases[row.lease as usize];
         let renew_time = row.renew_time(lease.clock);
         Request {
-            seq: row.seq as u64,
+            seq: row.seq,
             t: row.t,
             end: row.t,
             actor: lease.actor.clone(),
@@ -299,7 +373,7 @@ impl Requests {
 
     fn read(&self, slot: u32) -> Cow<'_, Request> {
         if slot & RENEWAL != 0 {
-            Cow::Owned(self.build(&self.renewals[(slot & !RENEWAL) as usize]))
+            Cow::Owned(self.build(&self.renewal((slot & !RENEWAL) as usize)))
         } else {
             Cow::Borrowed(&self.whole[slot as usize])
         }
@@ -321,7 +395,7 @@ impl Requests {
     }
 
     fn t_of(&self, slot: u32) -> SimTime {
-        if slot & RENEWAL != 0 { self.renewals[(slot & !RENEWAL) as usize].t } else { self.whole[slot as usize].t }
+        if slot & RENEWAL != 0 { self.renewal((slot & !RENEWAL) as usize).t } else { self.whole[slot as usize].t }
     }
 
     /// The last request.
@@ -346,6 +420,8 @@ impl Requests {
         self.slots.truncate(len);
         self.whole.truncate(whole);
         self.renewals.truncate(renewals);
+        let bases = self.bases.partition_point(|b| (b.first as usize) < renewals);
+        self.bases.truncate(bases);
     }
 
     /// The requests in order.
@@ -492,10 +568,11 @@ mod tests {
             renewal(6, &second, 20, 2),
             renewal(7, &first, 12, 3),
             get(8),
-            // Past what a row holds: a sequence number past `u32`, a step of resourceVersions
-            // past `u32`, and another clock; each is kept whole.
+            // Too far from the first base (a sequence number and a time more than `u32` after
+            // it): rows after a new base.
             renewal(u32::MAX as u64 + 9, &first, 13, 4),
             renewal(u32::MAX as u64 + 10, &first, 14, 5),
+            // Another clock: a row of another entry.
             Request {
                 body: Some(Body::Renewal {
                     base: first.clone(),
@@ -509,8 +586,8 @@ mod tests {
     }
 
     #[test]
-    fn a_row_is_32_bytes_and_a_renewal_that_does_not_fit_one_is_kept_whole() {
-        assert_eq!(std::mem::size_of::<RenewalRow>(), 32);
+    fn a_row_is_20_bytes_and_a_renewal_that_does_not_fit_one_is_kept_whole() {
+        assert_eq!(std::mem::size_of::<RenewalRow>(), 20);
         let base = lease(10);
         let mut list = Requests::default();
         list.push(renewal(2, &base, 10, 0));
@@ -520,18 +597,32 @@ mod tests {
             *resource_version = 1;
         }
         if let Some(Response::Renewal(stored)) = &mut far.response {
-            stored.resource_version = u32::MAX as u64 + 2;
+            stored.resource_version = u16::MAX as u64 + 2;
         }
         list.push(far.clone());
-        assert_eq!(list.renewals(), 1, "a step of resourceVersions past u32 is kept whole");
+        assert_eq!(list.renewals(), 1, "a step of resourceVersions past u16 is kept whole");
         assert_eq!(*list.at(1), far);
         let stored = LeaseVersion::renewed(base.clone(), 13, MicroTime(WallTime(EPOCH + 400_000)));
         assert!(list.push_renewal(4, SimTime::from_millis(400), 12, &stored, 0, 2));
-        assert!(!list.push_renewal(u32::MAX as u64 + 1, SimTime::from_millis(400), 12, &stored, 0, 2));
-        let elsewhen = LeaseVersion::renewed(base.clone(), 13, MicroTime(WallTime(EPOCH)));
-        assert!(!list.push_renewal(5, SimTime::from_millis(500), 12, &elsewhen, 0, 3), "another clock");
-        assert_eq!((list.len(), list.renewals()), (3, 2));
-        assert_eq!(list.at(2).seq, 4);
+        assert_eq!(list.bases.len(), 1);
+        let later = LeaseVersion::renewed(base.clone(), 14, MicroTime(WallTime(EPOCH + 3 * 3_600_000_000)));
+        assert!(list.push_renewal(u32::MAX as u64 + 1, SimTime::from_secs(3 * 3_600), 13, &later, 0, 3));
+        assert_eq!(list.bases.len(), 2, "a row too far from the base starts another");
+        let elsewhen = LeaseVersion::renewed(base.clone(), 15, MicroTime(WallTime(EPOCH)));
+        assert!(!list.push_renewal(5, SimTime::from_millis(500), 14, &elsewhen, 0, 4), "another clock");
+        let renew_time = MicroTime(WallTime(EPOCH + 600_000));
+        let entry = |lease| Renewal::new(6, SimTime::from_millis(600), 14, 15, renew_time, lease, EPOCH, 4);
+        assert!(entry(7).is_some() && entry(u16::MAX as u32 + 1).is_none(), "an entry past u16 is kept whole");
+        assert_eq!((list.len(), list.renewals()), (4, 3));
+        assert_eq!((list.at(2).seq, list.at(2).t), (4, SimTime::from_millis(400)));
+        let last = list.at(3);
+        assert_eq!(
+            (last.seq, last.t, last.changes),
+            (u32::MAX as u64 + 1, SimTime::from_secs(10_800), ChangeRange::new(3, 4))
+        );
+        assert_eq!(last.response, Some(Response::Renewal(later)));
+        list.truncate(3);
+        assert_eq!((list.renewals(), list.bases.len()), (2, 1), "a cut drops the bases of the rows it drops");
     }
 
     #[test]
@@ -539,7 +630,8 @@ mod tests {
         let all = sample();
         let list: Requests = all.iter().cloned().collect();
         assert_eq!(list.len(), all.len());
-        assert_eq!(list.renewals(), 4, "the 409 is kept whole");
+        assert_eq!(list.renewals(), 7, "the 409 is kept whole");
+        assert_eq!(list.bases.len(), 2);
         assert_eq!(list.leases.len(), 3, "one entry a Lease version written whole and a clock");
         assert!(list.iter().map(Cow::into_owned).eq(all.iter().cloned()));
         assert!(list.iter().rev().map(Cow::into_owned).eq(all.iter().rev().cloned()));
