@@ -559,8 +559,12 @@ impl Change {
 
     /// The key the object is stored under.
     pub fn key(&self) -> ObjectKey {
-        let (namespace, name) = self.names();
-        ObjectKey::namespaced(self.kind(), namespace, name)
+        // (Sharing the names with the version's metadata.)
+        let meta = match &self.version {
+            Version::Object(o) => o.meta(),
+            Version::Lease(v) => &v.base.metadata,
+        };
+        ObjectKey { kind: self.kind(), namespace: meta.namespace.clone(), name: meta.name.clone() }
     }
 
     /// The object's resourceVersion in this version.

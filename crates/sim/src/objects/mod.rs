@@ -100,19 +100,20 @@ impl Kind {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ObjectKey {
     pub kind: Kind,
-    pub namespace: String,
-    pub name: String,
+    /// (Shared with the object's metadata when the key is made from an object.)
+    pub namespace: Text,
+    pub name: Text,
 }
 
 impl ObjectKey {
     /// A cluster-scoped key.
     pub fn cluster(kind: Kind, name: &str) -> ObjectKey {
-        ObjectKey { kind, namespace: String::new(), name: name.to_string() }
+        ObjectKey { kind, namespace: Text::default(), name: name.into() }
     }
 
     /// A namespaced key.
     pub fn namespaced(kind: Kind, namespace: &str, name: &str) -> ObjectKey {
-        ObjectKey { kind, namespace: namespace.to_string(), name: name.to_string() }
+        ObjectKey { kind, namespace: namespace.into(), name: name.into() }
     }
 }
 
@@ -222,7 +223,7 @@ impl Object {
     /// The key the object is stored under.
     pub fn key(&self) -> ObjectKey {
         let m = self.meta();
-        ObjectKey { kind: self.kind(), namespace: m.namespace.to_string(), name: m.name.to_string() }
+        ObjectKey { kind: self.kind(), namespace: m.namespace.clone(), name: m.name.clone() }
     }
 
     /// The object as a JSON value.
