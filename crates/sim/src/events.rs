@@ -65,6 +65,9 @@ pub(crate) struct Recorder {
     seen: Shared<VecMap<Digest, (Arc<ObjectKey>, i32)>>,
     /// The spam filter's token buckets, by the [`SpamKey`] of source, object and type.
     spam: Shared<VecMap<Digest, Bucket>>,
+    /// The host its last Event named (a kubelet's recorder names its own every time): shared by
+    /// the Events' `source.host` and `reportingInstance`.
+    host: Option<Arc<str>>,
 }
 
 /// The legacy recorder's spam filter key (`getSpamKey`): source, involved object and type; no
@@ -254,7 +257,10 @@ impl Recorder {
                         ..ObjectMeta::default()
                     };
                     // The legacy recorder's shape; the events.k8s.io recorder's differs below.
-                    let host: Arc<str> = host.into();
+                    let host = match &self.host {
+                        Some(kept) if **kept == *host => kept.clone(),
+                        _ => self.host.insert(host.into()).clone(),
+                    };
                     let mut event = Event {
                         kind: "Event",
                         api_version: "v1",
