@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::objects::CsiNode;
 use super::objects::{
-    DaemonSet, Lease, MicroTime, Node, Object, OwnerReference, Pod, PodDisruptionBudget, Status, Taint, Time,
+    DaemonSet, Lease, MicroTime, Node, Object, OwnerReference, Pod, PodDisruptionBudget, Status, Taint, Text, Time,
     Toleration, set_pod_condition,
 };
 use super::record::{ChangeType, LeaseVersion, Log};
@@ -77,9 +77,9 @@ pub(crate) struct ApiServer {
     /// and Leases are the same names in the same places (what the node lifecycle controller
     /// pairs its entries with).
     pub(crate) membership: u64,
-    pub(crate) nodes: Shared<VecMap<String, Arc<Node>>>,
+    pub(crate) nodes: Shared<VecMap<Text, Arc<Node>>>,
     /// Each node's Lease, compactly (a renewal builds no Lease).
-    pub(crate) leases: Shared<VecMap<String, LeaseVersion>>,
+    pub(crate) leases: Shared<VecMap<Text, LeaseVersion>>,
     pub(crate) volume_attachments: Shared<VecMap<String, Arc<super::objects::VolumeAttachment>>>,
     /// (A B-tree: Pods come by the thousand with random names, and a sorted vector's inserts
     /// moved ~100 KB each at 1,000 nodes.)
@@ -315,7 +315,7 @@ impl ApiServer {
         match self.nodes.get_mut(&*node.metadata.name) {
             Some(slot) => *slot = node.clone(),
             None => {
-                self.nodes.insert(node.metadata.name.to_string(), node.clone());
+                self.nodes.insert(node.metadata.name.clone(), node.clone());
                 self.membership += 1;
             }
         }
@@ -339,7 +339,7 @@ impl ApiServer {
         match self.leases.get_mut(&*lease.metadata.name) {
             Some(slot) => *slot = LeaseVersion::whole(lease.clone()),
             None => {
-                self.leases.insert(lease.metadata.name.to_string(), LeaseVersion::whole(lease.clone()));
+                self.leases.insert(lease.metadata.name.clone(), LeaseVersion::whole(lease.clone()));
                 self.membership += 1;
             }
         }
@@ -556,9 +556,11 @@ impl ApiServer {
                 self.new_meta(ctx, &mut node.metadata);
                 Ok(self.store_node(ctx, node, ChangeType::Added))
             }
-            ApiOp::GetNode(name) => {
-                self.nodes.get(&name).map(|n| Object::Node(n.clone())).ok_or_else(|| not_found("", "nodes", &name))
-            }
+            ApiOp::GetNode(name) => self
+                .nodes
+                .get(name.as_str())
+                .map(|n| Object::Node(n.clone()))
+                .ok_or_else(|| not_found("", "nodes", &name)),
             ApiOp::PatchNodeStatus { base, wanted } => {
                 let name = wanted.metadata.name.clone();
                 let Some(current) = self.nodes.get(&*name) else { return Err(not_found("", "nodes", &name)) };
@@ -570,7 +572,7 @@ impl ApiServer {
                 Ok(self.store_node(ctx, node, ChangeType::Modified))
             }
             ApiOp::PatchNodeLabels { name, labels } => {
-                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let Some(current) = self.nodes.get(name.as_str()) else { return Err(not_found("", "nodes", &name)) };
                 if let Caller::Node(_) = caller {
                     let changed: Vec<&String> = labels
                         .iter()
@@ -605,7 +607,7 @@ impl ApiServer {
                 Ok(self.store_node(ctx, node, ChangeType::Modified))
             }
             ApiOp::PatchNodeTaints { name, taints } => {
-                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let Some(current) = self.nodes.get(name.as_str()) else { return Err(not_found("", "nodes", &name)) };
                 if let Caller::Node(me) = caller {
                     return Err(forbidden(
                         "",
@@ -622,7 +624,7 @@ impl ApiServer {
                 Ok(self.store_node(ctx, node, ChangeType::Modified))
             }
             ApiOp::PatchNodeAnnotations { name, annotations } => {
-                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let Some(current) = self.nodes.get(name.as_str()) else { return Err(not_found("", "nodes", &name)) };
                 let mut node = Node::clone(current);
                 node.metadata.annotations = annotations.into();
                 if node == **current {
@@ -631,7 +633,7 @@ impl ApiServer {
                 Ok(self.store_node(ctx, node, ChangeType::Modified))
             }
             ApiOp::PatchNodePodCidr { name, cidr } => {
-                let Some(current) = self.nodes.get(&name) else { return Err(not_found("", "nodes", &name)) };
+                let Some(current) = self.nodes.get(name.as_str()) else { return Err(not_found("", "nodes", &name)) };
                 let mut node = Node::clone(current);
                 node.spec.pod_cidr = cidr.clone();
                 node.spec.pod_cidrs = vec![cidr];
@@ -670,7 +672,7 @@ impl ApiServer {
             }
             ApiOp::GetLease(name) => self
                 .leases
-                .get(&name)
+                .get(name.as_str())
                 .map(|l| Object::Lease(l.lease()))
                 .ok_or_else(|| not_found(lease_group, "leases", &name)),
             ApiOp::CreateLease(mut lease) => {

@@ -5,6 +5,7 @@
 use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE, controller_ref};
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
+use crate::objects::Text;
 use crate::objects::{
     DaemonSet, DaemonSetSpec, DaemonSetStatus, LabelSelector, Object, ObjectMeta, ObjectReference, PodTemplateSpec,
     TemplateMeta, Toleration, pinned_to,
@@ -90,7 +91,7 @@ impl DaemonSetController {
     /// Input: Nodes or Pods changed: a Pod for every node that has none, then the status.
     pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
         let Some(uid) = self.uid.clone() else { return };
-        let nodes: Vec<String> = ctx.store().nodes.keys().cloned().collect();
+        let nodes: Vec<Text> = ctx.store().nodes.keys().cloned().collect();
         let owned = |ctx: &Ctx<'_, T>| -> Vec<std::sync::Arc<crate::objects::Pod>> {
             ctx.store()
                 .pods

@@ -231,7 +231,7 @@ impl Scheduler {
         let place = tied[ctx.rng.below(ties) as usize];
         let pick = ctx.store().nodes.entry_at(place).0.clone();
         if self.prebind_volumes(pod, &pick, ctx) {
-            self.bind(pod, pick, ctx);
+            self.bind(pod, pick.to_string(), ctx);
             loads[place] = ctx.store().pod_count_on(ctx.store().nodes.entry_at(place).0);
         }
     }

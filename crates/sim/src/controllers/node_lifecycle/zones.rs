@@ -2,6 +2,7 @@
 //! and the per-zone token buckets that pace NoExecute tainting (`RateLimitedTimedQueue`).
 
 use super::*;
+use crate::objects::Text;
 
 /// A zone's health, as `ComputeZoneState` classifies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,7 +268,7 @@ impl NodeLifecycle {
                     ACTOR,
                     "\"Controller detected that all Nodes are not-Ready. Entering master disruption mode\"".into(),
                 );
-                let names: Vec<String> = ctx.store().nodes.keys().cloned().collect();
+                let names: Vec<Text> = ctx.store().nodes.keys().cloned().collect();
                 for name in names {
                     self.mark_node_as_reachable(&name, ctx);
                 }
