@@ -1,8 +1,8 @@
 //! A value shared between the world and its checkpoints until one of them changes it.
 //!
-//! A checkpoint is a copy of the whole world, taken every minute or so of a 1,000-node hour; most
-//! of what each component holds (a machine's containers and pod workers, the store's maps, the
-//! event recorders' spam buckets) does not change between two checkpoints. Kept in a [`Shared`],
+//! A checkpoint is a copy of the whole world, taken every two or three minutes of a 1,000-node
+//! hour; most of what each component holds (a machine's containers and pod workers, the store's
+//! maps, the event recorders' spam buckets) does not change between two checkpoints. Kept in a [`Shared`],
 //! such a part is copied only when it is written after a checkpoint took it (`Arc::make_mut`), so
 //! a checkpoint costs what changed since the last one. Reading and writing look the same as on
 //! the value itself (`Deref`, `DerefMut`).
