@@ -19,7 +19,7 @@ use super::shared::Shared;
 use super::vecmap::VecMap;
 
 use super::ctx::Io;
-use super::objects::{Event, EventSeries, EventSource, MicroTime, ObjectKey, ObjectMeta, ObjectReference, Time};
+use super::objects::{Event, EventSeries, EventSource, MicroTime, ObjectKey, ObjectMeta, ObjectReference, Text, Time};
 use super::record::{ChangeType, EventRecord};
 use super::rng::Rng;
 use super::time::SimTime;
@@ -245,13 +245,13 @@ impl Recorder {
                     (k, count)
                 }
                 None => {
-                    let namespace =
-                        if object.namespace.is_empty() { "default".to_string() } else { object.namespace.to_string() };
+                    let namespace: Text =
+                        if object.namespace.is_empty() { "default".into() } else { object.namespace.clone() };
                     let nanos = ctx.event_nanos(wall_at);
                     let name = format!("{}.{:x}", object.name, nanos);
                     let meta = ObjectMeta {
                         name: name.as_str().into(),
-                        namespace: namespace.as_str().into(),
+                        namespace: namespace.clone(),
                         uid: ctx.rng.uuid().into(),
                         creation_timestamp: Some(Time::at(wall_now)),
                         ..ObjectMeta::default()

@@ -28,7 +28,8 @@ const CHECKPOINT_EVERY: Duration = secs(600);
 /// A checkpoint shares what has not changed since the one before (see [`crate::shared`]), so it
 /// costs what changed: about 500 KB at 1,000 nodes, most of it the kubelets' and the timer
 /// queue's. (At 18,000 records the hour's checkpoints took 10 MB more; its forks in the last three
-/// minutes took 22 ms on average, 31 ms at 36,000. A checkpoint every simulated minute of the
+/// minutes took 22 ms on average, 31 ms at 36,000, 37 ms with 48 ms at worst once the engine's
+/// versions shared more. A checkpoint every simulated minute of the
 /// first half hour, as there was before records spaced them, took 9 MB more at 1,000 nodes and
 /// shortened nothing a reader waits for: a fork re-runs everything after its action anyway.)
 const CHECKPOINT_RECORDS: usize = 36_000;

@@ -211,8 +211,9 @@ impl NodeCondition {
         Arc::ptr_eq(&self.state, &other.state) || self.state == other.state
     }
 
-    /// Whether the two share their state (a test of the sharing).
-    pub fn shares_state_with(&self, other: &NodeCondition) -> bool {
+    /// Whether the two share their state.
+    #[cfg(test)]
+    fn shares_state_with(&self, other: &NodeCondition) -> bool {
         Arc::ptr_eq(&self.state, &other.state)
     }
 }

@@ -66,18 +66,6 @@ impl From<&String> for Text {
     }
 }
 
-impl From<&Text> for Text {
-    fn from(s: &Text) -> Text {
-        s.clone()
-    }
-}
-
-impl From<Text> for String {
-    fn from(s: Text) -> String {
-        s.as_str().to_owned()
-    }
-}
-
 impl PartialEq<str> for Text {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
