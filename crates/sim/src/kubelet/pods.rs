@@ -331,14 +331,14 @@ impl Kubelet {
                 for c in &mut status.container_statuses {
                     if c.state.terminated.is_none() {
                         c.state = ContainerState {
-                            terminated: Some(ContainerStateTerminated {
+                            terminated: Some(Box::new(ContainerStateTerminated {
                                 exit_code: 137,
                                 reason: "ContainerStatusUnknown".into(),
                                 message: CONTAINER_VANISHED_ON_TERMINATE.into(),
                                 started_at: Time::at(ctx.epoch),
                                 finished_at: Time::at(ctx.epoch),
                                 container_id: "".into(),
-                            }),
+                            })),
                             ..ContainerState::default()
                         };
                         changed = true;
@@ -386,14 +386,14 @@ impl Kubelet {
             match (killed, was_running) {
                 (Some(k), _) if *k.name == *c.name => {
                     c.state = ContainerState {
-                        terminated: Some(ContainerStateTerminated {
+                        terminated: Some(Box::new(ContainerStateTerminated {
                             exit_code: 0,
                             reason: "Completed".into(),
                             message: "".into(),
                             started_at: Time::at(ctx.epoch + k.started_at.since_start()),
                             finished_at: Time::at(ctx.epoch + at.since_start()),
                             container_id: format!("containerd://{}", k.id).into(),
-                        }),
+                        })),
                         ..ContainerState::default()
                     };
                 }
@@ -406,14 +406,14 @@ impl Kubelet {
                         ..ContainerState::default()
                     };
                     c.last_state = ContainerState {
-                        terminated: Some(ContainerStateTerminated {
+                        terminated: Some(Box::new(ContainerStateTerminated {
                             exit_code: 137,
                             reason: "ContainerStatusUnknown".into(),
                             message: CONTAINER_VANISHED_ON_DELETE.into(),
                             started_at: running.started_at,
                             finished_at: running.started_at,
                             container_id: "".into(),
-                        }),
+                        })),
                         ..ContainerState::default()
                     };
                 }
