@@ -105,7 +105,9 @@ pub struct MachineView {
     pub runtime_up: bool,
     pub cni_ready: bool,
     pub network_cut: bool,
-    pub containers: Vec<RunningContainer>,
+    /// Shared with the machine's host (and so between the views recorded while the containers do
+    /// not change).
+    pub containers: crate::shared::Shared<Vec<RunningContainer>>,
     /// The machine is off (a shutdown or power-off, until its kubelet is started again).
     pub powered_off: bool,
     /// The `topology.kubernetes.io/zone` label the kubelet registers its Node with (empty

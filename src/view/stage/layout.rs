@@ -476,7 +476,7 @@ mod tests {
             runtime_up: false,
             cni_ready: true,
             network_cut: false,
-            containers: Vec::new(),
+            containers: Vec::new().into(),
             powered_off: false,
             zone: String::new(),
         };

@@ -203,7 +203,7 @@ impl Machine {
             runtime_up: h.runtime_up,
             cni_ready: h.cni_ready,
             network_cut: h.network_cut,
-            containers: h.containers.to_vec(),
+            containers: h.containers.clone(),
             powered_off: h.powered_off,
             zone: h.node_labels.iter().find(|(k, _)| k == ZONE_LABEL).map(|(_, v)| v.clone()).unwrap_or_default(),
         }
