@@ -141,8 +141,8 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 ///
 /// Raised to 712 000 for the fifteenth session (2026-12-05): `cargo xtask build` measured 710 696
 /// at 23:09 (from 705 048, +5.6 KB), with the margin the suite's builds have differed by. The
-/// trade: the 1,000-node hour's wasm memory 154.7 -> 117.2 MB (natively 200.1 -> 154.8 MB of
-/// peak heap) and 2.84 -> 2.13 M allocations; the hour 2.80 -> 2.70 G instructions and the
+/// trade: the 1,000-node hour's wasm memory 154.7 -> 115.3 MB (natively 200.1 -> 152.4 MB of
+/// peak heap) and 2.84 -> 2.07 M allocations; the hour 2.80 -> 2.70 G instructions and the
 /// zone-outage story at 1,000 nodes 1.68 -> 1.62 G. Not measured apart; the largest new functions
 /// in the raw wasm (names kept): the log's one copy of each Status (`Log::share_status`, a hashed
 /// set of Statuses: about 2.5 KB raw with its hashing), copy-on-write for the Pod spec's lists,
