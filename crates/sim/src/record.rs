@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::action::{Action, Refusal};
 use super::machine::MachineView;
 pub use super::objects::ChangeType;
-use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status};
+use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status, Text};
 use super::time::SimTime;
 
 mod changes;
@@ -336,69 +336,6 @@ impl Response {
     }
 }
 
-/// A string the log keeps once however many records carry it: a request's path and the node it
-/// is for (a Lease renewal's are the same every ten seconds, 100 times a second in a fleet of
-/// 1,000 nodes). It reads as a `str`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Interned(Arc<str>);
-
-impl Interned {
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::ops::Deref for Interned {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Borrow<str> for Interned {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-
-impl From<&str> for Interned {
-    fn from(s: &str) -> Interned {
-        Interned(s.into())
-    }
-}
-
-impl From<String> for Interned {
-    fn from(s: String) -> Interned {
-        Interned(s.into())
-    }
-}
-
-impl PartialEq<str> for Interned {
-    fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
-    }
-}
-
-impl PartialEq<&str> for Interned {
-    fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
-    }
-}
-
-impl PartialEq<String> for Interned {
-    fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
-    }
-}
-
-impl fmt::Display for Interned {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// One request to the API server.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
@@ -409,10 +346,10 @@ pub struct Request {
     pub end: SimTime,
     pub actor: Actor,
     /// The node name the sender acts for (kubelets) or about (controllers), if any.
-    pub node: Option<Interned>,
+    pub node: Option<Text>,
     pub method: Method,
     /// The path, without query.
-    pub path: Interned,
+    pub path: Text,
     /// The query string, without `?`, possibly empty: a constant for every frequent request (no
     /// allocation), built only for the few that carry a name or a selector (a Pod list).
     pub query: std::borrow::Cow<'static, str>,
@@ -690,7 +627,7 @@ pub struct Log {
     pods_by_node: BTreeMap<String, Vec<usize>>,
     /// Every path and node name a request has carried, each kept once (hashed: the paths of a
     /// fleet share long prefixes, which an ordered set compares again at every level).
-    interned: rustc_hash::FxHashSet<Interned>,
+    interned: rustc_hash::FxHashSet<Text>,
     /// Every Status answered, each kept once ([`Log::share_status`]).
     statuses: rustc_hash::FxHashSet<Arc<Status>>,
     /// How many times the log was cut back ([`Log::truncations`]).
@@ -729,11 +666,11 @@ impl Log {
     }
 
     /// `s`, kept once however many records carry it.
-    pub(crate) fn intern(&mut self, s: &str) -> Interned {
+    pub(crate) fn intern(&mut self, s: &str) -> Text {
         if let Some(kept) = self.interned.get(s) {
             return kept.clone();
         }
-        let kept = Interned::from(s);
+        let kept = Text::from(s);
         self.interned.insert(kept.clone());
         kept
     }

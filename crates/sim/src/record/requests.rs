@@ -12,11 +12,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::{
-    Actor, Body, Change, ChangeRange, ChangeType, Interned, LeaseVersion, Method, Outcome, Request, Response, Version,
-};
+use super::{Actor, Body, Change, ChangeRange, ChangeType, LeaseVersion, Method, Outcome, Request, Response, Version};
 use crate::chunked::{self, Chunked};
-use crate::objects::{Lease, MicroTime};
+use crate::objects::{Lease, MicroTime, Text};
 use crate::time::{SimTime, WallTime};
 
 /// In [`Requests::slots`], the bit that marks a renewal row.
@@ -138,8 +136,8 @@ impl RowBase {
 #[derive(Clone, Debug)]
 struct RenewedLease {
     actor: Actor,
-    node: Option<Interned>,
-    path: Interned,
+    node: Option<Text>,
+    path: Text,
     query: &'static str,
     content_type: Option<&'static str>,
     /// The Lease as last written whole (the renewals' `base`).
