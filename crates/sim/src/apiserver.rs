@@ -416,13 +416,11 @@ impl ApiServer {
     pub(crate) fn store_event(
         &mut self,
         ctx: &mut Exec<'_>,
-        mut event: super::objects::Event,
+        mut event: super::objects::EventVersion,
         change: ChangeType,
-    ) -> Arc<super::objects::Event> {
-        event.metadata.resource_version = self.next_rv();
-        let event = Arc::new(event);
-        ctx.log.push_change(ctx.now, change, Object::Event(event.clone()), None);
-        event
+    ) {
+        event.resource_version = self.next_rv();
+        ctx.log.push_event(ctx.now, change, Arc::new(event));
     }
 
     fn new_meta(&mut self, ctx: &mut Exec<'_>, meta: &mut super::objects::ObjectMeta) {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
-use super::objects::{Event, Kind, Object, Status};
+use super::objects::{EventVersion, Kind, Object, Status};
 use super::profile::Profile;
 use super::record::{
     Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, NoAnswer, Outcome, Request, Response, Severity,
@@ -276,12 +276,9 @@ impl Io<'_> {
 
     /// The stored Event object `namespace/name`, if any. Events live in the log only (the store
     /// does not keep them): its latest version is the stored one.
-    pub(crate) fn stored_event(&self, namespace: &str, name: &str) -> Option<Arc<Event>> {
+    pub(crate) fn stored_event(&self, namespace: &str, name: &str) -> Option<Arc<EventVersion>> {
         let change = self.log.version_of_at(Kind::Event, namespace, name, self.now)?;
-        match change.object() {
-            Object::Event(e) => Some(e),
-            _ => None,
-        }
+        change.event_version().cloned()
     }
 
     /// The key of an object the log holds versions of, shared with the log.
@@ -291,7 +288,7 @@ impl Io<'_> {
     }
 
     /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
-    pub(crate) fn store_event(&mut self, event: Event, change: ChangeType) -> Arc<Event> {
+    pub(crate) fn store_event(&mut self, event: EventVersion, change: ChangeType) {
         let wall = self.wall();
         let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: None, renewal: false };
         self.api.store_event(&mut exec, event, change)

@@ -19,7 +19,7 @@ use super::shared::Shared;
 use super::vecmap::VecMap;
 
 use super::ctx::Io;
-use super::objects::{Event, EventSeries, EventSource, MicroTime, ObjectKey, ObjectMeta, ObjectReference, Text, Time};
+use super::objects::{EventRecorder, EventVersion, ObjectKey, ObjectReference, Text};
 use super::record::{ChangeType, EventRecord};
 use super::rng::Rng;
 use super::time::SimTime;
@@ -220,26 +220,17 @@ impl Recorder {
             message: &message,
         });
         let existing = self.seen.get(&key).cloned();
-        let wall_now = ctx.wall();
         let message: Arc<str> = message.into();
         let object = Arc::new(object);
         let (event_key, count) =
             match existing.and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e))) {
                 Some((k, n, stored)) => {
                     let count = n + 1;
-                    let mut e = Event::clone(&stored);
-                    let write = match source {
-                        Source::Scheduler { .. } => {
-                            e.series = Some(EventSeries { count, last_observed_time: MicroTime(wall_at) });
-                            count == 2
-                        }
-                        _ => {
-                            e.count = Some(count);
-                            e.last_timestamp = Some(Time::at(wall_at));
-                            true
-                        }
-                    };
-                    if write {
+                    // The scheduler's recorder writes a series at its second occurrence only.
+                    if !matches!(source, Source::Scheduler { .. }) || count == 2 {
+                        let mut e = EventVersion::clone(&stored);
+                        e.count = count;
+                        e.last = wall_at;
                         ctx.store_event(e, ChangeType::Modified);
                     }
                     (k, count)
@@ -248,44 +239,34 @@ impl Recorder {
                     let namespace: Text =
                         if object.namespace.is_empty() { "default".into() } else { object.namespace.clone() };
                     let nanos = ctx.event_nanos(wall_at);
-                    let name = format!("{}.{:x}", object.name, nanos);
-                    let meta = ObjectMeta {
-                        name: name.as_str().into(),
+                    let name: Text = format!("{}.{:x}", object.name, nanos).into();
+                    let recorder = match source {
+                        Source::Scheduler { action } => {
+                            EventRecorder::EventsV1 { component, instance: SCHEDULER_INSTANCE, action }
+                        }
+                        _ => {
+                            let host = match &self.host {
+                                Some(kept) if **kept == *host => kept.clone(),
+                                _ => self.host.insert(host.into()).clone(),
+                            };
+                            EventRecorder::Legacy { component, host }
+                        }
+                    };
+                    let event = EventVersion {
+                        name: name.clone(),
                         namespace: namespace.clone(),
-                        uid: ctx.rng.uuid().into(),
-                        creation_timestamp: Some(Time::at(wall_now)),
-                        ..ObjectMeta::default()
-                    };
-                    // The legacy recorder's shape; the events.k8s.io recorder's differs below.
-                    let host = match &self.host {
-                        Some(kept) if **kept == *host => kept.clone(),
-                        _ => self.host.insert(host.into()).clone(),
-                    };
-                    let mut event = Event {
-                        kind: "Event",
-                        api_version: "v1",
-                        metadata: meta,
+                        uid: ctx.rng.uuid_value(),
+                        resource_version: 0,
+                        created: ctx.wall(),
                         involved_object: object.clone(),
                         reason,
-                        message: message.clone(),
-                        source: EventSource { component, host: host.clone() },
-                        first_timestamp: Some(Time::at(wall_at)),
-                        last_timestamp: Some(Time::at(wall_at)),
-                        count: Some(1),
                         type_,
-                        event_time: None,
-                        series: None,
-                        action: "",
-                        reporting_component: component,
-                        reporting_instance: host,
+                        message: message.clone(),
+                        recorder,
+                        first: wall_at,
+                        last: wall_at,
+                        count: 1,
                     };
-                    if let Source::Scheduler { action } = source {
-                        event.source = EventSource::default();
-                        (event.first_timestamp, event.last_timestamp, event.count) = (None, None, None);
-                        event.event_time = Some(MicroTime(wall_at));
-                        event.action = action;
-                        event.reporting_instance = SCHEDULER_INSTANCE.into();
-                    }
                     ctx.store_event(event, ChangeType::Added);
                     (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1)
                 }

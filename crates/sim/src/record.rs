@@ -19,7 +19,9 @@ use std::sync::Arc;
 use super::action::{Action, Refusal};
 use super::machine::MachineView;
 pub use super::objects::ChangeType;
-use super::objects::{Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status, Text};
+use super::objects::{
+    EventVersion, Kind, Lease, LeaseSpec, MicroTime, Object, ObjectKey, ObjectReference, PodStatus, Status, Text,
+};
 use super::time::SimTime;
 
 mod changes;
@@ -455,6 +457,8 @@ enum Version {
     Object(Object),
     /// A renewed Lease, built when read.
     Lease(LeaseVersion),
+    /// An Event, built when read.
+    Event(Arc<EventVersion>),
 }
 
 impl Change {
@@ -469,6 +473,15 @@ impl Change {
         match &self.version {
             Version::Object(o) => o.clone(),
             Version::Lease(v) => Object::Lease(v.lease()),
+            Version::Event(v) => Object::Event(Arc::new(v.event())),
+        }
+    }
+
+    /// The Event version this change keeps, if it is one.
+    pub(crate) fn event_version(&self) -> Option<&Arc<EventVersion>> {
+        match &self.version {
+            Version::Event(v) => Some(v),
+            _ => None,
         }
     }
 
@@ -477,14 +490,22 @@ impl Change {
         match &self.version {
             Version::Object(o) => o.kind(),
             Version::Lease(_) => Kind::Lease,
+            Version::Event(_) => Kind::Event,
         }
     }
 
     /// The object's namespace and name (the same in every version).
     pub fn names(&self) -> (&str, &str) {
+        let (namespace, name) = self.texts();
+        (namespace, name)
+    }
+
+    /// The object's namespace and name, shared.
+    fn texts(&self) -> (&Text, &Text) {
         let meta = match &self.version {
             Version::Object(o) => o.meta(),
             Version::Lease(v) => &v.base.metadata,
+            Version::Event(v) => return (&v.namespace, &v.name),
         };
         (&meta.namespace, &meta.name)
     }
@@ -497,11 +518,8 @@ impl Change {
     /// The key the object is stored under.
     pub fn key(&self) -> ObjectKey {
         // (Sharing the names with the version's metadata.)
-        let meta = match &self.version {
-            Version::Object(o) => o.meta(),
-            Version::Lease(v) => &v.base.metadata,
-        };
-        ObjectKey { kind: self.kind(), namespace: meta.namespace.clone(), name: meta.name.clone() }
+        let (namespace, name) = self.texts();
+        ObjectKey { kind: self.kind(), namespace: namespace.clone(), name: name.clone() }
     }
 
     /// The object's resourceVersion in this version.
@@ -509,6 +527,7 @@ impl Change {
         match &self.version {
             Version::Object(o) => o.meta().resource_version,
             Version::Lease(v) => v.resource_version,
+            Version::Event(v) => v.resource_version,
         }
     }
 }
@@ -739,6 +758,11 @@ impl Log {
 
     pub(crate) fn push_change(&mut self, t: SimTime, change: ChangeType, object: Object, request: Option<u32>) -> u32 {
         self.push_version(t, change, Version::Object(object), request)
+    }
+
+    /// Records a version of an Event, compactly (no request writes Events in the log).
+    pub(crate) fn push_event(&mut self, t: SimTime, change: ChangeType, version: Arc<EventVersion>) -> u32 {
+        self.push_version(t, change, Version::Event(version), None)
     }
 
     /// Records a renewed Lease, compactly. The Lease's place in `history` is found once for each

@@ -25,7 +25,7 @@ pub use apps::{
     StatefulSetStatus, TemplateMeta,
 };
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
-pub use event::{Event, EventSeries, EventSource};
+pub use event::{Event, EventRecorder, EventSeries, EventSource, EventVersion};
 pub use lease::{Lease, LeaseSpec};
 pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, StringMap, Time};
 pub use node::{
