@@ -15,6 +15,7 @@ pub use policy::EVICTION_429;
 
 use super::shared::Shared;
 use super::vecmap::VecMap;
+use crate::strings::cat;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -131,7 +132,7 @@ impl Exec<'_> {
 
 fn not_found(group: &'static str, resource: &'static str, name: &str) -> Box<Status> {
     let dot = if group.is_empty() { "" } else { "." };
-    let message = format!("{resource}{dot}{group} \"{name}\" not found");
+    let message = cat!(resource, dot, group, " \"", name, "\" not found");
     Box::new(Status::failure(404, "NotFound", message, group, resource, name))
 }
 

@@ -10,6 +10,7 @@
 //! Writing an Event is a request too, but the timeline keeps Events on their own track, so they
 //! are not logged as requests.
 
+use super::strings::{cat, hex};
 use std::hash::{Hash, Hasher};
 
 use rustc_hash::FxHasher;
@@ -239,7 +240,8 @@ impl Recorder {
                     let namespace: Text =
                         if object.namespace.is_empty() { "default".into() } else { object.namespace.clone() };
                     let nanos = ctx.event_nanos(wall_at);
-                    let name: Text = format!("{}.{:x}", object.name, nanos).into();
+                    // (`{:x}` of the i64, which is never negative here.)
+                    let name: Text = cat!(object.name, ".", hex(nanos as u64)).into();
                     let recorder = match source {
                         Source::Scheduler { action } => {
                             EventRecorder::EventsV1 { component, instance: SCHEDULER_INSTANCE, action }

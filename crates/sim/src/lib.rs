@@ -24,6 +24,7 @@ mod queue;
 pub mod rng;
 pub mod selector;
 mod shared;
+mod strings;
 pub mod time;
 pub mod vecmap;
 mod workload;

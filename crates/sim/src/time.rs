@@ -5,6 +5,7 @@
 //! wall-clock date that instant stands for is an input (the epoch), so timestamps in objects
 //! are plain strings computed from the two.
 
+use crate::strings::{cat, decimal};
 use std::fmt;
 use std::ops::{Add, Sub};
 use std::time::Duration;
@@ -182,26 +183,32 @@ pub fn format_go_duration(d: Duration) -> String {
     }
     if us < 1_000_000 {
         if us.is_multiple_of(1_000) {
-            return format!("{}ms", us / 1_000);
+            return cat!(decimal(us / 1_000), "ms");
         }
-        return format!("{}µs", us);
+        return cat!(decimal(us), "µs");
     }
     let h = us / 3_600_000_000;
     let m = (us / 60_000_000) % 60;
     let s_us = us % 60_000_000;
-    let secs = if s_us.is_multiple_of(1_000_000) {
-        format!("{}s", s_us / 1_000_000)
-    } else {
-        let frac = format!("{:06}", s_us % 1_000_000);
-        format!("{}.{}s", s_us / 1_000_000, frac.trim_end_matches('0'))
-    };
+    // Hours and minutes once there are any (`1h0m5s`), then the seconds with their fraction
+    // (no trailing zeros).
+    let mut out = String::with_capacity(24);
     if h > 0 {
-        format!("{h}h{m}m{secs}")
-    } else if m > 0 {
-        format!("{m}m{secs}")
-    } else {
-        secs
+        out.push_str(&decimal(h));
+        out.push('h');
     }
+    if h > 0 || m > 0 {
+        out.push_str(&decimal(m));
+        out.push('m');
+    }
+    out.push_str(&decimal(s_us / 1_000_000));
+    let frac = s_us % 1_000_000;
+    if frac != 0 {
+        out.push('.');
+        out.push_str(decimal(1_000_000 + frac)[1..].trim_end_matches('0'));
+    }
+    out.push('s');
+    out
 }
 
 /// A wall-clock instant, in microseconds since the Unix epoch. Objects carry these; they
@@ -372,6 +379,10 @@ mod tests {
         assert_eq!(format_go_duration(millis(1500)), "1.5s");
         assert_eq!(format_go_duration(secs(150)), "2m30s");
         assert_eq!(format_go_duration(secs(3600)), "1h0m0s");
+        assert_eq!(format_go_duration(Duration::from_micros(1_000_001)), "1.000001s");
+        assert_eq!(format_go_duration(millis(61_250)), "1m1.25s");
+        assert_eq!(format_go_duration(Duration::from_micros(5)), "5µs");
+        assert_eq!(format_go_duration(secs(7_384)), "2h3m4s");
         for text in ["250ms", "1.5s", "2m30s", "1h0m0s", "40s"] {
             assert_eq!(format_go_duration(parse_go_duration(text).unwrap()), text);
         }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// The crate's top-level modules, lowest first. A module may import from modules before it.
 const LAYERS: &[&str] = &[
     // values
+    "strings",
     "time",
     "rng",
     "vecmap",

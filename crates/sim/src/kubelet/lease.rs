@@ -1,6 +1,7 @@
 //! The node Lease controller: renew every 10 s (`retryUpdateLease`, five tries, a conflict
 //! re-reads), and `backoffEnsureLease` to create the Lease when it is missing.
 
+use crate::strings::cat;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -118,10 +119,18 @@ impl Kubelet {
                 self.lease_gave_up(h, ctx, Duration::ZERO);
             }
             Err(Reply::Timeout) => {
-                h.log(ctx, format!(
-                    "\"Failed to update lease\" err=\"Put \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{}?timeout=10s\\\": context deadline exceeded\"",
-                    API_SERVER, h.hostname
-                ));
+                h.log(
+                    ctx,
+                    cat!(
+                        "\"Failed to update lease\" err=\"Put \\\"",
+                        API_SERVER,
+                        "/apis/coordination.k8s.io/v1/namespaces/",
+                        NODE_LEASE_NAMESPACE,
+                        "/leases/",
+                        h.hostname,
+                        "?timeout=10s\\\": context deadline exceeded\""
+                    ),
+                );
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES {
                     self.after(ctx, HEARTBEAT_TIMEOUT, KubeletTimer::LeaseTry(n + 1));
                 } else {
@@ -195,11 +204,20 @@ impl Kubelet {
         let sleep = (k.lease_sleep * 2).min(secs(7));
         k.lease_sleep = sleep;
         let host = h.hostname.clone();
-        h.log(ctx, format!(
-            "\"Failed to ensure lease exists, will retry\" err=\"Get \\\"{}/apis/coordination.k8s.io/v1/namespaces/{NODE_LEASE_NAMESPACE}/leases/{host}?timeout=10s\\\": context deadline exceeded\" interval=\"{}\"",
-            API_SERVER,
-            format_go_duration(sleep)
-        ));
+        h.log(
+            ctx,
+            cat!(
+                "\"Failed to ensure lease exists, will retry\" err=\"Get \\\"",
+                API_SERVER,
+                "/apis/coordination.k8s.io/v1/namespaces/",
+                NODE_LEASE_NAMESPACE,
+                "/leases/",
+                host,
+                "?timeout=10s\\\": context deadline exceeded\" interval=\"",
+                format_go_duration(sleep),
+                "\""
+            ),
+        );
         let wait = if timed_out { HEARTBEAT_TIMEOUT + sleep } else { sleep };
         self.after(ctx, wait, KubeletTimer::LeaseEnsure { then_update });
     }

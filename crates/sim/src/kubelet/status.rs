@@ -1,6 +1,7 @@
 //! Node status: `syncNodeStatus` (the status setters, a PATCH when something changed or every
 //! `nodeStatusReportFrequency`, five tries), and `fastStatusUpdateOnce` at start-up.
 
+use crate::strings::cat;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
@@ -176,9 +177,14 @@ impl Kubelet {
                     node
                 }
                 Reply::Timeout => {
-                    let err = format!(
-                        "error getting node \\\"{host}\\\": Get \\\"{}/api/v1/nodes/{host}?timeout=10s\\\": context deadline exceeded",
-                        API_SERVER
+                    let err = cat!(
+                        "error getting node \\\"",
+                        host,
+                        "\\\": Get \\\"",
+                        API_SERVER,
+                        "/api/v1/nodes/",
+                        host,
+                        "?timeout=10s\\\": context deadline exceeded"
                     );
                     return self.status_failed(h, ctx, n, err, true);
                 }
@@ -220,9 +226,14 @@ impl Kubelet {
             }
             Reply::Timeout => {
                 let host = &h.hostname;
-                let err = format!(
-                    "failed to patch status for node \\\"{host}\\\": Patch \\\"{}/api/v1/nodes/{host}/status?timeout=10s\\\": context deadline exceeded",
-                    API_SERVER
+                let err = cat!(
+                    "failed to patch status for node \\\"",
+                    host,
+                    "\\\": Patch \\\"",
+                    API_SERVER,
+                    "/api/v1/nodes/",
+                    host,
+                    "/status?timeout=10s\\\": context deadline exceeded"
                 );
                 self.status_failed(h, ctx, n, err, true);
             }
@@ -244,7 +255,7 @@ impl Kubelet {
         err: String,
         timed_out: bool,
     ) {
-        h.log(ctx, format!("\"Error updating node status, will retry\" err=\"{err}\""));
+        h.log(ctx, cat!("\"Error updating node status, will retry\" err=\"", err, "\""));
         let wait = if timed_out { HEARTBEAT_TIMEOUT } else { Duration::ZERO };
         if n + 1 < NODE_STATUS_UPDATE_RETRY {
             self.after(ctx, wait, KubeletTimer::StatusTry(n + 1));

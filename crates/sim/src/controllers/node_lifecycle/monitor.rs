@@ -3,6 +3,7 @@
 //! node's Pods marked not Ready.
 
 use super::*;
+use crate::strings::cat;
 
 impl NodeLifecycle {
     /// `monitorNodeHealth`, every 5 s.
@@ -85,7 +86,7 @@ impl NodeLifecycle {
                     controller_node_ref(name, &uid),
                     "Normal",
                     "NodeNotReady",
-                    format!("Node {name} status is now: NodeNotReady"),
+                    cat!("Node ", name, " status is now: NodeNotReady"),
                 );
                 self.mark_pods_not_ready(name, ctx);
             }

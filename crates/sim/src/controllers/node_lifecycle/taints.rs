@@ -3,6 +3,7 @@
 //! (`doNoExecuteTaintingPass`, `processTaintBaseEviction`).
 
 use super::*;
+use crate::strings::cat;
 
 /// Whether a Node carries one of this controller's `NoExecute` taints (`unreachable` or
 /// `not-ready`): the taints that send its Pods away.
@@ -33,7 +34,7 @@ impl NodeLifecycle {
                     if q.add(name) {
                         ctx.log_line(
                             ACTOR,
-                            format!("\"Node is NotReady. Adding it to the Taint queue\" node=\"{name}\""),
+                            cat!("\"Node is NotReady. Adding it to the Taint queue\" node=\"", name, "\""),
                         );
                         self.schedule_tainting(ctx);
                     }
@@ -49,14 +50,14 @@ impl NodeLifecycle {
                     if q.add(name) {
                         ctx.log_line(
                             ACTOR,
-                            format!("\"Node is unresponsive. Adding it to the Taint queue\" node=\"{name}\""),
+                            cat!("\"Node is unresponsive. Adding it to the Taint queue\" node=\"", name, "\""),
                         );
                         self.schedule_tainting(ctx);
                     }
                 }
             }
             "True" if self.mark_reachable(node, zone, ctx) => {
-                ctx.log_line(ACTOR, format!("\"Node is healthy again, removed all taints\" node=\"{name}\""));
+                ctx.log_line(ACTOR, cat!("\"Node is healthy again, removed all taints\" node=\"", name, "\""));
             }
             _ => {}
         }
