@@ -223,6 +223,10 @@ pub struct PodStatus {
     pub qos_class: Cow<'static, str>,
 }
 
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
 fn no_items<T>(list: &Shared<Vec<T>>) -> bool {
     list.is_empty()
 }
@@ -237,11 +241,15 @@ pub struct PodIp {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodCondition {
+    /// The type and status are the API's constants (as `&'static str`, 16 bytes where a `Cow`
+    /// is 24: five conditions are copied into every Pod status version).
     #[serde(rename = "type")]
-    pub type_: Cow<'static, str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
-    pub status: Cow<'static, str>,
+    pub type_: &'static str,
+    /// `omitempty`: 0 until 1.34's PodObservedGenerationTracking stamps it (a Pod's generation
+    /// starts at 1).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub observed_generation: i64,
+    pub status: &'static str,
     pub last_probe_time: Option<Time>,
     pub last_transition_time: Time,
     #[serde(skip_serializing_if = "str::is_empty")]
@@ -329,7 +337,6 @@ pub struct BindingMeta {
     pub creation_timestamp: Option<Time>,
 }
 
-/// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
 /// A required node affinity on `metadata.name` that pins a Pod to `node` (what the DaemonSet
 /// controller writes, `ReplaceDaemonSetPodNodeNameNodeAffinity`; [`Pod::pinned_node`] reads it).
 pub(crate) fn pinned_to(node: &str) -> serde_json::Value {
@@ -344,6 +351,7 @@ pub(crate) fn pinned_to(node: &str) -> serde_json::Value {
     })
 }
 
+/// Sets (or adds) a Pod condition, moving `lastTransitionTime` only when the status flips.
 pub(crate) fn set_pod_condition(
     status: &mut PodStatus,
     ty: &'static str,
@@ -357,7 +365,7 @@ pub(crate) fn set_pod_condition(
         Some(c) => {
             if c.status != value {
                 c.last_transition_time = now;
-                c.status = value.into();
+                c.status = value;
             }
             c.reason = reason;
             c.message = message;
@@ -367,9 +375,9 @@ pub(crate) fn set_pod_condition(
             // them, with no room to spare.
             status.conditions.reserve_exact(1);
             status.conditions.push(PodCondition {
-                type_: ty.into(),
-                observed_generation: None,
-                status: value.into(),
+                type_: ty,
+                observed_generation: 0,
+                status: value,
                 last_probe_time: None,
                 last_transition_time: now,
                 reason,
@@ -397,7 +405,7 @@ pub(crate) fn order_pod_conditions(status: &mut PodStatus, generation: Option<i6
     if let Some(g) = generation {
         status.observed_generation = Some(g);
         for c in &mut status.conditions {
-            c.observed_generation = Some(g);
+            c.observed_generation = g;
         }
     }
 }
