@@ -77,7 +77,7 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
     assert_eq!(after.status.reason, "Terminated");
     assert_eq!(after.status.message, "Pod was terminated in response to imminent node shutdown.");
     let dt = after.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("DisruptionTarget");
-    assert_eq!((&*dt.status, &*dt.reason), ("True", "TerminationByKubelet"));
+    assert_eq!((dt.status, &*dt.reason), ("True", "TerminationByKubelet"));
     assert_eq!(&*dt.message, "Pod was terminated in response to imminent node shutdown.");
     let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_str()).collect();
     let pod_key = format!("default/{}", web.metadata.name);

@@ -553,7 +553,7 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
     assert_eq!((terminated.exit_code, &*terminated.reason), (0, "Completed"));
     assert!(!c.ready && !c.started);
     let ready = pod.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
-    assert_eq!((&*ready.status, &*ready.reason), ("False", "PodCompleted"));
+    assert_eq!((ready.status, &*ready.reason), ("False", "PodCompleted"));
     let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
         &timeline.at(between),
         nodeline::sim::DEFAULT_EPOCH + between.since_start(),

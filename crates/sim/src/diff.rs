@@ -142,7 +142,7 @@ fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
         parts.push(format!("phase {} → {}", a.status.phase, b.status.phase));
     }
     for c in &b.status.conditions {
-        match a.condition(&c.type_) {
+        match a.condition(c.type_) {
             Some(old) if old.status != c.status => parts.push(format!("{}: {} → {}", c.type_, old.status, c.status)),
             None => parts.push(format!("{}: {}", c.type_, c.status)),
             _ => {}

@@ -82,7 +82,7 @@ pub fn describe_pod(pod: &Pod, cluster: &Cluster, show_events: bool) -> String {
     if !status.conditions.is_empty() {
         w.put(0, &["Conditions:\n  Type\tStatus\n"]);
         for c in &status.conditions {
-            w.put(1, &[&c.type_, " \t", &c.status, " \n"]);
+            w.put(1, &[c.type_, " \t", c.status, " \n"]);
         }
     }
     volumes(&mut w, "", &spec.volumes);
