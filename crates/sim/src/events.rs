@@ -268,6 +268,7 @@ impl Recorder {
                         first: wall_at,
                         last: wall_at,
                         count: 1,
+                        built: Default::default(),
                     };
                     ctx.store_event(event, ChangeType::Added);
                     (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1)

@@ -473,7 +473,7 @@ impl Change {
         match &self.version {
             Version::Object(o) => o.clone(),
             Version::Lease(v) => Object::Lease(v.lease()),
-            Version::Event(v) => Object::Event(Arc::new(v.event())),
+            Version::Event(v) => Object::Event(v.shared()),
         }
     }
 

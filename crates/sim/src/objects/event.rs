@@ -3,7 +3,7 @@
 //! `count`; the events.k8s.io/v1 one (`tools/events`, used by kube-scheduler) fills `eventTime`,
 //! `action` and `reportingComponent` instead. Both shapes are served through core/v1.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
@@ -77,8 +77,8 @@ pub struct EventSeries {
 /// One version of an Event, kept compactly: what the recorders vary, with the Event's names and
 /// its involved object shared. An Event object is 416 bytes with its metadata, and an hour of
 /// 1,000 nodes writes 23,000 of them, nearly all read never; the log keeps these instead and
-/// builds the Event when something reads it ([`EventVersion::event`]).
-#[derive(Clone, Debug, PartialEq)]
+/// builds the Event when something reads it ([`EventVersion::shared`]), once.
+#[derive(Debug)]
 pub struct EventVersion {
     pub name: Text,
     pub namespace: Text,
@@ -95,6 +95,41 @@ pub struct EventVersion {
     pub first: WallTime,
     pub last: WallTime,
     pub count: i32,
+    /// The Event, once built: a reader that lists every Event (`kubectl get events`, a fleet's
+    /// 20,000 of them) builds each once, not at every frame. Not copied with the version (a copy
+    /// is made to be changed) and not compared.
+    pub built: OnceLock<Arc<Event>>,
+}
+
+impl Clone for EventVersion {
+    fn clone(&self) -> EventVersion {
+        EventVersion {
+            name: self.name.clone(),
+            namespace: self.namespace.clone(),
+            uid: self.uid,
+            resource_version: self.resource_version,
+            created: self.created,
+            involved_object: self.involved_object.clone(),
+            reason: self.reason,
+            type_: self.type_,
+            message: self.message.clone(),
+            recorder: self.recorder.clone(),
+            first: self.first,
+            last: self.last,
+            count: self.count,
+            built: OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for EventVersion {
+    fn eq(&self, other: &EventVersion) -> bool {
+        (&self.name, &self.namespace, self.uid, self.resource_version, self.created)
+            == (&other.name, &other.namespace, other.uid, other.resource_version, other.created)
+            && (&self.involved_object, self.reason, self.type_, &self.message, &self.recorder)
+                == (&other.involved_object, other.reason, other.type_, &other.message, &other.recorder)
+            && (self.first, self.last, self.count) == (other.first, other.last, other.count)
+    }
 }
 
 /// Which of client-go's recorders wrote an Event, with what it names itself.
@@ -109,7 +144,12 @@ pub enum EventRecorder {
 }
 
 impl EventVersion {
-    /// The Event this version is.
+    /// The Event this version is, built at the first call.
+    pub fn shared(&self) -> Arc<Event> {
+        self.built.get_or_init(|| Arc::new(self.event())).clone()
+    }
+
+    /// The Event this version is, built.
     pub fn event(&self) -> Event {
         let metadata = ObjectMeta {
             name: self.name.clone(),
@@ -183,6 +223,7 @@ mod tests {
             first: WallTime(1_000),
             last: WallTime(61_000),
             count,
+            built: OnceLock::new(),
         }
     }
 
@@ -211,5 +252,16 @@ mod tests {
         assert_eq!(&*once.reporting_instance, "scheduler-1");
         let twice = version(recorder, 2).event();
         assert_eq!(twice.series, Some(EventSeries { count: 2, last_observed_time: MicroTime(WallTime(61_000)) }));
+    }
+
+    #[test]
+    fn a_version_builds_its_event_once_and_a_copy_builds_its_own() {
+        let v = version(EventRecorder::Legacy { component: "kubelet", host: "node-1".into() }, 1);
+        let first = v.shared();
+        assert!(Arc::ptr_eq(&first, &v.shared()), "built once");
+        let mut counted = v.clone();
+        counted.count = 2;
+        assert_eq!((counted.shared().count, v.shared().count), (Some(2), Some(1)));
+        assert_eq!(v, v.clone(), "the cache is not compared");
     }
 }
