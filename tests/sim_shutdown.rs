@@ -54,10 +54,10 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
     let web = first_web_pod(&timeline, s(110));
 
     // The node event, at once.
-    let event = log.events.iter().find(|e| e.reason == "Shutdown").expect("a Shutdown event");
+    let event = log.events.iter().find(|e| e.reason() == "Shutdown").expect("a Shutdown event");
     assert_eq!(event.t, shutdown);
-    assert_eq!(&*event.message, "Shutdown manager detected shutdown event");
-    assert_eq!(event.source, "kubelet");
+    assert_eq!(event.message(), "Shutdown manager detected shutdown event");
+    assert_eq!(event.source(), "kubelet");
 
     // The immediate status sync: Ready False, KubeletNotReady, `node is shutting down`.
     assert_eq!(
@@ -65,7 +65,7 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
         ("False".to_string(), "KubeletNotReady".to_string(), "node is shutting down".to_string())
     );
     assert!(
-        log.events.iter().any(|e| e.t == shutdown && e.reason == "NodeNotReady"),
+        log.events.iter().any(|e| e.t == shutdown && e.reason() == "NodeNotReady"),
         "the kubelet records NodeNotReady"
     );
 
@@ -104,7 +104,7 @@ fn without_the_settings_a_shutdown_is_immediate() {
     let shutdown = s(120);
     let timeline = run(two_nodes(0, 0), &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)], s(200));
     let log = timeline.log();
-    assert!(!log.events.iter().any(|e| e.reason == "Shutdown"), "no shutdown manager");
+    assert!(!log.events.iter().any(|e| e.reason() == "Shutdown"), "no shutdown manager");
     assert_eq!(timeline.at(shutdown + Duration::from_millis(1)).machines()[0].kubelet, KubeletState::Stopped);
     // Nobody told the API server: the Pod still says Running, the node is NotReady only after
     // the grace period (chapter 2).
@@ -117,7 +117,7 @@ fn without_the_settings_a_shutdown_is_immediate() {
 #[test]
 fn power_off_ignores_the_graceful_settings() {
     let timeline = run(two_nodes(30, 10), &[Action::on(ActionKind::PowerOff, NODE_1, s(120))], s(150));
-    assert!(!timeline.log().events.iter().any(|e| e.reason == "Shutdown"));
+    assert!(!timeline.log().events.iter().any(|e| e.reason() == "Shutdown"));
     let machines = timeline.at(s(121)).machines();
     assert_eq!(machines[0].kubelet, KubeletState::Stopped);
     assert!(machines[0].containers.is_empty());
@@ -133,9 +133,9 @@ fn a_pod_bound_while_the_node_shuts_down_is_rejected() {
         Action::new(ActionKind::CreateToleratingPod, SimTime::from_millis(120_100)),
     ];
     let timeline = run(scenario, &actions, s(200));
-    let e = timeline.log().events.iter().find(|e| e.reason == "NodeShutdown").expect("a NodeShutdown event");
-    assert_eq!(&*e.message, "Pod was rejected as the node is shutting down.");
-    assert_eq!(e.type_, "Warning");
+    let e = timeline.log().events.iter().find(|e| e.reason() == "NodeShutdown").expect("a NodeShutdown event");
+    assert_eq!(e.message(), "Pod was rejected as the node is shutting down.");
+    assert_eq!(e.type_(), "Warning");
     let pods = timeline.at(s(130)).pods();
     let pod = pods.iter().find(|p| p.status.reason == "NodeShutdown").expect("the rejected Pod");
     assert_eq!(pod.status.phase, "Failed");
@@ -183,8 +183,8 @@ fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
     assert!(timeline.at(delete + Duration::from_secs(1)).csinodes().iter().all(|c| c.metadata.name != NODE_1));
 
     // The node lifecycle controller's next pass: RemovingNode.
-    let removing = log.events.iter().find(|e| e.reason == "RemovingNode").expect("RemovingNode");
-    assert_eq!(&*removing.message, "Node node-1 event: Removing Node node-1 from Controller");
+    let removing = log.events.iter().find(|e| e.reason() == "RemovingNode").expect("RemovingNode");
+    assert_eq!(removing.message(), "Node node-1 event: Removing Node node-1 from Controller");
     assert!(removing.t - delete <= Duration::from_secs(5));
 
     // The kubelet keeps running and cannot find its Node.
@@ -282,9 +282,10 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
     let (_, status, _) = nodeline::render::kubectl::get::pod_state(&evicted, timeline.at(s(600)).wall());
     assert_eq!(status, "Terminating");
     assert!(
-        !log.events
-            .iter()
-            .any(|e| e.t > s(120) && e.t < taint_at && e.reason == "SuccessfulCreate" && e.message.contains("db-0")),
+        !log.events.iter().any(|e| e.t > s(120)
+            && e.t < taint_at
+            && e.reason() == "SuccessfulCreate"
+            && e.message().contains("db-0")),
         "no replacement while db-0 exists"
     );
 
@@ -357,7 +358,7 @@ fn the_sandbox_setting_configures_every_kubelet() {
     let mut timeline =
         Timeline::from_scenario(two_nodes(0, 0), config, &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)]);
     timeline.run_until(s(200));
-    assert!(timeline.log().events.iter().any(|e| e.reason == "Shutdown"), "graceful: the shutdown manager ran");
+    assert!(timeline.log().events.iter().any(|e| e.reason() == "Shutdown"), "graceful: the shutdown manager ran");
     assert_eq!(first_web_pod(&timeline, s(150)).status.reason, "Terminated");
     let bad = ShutdownPeriods { grace: Duration::from_secs(10), critical: Duration::from_secs(30) };
     assert_eq!(

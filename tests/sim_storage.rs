@@ -29,7 +29,7 @@ fn event<'a>(timeline: &'a Timeline, reason: &str, object: &str) -> &'a EventRec
     let log = timeline.log();
     log.events
         .iter()
-        .find(|e| e.reason == reason && e.object.name == object)
+        .find(|e| e.reason() == reason && e.object.name == object)
         .unwrap_or_else(|| panic!("no {reason} event on {object}"))
 }
 
@@ -73,30 +73,30 @@ fn the_pod_names_its_claim_and_mounts_it() {
 fn the_claim_waits_for_its_consumer_then_the_provisioner_and_the_pod_is_bound_after() {
     let timeline = with_statefulset(DEFAULT_SEED);
     let claim_created = event(&timeline, "SuccessfulCreate", "db");
-    assert_eq!(&*claim_created.message, "create Claim data-db-0 Pod db-0 in StatefulSet db success");
-    assert_eq!(claim_created.source, "statefulset-controller");
+    assert_eq!(claim_created.message(), "create Claim data-db-0 Pod db-0 in StatefulSet db success");
+    assert_eq!(claim_created.source(), "statefulset-controller");
     let wait = event(&timeline, "WaitForFirstConsumer", "data-db-0");
-    assert_eq!(&*wait.message, "waiting for first consumer to be created before binding");
-    assert_eq!(wait.source, "persistentvolume-controller");
+    assert_eq!(wait.message(), "waiting for first consumer to be created before binding");
+    assert_eq!(wait.source(), "persistentvolume-controller");
     let external = event(&timeline, "ExternalProvisioning", "data-db-0");
     assert_eq!(
-        &*external.message,
+        external.message(),
         "Waiting for a volume to be created either by the external provisioner 'pd.csi.storage.gke.io' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
     );
-    assert_eq!(external.source, "persistentvolume-controller");
+    assert_eq!(external.source(), "persistentvolume-controller");
     let log = timeline.log();
     // Once for the scheduler's write, once for the controller's own: `x2`, as clusters show.
-    let external_count = log.events.iter().filter(|e| e.reason == "ExternalProvisioning").map(|e| e.count).max();
+    let external_count = log.events.iter().filter(|e| e.reason() == "ExternalProvisioning").map(|e| e.count).max();
     assert_eq!(external_count, Some(2));
     let provisioning = event(&timeline, "Provisioning", "data-db-0");
-    assert_eq!(&*provisioning.message, "External provisioner is provisioning volume for claim \"default/data-db-0\"");
-    assert_eq!(provisioning.source, PROVISIONER_COMPONENT);
+    assert_eq!(provisioning.message(), "External provisioner is provisioning volume for claim \"default/data-db-0\"");
+    assert_eq!(provisioning.source(), PROVISIONER_COMPONENT);
     assert!(PROVISIONER_COMPONENT.starts_with("pd.csi.storage.gke.io_"));
     let succeeded = event(&timeline, "ProvisioningSucceeded", "data-db-0");
     let claims = timeline.at(s(60)).claims();
     let claim = claims.iter().find(|c| c.metadata.name == "data-db-0").expect("data-db-0");
-    assert_eq!(&*succeeded.message, format!("Successfully provisioned volume pvc-{}", claim.metadata.uid));
-    assert_eq!(succeeded.source, PROVISIONER_COMPONENT);
+    assert_eq!(succeeded.message(), format!("Successfully provisioned volume pvc-{}", claim.metadata.uid));
+    assert_eq!(succeeded.source(), PROVISIONER_COMPONENT);
 
     // The order, and the delay: CreateVolume takes what the keyed generator says.
     assert!(claim_created.seq < wait.seq && wait.seq < external.seq && external.seq < provisioning.seq);
@@ -109,7 +109,7 @@ fn the_claim_waits_for_its_consumer_then_the_provisioner_and_the_pod_is_bound_af
     assert!(scheduled.t > succeeded.t && scheduled.t - succeeded.t <= std::time::Duration::from_secs(1));
     let attached = event(&timeline, "SuccessfulAttachVolume", "db-0");
     assert!(attached.t > scheduled.t);
-    assert!(attached.message.contains(&claim.spec.volume_name));
+    assert!(attached.message().contains(&claim.spec.volume_name));
     // The kubelet's `WaitForAttachAndMount`: no sandbox, no pull before the volume is attached,
     // then at its next 300 ms poll.
     let pulling = event(&timeline, "Pulling", "db-0");

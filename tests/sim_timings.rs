@@ -35,7 +35,7 @@ fn input_time(log: &Log, kind: ActionKind) -> SimTime {
 fn event_after<'a>(log: &'a Log, from: SimTime, source: &str, reason: &str, message: &str) -> Option<&'a EventRecord> {
     log.events
         .iter()
-        .find(|e| e.t >= from && e.source == source && e.reason == reason && e.message.starts_with(message))
+        .find(|e| e.t >= from && e.source() == source && e.reason() == reason && e.message().starts_with(message))
 }
 
 /// Successful Lease writes (create or renew) of `machine`'s kubelet for its own Lease.
@@ -141,7 +141,7 @@ fn node_failure_timings(profile: Profile) {
         no_execute + Duration::from_secs(299),
         no_execute + Duration::from_secs(301),
     );
-    let old_name = eviction.message.rsplit('/').next().expect("ns/name").to_string();
+    let old_name = eviction.message().rsplit('/').next().expect("ns/name").to_string();
     let old = pod_named(&timeline, eviction.t, &old_name).expect("the evicted Pod exists");
     let owner = old.metadata.owner_references.first().expect("owned by the ReplicaSet").uid.clone();
 
@@ -200,9 +200,9 @@ fn kubelet_restart_timings() {
         let e = log
             .events
             .iter()
-            .find(|e| e.t >= start && e.reason == reason && e.count == 2)
+            .find(|e| e.t >= start && e.reason() == reason && e.count == 2)
             .unwrap_or_else(|| panic!("{reason} reaches x2"));
-        assert_eq!(e.source, "kubelet");
+        assert_eq!(e.source(), "kubelet");
     }
     let not_ready = event_after(log, start, "kubelet", "NodeNotReady", "Node node-1").expect("kubelet NodeNotReady");
     let ready = event_after(log, start, "kubelet", "NodeReady", "Node node-1").expect("NodeReady");
@@ -221,10 +221,10 @@ fn kubelet_restart_timings() {
     let cancel =
         event_after(log, start, "taint-eviction-controller", "TaintManagerEviction", "Cancelling deletion of Pod ")
             .expect("the pending deletion is cancelled");
-    let pod_name = cancel.message.rsplit('/').next().expect("ns/name");
+    let pod_name = cancel.message().rsplit('/').next().expect("ns/name");
     let pod = pod_named(&timeline, end_of(Chapter::KubeletRestart), pod_name).expect("the Pod survives");
     assert!(pod.is_ready() && !pod.is_terminating() && pod.spec.node_name == NODE_1, "{pod_name} Ready again");
-    assert!(log.events.iter().all(|e| !e.message.starts_with("Marking for deletion")), "nothing was evicted");
+    assert!(log.events.iter().all(|e| !e.message().starts_with("Marking for deletion")), "nothing was evicted");
 }
 
 /// A restarted kubelet does not sync Pods until its runtime checks pass: `syncLoop` skips every
@@ -321,10 +321,10 @@ fn registration_chapter_strings_and_order() {
     assert!(!log.lines.iter().any(|l| l.message.contains("Failed to update node labels")));
 
     // The ordinary Pod cannot go anywhere yet; the tolerating one can, while Ready=False.
-    let failed = log.events.iter().find(|e| e.reason == "FailedScheduling").expect("FailedScheduling");
+    let failed = log.events.iter().find(|e| e.reason() == "FailedScheduling").expect("FailedScheduling");
     assert!(failed.object.name.starts_with("demo-"), "{}", failed.object.name);
     assert_eq!(
-        &*failed.message,
+        failed.message(),
         "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
     );
     let binding = |prefix: &str| {
@@ -449,7 +449,7 @@ fn a_one_node_cluster_never_gets_a_no_execute_taint() {
             n.spec.taints
         );
     }
-    assert!(log.events.iter().all(|e| e.reason != "TaintManagerEviction"), "nothing is evicted");
+    assert!(log.events.iter().all(|e| e.reason() != "TaintManagerEviction"), "nothing is evicted");
     assert!(timeline.at(end).pods().iter().all(|p| !p.is_terminating()));
 }
 
@@ -568,8 +568,8 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
 fn taint_manager_eviction_events_name_the_pod_without_uid() {
     let timeline = chapter_timeline(Chapter::NodeFailure, Config::default());
     let log = timeline.log();
-    let marking = log.events.iter().find(|e| e.reason == "TaintManagerEviction").expect("an eviction");
-    assert!(marking.message.starts_with("Marking for deletion Pod default/"), "{}", marking.message);
+    let marking = log.events.iter().find(|e| e.reason() == "TaintManagerEviction").expect("an eviction");
+    assert!(marking.message().starts_with("Marking for deletion Pod default/"), "{}", marking.message());
     let o = &marking.object;
     assert_eq!((&*o.api_version, &*o.kind, &*o.namespace), ("v1", "Pod", "default"));
     assert_eq!((&*o.uid, &*o.resource_version, &*o.field_path), ("", "", ""), "{o:?}");
@@ -589,12 +589,12 @@ fn events_created_in_one_millisecond_sort_in_write_order() {
             if a.t.as_micros() / 1000 == b.t.as_micros() / 1000 && a.object.name == b.object.name {
                 pairs += 1;
                 assert!(
-                    a.key.name < b.key.name,
+                    a.key().name < b.key().name,
                     "{chapter}: {} ({}) then {} ({})",
-                    a.key.name,
-                    a.reason,
-                    b.key.name,
-                    b.reason
+                    a.key().name,
+                    a.reason(),
+                    b.key().name,
+                    b.reason()
                 );
             }
         }
@@ -683,7 +683,7 @@ fn created_container_message_follows_the_profile() {
     for (profile, want) in [(Profile::V1_34, "Created container: nginx"), (Profile::V1_31, "Created container nginx")] {
         let timeline = chapter_timeline(Chapter::Registration, Config { profile, ..Config::default() });
         let created = event_after(timeline.log(), SimTime::ZERO, "kubelet", "Created", "").expect("Created");
-        assert_eq!(&*created.message, want, "{profile}");
+        assert_eq!(created.message(), want, "{profile}");
     }
 }
 
@@ -692,20 +692,20 @@ fn every_kubelet_start_warns_invalid_disk_capacity() {
     for chapter in Chapter::ALL {
         let timeline = chapter_timeline(chapter, Config::default());
         let log = timeline.log();
-        let starts: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason == "Starting").collect();
+        let starts: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason() == "Starting").collect();
         assert!(!starts.is_empty());
         for s in starts {
             let warning = log
                 .events
                 .iter()
                 .find(|e| {
-                    e.reason == "InvalidDiskCapacity"
+                    e.reason() == "InvalidDiskCapacity"
                         && e.object.name == s.object.name
                         && e.t >= s.t
                         && e.t <= s.t + Duration::from_millis(20)
                 })
                 .unwrap_or_else(|| panic!("{chapter}: no InvalidDiskCapacity after Starting at {}", s.t));
-            assert_eq!((warning.type_, &*warning.message), ("Warning", "invalid capacity 0 on image filesystem"));
+            assert_eq!((warning.type_(), warning.message()), ("Warning", "invalid capacity 0 on image filesystem"));
             assert!(log.lines.iter().any(|l| l.t == s.t
                 && l.message
                     == "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\""));
@@ -718,14 +718,14 @@ fn duplicate_machine_rebooted_events_pass_the_spam_filter() {
     let timeline =
         timeline_with(Chapter::Registration, "add-duplicate-machine:node-1@60s", SimTime::from_secs(16 * 60));
     let log = timeline.log();
-    let rebooted: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason == "Rebooted").collect();
-    let mut objects: Vec<&str> = rebooted.iter().map(|e| e.key.name.as_str()).collect();
+    let rebooted: Vec<&EventRecord> = log.events.iter().filter(|e| e.reason() == "Rebooted").collect();
+    let mut objects: Vec<&str> = rebooted.iter().map(|e| e.version.name.as_str()).collect();
     objects.sort_unstable();
     objects.dedup();
     assert_eq!(objects.len(), 2, "one Event per kubelet process");
     let at = SimTime::from_secs(60 + 15 * 60);
     for name in objects {
-        let emissions: Vec<&&EventRecord> = rebooted.iter().filter(|e| e.key.name == name).collect();
+        let emissions: Vec<&&EventRecord> = rebooted.iter().filter(|e| e.key().name == name).collect();
         let count = emissions.iter().filter(|e| e.t <= at).map(|e| e.count).max().unwrap_or(0);
         assert!((26..=29).contains(&count), "{name}: count {count} at 16 min");
         for w in emissions.windows(2).skip(24) {

@@ -133,7 +133,7 @@ fn master_disruption_removes_no_execute_and_keeps_no_schedule() {
         .collect();
     assert!(!dark.is_empty() && dark.iter().all(|n| n.has_taint(TAINT_UNREACHABLE, "NoSchedule")));
     // The pending evictions are cancelled.
-    assert!(tl.log().events.iter().any(|e| e.t >= enter && e.message.starts_with("Cancelling deletion")));
+    assert!(tl.log().events.iter().any(|e| e.t >= enter && e.message().starts_with("Cancelling deletion")));
 }
 
 #[test]

@@ -29,7 +29,7 @@ pub(super) fn event<'a>(
     contains: &str,
 ) -> Option<&'a EventRecord> {
     log.events.iter().find(|e| {
-        e.t >= from && e.reason == reason && e.object.name.starts_with(object) && e.message.contains(contains)
+        e.t >= from && e.reason() == reason && e.object.name.starts_with(object) && e.message().contains(contains)
     })
 }
 

@@ -76,11 +76,11 @@ pub fn request_line(log: &Log, idx: usize) -> String {
 /// The line for one event occurrence (without newline).
 pub fn event_line(e: &EventRecord) -> String {
     let mut line = Line::new(e.t, e.seq, "event");
-    line.string("reason", e.reason);
-    line.string("type", e.type_);
-    line.string("message", &e.message);
+    line.string("reason", e.reason());
+    line.string("type", e.type_());
+    line.string("message", e.message());
     line.string("object", &object_ref(&e.object));
-    line.string("source", e.source);
+    line.string("source", e.source());
     line.raw("count", &e.count.to_string());
     line.finish()
 }

@@ -281,7 +281,7 @@ impl TrackBuilder {
             self.requests.add(self.end, r.t, RequestClass::of(&r));
         }
         for e in log.events.get(events..).unwrap_or_default() {
-            self.events.add(self.end, e.t, EventClass::of(e.type_));
+            self.events.add(self.end, e.t, EventClass::of(e.type_()));
         }
         self.read = (log.requests.len(), log.events.len());
     }

@@ -419,9 +419,11 @@ impl ApiServer {
         ctx: &mut Exec<'_>,
         mut event: super::objects::EventVersion,
         change: ChangeType,
-    ) {
+    ) -> Arc<super::objects::EventVersion> {
         event.resource_version = self.next_rv();
-        ctx.log.push_event(ctx.now, change, Arc::new(event));
+        let event = Arc::new(event);
+        ctx.log.push_event(ctx.now, change, event.clone());
+        event
     }
 
     fn new_meta(&mut self, ctx: &mut Exec<'_>, meta: &mut super::objects::ObjectMeta) {

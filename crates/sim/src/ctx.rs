@@ -288,7 +288,7 @@ impl Io<'_> {
     }
 
     /// Stores an Event object (events are written by a recorder, not through [`ApiOp`]).
-    pub(crate) fn store_event(&mut self, event: EventVersion, change: ChangeType) {
+    pub(crate) fn store_event(&mut self, event: EventVersion, change: ChangeType) -> Arc<EventVersion> {
         let wall = self.wall();
         let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: None, renewal: false };
         self.api.store_event(&mut exec, event, change)

@@ -223,18 +223,20 @@ impl Recorder {
         let existing = self.seen.get(&key).cloned();
         let message: Arc<str> = message.into();
         let object = Arc::new(object);
-        let (event_key, count) =
+        let (event_key, count, version) =
             match existing.and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e))) {
                 Some((k, n, stored)) => {
                     let count = n + 1;
                     // The scheduler's recorder writes a series at its second occurrence only.
-                    if !matches!(source, Source::Scheduler { .. }) || count == 2 {
+                    let version = if !matches!(source, Source::Scheduler { .. }) || count == 2 {
                         let mut e = EventVersion::clone(&stored);
                         e.count = count;
                         e.last = wall_at;
-                        ctx.store_event(e, ChangeType::Modified);
-                    }
-                    (k, count)
+                        ctx.store_event(e, ChangeType::Modified)
+                    } else {
+                        stored
+                    };
+                    (k, count, version)
                 }
                 None => {
                     let namespace: Text =
@@ -270,23 +272,13 @@ impl Recorder {
                         count: 1,
                         built: Default::default(),
                     };
-                    ctx.store_event(event, ChangeType::Added);
-                    (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1)
+                    let version = ctx.store_event(event, ChangeType::Added);
+                    (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1, version)
                 }
             };
         self.seen.insert(key, (event_key.clone(), count));
         let now = ctx.now;
-        ctx.push_event_record(|seq| EventRecord {
-            seq,
-            t: now,
-            reason,
-            type_,
-            message,
-            object,
-            source: component,
-            count,
-            key: event_key,
-        });
+        ctx.push_event_record(|seq| EventRecord { seq, t: now, object, version, count });
     }
 }
 

@@ -533,23 +533,44 @@ impl Change {
 }
 
 /// A Kubernetes Event being recorded (created, or counted again). Kept small, as thousands are
-/// (23,000 in the 1,000-node hour): the reason, type and source are the recorder's constants,
-/// and the involved object and the Event's key are shared with the recorder.
+/// (23,000 in the 1,000-node hour): the Event's version holds the reason, type, message and
+/// source, and the involved object is shared with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventRecord {
     pub seq: u64,
     pub t: SimTime,
-    pub reason: &'static str,
-    /// `Normal` or `Warning`.
-    pub type_: &'static str,
-    pub message: Arc<str>,
+    /// The involved object, as this occurrence named it.
     pub object: Arc<ObjectReference>,
-    /// The component that reported it (`kubelet`, `node-controller`, ...).
-    pub source: &'static str,
+    /// The Event after this occurrence: the version written, or for the scheduler's third and
+    /// later occurrences (which its recorder does not write) the one stored.
+    pub version: Arc<EventVersion>,
     /// The Event's `count` after this occurrence.
     pub count: i32,
+}
+
+impl EventRecord {
+    pub fn reason(&self) -> &'static str {
+        self.version.reason
+    }
+
+    /// `Normal` or `Warning`.
+    pub fn type_(&self) -> &'static str {
+        self.version.type_
+    }
+
+    pub fn message(&self) -> &str {
+        &self.version.message
+    }
+
+    /// The component that reported it (`kubelet`, `node-controller`, ...).
+    pub fn source(&self) -> &'static str {
+        self.version.recorder.component()
+    }
+
     /// The key of the Event object.
-    pub key: Arc<ObjectKey>,
+    pub fn key(&self) -> ObjectKey {
+        ObjectKey { kind: Kind::Event, namespace: self.version.namespace.clone(), name: self.version.name.clone() }
+    }
 }
 
 /// A line a component logged (the lines a reader would find with `journalctl -u kubelet`).

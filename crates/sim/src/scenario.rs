@@ -454,8 +454,9 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
         }
         Anchor::Event { reason, contains } => {
             let at = start(&|| log.events.partition_point(|e| e.t < from));
-            let found =
-                |e: &&EventRecord| (e.t >= from && e.reason == *reason && e.message.contains(contains)).then_some(e.t);
+            let found = |e: &&EventRecord| {
+                (e.t >= from && e.reason() == *reason && e.message().contains(contains)).then_some(e.t)
+            };
             scan(at, log.events.len(), log.events.iter().skip(at), found)
         }
         Anchor::Request { method, path_ends } => {

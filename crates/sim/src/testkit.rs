@@ -53,7 +53,7 @@ impl Probe {
                 format!("{} {} -> {outcome}", r.method.as_str(), r.path)
             })
             .collect();
-        out.extend(self.log.events[events..].iter().map(|e| format!("event {}: {}", e.reason, e.message)));
+        out.extend(self.log.events[events..].iter().map(|e| format!("event {}: {}", e.reason(), e.message())));
         out.extend(timers.into_iter().map(|(at, _, timer)| {
             let delay = Duration::from_millis((at - self.now).as_millis() as u64);
             format!("timer +{} {timer:?}", format_go_duration(delay))

@@ -59,10 +59,10 @@ fn cordon_patches_spec_and_the_controller_adds_the_taint() {
     let node = tl.at(s(95)).node("node-1").expect("node-1");
     assert!(node.spec.unschedulable && node.has_taint("node.kubernetes.io/unschedulable", "NoSchedule"));
     // The kubelet notices on its next status sync.
-    let event = |reason: &str| log.events.iter().find(|e| e.reason == reason).map(|e| (e.t, e.message.clone()));
+    let event = |reason: &str| log.events.iter().find(|e| e.reason() == reason).map(|e| (e.t, e.message()));
     let (at, message) = event("NodeNotSchedulable").expect("NodeNotSchedulable");
     assert!(at > s(90) && at <= s(101), "{at:?}");
-    assert_eq!(&*message, "Node node-1 status is now: NodeNotSchedulable");
+    assert_eq!(message, "Node node-1 status is now: NodeNotSchedulable");
     // Uncordon: `null`, the taint goes, NodeSchedulable.
     let unpatch =
         log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.method == Method::Patch).nth(1).unwrap();
@@ -249,9 +249,9 @@ fn local_storage_refuses_the_drain_unless_emptydir_data_may_go() {
         .log()
         .events
         .iter()
-        .find(|e| e.reason == "FailedScheduling" && e.t > s(120))
+        .find(|e| e.reason() == "FailedScheduling" && e.t > s(120))
         .expect("the replacement cannot be scheduled");
-    assert!(pending.message.contains("1 node(s) were unschedulable"), "{}", pending.message);
+    assert!(pending.message().contains("1 node(s) were unschedulable"), "{}", pending.message());
     // Only one cache: a second is refused.
     let again = allowed.at(s(200)).check_action(ActionKind::CreateCache, Some("node-2"));
     assert_eq!(again.map_err(|r| r.to_string()), Err("the Deployment cache already exists".into()));

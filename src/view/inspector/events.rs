@@ -66,17 +66,18 @@ pub fn event_list(timeline: &Timeline, t: SimTime, cap: usize) -> EventList {
     let (log, snapshot) = (timeline.log(), timeline.at(t));
     let now = snapshot.wall();
     let end = log.events.partition_point(|e| e.t <= t);
-    let mut keys: Vec<&ObjectKey> = Vec::new();
+    let mut keys: Vec<ObjectKey> = Vec::new();
     let mut capped = false;
     for record in log.events[..end].iter().rev() {
-        if keys.contains(&&*record.key) {
+        let key = record.key();
+        if keys.contains(&key) {
             continue;
         }
         if keys.len() == cap {
             capped = true;
             break;
         }
-        keys.push(&record.key);
+        keys.push(key);
     }
     let rows = keys
         .iter()

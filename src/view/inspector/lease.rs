@@ -28,7 +28,7 @@ pub fn next_pass(at: SimTime, phase: Duration) -> SimTime {
 /// When the node lifecycle controller's 5 s passes run, within their period, read off the log:
 /// its `RegisteredNode` events are recorded during a pass. `None` before its first such event.
 pub fn monitor_phase(log: &Log) -> Option<Duration> {
-    let e = log.events.iter().find(|e| e.reason == "RegisteredNode" && e.source == "node-controller")?;
+    let e = log.events.iter().find(|e| e.reason() == "RegisteredNode" && e.source() == "node-controller")?;
     let period = NODE_MONITOR_PERIOD.as_micros() as u64;
     Some(Duration::from_micros(e.t.as_micros() % period))
 }

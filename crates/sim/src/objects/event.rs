@@ -143,6 +143,15 @@ pub enum EventRecorder {
     EventsV1 { component: &'static str, instance: &'static str, action: &'static str },
 }
 
+impl EventRecorder {
+    /// The component the recorder names (`kubelet`, `node-controller`, `default-scheduler`, ...).
+    pub fn component(&self) -> &'static str {
+        match self {
+            EventRecorder::Legacy { component, .. } | EventRecorder::EventsV1 { component, .. } => component,
+        }
+    }
+}
+
 impl EventVersion {
     /// The Event this version is, built at the first call.
     pub fn shared(&self) -> Arc<Event> {
