@@ -121,7 +121,7 @@ pub fn verbose(r: &Request) -> String {
     // client-go's default for a JSON client.
     out.push_str("    Accept: application/json, */*\n");
     if let Some(ct) = r.content_type {
-        out.push_str(&format!("    Content-Type: {ct}\n"));
+        out.push_str(&format!("    Content-Type: {}\n", ct.as_str()));
     }
     let millis = (r.end - r.t).as_millis() as u64;
     match r.outcome {

@@ -24,18 +24,18 @@ use super::objects::{
     DaemonSet, Lease, MicroTime, Node, Object, OwnerReference, Pod, PodDisruptionBudget, Status, Taint, Text, Time,
     Toleration, set_pod_condition,
 };
-use super::record::{ChangeType, LeaseVersion, Log};
+use super::record::{ChangeType, ContentType, LeaseVersion, Log};
 use super::rng::Rng;
 use super::time::{SimTime, WallTime};
 
 /// The namespace node Leases live in.
 pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 /// Content type of strategic-merge patches.
-pub(crate) const SMP: &str = "application/strategic-merge-patch+json";
+pub(crate) const SMP: ContentType = ContentType::StrategicMergePatch;
 /// Content type of JSON merge patches (`kubectl label`).
-pub(crate) const MERGE_PATCH: &str = "application/merge-patch+json";
+pub(crate) const MERGE_PATCH: ContentType = ContentType::MergePatch;
 /// Content type of JSON bodies.
-pub(crate) const JSON: &str = "application/json";
+pub(crate) const JSON: ContentType = ContentType::Json;
 
 /// The taint TaintNodesByCondition adds to every new Node.
 pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";

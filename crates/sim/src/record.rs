@@ -356,7 +356,7 @@ pub struct Request {
     /// allocation), built only for the few that carry a name or a selector (a Pod list).
     pub query: std::borrow::Cow<'static, str>,
     /// `Content-Type` of the body, if there is one.
-    pub content_type: Option<&'static str>,
+    pub content_type: Option<ContentType>,
     pub outcome: Outcome,
     /// For failures without an answer, why the client gave up ([`Request::error`] words it).
     pub no_answer: Option<NoAnswer>,
@@ -364,6 +364,26 @@ pub struct Request {
     pub response: Option<Response>,
     /// Indices into [`Log::changes`] of the object changes this request made.
     pub changes: ChangeRange,
+}
+
+/// A request body's `Content-Type`: one byte in the log, where a `&str` took sixteen (58,000
+/// requests are kept whole in the 1,000-node hour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContentType {
+    Json,
+    StrategicMergePatch,
+    MergePatch,
+}
+
+impl ContentType {
+    /// The header's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContentType::Json => "application/json",
+            ContentType::StrategicMergePatch => "application/strategic-merge-patch+json",
+            ContentType::MergePatch => "application/merge-patch+json",
+        }
+    }
 }
 
 impl Request {

@@ -3,7 +3,7 @@
 //! 1 s polling, and the budget arithmetic.
 
 use nodeline_sim::objects::Object;
-use nodeline_sim::record::Body;
+use nodeline_sim::record::{Body, ContentType};
 use nodeline_sim::{
     Action, ActionKind, Actor, Chapter, Config, EVICTION_429, Method, Outcome, Scenario, SimTime, Timeline,
     parse_actions,
@@ -43,7 +43,7 @@ fn cordon_patches_spec_and_the_controller_adds_the_taint() {
     let patch =
         log.requests.iter().find(|r| r.actor == Actor::Kubectl && r.method == Method::Patch).expect("kubectl's PATCH");
     assert_eq!((patch.path.as_str(), patch.t), ("/api/v1/nodes/node-1", s(90)));
-    assert_eq!(patch.content_type, Some("application/strategic-merge-patch+json"));
+    assert_eq!(patch.content_type.map(ContentType::as_str), Some("application/strategic-merge-patch+json"));
     assert_eq!(patch.body, Some(Body::Json(serde_json::json!({ "spec": { "unschedulable": true } }))));
     // The taint comes from the node lifecycle controller's own PATCH, with a timeAdded.
     let taint = log

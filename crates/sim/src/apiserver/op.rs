@@ -248,7 +248,7 @@ impl ApiOp {
     }
 
     /// The body the request carries, and its content type.
-    pub(crate) fn body(&self) -> Option<(Body, &'static str)> {
+    pub(crate) fn body(&self) -> Option<(Body, crate::record::ContentType)> {
         let obj = |o: Object| Some((Body::Object(o), JSON));
         match self {
             ApiOp::GetNode(_)

@@ -12,7 +12,10 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::{Actor, Body, Change, ChangeRange, ChangeType, LeaseVersion, Method, Outcome, Request, Response, Version};
+use super::{
+    Actor, Body, Change, ChangeRange, ChangeType, ContentType, LeaseVersion, Method, Outcome, Request, Response,
+    Version,
+};
 use crate::chunked::{self, Chunked};
 use crate::objects::{Lease, MicroTime, Text};
 use crate::time::{SimTime, WallTime};
@@ -139,7 +142,7 @@ struct RenewedLease {
     node: Option<Text>,
     path: Text,
     query: &'static str,
-    content_type: Option<&'static str>,
+    content_type: Option<ContentType>,
     /// The Lease as last written whole (the renewals' `base`).
     base: Arc<Lease>,
     /// The sender's wall clock: a renewal's `renewTime` less the instant it was sent, in
@@ -544,7 +547,7 @@ mod tests {
         Request {
             method: Method::Put,
             path: "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1".into(),
-            content_type: Some("application/json"),
+            content_type: Some(ContentType::Json),
             body: Some(Body::Renewal { base: base.clone(), resource_version: read_rv, renew_time }),
             response: Some(Response::Renewal(LeaseVersion::renewed(base.clone(), read_rv + 1, renew_time))),
             changes: ChangeRange::new(change, change + 1),
