@@ -10,7 +10,6 @@
 //! Writing an Event is a request too, but the timeline keeps Events on their own track, so they
 //! are not logged as requests.
 
-use super::strings::{cat, hex};
 use std::hash::{Hash, Hasher};
 
 use rustc_hash::FxHasher;
@@ -23,6 +22,7 @@ use super::ctx::Io;
 use super::objects::{EventRecorder, EventVersion, ObjectKey, ObjectReference, Text};
 use super::record::{ChangeType, EventRecord};
 use super::rng::Rng;
+use super::strings::{cat, hex};
 use super::time::SimTime;
 
 /// A cache key kept as a 128-bit digest of its parts (two FxHash passes with different seeds),

@@ -553,8 +553,8 @@ impl Change {
 }
 
 /// A Kubernetes Event being recorded (created, or counted again). Kept small, as thousands are
-/// (23,000 in the 1,000-node hour): the Event's version holds the reason, type, message and
-/// source, and the involved object is shared with it.
+/// (23,000 in the 1,000-node hour): it points at the Event's version, which holds the reason,
+/// type, message and source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventRecord {
     pub seq: u64,
@@ -569,6 +569,7 @@ pub struct EventRecord {
 }
 
 impl EventRecord {
+    /// The Event's reason (`Scheduled`, `NodeNotReady`, ...).
     pub fn reason(&self) -> &'static str {
         self.version.reason
     }
@@ -578,6 +579,7 @@ impl EventRecord {
         self.version.type_
     }
 
+    /// The Event's message.
     pub fn message(&self) -> &str {
         &self.version.message
     }

@@ -75,6 +75,7 @@ impl Rng {
         let b = self.next_u64();
         Uuid(a, b)
     }
+
     /// `n` characters from the Kubernetes name-suffix alphabet.
     pub fn name_suffix(&mut self, n: usize) -> String {
         (0..n).map(|_| NAME_ALPHABET[self.below(NAME_ALPHABET.len() as u64) as usize] as char).collect()
