@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::is_zero;
 use super::meta::ObjectMeta;
 use super::pod::PodSpec;
 use super::policy::LabelSelector;
@@ -122,8 +123,4 @@ pub struct StatefulSetStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
     pub available_replicas: i32,
-}
-
-fn is_zero(n: &i32) -> bool {
-    *n == 0
 }

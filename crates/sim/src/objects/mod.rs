@@ -50,6 +50,12 @@ pub use volume_attachment::{VolumeAttachment, VolumeAttachmentSource, VolumeAtta
 
 pub(crate) use pod::{order_pod_conditions, pinned_to, set_pod_condition};
 
+/// An `omitempty` number: serde's `skip_serializing_if` for the API's integer fields that Go
+/// omits at zero.
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
+}
+
 /// How an object changed (a watch event's type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]

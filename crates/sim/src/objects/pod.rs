@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::is_zero;
 use super::meta::{ObjectMeta, ObjectReference, Time};
 use crate::shared::Shared;
 
@@ -221,10 +222,6 @@ pub struct PodStatus {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,
     pub qos_class: Cow<'static, str>,
-}
-
-fn is_zero(n: &i64) -> bool {
-    *n == 0
 }
 
 fn no_items<T>(list: &Shared<Vec<T>>) -> bool {
