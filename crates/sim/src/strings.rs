@@ -26,26 +26,21 @@ pub(crate) use cat;
 
 /// `n` in decimal, on the stack.
 pub(crate) fn decimal(n: u64) -> Digits {
-    let mut d = Digits { buf: [0; 20], start: 20 };
-    let mut n = n;
-    loop {
-        d.start -= 1;
-        d.buf[d.start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return d;
-        }
-    }
+    digits(n, 10)
 }
 
 /// `n` in lowercase hexadecimal, on the stack (`{:x}`).
 pub(crate) fn hex(n: u64) -> Digits {
+    digits(n, 16)
+}
+
+/// `n`'s digits in `base` (at most 16), most significant first.
+fn digits(mut n: u64, base: u64) -> Digits {
     let mut d = Digits { buf: [0; 20], start: 20 };
-    let mut n = n;
     loop {
         d.start -= 1;
-        d.buf[d.start] = b"0123456789abcdef"[(n % 16) as usize];
-        n /= 16;
+        d.buf[d.start] = b"0123456789abcdef"[(n % base) as usize];
+        n /= base;
         if n == 0 {
             return d;
         }
