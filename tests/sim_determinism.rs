@@ -139,6 +139,13 @@ fn forking_is_building_with_the_combined_actions() {
     t.run_until(SimTime::from_secs(50 * 60));
     let kill = Action::on(ActionKind::KillKubelet, "node-2", ms(2_467_300));
     fork_and_compare(&mut t, kill.clone(), std::slice::from_ref(&kill));
+
+    // Far behind the horizon, where checkpoints are thinned: the fork starts from one further
+    // back than the last ten minutes.
+    let mut t = Timeline::new(Chapter::KubeletRestart, Config::default());
+    t.run_until(SimTime::from_secs(6 * 3600));
+    let kill = Action::on(ActionKind::KillKubelet, "node-2", ms(6_010_700));
+    fork_and_compare(&mut t, kill.clone(), std::slice::from_ref(&kill));
 }
 
 /// A fork at the very instant of a scripted input: `fork` keeps the script's inputs at `t`
