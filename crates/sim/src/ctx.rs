@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
-use super::objects::{EventVersion, Kind, Object, Status};
+use super::objects::{EventVersion, Kind, Object, ObjectReference, Status};
 use super::profile::Profile;
 use super::record::{
     Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, NoAnswer, Outcome, Request, Response, Severity,
@@ -292,6 +292,16 @@ impl Io<'_> {
         let wall = self.wall();
         let mut exec = Exec { now: self.now, wall, log: self.log, rng: self.rng, request: None, renewal: false };
         self.api.store_event(&mut exec, event, change)
+    }
+
+    /// An Event's involved object, kept once in the log however many Events name it.
+    pub(crate) fn share_reference(&mut self, object: ObjectReference) -> Arc<ObjectReference> {
+        self.log.share_reference(object)
+    }
+
+    /// An Event's message, kept once in the log however many Events carry it.
+    pub(crate) fn share_message(&mut self, message: String) -> Arc<str> {
+        self.log.share_message(message)
     }
 
     /// Records that an Event was written (the timeline's Events track).

@@ -221,8 +221,8 @@ impl Recorder {
             message: &message,
         });
         let existing = self.seen.get(&key).cloned();
-        let message: Arc<str> = message.into();
-        let object = Arc::new(object);
+        let message = ctx.share_message(message);
+        let object = ctx.share_reference(object);
         let (event_key, count, version) =
             match existing.and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e))) {
                 Some((k, n, stored)) => {

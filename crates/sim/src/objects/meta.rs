@@ -98,7 +98,7 @@ pub struct OwnerReference {
 }
 
 /// `v1.ObjectReference`, as Events and Bindings use it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectReference {
     #[serde(skip_serializing_if = "str::is_empty")]
