@@ -120,7 +120,7 @@ fn nodeline_kubectl_deletes_a_pod_and_waits_for_it() {
     let sent: Vec<_> = log.requests.iter().filter(|r| r.t >= at && r.actor == Actor::Kubectl).collect();
     let path = format!("/api/v1/namespaces/default/pods/{name}");
     assert_eq!((sent[0].method, sent[0].path.as_str()), (Method::Delete, path.as_str()));
-    assert_eq!(sent[0].body, Some(Body::Json(serde_json::json!({ "propagationPolicy": "Background" }))));
+    assert_eq!(sent[0].body, Some(Body::Json(serde_json::json!({ "propagationPolicy": "Background" }).into())));
     assert_eq!((sent[1].method, sent[1].path.as_str()), (Method::Get, path.as_str()));
     assert!(sent[2].query.ends_with("&limit=500&resourceVersion=0"), "{}", sent[2].query);
     assert!(sent[3].query.starts_with("allowWatchBookmarks=true&fieldSelector=metadata.name%3D"), "{}", sent[3].query);

@@ -1171,7 +1171,9 @@ fn check_change(
         .iter()
         .map(|r| {
             let body = match &r.body {
-                Some(nodeline::sim::Body::Json(v)) => format!(" [{}] {v}", r.content_type.map_or("", |c| c.as_str())),
+                Some(nodeline::sim::Body::Json(v)) => {
+                    format!(" [{}] {}", r.content_type.map_or("", |c| c.as_str()), v.as_str())
+                }
                 _ => String::new(),
             };
             format!("{} {}?{}{body}", r.method.as_str(), r.path, untimed(&r.query))

@@ -63,8 +63,8 @@ fn check_timeline(name: &str, timeline: &Timeline, tally: &mut Tally) {
                 let v = binding.json().expect("a Binding's document");
                 tally.check(format!("{what} (Binding)"), round_trip_diff::<Binding>(&v));
             }
-            Some(Body::Json(v)) if v.get("kind") == Some(&json!("DeleteOptions")) => {
-                tally.check(format!("{what} (DeleteOptions)"), round_trip_diff::<DeleteOptions>(v));
+            Some(Body::Json(text)) if text.value().get("kind") == Some(&json!("DeleteOptions")) => {
+                tally.check(format!("{what} (DeleteOptions)"), round_trip_diff::<DeleteOptions>(&text.value()));
             }
             _ => {}
         }

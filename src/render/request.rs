@@ -33,7 +33,7 @@ pub fn request_body(r: &Request) -> Option<String> {
         Body::StatusPatch { base, wanted } => {
             json::to_string_compact(&super::patch::node_status(&base.to_json(), &wanted.to_json()))
         }
-        Body::Json(v) => json::to_string_compact(v),
+        Body::Json(text) => json::to_string_compact(&text.value()),
         Body::PodStatus { .. } | Body::Binding(_) => json::to_string_compact(&body.json()?),
         Body::Renewal { .. } => object_json(&body.object()?),
     })

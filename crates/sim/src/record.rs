@@ -243,8 +243,9 @@ pub enum Body {
     /// A strategic-merge patch of a Node's status, from the version the sender read to the one it
     /// wants; the patch document is computed from the two when it is shown.
     StatusPatch { base: Object, wanted: Object },
-    /// Any other JSON document (label and taint patches, bindings, delete options).
-    Json(serde_json::Value),
+    /// Any other JSON document (label, annotation, podCIDR and taint patches, evictions, delete
+    /// options), kept as its text ([`JsonText`]).
+    Json(JsonText),
     /// A strategic-merge patch of a Pod's status (the kubelet's status manager, the scheduler's
     /// and controllers' conditions): the status sent, with the uid precondition when the sender
     /// sets one (empty otherwise). The JSON document is built when it is shown ([`Body::json`]),
@@ -292,7 +293,7 @@ impl Body {
     /// options): built for a [`Body::PodStatus`] and a [`Body::Binding`].
     pub fn json(&self) -> Option<serde_json::Value> {
         match self {
-            Body::Json(v) => Some(v.clone()),
+            Body::Json(text) => Some(text.value()),
             Body::PodStatus { uid, status } if uid.is_empty() => Some(serde_json::json!({ "status": status })),
             Body::PodStatus { uid, status } => {
                 Some(serde_json::json!({ "metadata": { "uid": uid }, "status": status }))
@@ -310,6 +311,32 @@ impl Body {
             })),
             Body::Object(_) | Body::StatusPatch { .. } | Body::Renewal { .. } => None,
         }
+    }
+}
+
+/// A JSON document kept as its compact text, parsed again when it is shown
+/// ([`JsonText::value`]): a `serde_json::Value` of a patch like `{"spec":{"podCIDR":…}}` is a
+/// tree of maps, 1,200 bytes where its text is 60 (the 1,000-node hour sends 3,000 of them).
+/// The round trip is exact: the documents hold strings, integers, booleans, nulls, arrays and
+/// maps, whose keys `serde_json` keeps sorted either way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonText(Box<str>);
+
+impl JsonText {
+    /// The document.
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.0).expect("a JSON text written from a value")
+    }
+
+    /// The compact text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<serde_json::Value> for JsonText {
+    fn from(value: serde_json::Value) -> JsonText {
+        JsonText(value.to_string().into_boxed_str())
     }
 }
 
@@ -1226,6 +1253,25 @@ mod key_tests {
         assert!(!Arc::ptr_eq(&first, &other), "another object's 404 is another Status");
         assert_eq!(first.message, "nodes \"node-1\" not found");
         assert_eq!(other.details.as_ref().map(|d| d.name.as_str()), Some("node-2"));
+    }
+
+    #[test]
+    fn a_json_body_is_kept_as_its_text_and_read_back_the_same() {
+        let patch = serde_json::json!({
+            "spec": { "taints": [{ "key": "node.kubernetes.io/unreachable", "effect": "NoExecute",
+                                    "timeAdded": "2026-03-02T09:00:00Z" }], "podCIDRs": ["10.244.1.0/24"] },
+            "metadata": { "labels": { "b": "2", "a": null } },
+            "gracePeriodSeconds": 30,
+            "unschedulable": true
+        });
+        let text = JsonText::from(patch.clone());
+        assert_eq!(text.value(), patch);
+        assert!(
+            text.as_str().starts_with("{\"gracePeriodSeconds\":30,\"metadata\":{\"labels\":{\"a\":null"),
+            "{}",
+            text.as_str()
+        );
+        assert_eq!(Body::Json(text).json(), Some(patch));
     }
 
     #[test]

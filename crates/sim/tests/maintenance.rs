@@ -44,7 +44,7 @@ fn cordon_patches_spec_and_the_controller_adds_the_taint() {
         log.requests.iter().find(|r| r.actor == Actor::Kubectl && r.method == Method::Patch).expect("kubectl's PATCH");
     assert_eq!((patch.path.as_str(), patch.t), ("/api/v1/nodes/node-1", s(90)));
     assert_eq!(patch.content_type.map(ContentType::as_str), Some("application/strategic-merge-patch+json"));
-    assert_eq!(patch.body, Some(Body::Json(serde_json::json!({ "spec": { "unschedulable": true } }))));
+    assert_eq!(patch.body, Some(Body::Json(serde_json::json!({ "spec": { "unschedulable": true } }).into())));
     // The taint comes from the node lifecycle controller's own PATCH, with a timeAdded.
     let taint = log
         .requests
@@ -52,6 +52,7 @@ fn cordon_patches_spec_and_the_controller_adds_the_taint() {
         .find(|r| r.t >= s(90) && r.actor == Actor::NodeLifecycleController && r.method == Method::Patch)
         .expect("the controller's taint patch");
     let Some(Body::Json(body)) = &taint.body else { panic!("a JSON patch") };
+    let body = body.value();
     let taints = body["spec"]["taints"].as_array().expect("taints");
     let t = taints.iter().find(|t| t["key"] == "node.kubernetes.io/unschedulable").expect("the unschedulable taint");
     assert_eq!(t["effect"], "NoSchedule");
@@ -66,7 +67,7 @@ fn cordon_patches_spec_and_the_controller_adds_the_taint() {
     // Uncordon: `null`, the taint goes, NodeSchedulable.
     let unpatch =
         log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.method == Method::Patch).nth(1).unwrap();
-    assert_eq!(unpatch.body, Some(Body::Json(serde_json::json!({ "spec": { "unschedulable": null } }))));
+    assert_eq!(unpatch.body, Some(Body::Json(serde_json::json!({ "spec": { "unschedulable": null } }).into())));
     let node = tl.at(s(155)).node("node-1").expect("node-1");
     assert!(!node.spec.unschedulable && !node.has_taint("node.kubernetes.io/unschedulable", "NoSchedule"));
     assert!(event("NodeSchedulable").is_some_and(|(t, _)| t > s(150) && t <= s(161)));

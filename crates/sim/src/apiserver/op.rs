@@ -258,7 +258,7 @@ impl ApiOp {
             | ApiOp::GetDaemonSet { .. } => None,
             ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
             ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
-                Body::Json(if *unschedulable {
+                json_body(if *unschedulable {
                     serde_json::json!({ "spec": { "unschedulable": true } })
                 } else {
                     serde_json::json!({ "spec": { "unschedulable": null } })
@@ -271,7 +271,7 @@ impl ApiOp {
                     delete["gracePeriodSeconds"] = (*g).into();
                 }
                 Some((
-                    Body::Json(serde_json::json!({
+                    json_body(serde_json::json!({
                         "kind": "Eviction",
                         "apiVersion": "policy/v1",
                         "metadata": { "name": name, "namespace": namespace, "creationTimestamp": null },
@@ -288,20 +288,20 @@ impl ApiOp {
                 SMP,
             )),
             ApiOp::PatchNodeLabels { labels, .. } => {
-                Some((Body::Json(serde_json::json!({ "metadata": { "labels": labels } })), MERGE_PATCH))
+                Some((json_body(serde_json::json!({ "metadata": { "labels": labels } })), MERGE_PATCH))
             }
             // A two-way merge patch: the whole list (no merge key), `null` once none is left.
             ApiOp::PatchNodeTaints { taints, .. } if taints.is_empty() => {
-                Some((Body::Json(serde_json::json!({ "spec": { "taints": null } })), SMP))
+                Some((json_body(serde_json::json!({ "spec": { "taints": null } })), SMP))
             }
             ApiOp::PatchNodeTaints { taints, .. } => {
-                Some((Body::Json(serde_json::json!({ "spec": { "taints": taints } })), SMP))
+                Some((json_body(serde_json::json!({ "spec": { "taints": taints } })), SMP))
             }
             ApiOp::PatchNodeAnnotations { annotations, .. } => {
-                Some((Body::Json(serde_json::json!({ "metadata": { "annotations": annotations } })), SMP))
+                Some((json_body(serde_json::json!({ "metadata": { "annotations": annotations } })), SMP))
             }
             ApiOp::PatchNodePodCidr { cidr, .. } => {
-                Some((Body::Json(serde_json::json!({ "spec": { "podCIDR": cidr, "podCIDRs": [cidr] } })), SMP))
+                Some((json_body(serde_json::json!({ "spec": { "podCIDR": cidr, "podCIDRs": [cidr] } })), SMP))
             }
             ApiOp::CreateLease(l) => obj(Object::Lease(Arc::new(l.clone()))),
             ApiOp::UpdateLease { lease, base } => match Body::renewal(base, lease) {
@@ -344,10 +344,10 @@ impl ApiOp {
                 if *background {
                     body["propagationPolicy"] = "Background".into();
                 }
-                Some((Body::Json(body), JSON))
+                Some((json_body(body), JSON))
             }
             // kubectl sends only what was set (`--cascade=background`).
-            ApiOp::DeleteNode(_) => Some((Body::Json(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
+            ApiOp::DeleteNode(_) => Some((json_body(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
             ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
             ApiOp::CreateStatefulSet(d) | ApiOp::UpdateStatefulSetStatus(d) => {
                 obj(Object::StatefulSet(Arc::new(d.clone())))
@@ -358,13 +358,13 @@ impl ApiOp {
             }
             ApiOp::CreateVolume(v) | ApiOp::UpdateVolumeStatus(v) => obj(Object::PersistentVolume(Arc::new(v.clone()))),
             ApiOp::MarkVolumeAttached(_) => {
-                Some((Body::Json(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
+                Some((json_body(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
             }
             ApiOp::DeleteVolumeAttachment(_) => {
-                Some((Body::Json(serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })), JSON))
+                Some((json_body(serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })), JSON))
             }
             ApiOp::DeleteLease { precondition_uid, .. } | ApiOp::DeleteCsiNode { precondition_uid, .. } => Some((
-                Body::Json(serde_json::json!({
+                json_body(serde_json::json!({
                     "kind": "DeleteOptions",
                     "apiVersion": "v1",
                     "preconditions": { "uid": precondition_uid },
@@ -374,4 +374,9 @@ impl ApiOp {
             )),
         }
     }
+}
+
+/// A JSON request body, kept as its text.
+fn json_body(value: serde_json::Value) -> Body {
+    Body::Json(value.into())
 }
