@@ -47,7 +47,7 @@ fn the_pod_names_its_claim_and_mounts_it() {
     assert_eq!(claim.claim_name, "data-db-0");
     assert_eq!(db.claim_names().collect::<Vec<_>>(), ["data-db-0"]);
     let mounts: Vec<(&str, &str)> =
-        db.spec.containers[0].volume_mounts.iter().map(|m| (m.name.as_str(), m.mount_path.as_str())).collect();
+        db.spec.containers[0].volume_mounts.iter().map(|m| (m.name.as_str(), &*m.mount_path)).collect();
     assert_eq!(mounts[0], ("data", "/data"));
     assert_eq!(mounts[1].1, "/var/run/secrets/kubernetes.io/serviceaccount");
     // The template mounts the volume but does not list it: the controller adds it.

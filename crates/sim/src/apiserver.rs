@@ -983,9 +983,9 @@ fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
             .any(|t| (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty()));
         if !tolerated {
             pod.spec.tolerations.push(Toleration {
-                key: key.to_string(),
+                key: key.into(),
                 operator: "Exists".into(),
-                value: String::new(),
+                value: "".into(),
                 effect: "NoExecute".into(),
                 toleration_seconds: Some(300),
             });

@@ -26,7 +26,7 @@ pub(crate) fn create_pod<T>(tolerating: bool, ctx: &mut Ctx<'_, T>) {
             vec![Toleration {
                 key: TAINT_NOT_READY.into(),
                 operator: "Exists".into(),
-                value: String::new(),
+                value: "".into(),
                 effect: "NoSchedule".into(),
                 toleration_seconds: None,
             }],

@@ -2,6 +2,7 @@
 
 use crate::shared::Shared;
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use super::objects::{Container, EmptyObject, ObjectMeta, Pod, PodSpec, PodStatus, ResourceRequirements, Toleration};
 use super::profile::Profile;
@@ -14,14 +15,17 @@ pub(crate) const WORKLOAD_IMAGE_DIGEST: &str =
 /// Its size, as containerd reports it after the pull.
 pub(crate) const WORKLOAD_IMAGE_SIZE: i64 = 72_195_292;
 
-/// The container every simulated Pod runs.
+/// The container every simulated Pod runs: its resources made once and shared by every Pod's.
 fn container() -> Container {
-    let requests: BTreeMap<String, String> =
-        [("cpu".to_string(), "100m".to_string()), ("memory".to_string(), "64Mi".to_string())].into_iter().collect();
+    static RESOURCES: LazyLock<Shared<ResourceRequirements>> = LazyLock::new(|| {
+        let requests: BTreeMap<String, String> =
+            [("cpu".to_string(), "100m".to_string()), ("memory".to_string(), "64Mi".to_string())].into_iter().collect();
+        Shared::new(ResourceRequirements { limits: BTreeMap::new(), requests })
+    });
     Container {
         name: "nginx".into(),
         image: WORKLOAD_IMAGE.into(),
-        resources: ResourceRequirements { limits: BTreeMap::new(), requests },
+        resources: RESOURCES.clone(),
         volume_mounts: Vec::new(),
         termination_message_path: "/dev/termination-log".into(),
         termination_message_policy: "File".into(),

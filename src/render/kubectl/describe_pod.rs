@@ -147,7 +147,7 @@ pub(super) fn tolerations(w: &mut Prefix, title: &str, tolerations: &[Toleration
     let mut lines: Vec<(String, String)> = tolerations
         .iter()
         .map(|t| {
-            let mut s = t.key.clone();
+            let mut s = t.key.to_string();
             if !t.value.is_empty() {
                 s.push('=');
                 s.push_str(&t.value);
@@ -163,7 +163,7 @@ pub(super) fn tolerations(w: &mut Prefix, title: &str, tolerations: &[Toleration
                 s.push_str(&[" for ", &secs.to_string(), "s"].concat());
             }
             s.push('\n');
-            (t.key.clone(), s)
+            (t.key.to_string(), s)
         })
         .collect();
     super::gosort::sort(&mut lines, &|a, b| a.0 < b.0);

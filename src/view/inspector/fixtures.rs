@@ -74,9 +74,9 @@ pub(super) fn pod(phase: &'static str, statuses: Vec<ContainerStatus>) -> Pod {
                 image: "nginx".into(),
                 resources: Default::default(),
                 volume_mounts: Vec::new(),
-                termination_message_path: String::new(),
-                termination_message_policy: String::new(),
-                image_pull_policy: String::new(),
+                termination_message_path: "".into(),
+                termination_message_policy: "".into(),
+                image_pull_policy: "".into(),
             }]
             .into(),
             ..PodSpec::default()

@@ -34,10 +34,10 @@ fn labels() -> std::collections::BTreeMap<String, String> {
 /// The tolerations `util.AddOrUpdateDaemonPodTolerations` adds to every daemon Pod (no
 /// `network-unavailable`: the agent does not use the host network).
 fn daemon_tolerations() -> Vec<Toleration> {
-    let t = |key: &str, effect: &str| Toleration {
+    let t = |key: &'static str, effect: &'static str| Toleration {
         key: key.into(),
         operator: "Exists".into(),
-        value: String::new(),
+        value: "".into(),
         effect: effect.into(),
         toleration_seconds: None,
     };

@@ -299,7 +299,7 @@ mod tests {
         let forever = Toleration {
             key: TAINT_UNREACHABLE.into(),
             operator: "Exists".into(),
-            value: String::new(),
+            value: "".into(),
             effect: "NoExecute".into(),
             toleration_seconds: None,
         };

@@ -290,7 +290,7 @@ impl Kubelet {
                     pod_uid: uid.into(),
                     namespace: pod.metadata.namespace.to_string(),
                     pod: pod.metadata.name.to_string(),
-                    name: container.clone(),
+                    name: container.to_string(),
                     id,
                     started_at: now,
                 });
@@ -473,7 +473,7 @@ impl Kubelet {
         set_pod_condition(&mut status, "ContainersReady", "False", "ContainersNotReady", unready, now);
         order_pod_conditions(&mut status, generation);
         status.container_statuses = vec![ContainerStatus {
-            name: c.name.as_str().into(),
+            name: Arc::from(&*c.name),
             state: ContainerState {
                 waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: "".into() }),
                 ..ContainerState::default()
@@ -481,7 +481,7 @@ impl Kubelet {
             last_state: ContainerState::default(),
             ready: false,
             restart_count: 0,
-            image: c.image.as_str().into(),
+            image: Arc::from(&*c.image),
             image_id: "".into(),
             container_id: "".into(),
             started: false,
@@ -505,7 +505,7 @@ impl Kubelet {
         order_pod_conditions(&mut status, generation);
         let started = Time::at(ctx.epoch + running.started_at.since_start());
         status.container_statuses = vec![ContainerStatus {
-            name: c.name.as_str().into(),
+            name: Arc::from(&*c.name),
             state: ContainerState {
                 running: Some(ContainerStateRunning { started_at: started }),
                 ..ContainerState::default()
