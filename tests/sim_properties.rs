@@ -14,7 +14,7 @@ use std::time::Duration;
 use common::{canonical, machine_before, node_before, rendering_difference, version_before};
 use nodeline::sim::objects::{Kind, Node, Object, ObjectKey, Pod};
 use nodeline::sim::{
-    Action, ActionKind, Actor, Body, ChangeType, Chapter, Config, KubeletState, Log, Method, SimTime, Timeline,
+    Action, ActionKind, Actor, Body, ChangeType, Chapter, Config, KubeletState, Log, Method, Request, SimTime, Timeline,
 };
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -154,12 +154,16 @@ fn runtime_down_since(log: &Log, name: &str, seq: u64) -> Option<SimTime> {
 
 /// Whether the request's body asserts Ready=True: a created Node that is Ready, or a status
 /// patch whose Ready condition differs from the sender's base and is True.
-fn claims_ready(body: &Body) -> bool {
-    match body {
-        Body::Object(Object::Node(n)) => n.ready_status() == Some("True"),
-        Body::StatusPatch { base: Object::Node(base), wanted: Object::Node(wanted) } => {
-            wanted.ready_status() == Some("True") && base.condition("Ready") != wanted.condition("Ready")
-        }
+fn claims_ready(request: &Request) -> bool {
+    match &request.body {
+        Some(Body::Object(Object::Node(n))) => n.ready_status() == Some("True"),
+        Some(Body::StatusPatch { .. }) => match request.status_patch() {
+            Some((Object::Node(base), wanted)) => {
+                let Object::Node(wanted) = &*wanted else { return false };
+                wanted.ready_status() == Some("True") && base.condition("Ready") != wanted.condition("Ready")
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -168,8 +172,8 @@ fn claims_ready(body: &Body) -> bool {
 /// than [`MAX_WAIT_FOR_CONTAINER_RUNTIME`] ago, which the kubelet cannot know yet).
 fn ready_only_from_a_healthy_kubelet(log: &Log) -> Check {
     for r in &log.requests {
-        let (Actor::Kubelet(machine), Some(body)) = (&r.actor, &r.body) else { continue };
-        if r.changes.is_empty() || !claims_ready(body) {
+        let Actor::Kubelet(machine) = &r.actor else { continue };
+        if r.changes.is_empty() || !claims_ready(&r) {
             continue;
         }
         let view = machine_before(log, machine, r.seq).ok_or_else(|| format!("no state for {machine}"))?;

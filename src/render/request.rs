@@ -30,7 +30,8 @@ pub fn request_body(r: &Request) -> Option<String> {
     let body = r.body.as_ref()?;
     Some(match body {
         Body::Object(o) => object_json(o),
-        Body::StatusPatch { base, wanted } => {
+        Body::StatusPatch { .. } => {
+            let (base, wanted) = r.status_patch()?;
             json::to_string_compact(&super::patch::node_status(&base.to_json(), &wanted.to_json()))
         }
         Body::Json(text) => json::to_string_compact(&text.value()),

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use nodeline::sim::objects::{Kind, Node, Object, ObjectKey};
-use nodeline::sim::record::{Body, Change, Response};
+use nodeline::sim::record::{Body, Change, Request, Response};
 use nodeline::sim::{Action, ActionKind, Chapter, Config, Log, MachineView, SimTime, Timeline};
 use serde_json::Value;
 
@@ -181,10 +181,14 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
 }
 
 /// A request body as JSON.
-pub(crate) fn body_json(body: &Body) -> Value {
+pub(crate) fn body_json(request: &Request) -> Value {
+    let Some(body) = &request.body else { return Value::Null };
     match body {
         Body::Object(o) => o.to_json(),
-        Body::StatusPatch { base, wanted } => serde_json::json!({ "base": base.to_json(), "wanted": wanted.to_json() }),
+        Body::StatusPatch { .. } => {
+            let (base, wanted) = request.status_patch().expect("a status patch's Nodes");
+            serde_json::json!({ "base": base.to_json(), "wanted": wanted.to_json() })
+        }
         Body::Json(_) | Body::PodStatus { .. } | Body::Binding(_) => body.json().unwrap_or(Value::Null),
         Body::Renewal { .. } => body.object().map(|o| o.to_json()).unwrap_or(Value::Null),
     }
@@ -209,7 +213,7 @@ pub(crate) type Entry = (u64, SimTime, String);
 pub(crate) fn canonical(log: &Log) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
     for r in &log.requests {
-        let body = r.body.as_ref().map(body_json).unwrap_or(Value::Null);
+        let body = body_json(&r);
         let response = r.response.as_ref().map(response_json).unwrap_or(Value::Null);
         out.push((
             r.seq,

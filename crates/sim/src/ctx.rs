@@ -569,6 +569,9 @@ impl Io<'_> {
                 Err(Reply::Err(*status))
             }
         };
+        if let (Some(body), Some(response)) = (&mut request.body, &request.response) {
+            body.forget_rebuildable(response);
+        }
         self.log.requests.push(request);
         reply
     }

@@ -284,7 +284,7 @@ impl ApiOp {
             ApiOp::CreateDaemonSet(d) | ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
-                Body::StatusPatch { base: Object::Node(base.clone()), wanted: Object::Node(wanted.clone()) },
+                Body::StatusPatch { base: Object::Node(base.clone()), wanted: Some(Object::Node(wanted.clone())) },
                 SMP,
             )),
             ApiOp::PatchNodeLabels { labels, .. } => {
