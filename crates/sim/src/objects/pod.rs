@@ -27,7 +27,7 @@ pub struct Pod {
 impl Pod {
     /// The condition of type `ty`, if present.
     pub fn condition(&self, ty: &str) -> Option<&PodCondition> {
-        self.status.conditions.iter().find(|c| c.type_ == ty)
+        self.status.conditions.iter().map(|c| &**c).find(|c| c.type_ == ty)
     }
 
     /// Whether the Pod's `Ready` condition is True.
@@ -206,8 +206,10 @@ pub struct PodStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
     pub phase: Cow<'static, str>,
+    /// Each condition shared between the status versions it is unchanged in (a version changes
+    /// one or two of its five or six).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<PodCondition>,
+    pub conditions: Vec<Shared<PodCondition>>,
     /// Why the Pod is in this state (e.g. `Terminated` after a graceful node shutdown).
     #[serde(skip_serializing_if = "str::is_empty")]
     pub message: Cow<'static, str>,
@@ -363,7 +365,10 @@ pub(crate) fn set_pod_condition(
 ) {
     let (reason, message) = (reason.into(), message.into());
     match status.conditions.iter_mut().find(|c| c.type_ == ty) {
+        // (Written only when it changes: an unchanged condition stays shared.)
+        Some(c) if c.status == value && c.reason == reason && c.message == message => {}
         Some(c) => {
+            let c = &mut **c;
             if c.status != value {
                 c.last_transition_time = now;
                 c.status = value;
@@ -375,7 +380,7 @@ pub(crate) fn set_pod_condition(
             // Exactly one more: a status's conditions are copied into every version that changes
             // them, with no room to spare.
             status.conditions.reserve_exact(1);
-            status.conditions.push(PodCondition {
+            status.conditions.push(Shared::new(PodCondition {
                 type_: ty,
                 observed_generation: 0,
                 status: value,
@@ -383,7 +388,7 @@ pub(crate) fn set_pod_condition(
                 last_transition_time: now,
                 reason,
                 message,
-            })
+            }))
         }
     }
 }
@@ -405,8 +410,35 @@ pub(crate) fn order_pod_conditions(status: &mut PodStatus, generation: Option<i6
     }
     if let Some(g) = generation {
         status.observed_generation = Some(g);
-        for c in &mut status.conditions {
+        for c in status.conditions.iter_mut().filter(|c| c.observed_generation != g) {
             c.observed_generation = g;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::WallTime;
+
+    /// A new status version shares the conditions it does not change with the one it came from.
+    #[test]
+    fn a_status_version_shares_its_unchanged_conditions() {
+        let at = |s: i64| Time(WallTime(s * 1_000_000));
+        let mut first = PodStatus::default();
+        set_pod_condition(&mut first, "PodScheduled", "True", "", "", at(0));
+        set_pod_condition(&mut first, "Ready", "False", "ContainersNotReady", "containers with unready status", at(0));
+        order_pod_conditions(&mut first, Some(1));
+        let mut next = first.clone();
+        set_pod_condition(&mut next, "PodScheduled", "True", "", "", at(5));
+        set_pod_condition(&mut next, "Ready", "True", "", "", at(5));
+        order_pod_conditions(&mut next, Some(1));
+        let scheduled = |s: &PodStatus| s.conditions.iter().find(|c| c.type_ == "PodScheduled").cloned().unwrap();
+        let ready = |s: &PodStatus| s.conditions.iter().find(|c| c.type_ == "Ready").cloned().unwrap();
+        assert!(std::ptr::eq(&*scheduled(&first), &*scheduled(&next)), "PodScheduled is unchanged and shared");
+        assert_eq!((ready(&first).status, ready(&next).status), ("False", "True"));
+        assert_eq!((ready(&next).last_transition_time, ready(&next).reason.as_ref()), (at(5), ""));
+        assert_eq!(scheduled(&next).last_transition_time, at(0), "no transition, no new time");
+        assert_eq!(next.conditions.iter().map(|c| c.observed_generation).collect::<Vec<_>>(), [1, 1]);
     }
 }
