@@ -833,7 +833,7 @@ impl Log {
         kept
     }
 
-    /// `message`, kept once however many Events carry it (`Created container: app`, the image's
+    /// `message`, kept once however many Events carry it (`Created container: nginx`, the image's
     /// `already present on machine`).
     pub(crate) fn share_message(&mut self, message: String) -> Arc<str> {
         if let Some(kept) = self.messages.get(message.as_str()) {

@@ -146,9 +146,9 @@ impl RowBase {
 
 /// One bit a request, set for those kept whole, with how many are set before every 64 (a rank
 /// index): where a request is kept, in constant time, for 1.5 bits a request. (A place for each
-/// request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept whole, a
-/// binary search at every read, made reading a Lease's versions, which the node lifecycle
-/// controller does for every node at every pass, twice as slow.)
+/// request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept whole
+/// put a binary search in every read of a renewed Lease's version, which the node lifecycle
+/// controller makes for every node at every pass, and the hour took noticeably longer to build.)
 #[derive(Clone, Debug, Default)]
 struct WholeBits {
     words: Vec<u64>,
