@@ -116,6 +116,25 @@ fn write_compact(out: &mut String, value: &Value) {
     }
 }
 
+/// `serde_json`'s compact text of a document (without floats) as Go's `encoding/json` writes it,
+/// [`to_string_compact`]: the same but for the characters Go escapes for HTML, which can only
+/// stand inside strings. (A request's JSON body is kept as `serde_json`'s text; this shows it
+/// without parsing it.)
+pub fn html_escaped(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len());
+    for c in compact.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// A JSON string literal as Go's `encoding/json` writes it (HTML escaping on).
 pub fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -147,6 +166,21 @@ pub fn write_string(out: &mut String, s: &str) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `serde_json`'s compact text, HTML-escaped, is what Go writes: every escape, key order,
+    /// integers.
+    #[test]
+    fn serde_json_compact_text_html_escaped_is_gos() {
+        let v = json!({
+            "z": "<a href=\"x\">&</a> \u{2028}\u{2029} é \\ \u{1}\u{8}\u{c}\n\r\t\u{1f}\u{7f}",
+            "b": [1, -2, 9_007_199_254_740_993_i64, true, null, {}, []],
+            "a": { "y": [{ "k": "v" }], "x": null },
+            "spec": { "taints": [{ "key": "node.kubernetes.io/unreachable", "effect": "NoExecute" }] }
+        });
+        let text = serde_json::to_string(&v).expect("serializes");
+        assert_eq!(html_escaped(&text), to_string_compact(&v));
+        assert!(html_escaped(&text).contains("\\u003ca href=\\\"x\\\"\\u003e\\u0026"), "{}", html_escaped(&text));
+    }
 
     #[test]
     fn indents_four_spaces_and_sorts_keys() {

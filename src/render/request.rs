@@ -34,8 +34,8 @@ pub fn request_body(r: &Request) -> Option<String> {
             let (base, wanted) = r.status_patch()?;
             json::to_string_compact(&super::patch::node_status(&base.to_json(), &wanted.to_json()))
         }
-        Body::Json(text) => json::to_string_compact(&text.value()),
-        Body::PodStatus { .. } | Body::Binding(_) => json::to_string_compact(&body.json()?),
+        Body::Json(text) => json::html_escaped(text.as_str()),
+        Body::PodStatus { .. } | Body::Binding(_) => json::to_string_compact(&body.built_json()?),
         Body::Renewal { .. } => object_json(&body.object()?),
     })
 }
