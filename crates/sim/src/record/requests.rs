@@ -32,8 +32,6 @@ enum Slot {
 /// `binary_search_by_key`, each giving a `Cow<Request>`.
 #[derive(Clone, Debug, Default)]
 pub struct Requests {
-    /// How many requests.
-    len: usize,
     /// Which requests are kept whole (the others are rows, in order): request `i` is the `k`-th
     /// kept whole, or row `i - k`, `k` being how many kept whole come before it.
     kept_whole: WholeBits,
@@ -231,12 +229,12 @@ impl RenewedLease {
 impl Requests {
     /// How many requests.
     pub fn len(&self) -> usize {
-        self.len
+        self.whole.len() + self.renewals.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Where request `index` (which must exist) is kept.
@@ -248,7 +246,7 @@ impl Requests {
     /// The index of the first request for which `pred` (given an index) is false, as
     /// `slice::partition_point`.
     fn partition_index(&self, mut pred: impl FnMut(usize) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.len);
+        let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if pred(mid) {
@@ -273,9 +271,8 @@ impl Requests {
                 self.push_row(&renewal);
             }
             None => {
-                self.kept_whole.push(self.len, true);
+                self.kept_whole.push(self.len(), true);
                 self.whole.push(request);
-                self.len += 1;
             }
         }
     }
@@ -328,9 +325,8 @@ impl Requests {
                 base.row(r).expect("a renewal is a row of its own base")
             }
         };
-        self.kept_whole.push(self.len, false);
+        self.kept_whole.push(self.len(), false);
         self.renewals.push(row);
-        self.len += 1;
     }
 
     /// Row `i`, read back.
@@ -471,18 +467,18 @@ impl Requests {
 
     /// The request at `index`, if there is one.
     pub fn get(&self, index: usize) -> Option<Cow<'_, Request>> {
-        (index < self.len).then(|| self.read(self.slot(index)))
+        (index < self.len()).then(|| self.read(self.slot(index)))
     }
 
     /// The request at `index` (as `list[index]`: panics past the end).
     pub fn at(&self, index: usize) -> Cow<'_, Request> {
-        assert!(index < self.len, "request {index} of {}", self.len);
+        assert!(index < self.len(), "request {index} of {}", self.len());
         self.read(self.slot(index))
     }
 
     /// When request `index` was sent, without building it (panics past the end).
     pub fn t(&self, index: usize) -> SimTime {
-        assert!(index < self.len, "request {index} of {}", self.len);
+        assert!(index < self.len(), "request {index} of {}", self.len());
         self.t_of(self.slot(index))
     }
 
@@ -495,7 +491,7 @@ impl Requests {
 
     /// The last request.
     pub fn last(&self) -> Option<Cow<'_, Request>> {
-        self.len.checked_sub(1).map(|i| self.at(i))
+        self.len().checked_sub(1).map(|i| self.at(i))
     }
 
     /// Keeps the first `len` requests.
@@ -506,7 +502,6 @@ impl Requests {
         // The first `len` requests: those kept whole before `len`, and the rows of the rest.
         let whole = self.kept_whole.before(len);
         let renewals = len - whole;
-        self.len = len;
         self.kept_whole.truncate(len);
         self.whole.truncate(whole);
         self.renewals.truncate(renewals);
@@ -521,12 +516,12 @@ impl Requests {
 
     /// The requests from index `start` on, in order (empty if there are not so many).
     pub fn iter_from(&self, start: usize) -> Iter<'_> {
-        let start = start.min(self.len);
+        let start = start.min(self.len());
         Iter {
             requests: self,
             front: start,
             whole_front: self.kept_whole.before(start),
-            back: self.len,
+            back: self.len(),
             whole_back: self.whole.len(),
         }
     }
