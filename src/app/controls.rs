@@ -36,7 +36,7 @@ pub fn Controls() -> impl IntoView {
         records.track();
         let at = ctx.playback.with_untracked(|p| p.t);
         ctx.with_session(|s| {
-            s.at(at).machines().iter().map(|m| (m.name.clone(), m.hostname.clone())).collect::<Vec<_>>()
+            s.at(at).machines().iter().map(|m| (m.name.to_string(), m.hostname.to_string())).collect::<Vec<_>>()
         })
     });
     let index = Memo::new(move |_| vm::clamp_machine(ctx.machine.get(), machines.with(Vec::len)));

@@ -132,7 +132,7 @@ pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>) -> Vec<Butt
 
 /// The machines' names at the snapshot's instant.
 pub fn machine_names(snapshot: &Snapshot<'_>) -> Vec<String> {
-    snapshot.machines().iter().map(|m| m.name.clone()).collect()
+    snapshot.machines().iter().map(|m| m.name.to_string()).collect()
 }
 
 /// The reader's actions in the link notation (`kill-kubelet@1m30s,start-kubelet@2m`), if any.

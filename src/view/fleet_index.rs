@@ -138,7 +138,7 @@ impl FleetIndex {
             };
             let track = self.track(&r.view.hostname);
             self.tracks[track].machine = Some(self.machines.len());
-            self.machines.push(Machine { hostname: r.view.hostname.clone(), zone, since: r.t, track });
+            self.machines.push(Machine { hostname: r.view.hostname.to_string(), zone, since: r.t, track });
         }
         self.records = log.machines.len();
         // Only Nodes and Pods are read (a renewed Lease's version is never built here).

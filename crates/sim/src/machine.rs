@@ -3,6 +3,7 @@
 //! machine itself, with its kubelet, is a component (`kubelet::Machine`); these are the plain
 //! values it is described and recorded by.
 
+use super::objects::Text;
 use super::time::{SimTime, format_go_duration};
 
 /// How a machine starts, as a scenario describes it.
@@ -84,23 +85,26 @@ impl ShutdownPeriods {
 }
 
 /// A container running on a machine, owned by containerd (it survives the kubelet and containerd
-/// restarts: the shim keeps it running).
+/// restarts: the shim keeps it running). Its texts are shared (the Pod's own names and uid): the
+/// machine's list is copied whenever it changes after a recorded view or a checkpoint shared it,
+/// and a copy then copies no string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunningContainer {
-    pub pod_uid: String,
-    pub namespace: String,
-    pub pod: String,
-    pub name: String,
-    pub id: String,
+    pub pod_uid: Text,
+    pub namespace: Text,
+    pub pod: Text,
+    pub name: Text,
+    pub id: Text,
     pub started_at: SimTime,
 }
 
 /// What can be seen of a machine at one moment (the stage draws it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MachineView {
-    pub name: String,
-    pub hostname: String,
-    pub ip: String,
+    /// Its texts are the host's own, shared (a fleet records thousands of views).
+    pub name: Text,
+    pub hostname: Text,
+    pub ip: Text,
     pub kubelet: KubeletState,
     pub runtime_up: bool,
     pub cni_ready: bool,

@@ -26,6 +26,14 @@ impl<T> Shared<T> {
     }
 }
 
+#[cfg(test)]
+impl<T> Shared<T> {
+    /// Whether the two hold one value (tests of what is shared).
+    pub(crate) fn ptr_eq(a: &Shared<T>, b: &Shared<T>) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+}
+
 impl<T> From<T> for Shared<T> {
     fn from(value: T) -> Shared<T> {
         Shared::new(value)

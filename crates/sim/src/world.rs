@@ -518,7 +518,7 @@ impl World {
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
                     let mut spec = MachineSpec::new(&format!("{host}-dup"));
-                    spec.hostname = host;
+                    spec.hostname = host.to_string();
                     self.add_machine(spec, log);
                 }
                 ActionKind::CreateCache => {
@@ -685,7 +685,7 @@ pub(crate) fn check_action(
             }
             let host = &view.expect("targets a machine").hostname;
             if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
-                return Err(Refusal::DuplicateExists(host.clone()));
+                return Err(Refusal::DuplicateExists(host.to_string()));
             }
         }
         ActionKind::CreateCache => {
@@ -694,7 +694,7 @@ pub(crate) fn check_action(
                 return Err(Refusal::DeploymentExists(CACHE_DEPLOYMENT.into()));
             }
             if !node_exists(&v.hostname) {
-                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+                return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));
             }
             if pods >= MAX_PODS {
                 return Err(Refusal::TooManyPods(MAX_PODS));
@@ -711,20 +711,20 @@ pub(crate) fn check_action(
             // The reader's kubectl, from outside the machine: the Node must exist.
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {
-                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+                return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));
             }
         }
         // The reader's kubectl: a Pod that is not there gets the API server's NotFound.
         ActionKind::CreatePdb(_) | ActionKind::CreateDaemonSet | ActionKind::DeletePod(_) => {}
         ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
             let v = view.expect("targets a machine");
-            let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.clone())) };
+            let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.to_string())) };
             let tainted = n.spec.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE);
             if kind == ActionKind::TaintOutOfService && tainted {
-                return Err(Refusal::OutOfServiceAlreadyTainted(v.hostname.clone()));
+                return Err(Refusal::OutOfServiceAlreadyTainted(v.hostname.to_string()));
             }
             if kind == ActionKind::UntaintOutOfService && !tainted {
-                return Err(Refusal::OutOfServiceNotTainted(v.hostname.clone()));
+                return Err(Refusal::OutOfServiceNotTainted(v.hostname.to_string()));
             }
         }
         ActionKind::CreateStatefulSet => {
@@ -745,7 +745,7 @@ pub(crate) fn check_action(
             // run, but the Node must exist and the machine must reach the API server.
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {
-                return Err(Refusal::NodeNotRegistered(v.hostname.clone()));
+                return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));
             }
             if v.network_cut {
                 return Err(Refusal::MachineCannotReach(name.to_string()));

@@ -188,13 +188,13 @@ pub fn story_node(log: &Log, t: SimTime) -> Option<String> {
     (0..log.machine_count_at(t))
         .filter_map(|i| log.machine_at(i, t))
         .find(|m| m.name == machine || m.hostname == machine)
-        .map(|m| m.hostname.clone())
+        .map(|m| m.hostname.to_string())
 }
 
 /// The Node machine `index` registers at `t` (its hostname; the first machine's if there is no
 /// such machine): the inspector's default Node.
 pub fn machine_node(log: &Log, index: usize, t: SimTime) -> Option<String> {
-    log.machine_at(index, t).or_else(|| log.machine_at(0, t)).map(|m| m.hostname.clone())
+    log.machine_at(index, t).or_else(|| log.machine_at(0, t)).map(|m| m.hostname.to_string())
 }
 
 /// The Node tab: the `kubectl get node` line, the Conditions table and the taints.

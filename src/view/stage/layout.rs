@@ -189,8 +189,8 @@ fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, lang: La
         label: part(lang.text(net_key)),
     };
     MachineBox {
-        name: m.name.clone(),
-        ip: m.ip.clone(),
+        name: m.name.to_string(),
+        ip: m.ip.to_string(),
         rect,
         ip_inline: metrics.header < 30.0,
         label: lang.fill(Key::Machine, &[&format!("{} ({})", m.name, m.ip)]),

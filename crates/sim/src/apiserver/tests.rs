@@ -130,3 +130,43 @@ fn a_status_patch_makes_a_version_that_shares_the_senders_conditions_and_the_nod
     assert!(std::ptr::eq(&*stored.spec, &*created.spec), "the spec of the version before");
     assert!(!std::ptr::eq(&*stored.status.conditions, &*created.status.conditions));
 }
+
+#[test]
+fn admission_adds_the_default_tolerations_shared_or_after_the_pods_own() {
+    let mut api = ApiServer::default();
+    let mut log = Log::default();
+    let mut rng = Rng::new(1);
+    let mut exec =
+        Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
+    let mut create = |name: &str, own: Vec<Toleration>| {
+        let meta =
+            super::super::objects::ObjectMeta { name: name.into(), namespace: "default".into(), ..Default::default() };
+        let mut pod = super::super::workload::new_pod(meta, Vec::new(), super::super::profile::Profile::default());
+        pod.spec.tolerations = own.into();
+        let Ok(Answer::Object(Object::Pod(stored))) = api.execute(&mut exec, Caller::Trusted, ApiOp::CreatePod(pod))
+        else {
+            panic!("created")
+        };
+        stored
+    };
+    let (a, b) = (create("a", Vec::new()), create("b", Vec::new()));
+    let keys: Vec<(&str, &str, Option<i64>)> =
+        a.spec.tolerations.iter().map(|t| (&*t.key, &*t.effect, t.toleration_seconds)).collect();
+    assert_eq!(
+        keys,
+        [(TAINT_NOT_READY, "NoExecute", Some(300)), (TAINT_UNREACHABLE, "NoExecute", Some(300))],
+        "DefaultTolerationSeconds"
+    );
+    assert!(Shared::ptr_eq(&a.spec.tolerations, &b.spec.tolerations), "one list for every Pod without its own");
+    // A Pod that tolerates not-ready itself keeps its own and gets unreachable's after it.
+    let own = Toleration {
+        key: TAINT_NOT_READY.into(),
+        operator: "Exists".into(),
+        value: "".into(),
+        effect: "NoExecute".into(),
+        toleration_seconds: Some(60),
+    };
+    let c = create("c", vec![own]);
+    let keys: Vec<(&str, Option<i64>)> = c.spec.tolerations.iter().map(|t| (&*t.key, t.toleration_seconds)).collect();
+    assert_eq!(keys, [(TAINT_NOT_READY, Some(60)), (TAINT_UNREACHABLE, Some(300))]);
+}

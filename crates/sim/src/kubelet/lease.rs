@@ -38,11 +38,11 @@ impl Kubelet {
         ctx: &mut Ctx<'_, MachineTimer>,
     ) -> Result<OwnerReference, ()> {
         let host = h.hostname.clone();
-        match h.call_heartbeat(ctx, ApiOp::GetNode(host.clone())) {
+        match h.call_heartbeat(ctx, ApiOp::GetNode(host.to_string())) {
             Reply::Ok(Object::Node(node)) => Ok(OwnerReference {
                 api_version: "v1".into(),
                 kind: "Node".into(),
-                name: host,
+                name: host.to_string(),
                 uid: node.metadata.uid.to_string(),
                 controller: None,
                 block_owner_deletion: None,
@@ -110,7 +110,8 @@ impl Kubelet {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
                 // A conflict re-reads the Lease and tries again at once, within the same 5 tries.
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES
-                    && let Reply::Ok(Object::Lease(fresh)) = h.call_heartbeat(ctx, ApiOp::GetLease(h.hostname.clone()))
+                    && let Reply::Ok(Object::Lease(fresh)) =
+                        h.call_heartbeat(ctx, ApiOp::GetLease(h.hostname.to_string()))
                 {
                     let fresh = LeaseVersion::whole(fresh);
                     self.lease = Some(fresh.clone());
@@ -158,7 +159,7 @@ impl Kubelet {
     /// One attempt of `backoffEnsureLease`: GET the Lease, create it if missing.
     pub(super) fn lease_ensure(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, then_update: bool) {
         let host = h.hostname.clone();
-        match h.call_heartbeat(ctx, ApiOp::GetLease(host.clone())) {
+        match h.call_heartbeat(ctx, ApiOp::GetLease(host.to_string())) {
             Reply::Ok(Object::Lease(lease)) => {
                 let lease = LeaseVersion::whole(lease);
                 self.lease = Some(lease.clone());
@@ -175,7 +176,7 @@ impl Kubelet {
                 let mut lease = Lease::new(NODE_LEASE_NAMESPACE, &host);
                 lease.metadata.owner_references = vec![owner].into();
                 lease.spec = LeaseSpec {
-                    holder_identity: Some(host.clone()),
+                    holder_identity: Some(host.to_string()),
                     lease_duration_seconds: Some(LEASE_DURATION_SECONDS),
                     renew_time: Some(MicroTime(ctx.wall())),
                     ..LeaseSpec::default()

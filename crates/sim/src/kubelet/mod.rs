@@ -368,9 +368,14 @@ impl Machine {
         let name = h.hostname.clone();
         let actor = Actor::KubectlAsNode(name.as_str().into());
         let sender = Sender { hostname: &h.hostname, network_cut: h.network_cut, client: Client::Main };
-        ctx.call(actor.clone(), Some(sender), ApiOp::GetNode(name.clone()));
+        ctx.call(actor.clone(), Some(sender), ApiOp::GetNode(name.to_string()));
         let labels = [("node-role.kubernetes.io/worker".to_string(), String::new())].into_iter().collect();
-        ctx.call_with(actor, Some(sender), ApiOp::PatchNodeLabels { name, labels }, "fieldManager=kubectl-label");
+        ctx.call_with(
+            actor,
+            Some(sender),
+            ApiOp::PatchNodeLabels { name: name.to_string(), labels },
+            "fieldManager=kubectl-label",
+        );
     }
 }
 

@@ -287,11 +287,11 @@ impl Kubelet {
                 let now = ctx.now;
                 h.touch();
                 h.containers.push(RunningContainer {
-                    pod_uid: uid.into(),
-                    namespace: pod.metadata.namespace.to_string(),
-                    pod: pod.metadata.name.to_string(),
-                    name: container.to_string(),
-                    id,
+                    pod_uid: pod.metadata.uid.clone(),
+                    namespace: pod.metadata.namespace.clone(),
+                    pod: pod.metadata.name.clone(),
+                    name: container.as_ref().into(),
+                    id: id.into(),
                     started_at: now,
                 });
                 self.event(h, ctx, cref(), "Normal", "Started", format!("Started container {container}"));

@@ -60,8 +60,8 @@ impl Kubelet {
             if ip.type_ == "InternalIP" && ip.address == machine.ip && name.type_ == "Hostname" && name.address == *host);
         if !same_addresses {
             s.addresses = Shared::new(vec![
-                NodeAddress { type_: "InternalIP".into(), address: machine.ip.clone() },
-                NodeAddress { type_: "Hostname".into(), address: host.clone() },
+                NodeAddress { type_: "InternalIP".into(), address: machine.ip.to_string() },
+                NodeAddress { type_: "Hostname".into(), address: host.to_string() },
             ]);
         }
         s.capacity = machine.capacity.clone();
