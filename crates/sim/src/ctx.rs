@@ -421,7 +421,7 @@ impl Io<'_> {
                     let mut whole =
                         self.request(seq, actor, Some(from), &ApiOp::RenewLease { read, renew_time, slot }, query);
                     whole.outcome = Outcome::Code(200);
-                    whole.response = Some(Response::Renewal(stored.clone()));
+                    whole.response = Some(Response::Renewal(Box::new(stored.clone())));
                     whole.changes = ChangeRange::new(first_change as u32, first_change as u32 + 1);
                     assert_eq!(self.log.requests.last_renewal(), Some(whole), "a renewal row keeps its request");
                     let version = self.log.changes().at(first_change);
@@ -560,7 +560,7 @@ impl Io<'_> {
             }
             Ok(Answer::Renewed(version, slot)) => {
                 request.outcome = Outcome::Code(200);
-                request.response = Some(Response::Renewal(version.clone()));
+                request.response = Some(Response::Renewal(Box::new(version.clone())));
                 Ok(Answer::Renewed(version, slot))
             }
             Err(status) => {

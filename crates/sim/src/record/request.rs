@@ -261,8 +261,9 @@ pub enum Response {
     /// [`Log::share_status`]).
     Status(Arc<Status>),
     /// A renewed Lease as stored, kept compactly (see [`LeaseVersion`]); [`Response::object`]
-    /// builds it.
-    Renewal(LeaseVersion),
+    /// builds it. (Boxed: kept whole, only a few renewals carry it, and it made every answer of
+    /// the 58,000 requests the 1,000-node hour keeps whole 16 bytes longer.)
+    Renewal(Box<LeaseVersion>),
 }
 
 impl Response {

@@ -426,7 +426,7 @@ impl Requests {
                 let Some(Response::Renewal(version)) = &r.response else {
                     panic!("request {index} renewed a Lease");
                 };
-                (r.seq, r.t, version.clone())
+                (r.seq, r.t, LeaseVersion::clone(version))
             }
         };
         Change { seq: seq + 1, t, change: ChangeType::Modified, version: Version::Lease(version), request: Some(index) }
@@ -453,7 +453,7 @@ impl Requests {
                 resource_version: row.rv - row.rv_step as u64,
                 renew_time,
             }),
-            response: Some(Response::Renewal(LeaseVersion::renewed(lease.base.clone(), row.rv, renew_time))),
+            response: Some(Response::Renewal(Box::new(LeaseVersion::renewed(lease.base.clone(), row.rv, renew_time)))),
             changes: ChangeRange::new(row.change, row.change + 1),
         }
     }
@@ -668,7 +668,7 @@ mod tests {
             path: "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1".into(),
             content_type: Some(ContentType::Json),
             body: Some(Body::Renewal { base: base.clone(), resource_version: read_rv, renew_time }),
-            response: Some(Response::Renewal(LeaseVersion::renewed(base.clone(), read_rv + 1, renew_time))),
+            response: Some(Response::Renewal(Box::new(LeaseVersion::renewed(base.clone(), read_rv + 1, renew_time)))),
             changes: ChangeRange::new(change, change + 1),
             ..get(seq)
         }
@@ -699,7 +699,11 @@ mod tests {
                     resource_version: 15,
                     renew_time: MicroTime(WallTime(7)),
                 }),
-                response: Some(Response::Renewal(LeaseVersion::renewed(first.clone(), 16, MicroTime(WallTime(7))))),
+                response: Some(Response::Renewal(Box::new(LeaseVersion::renewed(
+                    first.clone(),
+                    16,
+                    MicroTime(WallTime(7)),
+                )))),
                 ..renewal(u32::MAX as u64 + 11, &first, 15, 6)
             },
         ]
@@ -747,7 +751,7 @@ mod tests {
             (last.seq, last.t, last.changes),
             (u32::MAX as u64 + 1, SimTime::from_secs(10_800), ChangeRange::new(3, 4))
         );
-        assert_eq!(last.response, Some(Response::Renewal(later)));
+        assert_eq!(last.response, Some(Response::Renewal(Box::new(later))));
         list.truncate(3);
         assert_eq!((list.renewals(), list.bases.len()), (2, 1), "a cut drops the bases of the rows it drops");
     }
