@@ -306,8 +306,7 @@ impl Io<'_> {
 
     /// Records that an Event was written (the timeline's Events track).
     pub(crate) fn push_event_record(&mut self, make: impl FnOnce(u64) -> EventRecord) {
-        let seq = self.log.seq();
-        self.log.events.push(make(seq));
+        self.log.push_event_record(make);
     }
 
     /// Sends one request to the API server, records it, and returns the answer.

@@ -374,6 +374,10 @@ pub struct Log {
     pub requests: Requests,
     /// The object versions, read through [`Log::changes`]: a renewal's is kept by its row.
     changes: ChangeList,
+    /// The Event version last recorded by its occurrence, until the occurrence is (debug builds
+    /// check that it builds the version).
+    #[cfg(debug_assertions)]
+    pending_event: Option<Change>,
     pub events: Vec<EventRecord>,
     pub lines: Vec<LogLine>,
     pub inputs: Vec<AppliedInput>,
@@ -472,7 +476,7 @@ pub(crate) struct LogMark {
 impl Log {
     /// Every object version (or deletion), in order.
     pub fn changes(&self) -> Changes<'_> {
-        Changes::new(&self.changes, &self.requests)
+        Changes::new(&self.changes, &self.requests, &self.events)
     }
 
     /// Replaces version `index` with `change`, if it is kept whole (not a renewal's): for tests
@@ -588,9 +592,36 @@ impl Log {
         self.push_version(t, change, Version::Object(object), request)
     }
 
-    /// Records a version of an Event, compactly (no request writes Events in the log).
+    /// Records a version of an Event (no request writes Events in the log), kept by the occurrence
+    /// the caller records next ([`Log::push_event_record`]) when that can build it (see
+    /// [`changes::event_change`]: `Added` exactly at the first count), whole otherwise.
     pub(crate) fn push_event(&mut self, t: SimTime, change: ChangeType, version: Arc<EventVersion>) -> u32 {
-        self.push_version(t, change, Version::Event(version), None)
+        if (change == ChangeType::Added) != (version.count == 1) || change == ChangeType::Deleted {
+            return self.push_version(t, change, Version::Event(version), None);
+        }
+        let seq = self.seq();
+        let idx = self.changes.len() as u32;
+        let record = Change { seq, t, change, version: Version::Event(version), request: None };
+        let slot = self.slot_of(&record);
+        self.history[slot].1.push(idx);
+        self.changes.push_by_event(self.events.len() as u32);
+        #[cfg(debug_assertions)]
+        {
+            self.pending_event = Some(record);
+        }
+        idx
+    }
+
+    /// Records an occurrence of an Event, which wrote the version [`Log::push_event`] recorded
+    /// just before, if any.
+    pub(crate) fn push_event_record(&mut self, make: impl FnOnce(u64) -> EventRecord) {
+        let seq = self.seq();
+        let occurrence = make(seq);
+        #[cfg(debug_assertions)]
+        if let Some(recorded) = self.pending_event.take() {
+            assert_eq!(changes::event_change(&occurrence), recorded, "an occurrence builds the version it keeps");
+        }
+        self.events.push(occurrence);
     }
 
     /// Records a renewed Lease, compactly. The Lease's place in `history` is found once for each
@@ -914,6 +945,7 @@ impl Ord for dyn KeyParts + '_ {
 mod key_tests {
     use super::*;
     use crate::objects::Node;
+    use crate::time::WallTime;
 
     fn node(name: &str) -> Object {
         Object::Node(Arc::new(Node::new(name)))
@@ -940,6 +972,73 @@ mod key_tests {
         assert_eq!(*one, [3]);
         one.cut(3);
         assert!(matches!(one, Versions::None));
+    }
+
+    /// An Event's versions are kept by the occurrences that wrote them: read back as recorded,
+    /// in the object's history, not among the versions kept whole, and cut back with the log.
+    #[test]
+    fn an_events_versions_are_kept_by_its_occurrences() {
+        let mut log = Log::default();
+        let object =
+            log.share_reference(ObjectReference { kind: "Node".into(), name: "node-1".into(), ..Default::default() });
+        let mut version = EventVersion {
+            name: "node-1.17a".into(),
+            namespace: "default".into(),
+            uid: crate::rng::Rng::new(1).uuid_value(),
+            resource_version: 5,
+            created: WallTime(1),
+            involved_object: object.clone(),
+            reason: "NodeReady",
+            type_: "Normal",
+            message: log.share_message("Node node-1 status is now: NodeReady".to_string()),
+            recorder: crate::objects::EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
+            first: WallTime(1),
+            last: WallTime(1),
+            count: 1,
+            built: Default::default(),
+        };
+        let occur = |log: &mut Log, t: u64, change: ChangeType, version: &EventVersion| {
+            let version = Arc::new(version.clone());
+            let idx = log.push_event(SimTime::from_secs(t), change, version.clone());
+            let count = version.count;
+            log.push_event_record(|seq| EventRecord {
+                seq,
+                t: SimTime::from_secs(t),
+                object: object.clone(),
+                version,
+                count,
+            });
+            idx as usize
+        };
+        let added = occur(&mut log, 1, ChangeType::Added, &version);
+        log.push_change(SimTime::from_secs(2), ChangeType::Added, node("node-1"), None);
+        let mark = log.mark();
+        version.count = 2;
+        version.last = WallTime(3);
+        let modified = occur(&mut log, 3, ChangeType::Modified, &version);
+        let changes = log.changes();
+        let first = changes.at(added);
+        assert!(matches!(first, Cow::Owned(_)), "built from its occurrence");
+        assert_eq!(
+            (first.seq, first.t, first.change),
+            (log.events[0].seq - 1, SimTime::from_secs(1), ChangeType::Added)
+        );
+        let second = changes.at(modified);
+        assert_eq!((second.seq, second.change), (log.events[1].seq - 1, ChangeType::Modified));
+        assert_eq!(second.event_version().map(|v| v.count), Some(2));
+        assert_eq!(changes.t(modified), SimTime::from_secs(3));
+        let kept: Vec<Kind> = changes.kept_whole().map(Change::kind).collect();
+        assert_eq!(kept, [Kind::Node], "only the Node's version is kept whole");
+        let now = log.version_of_at(Kind::Event, "default", "node-1.17a", SimTime::from_secs(9)).expect("stored");
+        assert_eq!(now.event_version().map(|v| v.count), Some(2));
+        log.truncate(mark);
+        assert_eq!((log.changes().len(), log.events.len()), (2, 1));
+        let then = log.version_of_at(Kind::Event, "default", "node-1.17a", SimTime::from_secs(9)).expect("stored");
+        assert_eq!(then.event_version().map(|v| v.count), Some(1), "the first version again");
+        // A Deleted version (or any the occurrence cannot build) is kept whole.
+        version.count = 1;
+        let deleted = log.push_event(SimTime::from_secs(4), ChangeType::Deleted, Arc::new(version.clone()));
+        assert!(matches!(log.changes().at(deleted as usize), Cow::Borrowed(c) if c.change == ChangeType::Deleted));
     }
 
     #[test]
