@@ -33,8 +33,15 @@ fn container() -> Container {
     }
 }
 
-/// A Pod as a client submits it, with the defaults the API server fills in.
+/// A Pod as a client submits it, with the defaults the API server fills in. Its spec (without
+/// tolerations of its own) and its status are the same for every new Pod, so every new Pod
+/// shares one of each until something writes them (admission copies the spec as it mounts the
+/// token volume): a fleet's Pods, each kept in the log as its POST sent it, hold one.
 pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: Profile) -> Pod {
+    static SPEC: LazyLock<Shared<PodSpec>> = LazyLock::new(|| Shared::new(pod_spec(Vec::new())));
+    static STATUS: LazyLock<Shared<PodStatus>> = LazyLock::new(|| {
+        Shared::new(PodStatus { phase: "Pending".into(), qos_class: "Burstable".into(), ..PodStatus::default() })
+    });
     let mut meta = meta;
     if profile == Profile::V1_34 {
         meta.generation = Some(1);
@@ -43,29 +50,61 @@ pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: P
         kind: "Pod",
         api_version: "v1",
         metadata: meta,
-        spec: PodSpec {
-            volumes: Vec::new().into(),
-            containers: vec![container()].into(),
-            restart_policy: "Always".into(),
-            termination_grace_period_seconds: 30,
-            dns_policy: "ClusterFirst".into(),
-            service_account_name: String::new(),
-            service_account: String::new(),
-            node_name: String::new(),
-            host_network: false,
-            security_context: EmptyObject {},
-            affinity: None,
-            scheduler_name: "default-scheduler".into(),
-            tolerations: tolerations.into(),
-            priority: 0,
-            enable_service_links: true,
-            preemption_policy: "PreemptLowerPriority".into(),
-        }
-        .into(),
-        status: Shared::new(PodStatus {
-            phase: "Pending".into(),
-            qos_class: "Burstable".into(),
-            ..PodStatus::default()
-        }),
+        spec: if tolerations.is_empty() { SPEC.clone() } else { Shared::new(pod_spec(tolerations)) },
+        status: STATUS.clone(),
+    }
+}
+
+/// A new Pod's spec, with `tolerations`.
+fn pod_spec(tolerations: Vec<Toleration>) -> PodSpec {
+    PodSpec {
+        volumes: Vec::new().into(),
+        containers: vec![container()].into(),
+        restart_policy: "Always".into(),
+        termination_grace_period_seconds: 30,
+        dns_policy: "ClusterFirst".into(),
+        service_account_name: String::new(),
+        service_account: String::new(),
+        node_name: String::new(),
+        host_network: false,
+        security_context: EmptyObject {},
+        affinity: None,
+        scheduler_name: "default-scheduler".into(),
+        tolerations: tolerations.into(),
+        priority: 0,
+        enable_service_links: true,
+        preemption_policy: "PreemptLowerPriority".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// New Pods share one spec and one status until one is written; the writer gets its own.
+    #[test]
+    fn new_pods_share_their_spec_and_status_until_written() {
+        let named = |name: &str| ObjectMeta { name: name.into(), ..ObjectMeta::default() };
+        let a = new_pod(named("a"), Vec::new(), Profile::V1_34);
+        let mut b = new_pod(named("b"), Vec::new(), Profile::V1_31);
+        assert!(Shared::ptr_eq(&a.spec, &b.spec) && Shared::ptr_eq(&a.status, &b.status));
+        assert_eq!((a.metadata.generation, b.metadata.generation), (Some(1), None));
+        assert_eq!((&*a.status.phase, &*a.spec.containers[0].image), ("Pending", WORKLOAD_IMAGE));
+        b.spec.node_name = "node-1".into();
+        assert!(!Shared::ptr_eq(&a.spec, &b.spec), "the writer copies");
+        assert_eq!((a.spec.node_name.as_str(), b.spec.node_name.as_str()), ("", "node-1"));
+        let tolerating = new_pod(
+            named("c"),
+            vec![Toleration {
+                key: "k".into(),
+                operator: "Exists".into(),
+                value: "".into(),
+                effect: "".into(),
+                toleration_seconds: None,
+            }],
+            Profile::V1_34,
+        );
+        assert_eq!(tolerating.spec.tolerations.len(), 1);
+        assert!(a.spec.tolerations.is_empty());
     }
 }
