@@ -66,9 +66,9 @@ pub(crate) struct Recorder {
     seen: Shared<VecMap<Digest, (Arc<ObjectKey>, i32)>>,
     /// The spam filter's token buckets, by the [`SpamKey`] of source, object and type.
     spam: Shared<VecMap<Digest, Bucket>>,
-    /// The host its last Event named (a kubelet's recorder names its own every time): shared by
-    /// the Events' `source.host` and `reportingInstance`.
-    host: Option<Arc<str>>,
+    /// The recorder its last new Event named (a kubelet's names its own host every time): shared
+    /// by the Events, which name it alike.
+    recorder: Option<Arc<EventRecorder>>,
 }
 
 /// The legacy recorder's spam filter key (`getSpamKey`): source, involved object and type; no
@@ -223,59 +223,69 @@ impl Recorder {
         let existing = self.seen.get(&key).cloned();
         let message = ctx.share_message(message);
         let object = ctx.share_reference(object);
-        let (event_key, count, version) =
-            match existing.and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e))) {
-                Some((k, n, stored)) => {
-                    let count = n + 1;
-                    // The scheduler's recorder writes a series at its second occurrence only.
-                    let version = if !matches!(source, Source::Scheduler { .. }) || count == 2 {
-                        let mut e = EventVersion::clone(&stored);
-                        e.count = count;
-                        e.last = wall_at;
-                        ctx.store_event(e, ChangeType::Modified)
-                    } else {
-                        stored
-                    };
-                    (k, count, version)
-                }
-                None => {
-                    let namespace: Text =
-                        if object.namespace.is_empty() { "default".into() } else { object.namespace.clone() };
-                    let nanos = ctx.event_nanos(wall_at);
-                    // (`{:x}` of the i64, which is never negative here.)
-                    let name: Text = cat!(object.name, ".", hex(nanos as u64)).into();
-                    let recorder = match source {
-                        Source::Scheduler { action } => {
-                            EventRecorder::EventsV1 { component, instance: SCHEDULER_INSTANCE, action }
-                        }
-                        _ => {
-                            let host = match &self.host {
-                                Some(kept) if **kept == *host => kept.clone(),
-                                _ => self.host.insert(host.into()).clone(),
-                            };
-                            EventRecorder::Legacy { component, host }
-                        }
-                    };
-                    let event = EventVersion {
-                        name: name.clone(),
-                        namespace: namespace.clone(),
-                        uid: ctx.rng.uuid_value(),
-                        resource_version: 0,
-                        created: ctx.wall(),
-                        involved_object: object.clone(),
-                        reason,
-                        type_,
-                        message: message.clone(),
-                        recorder,
-                        first: wall_at,
-                        last: wall_at,
-                        count: 1,
-                        built: Default::default(),
-                    };
-                    let version = ctx.store_event(event, ChangeType::Added);
-                    (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1, version)
-                }
-            };
+        let (event_key, count, version) = match existing
+            .and_then(|(k, n)| ctx.stored_event(&k.namespace, &k.name).map(|e| (k, n, e)))
+        {
+            Some((k, n, stored)) => {
+                let count = n + 1;
+                // The scheduler's recorder writes a series at its second occurrence only.
+                let version = if !matches!(source, Source::Scheduler { .. }) || count == 2 {
+                    let mut e = EventVersion::clone(&stored);
+                    e.count = count;
+                    e.last = wall_at;
+                    ctx.store_event(e, ChangeType::Modified)
+                } else {
+                    stored
+                };
+                (k, count, version)
+            }
+            None => {
+                let namespace: Text =
+                    if object.namespace.is_empty() { "default".into() } else { object.namespace.clone() };
+                let nanos = ctx.event_nanos(wall_at);
+                // (`{:x}` of the i64, which is never negative here.)
+                let name: Text = cat!(object.name, ".", hex(nanos as u64)).into();
+                let kept = self.recorder.as_ref().filter(|kept| match (&***kept, source) {
+                    (EventRecorder::EventsV1 { component: c, action: a, .. }, Source::Scheduler { action }) => {
+                        (*c, *a) == (component, action)
+                    }
+                    (EventRecorder::Legacy { component: c, host: h }, Source::Kubelet(_) | Source::Controller(_)) => {
+                        *c == component && **h == *host
+                    }
+                    _ => false,
+                });
+                let recorder = match kept {
+                    Some(kept) => kept.clone(),
+                    None => {
+                        let recorder = match source {
+                            Source::Scheduler { action } => {
+                                EventRecorder::EventsV1 { component, instance: SCHEDULER_INSTANCE, action }
+                            }
+                            _ => EventRecorder::Legacy { component, host: host.into() },
+                        };
+                        self.recorder.insert(Arc::new(recorder)).clone()
+                    }
+                };
+                let event = EventVersion {
+                    name: name.clone(),
+                    namespace: namespace.clone(),
+                    uid: ctx.rng.uuid_value(),
+                    resource_version: 0,
+                    created: ctx.wall(),
+                    involved_object: object.clone(),
+                    reason,
+                    type_,
+                    message: message.clone(),
+                    recorder,
+                    first: wall_at,
+                    last: wall_at,
+                    count: 1,
+                    built: Default::default(),
+                };
+                let version = ctx.store_event(event, ChangeType::Added);
+                (ctx.object_key(super::objects::Kind::Event, &namespace, &name), 1, version)
+            }
+        };
         self.seen.insert(key, (event_key.clone(), count));
         let now = ctx.now;
         ctx.push_event_record(|seq| EventRecord { seq, t: now, object, version, count });
@@ -323,5 +333,48 @@ impl Recorder {
         std::mem::swap(ctx.rng, &mut keyed);
         self.event(ctx, source, object, type_, reason, message);
         std::mem::swap(ctx.rng, &mut keyed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::Probe;
+
+    /// A recorder's new Events name it with one shared value while it names itself alike, and
+    /// with a new one when it names another component or host.
+    #[test]
+    fn events_of_one_recorder_share_what_names_it() {
+        let mut probe = Probe::new();
+        let mut recorder = Recorder::default();
+        let pod = |name: &str| ObjectReference {
+            kind: "Pod".into(),
+            namespace: "default".into(),
+            name: name.into(),
+            ..Default::default()
+        };
+        probe.input::<()>(|ctx| {
+            recorder.event(ctx, Source::Kubelet("node-1"), pod("a"), "Normal", "Pulled", "pulled a".into());
+            recorder.event(ctx, Source::Kubelet("node-1"), pod("b"), "Normal", "Pulled", "pulled b".into());
+            recorder.event(ctx, Source::Kubelet("node-2"), pod("c"), "Normal", "Pulled", "pulled c".into());
+            recorder.event(ctx, Source::Scheduler { action: "Binding" }, pod("d"), "Normal", "Scheduled", "d".into());
+        });
+        let events = &probe.log().events;
+        let names: Vec<&EventRecorder> = events.iter().map(|e| &*e.version.recorder).collect();
+        assert_eq!(
+            names,
+            [
+                &EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
+                &EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
+                &EventRecorder::Legacy { component: "kubelet", host: "node-2".into() },
+                &EventRecorder::EventsV1 {
+                    component: "default-scheduler",
+                    instance: SCHEDULER_INSTANCE,
+                    action: "Binding"
+                },
+            ]
+        );
+        assert!(Arc::ptr_eq(&events[0].version.recorder, &events[1].version.recorder), "one value for node-1's");
+        assert!(!Arc::ptr_eq(&events[1].version.recorder, &events[2].version.recorder));
     }
 }

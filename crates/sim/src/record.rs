@@ -991,7 +991,7 @@ mod key_tests {
             reason: "NodeReady",
             type_: "Normal",
             message: log.share_message("Node node-1 status is now: NodeReady".to_string()),
-            recorder: crate::objects::EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
+            recorder: Arc::new(crate::objects::EventRecorder::Legacy { component: "kubelet", host: "node-1".into() }),
             first: WallTime(1),
             last: WallTime(1),
             count: 1,

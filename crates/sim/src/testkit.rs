@@ -71,6 +71,11 @@ impl Probe {
         self.log.lines.len()
     }
 
+    /// The log, to check what a component recorded.
+    pub(crate) fn log(&self) -> &Log {
+        &self.log
+    }
+
     /// The store, to check what a component left in it.
     pub(crate) fn store(&self) -> &ApiServer {
         &self.api
