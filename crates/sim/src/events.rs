@@ -151,7 +151,7 @@ pub(crate) fn pod_ref_by_name(namespace: &str, name: &str) -> ObjectReference {
 }
 
 /// The scheduler's host, as it appears in `reportingInstance`.
-const SCHEDULER_INSTANCE: &str = "default-scheduler-control-plane";
+pub(crate) const SCHEDULER_INSTANCE: &str = "default-scheduler-control-plane";
 
 impl Recorder {
     /// The spam filter (`EventSourceObjectSpamFilter`): whether an emission at `at` from
@@ -333,48 +333,5 @@ impl Recorder {
         std::mem::swap(ctx.rng, &mut keyed);
         self.event(ctx, source, object, type_, reason, message);
         std::mem::swap(ctx.rng, &mut keyed);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testkit::Probe;
-
-    /// A recorder's new Events name it with one shared value while it names itself alike, and
-    /// with a new one when it names another component or host.
-    #[test]
-    fn events_of_one_recorder_share_what_names_it() {
-        let mut probe = Probe::new();
-        let mut recorder = Recorder::default();
-        let pod = |name: &str| ObjectReference {
-            kind: "Pod".into(),
-            namespace: "default".into(),
-            name: name.into(),
-            ..Default::default()
-        };
-        probe.input::<()>(|ctx| {
-            recorder.event(ctx, Source::Kubelet("node-1"), pod("a"), "Normal", "Pulled", "pulled a".into());
-            recorder.event(ctx, Source::Kubelet("node-1"), pod("b"), "Normal", "Pulled", "pulled b".into());
-            recorder.event(ctx, Source::Kubelet("node-2"), pod("c"), "Normal", "Pulled", "pulled c".into());
-            recorder.event(ctx, Source::Scheduler { action: "Binding" }, pod("d"), "Normal", "Scheduled", "d".into());
-        });
-        let events = &probe.log().events;
-        let names: Vec<&EventRecorder> = events.iter().map(|e| &*e.version.recorder).collect();
-        assert_eq!(
-            names,
-            [
-                &EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
-                &EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
-                &EventRecorder::Legacy { component: "kubelet", host: "node-2".into() },
-                &EventRecorder::EventsV1 {
-                    component: "default-scheduler",
-                    instance: SCHEDULER_INSTANCE,
-                    action: "Binding"
-                },
-            ]
-        );
-        assert!(Arc::ptr_eq(&events[0].version.recorder, &events[1].version.recorder), "one value for node-1's");
-        assert!(!Arc::ptr_eq(&events[1].version.recorder, &events[2].version.recorder));
     }
 }

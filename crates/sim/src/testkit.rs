@@ -109,3 +109,49 @@ pub(crate) fn matches(got: &[String], want: &[&str]) -> bool {
             None => g == w,
         })
 }
+
+#[cfg(test)]
+mod recorder_tests {
+    use super::*;
+    use crate::events::{Recorder, SCHEDULER_INSTANCE, Source};
+    use crate::objects::EventRecorder;
+    use crate::objects::ObjectReference;
+    use std::sync::Arc;
+
+    /// A recorder's new Events name it with one shared value while it names itself alike, and
+    /// with a new one when it names another component or host.
+    #[test]
+    fn events_of_one_recorder_share_what_names_it() {
+        let mut probe = Probe::new();
+        let mut recorder = Recorder::default();
+        let pod = |name: &str| ObjectReference {
+            kind: "Pod".into(),
+            namespace: "default".into(),
+            name: name.into(),
+            ..Default::default()
+        };
+        probe.input::<()>(|ctx| {
+            recorder.event(ctx, Source::Kubelet("node-1"), pod("a"), "Normal", "Pulled", "pulled a".into());
+            recorder.event(ctx, Source::Kubelet("node-1"), pod("b"), "Normal", "Pulled", "pulled b".into());
+            recorder.event(ctx, Source::Kubelet("node-2"), pod("c"), "Normal", "Pulled", "pulled c".into());
+            recorder.event(ctx, Source::Scheduler { action: "Binding" }, pod("d"), "Normal", "Scheduled", "d".into());
+        });
+        let events = &probe.log().events;
+        let names: Vec<&EventRecorder> = events.iter().map(|e| &*e.version.recorder).collect();
+        assert_eq!(
+            names,
+            [
+                &EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
+                &EventRecorder::Legacy { component: "kubelet", host: "node-1".into() },
+                &EventRecorder::Legacy { component: "kubelet", host: "node-2".into() },
+                &EventRecorder::EventsV1 {
+                    component: "default-scheduler",
+                    instance: SCHEDULER_INSTANCE,
+                    action: "Binding"
+                },
+            ]
+        );
+        assert!(Arc::ptr_eq(&events[0].version.recorder, &events[1].version.recorder), "one value for node-1's");
+        assert!(!Arc::ptr_eq(&events[1].version.recorder, &events[2].version.recorder));
+    }
+}
