@@ -1015,6 +1015,9 @@ fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
     // here a Pod created with an `emptyDir` gets none. A StatefulSet Pod's claim does not count.)
     if pod.spec.volumes.iter().all(|v| v.persistent_volume_claim.is_some()) {
         let volume = format!("kube-api-access-{}", rng.name_suffix(5));
+        // (Exactly as long as needed: the Pod's versions keep these lists for the whole log, and
+        // a first push on an empty list makes room for four.)
+        pod.spec.volumes.reserve_exact(1);
         pod.spec.volumes.push(super::objects::Volume {
             name: volume.clone(),
             empty_dir: None,
@@ -1025,6 +1028,7 @@ fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
             }),
         });
         for c in &mut pod.spec.containers {
+            c.volume_mounts.reserve_exact(1);
             c.volume_mounts.push(super::objects::VolumeMount {
                 name: volume.clone(),
                 read_only: true,
