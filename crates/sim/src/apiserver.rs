@@ -79,6 +79,8 @@ pub(crate) struct ApiServer {
     /// pairs its entries with).
     pub(crate) membership: u64,
     pub(crate) nodes: Shared<VecMap<Text, Arc<Node>>>,
+    /// The annotations the last annotation patch left on its Node (see `PatchNodeAnnotations`).
+    patched_annotations: Option<super::objects::StringMap>,
     /// Each node's Lease, compactly (a renewal builds no Lease).
     pub(crate) leases: Shared<VecMap<Text, LeaseVersion>>,
     pub(crate) volume_attachments: Shared<VecMap<String, Arc<super::objects::VolumeAttachment>>>,
@@ -627,7 +629,12 @@ impl ApiServer {
             ApiOp::PatchNodeAnnotations { name, annotations } => {
                 let Some(current) = self.nodes.get(name.as_str()) else { return Err(not_found("", "nodes", &name)) };
                 let mut node = Node::clone(current);
-                node.metadata.annotations = annotations.into();
+                // The annotations a patch leaves are those it left on the Node before, as a rule
+                // (the TTL controller's on every Node): kept once.
+                node.metadata.annotations = match &self.patched_annotations {
+                    Some(kept) if **kept == annotations => kept.clone(),
+                    _ => self.patched_annotations.insert(annotations.into()).clone(),
+                };
                 if node == **current {
                     return Ok(Object::Node(current.clone()));
                 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
-use super::objects::{EventVersion, Kind, Object, ObjectReference, Status};
+use super::objects::{ContainerImage, EventVersion, Kind, Object, ObjectReference, Status};
 use super::profile::Profile;
 use super::record::{
     Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, NoAnswer, Outcome, Request, Response, Severity,
@@ -112,6 +112,8 @@ pub(crate) struct Bus {
     pub(crate) last_event_nanos: i64,
     /// A request's path as it is built ([`ApiOp::route_into`]), kept to be reused.
     pub(crate) path: String,
+    /// The image list a pull last made ([`Io::share_images`]).
+    images: Option<Arc<Vec<ContainerImage>>>,
 }
 
 impl Bus {
@@ -233,6 +235,15 @@ impl<'a, T> Ctx<'a, T> {
 }
 
 impl Io<'_> {
+    /// `images`, or the equal list a machine's pull made before (a fleet's machines pull the same
+    /// image onto the same list): one list for them all.
+    pub(crate) fn share_images(&mut self, images: Arc<Vec<ContainerImage>>) -> Arc<Vec<ContainerImage>> {
+        match &self.bus.images {
+            Some(kept) if **kept == *images => kept.clone(),
+            _ => self.bus.images.insert(images).clone(),
+        }
+    }
+
     /// The wall-clock time now.
     pub(crate) fn wall(&self) -> WallTime {
         self.wall_at(self.now)

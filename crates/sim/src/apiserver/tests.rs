@@ -170,3 +170,29 @@ fn admission_adds_the_default_tolerations_shared_or_after_the_pods_own() {
     let keys: Vec<(&str, Option<i64>)> = c.spec.tolerations.iter().map(|t| (&*t.key, t.toleration_seconds)).collect();
     assert_eq!(keys, [(TAINT_NOT_READY, Some(60)), (TAINT_UNREACHABLE, Some(300))]);
 }
+
+#[test]
+fn equal_annotations_are_kept_once() {
+    let mut api = ApiServer::default();
+    let mut log = Log::default();
+    let mut rng = Rng::new(1);
+    let mut exec =
+        Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
+    let mut annotated = Vec::new();
+    for name in ["node-1", "node-2"] {
+        api.execute(&mut exec, Caller::Trusted, ApiOp::CreateNode(Node::new(name))).expect("created");
+        let annotations: std::collections::BTreeMap<String, String> =
+            [("node.alpha.kubernetes.io/ttl".to_string(), "0".to_string())].into_iter().collect();
+        let op = ApiOp::PatchNodeAnnotations { name: name.into(), annotations };
+        let Ok(Answer::Object(Object::Node(node))) = api.execute(&mut exec, Caller::Trusted, op) else {
+            panic!("patched")
+        };
+        assert_eq!(node.metadata.annotations.get("node.alpha.kubernetes.io/ttl").map(String::as_str), Some("0"));
+        annotated.push(node);
+    }
+    assert!(Shared::ptr_eq(&annotated[0].metadata.annotations, &annotated[1].metadata.annotations));
+    let (a, b) = (CsiNode::for_node("node-1", "uid-1"), CsiNode::for_node("node-2", "uid-2"));
+    assert!(Shared::ptr_eq(&a.metadata.annotations, &b.metadata.annotations), "one map for every CSINode");
+    let migrated = crate::objects::MIGRATED_PLUGINS_ANNOTATION;
+    assert_eq!(a.metadata.annotations.get(migrated).map(String::as_str), Some(crate::objects::MIGRATED_PLUGINS));
+}

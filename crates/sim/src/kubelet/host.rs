@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 
 use crate::apiserver::{Answer, ApiOp};
-use crate::ctx::{Client, Ctx, Reply, Sender};
+use crate::ctx::{Client, Ctx, Io, Reply, Sender};
 use crate::machine::{MachineSpec, RunningContainer};
 use crate::objects::{ContainerImage, NodeSystemInfo, Quantities, Text};
 use crate::profile::Profile;
@@ -82,6 +82,16 @@ static ALLOCATABLE: LazyLock<Quantities> = LazyLock::new(|| {
 
 /// The images every machine has before any Pod runs, with the repo digests containerd reports
 /// (`docs/kubernetes-notes.md` §9.8).
+/// [`base_images`], one list for every machine of a profile.
+fn shared_base_images(profile: Profile) -> Arc<Vec<ContainerImage>> {
+    static V1_34: LazyLock<Arc<Vec<ContainerImage>>> = LazyLock::new(|| Arc::new(base_images(Profile::V1_34)));
+    static V1_31: LazyLock<Arc<Vec<ContainerImage>>> = LazyLock::new(|| Arc::new(base_images(Profile::V1_31)));
+    match profile {
+        Profile::V1_34 => V1_34.clone(),
+        Profile::V1_31 => V1_31.clone(),
+    }
+}
+
 fn base_images(profile: Profile) -> Vec<ContainerImage> {
     let (proxy_digest, pause_digest, pause_tag) = match profile {
         Profile::V1_34 => (
@@ -138,7 +148,7 @@ impl Host {
             info: Arc::new(info),
             capacity: CAPACITY.clone(),
             allocatable: ALLOCATABLE.clone(),
-            images: Arc::new(base_images(profile)),
+            images: shared_base_images(profile),
             runtime_up: true,
             runtime_down_since: None,
             cni_ready: spec.cni_ready_after.is_none(),
@@ -201,11 +211,13 @@ impl Host {
         ctx.log_line_at(self.actor.clone(), severity, message);
     }
 
-    /// Adds a pulled image, keeping the list largest first.
-    pub(crate) fn add_image(&mut self, image: ContainerImage) {
+    /// Adds a pulled image, keeping the list largest first (shared with an equal list another
+    /// machine made, [`Io::share_images`]).
+    pub(crate) fn add_image(&mut self, io: &mut Io<'_>, image: ContainerImage) {
         let images = Arc::make_mut(&mut self.images);
         let at = images.partition_point(|i| i.size_bytes >= image.size_bytes);
         images.insert(at, image);
+        self.images = io.share_images(self.images.clone());
     }
 
     /// Whether the image is already on the machine.
@@ -244,6 +256,28 @@ mod tests {
             seq.windows(8).any(|w| w.windows(2).all(|p| p[1] == (p[0] + 1) % 16))
         };
         counts(1, 0) || counts(2, 0) || counts(2, 1)
+    }
+
+    /// Every machine starts with one shared list of images, and machines that pull the same
+    /// image end with one shared list again; the same texts, capacity and allocatable for all.
+    #[test]
+    fn machines_share_their_image_lists_and_resources() {
+        let mut probe = crate::testkit::Probe::new();
+        let mut a = Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng());
+        let mut b = Host::new(&MachineSpec::new("node-2"), 1, Profile::V1_34, probe.rng());
+        assert!(Arc::ptr_eq(&a.images, &b.images) && Arc::ptr_eq(&a.capacity, &b.capacity));
+        assert!(Arc::ptr_eq(&a.allocatable, &b.allocatable));
+        assert_eq!(a.allocatable.get("memory").map(String::as_str), Some("16272184Ki"));
+        let nginx = || ContainerImage { names: vec!["docker.io/library/nginx:1.27.5".into()], size_bytes: 72_195_292 };
+        probe.input::<()>(|ctx| {
+            a.add_image(ctx, nginx());
+            b.add_image(ctx, nginx());
+        });
+        assert!(a.has_image("nginx:1.27.5") && b.has_image("nginx:1.27.5"));
+        assert_eq!(a.images[0].size_bytes, 72_195_292, "largest first");
+        assert!(Arc::ptr_eq(&a.images, &b.images), "one list after the same pull");
+        let c = Host::new(&MachineSpec::new("node-3"), 2, Profile::V1_34, probe.rng());
+        assert!(!c.has_image("nginx:1.27.5"), "a machine that pulled nothing keeps the base list");
     }
 
     #[test]

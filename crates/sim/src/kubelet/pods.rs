@@ -267,10 +267,13 @@ impl Kubelet {
                 let (pull, total) = (ms(pull), ms(total));
                 if !h.has_image(image) {
                     self.wake_image_cache(ctx);
-                    h.add_image(ContainerImage {
-                        names: vec![WORKLOAD_IMAGE_DIGEST.into(), format!("docker.io/library/{image}")],
-                        size_bytes: WORKLOAD_IMAGE_SIZE,
-                    });
+                    h.add_image(
+                        ctx,
+                        ContainerImage {
+                            names: vec![WORKLOAD_IMAGE_DIGEST.into(), format!("docker.io/library/{image}")],
+                            size_bytes: WORKLOAD_IMAGE_SIZE,
+                        },
+                    );
                 }
                 self.event(h, ctx, cref(), "Normal", "Pulled", format!(
                     "Successfully pulled image \"{image}\" in {pull} ({total} including waiting). Image size: {WORKLOAD_IMAGE_SIZE} bytes."

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::meta::{ObjectMeta, OwnerReference};
+use super::meta::{ObjectMeta, OwnerReference, StringMap};
 
 /// The annotation naming the in-tree plugins the kubelet migrates to CSI.
 pub const MIGRATED_PLUGINS_ANNOTATION: &str = "storage.alpha.kubernetes.io/migrated-plugins";
@@ -46,8 +46,12 @@ impl CsiNode {
     /// The CSINode the kubelet creates for its Node (`CreateCSINode`): named after the Node,
     /// owned by it (no `controller`, no `blockOwnerDeletion`), no drivers yet.
     pub fn for_node(node: &str, node_uid: &str) -> CsiNode {
+        // The same for every CSINode: one map shared by all.
+        static ANNOTATIONS: std::sync::LazyLock<StringMap> = std::sync::LazyLock::new(|| {
+            [(MIGRATED_PLUGINS_ANNOTATION.to_string(), MIGRATED_PLUGINS.to_string())].into_iter().collect()
+        });
         let mut metadata = ObjectMeta { name: node.into(), ..ObjectMeta::default() };
-        metadata.annotations.insert(MIGRATED_PLUGINS_ANNOTATION.into(), MIGRATED_PLUGINS.into());
+        metadata.annotations = ANNOTATIONS.clone();
         metadata.owner_references = vec![OwnerReference {
             api_version: Cow::Borrowed("v1"),
             kind: Cow::Borrowed("Node"),
