@@ -82,7 +82,7 @@ pub(super) fn pod(phase: &'static str, statuses: Vec<ContainerStatus>) -> Pod {
             ..PodSpec::default()
         }
         .into(),
-        status: PodStatus { phase: phase.into(), container_statuses: statuses, ..PodStatus::default() }.into(),
+        status: PodStatus { phase: phase.into(), container_statuses: statuses.into(), ..PodStatus::default() }.into(),
     }
 }
 

@@ -455,7 +455,7 @@ impl Kubelet {
         if *status.host_ip != *machine.ip {
             let ip: Arc<str> = machine.ip.as_str().into();
             status.host_ip = ip.clone();
-            status.host_ips = vec![PodIp { ip }];
+            status.host_ips = vec![PodIp { ip }].into();
         }
         if status.start_time.is_none() {
             status.start_time = Some(Time::at(ctx.wall()));
@@ -475,7 +475,7 @@ impl Kubelet {
         set_pod_condition(&mut status, "Ready", "False", "ContainersNotReady", unready.clone(), now);
         set_pod_condition(&mut status, "ContainersReady", "False", "ContainersNotReady", unready, now);
         order_pod_conditions(&mut status, generation);
-        status.container_statuses = vec![ContainerStatus {
+        let containers = vec![ContainerStatus {
             name: Arc::from(&*c.name),
             state: ContainerState {
                 waiting: Some(ContainerStateWaiting { reason: "ContainerCreating".into(), message: "".into() }),
@@ -489,6 +489,10 @@ impl Kubelet {
             container_id: "".into(),
             started: false,
         }];
+        // (Kept as they were when unchanged: the versions share them.)
+        if *status.container_statuses != containers {
+            status.container_statuses = containers.into();
+        }
         self.patch_pod_status(h, ctx, pod, status);
     }
 
@@ -507,7 +511,7 @@ impl Kubelet {
         set_pod_condition(&mut status, "ContainersReady", "True", "", "", now);
         order_pod_conditions(&mut status, generation);
         let started = Time::at(ctx.epoch + running.started_at.since_start());
-        status.container_statuses = vec![ContainerStatus {
+        let containers = vec![ContainerStatus {
             name: Arc::from(&*c.name),
             state: ContainerState {
                 running: Some(ContainerStateRunning { started_at: started }),
@@ -521,6 +525,10 @@ impl Kubelet {
             container_id: format!("containerd://{}", running.id).into(),
             started: true,
         }];
+        // (Kept as they were when unchanged: the versions share them.)
+        if *status.container_statuses != containers {
+            status.container_statuses = containers.into();
+        }
         self.patch_pod_status(h, ctx, pod, status);
     }
 
@@ -540,7 +548,7 @@ impl Kubelet {
         let ip: Arc<str> = format!("{prefix}.{}", h.next_pod_ip).into();
         h.next_pod_ip += 1;
         status.pod_ip = ip.clone();
-        status.pod_ips = vec![PodIp { ip }];
+        status.pod_ips = vec![PodIp { ip }].into();
     }
 
     /// The sandbox is up: `PodReadyToStartContainers` turns True and the Pod has its IP.

@@ -217,16 +217,19 @@ pub struct PodStatus {
     pub reason: Cow<'static, str>,
     #[serde(rename = "hostIP", skip_serializing_if = "str::is_empty")]
     pub host_ip: Arc<str>,
-    #[serde(rename = "hostIPs", skip_serializing_if = "Vec::is_empty")]
-    pub host_ips: Vec<PodIp>,
+    /// Shared between the status versions it is unchanged in, as the container statuses are.
+    #[serde(rename = "hostIPs", skip_serializing_if = "no_items")]
+    pub host_ips: Shared<Vec<PodIp>>,
     #[serde(rename = "podIP", skip_serializing_if = "str::is_empty")]
     pub pod_ip: Arc<str>,
-    #[serde(rename = "podIPs", skip_serializing_if = "Vec::is_empty")]
-    pub pod_ips: Vec<PodIp>,
+    #[serde(rename = "podIPs", skip_serializing_if = "no_items")]
+    pub pod_ips: Shared<Vec<PodIp>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub container_statuses: Vec<ContainerStatus>,
+    /// Shared between the status versions it is unchanged in (most of a Pod's status PATCHes
+    /// change a condition or an address, not its containers).
+    #[serde(skip_serializing_if = "no_items")]
+    pub container_statuses: Shared<Vec<ContainerStatus>>,
     pub qos_class: Cow<'static, str>,
 }
 
