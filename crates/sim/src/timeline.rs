@@ -42,6 +42,9 @@ const CHECKPOINT_RECORDS: usize = 36_000;
 /// through it takes 7 % longer.
 const THIN_SHARE: usize = 3;
 
+/// How many records at most between two thinnings ([`Timeline::run_until`]).
+const THIN_EVERY: usize = CHECKPOINT_RECORDS / 4;
+
 /// One input of a timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
@@ -165,8 +168,10 @@ impl Timeline {
             let boundary = last.t + CHECKPOINT_EVERY;
             let records = last.records + CHECKPOINT_RECORDS;
             let target = t.min(boundary);
-            let reached = self.advance(target, records);
-            if reached == boundary || reached < target {
+            // Paused every THIN_EVERY records to thin: a checkpoint a fork can do without goes as
+            // soon as the horizon has moved far enough, not at the next one made.
+            let reached = self.advance(target, records.min(self.log.len() + THIN_EVERY));
+            if reached == boundary || (reached < target && self.log.len() >= records) {
                 self.checkpoints.push(Checkpoint {
                     t: reached,
                     world: self.world.clone(),
@@ -174,8 +179,8 @@ impl Timeline {
                     records: self.log.len(),
                     next_input: self.next_input,
                 });
-                self.thin_checkpoints();
             }
+            self.thin_checkpoints();
         }
     }
 
