@@ -110,7 +110,8 @@ pub(crate) enum Source<'a> {
 
 /// The reference the kubelet uses for its Node: the name stands in for the uid.
 pub(crate) fn kubelet_node_ref(node: &str) -> ObjectReference {
-    ObjectReference { kind: "Node".into(), name: node.into(), uid: node.into(), ..ObjectReference::default() }
+    let name: Text = node.into();
+    ObjectReference { kind: "Node".into(), name: name.clone(), uid: name, ..ObjectReference::default() }
 }
 
 /// The reference the node controller uses for a Node.
@@ -240,8 +241,9 @@ impl Recorder {
                 (k, count, version)
             }
             None => {
-                let namespace: Text =
-                    if object.namespace.is_empty() { "default".into() } else { object.namespace.clone() };
+                // (One `default` for the Events of every cluster-scoped object, a Node's.)
+                static DEFAULT: std::sync::LazyLock<Text> = std::sync::LazyLock::new(|| "default".into());
+                let namespace = if object.namespace.is_empty() { DEFAULT.clone() } else { object.namespace.clone() };
                 let nanos = ctx.event_nanos(wall_at);
                 // (`{:x}` of the i64, which is never negative here.)
                 let name: Text = cat!(object.name, ".", hex(nanos as u64)).into();
