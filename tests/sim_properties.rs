@@ -224,7 +224,7 @@ fn one_node_per_hostname(log: &Log) -> Check {
     }
     let mut created: BTreeMap<String, usize> = BTreeMap::new();
     for r in log.requests.iter() {
-        let n = r.node.as_deref().unwrap_or_default();
+        let n = r.node.as_str();
         if r.method == Method::Delete && r.path.starts_with("/api/v1/nodes/") && r.outcome.is_success() {
             created.remove(r.path.trim_start_matches("/api/v1/nodes/"));
         }

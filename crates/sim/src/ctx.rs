@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::apiserver::{Answer, ApiOp, ApiServer, Caller, Exec};
-use super::objects::{ContainerImage, EventVersion, Kind, Object, ObjectReference, Status};
+use super::objects::{ContainerImage, EventVersion, Kind, Object, ObjectReference, Status, Text};
 use super::profile::Profile;
 use super::record::{
     Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, NoAnswer, Outcome, Request, Response, Severity,
@@ -483,7 +483,7 @@ impl Io<'_> {
             ApiOp::BindPod { node, .. } => Some(node),
             _ => from.map(|s| s.hostname),
         };
-        let node = node.map(|n| self.log.intern(n));
+        let node = node.map_or_else(Text::default, |n| self.log.intern(n));
         let path = self.log.intern(&self.bus.path);
         Request {
             seq,
@@ -597,7 +597,7 @@ impl Io<'_> {
             t: self.now,
             end: self.now,
             actor,
-            node: None,
+            node: Text::default(),
             method: Method::Get,
             path,
             query: query.into(),

@@ -17,7 +17,7 @@ pub(super) fn req(seq: u64, ms: u64, actor: Actor, method: Method, path: &str, o
         t,
         end,
         actor,
-        node: None,
+        node: Default::default(),
         method,
         path: path.into(),
         query: "".into(),

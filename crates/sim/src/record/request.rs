@@ -286,8 +286,8 @@ pub struct Request {
     /// When its answer (or its timeout) arrived.
     pub end: SimTime,
     pub actor: Actor,
-    /// The node name the sender acts for (kubelets) or about (controllers), if any.
-    pub node: Option<Text>,
+    /// The node name the sender acts for (kubelets) or about (controllers); empty if none.
+    pub node: Text,
     pub method: Method,
     /// The path, without query.
     pub path: Text,
@@ -450,7 +450,7 @@ mod tests {
                 t: SimTime::ZERO,
                 end: SimTime::ZERO,
                 actor: Actor::Kubelet("node-1".into()),
-                node: None,
+                node: Text::default(),
                 method: Method::Patch,
                 path: "/api/v1/nodes/node-1/status".into(),
                 query: "".into(),

@@ -202,7 +202,7 @@ impl WholeBits {
 #[derive(Clone, Debug)]
 struct RenewedLease {
     actor: Actor,
-    node: Option<Text>,
+    node: Text,
     path: Text,
     query: &'static str,
     content_type: Option<ContentType>,
@@ -645,7 +645,7 @@ mod tests {
             t: SimTime::from_millis(seq * 100),
             end: SimTime::from_millis(seq * 100),
             actor: Actor::Kubelet("node-1".into()),
-            node: Some("node-1".into()),
+            node: "node-1".into(),
             method: Method::Get,
             path: "/api/v1/nodes/node-1".into(),
             query: Cow::Borrowed(""),
