@@ -79,7 +79,7 @@ fn graceful_shutdown_fails_pods_without_deleting_them() {
     let dt = after.status.conditions.iter().find(|c| c.type_ == "DisruptionTarget").expect("DisruptionTarget");
     assert_eq!((dt.status, &*dt.reason), ("True", "TerminationByKubelet"));
     assert_eq!(&*dt.message, "Pod was terminated in response to imminent node shutdown.");
-    let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_str()).collect();
+    let lines: Vec<&str> = log.lines.iter().map(|l| l.message.as_ref()).collect();
     let pod_key = format!("default/{}", web.metadata.name);
     assert!(lines.contains(
         &format!("\"Shutdown manager killing pod with gracePeriod\" pod=\"{pod_key}\" gracePeriod=20").as_str()
@@ -155,7 +155,7 @@ fn deleting_the_node_collects_its_lease_and_orphaned_pods() {
     let kubectl: Vec<_> = log.requests.iter().filter(|r| r.actor == Actor::Kubectl && r.t == delete).collect();
     let calls: Vec<String> = kubectl.iter().map(|r| format!("{:?} {} {:?}", r.method, r.path, r.outcome)).collect();
     assert_eq!(calls, ["Delete /api/v1/nodes/node-1 Code(200)", "Get /api/v1/nodes/node-1 Code(404)"]);
-    assert!(log.lines.iter().any(|l| l.actor == Actor::Kubectl && l.message == "node \"node-1\" deleted"));
+    assert!(log.lines.iter().any(|l| l.actor == Actor::Kubectl && &*l.message == "node \"node-1\" deleted"));
     assert!(timeline.at(delete + Duration::from_millis(1)).node(NODE_1).is_none());
 
     // The garbage collector deletes the Lease at once, through its owner reference.
@@ -333,7 +333,7 @@ fn kubectl_taint_adds_first_refuses_duplicates_and_rejects_bad_targets() {
     let tl = run(two_nodes(0, 0), &actions, s(90));
     let node = tl.at(s(65)).node(NODE_1).expect("node-1");
     assert_eq!(node.spec.taints[0].display(), "dedicated=db:NoSchedule");
-    let lines: Vec<&str> = tl.log().lines.iter().filter(|l| l.t >= s(60)).map(|l| l.message.as_str()).collect();
+    let lines: Vec<&str> = tl.log().lines.iter().filter(|l| l.t >= s(60)).map(|l| l.message.as_ref()).collect();
     assert!(lines.contains(&"node/node-1 tainted"), "{lines:?}");
     assert!(
         lines.contains(

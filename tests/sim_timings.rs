@@ -639,7 +639,7 @@ fn registration_with_network_cut_waits_for_the_dial_timeout() {
         .lines
         .iter()
         .filter(|l| l.actor == kubelet(NODE_1) && l.message.starts_with("\"Unable to register node with API server\""))
-        .map(|l| l.message.as_str())
+        .map(|l| &*l.message)
         .collect();
     assert_eq!(logged.len(), failed.len());
     let escaped = dial.replace('"', "\\\"");
@@ -707,7 +707,7 @@ fn every_kubelet_start_warns_invalid_disk_capacity() {
                 .unwrap_or_else(|| panic!("{chapter}: no InvalidDiskCapacity after Starting at {}", s.t));
             assert_eq!((warning.type_(), warning.message()), ("Warning", "invalid capacity 0 on image filesystem"));
             assert!(log.lines.iter().any(|l| l.t == s.t
-                && l.message
+                && &*l.message
                     == "\"Image garbage collection failed once. Stats initialization may not have completed yet\" err=\"invalid capacity 0 on image filesystem\""));
         }
     }
@@ -757,7 +757,7 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
         .lines
         .iter()
         .find(|l| {
-            l.message
+            &*l.message
                 == "\"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": node \\\"node-1\\\" not found\""
         })
         .expect("the lister miss is logged");
@@ -765,7 +765,9 @@ fn first_status_update_after_a_fresh_post_misses_the_lister() {
     let lister = log
         .lines
         .iter()
-        .filter(|l| l.message == "\"Error getting the current node from lister\" err=\"node \\\"node-1\\\" not found\"")
+        .filter(|l| {
+            &*l.message == "\"Error getting the current node from lister\" err=\"node \\\"node-1\\\" not found\""
+        })
         .count();
     assert!((1..=2).contains(&lister), "{lister} fast status lister misses before the Node exists");
 }
@@ -872,7 +874,7 @@ fn csinode_created_after_registration() {
             .iter()
             .filter(|l| l.actor == kubelet(NODE_1) && l.message.starts_with("Failed to initialize CSINode"));
         assert_eq!(
-            logged.map(|l| l.message.as_str()).collect::<Vec<_>>(),
+            logged.map(|l| &*l.message).collect::<Vec<_>>(),
             [format!("F{}", &failed[1..])],
             "{profile:?}: klog.Errorf once per failed call"
         );
@@ -921,7 +923,7 @@ fn csinode_init_gives_up_after_six_calls_and_the_kubelet_restarts() {
     let fatal = log
         .lines
         .iter()
-        .find(|l| l.message == "Failed to initialize CSINode after retrying: timed out waiting for the condition")
+        .find(|l| &*l.message == "Failed to initialize CSINode after retrying: timed out waiting for the condition")
         .expect("the fatal line");
     let errors = log
         .lines

@@ -10,7 +10,7 @@ use crate::sim::{Actor, WallTime};
 
 /// The Go source file that logs `line` (the component's file for the message).
 pub fn source_file(line: &LogLine) -> &'static str {
-    let m = line.message.as_str();
+    let m = &*line.message;
     match &line.actor {
         Actor::NodeLifecycleController => "node_lifecycle_controller.go",
         Actor::TaintEvictionController => "taint_eviction.go",

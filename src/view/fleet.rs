@@ -213,7 +213,7 @@ impl ZoneLog {
         if l.actor != Actor::NodeLifecycleController || !l.message.starts_with(DETECTED) {
             return;
         }
-        let m = l.message.as_str();
+        let m = &*l.message;
         if m.contains("Entering master disruption mode") {
             self.master = true;
         } else if m.contains("Exiting master disruption mode") {

@@ -282,7 +282,7 @@ impl Io<'_> {
     /// Records a log line at `severity`.
     pub(crate) fn log_line_at(&mut self, actor: Actor, severity: Severity, message: String) {
         let seq = self.log.seq();
-        self.log.lines.push(LogLine { seq, t: self.now, actor, severity, message });
+        self.log.lines.push(LogLine { seq, t: self.now, actor, severity, message: message.into_boxed_str() });
     }
 
     /// The stored Event object `namespace/name`, if any. Events live in the log only (the store

@@ -312,8 +312,9 @@ pub struct LogLine {
     pub actor: Actor,
     pub severity: Severity,
     /// The structured message as klog's text format prints it after the header
-    /// (`"Message" key="value"`).
-    pub message: String,
+    /// (`"Message" key="value"`). Boxed exactly (a `format!`ed string has room to spare, kept
+    /// with it for the whole log).
+    pub message: Box<str>,
 }
 
 /// A log line's klog severity (the first letter of its header).

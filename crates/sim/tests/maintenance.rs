@@ -27,7 +27,7 @@ fn transcript(tl: &Timeline) -> Vec<(SimTime, String)> {
         .lines
         .iter()
         .filter_map(|l| match l.actor {
-            Actor::Kubectl => Some((l.t, l.message.clone())),
+            Actor::Kubectl => Some((l.t, l.message.to_string())),
             Actor::KubectlStderr => Some((l.t, format!("E {}", l.message))),
             _ => None,
         })

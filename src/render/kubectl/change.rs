@@ -314,7 +314,7 @@ pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, boo
             _ => continue,
         };
         let after_pending = lines.last().is_some_and(|p| p.stderr && p.text.starts_with(' '));
-        lines.push(Line { t: l.t, stderr, text: l.message.clone() });
+        lines.push(Line { t: l.t, stderr, text: l.message.to_string() });
         let last = &l.message;
         let ended = match kind {
             // kubectl prints nothing after the delete (its wait for the Pod to go is silent).
