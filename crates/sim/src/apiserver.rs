@@ -629,8 +629,8 @@ impl ApiServer {
             ApiOp::PatchNodeAnnotations { name, annotations } => {
                 let Some(current) = self.nodes.get(name.as_str()) else { return Err(not_found("", "nodes", &name)) };
                 let mut node = Node::clone(current);
-                // The annotations a patch leaves are those it left on the Node before, as a rule
-                // (the TTL controller's on every Node): kept once.
+                // A patch usually leaves the annotations the one before it left on another Node
+                // (the TTL controller's, on every Node): kept once.
                 node.metadata.annotations = match &self.patched_annotations {
                     Some(kept) if **kept == annotations => kept.clone(),
                     _ => self.patched_annotations.insert(annotations.into()).clone(),
