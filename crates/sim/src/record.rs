@@ -18,6 +18,7 @@ pub use super::objects::ChangeType;
 use super::objects::{EventVersion, Kind, Object, ObjectKey, ObjectReference, Status, Text};
 use super::time::SimTime;
 
+mod bits;
 mod changes;
 mod request;
 mod requests;

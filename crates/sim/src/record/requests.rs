@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::bits::RankBits;
 use super::{
     Actor, Body, Change, ChangeRange, ChangeType, ContentType, LeaseVersion, Method, Outcome, Request, Response,
     Version,
@@ -33,8 +34,12 @@ enum Slot {
 #[derive(Clone, Debug, Default)]
 pub struct Requests {
     /// Which requests are kept whole (the others are rows, in order): request `i` is the `k`-th
-    /// kept whole, or row `i - k`, `k` being how many kept whole come before it.
-    kept_whole: WholeBits,
+    /// kept whole, or row `i - k`, `k` being how many kept whole come before it. (A place for
+    /// each request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept
+    /// whole put a binary search in every read of a renewed Lease's version, which the node
+    /// lifecycle controller makes for every node at every pass, and the hour took noticeably
+    /// longer to build.)
+    kept_whole: RankBits,
     whole: Chunked<Request>,
     renewals: Chunked<RenewalRow>,
     /// The bases the rows count from, by their first row (one for the 1,000-node hour; one for
@@ -142,62 +147,6 @@ impl RowBase {
     }
 }
 
-/// One bit a request, set for those kept whole, with how many are set before every 64 (a rank
-/// index): where a request is kept, in constant time, for 1.5 bits a request. (A place for each
-/// request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept whole
-/// put a binary search in every read of a renewed Lease's version, which the node lifecycle
-/// controller makes for every node at every pass, and the hour took noticeably longer to build.)
-#[derive(Clone, Debug, Default)]
-struct WholeBits {
-    words: Vec<u64>,
-    /// How many bits are set in the words before each.
-    ranks: Vec<u32>,
-}
-
-impl WholeBits {
-    /// Sets bit `index` to `whole`: `index` is the next one.
-    fn push(&mut self, index: usize, whole: bool) {
-        if index.is_multiple_of(64) {
-            let before = self.before(index);
-            self.ranks.push(u32::try_from(before).expect("fewer than 2^32 requests"));
-            self.words.push(0);
-        }
-        if whole {
-            self.words[index / 64] |= 1 << (index % 64);
-        }
-    }
-
-    /// Bit `index` (false past the end).
-    fn get(&self, index: usize) -> bool {
-        self.words.get(index / 64).is_some_and(|w| w >> (index % 64) & 1 == 1)
-    }
-
-    /// How many bits before `index` are set (`index` at most one past the last bit).
-    fn before(&self, index: usize) -> usize {
-        let (word, bit) = (index / 64, index % 64);
-        match self.words.get(word) {
-            Some(w) => self.ranks[word] as usize + (w & ((1u64 << bit) - 1)).count_ones() as usize,
-            // Just past the last word.
-            None => match (self.ranks.last(), self.words.last()) {
-                (Some(&r), Some(w)) => r as usize + w.count_ones() as usize,
-                _ => 0,
-            },
-        }
-    }
-
-    /// Keeps the first `len` bits.
-    fn truncate(&mut self, len: usize) {
-        let words = len.div_ceil(64);
-        self.words.truncate(words);
-        self.ranks.truncate(words);
-        if let Some(last) = self.words.last_mut()
-            && !len.is_multiple_of(64)
-        {
-            *last &= (1u64 << (len % 64)) - 1;
-        }
-    }
-}
-
 /// What the renewals of one Lease version share.
 #[derive(Clone, Debug)]
 struct RenewedLease {
@@ -239,8 +188,10 @@ impl Requests {
 
     /// Where request `index` (which must exist) is kept.
     fn slot(&self, index: usize) -> Slot {
-        let k = self.kept_whole.before(index);
-        if self.kept_whole.get(index) { Slot::Whole(k) } else { Slot::Row(index - k) }
+        match self.kept_whole.get_and_before(index) {
+            (true, k) => Slot::Whole(k),
+            (false, k) => Slot::Row(index - k),
+        }
     }
 
     /// The index of the first request for which `pred` (given an index) is false, as
@@ -271,7 +222,7 @@ impl Requests {
                 self.push_row(&renewal);
             }
             None => {
-                self.kept_whole.push(self.len(), true);
+                self.kept_whole.push(true);
                 self.whole.push(request);
             }
         }
@@ -325,7 +276,7 @@ impl Requests {
                 base.row(r).expect("a renewal is a row of its own base")
             }
         };
-        self.kept_whole.push(self.len(), false);
+        self.kept_whole.push(false);
         self.renewals.push(row);
     }
 
