@@ -6,8 +6,14 @@
 //! a successful renewal as a [`RenewalRow`] (20 bytes, no allocation) beside a table of what its
 //! renewals share ([`RenewedLease`]: the sender, the node, the path, the Lease last written whole),
 //! and builds the [`Request`] when something reads it: the same value, field for field, that
-//! was pushed (a debug build checks each one as it is stored). Every other request is kept whole.
-//! Reading returns a [`Cow`]: borrowed for a request kept whole, owned for a renewal.
+//! was pushed (a debug build checks each one as it is stored).
+//!
+//! A GET that reads one object (a kubelet's of its Node, Lease and CSINode before it creates them,
+//! answered 404 again and again while it registers: 23,000 of the hour's requests) is the same
+//! request but for its time, sequence number and answer, so it is kept as a [`GetRow`] beside a
+//! table of what it asks ([`GetTarget`]: the sender, the node, the path). Every other request is
+//! kept whole. Reading returns a [`Cow`]: borrowed for a request kept whole, owned for the
+//! others.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -21,11 +27,13 @@ use crate::chunked::Chunked;
 use crate::objects::{Lease, MicroTime, Text};
 use crate::time::{SimTime, WallTime};
 
-/// Where a request is kept: its index into [`Requests::whole`] or into [`Requests::renewals`].
+/// Where a request is kept: its index into [`Requests::whole`], [`Requests::renewals`] or
+/// [`Requests::gets`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
     Whole(usize),
     Row(usize),
+    Get(usize),
 }
 
 /// The requests of a log, in order (see the module's documentation). It reads like the list it
@@ -33,14 +41,22 @@ enum Slot {
 /// `binary_search_by_key`, each giving a `Cow<Request>`.
 #[derive(Clone, Debug, Default)]
 pub struct Requests {
-    /// Which requests are kept whole (the others are rows, in order): request `i` is the `k`-th
-    /// kept whole, or row `i - k`, `k` being how many kept whole come before it. (A place for
-    /// each request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept
+    /// Which requests are not renewal rows (the others are, in order): request `i` is row
+    /// `i - k` if its bit is clear, `k` being how many set bits come before it; if it is set, it
+    /// is the `k`-th of the others, and [`Requests::get_rows`] says which. (A place for each
+    /// request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept
     /// whole put a binary search in every read of a renewed Lease's version, which the node
     /// lifecycle controller makes for every node at every pass, and the hour took noticeably
     /// longer to build.)
-    kept_whole: RankBits,
+    not_rows: RankBits,
+    /// Of the requests that are not renewal rows, which are GET rows: the `k`-th is GET row `g`
+    /// if its bit is set, or the `(k - g)`-th kept whole, `g` being how many set bits come before.
+    get_rows: RankBits,
     whole: Chunked<Request>,
+    gets: Chunked<GetRow>,
+    /// What GET rows ask, and where to find each entry by its path and node.
+    targets: Vec<GetTarget>,
+    by_target: rustc_hash::FxHashMap<(u64, u64), u32>,
     renewals: Chunked<RenewalRow>,
     /// The bases the rows count from, by their first row (one for the 1,000-node hour; one for
     /// every 71 minutes of a small cluster, whose rows are far apart).
@@ -147,6 +163,38 @@ impl RowBase {
     }
 }
 
+/// A GET of one object answered at once (see the module's documentation): 40 bytes in wasm,
+/// where the request kept whole took 112.
+#[derive(Clone, Debug, PartialEq)]
+struct GetRow {
+    seq: u64,
+    t: SimTime,
+    response: Option<Response>,
+    /// Index into [`Requests::targets`].
+    target: u32,
+    /// The log's count of object versions when it was answered (its empty [`ChangeRange`]).
+    changes_at: u32,
+    code: u16,
+}
+
+/// What a GET row asks: the same for every GET of one object by one sender.
+#[derive(Clone, Debug)]
+struct GetTarget {
+    actor: Actor,
+    node: Text,
+    path: Text,
+    query: &'static str,
+}
+
+impl GetTarget {
+    fn asks(&self, r: &Request) -> bool {
+        self.actor == r.actor
+            && self.node == r.node
+            && self.path == r.path
+            && matches!(r.query, Cow::Borrowed(q) if q == self.query)
+    }
+}
+
 /// What the renewals of one Lease version share.
 #[derive(Clone, Debug)]
 struct RenewedLease {
@@ -178,7 +226,7 @@ impl RenewedLease {
 impl Requests {
     /// How many requests.
     pub fn len(&self) -> usize {
-        self.whole.len() + self.renewals.len()
+        self.not_rows.len()
     }
 
     /// Whether there are none.
@@ -188,9 +236,12 @@ impl Requests {
 
     /// Where request `index` (which must exist) is kept.
     fn slot(&self, index: usize) -> Slot {
-        match self.kept_whole.get_and_before(index) {
-            (true, k) => Slot::Whole(k),
+        match self.not_rows.get_and_before(index) {
             (false, k) => Slot::Row(index - k),
+            (true, k) => match self.get_rows.get_and_before(k) {
+                (true, g) => Slot::Get(g),
+                (false, g) => Slot::Whole(k - g),
+            },
         }
     }
 
@@ -222,8 +273,18 @@ impl Requests {
                 self.push_row(&renewal);
             }
             None => {
-                self.kept_whole.push(true);
-                self.whole.push(request);
+                self.not_rows.push(true);
+                match self.get_row(&request) {
+                    Some(row) => {
+                        self.get_rows.push(true);
+                        debug_assert_eq!(self.build_get(&row), request, "a GET row builds the request it keeps");
+                        self.gets.push(row);
+                    }
+                    None => {
+                        self.get_rows.push(false);
+                        self.whole.push(request);
+                    }
+                }
             }
         }
     }
@@ -276,7 +337,7 @@ impl Requests {
                 base.row(r).expect("a renewal is a row of its own base")
             }
         };
-        self.kept_whole.push(false);
+        self.not_rows.push(false);
         self.renewals.push(row);
     }
 
@@ -362,6 +423,69 @@ impl Requests {
         )
     }
 
+    /// The row for `r`, if it is a GET of one object answered at once (adding an entry to
+    /// `targets` if needed).
+    fn get_row(&mut self, r: &Request) -> Option<GetRow> {
+        let Outcome::Code(code) = r.outcome else { return None };
+        let Cow::Borrowed(query) = r.query else { return None };
+        let simple = r.method == Method::Get
+            && r.end == r.t
+            && r.no_answer.is_none()
+            && r.content_type.is_none()
+            && r.body.is_none()
+            && r.changes.is_empty()
+            && !matches!(r.response, Some(Response::Renewal(_)));
+        if !simple {
+            return None;
+        }
+        // By the addresses of the path and node (interned by the log, and held by the entry, so
+        // no other text can have them while it is here); looked up only.
+        let address = (r.path.as_str().as_ptr() as usize as u64, r.node.as_str().as_ptr() as usize as u64);
+        let target = match self.by_target.get(&address) {
+            Some(&i) if self.targets[i as usize].asks(r) => i,
+            _ => {
+                let i = u32::try_from(self.targets.len()).expect("fewer than 2^32 GET targets");
+                self.targets.push(GetTarget {
+                    actor: r.actor.clone(),
+                    node: r.node.clone(),
+                    path: r.path.clone(),
+                    query,
+                });
+                self.by_target.insert(address, i);
+                i
+            }
+        };
+        Some(GetRow {
+            seq: r.seq,
+            t: r.t,
+            response: r.response.clone(),
+            target,
+            changes_at: r.changes.iter().start,
+            code,
+        })
+    }
+
+    /// The request a GET row keeps.
+    fn build_get(&self, row: &GetRow) -> Request {
+        let target = &self.targets[row.target as usize];
+        Request {
+            seq: row.seq,
+            t: row.t,
+            end: row.t,
+            actor: target.actor.clone(),
+            node: target.node.clone(),
+            method: Method::Get,
+            path: target.path.clone(),
+            query: Cow::Borrowed(target.query),
+            content_type: None,
+            outcome: Outcome::Code(row.code),
+            no_answer: None,
+            body: None,
+            response: row.response.clone(),
+            changes: ChangeRange::new(row.changes_at, row.changes_at),
+        }
+    }
+
     /// The object version that renewal `index` made: a renewal kept as a row, or kept whole and
     /// answered with the renewed Lease (panics otherwise). Its sequence number follows the
     /// request's: the API server records the version while it answers.
@@ -379,6 +503,7 @@ impl Requests {
                 };
                 (r.seq, r.t, LeaseVersion::clone(version))
             }
+            Slot::Get(_) => panic!("request {index} renewed a Lease"),
         };
         Change { seq: seq + 1, t, change: ChangeType::Modified, version: Version::Lease(version), request: Some(index) }
     }
@@ -413,6 +538,7 @@ impl Requests {
         match slot {
             Slot::Row(i) => Cow::Owned(self.build(&self.renewal(i))),
             Slot::Whole(i) => Cow::Borrowed(&self.whole[i]),
+            Slot::Get(i) => Cow::Owned(self.build_get(&self.gets[i])),
         }
     }
 
@@ -437,6 +563,7 @@ impl Requests {
         match slot {
             Slot::Row(i) => self.renewal(i).t,
             Slot::Whole(i) => self.whole[i].t,
+            Slot::Get(i) => self.gets[i].t,
         }
     }
 
@@ -450,11 +577,15 @@ impl Requests {
         if len >= self.len() {
             return;
         }
-        // The first `len` requests: those kept whole before `len`, and the rows of the rest.
-        let whole = self.kept_whole.before(len);
-        let renewals = len - whole;
-        self.kept_whole.truncate(len);
-        self.whole.truncate(whole);
+        // The first `len` requests: the renewal rows, GET rows and requests kept whole before
+        // `len`.
+        let others = self.not_rows.before(len);
+        let gets = self.get_rows.before(others);
+        let renewals = len - others;
+        self.not_rows.truncate(len);
+        self.get_rows.truncate(others);
+        self.whole.truncate(others - gets);
+        self.gets.truncate(gets);
         self.renewals.truncate(renewals);
         let bases = self.bases.partition_point(|b| (b.first as usize) < renewals);
         self.bases.truncate(bases);
@@ -467,14 +598,7 @@ impl Requests {
 
     /// The requests from index `start` on, in order (empty if there are not so many).
     pub fn iter_from(&self, start: usize) -> Iter<'_> {
-        let start = start.min(self.len());
-        Iter {
-            requests: self,
-            front: start,
-            whole_front: self.kept_whole.before(start),
-            back: self.len(),
-            whole_back: self.whole.len(),
-        }
+        Iter { requests: self, front: start.min(self.len()), back: self.len() }
     }
 
     /// The index of the first request for which `pred` is false, the requests being those for
@@ -523,56 +647,42 @@ impl FromIterator<Request> for Requests {
     }
 }
 
-/// The requests of a [`Requests`] list, in order (from either end): the indices `front..back`,
-/// with how many requests kept whole come before each end (so a step finds its slot without a
-/// search).
+/// The requests of a [`Requests`] list, in order (from either end): the indices `front..back`.
 #[derive(Clone, Debug)]
 pub struct Iter<'a> {
     requests: &'a Requests,
     front: usize,
-    whole_front: usize,
     back: usize,
-    whole_back: usize,
 }
 
 impl<'a> Iterator for Iter<'a> {
     type Item = Cow<'a, Request>;
 
     fn next(&mut self) -> Option<Cow<'a, Request>> {
-        if self.front >= self.back {
-            return None;
-        }
-        let list = self.requests;
-        let slot = if list.kept_whole.get(self.front) {
-            self.whole_front += 1;
-            Slot::Whole(self.whole_front - 1)
-        } else {
-            Slot::Row(self.front - self.whole_front)
-        };
-        self.front += 1;
-        Some(list.read(slot))
+        (self.front < self.back).then(|| {
+            self.front += 1;
+            self.requests.read(self.requests.slot(self.front - 1))
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.back.saturating_sub(self.front);
+        let n = self.back - self.front;
         (n, Some(n))
+    }
+
+    /// Skips `n` requests without building them.
+    fn nth(&mut self, n: usize) -> Option<Cow<'a, Request>> {
+        self.front = self.front.saturating_add(n).min(self.back);
+        self.next()
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        if self.front >= self.back {
-            return None;
-        }
-        self.back -= 1;
-        let list = self.requests;
-        let slot = if list.kept_whole.get(self.back) {
-            self.whole_back -= 1;
-            Slot::Whole(self.whole_back)
-        } else {
-            Slot::Row(self.back - self.whole_back)
-        };
-        Some(list.read(slot))
+        (self.front < self.back).then(|| {
+            self.back -= 1;
+            self.requests.read(self.requests.slot(self.back))
+        })
     }
 }
 
@@ -725,7 +835,8 @@ mod tests {
             assert_eq!(list.first_after(r.t), i + 1);
             assert!(list.iter_from(i).map(Cow::into_owned).eq(all[i..].iter().cloned()));
         }
-        assert!(matches!(list.at(1), Cow::Owned(_)) && matches!(list.at(0), Cow::Borrowed(_)));
+        assert!(matches!(list.at(1), Cow::Owned(_)) && matches!(list.at(3), Cow::Borrowed(_)));
+        assert!(matches!(list.at(0), Cow::Owned(_)), "a GET is kept as a row");
         assert_eq!(list.get(all.len()), None);
     }
 
@@ -734,15 +845,20 @@ mod tests {
     #[test]
     fn requests_are_found_across_the_words_of_the_rank_index() {
         let base = lease(10);
+        // GET rows, requests kept whole (a GET answered late) and renewal rows.
         let all: Vec<Request> = (0..200u64)
-            .map(|i| if i % 3 == 0 || i == 64 { get(i + 1) } else { renewal(i + 1, &base, 10 + i, i as u32) })
+            .map(|i| match i {
+                _ if i % 3 == 0 || i == 64 => get(i + 1),
+                _ if i % 5 == 0 => Request { end: SimTime::from_millis(i * 100 + 5), ..get(i + 1) },
+                _ => renewal(i + 1, &base, 10 + i, i as u32),
+            })
             .collect();
         for keep in [200, 193, 129, 128, 127, 65, 64, 63, 1, 0] {
             let mut list: Requests = all.iter().cloned().collect();
-            assert_eq!((list.whole.len(), list.renewals()), (68, 132));
+            assert_eq!((list.gets.len(), list.whole.len(), list.renewals()), (68, 26, 106));
             list.truncate(keep);
             assert_eq!(list.len(), keep);
-            assert_eq!(list.renewals() + list.whole.len(), keep);
+            assert_eq!(list.renewals() + list.whole.len() + list.gets.len(), keep);
             for (i, r) in all[..keep].iter().enumerate() {
                 assert_eq!(*list.at(i), *r, "{i} of {keep}");
             }
@@ -752,6 +868,49 @@ mod tests {
             }
             assert!(list.iter_from(keep / 2).map(Cow::into_owned).eq(all[keep / 2..].iter().cloned()), "{keep}");
         }
+    }
+
+    #[test]
+    fn a_get_of_one_object_answered_at_once_is_a_row_of_its_target() {
+        let path = Text::from("/api/v1/nodes/node-1");
+        let node = Text::from("node-1");
+        let kubelet = Actor::Kubelet("node-1".into());
+        let message = "nodes \"node-1\" not found".to_string();
+        let status = Arc::new(crate::objects::Status::failure(404, "NotFound", message, "", "nodes", "node-1"));
+        let asked = |seq: u64| Request {
+            actor: kubelet.clone(),
+            node: node.clone(),
+            path: path.clone(),
+            outcome: Outcome::Code(404),
+            response: Some(Response::Status(status.clone())),
+            changes: ChangeRange::new(seq as u32 * 2, seq as u32 * 2),
+            ..get(seq)
+        };
+        let all = vec![
+            asked(1),
+            asked(2),
+            // Another sender asks the same: another target (and the kubelet's next GET a third: the
+            // entry last made for a path is the one looked up).
+            Request { actor: Actor::NodeLifecycleController, ..asked(3) },
+            asked(4),
+            asked(9),
+            // Kept whole: no answer in time; answered later; a query built for it; a body.
+            Request {
+                outcome: Outcome::Timeout,
+                no_answer: Some(super::super::NoAnswer::Dial),
+                response: None,
+                ..asked(5)
+            },
+            Request { end: SimTime::from_secs(60), ..asked(6) },
+            Request { query: Cow::Owned("resourceVersion=0".into()), ..asked(7) },
+            Request { method: Method::Delete, ..asked(8) },
+        ];
+        let list: Requests = all.iter().cloned().collect();
+        assert_eq!((list.gets.len(), list.whole.len(), list.targets.len()), (5, 4, 3));
+        assert!(list.iter().map(Cow::into_owned).eq(all.iter().cloned()), "read back as pushed");
+        let Some(Response::Status(answer)) = &list.at(3).response else { panic!("a 404") };
+        assert!(Arc::ptr_eq(answer, &status), "the answer is kept, not copied");
+        assert!(std::mem::size_of::<GetRow>() < std::mem::size_of::<Request>() / 2);
     }
 
     #[test]
