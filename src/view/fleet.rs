@@ -170,7 +170,7 @@ impl ControllerLines {
         keep: fn(&LogLine) -> bool,
     ) -> impl DoubleEndedIterator<Item = &'a LogLine> {
         let known = indexed[..indexed.partition_point(|i| *i < end)].iter().map(|i| &log.lines[*i]);
-        known.chain(log.lines[self.scanned.min(end)..end].iter().filter(move |l| keep(l)))
+        known.chain(log.lines.range(self.scanned.min(end)..end).filter(move |l| keep(l)))
     }
 }
 

@@ -196,7 +196,7 @@ impl Session {
         self.steps = self.step_search.resolve(self.timeline.scenario(), self.timeline.log());
         let log = self.timeline.log();
         let (events, inputs, requests) = self.scanned;
-        let mut added: Vec<SimTime> = log.events.get(events..).unwrap_or_default().iter().map(|e| e.t).collect();
+        let mut added: Vec<SimTime> = log.events.iter_from(events).map(|e| e.t).collect();
         added.extend(log.inputs.get(inputs..).unwrap_or_default().iter().map(|i| i.t));
         added.extend(log.requests.iter_from(requests).filter(|r| !is_routine(r)).map(|r| r.t));
         added.sort_unstable();

@@ -280,7 +280,7 @@ impl TrackBuilder {
         for r in log.requests.iter_from(requests) {
             self.requests.add(self.end, r.t, RequestClass::of(&r));
         }
-        for e in log.events.get(events..).unwrap_or_default() {
+        for e in log.events.iter_from(events) {
             self.events.add(self.end, e.t, EventClass::of(e.type_()));
         }
         self.read = (log.requests.len(), log.events.len());

@@ -13,6 +13,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use super::action::{Action, Refusal};
+use super::chunked::Chunked;
 use super::machine::MachineView;
 pub use super::objects::ChangeType;
 use super::objects::{EventVersion, Kind, Object, ObjectKey, ObjectReference, Status, Text};
@@ -380,8 +381,8 @@ pub struct Log {
     /// check that it builds the version).
     #[cfg(debug_assertions)]
     pending_event: Option<Change>,
-    pub events: Vec<EventRecord>,
-    pub lines: Vec<LogLine>,
+    pub events: Chunked<EventRecord>,
+    pub lines: Chunked<LogLine>,
     pub inputs: Vec<AppliedInput>,
     pub machines: Vec<MachineRecord>,
     next_seq: u64,

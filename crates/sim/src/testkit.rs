@@ -53,7 +53,7 @@ impl Probe {
                 format!("{} {} -> {outcome}", r.method.as_str(), r.path)
             })
             .collect();
-        out.extend(self.log.events[events..].iter().map(|e| format!("event {}: {}", e.reason(), e.message())));
+        out.extend(self.log.events.iter_from(events).map(|e| format!("event {}: {}", e.reason(), e.message())));
         out.extend(timers.into_iter().map(|(at, _, timer)| {
             let delay = Duration::from_millis((at - self.now).as_millis() as u64);
             format!("timer +{} {timer:?}", format_go_duration(delay))
@@ -63,7 +63,7 @@ impl Probe {
 
     /// The log lines written since the first `from` (`journalctl`'s view of a component).
     pub(crate) fn lines_from(&self, from: usize) -> Vec<String> {
-        self.log.lines[from..].iter().map(|l| format!("log {}", l.message)).collect()
+        self.log.lines.iter_from(from).map(|l| format!("log {}", l.message)).collect()
     }
 
     /// How many log lines have been written.

@@ -68,7 +68,7 @@ pub fn event_list(timeline: &Timeline, t: SimTime, cap: usize) -> EventList {
     let end = log.events.partition_point(|e| e.t <= t);
     let mut keys: Vec<ObjectKey> = Vec::new();
     let mut capped = false;
-    for record in log.events[..end].iter().rev() {
+    for record in log.events.range(0..end).rev() {
         let key = record.key();
         if keys.contains(&key) {
             continue;

@@ -139,7 +139,7 @@ impl ChangeList {
 pub struct Changes<'a> {
     list: &'a ChangeList,
     requests: &'a Requests,
-    events: &'a [EventRecord],
+    events: &'a Chunked<EventRecord>,
 }
 
 /// The version an Event's occurrence wrote, as [`ChangeList::push_by_event`] keeps it: recorded
@@ -156,7 +156,7 @@ pub(crate) fn event_change(occurrence: &EventRecord) -> Change {
 }
 
 impl<'a> Changes<'a> {
-    pub(crate) fn new(list: &'a ChangeList, requests: &'a Requests, events: &'a [EventRecord]) -> Changes<'a> {
+    pub(crate) fn new(list: &'a ChangeList, requests: &'a Requests, events: &'a Chunked<EventRecord>) -> Changes<'a> {
         Changes { list, requests, events }
     }
 
@@ -322,8 +322,8 @@ mod tests {
         full.push(node(5));
         let named = |v: &[Option<&str>]| v.iter().map(|s| s.map(str::to_string)).collect::<Vec<_>>();
         assert_eq!(names(&full), named(&[Some("node-1"), None, Some("node-3"), None, Some("node-5")]));
-        let requests = Requests::default();
-        let kept: Vec<&str> = Changes::new(&full, &requests, &[]).kept_whole().map(Change::name).collect();
+        let (requests, events) = (Requests::default(), Chunked::default());
+        let kept: Vec<&str> = Changes::new(&full, &requests, &events).kept_whole().map(Change::name).collect();
         assert_eq!(kept, ["node-1", "node-3", "node-5"]);
         for (keep, whole) in [(5, 3), (4, 2), (3, 2), (2, 1), (1, 1), (0, 0)] {
             let mut list = full.clone();
