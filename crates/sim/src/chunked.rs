@@ -1,5 +1,5 @@
-//! A list kept in chunks of a fixed size, for the log's two longest lists (requests and object
-//! versions: 400,000 each in the 1,000-node hour).
+//! A list kept in chunks of a fixed size, for the log's long lists (requests and object versions,
+//! 400,000 each in the 1,000-node hour; Event occurrences and log lines).
 //!
 //! A `Vec` that grows to that size doubles its buffer about twenty times; each time it copies
 //! everything into a new buffer twice as large and frees the old one. At its end it holds up to
