@@ -21,6 +21,7 @@ use super::time::SimTime;
 
 mod bits;
 mod changes;
+mod places;
 mod request;
 mod requests;
 use changes::ChangeList;
@@ -390,11 +391,8 @@ pub struct Log {
     /// keys all over the order.)
     keys: BTreeMap<Arc<ObjectKey>, usize>,
     /// Each key's place in `history` again, found by a hash of the key ([`key_hash`]): a lookup
-    /// by hash instead of a walk down the tree comparing names (3,400 instructions for an
-    /// Event's). The table holds the places alone (four bytes a key; a place's hash is its key's,
-    /// computed again when the table grows), where a map from each hash to its place took
-    /// sixteen (1.1 MB of the 1,000-node hour).
-    by_hash: hashbrown::HashTable<u32>,
+    /// by hash instead of a walk down the tree comparing names (see [`places`]).
+    by_hash: places::PlaceTable,
     /// Each object's key (one allocation, shared with `keys`) and versions.
     history: Vec<(Arc<ObjectKey>, Versions)>,
     /// The indices into `machines` of each machine's records, oldest first (a seek reads every
@@ -677,7 +675,7 @@ impl Log {
         self.keys.insert(key.clone(), slot);
         self.history.push((key, Versions::default()));
         let history = &self.history;
-        self.by_hash.insert_unique(hash, slot as u32, |&s| {
+        self.by_hash.insert(hash, slot as u32, |s| {
             let key = &history[s as usize].0;
             key_hash(key.kind, &key.namespace, &key.name)
         });
@@ -693,11 +691,11 @@ impl Log {
 
     /// The place in `history` of a key, given its [`key_hash`].
     fn find_slot(&self, hash: u64, kind: Kind, namespace: &str, name: &str) -> Option<usize> {
-        let found = self.by_hash.find(hash, |&slot| {
+        let found = self.by_hash.find(hash, |slot| {
             let key = &self.history[slot as usize].0;
             key.kind == kind && key.name == name && key.namespace == namespace
         });
-        found.map(|&slot| slot as usize)
+        found.map(|slot| slot as usize)
     }
 
     fn push_version(&mut self, t: SimTime, change: ChangeType, version: Version, request: Option<u32>) -> u32 {
