@@ -16,7 +16,9 @@ const LOOKAHEAD: Duration = Duration::from_secs(120);
 /// further ahead).
 const PROGRESSIVE_LOOKAHEAD: Duration = Duration::from_secs(10);
 
-/// How much further a progressive timeline is computed before its steps are looked for again.
+/// How much further a progressive timeline is computed before what it derives from the whole log
+/// (its significant moments, its questions) is derived again: sooner when a step is found, which
+/// is looked for at every stretch.
 const STEPS_EVERY: Duration = Duration::from_secs(60);
 
 /// How long past the chapter's story (or the reader's last action) playback runs.
@@ -103,7 +105,8 @@ impl Session {
 
     /// Computes the timeline `by` further toward where it is complete (no further). Returns
     /// whether it is complete now, and whether the steps found changed; what is derived from the
-    /// whole log is derived again once per [`STEPS_EVERY`] of simulated time, and at the end.
+    /// whole log is derived again once per [`STEPS_EVERY`] of simulated time, when a step is
+    /// found, and at the end.
     pub fn advance(&mut self, by: Duration) -> (bool, bool) {
         let full = self.full();
         if self.timeline.horizon() >= full {
@@ -111,9 +114,13 @@ impl Session {
         }
         self.timeline.run_until((self.timeline.horizon() + by).min(full));
         self.fleet.extend(self.timeline.log());
-        // Deriving reads the whole log: once per stretch of simulated time, not per call.
+        // The steps are searched at every call (each search reads only the records added since
+        // the last), so a step is known as soon as it is computed; the rest, which reads the
+        // whole log, is derived once per stretch of simulated time, when a step is found, and at
+        // the end.
         let complete = self.complete();
-        if !complete && self.timeline.horizon() < self.steps_at + STEPS_EVERY {
+        let found = self.step_search.resolve(self.timeline.scenario(), self.timeline.log());
+        if !complete && found == self.steps && self.timeline.horizon() < self.steps_at + STEPS_EVERY {
             return (false, false);
         }
         let before = std::mem::take(&mut self.steps);
