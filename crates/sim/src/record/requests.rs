@@ -849,7 +849,7 @@ mod tests {
         let all: Vec<Request> = (0..200u64)
             .map(|i| match i {
                 _ if i % 3 == 0 || i == 64 => get(i + 1),
-                _ if i % 5 == 0 => Request { end: SimTime::from_millis(i * 100 + 5), ..get(i + 1) },
+                _ if i % 5 == 0 => Request { end: SimTime::from_millis((i + 1) * 100 + 5), ..get(i + 1) },
                 _ => renewal(i + 1, &base, 10 + i, i as u32),
             })
             .collect();
