@@ -175,18 +175,20 @@ fn nth_one(mut word: u64, mut k: usize) -> usize {
 mod tests {
     use super::*;
 
-    /// Bits from a pattern that repeats with no period of 64 (so the words differ).
-    fn pattern(len: usize) -> Vec<bool> {
-        (0..len).map(|i| (i * 7 + i / 5) % 3 != 0 || i % 61 == 0).collect()
-    }
-
-    #[test]
-    fn rank_counts_the_set_bits_before_every_index_across_words() {
-        let expected = pattern(300);
+    /// Bits from a pattern that repeats with no period of 64 (so the words differ), as a list and
+    /// as pushed to a [`RankBits`].
+    fn pattern(len: usize) -> (Vec<bool>, RankBits) {
+        let expected: Vec<bool> = (0..len).map(|i| (i * 7 + i / 5) % 3 != 0 || i % 61 == 0).collect();
         let mut bits = RankBits::default();
         for &b in &expected {
             bits.push(b);
         }
+        (expected, bits)
+    }
+
+    #[test]
+    fn rank_counts_the_set_bits_before_every_index_across_words() {
+        let (expected, bits) = pattern(300);
         assert_eq!(bits.len(), 300);
         let mut before = 0;
         for (i, &b) in expected.iter().enumerate() {
@@ -198,11 +200,7 @@ mod tests {
 
     #[test]
     fn a_cut_keeps_the_first_bits_and_the_list_grows_again_from_there() {
-        let expected = pattern(200);
-        let mut full = RankBits::default();
-        for &b in &expected {
-            full.push(b);
-        }
+        let (expected, full) = pattern(200);
         for keep in [0, 1, 63, 64, 65, 128, 150, 199] {
             let mut bits = full.clone();
             bits.truncate(keep);
