@@ -34,7 +34,9 @@ export const SCREENSHOT_DIR = path.join(__dirname, '..', 'screenshots', 'engines
 const RESOLVER = `
   window.__nodelineResolve = (steps) => {
     const TL = window.TestingLibraryDom;
-    let nodes = [document.body];
+    // (A frame just made may still show its first, empty document, with no body yet: then
+    // nothing is found, and the caller's poll tries again.)
+    let nodes = document.body ? [document.body] : [];
     for (const s of steps) {
       if (s.kind === 'nth') { nodes = nodes.slice(s.index, s.index + 1); continue; }
       const next = [];
