@@ -100,8 +100,8 @@ impl<T> Chunked<T> {
         let first = start / Self::CHUNK;
         let mut iter =
             Iter { chunks: self.chunks[first..].iter().flatten(), remaining: self.len - first * Self::CHUNK };
-        for _ in 0..start % Self::CHUNK {
-            iter.next();
+        if let Some(skip) = (start % Self::CHUNK).checked_sub(1) {
+            iter.nth(skip);
         }
         iter
     }
@@ -186,11 +186,30 @@ impl<'a, T> Iterator for Iter<'a, T> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.remaining, Some(self.remaining))
     }
+
+    /// Skips `n` entries a chunk at a time, not one by one.
+    fn nth(&mut self, n: usize) -> Option<&'a T> {
+        let skipped = n.min(self.remaining);
+        self.remaining -= skipped;
+        let next = self.chunks.nth(n)?;
+        self.remaining -= 1;
+        Some(next)
+    }
 }
 
 impl<T> DoubleEndedIterator for Iter<'_, T> {
     fn next_back(&mut self) -> Option<Self::Item> {
         let next = self.chunks.next_back()?;
+        self.remaining -= 1;
+        Some(next)
+    }
+
+    /// Skips `n` entries from the back a chunk at a time (a `take(k).rev()` skips what is past
+    /// `k` so).
+    fn nth_back(&mut self, n: usize) -> Option<Self::Item> {
+        let skipped = n.min(self.remaining);
+        self.remaining -= skipped;
+        let next = self.chunks.nth_back(n)?;
         self.remaining -= 1;
         Some(next)
     }
@@ -218,6 +237,12 @@ mod tests {
                 let to = (from + CHUNK / 2).min(n);
                 let slice = vec.get(from..to).unwrap_or_default();
                 assert!(list.range(from..to).eq(slice.iter()) && list.range(from..to).rev().eq(slice.iter().rev()));
+                for skip in [0, 1, CHUNK - 1, CHUNK, n] {
+                    let (mut a, mut b) = (list.iter_from(from), vec.iter().skip(from));
+                    assert_eq!((a.nth(skip), a.len()), (b.nth(skip), b.len()), "{n} {from} nth {skip}");
+                    let (mut a, mut b) = (list.iter_from(from), vec.iter().skip(from));
+                    assert_eq!((a.nth_back(skip), a.len()), (b.nth_back(skip), b.len()), "{n} {from} nth_back {skip}");
+                }
                 assert_eq!(list.iter_from(from).len(), n.saturating_sub(from), "{n} {from}");
             }
             assert_eq!(list.iter().len(), n);
