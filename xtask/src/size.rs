@@ -188,7 +188,12 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// where each version and request is kept (`record/bits.rs`), the GET rows and their table, the
 /// key table of places (`record/places.rs`; hashbrown's `HashTable`, tried first, added 3.4 KB
 /// on its own), and the Event occurrences and log lines read in chunks by the views.
-pub(crate) const CEILING_GZIP: u64 = 721_800;
+///
+/// Raised to 722 400 in the same session: `cargo xtask test` measured 721 516 at 3db0964
+/// (+582 bytes), for `Chunked`'s iterator skipping a chunk at a time (`nth`, `nth_back`), which
+/// the views' reads of Event occurrences and log lines from an index go through; the margin
+/// kept as before.
+pub(crate) const CEILING_GZIP: u64 = 722_400;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
