@@ -5,7 +5,8 @@
 //! versions), and everything that version is, its time, its resourceVersion, its `renewTime` and
 //! the Lease it renews, is in the renewal's row among the requests ([`super::Requests`]). So a
 //! renewal kept as a row keeps its version as two bits and its request's place in a set of
-//! requests ([`ChangeList`]), not as a [`Change`] of 64 bytes repeating the row, and [`Changes`] builds the [`Change`] when something reads it:
+//! requests ([`ChangeList`]), not as a [`Change`] of 64 bytes repeating the row, and [`Changes`]
+//! builds the [`Change`] when something reads it:
 //! the same value, field for field, that was recorded (a debug build checks each one as it is
 //! kept). An Event's version is kept the same way by the occurrence that wrote it
 //! ([`super::EventRecord`], recorded next: the version, its time, and its sequence number less
@@ -16,6 +17,7 @@
 use std::borrow::Cow;
 
 use super::bits::{RankBits, SelectBits};
+use super::requests::partition_index;
 use super::{Change, EventRecord, Requests, Version};
 use crate::chunked::{self, Chunked};
 use crate::objects::ChangeType;
@@ -233,16 +235,7 @@ impl<'a> Changes<'a> {
 
     /// The index of the first version made at or after `t` (a binary search that builds nothing).
     pub fn first_from(self, t: SimTime) -> usize {
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.t(mid) < t {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        partition_index(self.len(), |i| self.t(i) < t)
     }
 }
 

@@ -245,22 +245,7 @@ impl Requests {
         }
     }
 
-    /// The index of the first request for which `pred` (given an index) is false, as
-    /// `slice::partition_point`.
-    fn partition_index(&self, mut pred: impl FnMut(usize) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if pred(mid) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
-    }
-
-    /// How many are kept as renewal rows (the rest are kept whole).
+    /// How many are kept as renewal rows (the rest are GET rows or kept whole).
     pub fn renewals(&self) -> usize {
         self.renewals.len()
     }
@@ -604,17 +589,17 @@ impl Requests {
     /// The index of the first request for which `pred` is false, the requests being those for
     /// which it is true followed by those for which it is false (as `slice::partition_point`).
     pub fn partition_point(&self, mut pred: impl FnMut(&Request) -> bool) -> usize {
-        self.partition_index(|i| pred(&self.read(self.slot(i))))
+        partition_index(self.len(), |i| pred(&self.read(self.slot(i))))
     }
 
     /// The index of the first request sent at or after `t` (a binary search that builds nothing).
     pub fn first_from(&self, t: SimTime) -> usize {
-        self.partition_index(|i| self.t_of(self.slot(i)) < t)
+        partition_index(self.len(), |i| self.t_of(self.slot(i)) < t)
     }
 
     /// The index of the first request sent after `t`.
     pub fn first_after(&self, t: SimTime) -> usize {
-        self.partition_index(|i| self.t_of(self.slot(i)) <= t)
+        partition_index(self.len(), |i| self.t_of(self.slot(i)) <= t)
     }
 
     /// Binary search for the request whose key `f` gives is `key`, the requests being sorted by
@@ -626,6 +611,22 @@ impl Requests {
             _ => Err(at),
         }
     }
+}
+
+/// The first index below `len` for which `pred` is false, the indices being those for which it
+/// is true followed by those for which it is false (as `slice::partition_point`, for the lists
+/// whose entries are built when read).
+pub(super) fn partition_index(len: usize, mut pred: impl FnMut(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 impl<'a> IntoIterator for &'a Requests {
