@@ -117,13 +117,18 @@ async fn compute_to(session: &mut crate::view::session::Session, t: SimTime) {
     session.refresh();
 }
 
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
+/// The page's clock (`performance.now()`, ms). The `Performance` object is fetched once: the
+/// background computation reads the clock after every simulated second.
+pub(crate) fn now_ms() -> f64 {
+    thread_local! {
+        static PERFORMANCE: Option<web_sys::Performance> = window().performance();
+    }
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, |p| p.now()))
 }
 
 /// Lets the browser run what waits (input, other tasks) before the start goes on:
 /// `scheduler.yield()` where the browser has it, else a zero-delay timeout.
-async fn yield_to_browser() {
+pub(crate) async fn yield_to_browser() {
     use wasm_bindgen::JsCast;
     let window = window();
     let scheduled = js_sys::Reflect::get(&window, &"scheduler".into()).ok().and_then(|scheduler| {
@@ -134,6 +139,32 @@ async fn yield_to_browser() {
         js_sys::Promise::new(&mut |resolve, _| {
             let _ = window.set_timeout_with_callback(&resolve);
         })
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Waits for a task of its own, queued behind what the browser already has (input, timers, a
+/// frame to render): a message posted to itself, which browsers do not hold back as they do a
+/// zero-delay timeout nested in another (4 ms each), nor put ahead of other tasks as they do
+/// `scheduler.yield()`'s continuation. A zero-delay timeout where there is no `MessageChannel`.
+pub(crate) async fn next_task() {
+    use wasm_bindgen::{JsCast, JsValue};
+    let promise = js_sys::Promise::new(&mut |resolve, _| match web_sys::MessageChannel::new() {
+        Ok(channel) => {
+            let (receiver, sender) = (channel.port1(), channel.port2());
+            // The closure holds the channel until its message arrives.
+            let arrived = wasm_bindgen::closure::Closure::once_into_js(move |_: JsValue| {
+                channel.port1().set_onmessage(None);
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            });
+            receiver.set_onmessage(Some(arrived.unchecked_ref()));
+            if sender.post_message(&JsValue::UNDEFINED).is_err() {
+                let _ = window().set_timeout_with_callback(arrived.unchecked_ref());
+            }
+        }
+        Err(_) => {
+            let _ = window().set_timeout_with_callback(&resolve);
+        }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

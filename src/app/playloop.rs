@@ -8,11 +8,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use super::now_ms;
 use super::state::AppCtx;
-
-fn now_ms() -> f64 {
-    window().performance().map(|p| p.now()).unwrap_or(0.0)
-}
 
 /// Starts the loop whenever playback starts, once the page is `shown` (a page being built behind
 /// its poster does not play yet: the story starts where the link points when the reader sees it).

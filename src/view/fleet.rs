@@ -179,7 +179,7 @@ impl ControllerLines {
 fn zone_line(l: &LogLine) -> bool {
     l.actor == Actor::NodeLifecycleController
         && l.message.starts_with(DETECTED)
-        && (l.message.starts_with(ZONE_STATE_LINE) || l.message.contains("master disruption mode"))
+        && (l.message.starts_with(ZONE_STATE_LINE) || crate::sim::contains(&l.message, "master disruption mode"))
 }
 
 /// How the controller's lines about zones and master disruption mode begin (a cheap first look:
@@ -194,7 +194,7 @@ const ZONE_STATE_LINE: &str = "\"Controller detected that zone is now in new sta
 /// verbosity leaves them out.
 fn in_pane(l: &LogLine) -> bool {
     matches!(l.actor, Actor::NodeLifecycleController | Actor::TaintEvictionController)
-        && !(l.message.starts_with("\"Node is ") && l.message.contains("Adding it to the Taint queue"))
+        && !(l.message.starts_with("\"Node is ") && crate::sim::contains(&l.message, "Adding it to the Taint queue"))
 }
 
 impl ZoneLog {
@@ -214,9 +214,9 @@ impl ZoneLog {
             return;
         }
         let m = &*l.message;
-        if m.contains("Entering master disruption mode") {
+        if crate::sim::contains(m, "Entering master disruption mode") {
             self.master = true;
-        } else if m.contains("Exiting master disruption mode") {
+        } else if crate::sim::contains(m, "Exiting master disruption mode") {
             self.master = false;
             for s in &mut self.states {
                 s.1 = None;

@@ -292,7 +292,7 @@ impl Session {
 pub fn is_routine(r: &Request) -> bool {
     use crate::sim::{Method, Outcome};
     matches!(r.outcome, Outcome::Code(200))
-        && (r.method == Method::Get || (r.method == Method::Put && r.path.contains("/leases/")))
+        && (r.method == Method::Get || (r.method == Method::Put && crate::sim::contains(&r.path, "/leases/")))
 }
 
 #[cfg(test)]

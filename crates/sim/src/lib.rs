@@ -76,6 +76,7 @@ pub use scenario::{
     Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, ZONES,
 };
 pub use shared::Shared;
+pub use strings::contains;
 pub use time::{SimTime, WallTime, format_go_duration, parse_go_duration};
 pub use timeline::{ActionChecker, ForkError, Input, Snapshot, Timeline};
 pub use world::{Config, DEFAULT_EPOCH, DEFAULT_SEED};

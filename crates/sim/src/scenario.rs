@@ -455,7 +455,7 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
         Anchor::Event { reason, contains } => {
             let at = start(&|| log.events.partition_point(|e| e.t < from));
             let found = |e: &&EventRecord| {
-                (e.t >= from && e.reason() == *reason && e.message().contains(contains)).then_some(e.t)
+                (e.t >= from && e.reason() == *reason && crate::strings::contains(e.message(), contains)).then_some(e.t)
             };
             scan(at, log.events.len(), log.events.iter().skip(at), found)
         }
@@ -483,14 +483,14 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
             let found = |l: &&LogLine| {
                 (l.t >= from
                     && matches!(l.actor, super::record::Actor::Kubectl | super::record::Actor::KubectlStderr)
-                    && l.message.contains(contains))
+                    && crate::strings::contains(&l.message, contains))
                 .then_some(l.t)
             };
             scan(at, log.lines.len(), log.lines.iter().skip(at), found)
         }
         Anchor::LogLine { contains } => {
             let at = start(&|| log.lines.partition_point(|l| l.t < from));
-            let found = |l: &&LogLine| (l.t >= from && l.message.contains(contains)).then_some(l.t);
+            let found = |l: &&LogLine| (l.t >= from && crate::strings::contains(&l.message, contains)).then_some(l.t);
             scan(at, log.lines.len(), log.lines.iter().skip(at), found)
         }
     }

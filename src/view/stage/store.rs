@@ -313,7 +313,7 @@ mod tests {
             .log()
             .requests
             .iter()
-            .find(|r| r.method == crate::sim::Method::Put && r.path.contains("/leases/"))
+            .find(|r| r.method == crate::sim::Method::Put && crate::sim::contains(&r.path, "/leases/"))
             .expect("a renewal")
             .t
             .as_micros();
