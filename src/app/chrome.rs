@@ -130,6 +130,7 @@ pub(super) fn sync_document(ctx: AppCtx) {
 /// Keeps the address bar a link to what the reader sees: chapter, actions, and (when paused)
 /// the playhead.
 pub(super) fn sync_url(ctx: AppCtx) {
+    let written = StoredValue::new(window().location().search().unwrap_or_default());
     Effect::new(move |answers_before: Option<Option<String>>| {
         ctx.rev.track();
         ctx.chapter.track();
@@ -143,9 +144,15 @@ pub(super) fn sync_url(ctx: AppCtx) {
             return answers;
         }
         ctx.playback.track();
-        let query = link::to_query(&ctx.link());
-        let Ok(history) = window().history() else { return answers };
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
+        let query = format!("?{}", link::to_query(&ctx.link()));
+        // The timeline's revision moves with every stretch the background computes: the
+        // address is written only when it says something new.
+        if written.with_value(|w| *w != query) {
+            if let Ok(history) = window().history() {
+                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&query));
+            }
+            written.set_value(query);
+        }
         answers
     });
 }

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::{self, Derived};
-use crate::sim::{Action, ForkError, Request, SimTime, Snapshot, StepSearch, Timeline};
+use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, Timeline};
 use crate::view::fleet_index::FleetIndex;
 use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
@@ -205,7 +205,7 @@ impl Session {
         let (events, inputs, requests) = self.scanned;
         let mut added: Vec<SimTime> = log.events.iter_from(events).map(|e| e.t).collect();
         added.extend(log.inputs.get(inputs..).unwrap_or_default().iter().map(|i| i.t));
-        added.extend(log.requests.iter_from(requests).filter(|r| !is_routine(r)).map(|r| r.t));
+        added.extend(log.requests.heads_from(requests).filter(|r| !is_routine_head(*r)).map(|r| r.t));
         added.sort_unstable();
         let resort = matches!((self.log_moments.last(), added.first()), (Some(a), Some(b)) if b < a);
         self.log_moments.extend(added);
@@ -290,9 +290,15 @@ impl Session {
 /// Whether a request is a routine heartbeat (a successful Lease renewal, or a kubelet reading a
 /// Lease or Node): playback may fast-forward through those.
 pub fn is_routine(r: &Request) -> bool {
+    is_routine_head(r.head())
+}
+
+/// [`is_routine`] of a request at a glance (the log's compact rows answer it without building
+/// the request).
+pub fn is_routine_head(r: Head<'_>) -> bool {
     use crate::sim::{Method, Outcome};
     matches!(r.outcome, Outcome::Code(200))
-        && (r.method == Method::Get || (r.method == Method::Put && crate::sim::contains(&r.path, "/leases/")))
+        && (r.method == Method::Get || (r.method == Method::Put && crate::sim::contains(r.path, "/leases/")))
 }
 
 #[cfg(test)]

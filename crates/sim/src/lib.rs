@@ -69,8 +69,8 @@ pub use machine::{
 };
 pub use profile::Profile;
 pub use record::{
-    Actor, Body, ChangeRange, ChangeType, LeaseVersion, Log, LogLine, Method, NoAnswer, Outcome, Request, Requests,
-    Response, Severity,
+    Actor, Body, ChangeRange, ChangeType, Head, LeaseVersion, Log, LogLine, Method, NoAnswer, Outcome, Request,
+    Requests, Response, Severity,
 };
 pub use scenario::{
     Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, ZONES,

@@ -27,7 +27,7 @@ mod requests;
 use changes::ChangeList;
 pub use changes::{Changes, Iter as ChangesIter};
 pub use request::{
-    BindingParts, Body, ContentType, JsonText, LeaseVersion, Method, NoAnswer, Outcome, Request, Response,
+    BindingParts, Body, ContentType, Head, JsonText, LeaseVersion, Method, NoAnswer, Outcome, Request, Response,
 };
 pub use requests::Requests;
 

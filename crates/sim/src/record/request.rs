@@ -325,7 +325,25 @@ impl ContentType {
     }
 }
 
+/// What a request is at a glance: when it was sent, its method, path and outcome. The log's
+/// compact rows give it without building the request ([`Requests::heads_from`]): the page asks
+/// it of every request the log gains (routine or not, `view::session::is_routine`).
+///
+/// [`Requests::heads_from`]: super::Requests::heads_from
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head<'a> {
+    pub t: SimTime,
+    pub method: Method,
+    pub path: &'a str,
+    pub outcome: Outcome,
+}
+
 impl Request {
+    /// The request at a glance.
+    pub fn head(&self) -> Head<'_> {
+        Head { t: self.t, method: self.method, path: &self.path, outcome: self.outcome }
+    }
+
     /// A Node status patch's base and wanted Nodes (see [`Body::StatusPatch`]).
     pub fn status_patch(&self) -> Option<(&Object, Cow<'_, Object>)> {
         let Some(Body::StatusPatch { base, wanted }) = &self.body else { return None };

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::bits::RankBits;
 use super::{
-    Actor, Body, Change, ChangeRange, ChangeType, ContentType, LeaseVersion, Method, Outcome, Request, Response,
+    Actor, Body, Change, ChangeRange, ChangeType, ContentType, Head, LeaseVersion, Method, Outcome, Request, Response,
     Version,
 };
 use crate::chunked::Chunked;
@@ -552,6 +552,28 @@ impl Requests {
         }
     }
 
+    /// Request `index` at a glance (which must exist), read without building it.
+    pub fn head(&self, index: usize) -> Head<'_> {
+        match self.slot(index) {
+            Slot::Row(i) => {
+                let row = self.renewal(i);
+                let path = &self.leases[row.lease as usize].path;
+                Head { t: row.t, method: Method::Put, path, outcome: Outcome::Code(200) }
+            }
+            Slot::Whole(i) => self.whole[i].head(),
+            Slot::Get(i) => {
+                let row = &self.gets[i];
+                let path = &self.targets[row.target as usize].path;
+                Head { t: row.t, method: Method::Get, path, outcome: Outcome::Code(row.code) }
+            }
+        }
+    }
+
+    /// The requests from `start` on at a glance ([`Requests::head`]).
+    pub fn heads_from(&self, start: usize) -> impl Iterator<Item = Head<'_>> {
+        (start.min(self.len())..self.len()).map(|i| self.head(i))
+    }
+
     /// The last request.
     pub fn last(&self) -> Option<Cow<'_, Request>> {
         self.len().checked_sub(1).map(|i| self.at(i))
@@ -925,6 +947,24 @@ mod tests {
                 list.push(r.clone());
             }
             assert!(list.iter().map(Cow::into_owned).eq(all.iter().cloned()), "{keep}");
+        }
+    }
+
+    #[test]
+    fn a_request_at_a_glance_is_the_built_one_s_whatever_keeps_it() {
+        let all = sample();
+        let list: Requests = all.iter().cloned().collect();
+        assert!(list.renewals() > 0 && !list.gets.is_empty() && !list.whole.is_empty(), "every kind of slot");
+        for (i, r) in all.iter().enumerate() {
+            assert_eq!(list.head(i), r.head(), "{i}");
+        }
+        for start in [0, all.len() / 2, all.len(), all.len() + 3] {
+            let heads: Vec<Head<'_>> = list.heads_from(start).collect();
+            assert_eq!(
+                heads,
+                all.get(start..).unwrap_or_default().iter().map(Request::head).collect::<Vec<_>>(),
+                "{start}"
+            );
         }
     }
 }
