@@ -52,7 +52,9 @@ async fn compute(ctx: AppCtx, busy: StoredValue<bool>) {
         next_task().await;
         // The session's end may have moved the playback's end too.
         let Some(end) = ctx.session.try_with_value(|s| s.end()) else { return };
-        ctx.playback.update(|p| p.end = end);
+        if ctx.playback.with_untracked(|p| p.end) != end {
+            ctx.playback.update(|p| p.end = end);
+        }
         if complete {
             busy.set_value(false);
         }
