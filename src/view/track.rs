@@ -12,8 +12,8 @@
 
 use std::time::Duration;
 
-use crate::sim::{Actor, Log, Outcome, Request, SimTime};
-use crate::view::session::{Session, is_routine};
+use crate::sim::{Actor, Head, Log, Outcome, SimTime};
+use crate::view::session::{Session, is_routine_head};
 
 /// At most this many ticks per row.
 pub const MAX_TICKS: usize = 800;
@@ -58,12 +58,12 @@ impl RequestClass {
         RequestClass::Timeout,
     ];
 
-    /// The class of a request.
-    pub fn of(r: &Request) -> RequestClass {
+    /// The class of a request (at a glance: the log's compact rows give it without building it).
+    pub fn of(r: Head<'_>) -> RequestClass {
         if r.outcome == Outcome::Timeout {
             return RequestClass::Timeout;
         }
-        if is_routine(r) {
+        if is_routine_head(r) {
             return RequestClass::Routine;
         }
         if r.path.ends_with("/eviction") {
@@ -277,8 +277,8 @@ impl TrackBuilder {
     /// Reads what `log` gained since the last call.
     pub fn extend(&mut self, log: &Log) {
         let (requests, events) = self.read;
-        for r in log.requests.iter_from(requests) {
-            self.requests.add(self.end, r.t, RequestClass::of(&r));
+        for r in log.requests.heads_from(requests) {
+            self.requests.add(self.end, r.t, RequestClass::of(r));
         }
         for e in log.events.iter_from(events) {
             self.events.add(self.end, e.t, EventClass::of(e.type_()));
@@ -519,8 +519,13 @@ mod tests {
     fn evictions_and_their_429s_have_ticks_of_their_own() {
         let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
         tl.run_until(s(300));
-        let classes: Vec<RequestClass> =
-            tl.log().requests.iter().filter(|r| r.path.ends_with("/eviction")).map(|r| RequestClass::of(&r)).collect();
+        let classes: Vec<RequestClass> = tl
+            .log()
+            .requests
+            .iter()
+            .filter(|r| r.path.ends_with("/eviction"))
+            .map(|r| RequestClass::of(r.head()))
+            .collect();
         use RequestClass::*;
         assert_eq!(classes, [Eviction, EvictionRefused, Eviction]);
         assert!(EvictionRefused > Client && Eviction > Client, "a merged tick shows the eviction");

@@ -325,14 +325,16 @@ impl ContentType {
     }
 }
 
-/// What a request is at a glance: when it was sent, its method, path and outcome. The log's
+/// What a request is at a glance: when it was sent, by whom, its method, path and outcome. The log's
 /// compact rows give it without building the request ([`Requests::heads_from`]): the page asks
-/// it of every request the log gains (routine or not, `view::session::is_routine`).
+/// it of every request the log gains (routine or not, `view::session::is_routine`; its class on
+/// the timeline's track).
 ///
 /// [`Requests::heads_from`]: super::Requests::heads_from
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Head<'a> {
     pub t: SimTime,
+    pub actor: &'a Actor,
     pub method: Method,
     pub path: &'a str,
     pub outcome: Outcome,
@@ -341,7 +343,7 @@ pub struct Head<'a> {
 impl Request {
     /// The request at a glance.
     pub fn head(&self) -> Head<'_> {
-        Head { t: self.t, method: self.method, path: &self.path, outcome: self.outcome }
+        Head { t: self.t, actor: &self.actor, method: self.method, path: &self.path, outcome: self.outcome }
     }
 
     /// A Node status patch's base and wanted Nodes (see [`Body::StatusPatch`]).

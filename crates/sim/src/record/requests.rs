@@ -557,14 +557,26 @@ impl Requests {
         match self.slot(index) {
             Slot::Row(i) => {
                 let row = self.renewal(i);
-                let path = &self.leases[row.lease as usize].path;
-                Head { t: row.t, method: Method::Put, path, outcome: Outcome::Code(200) }
+                let lease = &self.leases[row.lease as usize];
+                Head {
+                    t: row.t,
+                    actor: &lease.actor,
+                    method: Method::Put,
+                    path: &lease.path,
+                    outcome: Outcome::Code(200),
+                }
             }
             Slot::Whole(i) => self.whole[i].head(),
             Slot::Get(i) => {
                 let row = &self.gets[i];
-                let path = &self.targets[row.target as usize].path;
-                Head { t: row.t, method: Method::Get, path, outcome: Outcome::Code(row.code) }
+                let target = &self.targets[row.target as usize];
+                Head {
+                    t: row.t,
+                    actor: &target.actor,
+                    method: Method::Get,
+                    path: &target.path,
+                    outcome: Outcome::Code(row.code),
+                }
             }
         }
     }
