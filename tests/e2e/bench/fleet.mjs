@@ -21,9 +21,10 @@ async function load(browser, url, instrument, round) {
     polling: 'raf',
   });
   const shownMs = await page.evaluate(() => performance.now());
+  // Looked for at every frame (as the fleet's showing is): a 100 ms poll added up to 100 ms.
   await page.waitForFunction((steps) => document.querySelectorAll('.tl-marker:not(.unreached):not(.pending)').length >= steps, STEPS, {
     timeout: 180_000,
-    polling: 100,
+    polling: 'raf',
   });
   const r = await page.evaluate(() => ({ now: performance.now(), longTasks: window.__longTasks }));
   await page.evaluate(() => {
