@@ -128,7 +128,7 @@ pub(crate) fn now_ms() -> f64 {
 
 /// Lets the browser run what waits (input, other tasks) before the start goes on:
 /// `scheduler.yield()` where the browser has it, else a zero-delay timeout.
-pub(crate) async fn yield_to_browser() {
+async fn yield_to_browser() {
     use wasm_bindgen::JsCast;
     let window = window();
     let scheduled = js_sys::Reflect::get(&window, &"scheduler".into()).ok().and_then(|scheduler| {
