@@ -1,4 +1,5 @@
-//! Computing a progressive timeline (a fleet) after the page shows: a task at a time between
+//! Computing a progressive timeline (a fleet) once every part of the page is mounted (before,
+//! its tasks would come between the parts and hold back the controls): a task at a time between
 //! frames, each computing a simulated second after another until it has taken about
 //! [`SLICE_MS`] of the main thread, so the page stays responsive and playback smooth while the
 //! rest of the story is computed. The page re-derives what depends on the whole log (`ctx.rev`)
@@ -19,11 +20,14 @@ const SLICE_MS: f64 = 25.0;
 const STEP: Duration = Duration::from_secs(1);
 
 /// Computes the session's timeline to its end in the background whenever it is not complete
-/// (at load, and again after a fork).
-pub(super) fn run(ctx: AppCtx) {
+/// (at load once the page is no longer `mounting`, and again after a fork).
+pub(super) fn run(ctx: AppCtx, mounting: Signal<bool>) {
     let busy = StoredValue::new(false);
     Effect::new(move |_| {
         ctx.rev.track();
+        if mounting.get() {
+            return;
+        }
         if !busy.get_value() && !ctx.session.with_value(|s| s.complete()) {
             busy.set_value(true);
             wasm_bindgen_futures::spawn_local(compute(ctx, busy));

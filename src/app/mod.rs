@@ -28,12 +28,13 @@ use state::AppCtx;
 
 /// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
 /// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
-/// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link points, the rest by [`compute`] after it shows); the header, narration and stage are
-/// mounted and the poster (the story as static text, see [`crate::view::poster`]) taken out of the page
-/// in the same task, so nothing is shown or announced twice; then each further part of the page
-/// is added below what is shown, after the browser has painted the last (its style and layout
-/// in a frame of their own); a linked step starts playing once the controls are there. Should
-/// the start fail, the story stays readable.
+/// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link
+/// points, the rest by [`compute`] once every part is mounted); the header, narration and stage
+/// are mounted and the poster (the story as static text, see [`crate::view::poster`]) taken out
+/// of the page in the same task, so nothing is shown or announced twice; then each further part
+/// of the page is added below what is shown, after the browser has painted the last (its style
+/// and layout in a frame of their own); a linked step starts playing once the controls are
+/// there. Should the start fail, the story stays readable.
 pub fn start() {
     chrome::install_panic_hook();
     mark("nodeline-wasm-started");
@@ -228,7 +229,7 @@ fn page(ctx: AppCtx, notices: Vec<Notice>, playing: Signal<bool>, busy: Signal<b
     chrome::sync_document(ctx);
     chrome::sync_url(ctx);
     playloop::run(ctx, playing);
-    compute::run(ctx);
+    compute::run(ctx, busy);
     playloop::pause_when_hidden(ctx);
     chrome::reload_on_hash_change();
     embed::install(ctx);
