@@ -1,4 +1,4 @@
-//! Simulation benchmarks, with the budgets of issue 12 (a thousand nodes):
+//! Simulation benchmarks, with the simulation's budgets (a thousand nodes):
 //!
 //! * 1 h of 1,000 nodes (three zones, three Pods per node, every Lease renewal and status
 //!   update): at most 1 s;

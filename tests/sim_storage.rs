@@ -1,4 +1,4 @@
-//! The StatefulSet's storage as real Kubernetes makes it (issue 16): the Pod's `data` volume
+//! The StatefulSet's storage as real Kubernetes makes it (chapter 6): the Pod's `data` volume
 //! naming its claim, the `WaitForFirstConsumer` binding through the scheduler's selected node,
 //! the external provisioner's delay, and the Events with their sources. Sources:
 //! `docs/kubernetes-notes.md` §12.

@@ -1,5 +1,5 @@
-//! `cargo xtask bench`'s simulation figures (issue 12): the 1,000-node hour built in the page's
-//! wasm, in headless Chromium, beside the same hour built natively.
+//! `cargo xtask bench`'s simulation figures: the 1,000-node hour built in the page's wasm, in
+//! headless Chromium, beside the same hour built natively.
 //!
 //! The page is `bench/simwasm`, a page of its own with nothing but the simulation, built with
 //! trunk like the app (so the app's first load is untouched); it builds the hour as it loads and

@@ -3,9 +3,9 @@
 //! ```text
 //! cargo xtask build  [--skip-install]
 //! cargo xtask serve  [--port N] [--skip-install] [--no-build]
-//! cargo xtask test   [--skip-install] [--e2e-only] [--no-build] [--grep PATTERN] [-- PLAYWRIGHT ARGS]
+//! cargo xtask test   [--skip-install] [--e2e-only | --engines-only] [--no-build] [--grep PATTERN] [-- PLAYWRIGHT ARGS]
 //! cargo xtask bundle [--skip-install] [--no-build] [--out DIR]
-//! cargo xtask bench  [--skip-install]
+//! cargo xtask bench  [--skip-install] [--no-build] [--mobile-only | --sim-only | --fleet-only]
 //! ```
 //!
 //! Every command first installs what is missing (see `install.rs`), so a fresh machine with

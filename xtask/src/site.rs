@@ -11,8 +11,8 @@
 //!    the link names while the app loads) goes into its own file, `nodeline-poster-HASH.js`, loaded
 //!    first in `<head>`;
 //! 5. the WebAssembly is fetched after the first paint: trunk's `<link rel=preload>` of it goes,
-//!    and the loader waits for a frame before it calls `init` (on a phone's slow network the
-//!    600 KB download would otherwise share the bandwidth with the style sheet and hold the
+//!    and the loader waits for the first paint before it calls `init` (on a phone's slow network the
+//!    module's download would otherwise share the bandwidth with the style sheet and hold the
 //!    poster's first paint back; the poster is what a reader reads meanwhile, and the largest
 //!    paint);
 //! 6. the page is checked: no inline script or style left, no root-absolute or remote URL (the

@@ -1,5 +1,5 @@
-//! The simulation's budget in the page (issue 12: the 1,000-node hour built in wasm within twice
-//! the native time, its log and checkpoints within 64 MB): a page with nothing but the
+//! The simulation's budget in the page (the 1,000-node hour built in wasm within twice the
+//! native time, its log and checkpoints within 64 MB): a page with nothing but the
 //! simulation, built like the app (trunk, the release profile, wasm-opt), that builds the hour
 //! of [`nodeline_sim::scenario::benchmark`] once as it loads and writes what it measured into
 //! `#result` as JSON: the time (`performance.now()`), the growth of the wasm memory (which never
