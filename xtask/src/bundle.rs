@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use sha2::Digest;
 
+use crate::archive;
 use crate::html::{self, closing, unsafe_in_raw_text};
 use crate::site::{LOADER_PREFIX, POSTER_PREFIX};
 use crate::util::{Result, bail, read};
-use crate::zip;
 
 /// The single-file app's name (in the output folder and in the archive).
 pub(crate) const SINGLE_FILE: &str = "nodeline.html";
@@ -230,7 +230,7 @@ pub(crate) fn make(dist: &Path, out: &Path) -> Result<Bundle> {
     }
     let single = single_file(dist)?;
 
-    let mut entries: Vec<zip::Entry> = vec![(format!("{FOLDER}/"), None)];
+    let mut entries: Vec<archive::Entry> = vec![(format!("{FOLDER}/"), None)];
     for (rel, is_dir) in walk(dist)? {
         if rel == SINGLE_FILE || rel == README {
             bail!("{} already has a {rel}: the bundle adds its own", dist.display());
@@ -243,7 +243,7 @@ pub(crate) fn make(dist: &Path, out: &Path) -> Result<Bundle> {
     }
     entries.push((format!("{FOLDER}/{SINGLE_FILE}"), Some(single.clone().into_bytes())));
     entries.push((format!("{FOLDER}/{README}"), Some(readme().into_bytes())));
-    let archive = zip::write(&entries)?;
+    let archive = archive::write(&entries)?;
 
     let bundle = Bundle { single_file: out.join(SINGLE_FILE), archive: out.join(ARCHIVE) };
     std::fs::write(&bundle.single_file, single)?;

@@ -11,6 +11,7 @@
 //! Every command first installs what is missing (see `install.rs`), so a fresh machine with
 //! rustup, cargo, node and npm needs nothing else. `cargo xtask help` prints the details.
 
+mod archive;
 mod bench;
 mod bench_sim;
 mod bundle;
@@ -24,7 +25,6 @@ mod size;
 mod test;
 mod test_engines;
 mod util;
-mod zip;
 
 use std::process::ExitCode;
 
