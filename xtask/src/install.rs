@@ -47,7 +47,7 @@ impl Pins {
 
         let tools_pkg = paths.tools_dir.join("package.json");
         let pkg = read(&tools_pkg)?;
-        let binaryen_full = json_string_field(&pkg, "binaryen")
+        let binaryen_full = package_pin(&pkg, "binaryen")
             .ok_or_else(|| crate::util::Error(format!("{} has no exact \"binaryen\" version", tools_pkg.display())))?;
         let binaryen = binaryen_full
             .split('.')
@@ -83,52 +83,31 @@ impl Pins {
 
 /// The single version of package `name` in a `Cargo.lock`.
 pub(crate) fn lock_version(lock: &str, name: &str) -> Result<String> {
-    let wanted = format!("name = \"{name}\"");
-    let mut versions = Vec::new();
-    let mut lines = lock.lines().map(str::trim);
-    while let Some(line) = lines.next() {
-        if line == wanted
-            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")).and_then(|l| l.strip_suffix('"'))
-        {
-            versions.push(v.to_owned());
-        }
-    }
+    let lock: toml::Table = lock.parse().map_err(|e| crate::util::Error(format!("Cargo.lock: {e}")))?;
+    let packages = lock.get("package").and_then(toml::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let versions: Vec<&str> = packages
+        .iter()
+        .filter(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))
+        .filter_map(|p| p.get("version").and_then(toml::Value::as_str))
+        .collect();
     match versions.as_slice() {
-        [v] => Ok(v.clone()),
+        [v] => Ok((*v).to_owned()),
         [] => bail!("Cargo.lock has no `{name}` package"),
         many => bail!("Cargo.lock has several `{name}` versions: {many:?}; keep exactly one"),
     }
 }
 
-/// The string value of `key` in `[table]` of a simple TOML file (no inline tables).
-pub(crate) fn toml_value(toml: &str, table: &str, key: &str) -> Option<String> {
-    let header = format!("[{table}]");
-    let mut in_table = false;
-    for line in toml.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.starts_with('[') {
-            in_table = line == header;
-            continue;
-        }
-        if !in_table {
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=')
-            && k.trim() == key
-        {
-            return Some(v.trim().trim_matches('"').to_owned());
-        }
-    }
-    None
+/// The string value of `key` in `[table]` of a TOML file (`None` when the file does not parse, or
+/// has no such string).
+pub(crate) fn toml_value(text: &str, table: &str, key: &str) -> Option<String> {
+    let doc: toml::Table = text.parse().ok()?;
+    Some(doc.get(table)?.get(key)?.as_str()?.to_owned())
 }
 
-/// The value of the first `"key": "value"` in a JSON text (enough for package.json pins).
-pub(crate) fn json_string_field(json: &str, key: &str) -> Option<String> {
-    let needle = format!("\"{key}\"");
-    let rest = &json[json.find(&needle)? + needle.len()..];
-    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
-    let rest = rest.strip_prefix('"')?;
-    Some(rest[..rest.find('"')?].to_owned())
+/// The version `package.json` pins for the dependency `name`.
+pub(crate) fn package_pin(json: &str, name: &str) -> Option<String> {
+    let doc: serde_json::Value = serde_json::from_str(json).ok()?;
+    Some(doc.get("dependencies")?.get(name)?.as_str()?.to_owned())
 }
 
 /// What `install` should cover.
@@ -387,8 +366,8 @@ mod tests {
     #[test]
     fn reads_package_json_pins() {
         let pkg = "{ \"dependencies\": {\n  \"binaryen\" : \"132.0.0\"\n} }";
-        assert_eq!(json_string_field(pkg, "binaryen").as_deref(), Some("132.0.0"));
-        assert_eq!(json_string_field(pkg, "nope"), None);
+        assert_eq!(package_pin(pkg, "binaryen").as_deref(), Some("132.0.0"));
+        assert_eq!(package_pin(pkg, "nope"), None);
     }
 
     #[test]

@@ -314,25 +314,9 @@ impl Site {
 
 /// `[{"agent": "...", "report": "..."}, ...]`: each report's text as the browser sent it.
 fn json_reports(list: &[(String, String)]) -> String {
-    let items: Vec<String> = list
-        .iter()
-        .map(|(agent, report)| format!("{{\"agent\": {}, \"report\": {}}}", json_string(agent), json_string(report)))
-        .collect();
-    format!("[{}]", items.join(", "))
-}
-
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    let items: Vec<serde_json::Value> =
+        list.iter().map(|(agent, report)| serde_json::json!({"agent": agent, "report": report})).collect();
+    serde_json::Value::Array(items).to_string()
 }
 
 fn query_of(target: &str) -> &str {
@@ -594,7 +578,7 @@ mod tests {
         assert_eq!(reports.lock().unwrap().clone(), vec![("Firefox \"ESR\"".to_owned(), body.to_owned())]);
         let r = get(addr, &format!("GET {CSP_REPORTS} HTTP/1.1\r\n\r\n"));
         assert!(
-            r.ends_with(r#"[{"agent": "Firefox \"ESR\"", "report": "{\"csp-report\":{\"violated-directive\":\"script-src-elem\"}}"}]"#),
+            r.ends_with(r#"[{"agent":"Firefox \"ESR\"","report":"{\"csp-report\":{\"violated-directive\":\"script-src-elem\"}}"}]"#),
             "{r}"
         );
         // Without reporting, the path is an ordinary (missing) file.
