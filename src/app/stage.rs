@@ -55,10 +55,26 @@ pub fn Stage() -> impl IntoView {
         };
         Timing::new(rate, ctx.reduced_motion.get())
     });
+    // Every Pod's row, or the first few and a button that shows them all.
+    let all_pods = RwSignal::new(false);
     let scene = Memo::new(move |_| {
         let (at, lang, timing, layout) = (ctx.t(), ctx.lang.get(), timing.get(), layout.get());
-        ctx.with_session(|s| Scene::build(s, at, timing, layout, lang))
+        let all = all_pods.get();
+        ctx.with_session(|s| Scene::build_with(s, at, timing, layout, lang, all))
     });
+    // The Pods list's button (`data-expand`), by delegation: a click, Enter or Space.
+    let toggle = move |ev: &web_sys::Event| {
+        use wasm_bindgen::JsCast;
+        let on_toggle = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-expand=pods]").ok().flatten())
+            .is_some();
+        if on_toggle {
+            ev.prevent_default();
+            all_pods.update(|a| *a = !*a);
+        }
+    };
     let drawing = Memo::new(move |_| scene.with(|s| vm::scene_markup(s, t(Key::LinkCut))));
     let leases = Memo::new(move |_| scene.with(|s| vm::leases_markup(&s.store.leases)));
     let packets = Memo::new(move |_| {
@@ -106,6 +122,12 @@ pub fn Stage() -> impl IntoView {
                 }
                 viewBox=move || scene.with(Scene::view_box)
                 data-highlight=move || ctx.highlight.get()
+                on:click=move |ev: ev::MouseEvent| toggle(&ev)
+                on:keydown=move |ev: ev::KeyboardEvent| {
+                    if ev.key() == "Enter" || ev.key() == " " {
+                        toggle(&ev)
+                    }
+                }
             >
                 <g class="scene" node_ref=scene_layer></g>
                 <g class="lease-cards" node_ref=lease_layer></g>
