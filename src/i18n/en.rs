@@ -136,6 +136,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountPodGone => "The Pod {0} is gone from the API server.",
         Key::AccountPodFailed => "The Pod {0} failed (`{1}`).",
         Key::AccountMarkedForDeletion => "The taint eviction controller deleted the Pod {0}.",
+        Key::AccountDeletionCancelled => "The taint eviction controller cancelled the deletion of the Pod {0}.",
         Key::AccountScheduled => "The scheduler placed the Pod {0} on {1}.",
         Key::AccountFailedScheduling => "The Pod {0} is Pending: `{1}`",
         Key::AccountKubectlPrinted => "kubectl: `{0}`",
@@ -160,7 +161,7 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::AccountNextPending => "The Pod {0} waits for a node it can run on.",
         Key::AccountNextRetry => {
-            "kubectl retries the eviction every 5 s: the PodDisruptionBudget {0} allows {1} disruptions ({2} Pods healthy, {3} needed), so each try gets 429 until enough Pods are healthy again."
+            "kubectl retries the eviction every 5 s: the PodDisruptionBudget {0} allows {1} disruptions ({2} Pods healthy, {3} needed), so each try gets 429 until the budget allows a disruption again."
         }
         Key::AccountNextDrainWaits => "kubectl waits for the evicted Pods to be gone, checking every second.",
         Key::AccountNextNothing => "Nothing more is expected to change until you act again.",

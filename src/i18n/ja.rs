@@ -140,6 +140,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountPodGone => "Pod {0} が API サーバーから消えました。",
         Key::AccountPodFailed => "Pod {0} が失敗しました（`{1}`）。",
         Key::AccountMarkedForDeletion => "taint eviction コントローラーが Pod {0} を削除しました。",
+        Key::AccountDeletionCancelled => "taint eviction コントローラーが Pod {0} の削除を取り消しました。",
         Key::AccountScheduled => "スケジューラーが Pod {0} を {1} に配置しました。",
         Key::AccountFailedScheduling => "Pod {0} は Pending です: `{1}`",
         Key::AccountKubectlPrinted => "kubectl: `{0}`",
@@ -166,7 +167,7 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::AccountNextPending => "Pod {0} は実行できるノードを待っています。",
         Key::AccountNextRetry => {
-            "kubectl は 5 秒ごとに退避を再試行します。PodDisruptionBudget {0} が許す中断は {1} 件（正常な Pod {2} 個、必要 {3} 個）なので、Pod が十分に正常に戻るまで毎回 429 が返ります。"
+            "kubectl は 5 秒ごとに退避を再試行します。PodDisruptionBudget {0} が許す中断は {1} 件（正常な Pod {2} 個、必要 {3} 個）なので、バジェットが再び中断を許すまで毎回 429 が返ります。"
         }
         Key::AccountNextDrainWaits => "kubectl は退避した Pod が消えるのを 1 秒ごとに確認しながら待ちます。",
         Key::AccountNextNothing => "あなたが次に操作するまで、これ以上の変化は予想されません。",

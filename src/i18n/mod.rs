@@ -385,6 +385,7 @@ keys! {
     AccountPodGone,
     AccountPodFailed,
     AccountMarkedForDeletion,
+    AccountDeletionCancelled,
     AccountScheduled,
     AccountFailedScheduling,
     AccountKubectlPrinted,

@@ -353,7 +353,12 @@ fn node_facts(timeline: &Timeline, before: &Snapshot<'_>, from: SimTime, t: SimT
         let pod = &e.object.name;
         match e.reason() {
             "TaintManagerEviction" => {
-                facts.push(e.seq, e.t, lang.fill(Key::AccountMarkedForDeletion, &[pod]), false);
+                let key = if e.message().starts_with("Cancelling") {
+                    Key::AccountDeletionCancelled
+                } else {
+                    Key::AccountMarkedForDeletion
+                };
+                facts.push(e.seq, e.t, lang.fill(key, &[pod]), false);
             }
             "Scheduled" => {
                 let node = e.message().rsplit(" to ").next().unwrap_or_default();

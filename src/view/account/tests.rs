@@ -96,6 +96,11 @@ fn runtime_network_and_power_are_followed() {
     assert!(all.contains("You: node-1's network cut") && all.contains("marked node-1 Unknown"), "{all}");
     let all = text(&at(&tl, 300, Lang::En));
     assert!(all.contains("You: node-1's network restored") && all.contains("node-1 is Ready"), "{all}");
+    // A kubelet back before the toleration runs out: the pending deletion is cancelled.
+    let tl = timeline(Chapter::KubeletRestart, "kill-kubelet@1m,start-kubelet@2m30s", Profile::V1_34);
+    let all = text(&at(&tl, 210, Lang::En));
+    assert!(all.contains("The taint eviction controller cancelled the deletion of the Pod web-"), "{all}");
+    assert!(!all.contains("deleted the Pod"), "{all}");
     let tl = timeline(Chapter::NodeFailure, "power-off:node-2@1m,start-kubelet:node-2@3m", Profile::V1_34);
     let all = text(&at(&tl, 150, Lang::En));
     assert!(all.contains("You: node-2 powered off") && all.contains("marked node-2 Unknown"), "{all}");
