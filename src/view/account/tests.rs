@@ -190,3 +190,28 @@ fn the_markup_shows_code_and_moments() {
     assert!(html.contains("<li class=\"yours\"><span class=\"account-t\">1:10</span> "), "{html}");
     assert!(html.contains("<h3 class=\"account-head\">What comes next</h3>"), "{html}");
 }
+
+#[test]
+fn a_graceful_shutdown_and_a_stuck_pod_are_told() {
+    let tl = timeline(Chapter::NodeGoesAway, "shutdown:node-1@1m", Profile::V1_34);
+    let a = at(&tl, 120, Lang::En);
+    assert_eq!(a.headline, "You changed the story at 1:00: node-1 shut down (`systemctl poweroff`).");
+    let all = text(&a);
+    assert!(all.contains("failed (`Terminated`)"), "{all}");
+    // A StatefulSet Pod on a machine that lost power: deleted, and stuck until the Node goes.
+    let tl = timeline(Chapter::NodeGoesAway, "power-off:node-2@5m30s", Profile::V1_34);
+    let a = at(&tl, 700, Lang::En);
+    assert!(a.next.iter().any(|n| n.contains("stays Terminating on node-2")), "{}", text(&a));
+}
+
+#[test]
+fn the_fleet_account_tells_master_disruption() {
+    let actions = parse_actions("cut-control-plane@1m").unwrap();
+    let mut tl = Timeline::with_actions(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }, &actions);
+    tl.run_until(SimTime::from_secs(300));
+    let all = text(&at(&tl, 200, Lang::En));
+    assert!(all.contains("You: the control plane cut off from every kubelet"), "{all}");
+    assert!(all.contains("enters master disruption mode"), "{all}");
+    let ja = text(&at(&tl, 200, Lang::Ja));
+    assert!(ja.contains("マスター障害モード"), "{ja}");
+}
