@@ -275,12 +275,8 @@ fn budget_form(
         <div class="budget-form">
             <label for="pdb-field">{move || t(Key::BudgetField)}</label>
             <select id="pdb-field" on:change=move |ev| max.set(event_target_value(&ev) == "max-unavailable")>
-                <option value="min-available" prop:selected=move || !max.get()>
-                    "--min-available"
-                </option>
-                <option value="max-unavailable" prop:selected=move || max.get()>
-                    "--max-unavailable"
-                </option>
+                <option value="min-available">"--min-available"</option>
+                <option value="max-unavailable">"--max-unavailable"</option>
             </select>
             <label for="pdb-value">{move || t(Key::BudgetValue)}</label>
             <input
@@ -289,7 +285,7 @@ fn budget_form(
                 inputmode="numeric"
                 autocomplete="off"
                 spellcheck="false"
-                prop:value=move || value.get()
+                value="1"
                 aria-invalid=move || error.with(Option::is_some).then_some("true")
                 aria-describedby=move || error.with(Option::is_some).then_some("pdb-error")
                 on:input=move |ev| {
@@ -297,19 +293,11 @@ fn budget_form(
                     error.set(None);
                 }
             />
-            {move || {
-                error
-                    .get()
-                    .map(|why| {
-                        view! {
-                            <p class="why budget-error" id="pdb-error">
-                                {t(Key::BudgetRefused)}
-                                " "
-                                <code>{why}</code>
-                            </p>
-                        }
-                    })
-            }}
+            <p class="why budget-error" id="pdb-error" hidden=move || error.with(Option::is_none)>
+                {move || t(Key::BudgetRefused)}
+                " "
+                <code>{move || error.get().unwrap_or_default()}</code>
+            </p>
         </div>
     }
 }

@@ -177,9 +177,9 @@ pub fn Narration() -> impl IntoView {
                     view! {
                         <span class="not-reached">
                             {s.title}
-                            <Show when=move || !departed.get()>
-                                <span class="why">{lang.text(Key::StepNotReached)}</span>
-                            </Show>
+                            <span class="why">
+                                {move || (!departed.get()).then(|| lang.text(Key::StepNotReached))}
+                            </span>
                         </span>
                     }
                     .into_any()
@@ -234,10 +234,12 @@ pub fn Narration() -> impl IntoView {
                 </p>
             </Show>
             <nav class="step-list" class:story=move || departed.get() aria-label=move || ctx.lang.get().text(Key::StepsNav)>
-                <Show when=move || departed.get()>
-                    <h3 class="story-head">{move || ctx.lang.get().text(Key::AccountStory)}</h3>
-                    <p class="story-help">{move || ctx.lang.get().text(Key::AccountStoryHelp)}</p>
-                </Show>
+                <h3 class="story-head" hidden=move || !departed.get()>
+                    {move || ctx.lang.get().text(Key::AccountStory)}
+                </h3>
+                <p class="story-help" hidden=move || !departed.get()>
+                    {move || ctx.lang.get().text(Key::AccountStoryHelp)}
+                </p>
                 <ol>{list}</ol>
             </nav>
         </section>

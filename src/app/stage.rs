@@ -57,6 +57,9 @@ pub fn Stage() -> impl IntoView {
     });
     // Every Pod's row, or the first few and a button that shows them all.
     let all_pods = RwSignal::new(false);
+    // The button moves as rows come and go, and the patch may make it anew: it gets the focus
+    // back once the scene is patched.
+    let refocus = StoredValue::new(false);
     let scene = Memo::new(move |_| {
         let (at, lang, timing, layout) = (ctx.t(), ctx.lang.get(), timing.get(), layout.get());
         let all = all_pods.get();
@@ -72,6 +75,7 @@ pub fn Stage() -> impl IntoView {
             .is_some();
         if on_toggle {
             ev.prevent_default();
+            refocus.set_value(true);
             all_pods.update(|a| *a = !*a);
         }
     };
@@ -102,6 +106,10 @@ pub fn Stage() -> impl IntoView {
                     super::dom::morph(&layer, &html);
                     if let Some(name) = picked {
                         mark_picked(&layer, &name);
+                    }
+                    if machines && refocus.get_value() {
+                        refocus.set_value(false);
+                        focus_toggle(&layer);
                     }
                 }
             });
@@ -143,5 +151,16 @@ pub fn Stage() -> impl IntoView {
 fn mark_picked(layer: &web_sys::Element, name: &str) {
     if let Ok(Some(machine)) = layer.query_selector(&format!(r#"[data-node="{name}"]"#)) {
         let _ = machine.set_attribute("data-picked", "");
+    }
+}
+
+/// Focuses the Pods list's button (an SVG element: `focus` is called by name, as web-sys's
+/// `SvgElement` is not in the build).
+fn focus_toggle(layer: &web_sys::Element) {
+    if let Ok(Some(button)) = layer.query_selector("[data-expand=pods]")
+        && let Ok(focus) = js_sys::Reflect::get(&button, &"focus".into())
+        && let Some(focus) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&focus)
+    {
+        let _ = focus.call0(&button);
     }
 }

@@ -126,6 +126,7 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang) -> Option<Account> {
 
     // The inputs.
     let mut headline = None;
+    facts.run();
     for i in log.inputs.iter().filter(|i| i.t >= departed && i.t <= t) {
         let what = action_words(lang, &i.action, &first_machine);
         let text = match &i.rejected {
@@ -153,16 +154,25 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang) -> Option<Account> {
     Some(Account { departed, headline: headline.unwrap_or_default(), lines, earlier, next })
 }
 
-/// Facts as they are found, each with the log's sequence number (which orders simultaneous
-/// records); a repeated one is counted on its first line.
+/// Facts as they are found, each with the log's sequence number (the log's order, which is its
+/// time order), in runs each read in that order from one part of the log (the inputs, the object
+/// versions, the Events, the log lines); a repeated one is counted on its first line.
 #[derive(Default)]
 struct Facts {
+    /// Sequence number, the line, how many times, the last time.
     found: Vec<(u64, Line, usize, SimTime)>,
+    /// Where each run starts in `found`.
+    runs: Vec<usize>,
     /// Where each repeatable fact is (its text), so a repeat counts on it.
     repeats: BTreeMap<String, usize>,
 }
 
 impl Facts {
+    /// The facts pushed from now on are a run of their own.
+    fn run(&mut self) {
+        self.runs.push(self.found.len());
+    }
+
     fn push(&mut self, seq: u64, t: SimTime, text: String, yours: bool) {
         self.found.push((seq, Line { t, text, yours }, 1, t));
     }
@@ -182,17 +192,26 @@ impl Facts {
         }
     }
 
-    fn into_lines(mut self, lang: Lang) -> Vec<Line> {
-        self.found.sort_by_key(|f| (f.1.t, f.0));
-        self.found
-            .into_iter()
-            .map(|(_, mut line, count, last)| {
-                if count > 1 {
-                    line.text = lang.fill(Key::AccountRepeated, &[&line.text, &count.to_string(), &clock(last)]);
-                }
-                line
-            })
-            .collect()
+    /// The lines in the log's order: the runs merged (a merge of a few sorted runs, not a sort).
+    fn into_lines(self, lang: Lang) -> Vec<Line> {
+        let mut ends: Vec<usize> = self.runs.iter().skip(1).copied().collect();
+        ends.push(self.found.len());
+        let mut at = self.runs;
+        let mut found: Vec<Option<(u64, Line, usize, SimTime)>> = self.found.into_iter().map(Some).collect();
+        let mut lines = Vec::with_capacity(found.len());
+        loop {
+            let next = (0..at.len())
+                .filter(|&r| at[r] < ends[r])
+                .min_by_key(|&r| found[at[r]].as_ref().map_or(u64::MAX, |f| f.0));
+            let Some(r) = next else { break };
+            let Some((_, mut line, count, last)) = found[at[r]].take() else { break };
+            at[r] += 1;
+            if count > 1 {
+                line.text = lang.fill(Key::AccountRepeated, &[&line.text, &count.to_string(), &clock(last)]);
+            }
+            lines.push(line);
+        }
+        lines
     }
 }
 
@@ -293,11 +312,13 @@ impl NodeState {
 /// controllers' Events, and what the reader's kubectl printed.
 fn node_facts(timeline: &Timeline, before: &Snapshot<'_>, from: SimTime, t: SimTime, lang: Lang, facts: &mut Facts) {
     let log = timeline.log();
-    let mut nodes: BTreeMap<String, NodeState> =
+    // A few Nodes and Pods: lists, searched by name.
+    let mut nodes: Vec<(String, NodeState)> =
         before.nodes().iter().map(|n| (n.metadata.name.to_string(), NodeState::of(n))).collect();
-    let mut phases: BTreeMap<String, String> =
-        before.pods().iter().map(|p| (p.metadata.name.to_string(), p.status.phase.to_string())).collect();
+    let mut failed: Vec<String> =
+        before.pods().iter().filter(|p| p.status.phase == "Failed").map(|p| p.metadata.name.to_string()).collect();
     let changes = log.changes();
+    facts.run();
     for c in changes.whole_from(changes.first_from(from)).flatten() {
         if c.t > t {
             break;
@@ -305,13 +326,19 @@ fn node_facts(timeline: &Timeline, before: &Snapshot<'_>, from: SimTime, t: SimT
         match (&c.object(), c.change) {
             (Object::Node(n), ChangeType::Deleted) => {
                 let name = n.metadata.name.to_string();
-                nodes.remove(&name);
+                nodes.retain(|(n, _)| *n != name);
                 facts.push(c.seq, c.t, lang.fill(Key::AccountNodeDeleted, &[&name]), false);
             }
             (Object::Node(n), _) => {
                 let name = n.metadata.name.to_string();
                 let now = NodeState::of(n);
-                let was = nodes.insert(name.clone(), now.clone()).unwrap_or_default();
+                let was = match nodes.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, state)) => std::mem::replace(state, now.clone()),
+                    None => {
+                        nodes.push((name.clone(), now.clone()));
+                        NodeState::default()
+                    }
+                };
                 if now.ready != was.ready
                     && let Some(status) = &now.ready
                 {
@@ -330,25 +357,17 @@ fn node_facts(timeline: &Timeline, before: &Snapshot<'_>, from: SimTime, t: SimT
                 }
             }
             (Object::Pod(p), ChangeType::Deleted) => {
-                phases.remove(&*p.metadata.name);
                 facts.push(c.seq, c.t, lang.fill(Key::AccountPodGone, &[&p.metadata.name]), false);
             }
-            (Object::Pod(p), _) => {
-                let phase = p.status.phase.to_string();
-                let was = phases.insert(p.metadata.name.to_string(), phase.clone());
-                if phase == "Failed" && was.as_deref() != Some("Failed") {
-                    facts.push(
-                        c.seq,
-                        c.t,
-                        lang.fill(Key::AccountPodFailed, &[&p.metadata.name, &p.status.reason]),
-                        false,
-                    );
-                }
+            (Object::Pod(p), _) if p.status.phase == "Failed" && !failed.iter().any(|f| **f == *p.metadata.name) => {
+                failed.push(p.metadata.name.to_string());
+                facts.push(c.seq, c.t, lang.fill(Key::AccountPodFailed, &[&p.metadata.name, &p.status.reason]), false);
             }
             _ => {}
         }
     }
     let events = log.events.partition_point(|e| e.t < from);
+    facts.run();
     for e in log.events.iter_from(events).take_while(|e| e.t <= t) {
         let pod = &e.object.name;
         match e.reason() {
@@ -371,6 +390,7 @@ fn node_facts(timeline: &Timeline, before: &Snapshot<'_>, from: SimTime, t: SimT
         }
     }
     let lines = log.lines.partition_point(|l| l.t < from);
+    facts.run();
     for l in log.lines.iter_from(lines).take_while(|l| l.t <= t) {
         if matches!(l.actor, Actor::Kubectl | Actor::KubectlStderr) {
             facts.push_counted(l.seq, l.t, lang.fill(Key::AccountKubectlPrinted, &[&l.message]));
@@ -383,6 +403,7 @@ fn node_facts(timeline: &Timeline, before: &Snapshot<'_>, from: SimTime, t: SimT
 fn fleet_facts(timeline: &Timeline, from: SimTime, t: SimTime, lang: Lang, facts: &mut Facts) {
     let log = timeline.log();
     let start = log.lines.partition_point(|l| l.t < from);
+    facts.run();
     for l in log.lines.iter_from(start).take_while(|l| l.t <= t) {
         if l.actor != Actor::NodeLifecycleController {
             continue;
@@ -468,10 +489,15 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
         {
             let Some(added) = taint.time_added else { continue };
             let added = moment_of(added.0.0, now_us, t);
-            let mut due: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+            // The Pods due at the same moment, together.
+            let mut due: Vec<(i64, Vec<String>)> = Vec::new();
             for pod in now.pods_on(name).iter().filter(|p| !p.is_terminating()) {
                 if let Some(secs) = toleration_seconds(pod, &taint.key) {
-                    due.entry(secs).or_default().push(pod.metadata.name.to_string());
+                    let name = pod.metadata.name.to_string();
+                    match due.iter_mut().find(|(s, _)| *s == secs) {
+                        Some((_, pods)) => pods.push(name),
+                        None => due.push((secs, vec![name])),
+                    }
                 }
             }
             for (secs, pods) in due {

@@ -9,7 +9,11 @@ fn timeline(chapter: Chapter, actions: &str, profile: Profile) -> Timeline {
 }
 
 fn at(tl: &Timeline, secs: u64, lang: Lang) -> Account {
-    account(tl, SimTime::from_secs(secs), lang).expect("an account")
+    let a = account(tl, SimTime::from_secs(secs), lang).expect("an account");
+    // In the log's order, each at or before the playhead.
+    assert!(a.lines.windows(2).all(|w| w[0].t <= w[1].t), "{a:?}");
+    assert!(a.lines.iter().all(|l| l.t <= SimTime::from_secs(secs)), "{a:?}");
+    a
 }
 
 fn text(a: &Account) -> String {
