@@ -202,7 +202,16 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// between stretches (`app::next_task`, with `web-sys`'s `MessageChannel` and `MessagePort`), a
 /// request's head read from the log's compact rows (`Requests::head`, `heads_from`, the track's
 /// classes from heads), `sim::contains`, and the address bar's last query kept.
-pub(crate) const CEILING_GZIP: u64 = 723_900;
+///
+/// Raised to 738 500 (2026-12-06): `cargo xtask build` measured 737 577 (from 723 051, +14.5 KB),
+/// with the same margin. The trade (issue 36): the narration tells the reader's story once their
+/// actions depart from the chapter's (`view::account`: what happened, read from the log up to the
+/// playhead, and what comes next, from the rules), the PodDisruptionBudget drawn on the stage,
+/// every Pod reachable through the Pods list's button, and the sandbox's budget settings checked
+/// as `kubectl create pdb` checks them; with their words in English and Japanese (about 13 KB of
+/// text). First measured at 747 307: three maps of their own, a sort of the account's facts and
+/// two `Show`s took 7 KB, now short lists, a merge of sorted runs and the `hidden` attribute.
+pub(crate) const CEILING_GZIP: u64 = 738_500;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
