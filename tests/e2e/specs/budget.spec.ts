@@ -54,6 +54,9 @@ test.describe('maintenance: the budget on the stage and in the sandbox', () => {
       'kubectl refuses it: error: failed to create poddisruptionbudgets: PodDisruptionBudget.policy "web" is invalid: spec.minAvailable: Invalid value: "150%": must not be greater than 100%',
     );
     await expect(page).not.toHaveURL(/actions=/);
+    await value.locator('xpath=ancestor::div[@class="action-group"]').screenshot({
+      path: path.join(SCREENSHOT_DIR, 'budget-refused-1440.png'),
+    });
     await value.fill('abc');
     await expect(value).not.toHaveAttribute('aria-invalid', 'true');
     await create.click();
@@ -66,6 +69,9 @@ test.describe('maintenance: the budget on the stage and in the sandbox', () => {
     await expect(page.getByRole('group', { name: /^PodDisruptionBudget web: maxUnavailable: 50%, / })).toBeVisible();
     await page.setViewportSize({ width: 390, height: 844 });
     await app.screenshot('budget-390');
+    await page
+      .getByRole('group', { name: /^PodDisruptionBudget web: / })
+      .screenshot({ path: path.join(SCREENSHOT_DIR, 'budget-card-390.png') });
     app.expectNoErrors();
   });
 });
