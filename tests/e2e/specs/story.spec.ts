@@ -129,6 +129,7 @@ test.describe("the reader's story", () => {
     await expect(story).toContainText('1:30 にあなたが筋書きを変えました: node-2 の kubelet が停止。');
     await expect(story).toContainText('ノードライフサイクルコントローラーが node-2 を Unknown にしました');
     await expect(page.getByRole('heading', { name: '章の筋書き' })).toBeVisible();
+    await story.screenshot({ path: path.join(SCREENSHOT_DIR, 'story-1440-narration-ja.png') });
     app.expectNoErrors();
   });
 
