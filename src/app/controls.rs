@@ -49,8 +49,29 @@ pub fn Controls() -> impl IntoView {
     });
     let actions = Memo::new(move |_| ctx.with_session(|s| s.timeline.actions()));
 
+    // The budget `Create PodDisruptionBudget` makes: which field, and its value as typed; what
+    // kubectl would answer when it refuses it.
+    let budget_max = RwSignal::new(false);
+    let budget_value = RwSignal::new(String::from("1"));
+    let budget_error = RwSignal::new(None::<String>);
     let press = move |kind: ActionKind| {
         let lang = ctx.lang.get_untracked();
+        let kind = match kind {
+            ActionKind::CreatePdb(_) => {
+                match vm::budget_of(budget_max.get_untracked(), &budget_value.get_untracked()) {
+                    Ok(budget) => {
+                        budget_error.set(None);
+                        ActionKind::CreatePdb(budget)
+                    }
+                    Err(why) => {
+                        budget_error.set(Some(why));
+                        focus_budget();
+                        return;
+                    }
+                }
+            }
+            other => other,
+        };
         let state = states.with_untracked(|s| s.iter().find(|b| b.kind == kind).cloned());
         if let Some(ButtonState { unavailable: Some(why), .. }) = state {
             ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &why)]));
@@ -65,8 +86,11 @@ pub fn Controls() -> impl IntoView {
     let button = move |kind: ActionKind| {
         let why = move || states.with(|s| s.iter().find(|b| b.kind == kind).and_then(|b| b.unavailable.clone()));
         let why_id = format!("why-{}", kind.name());
+        let is_budget = matches!(kind, ActionKind::CreatePdb(_));
+        let budget = is_budget.then(|| budget_form(ctx, budget_max, budget_value, budget_error));
         view! {
-            <div class="action">
+            <div class="action" class:budget-action=is_budget>
+                {budget}
                 <button
                     type="button"
                     class="action-button"
@@ -226,5 +250,54 @@ pub fn Controls() -> impl IntoView {
             {move || (!ctx.chapter.get().is_fleet()).then(|| view! { <super::shutdown::ShutdownSettings /> })}
             {fork}
         </section>
+    }
+}
+
+/// Moves the focus to the budget's value (after kubectl refused it).
+fn focus_budget() {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = document().get_element_by_id("pdb-value").and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// The budget of `Create PodDisruptionBudget`: `--min-available` or `--max-unavailable`, and a
+/// number or a percentage; kubectl's refusal under the value, which it describes.
+fn budget_form(
+    ctx: AppCtx,
+    max: RwSignal<bool>,
+    value: RwSignal<String>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let t = move |k: Key| ctx.lang.get().text(k);
+    view! {
+        <div class="budget-form">
+            <label for="pdb-field">{move || t(Key::BudgetField)}</label>
+            <select id="pdb-field" on:change=move |ev| max.set(event_target_value(&ev) == "max-unavailable")>
+                <option value="min-available">"--min-available"</option>
+                <option value="max-unavailable">"--max-unavailable"</option>
+            </select>
+            <label for="pdb-value">{move || t(Key::BudgetValue)}</label>
+            <input
+                id="pdb-value"
+                type="text"
+                inputmode="numeric"
+                autocomplete="off"
+                spellcheck="false"
+                value="1"
+                aria-invalid=move || error.with(Option::is_some).then_some("true")
+                aria-describedby=move || error.with(Option::is_some).then_some("pdb-error")
+                on:input=move |ev| {
+                    value.set(event_target_value(&ev));
+                    error.set(None);
+                }
+            />
+            <p class="why budget-error" id="pdb-error" hidden=move || error.with(Option::is_none)>
+                {move || t(Key::BudgetRefused)}
+                " "
+                <code>{move || error.get().unwrap_or_default()}</code>
+            </p>
+        </div>
     }
 }

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
+use crate::view::account;
 use crate::view::poster::{Words, paragraphs};
 
 /// Whether a click is a plain left click (not one that opens a new tab or window).
@@ -77,6 +78,21 @@ pub fn Narration() -> impl IntoView {
         ctx.step_link(n)
     };
     let step_reached = move |n: usize| reached.with(|r| r.get(n - 1).copied().unwrap_or(false));
+    // Whether the reader's actions changed the story by the playhead: the panel then gives the
+    // account of the reader's story (`view::account`), derived once per simulated second.
+    let departed = Memo::new(move |_| {
+        let t = ctx.t();
+        ctx.with_session(|s| account::departure(&s.timeline, t).is_some())
+    });
+    let second = Memo::new(move |_| ctx.t().as_millis() / 1000);
+    let account_html = Memo::new(move |_| {
+        if !departed.get() {
+            return String::new();
+        }
+        second.track();
+        let (t, lang) = (ctx.playback.with_untracked(|p| p.t), ctx.lang.get());
+        ctx.with_session(|s| account::account(&s.timeline, t, lang).map(|a| a.markup(lang)).unwrap_or_default())
+    });
     // A term that leaves the page while hovered or focused never gets its mouseleave or blur:
     // a new step (or language) clears the highlight.
     Effect::new(move |prev: Option<()>| {
@@ -92,11 +108,19 @@ pub fn Narration() -> impl IntoView {
         let total = text().steps.len();
         ctx.lang.get().fill(Key::StepOf, &[&step.get().to_string(), &total.to_string()])
     };
-    let title = move || text().steps.get(step.get() - 1).map(|s| s.title).unwrap_or_default();
+    let title = move || {
+        if departed.get() {
+            return ctx.lang.get().text(Key::AccountTitle);
+        }
+        text().steps.get(step.get() - 1).map(|s| s.title).unwrap_or_default()
+    };
     // The step's paragraphs, written as markup (`poster::paragraphs`) and made anew each step
     // (text nodes kept from one step to the next would count as shifted when their words move);
     // a term highlights what it names while hovered or focused (one listener each for the block).
     let body = move || {
+        if departed.get() {
+            return account_html.get();
+        }
         let mut html = String::new();
         let body = text().steps.get(step.get() - 1).map(|s| s.body).unwrap_or_default();
         paragraphs(&mut html, body, Words::Narration);
@@ -148,10 +172,14 @@ pub fn Narration() -> impl IntoView {
                     }
                     .into_any()
                 } else {
+                    // Once the reader departed from the story, the list is the chapter's story as
+                    // told, not a list of contradictions.
                     view! {
                         <span class="not-reached">
                             {s.title}
-                            <span class="why">{lang.text(Key::StepNotReached)}</span>
+                            <span class="why">
+                                {move || (!departed.get()).then(|| lang.text(Key::StepNotReached))}
+                            </span>
                         </span>
                     }
                     .into_any()
@@ -162,8 +190,10 @@ pub fn Narration() -> impl IntoView {
     };
 
     view! {
-        <section class="narration panel" aria-labelledby="narration-title">
-            <p class="step-of">{step_of}</p>
+        <section class="narration panel" class:departed=move || departed.get() aria-labelledby="narration-title">
+            <p class="step-of" hidden=move || departed.get()>
+                {step_of}
+            </p>
             // The room of the chapter's longest title and longest text: every step's title and
             // text laid out, unseen, in the same grid cells as the current one's, so moving
             // between steps (and the app replacing the poster) moves nothing.
@@ -183,10 +213,10 @@ pub fn Narration() -> impl IntoView {
                 {body_sizers}
             </div>
             <Show
-                when=move || step_reached(step.get())
+                when=move || step_reached(step.get()) || departed.get()
                 fallback=move || view! { <p class="not-reached">{move || ctx.lang.get().text(Key::StepNotReached)}</p> }
             >
-                <p class="play-from">
+                <p class="play-from" hidden=move || departed.get()>
                     <a
                         href=move || link(step.get())
                         on:click=move |ev: leptos::ev::MouseEvent| {
@@ -203,7 +233,13 @@ pub fn Narration() -> impl IntoView {
                     </a>
                 </p>
             </Show>
-            <nav class="step-list" aria-label=move || ctx.lang.get().text(Key::StepsNav)>
+            <nav class="step-list" class:story=move || departed.get() aria-label=move || ctx.lang.get().text(Key::StepsNav)>
+                <h3 class="story-head" hidden=move || !departed.get()>
+                    {move || ctx.lang.get().text(Key::AccountStory)}
+                </h3>
+                <p class="story-help" hidden=move || !departed.get()>
+                    {move || ctx.lang.get().text(Key::AccountStoryHelp)}
+                </p>
                 <ol>{list}</ol>
             </nav>
         </section>

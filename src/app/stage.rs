@@ -55,10 +55,30 @@ pub fn Stage() -> impl IntoView {
         };
         Timing::new(rate, ctx.reduced_motion.get())
     });
+    // Every Pod's row, or the first few and a button that shows them all.
+    let all_pods = RwSignal::new(false);
+    // The button moves as rows come and go, and the patch may make it anew: it gets the focus
+    // back once the scene is patched.
+    let refocus = StoredValue::new(false);
     let scene = Memo::new(move |_| {
         let (at, lang, timing, layout) = (ctx.t(), ctx.lang.get(), timing.get(), layout.get());
-        ctx.with_session(|s| Scene::build(s, at, timing, layout, lang))
+        let all = all_pods.get();
+        ctx.with_session(|s| Scene::build_with(s, at, timing, layout, lang, all))
     });
+    // The Pods list's button (`data-expand`), by delegation: a click, Enter or Space.
+    let toggle = move |ev: &web_sys::Event| {
+        use wasm_bindgen::JsCast;
+        let on_toggle = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-expand=pods]").ok().flatten())
+            .is_some();
+        if on_toggle {
+            ev.prevent_default();
+            refocus.set_value(true);
+            all_pods.update(|a| *a = !*a);
+        }
+    };
     let drawing = Memo::new(move |_| scene.with(|s| vm::scene_markup(s, t(Key::LinkCut))));
     let leases = Memo::new(move |_| scene.with(|s| vm::leases_markup(&s.store.leases)));
     let packets = Memo::new(move |_| {
@@ -87,6 +107,10 @@ pub fn Stage() -> impl IntoView {
                     if let Some(name) = picked {
                         mark_picked(&layer, &name);
                     }
+                    if machines && refocus.get_value() {
+                        refocus.set_value(false);
+                        focus_toggle(&layer);
+                    }
                 }
             });
             layer
@@ -106,6 +130,12 @@ pub fn Stage() -> impl IntoView {
                 }
                 viewBox=move || scene.with(Scene::view_box)
                 data-highlight=move || ctx.highlight.get()
+                on:click=move |ev: ev::MouseEvent| toggle(&ev)
+                on:keydown=move |ev: ev::KeyboardEvent| {
+                    if ev.key() == "Enter" || ev.key() == " " {
+                        toggle(&ev)
+                    }
+                }
             >
                 <g class="scene" node_ref=scene_layer></g>
                 <g class="lease-cards" node_ref=lease_layer></g>
@@ -121,5 +151,16 @@ pub fn Stage() -> impl IntoView {
 fn mark_picked(layer: &web_sys::Element, name: &str) {
     if let Ok(Some(machine)) = layer.query_selector(&format!(r#"[data-node="{name}"]"#)) {
         let _ = machine.set_attribute("data-picked", "");
+    }
+}
+
+/// Focuses the Pods list's button (an SVG element: `focus` is called by name, as web-sys's
+/// `SvgElement` is not in the build).
+fn focus_toggle(layer: &web_sys::Element) {
+    if let Ok(Some(button)) = layer.query_selector("[data-expand=pods]")
+        && let Ok(focus) = js_sys::Reflect::get(&button, &"focus".into())
+        && let Some(focus) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&focus)
+    {
+        let _ = focus.call0(&button);
     }
 }

@@ -79,6 +79,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::Uncordon => "Uncordon",
         Key::Drain => "Drain",
         Key::CreatePdb => "Create PodDisruptionBudget",
+        Key::BudgetField => "Budget",
+        Key::BudgetValue => "Number or percentage",
+        Key::BudgetRefused => "kubectl refuses it:",
         Key::CreateDaemonSet => "Create DaemonSet",
         Key::CreateCache => "Create node-local cache",
         Key::ShutdownMachine => "Shut down machine",
@@ -97,6 +100,71 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ActionUnavailable => "Not now: {0}",
         Key::ForkNotice => "Your actions: {0}",
         Key::ResetSandbox => "Back to the chapter's story",
+        Key::AccountTitle => "Your story",
+        Key::AccountDeparted => "You changed the story at {0}: {1}.",
+        Key::AccountHappened => "What happened",
+        Key::AccountNext => "What comes next",
+        Key::AccountEarlier => "{0} earlier",
+        Key::AccountStory => "The chapter's story",
+        Key::AccountStoryHelp => "What the chapter tells without your actions.",
+        Key::AccountRepeated => "{0} ({1} times, the last at {2})",
+        Key::AccountByYou => "You: {0}",
+        Key::AccountByStory => "The story: {0}",
+        Key::AccountRefused => "{0}, refused: {1}",
+        Key::AccountRan => "ran `{0}`",
+        Key::AccountOther => "{0} on {1}",
+        Key::AccountKubeletStopped => "{0}'s kubelet stopped",
+        Key::AccountKubeletStarted => "{0}'s kubelet started",
+        Key::AccountRuntimeStopped => "containerd stopped on {0}",
+        Key::AccountRuntimeStarted => "containerd started on {0}",
+        Key::AccountNetworkCut => "{0}'s network cut",
+        Key::AccountNetworkRestored => "{0}'s network restored",
+        Key::AccountPodCreated => "a Pod created",
+        Key::AccountShutdown => "{0} shut down (`systemctl poweroff`)",
+        Key::AccountPoweredOff => "{0} powered off",
+        Key::AccountZoneCut => "zone {0} cut off from the API server",
+        Key::AccountZoneRestored => "zone {0} reconnected",
+        Key::AccountNodesCut => "{0} nodes of zone {1} cut off from the API server",
+        Key::AccountControlPlaneCut => "the control plane cut off from every kubelet",
+        Key::AccountControlPlaneRestored => "the control plane reconnected",
+        Key::AccountNodeReady => "{0} is Ready (`{1}`).",
+        Key::AccountNodeUnknown => "The node lifecycle controller marked {0} Unknown (`{1}`).",
+        Key::AccountNodeNotReady => "{0} is NotReady (`{1}`).",
+        Key::AccountTaintAdded => "{0} got the taint `{1}`.",
+        Key::AccountTaintRemoved => "The taint `{1}` came off {0}.",
+        Key::AccountNodeDeleted => "The Node {0} was deleted.",
+        Key::AccountPodGone => "The Pod {0} is gone from the API server.",
+        Key::AccountPodFailed => "The Pod {0} failed (`{1}`).",
+        Key::AccountMarkedForDeletion => "The taint eviction controller deleted the Pod {0}.",
+        Key::AccountDeletionCancelled => "The taint eviction controller cancelled the deletion of the Pod {0}.",
+        Key::AccountScheduled => "The scheduler placed the Pod {0} on {1}.",
+        Key::AccountFailedScheduling => "The Pod {0} is Pending: `{1}`",
+        Key::AccountKubectlPrinted => "kubectl: `{0}`",
+        Key::AccountZoneState => "Zone {0} is now `{1}`.",
+        Key::AccountMasterDisruption => {
+            "No Node is Ready: the node lifecycle controller enters master disruption mode and evicts nothing."
+        }
+        Key::AccountMasterDisruptionOver => "Some Nodes are Ready again: master disruption mode ends.",
+        Key::AccountNextUnknown => {
+            "{0}'s Lease is no longer renewed (last at {1}); after the {2} grace period the node lifecycle controller will mark {0} Unknown and taint it unreachable, at about {3}."
+        }
+        Key::AccountNextRuntimeDown => "The kubelet on {0} will report it NotReady: its container runtime is down.",
+        Key::AccountNextReadyAgain => {
+            "The kubelet on {0} is back: its next status update makes {0} Ready, and the controller takes its taints off."
+        }
+        Key::AccountNextCordoned => "No new Pod is scheduled on {0} until `kubectl uncordon {0}`.",
+        Key::AccountNextEviction => {
+            "The taint eviction controller will delete {0} from {1} at about {2} (`tolerationSeconds: {3}`); the ReplicaSet then replaces it on a node that fits."
+        }
+        Key::AccountNextStuck => {
+            "The Pod {0} stays Terminating on {1}: no kubelet confirms it stopped. Deleting the Node or tainting it `node.kubernetes.io/out-of-service` lets PodGC remove it."
+        }
+        Key::AccountNextPending => "The Pod {0} waits for a node it can run on.",
+        Key::AccountNextRetry => {
+            "kubectl retries the eviction every 5 s: the PodDisruptionBudget {0} allows {1} disruptions ({2} Pods healthy, {3} needed), so each try gets 429 until the budget allows a disruption again."
+        }
+        Key::AccountNextDrainWaits => "kubectl waits for the evicted Pods to be gone, checking every second.",
+        Key::AccountNextNothing => "Nothing more is expected to change until you act again.",
         Key::Inspector => "Inspector",
         Key::TabNode => "Node",
         Key::TabLease => "Lease",
@@ -229,6 +297,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::KubectlClient => "kubectl (you)",
         Key::StoredObjects => "Objects stored by the API server",
         Key::LeaseObject => "Lease {0}",
+        Key::BudgetObject => "PodDisruptionBudget {0}",
         Key::LeaseStale => "renewed {0} ago (> {1} grace period)",
         Key::LastRequest => "Last request, from {0}: {1}",
         Key::NoRequestYet => "No request yet.",
@@ -236,6 +305,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RequestTimeout => "timeout",
         Key::LinkCut => "cut",
         Key::MoreItems => "+{0} more",
+        Key::ShowAllPods => "Show all {0} Pods",
+        Key::ShowFewerPods => "Show fewer",
         Key::RefuseNoSuchMachine => "there is no machine named {0}",
         Key::RefuseKubeletNotRunning => "the kubelet on {0} is not running",
         Key::RefuseKubeletAlreadyRunning => "the kubelet on {0} is already running",

@@ -83,6 +83,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::Uncordon => "uncordon する",
         Key::Drain => "drain する",
         Key::CreatePdb => "PodDisruptionBudget を作る",
+        Key::BudgetField => "バジェット",
+        Key::BudgetValue => "数または割合",
+        Key::BudgetRefused => "kubectl はこれを拒否します:",
         Key::CreateDaemonSet => "DaemonSet を作る",
         Key::CreateCache => "ノードローカルのキャッシュを作る",
         Key::ShutdownMachine => "マシンをシャットダウン",
@@ -101,6 +104,73 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ActionUnavailable => "今はできません: {0}",
         Key::ForkNotice => "あなたの操作: {0}",
         Key::ResetSandbox => "章の筋書きに戻す",
+        Key::AccountTitle => "あなたの筋書き",
+        Key::AccountDeparted => "{0} にあなたが筋書きを変えました: {1}。",
+        Key::AccountHappened => "起きたこと",
+        Key::AccountNext => "この先に起きること",
+        Key::AccountEarlier => "それ以前 {0} 件",
+        Key::AccountStory => "章の筋書き",
+        Key::AccountStoryHelp => "あなたの操作がなければ章が語る流れです。",
+        Key::AccountRepeated => "{0}（{1} 回、最後は {2}）",
+        Key::AccountByYou => "あなた: {0}",
+        Key::AccountByStory => "筋書き: {0}",
+        Key::AccountRefused => "{0}（拒否: {1}）",
+        Key::AccountRan => "`{0}` を実行",
+        Key::AccountOther => "{1} で「{0}」",
+        Key::AccountKubeletStopped => "{0} の kubelet が停止",
+        Key::AccountKubeletStarted => "{0} の kubelet が起動",
+        Key::AccountRuntimeStopped => "{0} の containerd が停止",
+        Key::AccountRuntimeStarted => "{0} の containerd が起動",
+        Key::AccountNetworkCut => "{0} のネットワークを切断",
+        Key::AccountNetworkRestored => "{0} のネットワークを復旧",
+        Key::AccountPodCreated => "Pod を作成",
+        Key::AccountShutdown => "{0} をシャットダウン（`systemctl poweroff`）",
+        Key::AccountPoweredOff => "{0} の電源が落ちた",
+        Key::AccountZoneCut => "ゾーン {0} を API サーバーから切断",
+        Key::AccountZoneRestored => "ゾーン {0} を再接続",
+        Key::AccountNodesCut => "ゾーン {1} のノード {0} 台を API サーバーから切断",
+        Key::AccountControlPlaneCut => "コントロールプレーンをすべての kubelet から切断",
+        Key::AccountControlPlaneRestored => "コントロールプレーンを再接続",
+        Key::AccountNodeReady => "{0} が Ready になりました（`{1}`）。",
+        Key::AccountNodeUnknown => "ノードライフサイクルコントローラーが {0} を Unknown にしました（`{1}`）。",
+        Key::AccountNodeNotReady => "{0} が NotReady になりました（`{1}`）。",
+        Key::AccountTaintAdded => "{0} に taint `{1}` が付きました。",
+        Key::AccountTaintRemoved => "{0} から taint `{1}` が外れました。",
+        Key::AccountNodeDeleted => "Node {0} が削除されました。",
+        Key::AccountPodGone => "Pod {0} が API サーバーから消えました。",
+        Key::AccountPodFailed => "Pod {0} が失敗しました（`{1}`）。",
+        Key::AccountMarkedForDeletion => "taint eviction コントローラーが Pod {0} を削除しました。",
+        Key::AccountDeletionCancelled => "taint eviction コントローラーが Pod {0} の削除を取り消しました。",
+        Key::AccountScheduled => "スケジューラーが Pod {0} を {1} に配置しました。",
+        Key::AccountFailedScheduling => "Pod {0} は Pending です: `{1}`",
+        Key::AccountKubectlPrinted => "kubectl: `{0}`",
+        Key::AccountZoneState => "ゾーン {0} は `{1}` になりました。",
+        Key::AccountMasterDisruption => {
+            "Ready な Node がありません。ノードライフサイクルコントローラーはマスター障害モードに入り、何も退避させません。"
+        }
+        Key::AccountMasterDisruptionOver => "Ready な Node が戻りました。マスター障害モードが終わります。",
+        Key::AccountNextUnknown => {
+            "{0} の Lease はもう更新されません（最後は {1}）。{2} の猶予期間が過ぎると、ノードライフサイクルコントローラーが {3} ごろ {0} を Unknown にし、unreachable の taint を付けます。"
+        }
+        Key::AccountNextRuntimeDown => {
+            "{0} の kubelet は NotReady を報告します。コンテナランタイムが止まっているためです。"
+        }
+        Key::AccountNextReadyAgain => {
+            "{0} の kubelet が戻りました。次のステータス更新で {0} は Ready になり、コントローラーが taint を外します。"
+        }
+        Key::AccountNextCordoned => "`kubectl uncordon {0}` を実行するまで、{0} に新しい Pod は配置されません。",
+        Key::AccountNextEviction => {
+            "taint eviction コントローラーが {2} ごろ {1} の {0} を削除します（`tolerationSeconds: {3}`）。その後 ReplicaSet が条件に合うノードで置き換えます。"
+        }
+        Key::AccountNextStuck => {
+            "Pod {0} は {1} で Terminating のままです。停止を確認する kubelet がいないためです。Node を削除するか `node.kubernetes.io/out-of-service` の taint を付けると、PodGC が削除します。"
+        }
+        Key::AccountNextPending => "Pod {0} は実行できるノードを待っています。",
+        Key::AccountNextRetry => {
+            "kubectl は 5 秒ごとに退避を再試行します。PodDisruptionBudget {0} が許す中断は {1} 件（正常な Pod {2} 個、必要 {3} 個）なので、バジェットが再び中断を許すまで毎回 429 が返ります。"
+        }
+        Key::AccountNextDrainWaits => "kubectl は退避した Pod が消えるのを 1 秒ごとに確認しながら待ちます。",
+        Key::AccountNextNothing => "あなたが次に操作するまで、これ以上の変化は予想されません。",
         Key::Inspector => "インスペクター",
         Key::TabNode => "Node",
         Key::TabLease => "Lease",
@@ -237,6 +307,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::KubectlClient => "kubectl (あなた)",
         Key::StoredObjects => "API サーバーが保存しているオブジェクト",
         Key::LeaseObject => "Lease {0}",
+        Key::BudgetObject => "PodDisruptionBudget {0}",
         Key::LeaseStale => "{0} 前に更新 (猶予期間 {1} 超過)",
         Key::LastRequest => "直近のリクエスト ({0} から): {1}",
         Key::NoRequestYet => "リクエストはまだありません。",
@@ -244,6 +315,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RequestTimeout => "タイムアウト",
         Key::LinkCut => "切断",
         Key::MoreItems => "ほか {0} 件",
+        Key::ShowAllPods => "{0} 個の Pod をすべて表示",
+        Key::ShowFewerPods => "表示を減らす",
         Key::RefuseNoSuchMachine => "{0} という名前のマシンはありません",
         Key::RefuseKubeletNotRunning => "{0} の kubelet は動いていません",
         Key::RefuseKubeletAlreadyRunning => "{0} の kubelet はすでに動いています",

@@ -2,6 +2,7 @@
 //! machine, and why the others are not possible now.
 
 use crate::i18n::Key;
+use crate::sim::objects::IntOrPercent;
 use crate::sim::{Action, ActionKind, Budget, DrainFlags, Refusal, Snapshot, Target, format_actions};
 
 /// The actions in the groups the page lays them out in (each pair undoes the other).
@@ -55,6 +56,47 @@ pub fn fleet_button_states(snapshot: &Snapshot<'_>, zone: &str, count: usize) ->
             unavailable: checker.check(kind, fleet_target(kind, zone, count).as_deref()).err(),
         })
         .collect()
+}
+
+/// The sandbox's budget, read as `kubectl create pdb web --selector=app=web --min-available=VALUE`
+/// (or `--max-unavailable`) reads it: kubectl's own check of the flag (`^[0-9]*%?$`), then the
+/// API server's validation of the field (`ValidatePositiveIntOrPercent`,
+/// `IsNotMoreThan100Percent`). The error is what kubectl prints.
+pub fn budget_of(max_unavailable: bool, value: &str) -> Result<Budget, String> {
+    let (flag, field) =
+        if max_unavailable { ("max-unavailable", "maxUnavailable") } else { ("min-available", "minAvailable") };
+    let value = value.trim();
+    if value.is_empty() {
+        return Err("error: one of min-available or max-unavailable must be specified".into());
+    }
+    let digits = value.strip_suffix('%').unwrap_or(value);
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("error: invalid format specified for {flag}"));
+    }
+    let invalid = |why: &str| {
+        format!(
+            "error: failed to create poddisruptionbudgets: PodDisruptionBudget.policy \"web\" is invalid: spec.{field}: Invalid value: \"{value}\": {why}"
+        )
+    };
+    // `intstr.Parse`: a number that fits an int32 is a number; anything else a string, which must
+    // be a percentage.
+    let amount = match value.parse::<i32>() {
+        Ok(n) => IntOrPercent::Int(n),
+        Err(_) => match digits.parse::<i32>() {
+            Ok(p) if value.ends_with('%') && !digits.is_empty() => {
+                if p > 100 {
+                    return Err(invalid("must not be greater than 100%"));
+                }
+                IntOrPercent::Percent(p)
+            }
+            _ => {
+                return Err(invalid(
+                    "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+                ));
+            }
+        },
+    };
+    Ok(if max_unavailable { Budget::MaxUnavailable(amount) } else { Budget::MinAvailable(amount) })
 }
 
 /// The button label of an action.
@@ -155,6 +197,38 @@ mod tests {
         all.sort();
         assert_eq!(listed, all);
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
+    }
+
+    #[test]
+    fn a_budget_is_read_as_kubectl_create_pdb_reads_it() {
+        use IntOrPercent::{Int, Percent};
+        assert_eq!(budget_of(false, "5"), Ok(Budget::MinAvailable(Int(5))));
+        assert_eq!(budget_of(false, " 0 "), Ok(Budget::MinAvailable(Int(0))));
+        assert_eq!(budget_of(true, "50%"), Ok(Budget::MaxUnavailable(Percent(50))));
+        assert_eq!(budget_of(true, "100%"), Ok(Budget::MaxUnavailable(Percent(100))));
+        // kubectl's own check of the flag.
+        assert_eq!(budget_of(false, "abc").unwrap_err(), "error: invalid format specified for min-available");
+        assert_eq!(budget_of(true, "-1").unwrap_err(), "error: invalid format specified for max-unavailable");
+        assert_eq!(
+            budget_of(true, "").unwrap_err(),
+            "error: one of min-available or max-unavailable must be specified"
+        );
+        // The API server's validation.
+        assert_eq!(
+            budget_of(false, "150%").unwrap_err(),
+            "error: failed to create poddisruptionbudgets: PodDisruptionBudget.policy \"web\" is invalid: spec.minAvailable: Invalid value: \"150%\": must not be greater than 100%"
+        );
+        assert!(
+            budget_of(true, "%")
+                .unwrap_err()
+                .contains("spec.maxUnavailable: Invalid value: \"%\": a valid percent string")
+        );
+        assert!(budget_of(false, "99999999999").unwrap_err().contains("a valid percent string"));
+        // Every budget it accepts, the notation carries.
+        for b in [budget_of(false, "5"), budget_of(true, "50%")] {
+            let action = Action::new(ActionKind::CreatePdb(b.unwrap()), crate::sim::SimTime::from_secs(60));
+            assert_eq!(crate::sim::parse_actions(&format_actions(std::slice::from_ref(&action))).unwrap(), [action]);
+        }
     }
 
     #[test]

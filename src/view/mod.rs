@@ -1,6 +1,7 @@
 //! View models: what the page shows, derived from the simulation by plain functions that are
 //! tested natively. The Leptos components in `app` only render these.
 
+pub mod account;
 pub mod announce;
 pub mod controls;
 pub mod fleet;

@@ -230,6 +230,19 @@ impl Scene {
     /// The stage at `t` (without packets), laid out for `layout`. `timing` only decides when
     /// changed objects are lit (while the packet that changed them shows its answer).
     pub fn build(session: &Session, t: SimTime, timing: Timing, layout: Layout, lang: Lang) -> Scene {
+        Scene::build_with(session, t, timing, layout, lang, false)
+    }
+
+    /// [`Scene::build`], with a row for every Pod (`all_pods`: the reader expanded the list)
+    /// rather than the first few and a "+N more" button.
+    pub fn build_with(
+        session: &Session,
+        t: SimTime,
+        timing: Timing,
+        layout: Layout,
+        lang: Lang,
+        all_pods: bool,
+    ) -> Scene {
         let snapshot = session.at(t);
         let machines = snapshot.machines();
         let views: Vec<&MachineView> = machines.iter().map(|m| &**m).collect();
@@ -426,7 +439,7 @@ impl Scene {
 
         // Stored objects.
         let store_top = cp_end + 26.0;
-        let store = store(&snapshot, session, t, timing, layout, store_top, lang);
+        let store = store(&snapshot, session, timing, layout, store_top, lang, all_pods);
         let storage_link = (Pt { x: api.cx(), y: api.bottom() }, Pt { x: api.cx(), y: store_top });
         let height = store.frame.bottom() + PAD;
 

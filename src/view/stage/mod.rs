@@ -32,8 +32,8 @@ pub use packets::{
     MAX_PACKETS, PACKET_REAL_SECS, Packet, STAGGER_REAL_SECS, Timing, Tone, caption, packets, short_path,
 };
 pub use scene::{
-    ActorBox, Chip, ContainerList, ControlPlane, Health, LeaseCard, Line, MachineBox, NodeCard, PodRow, RuntimeBox,
-    Scene, Sender, StateChip, Store,
+    ActorBox, BudgetCard, Chip, ContainerList, ControlPlane, Health, LeaseCard, Line, MachineBox, NodeCard, PodRow,
+    PodsToggle, RuntimeBox, Scene, Sender, StateChip, Store,
 };
 pub use svg::{
     control_plane_markup, leases_markup, lines_markup, machines_markup, packets_markup, scene_markup, store_markup,

@@ -265,11 +265,44 @@ pub struct Store {
     pub lease_ns_title: String,
     pub leases: Vec<LeaseCard>,
     pub no_leases: Option<(Pt, String)>,
+    /// The PodDisruptionBudgets, one card each (below the Leases).
+    pub budgets: Vec<BudgetCard>,
     pub pods_frame: Rect,
     pub pods_title: String,
     pub pods: Vec<PodRow>,
-    /// `No Pods`, or `+3 more`.
+    /// `No Pods`.
     pub pods_note: Option<(Pt, String)>,
+    /// The button that shows every Pod (`+3 more`) or the first few again.
+    pub pods_toggle: Option<PodsToggle>,
+}
+
+/// The Pods list's button: every Pod's row, or the first few.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodsToggle {
+    pub rect: Rect,
+    /// `+3 more`, or `Show fewer`.
+    pub text: String,
+    /// Its accessible name: `Show all 9 Pods`, or `Show fewer`.
+    pub label: String,
+    pub expanded: bool,
+}
+
+/// A PodDisruptionBudget: what it asks for and what it allows now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BudgetCard {
+    pub rect: Rect,
+    /// `PodDisruptionBudget web`.
+    pub title: String,
+    /// `minAvailable: 5` or `maxUnavailable: 50%`.
+    pub spec: String,
+    /// `currentHealthy: 6  desiredHealthy: 5`.
+    pub healthy: String,
+    /// `disruptionsAllowed: 1`.
+    pub allowed: String,
+    /// Ok while it allows a disruption, down when it allows none.
+    pub health: Health,
+    pub label: String,
+    pub fresh: bool,
 }
 
 /// Everything on the stage but the packets.

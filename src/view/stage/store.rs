@@ -6,10 +6,10 @@ use std::time::Duration;
 use super::geometry::{CH_MONO, CH_SANS, Pt, Rect, fit, round_rect};
 use super::layout::{Layout, PAD};
 use super::packets::{TRAVEL, Timing};
-use super::scene::{Chip, Health, LeaseCard, NodeCard, PodRow, Store};
+use super::scene::{BudgetCard, Chip, Health, LeaseCard, NodeCard, PodRow, PodsToggle, Store};
 use crate::i18n::{Key, Lang};
 use crate::render::kubectl::get;
-use crate::sim::objects::{Kind, Lease, Pod};
+use crate::sim::objects::{Kind, Lease, Pod, PodDisruptionBudget};
 use crate::sim::{Log, NODE_LEASE_NAMESPACE, SimTime, Snapshot, format_go_duration};
 use crate::view::session::Session;
 
@@ -52,13 +52,14 @@ fn fresh(log: &Log, kind: Kind, ns: &str, name: &str, t: SimTime, timing: Timing
 pub(super) fn store(
     snapshot: &Snapshot<'_>,
     session: &Session,
-    t: SimTime,
     timing: Timing,
     layout: Layout,
     top: f32,
     lang: Lang,
+    all_pods: bool,
 ) -> Store {
     let log = session.timeline.log();
+    let t = snapshot.time();
     let now = snapshot.wall();
     let width = layout.width();
     let narrow = layout == Layout::Narrow;
@@ -151,12 +152,23 @@ pub(super) fn store(
     });
     let lease_ns = Rect::new(lease_col.x, ns_y, lease_col.w, y - ns_y);
 
+    // PodDisruptionBudgets, below the Leases.
+    let mut budgets = Vec::new();
+    let mut y = lease_ns.bottom() + 8.0;
+    for pdb in snapshot.pdbs() {
+        let rect = Rect::new(lease_col.x, y, lease_col.w, BUDGET_H);
+        let fresh = fresh(log, Kind::PodDisruptionBudget, &pdb.metadata.namespace, &pdb.metadata.name, t, timing);
+        budgets.push(budget_card(&pdb, rect, lang, fresh));
+        y += BUDGET_H + 8.0;
+    }
+    let lease_bottom = y - 8.0;
+
     // Pods.
-    let pods_y = if narrow { lease_ns.bottom() + 14.0 } else { pod_col.y };
+    let pods_y = if narrow { lease_bottom + 14.0 } else { pod_col.y };
     let all = snapshot.pods();
     let mut pods = Vec::new();
     let mut y = pods_y + 24.0;
-    let shown = if all.len() > MAX_POD_ROWS { MAX_POD_ROWS - 1 } else { all.len() };
+    let shown = if all.len() > MAX_POD_ROWS && !all_pods { MAX_POD_ROWS - 1 } else { all.len() };
     for pod in all.iter().take(shown) {
         let (ready, status, _) = get::pod_state(pod, now);
         let health = pod_health(&status, pod);
@@ -183,18 +195,25 @@ pub(super) fn store(
         });
         y += 32.0;
     }
-    let pods_note = if all.is_empty() {
+    let pods_note = all.is_empty().then(|| {
         y += 18.0;
-        Some((Pt { x: pod_col.x + PAD, y: pods_y + 38.0 }, lang.text(Key::NoPods).to_string()))
-    } else if all.len() > shown {
-        y += 18.0;
-        Some((Pt { x: pod_col.x + PAD, y: y - 6.0 }, lang.fill(Key::MoreItems, &[&(all.len() - shown).to_string()])))
-    } else {
-        None
-    };
+        (Pt { x: pod_col.x + PAD, y: pods_y + 38.0 }, lang.text(Key::NoPods).to_string())
+    });
+    // Every Pod stays reachable: past the first few, a button shows them all (and fewer again).
+    let pods_toggle = (all.len() > MAX_POD_ROWS).then(|| {
+        let rect = Rect::new(pod_col.x + PAD, y, pod_col.w - 2.0 * PAD, 24.0);
+        y += 28.0;
+        let all_n = all.len().to_string();
+        let (text, label) = if all_pods {
+            (lang.text(Key::ShowFewerPods).to_string(), lang.text(Key::ShowFewerPods).to_string())
+        } else {
+            (lang.fill(Key::MoreItems, &[&(all.len() - shown).to_string()]), lang.fill(Key::ShowAllPods, &[&all_n]))
+        };
+        PodsToggle { rect, text, label, expanded: all_pods }
+    });
     let pods_frame = Rect::new(pod_col.x, pods_y, pod_col.w, y - pods_y);
 
-    let bottom = nodes_bottom.max(lease_ns.bottom()).max(pods_frame.bottom()) + 10.0;
+    let bottom = nodes_bottom.max(lease_bottom).max(pods_frame.bottom()) + 10.0;
     Store {
         frame: Rect::new(PAD, top, width - 2.0 * PAD, bottom - top),
         title: lang.text(Key::StoredObjects).to_string(),
@@ -204,10 +223,42 @@ pub(super) fn store(
         lease_ns_title: lang.text(Key::LeaseNamespace).to_string(),
         leases,
         no_leases,
+        budgets,
         pods_frame,
         pods_title: lang.text(Key::TabPods).to_string(),
         pods,
         pods_note,
+        pods_toggle,
+    }
+}
+
+/// A PodDisruptionBudget card's height.
+const BUDGET_H: f32 = 66.0;
+
+/// A PodDisruptionBudget's card: its spec and its status as the disruption controller and the
+/// API server's evictions keep it.
+fn budget_card(pdb: &PodDisruptionBudget, rect: Rect, lang: Lang, fresh: bool) -> BudgetCard {
+    let title = lang.fill(Key::BudgetObject, &[&pdb.metadata.name]);
+    let spec = match (pdb.spec.min_available, pdb.spec.max_unavailable) {
+        (Some(v), _) => format!("minAvailable: {v}"),
+        (None, Some(v)) => format!("maxUnavailable: {v}"),
+        (None, None) => String::new(),
+    };
+    let s = &pdb.status;
+    let healthy = format!("currentHealthy: {}  desiredHealthy: {}", s.current_healthy, s.desired_healthy);
+    let allowed = format!("disruptionsAllowed: {}", s.disruptions_allowed);
+    let health = if s.disruptions_allowed > 0 { Health::Ok } else { Health::Down };
+    let label = format!("{title}: {spec}, {healthy}, {allowed}");
+    let w = rect.w - 2.0 * PAD;
+    BudgetCard {
+        rect: round_rect(rect),
+        title: fit(&title, w, CH_SANS),
+        spec: fit(&spec, w, CH_MONO),
+        healthy: fit(&healthy, w, CH_MONO),
+        allowed: fit(&allowed, w - 16.0, CH_MONO),
+        health,
+        label,
+        fresh,
     }
 }
 
@@ -325,6 +376,53 @@ mod tests {
         assert!(lit(400, false));
         assert!(!lit(1000, false), "not after its packet is gone");
         assert!(lit(100, true), "with reduced motion, at once");
+    }
+
+    #[test]
+    fn the_budget_is_drawn_and_follows_each_eviction() {
+        // The chapter's budget, before the drain: one disruption allowed.
+        let s = scene_at(Chapter::Maintenance, "", 100, Layout::Wide);
+        let b = &s.store.budgets[0];
+        assert_eq!((b.title.as_str(), b.spec.as_str()), ("PodDisruptionBudget web", "minAvailable: 5"));
+        assert_eq!(b.healthy, "currentHealthy: 6  desiredHealthy: 5");
+        assert_eq!((b.allowed.as_str(), b.health), ("disruptionsAllowed: 1", Health::Ok));
+        assert!(b.label.contains("disruptionsAllowed: 1"), "{}", b.label);
+        // Below the Leases, inside the store.
+        assert!(b.rect.y >= s.store.lease_ns.bottom() && b.rect.bottom() <= s.store.frame.bottom());
+        // The first eviction takes it: none allowed while the evicted Pod is replaced.
+        let t = SimTime::from_millis(120_500);
+        let s = Scene::build(&session(Chapter::Maintenance, "", t), t, Timing::new(1.0, false), Layout::Wide, Lang::En);
+        let b = &s.store.budgets[0];
+        assert_eq!((b.allowed.as_str(), b.health), ("disruptionsAllowed: 0", Health::Down), "{b:?}");
+        // A reader's budget, a percentage of maxUnavailable, in the narrow layout too.
+        let s = scene_at(Chapter::Maintenance, "create-pdb+max-unavailable=50%@30s", 50, Layout::Narrow);
+        assert_eq!(s.store.budgets[0].spec, "maxUnavailable: 50%");
+        assert!(s.store.pods_frame.y > s.store.budgets[0].rect.bottom());
+        let markup = crate::view::stage::store_markup(&s.store);
+        assert!(markup.contains(r#"aria-label="PodDisruptionBudget web: maxUnavailable: 50%, "#), "{markup}");
+    }
+
+    #[test]
+    fn every_pod_is_reachable() {
+        let t = SimTime::from_secs(100);
+        let s = session(Chapter::Maintenance, "", t);
+        let pods = s.at(t).pods().len();
+        assert!(pods > MAX_POD_ROWS, "{pods}");
+        let few = Scene::build(&s, t, Timing::new(1.0, false), Layout::Wide, Lang::En).store;
+        assert_eq!(few.pods.len(), MAX_POD_ROWS - 1);
+        let toggle = few.pods_toggle.as_ref().expect("a button");
+        assert_eq!(toggle.text, format!("+{} more", pods - MAX_POD_ROWS + 1));
+        assert_eq!(toggle.label, format!("Show all {pods} Pods"));
+        assert!(!toggle.expanded);
+        let markup = crate::view::stage::store_markup(&few);
+        assert!(markup.contains(r#"role="button" tabindex="0" data-expand="pods" aria-expanded="false""#), "{markup}");
+        let all = Scene::build_with(&s, t, Timing::new(1.0, false), Layout::Wide, Lang::En, true).store;
+        assert_eq!(all.pods.len(), pods);
+        let toggle = all.pods_toggle.as_ref().expect("a button");
+        assert_eq!((toggle.text.as_str(), toggle.expanded), ("Show fewer", true));
+        assert!(all.pods_frame.bottom() > few.pods_frame.bottom());
+        // A short list has no button.
+        assert!(scene_at(Chapter::NodeFailure, "", 60, Layout::Wide).store.pods_toggle.is_none());
     }
 
     #[test]

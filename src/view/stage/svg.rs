@@ -324,6 +324,19 @@ pub fn store_markup(st: &Store) -> String {
     }
     o.push_str("</g>");
 
+    for c in &st.budgets {
+        let r = c.rect;
+        let class = format!("card budget-card {}{}", c.health.class(), if c.fresh { " fresh" } else { "" });
+        group(&mut o, &class, Some(&c.label), None);
+        rect(&mut o, r, "frame", 5.0);
+        text(&mut o, "card-title", r.x + 8.0, r.y + 16.0, &c.title);
+        text(&mut o, "mono", r.x + 8.0, r.y + 30.0, &c.spec);
+        text(&mut o, "mono", r.x + 8.0, r.y + 44.0, &c.healthy);
+        icon(&mut o, c.health, r.x + 14.0, r.y + 55.0);
+        text(&mut o, "mono allowed", r.x + 24.0, r.y + 59.0, &c.allowed);
+        o.push_str("</g>");
+    }
+
     let r = st.pods_frame;
     group(&mut o, "pods", Some(&st.pods_title), Some("pods"));
     rect(&mut o, r, "frame pods-frame", 6.0);
@@ -348,6 +361,17 @@ pub fn store_markup(st: &Store) -> String {
     }
     if let Some((p, t)) = &st.pods_note {
         text(&mut o, "small muted", p.x, p.y, t);
+    }
+    if let Some(b) = &st.pods_toggle {
+        let _ = write!(
+            o,
+            r#"<g class="pods-toggle" role="button" tabindex="0" data-expand="pods" aria-expanded="{}" aria-label="{}">"#,
+            b.expanded,
+            escape(&b.label)
+        );
+        rect(&mut o, b.rect, "toggle-frame", 4.0);
+        text(&mut o, "small", b.rect.x + 8.0, b.rect.y + 16.0, &b.text);
+        o.push_str("</g>");
     }
     o.push_str("</g>");
     o
