@@ -265,7 +265,8 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
     assert_eq!(va.spec.node_name, node);
     assert_eq!(va.status.as_ref().map(|s| s.attached), Some(true));
 
-    let taint_at = s(660);
+    // (Between two of PodGC's passes, every 20 s from the start, as in the chapter.)
+    let taint_at = s(665);
     let actions = [
         Action::new(ActionKind::CreateStatefulSet, s(30)),
         Action::on(ActionKind::PowerOff, &node, s(120)),
@@ -304,6 +305,22 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
         .find(|r| r.actor == Actor::PodGcController && r.method == Method::Delete)
         .expect("PodGC deletes db-0");
     assert!(gc_delete.t >= taint_at && gc_delete.t - taint_at <= Duration::from_secs(20));
+    // Before it, the taint eviction controller: the out-of-service taint is a NoExecute taint db-0
+    // does not tolerate, so it is deleted again at once (`processPodOnNode`), its Event recorded.
+    let te_delete = log
+        .requests
+        .iter()
+        .find(|r| r.t >= taint_at && r.actor == Actor::TaintEvictionController && r.method == Method::Delete)
+        .expect("the taint eviction controller deletes db-0 again");
+    assert_eq!(te_delete.path, "/api/v1/namespaces/default/pods/db-0");
+    assert!(te_delete.t - taint_at <= Duration::from_millis(1), "at once, when the taint lands");
+    assert!(te_delete.t < gc_delete.t, "before PodGC's pass");
+    let marked =
+        log.events.iter().filter(|e| e.t >= taint_at && e.message() == "Marking for deletion Pod default/db-0").count();
+    assert_eq!(marked, 1, "once");
+    assert!(log.lines.iter().any(|l| l.t == te_delete.t
+        && l.actor == Actor::TaintEvictionController
+        && l.message.contains("pod=\"default/db-0\"")));
     // ("Garbage collecting pods that are terminating …" is a V(4) line: not at the default verbosity.)
     assert!(!log.lines.iter().any(|l| l.message.starts_with("\"Garbage collecting pods that are terminating")));
     // The volume is detached at once, and db-0 comes back, same name, on the other node.
@@ -375,4 +392,39 @@ fn the_sandbox_setting_configures_every_kubelet() {
         short.validate().unwrap_err().ends_with("shutdownGracePeriod 500ms must be either zero or otherwise >= 1 sec")
     );
     assert_eq!(periods.validate(), Ok(()));
+}
+
+/// Chapter 6, step 3: the Pods the graceful shutdown left `Failed` are deleted 300 s after the
+/// `not-ready:NoExecute` taint, not after the `unreachable` one that replaces it (the taint
+/// eviction controller keeps the schedule of the earlier taint), and the narration says so in
+/// both languages.
+#[test]
+fn failed_pods_go_300_s_after_the_not_ready_taint() {
+    let mut timeline = Timeline::new(Chapter::NodeGoesAway, Config::default());
+    timeline.run_until(s(900));
+    let log = timeline.log();
+    let taint_added = |key: &str| {
+        let node_key = nodeline::sim::objects::ObjectKey::cluster(nodeline::sim::objects::Kind::Node, NODE_1);
+        log.versions(&node_key).iter().find_map(|&i| {
+            let c = log.changes().at(i as usize);
+            match c.object() {
+                Object::Node(n) if n.spec.taints.iter().any(|t| t.key == key && t.effect == "NoExecute") => Some(c.t),
+                _ => None,
+            }
+        })
+    };
+    let not_ready = taint_added("node.kubernetes.io/not-ready").expect("not-ready:NoExecute on node-1");
+    let unreachable = taint_added("node.kubernetes.io/unreachable").expect("unreachable:NoExecute on node-1");
+    assert!(unreachable > not_ready);
+    let deleted = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::TaintEvictionController && r.method == Method::Delete)
+        .expect("the taint eviction controller deletes the Failed Pods");
+    assert!(deleted.t >= not_ready + Duration::from_secs(300));
+    assert!(deleted.t - (not_ready + Duration::from_secs(300)) < Duration::from_millis(200), "at {}", deleted.t);
+    for lang in nodeline::i18n::Lang::ALL {
+        let step = lang.chapter(Chapter::NodeGoesAway).steps[2].body.join(" ");
+        assert!(step.contains("`not-ready:NoExecute`"), "{lang}: {step}");
+    }
 }

@@ -196,6 +196,7 @@ fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
     for c in &b.status.conditions {
         match a.condition(c.type_) {
             Some(old) if old.status != c.status => parts.push(format!("{}: {} → {}", c.type_, old.status, c.status)),
+            Some(old) if old.reason != c.reason => parts.push(format!("{} reason {}", c.type_, c.reason)),
             None => parts.push(format!("{}: {}", c.type_, c.status)),
             _ => {}
         }
