@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use nodeline::sim::objects::{Object, Pod};
-use nodeline::sim::record::Response;
+use nodeline::sim::record::{Request, Response};
 use nodeline::sim::{
     Action, ActionKind, Actor, Chapter, Config, KubeletState, Method, Outcome, Scenario, SimTime, Timeline,
 };
@@ -323,8 +323,69 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
         && l.message.contains("pod=\"default/db-0\"")));
     // ("Garbage collecting pods that are terminating …" is a V(4) line: not at the default verbosity.)
     assert!(!log.lines.iter().any(|l| l.message.starts_with("\"Garbage collecting pods that are terminating")));
-    // The volume is detached at once, and db-0 comes back, same name, on the other node.
+    // The detach starts at the reconciler's next 100 ms pass after PodGC's deletion: the volume
+    // leaves the old Node's volumesAttached first, then the VolumeAttachment is deleted, which
+    // the external-attacher's finalizer holds until the driver has detached.
     assert!(log.lines.iter().any(|l| l.message.contains("node has out-of-service taint, force detaching")));
+    let after_gc = |r: &Request| r.t > gc_delete.t;
+    let status_patch = log
+        .requests
+        .iter()
+        .find(|r| {
+            after_gc(r) && r.actor == Actor::AttachDetachController && r.path == format!("/api/v1/nodes/{node}/status")
+        })
+        .expect("volumesAttached written before the detach");
+    let va_delete = log
+        .requests
+        .iter()
+        .find(|r| after_gc(r) && r.method == Method::Delete && r.path.contains("/volumeattachments/"))
+        .expect("the VolumeAttachment deleted");
+    assert!(status_patch.seq < va_delete.seq);
+    assert_eq!(va_delete.t.as_micros() % 100_000, 0, "on the reconciler's 100 ms grid");
+    assert!(va_delete.t - gc_delete.t <= Duration::from_millis(100));
+    let finalizer_gone = log
+        .requests
+        .iter()
+        .find(|r| after_gc(r) && r.actor == Actor::CsiAttacher && r.method == Method::Patch && r.path == va_delete.path)
+        .expect("the external-attacher takes its finalizer away once detached");
+    assert_eq!(finalizer_gone.t - va_delete.t, Duration::from_millis(1_500));
+    let held = timeline.at(va_delete.t + Duration::from_millis(500));
+    let held = held
+        .objects()
+        .into_iter()
+        .find_map(|o| match o {
+            Object::VolumeAttachment(va) if va.spec.node_name == node => Some(va),
+            _ => None,
+        })
+        .expect("the old VolumeAttachment, held by the finalizer");
+    assert!(held.metadata.deletion_timestamp.is_some());
+    assert_eq!(held.metadata.finalizers.to_vec(), ["external-attacher/pd-csi-storage-gke-io".to_string()]);
+    // Meanwhile the new db-0 cannot have the volume: Multi-Attach error, once.
+    let multi: Vec<_> = log.events.iter().filter(|e| e.t > gc_delete.t && e.reason() == "FailedAttachVolume").collect();
+    assert_eq!(multi.len(), 1);
+    assert!(multi[0].message().starts_with("Multi-Attach error for volume \"pvc-"));
+    assert!(
+        multi[0]
+            .message()
+            .ends_with("\" Volume is already exclusively attached to one node and can't be attached to another")
+    );
+    assert!(multi[0].t < finalizer_gone.t);
+    // Attached on the other node at the next pass after the old one is gone.
+    let va_create = log
+        .requests
+        .iter()
+        .find(|r| after_gc(r) && r.method == Method::Post && r.path.ends_with("/volumeattachments"))
+        .expect("a new VolumeAttachment");
+    assert!(va_create.t > finalizer_gone.t && va_create.t - finalizer_gone.t <= Duration::from_millis(100));
+    // volumesAttached: on the other node once attached, on the old one no more.
+    let volumes = |t: SimTime, name: &str| {
+        let at = timeline.at(t);
+        at.nodes().into_iter().find(|n| n.metadata.name == name).map(|n| n.status.volumes_attached.len())
+    };
+    assert_eq!(volumes(s(715), other), Some(1));
+    assert_eq!(volumes(s(715), &node), Some(0));
+    assert_eq!(volumes(s(60), &node), Some(1), "the first attach is reported too");
+    // db-0 comes back, same name, on the other node.
     let back = db(s(715)).expect("db-0 again");
     assert_eq!(back.spec.node_name, other);
     assert_ne!(back.metadata.uid, evicted.metadata.uid);

@@ -50,6 +50,12 @@ pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> St
         (Some(Object::VolumeAttachment(a)), Object::VolumeAttachment(b)) => {
             let attached = |v: &crate::objects::VolumeAttachment| v.status.as_ref().is_some_and(|s| s.attached);
             changed(&mut parts, "attached", &attached(a).to_string(), &attached(b).to_string());
+            if a.metadata.finalizers != b.metadata.finalizers {
+                parts.push(format!("finalizers [{}]", b.metadata.finalizers.join(" ")));
+            }
+            if a.metadata.deletion_timestamp.is_none() && b.metadata.deletion_timestamp.is_some() {
+                parts.push("deletionTimestamp set (its finalizer holds it)".into());
+            }
         }
         // A PodDisruptionBudget's and a DaemonSet's status: each field that moved.
         (Some(a @ Object::PodDisruptionBudget(_)), Object::PodDisruptionBudget(_))
