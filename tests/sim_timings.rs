@@ -525,6 +525,22 @@ fn a_timed_out_request_s_error_is_logged_when_its_timeout_runs_out() {
     for r in &timed_out {
         assert_eq!(r.end - r.t, Duration::from_secs(10));
     }
+    // The status PATCH's error quotes the patch it sent (`failed to patch status %q for node
+    // %q: %v`), escaped once more in the klog line's err="…".
+    let patch_failed =
+        log.lines.iter().find(|l| l.message.contains("failed to patch status")).expect("a status PATCH timed out");
+    assert!(
+        patch_failed.message.starts_with(
+            "\"Error updating node status, will retry\" err=\"failed to patch status \\\"{\\\\\\\"status\\\\\\\":{"
+        ),
+        "{}",
+        patch_failed.message
+    );
+    assert!(
+        patch_failed.message.contains("\\\" for node \\\"node-1\\\": Patch \\\"https://"),
+        "{}",
+        patch_failed.message
+    );
     let fallback = log
         .lines
         .iter()

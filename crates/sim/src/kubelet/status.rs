@@ -217,7 +217,9 @@ impl Kubelet {
             self.next_status_sync(ctx);
             return;
         }
-        match h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }) {
+        let wanted = Arc::new(wanted);
+        let sent = (base.clone(), wanted.clone());
+        match h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base, wanted }) {
             Reply::Ok(Object::Node(node)) => {
                 let k = &mut *self;
                 k.node_cache = Some(node);
@@ -226,21 +228,18 @@ impl Kubelet {
             }
             Reply::Timeout => {
                 let host = &h.hostname;
-                let err = cat!(
-                    "failed to patch status for node \\\"",
-                    host,
-                    "\\\": Patch \\\"",
+                let cause = cat!(
+                    "Patch \"",
                     API_SERVER,
                     "/api/v1/nodes/",
                     host,
-                    "/status?timeout=10s\\\": context deadline exceeded"
+                    "/status?timeout=10s\": context deadline exceeded"
                 );
+                let err = patch_failed(host, &sent.0, &sent.1, &cause);
                 self.status_failed(h, ctx, n, err, true);
             }
             Reply::Err(status) => {
-                let host = &h.hostname;
-                let err =
-                    format!("failed to patch status for node \\\"{host}\\\": {}", status.message.replace('"', "\\\""));
+                let err = patch_failed(&h.hostname, &sent.0, &sent.1, &status.message);
                 self.status_failed(h, ctx, n, err, false);
             }
             Reply::Ok(_) => unreachable!("PATCH node returns a Node"),
@@ -320,6 +319,15 @@ impl Kubelet {
         }
         self.after(ctx, millis(100), KubeletTimer::FastStatus);
     }
+}
+
+/// `PatchNodeStatus`'s error, `failed to patch status %q for node %q: %v` (the patch's bytes
+/// quoted as Go's `%q` quotes them), escaped for the `err="…"` of a klog line.
+fn patch_failed(host: &str, base: &Node, wanted: &Node, cause: &str) -> String {
+    let go_quote = |s: &str| cat!("\"", s.replace('\\', "\\\\").replace('"', "\\\""), "\"");
+    let patch = crate::patch::node_status_bytes(base, wanted);
+    let err = cat!("failed to patch status ", go_quote(&patch), " for node ", go_quote(host), ": ", cause);
+    err.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 fn condition(

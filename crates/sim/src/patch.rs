@@ -11,6 +11,27 @@
 
 use serde_json::{Map, Value};
 
+/// The bytes `nodeutil.PatchNodeStatus` sends from `base` to `wanted`: [`node_status`] as Go's
+/// `json.Marshal` writes it (compact, keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
+/// The kubelet's `"failed to patch status %q …"` error quotes them.
+pub fn node_status_bytes(base: &crate::objects::Node, wanted: &crate::objects::Node) -> String {
+    let json = |n: &crate::objects::Node| serde_json::to_value(n).unwrap_or(Value::Null);
+    let patch = node_status(&json(base), &json(wanted));
+    let text = serde_json::to_string(&patch).unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The merge key of the list at `path` (dotted), if it is merged rather than replaced.
 fn merge_key(path: &str) -> Option<&'static str> {
     match path {
