@@ -17,9 +17,15 @@ use serde_json::{Map, Value};
 pub fn node_status_bytes(base: &crate::objects::Node, wanted: &crate::objects::Node) -> String {
     let json = |n: &crate::objects::Node| serde_json::to_value(n).unwrap_or(Value::Null);
     let patch = node_status(&json(base), &json(wanted));
-    let text = serde_json::to_string(&patch).unwrap_or_default();
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    html_escaped(&serde_json::to_string(&patch).unwrap_or_default())
+}
+
+/// `serde_json`'s compact text of a document (without floats) as Go's `encoding/json` writes
+/// it: the same but for the characters Go escapes for HTML (`<`, `>`, `&`, U+2028, U+2029),
+/// which can only stand inside strings.
+pub fn html_escaped(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len());
+    for c in compact.chars() {
         match c {
             '<' => out.push_str("\\u003c"),
             '>' => out.push_str("\\u003e"),
