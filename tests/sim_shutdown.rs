@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use nodeline::sim::objects::{Object, Pod};
-use nodeline::sim::record::Response;
+use nodeline::sim::record::{Request, Response};
 use nodeline::sim::{
     Action, ActionKind, Actor, Chapter, Config, KubeletState, Method, Outcome, Scenario, SimTime, Timeline,
 };
@@ -265,7 +265,8 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
     assert_eq!(va.spec.node_name, node);
     assert_eq!(va.status.as_ref().map(|s| s.attached), Some(true));
 
-    let taint_at = s(660);
+    // (Between two of PodGC's passes, every 20 s from the start, as in the chapter.)
+    let taint_at = s(665);
     let actions = [
         Action::new(ActionKind::CreateStatefulSet, s(30)),
         Action::on(ActionKind::PowerOff, &node, s(120)),
@@ -275,6 +276,12 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
     let log = timeline.log();
     let db = |t: SimTime| timeline.at(t).pods().into_iter().find(|p| p.metadata.name == "db-0");
 
+    // A machine that loses power writes nothing, to its journal or anywhere.
+    let powered_off = s(120);
+    assert!(
+        !log.lines.iter().any(|l| l.t >= powered_off && l.actor == Actor::Kubelet(node.as_str().into())),
+        "a line from a machine without power"
+    );
     // Evicted after the 300 s toleration: Terminating, and nothing replaces it.
     let evicted = db(s(600)).expect("db-0 still there");
     assert!(evicted.metadata.deletion_timestamp.is_some(), "Terminating");
@@ -298,11 +305,87 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
         .find(|r| r.actor == Actor::PodGcController && r.method == Method::Delete)
         .expect("PodGC deletes db-0");
     assert!(gc_delete.t >= taint_at && gc_delete.t - taint_at <= Duration::from_secs(20));
-    assert!(log.lines.iter().any(|l| l.message.starts_with(
-        "\"Garbage collecting pods that are terminating on node tainted with node.kubernetes.io/out-of-service\""
-    )));
-    // The volume is detached at once, and db-0 comes back, same name, on the other node.
+    // Before it, the taint eviction controller: the out-of-service taint is a NoExecute taint db-0
+    // does not tolerate, so it is deleted again at once (`processPodOnNode`), its Event recorded.
+    let te_delete = log
+        .requests
+        .iter()
+        .find(|r| r.t >= taint_at && r.actor == Actor::TaintEvictionController && r.method == Method::Delete)
+        .expect("the taint eviction controller deletes db-0 again");
+    assert_eq!(te_delete.path, "/api/v1/namespaces/default/pods/db-0");
+    assert!(te_delete.t - taint_at <= Duration::from_millis(1), "at once, when the taint lands");
+    assert!(te_delete.t < gc_delete.t, "before PodGC's pass");
+    let marked =
+        log.events.iter().filter(|e| e.t >= taint_at && e.message() == "Marking for deletion Pod default/db-0").count();
+    assert_eq!(marked, 1, "once");
+    assert!(log.lines.iter().any(|l| l.t == te_delete.t
+        && l.actor == Actor::TaintEvictionController
+        && l.message.contains("pod=\"default/db-0\"")));
+    // ("Garbage collecting pods that are terminating …" is a V(4) line: not at the default verbosity.)
+    assert!(!log.lines.iter().any(|l| l.message.starts_with("\"Garbage collecting pods that are terminating")));
+    // The detach starts at the reconciler's next 100 ms pass after PodGC's deletion: the volume
+    // leaves the old Node's volumesAttached first, then the VolumeAttachment is deleted, which
+    // the external-attacher's finalizer holds until the driver has detached.
     assert!(log.lines.iter().any(|l| l.message.contains("node has out-of-service taint, force detaching")));
+    let after_gc = |r: &Request| r.t > gc_delete.t;
+    let status_patch = log
+        .requests
+        .iter()
+        .find(|r| {
+            after_gc(r) && r.actor == Actor::AttachDetachController && r.path == format!("/api/v1/nodes/{node}/status")
+        })
+        .expect("volumesAttached written before the detach");
+    let va_delete = log
+        .requests
+        .iter()
+        .find(|r| after_gc(r) && r.method == Method::Delete && r.path.contains("/volumeattachments/"))
+        .expect("the VolumeAttachment deleted");
+    assert!(status_patch.seq < va_delete.seq);
+    assert_eq!(va_delete.t.as_micros() % 100_000, 0, "on the reconciler's 100 ms grid");
+    assert!(va_delete.t - gc_delete.t <= Duration::from_millis(100));
+    let finalizer_gone = log
+        .requests
+        .iter()
+        .find(|r| after_gc(r) && r.actor == Actor::CsiAttacher && r.method == Method::Patch && r.path == va_delete.path)
+        .expect("the external-attacher takes its finalizer away once detached");
+    assert_eq!(finalizer_gone.t - va_delete.t, Duration::from_millis(1_500));
+    let held = timeline.at(va_delete.t + Duration::from_millis(500));
+    let held = held
+        .objects()
+        .into_iter()
+        .find_map(|o| match o {
+            Object::VolumeAttachment(va) if va.spec.node_name == node => Some(va),
+            _ => None,
+        })
+        .expect("the old VolumeAttachment, held by the finalizer");
+    assert!(held.metadata.deletion_timestamp.is_some());
+    assert_eq!(held.metadata.finalizers.to_vec(), ["external-attacher/pd-csi-storage-gke-io".to_string()]);
+    // Meanwhile the new db-0 cannot have the volume: Multi-Attach error, once.
+    let multi: Vec<_> = log.events.iter().filter(|e| e.t > gc_delete.t && e.reason() == "FailedAttachVolume").collect();
+    assert_eq!(multi.len(), 1);
+    assert!(multi[0].message().starts_with("Multi-Attach error for volume \"pvc-"));
+    assert!(
+        multi[0]
+            .message()
+            .ends_with("\" Volume is already exclusively attached to one node and can't be attached to another")
+    );
+    assert!(multi[0].t < finalizer_gone.t);
+    // Attached on the other node at the next pass after the old one is gone.
+    let va_create = log
+        .requests
+        .iter()
+        .find(|r| after_gc(r) && r.method == Method::Post && r.path.ends_with("/volumeattachments"))
+        .expect("a new VolumeAttachment");
+    assert!(va_create.t > finalizer_gone.t && va_create.t - finalizer_gone.t <= Duration::from_millis(100));
+    // volumesAttached: on the other node once attached, on the old one no more.
+    let volumes = |t: SimTime, name: &str| {
+        let at = timeline.at(t);
+        at.nodes().into_iter().find(|n| n.metadata.name == name).map(|n| n.status.volumes_attached.len())
+    };
+    assert_eq!(volumes(s(715), other), Some(1));
+    assert_eq!(volumes(s(715), &node), Some(0));
+    assert_eq!(volumes(s(60), &node), Some(1), "the first attach is reported too");
+    // db-0 comes back, same name, on the other node.
     let back = db(s(715)).expect("db-0 again");
     assert_eq!(back.spec.node_name, other);
     assert_ne!(back.metadata.uid, evicted.metadata.uid);
@@ -370,4 +453,39 @@ fn the_sandbox_setting_configures_every_kubelet() {
         short.validate().unwrap_err().ends_with("shutdownGracePeriod 500ms must be either zero or otherwise >= 1 sec")
     );
     assert_eq!(periods.validate(), Ok(()));
+}
+
+/// Chapter 6, step 3: the Pods the graceful shutdown left `Failed` are deleted 300 s after the
+/// `not-ready:NoExecute` taint, not after the `unreachable` one that replaces it (the taint
+/// eviction controller keeps the schedule of the earlier taint), and the narration says so in
+/// both languages.
+#[test]
+fn failed_pods_go_300_s_after_the_not_ready_taint() {
+    let mut timeline = Timeline::new(Chapter::NodeGoesAway, Config::default());
+    timeline.run_until(s(900));
+    let log = timeline.log();
+    let taint_added = |key: &str| {
+        let node_key = nodeline::sim::objects::ObjectKey::cluster(nodeline::sim::objects::Kind::Node, NODE_1);
+        log.versions(&node_key).iter().find_map(|&i| {
+            let c = log.changes().at(i as usize);
+            match c.object() {
+                Object::Node(n) if n.spec.taints.iter().any(|t| t.key == key && t.effect == "NoExecute") => Some(c.t),
+                _ => None,
+            }
+        })
+    };
+    let not_ready = taint_added("node.kubernetes.io/not-ready").expect("not-ready:NoExecute on node-1");
+    let unreachable = taint_added("node.kubernetes.io/unreachable").expect("unreachable:NoExecute on node-1");
+    assert!(unreachable > not_ready);
+    let deleted = log
+        .requests
+        .iter()
+        .find(|r| r.actor == Actor::TaintEvictionController && r.method == Method::Delete)
+        .expect("the taint eviction controller deletes the Failed Pods");
+    assert!(deleted.t >= not_ready + Duration::from_secs(300));
+    assert!(deleted.t - (not_ready + Duration::from_secs(300)) < Duration::from_millis(200), "at {}", deleted.t);
+    for lang in nodeline::i18n::Lang::ALL {
+        let step = lang.chapter(Chapter::NodeGoesAway).steps[2].body.join(" ");
+        assert!(step.contains("`not-ready:NoExecute`"), "{lang}: {step}");
+    }
 }

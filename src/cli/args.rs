@@ -56,7 +56,8 @@ Output: one JSON object per line, in log order, keys in this order:
            answer came before the client's timeout), error (only when code is null), summary
   event    t_ms, seq, kind (\"event\"), reason, type, message, object (Kind/name or Kind/namespace/name),
            source, count
-  log      t_ms, seq, kind (\"log\"), component, severity (info|warning|error), line (as klog prints it)
+  log      t_ms, seq, kind (\"log\"), component, severity (info|warning|error), line (as klog prints it;
+           kubectl's output as kubectl prints it)
 t_ms is whole milliseconds since the start of the chapter; --until includes that millisecond.";
 
 const OBJECTS_HELP: &str = "\

@@ -24,7 +24,7 @@ pub(super) static NODE_GOES_AWAY: ChapterText = ChapterText {
             title: "Pods killed, Failed, not deleted",
             body: &[
                 "Ordinary Pods get `shutdownGracePeriod − shutdownGracePeriodCriticalPods` = 20 s; critical ones the last 10 s. Each Pod ends `phase: Failed`, reason `Terminated`, message `Pod was terminated in response to imminent node shutdown.`, with the condition `DisruptionTarget` (`TerminationByKubelet`).",
-                "Nobody deletes them: they stay in the API, on a node that is gone. The [[replicaset|ReplicaSet]] counts Failed Pods as inactive and creates replacements at once. The kubelet releases the lock, the machine powers off, and `Unknown` follows as in chapter 2; 300 s after the `unreachable` taint the taint eviction controller deletes these Failed Pods too, at once, since a finished Pod has no grace period.",
+                "Nobody deletes them: they stay in the API, on a node that is gone. The [[replicaset|ReplicaSet]] counts Failed Pods as inactive and creates replacements at once. The kubelet releases the lock, the machine powers off, and `Unknown` follows as in chapter 2; 300 s after the `not-ready:NoExecute` taint (the `unreachable` taint that replaces it keeps that schedule) the taint eviction controller deletes these Failed Pods too, at once, since a finished Pod has no grace period.",
             ],
         },
         StepText {
@@ -64,13 +64,14 @@ pub(super) static NODE_GOES_AWAY: ChapterText = ChapterText {
             title: "The out-of-service taint",
             body: &[
                 "The administrator, sure node-2 is off, runs `kubectl taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute`.",
-                "At PodGC's next pass (`gcTerminating`), the terminating Pods on a node that is not Ready and carries the taint are marked `Failed` and deleted with a grace period of 0. The attach-detach controller detaches the volume at once instead of after its 6 minutes (`maxWaitForUnmountDuration`).",
+                "The [[eviction|taint eviction controller]] finds a NoExecute taint the Pods do not tolerate and deletes them again at once (`Marking for deletion Pod default/db-0`); they are already `Terminating`, so nothing changes. At PodGC's next pass (`gcTerminating`), the terminating Pods on a node that is not Ready and carries the taint are marked `Failed` and deleted with a grace period of 0.",
+                "With the Pod gone and the taint on the node, the attach-detach controller detaches the volume without waiting for it to be unmounted: it takes the volume out of node-2's `volumesAttached` and deletes the `VolumeAttachment`, which the external-attacher's finalizer keeps until the driver has detached the disk. Without the taint its 6-minute force-detach timer (`maxWaitForUnmountDuration`) would never even have started: it starts when no Pod needs the volume any more, and db-0, never deleted, still needed it.",
             ],
         },
         StepText {
             title: "db-0 comes back, same name",
             body: &[
-                "With the old `db-0` gone, the StatefulSet controller creates `db-0` again: same name, new uid. The [[scheduler|scheduler]] binds it to node-3, the volume is attached there, and it runs.",
+                "With the old `db-0` gone, the StatefulSet controller creates `db-0` again: same name, new uid. The [[scheduler|scheduler]] binds it to node-3. While the volume is still attached to node-2, the new Pod gets `FailedAttachVolume` (`Multi-Attach error`); once the detach is done, the volume is attached to node-3, and it runs.",
                 "Remove the taint with `kubectl taint nodes node-2 node.kubernetes.io/out-of-service-` once node-2 is back or deleted.",
             ],
         },

@@ -24,7 +24,7 @@ pub(super) static NODE_GOES_AWAY: ChapterText = ChapterText {
             title: "Pod は kill され Failed になるが、削除はされない",
             body: &[
                 "通常の Pod には `shutdownGracePeriod − shutdownGracePeriodCriticalPods` = 20 秒、クリティカルな Pod には最後の 10 秒が与えられます。各 Pod は `phase: Failed`、reason `Terminated`、message `Pod was terminated in response to imminent node shutdown.` となり、条件 `DisruptionTarget` (`TerminationByKubelet`) が付きます。",
-                "誰も削除しません。Pod は API に残り、もう存在しない Node に載ったままです。[[replicaset|ReplicaSet]] は Failed の Pod を非アクティブと数え、すぐに代わりを作ります。kubelet がロックを解放するとマシンの電源が切れ、第 2 章と同じく `Unknown` が続きます。`unreachable` の taint から 300 秒後、taint eviction controller はこの Failed の Pod も削除します。終了済みの Pod には猶予期間がないので、すぐに消えます。",
+                "誰も削除しません。Pod は API に残り、もう存在しない Node に載ったままです。[[replicaset|ReplicaSet]] は Failed の Pod を非アクティブと数え、すぐに代わりを作ります。kubelet がロックを解放するとマシンの電源が切れ、第 2 章と同じく `Unknown` が続きます。`not-ready:NoExecute` の taint から 300 秒後 (あとから付く `unreachable` の taint はその予定を引き継ぎます)、taint eviction controller はこの Failed の Pod も削除します。終了済みの Pod には猶予期間がないので、すぐに消えます。",
             ],
         },
         StepText {
@@ -64,13 +64,14 @@ pub(super) static NODE_GOES_AWAY: ChapterText = ChapterText {
             title: "out-of-service taint を付ける",
             body: &[
                 "node-2 が止まっていると確かめた管理者が `kubectl taint nodes node-2 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute` を実行します。",
-                "PodGC の次のパス (`gcTerminating`) で、Ready でなくこの taint を持つ Node 上の終了中の Pod は `Failed` にされ、猶予 0 で削除されます。attach-detach コントローラーは 6 分 (`maxWaitForUnmountDuration`) を待たずに、すぐボリュームをデタッチします。",
+                "[[eviction|taint eviction controller]] は Pod が許容しない NoExecute の taint を見つけ、すぐにもう一度削除します (`Marking for deletion Pod default/db-0`)。Pod はすでに `Terminating` なので、何も変わりません。PodGC の次のパス (`gcTerminating`) で、Ready でなくこの taint を持つ Node 上の終了中の Pod は `Failed` にされ、猶予 0 で削除されます。",
+                "Pod が消え、Node に taint があるので、attach-detach コントローラーはアンマウントを待たずにボリュームをデタッチします。node-2 の `volumesAttached` からボリュームを外し、`VolumeAttachment` を削除します。external-attacher の finalizer が、ドライバーがディスクをデタッチし終えるまでそれを残します。taint がなければ、6 分の強制デタッチのタイマー (`maxWaitForUnmountDuration`) は始まりもしませんでした。このタイマーはボリュームを必要とする Pod がなくなったときに始まりますが、削除されない db-0 はずっとそれを必要としていたからです。",
             ],
         },
         StepText {
             title: "db-0 が同じ名前で戻る",
             body: &[
-                "古い `db-0` が消えると、StatefulSet コントローラーが `db-0` をもう一度作ります。名前は同じで uid は新しくなります。[[scheduler|scheduler]] が node-3 にバインドし、ボリュームがそこにアタッチされて動き出します。",
+                "古い `db-0` が消えると、StatefulSet コントローラーが `db-0` をもう一度作ります。名前は同じで uid は新しくなります。[[scheduler|scheduler]] が node-3 にバインドします。ボリュームがまだ node-2 にアタッチされている間、新しい Pod には `FailedAttachVolume` (`Multi-Attach error`) が記録されます。デタッチが終わるとボリュームが node-3 にアタッチされ、Pod が動き出します。",
                 "node-2 が戻るか削除されたら、`kubectl taint nodes node-2 node.kubernetes.io/out-of-service-` で taint を外します。",
             ],
         },

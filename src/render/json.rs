@@ -116,24 +116,10 @@ fn write_compact(out: &mut String, value: &Value) {
     }
 }
 
-/// `serde_json`'s compact text of a document (without floats) as Go's `encoding/json` writes it,
-/// [`to_string_compact`]: the same but for the characters Go escapes for HTML, which can only
-/// stand inside strings. (A request's JSON body is kept as `serde_json`'s text; this shows it
-/// without parsing it.)
-pub fn html_escaped(compact: &str) -> String {
-    let mut out = String::with_capacity(compact.len());
-    for c in compact.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// `serde_json`'s compact text of a document as Go's `encoding/json` writes it (the simulation's
+/// [`crate::sim::patch::html_escaped`]; a request's JSON body is kept as `serde_json`'s text, and
+/// this shows it without parsing it).
+pub use crate::sim::patch::html_escaped;
 
 /// A JSON string literal as Go's `encoding/json` writes it (HTML escaping on).
 pub fn write_string(out: &mut String, s: &str) {

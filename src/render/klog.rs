@@ -14,8 +14,20 @@ pub fn source_file(line: &LogLine) -> &'static str {
     match &line.actor {
         Actor::NodeLifecycleController => "node_lifecycle_controller.go",
         Actor::TaintEvictionController => "taint_eviction.go",
+        Actor::PodGcController => "gc_controller.go",
+        Actor::AttachDetachController => "reconciler.go",
         Actor::Kubelet(_) => {
-            if m.contains("register") || m.contains("updating node status") {
+            if m.starts_with("\"Shutdown manager killing pod")
+                || m.starts_with("\"Shutdown manager finished killing pod")
+                || m.starts_with("\"Shutdown manager failed killing pod")
+                || m.starts_with("\"Shutdown manager pod killing time out")
+                || m.starts_with("\"Done waiting for all pods in group")
+            {
+                // The priority groups' `killPods` (1.33+: the `podManager`).
+                "nodeshutdown_manager.go"
+            } else if m.starts_with("\"Shutdown manager") {
+                "nodeshutdown_manager_linux.go"
+            } else if m.contains("register") || m.contains("updating node status") || m.contains("update node status") {
                 "kubelet_node_status.go"
             } else if m.contains("lease") {
                 "controller.go"
@@ -31,8 +43,12 @@ pub fn source_file(line: &LogLine) -> &'static str {
     }
 }
 
-/// The line as klog prints it, for a log whose `T+00:00` is `epoch`.
+/// The line as klog prints it, for a log whose `T+00:00` is `epoch`. kubectl's lines are what it
+/// prints on its stdout and stderr, with no klog header (it does not log them through klog).
 pub fn klog_line(line: &LogLine, epoch: WallTime) -> String {
+    if matches!(line.actor, Actor::Kubectl | Actor::KubectlStderr) {
+        return line.message.to_string();
+    }
     let wall = (epoch + line.t.since_start()).rfc3339_micros();
     // 2026-03-02T09:00:05.123456Z -> 0302 09:00:05.123456
     let (month, day, clock) = (&wall[5..7], &wall[8..10], &wall[11..26]);
@@ -59,7 +75,46 @@ mod tests {
             "I0302 09:01:05.250000       1 node_lifecycle_controller.go] \"Controller detected that all Nodes are \
              not-Ready. Entering master disruption mode\""
         );
-        let error = LogLine { severity: Severity::Error, actor: Actor::Kubelet("node-1".into()), ..line };
+        let error = LogLine { severity: Severity::Error, actor: Actor::Kubelet("node-1".into()), ..line.clone() };
         assert!(klog_line(&error, DEFAULT_EPOCH).starts_with("E0302 09:01:05.250000       1 kubelet.go] "));
+    }
+
+    /// Each line names the file that logs it; kubectl's output has no klog header.
+    #[test]
+    fn names_each_component_s_file() {
+        let line = |actor: Actor, message: &str| LogLine {
+            seq: 1,
+            t: SimTime::from_millis(0),
+            actor,
+            severity: Severity::Info,
+            message: message.into(),
+        };
+        let kubelet = || Actor::Kubelet("node-1".into());
+        let cases = [
+            (
+                line(kubelet(), "\"Shutdown manager detected new shutdown event\" event=\"shutdown\""),
+                "nodeshutdown_manager_linux.go",
+            ),
+            (line(kubelet(), "\"Shutdown manager processing shutdown event\""), "nodeshutdown_manager_linux.go"),
+            (
+                line(kubelet(), "\"Shutdown manager killing pod with gracePeriod\" pod=\"default/web\" gracePeriod=20"),
+                "nodeshutdown_manager.go",
+            ),
+            (
+                line(kubelet(), "\"Done waiting for all pods in group to terminate\" gracePeriod=20 priority=0"),
+                "nodeshutdown_manager.go",
+            ),
+            (
+                line(kubelet(), "\"Unable to update node status\" err=\"update node status exceeds retry count\""),
+                "kubelet_node_status.go",
+            ),
+            (line(Actor::PodGcController, "\"PodGC is force deleting Pod\" pod=\"default/db-0\""), "gc_controller.go"),
+            (line(Actor::AttachDetachController, "\"attacherDetacher.DetachVolume started\""), "reconciler.go"),
+        ];
+        for (l, file) in cases {
+            assert_eq!(source_file(&l), file, "{}", l.message);
+        }
+        assert_eq!(klog_line(&line(Actor::Kubectl, "node/node-1 cordoned"), DEFAULT_EPOCH), "node/node-1 cordoned");
+        assert_eq!(klog_line(&line(Actor::KubectlStderr, "error: x"), DEFAULT_EPOCH), "error: x");
     }
 }

@@ -10,7 +10,7 @@
 //! * [`timeline`]: the JSON Lines account of a timeline's requests and events
 //!   (`nodeline timeline`).
 //! * [`list`]: the `v1` `List` of every object at an instant (`nodeline objects`).
-//! * [`request`]: one request as `-v=8` logs it, with [`patch`] (the kubelet's status patch).
+//! * [`request`]: one request as `-v=8` logs it, with the kubelet's status patch (`sim::patch`).
 //! * [`linediff`]: which YAML lines changed, and unified diffs.
 //! * [`kubectl`]: `kubectl get` tables, `kubectl describe node`, `-o yaml|json|name` and
 //!   kubectl's errors for the cluster at an instant (the page's kubectl panel, `nodeline
@@ -21,7 +21,6 @@ pub mod klog;
 pub mod kubectl;
 pub mod linediff;
 pub mod list;
-pub mod patch;
 pub mod request;
 pub mod timeline;
 pub mod yaml;

@@ -32,7 +32,7 @@ pub fn request_body(r: &Request) -> Option<String> {
         Body::Object(o) => object_json(o),
         Body::StatusPatch { .. } => {
             let (base, wanted) = r.status_patch()?;
-            json::to_string_compact(&super::patch::node_status(&base.to_json(), &wanted.to_json()))
+            json::to_string_compact(&crate::sim::patch::node_status(&base.to_json(), &wanted.to_json()))
         }
         Body::Json(text) => json::html_escaped(text.as_str()),
         Body::PodStatus { .. } | Body::Binding(_) => json::to_string_compact(&body.built_json()?),

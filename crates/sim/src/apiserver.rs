@@ -43,6 +43,9 @@ pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
 pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 /// `v1.TaintNodeOutOfService`: an administrator's mark for a node that is shut down for good.
 pub const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
+/// The CSI driver's external-attacher's finalizer on a VolumeAttachment
+/// (`external-attacher/` and the driver's name with every other character a `-`).
+pub(crate) const VA_FINALIZER: &str = "external-attacher/pd-csi-storage-gke-io";
 
 /// Who is calling, as authentication and NodeRestriction see it.
 #[derive(Clone, Copy, Debug)]
@@ -397,6 +400,17 @@ impl ApiServer {
         }
         ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
         obj
+    }
+
+    fn delete_volume_attachment(&mut self, ctx: &mut Exec<'_>, name: &str) -> Result<Object, Box<Status>> {
+        let Some(current) = self.volume_attachments.remove(name) else {
+            return Err(not_found("storage.k8s.io", "volumeattachments", name));
+        };
+        let mut va = super::objects::VolumeAttachment::clone(&current);
+        va.metadata.resource_version = self.next_rv();
+        let obj = Object::VolumeAttachment(Arc::new(va));
+        ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
+        Ok(obj)
     }
 
     fn store_volume_attachment(
@@ -898,15 +912,38 @@ impl ApiServer {
                 va.status = Some(super::objects::VolumeAttachmentStatus { attached: true });
                 Ok(self.store_volume_attachment(ctx, va, ChangeType::Modified))
             }
-            ApiOp::DeleteVolumeAttachment(name) => {
-                let Some(current) = self.volume_attachments.remove(&name) else {
+            ApiOp::PatchVolumeAttachmentFinalizer { name, add } => {
+                let Some(current) = self.volume_attachments.get(&name) else {
                     return Err(not_found("storage.k8s.io", "volumeattachments", &name));
                 };
-                let mut va = super::objects::VolumeAttachment::clone(&current);
-                va.metadata.resource_version = self.next_rv();
-                let obj = Object::VolumeAttachment(Arc::new(va));
-                ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-                Ok(obj)
+                let mut va = super::objects::VolumeAttachment::clone(current);
+                if add {
+                    va.metadata.finalizers = vec![VA_FINALIZER.to_string()].into();
+                } else {
+                    // (The external-attacher's `markAsDetached` also sets `attached: false`;
+                    // a main-resource PATCH leaves the status as it is.)
+                    va.metadata.finalizers = Default::default();
+                    if va.metadata.deletion_timestamp.is_some() {
+                        return self.delete_volume_attachment(ctx, &name);
+                    }
+                }
+                Ok(self.store_volume_attachment(ctx, va, ChangeType::Modified))
+            }
+            ApiOp::DeleteVolumeAttachment(name) => {
+                let Some(current) = self.volume_attachments.get(&name) else {
+                    return Err(not_found("storage.k8s.io", "volumeattachments", &name));
+                };
+                if current.metadata.finalizers.is_empty() {
+                    return self.delete_volume_attachment(ctx, &name);
+                }
+                // The external-attacher's finalizer keeps it until the driver has detached.
+                if current.metadata.deletion_timestamp.is_some() {
+                    return Ok(Object::VolumeAttachment(current.clone()));
+                }
+                let mut va = super::objects::VolumeAttachment::clone(current);
+                va.metadata.deletion_timestamp = Some(ctx.time());
+                va.metadata.deletion_grace_period_seconds = Some(0);
+                Ok(self.store_volume_attachment(ctx, va, ChangeType::Modified))
             }
         }
     }
@@ -948,6 +985,9 @@ fn merge_node_status_patch(node: &mut Node, base: &Node, wanted: &Node) {
     }
     if b.images != w.images {
         s.images = w.images.clone();
+    }
+    if b.volumes_attached != w.volumes_attached {
+        s.volumes_attached = w.volumes_attached.clone();
     }
     if b.runtime_handlers != w.runtime_handlers {
         s.runtime_handlers = w.runtime_handlers.clone();

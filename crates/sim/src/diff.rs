@@ -50,10 +50,64 @@ pub fn summarize(prev: Option<&Object>, next: &Object, change: ChangeType) -> St
         (Some(Object::VolumeAttachment(a)), Object::VolumeAttachment(b)) => {
             let attached = |v: &crate::objects::VolumeAttachment| v.status.as_ref().is_some_and(|s| s.attached);
             changed(&mut parts, "attached", &attached(a).to_string(), &attached(b).to_string());
+            if a.metadata.finalizers != b.metadata.finalizers {
+                parts.push(format!("finalizers [{}]", b.metadata.finalizers.join(" ")));
+            }
+            if a.metadata.deletion_timestamp.is_none() && b.metadata.deletion_timestamp.is_some() {
+                parts.push("deletionTimestamp set (its finalizer holds it)".into());
+            }
+        }
+        // A PodDisruptionBudget's and a DaemonSet's status: each field that moved.
+        (Some(a @ Object::PodDisruptionBudget(_)), Object::PodDisruptionBudget(_))
+        | (Some(a @ Object::DaemonSet(_)), Object::DaemonSet(_)) => {
+            json_changes(&a.to_json()["status"], &next.to_json()["status"], &mut parts);
         }
         _ => {}
     }
+    // A change the accounts above do not name is still a change: name its fields.
+    if parts.is_empty()
+        && let Some(prev) = prev
+    {
+        let (a, b) = (prev.to_json(), next.to_json());
+        for part in ["spec", "status"] {
+            if a[part] != b[part] {
+                let (a, b) = (a[part].as_object(), b[part].as_object());
+                let keys = a.into_iter().chain(b).flat_map(|m| m.keys()).collect::<std::collections::BTreeSet<_>>();
+                for key in keys {
+                    if a.and_then(|m| m.get(key)) != b.and_then(|m| m.get(key)) {
+                        parts.push(format!("{part}.{key}"));
+                    }
+                }
+            }
+        }
+    }
     parts.join(", ")
+}
+
+/// Each field of two JSON objects that differs: `field OLD → NEW` for a number, a string or a
+/// boolean (an absent one `<none>`), the field's name for a list or a map.
+fn json_changes(a: &serde_json::Value, b: &serde_json::Value, parts: &mut Vec<String>) {
+    use serde_json::Value;
+    let empty = serde_json::Map::new();
+    let (am, bm) = (a.as_object().unwrap_or(&empty), b.as_object().unwrap_or(&empty));
+    let scalar = |v: Option<&Value>| match v {
+        None | Some(Value::Null) => Some(String::new()),
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v @ (Value::Number(_) | Value::Bool(_))) => Some(v.to_string()),
+        Some(_) => None,
+    };
+    // In the order of the keys (the new object's, then those it lost).
+    let keys = bm.keys().chain(am.keys().filter(|k| !bm.contains_key(*k)));
+    for key in keys {
+        let (old, new) = (am.get(key), bm.get(key));
+        if old == new {
+            continue;
+        }
+        match (scalar(old), scalar(new)) {
+            (Some(old), Some(new)) => changed(parts, key, &old, &new),
+            _ => parts.push(key.clone()),
+        }
+    }
 }
 
 fn node_changes(a: &Node, b: &Node, parts: &mut Vec<String>) {
@@ -85,6 +139,10 @@ fn node_changes(a: &Node, b: &Node, parts: &mut Vec<String>) {
         if !b.spec.taints.iter().any(|o| o.key == t.key && o.effect == t.effect) {
             parts.push(format!("−taint {}", t.display()));
         }
+    }
+    if a.spec.unschedulable != b.spec.unschedulable {
+        // (`kubectl cordon` and `uncordon`.)
+        parts.push(format!("spec.unschedulable {} → {}", a.spec.unschedulable, b.spec.unschedulable));
     }
     if a.spec.pod_cidr != b.spec.pod_cidr {
         parts.push(format!("podCIDR {}", b.spec.pod_cidr));
@@ -144,6 +202,7 @@ fn pod_changes(a: &Pod, b: &Pod, parts: &mut Vec<String>) {
     for c in &b.status.conditions {
         match a.condition(c.type_) {
             Some(old) if old.status != c.status => parts.push(format!("{}: {} → {}", c.type_, old.status, c.status)),
+            Some(old) if old.reason != c.reason => parts.push(format!("{} reason {}", c.type_, c.reason)),
             None => parts.push(format!("{}: {}", c.type_, c.status)),
             _ => {}
         }
@@ -172,4 +231,41 @@ fn claim_changes(a: &PersistentVolumeClaim, b: &PersistentVolumeClaim, parts: &m
         parts.push(format!("spec.volumeName {}", b.spec.volume_name));
     }
     changed(parts, "phase", &a.status.phase, &b.status.phase);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objects::{LabelSelector, Node, PdbSpec, PodDisruptionBudget};
+    use std::sync::Arc;
+
+    fn modified(a: Object, b: Object) -> String {
+        summarize(Some(&a), &b, ChangeType::Modified)
+    }
+
+    /// A write that changes a field is never summarised as nothing: cordon's and uncordon's
+    /// `spec.unschedulable`, a budget's status, and any field the accounts do not name.
+    #[test]
+    fn every_change_is_named() {
+        let node = Node::new("node-1");
+        let mut cordoned = node.clone();
+        cordoned.spec.unschedulable = true;
+        let (n, c) = (Object::Node(Arc::new(node.clone())), Object::Node(Arc::new(cordoned.clone())));
+        assert_eq!(modified(n.clone(), c.clone()), "spec.unschedulable false → true");
+        assert_eq!(modified(c, n.clone()), "spec.unschedulable true → false");
+
+        let spec = PdbSpec { min_available: None, selector: LabelSelector::default(), max_unavailable: None };
+        let pdb = PodDisruptionBudget::new("default", "web", spec);
+        let mut moved = pdb.clone();
+        moved.status.disruptions_allowed = 1;
+        moved.status.current_healthy = 6;
+        assert_eq!(
+            modified(Object::PodDisruptionBudget(Arc::new(pdb)), Object::PodDisruptionBudget(Arc::new(moved))),
+            "currentHealthy 0 → 6, disruptionsAllowed 0 → 1"
+        );
+
+        let mut allocatable = node.clone();
+        Arc::make_mut(&mut allocatable.status.allocatable).insert("pods".into(), "110".into());
+        assert_eq!(modified(n, Object::Node(Arc::new(allocatable))), "status.allocatable");
+    }
 }

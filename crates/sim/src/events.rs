@@ -58,12 +58,43 @@ struct EventKey<'a> {
     message: &'a str,
 }
 
+/// The legacy recorder's aggregation key (`EventAggregatorByReasonFunc`): the source, the
+/// involved object without its fieldPath, the type and the reason; not the message (the
+/// reporting controller and instance it adds are the source's component and host).
+#[derive(Hash)]
+struct AggregateKey<'a> {
+    component: &'static str,
+    host: &'a str,
+    object: [&'a str; 5],
+    type_: &'static str,
+    reason: &'static str,
+}
+
+/// The aggregator's record for one [`AggregateKey`] (`aggregateRecord`): the distinct messages
+/// seen (their digests, at most [`AGGREGATE_MAX_EVENTS`] − 1 kept), and when the last came.
+#[derive(Clone, Debug)]
+struct Aggregate {
+    messages: Vec<u64>,
+    last: SimTime,
+}
+
+/// `defaultAggregateMaxEvents`: from the 10th distinct message within the interval, the Event is
+/// the combined one.
+const AGGREGATE_MAX_EVENTS: usize = 10;
+/// `defaultAggregateIntervalInSeconds`: a record older than this since its last event starts
+/// afresh.
+const AGGREGATE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(600);
+/// `EventAggregatorByReasonMessageFunc`'s prefix.
+const COMBINED: &str = "(combined from similar events): ";
+
 /// One process's event cache.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Recorder {
     /// Each event's [`EventKey`] and the Event it was counted on, with its count. Shared with
     /// the checkpoints that copied it until it changes again (copy on write).
     seen: Shared<VecMap<Digest, (Arc<ObjectKey>, i32)>>,
+    /// The aggregator's records, by the digest of their [`AggregateKey`].
+    aggregates: Shared<VecMap<Digest, Aggregate>>,
     /// The spam filter's token buckets, by the [`SpamKey`] of source, object and type.
     spam: Shared<VecMap<Digest, Bucket>>,
     /// The recorder its last new Event named (a kubelet's names its own host every time): shared
@@ -213,14 +244,37 @@ impl Recorder {
         let o = &object;
         // The legacy recorder's key ignores the resourceVersion.
         let rv = if matches!(source, Source::Scheduler { .. }) { o.resource_version.as_str() } else { "" };
-        let key = Digest::of(&EventKey {
-            component,
-            host,
-            object: [&o.kind, &o.namespace, &o.name, &o.uid, &o.api_version, rv, &o.field_path],
-            type_,
-            reason,
-            message: &message,
-        });
+        // The legacy recorder aggregates first: from the 10th distinct message for the same
+        // source, object, type and reason, the Event is the combined one, counted under the
+        // aggregate key.
+        let aggregate = match source {
+            Source::Scheduler { .. } => None,
+            _ => {
+                let key = Digest::of(&AggregateKey {
+                    component,
+                    host,
+                    object: [&o.kind, &o.namespace, &o.name, &o.uid, &o.api_version],
+                    type_,
+                    reason,
+                });
+                self.aggregate(key, &message, at).then_some(key)
+            }
+        };
+        let (key, message) = match aggregate {
+            // (Hashed with a tag, so that it is never the digest of an event's own key.)
+            Some(aggregate) => (Digest::of(&("aggregate", aggregate.0, aggregate.1)), cat!(COMBINED, message)),
+            None => (
+                Digest::of(&EventKey {
+                    component,
+                    host,
+                    object: [&o.kind, &o.namespace, &o.name, &o.uid, &o.api_version, rv, &o.field_path],
+                    type_,
+                    reason,
+                    message: &message,
+                }),
+                message,
+            ),
+        };
         let existing = self.seen.get(&key).cloned();
         let message = ctx.share_message(message);
         let object = ctx.share_reference(object);
@@ -234,6 +288,8 @@ impl Recorder {
                     let mut e = EventVersion::clone(&stored);
                     e.count = count;
                     e.last = wall_at;
+                    // (A combined Event's patch carries the latest message.)
+                    e.message = message.clone();
                     ctx.store_event(e, ChangeType::Modified)
                 } else {
                     stored
@@ -295,6 +351,30 @@ impl Recorder {
 }
 
 impl Recorder {
+    /// `EventAggregate`: notes `message` under the aggregate key `key` at `at`, and says whether
+    /// the event is to be the combined one. A record whose last event is more than 600 s old
+    /// starts afresh; at the 10th distinct message one is dropped from the set (`PopAny`; here
+    /// the smallest digest, a choice as arbitrary as Go's map order but the same every run), so
+    /// every new message after it is combined too.
+    fn aggregate(&mut self, key: Digest, message: &str, at: SimTime) -> bool {
+        let local = Digest::of(&message).0;
+        let fresh = || Aggregate { messages: Vec::new(), last: at };
+        let mut record = match self.aggregates.get(&key) {
+            Some(r) if at - r.last <= AGGREGATE_INTERVAL => r.clone(),
+            _ => fresh(),
+        };
+        if let Err(i) = record.messages.binary_search(&local) {
+            record.messages.insert(i, local);
+        }
+        record.last = at;
+        let combined = record.messages.len() >= AGGREGATE_MAX_EVENTS;
+        if combined {
+            record.messages.remove(0);
+        }
+        self.aggregates.insert(key, record);
+        combined
+    }
+
     /// Records an event from `source` about `object`, happening now, unless the spam filter
     /// drops it.
     pub(crate) fn event(

@@ -19,6 +19,7 @@ pub mod action;
 pub mod chunked;
 pub mod machine;
 pub mod objects;
+pub mod patch;
 pub mod profile;
 mod queue;
 pub mod rng;

@@ -154,4 +154,61 @@ mod recorder_tests {
         assert!(Arc::ptr_eq(&events[0].version.recorder, &events[1].version.recorder), "one value for node-1's");
         assert!(!Arc::ptr_eq(&events[1].version.recorder, &events[2].version.recorder));
     }
+
+    /// client-go's aggregator: a ReplicaSet creating 25 Pods records 9 Events of their own, then
+    /// one `(combined from similar events): …` Event counted 16 times, its message the latest; a
+    /// quiet 10 minutes later the aggregator starts afresh. The scheduler's recorder does not
+    /// aggregate.
+    #[test]
+    fn the_tenth_distinct_message_is_combined() {
+        let mut probe = Probe::new();
+        let mut recorder = Recorder::default();
+        let rs = ObjectReference {
+            kind: "ReplicaSet".into(),
+            namespace: "default".into(),
+            name: "web-85df99fd58".into(),
+            uid: "u".into(),
+            api_version: "apps/v1".into(),
+            ..Default::default()
+        };
+        let source = Source::Controller("replicaset-controller");
+        probe.input::<()>(|ctx| {
+            for i in 0..25 {
+                let message = format!("Created pod: web-85df99fd58-{i:05}");
+                recorder.event(ctx, source, rs.clone(), "Normal", "SuccessfulCreate", message);
+            }
+        });
+        let events = &probe.log().events;
+        assert_eq!(events.len(), 25);
+        let combined: Vec<_> = events.iter().filter(|e| e.message().starts_with("(combined")).collect();
+        assert_eq!(combined.len(), 16, "the 10th to the 25th");
+        assert!(events.iter().take(9).all(|e| e.count == 1 && e.message().starts_with("Created pod: ")));
+        assert_eq!(events[9].message(), "(combined from similar events): Created pod: web-85df99fd58-00009");
+        assert_eq!(events[9].count, 1);
+        assert_eq!(events[24].message(), "(combined from similar events): Created pod: web-85df99fd58-00024");
+        assert_eq!(events[24].count, 16, "one Event, its count rising");
+        assert_eq!(events[24].version.name, events[9].version.name);
+        assert!(events[9].version.name.starts_with("web-85df99fd58."));
+
+        // Ten minutes and a second later, the aggregator starts afresh.
+        probe.now = probe.now + std::time::Duration::from_secs(601);
+        probe.input::<()>(|ctx| {
+            let message = "Created pod: web-85df99fd58-99999".to_string();
+            recorder.event(ctx, source, rs.clone(), "Normal", "SuccessfulCreate", message);
+        });
+        assert_eq!(probe.log().events.last().map(|e| e.message()), Some("Created pod: web-85df99fd58-99999"));
+
+        // The events.k8s.io recorder (the scheduler's) has no aggregator.
+        let mut scheduler = Recorder::default();
+        probe.input::<()>(|ctx| {
+            for i in 0..12 {
+                let pod = ObjectReference { kind: "Pod".into(), name: "p".into(), ..Default::default() };
+                let source = Source::Scheduler { action: "Scheduling" };
+                scheduler.event(ctx, source, pod, "Warning", "FailedScheduling", format!("message {i}"));
+            }
+        });
+        assert!(
+            !probe.log().events.iter().any(|e| e.message().starts_with("(combined") && e.message().contains("message"))
+        );
+    }
 }

@@ -499,7 +499,7 @@ impl World {
                 ActionKind::RestoreNetwork => self.on_machine(m, log, |machine, ctx| machine.restore_network(ctx)),
                 ActionKind::LabelNodeRole => self.on_machine(m, log, |machine, ctx| machine.label_node_role(ctx)),
                 ActionKind::Shutdown => self.on_machine(m, log, |machine, ctx| machine.shutdown(ctx)),
-                ActionKind::PowerOff => self.on_machine(m, log, |machine, ctx| machine.power_off(ctx)),
+                ActionKind::PowerOff => self.on_machine(m, log, |machine, _| machine.power_off()),
                 ActionKind::DeleteNode => {
                     let node = self.machines[m].host.hostname.clone();
                     self.core.with(log, no_timer, |ctx| kubectl::delete_node(&node, ctx));

@@ -19,6 +19,7 @@ const LAYERS: &[&str] = &[
     "chunked",
     "profile",
     "objects",
+    "patch",
     "selector",
     "action",
     "machine",

@@ -133,8 +133,15 @@ pub(crate) enum ApiOp {
     CreateVolumeAttachment(crate::objects::VolumeAttachment),
     /// The external-attacher's `PATCH volumeattachments/NAME/status`: `attached: true`.
     MarkVolumeAttached(String),
-    /// The attach-detach controller's detach: `DELETE volumeattachments/NAME`.
+    /// The attach-detach controller's detach: `DELETE volumeattachments/NAME` (held by the
+    /// external-attacher's finalizer until the driver has detached).
     DeleteVolumeAttachment(String),
+    /// The external-attacher's merge `PATCH volumeattachments/NAME` adding its finalizer before
+    /// it attaches (`add`), or taking it away once the driver has detached.
+    PatchVolumeAttachmentFinalizer {
+        name: String,
+        add: bool,
+    },
     /// `kubectl apply` of a StatefulSet.
     CreateStatefulSet(crate::objects::StatefulSet),
     /// The StatefulSet controller's `POST controllerrevisions`, before its first Pod.
@@ -226,6 +233,7 @@ impl ApiOp {
             ApiOp::CreateVolumeAttachment(_) => (Method::Post, join(out, &[VAS])),
             ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(out, &[VAS, "/", name, "/status"])),
             ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(out, &[VAS, "/", name])),
+            ApiOp::PatchVolumeAttachmentFinalizer { name, .. } => (Method::Patch, join(out, &[VAS, "/", name])),
             ApiOp::CreateStatefulSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/statefulsets"])),
             ApiOp::CreateControllerRevision(r) => {
                 (Method::Post, join(out, &[APPS, &r.metadata.namespace, "/controllerrevisions"]))
@@ -363,6 +371,14 @@ impl ApiOp {
             ApiOp::DeleteVolumeAttachment(_) => {
                 Some((json_body(serde_json::json!({ "kind": "DeleteOptions", "apiVersion": "v1" })), JSON))
             }
+            ApiOp::PatchVolumeAttachmentFinalizer { add: true, .. } => Some((
+                json_body(serde_json::json!({ "metadata": { "finalizers": [crate::apiserver::VA_FINALIZER] } })),
+                MERGE_PATCH,
+            )),
+            ApiOp::PatchVolumeAttachmentFinalizer { add: false, .. } => Some((
+                json_body(serde_json::json!({ "metadata": { "finalizers": null }, "status": { "attached": false } })),
+                MERGE_PATCH,
+            )),
             ApiOp::DeleteLease { precondition_uid, .. } | ApiOp::DeleteCsiNode { precondition_uid, .. } => Some((
                 json_body(serde_json::json!({
                     "kind": "DeleteOptions",

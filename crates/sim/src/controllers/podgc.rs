@@ -82,13 +82,9 @@ impl PodGc {
         if doomed.is_empty() {
             return;
         }
-        ctx.log_line(
-            ACTOR,
-            format!(
-                "\"Garbage collecting pods that are terminating on node tainted with node.kubernetes.io/out-of-service\" numPods={}",
-                doomed.len()
-            ),
-        );
+        // ("Garbage collecting pods that are terminating on node tainted with
+        // node.kubernetes.io/out-of-service" is a `V(4)` line: not printed at the default
+        // verbosity.)
         // byEvictionAndCreationTimestamp (no Pod here is evicted): oldest first, then by name.
         doomed.sort_by(|a, b| {
             (a.metadata.creation_timestamp, &a.metadata.name).cmp(&(b.metadata.creation_timestamp, &b.metadata.name))

@@ -75,6 +75,12 @@ pub(crate) struct TaintEviction {
     /// uid and when the last of its requests may go.
     waiting: VecMap<(String, String), (String, SimTime)>,
     client: ClientBucket,
+    /// Pods whose deletion this controller sent, with their uid and the Node's NoExecute taints
+    /// then (the queue's finished work, kept so that the same Pod is not queued again: client-go's
+    /// `TimedWorkerQueue` keeps a done key as `nil`). A taint the Pod does not tolerate, added
+    /// later, still deletes it again at once (`processPodOnNode` cancels the finished work and
+    /// adds new work due now), as the out-of-service taint does to a Pod stuck `Terminating`.
+    evicted: VecMap<(String, String), (String, Vec<Taint>)>,
 }
 
 /// `getMinTolerationTime` over the tolerations that match the taints: `None` if not every taint
@@ -102,6 +108,14 @@ fn toleration_time(pod: &Pod, taints: &[&Taint]) -> Option<Option<Duration>> {
 }
 
 const COMPONENT: &str = "taint-eviction-controller";
+
+/// The NoExecute taints of Node `node` (`getNoExecuteTaints`), none if it is gone.
+fn no_execute_taints<T>(ctx: &Ctx<'_, T>, node: &str) -> Vec<Taint> {
+    ctx.store()
+        .node(node)
+        .map(|n| n.spec.taints.iter().filter(|t| t.effect == "NoExecute").cloned().collect())
+        .unwrap_or_default()
+}
 
 impl TaintEviction {
     /// Input: a Pod's eviction timer fired.
@@ -146,6 +160,19 @@ impl TaintEviction {
                     let pod = pod.clone();
                     self.process(key, &pod, ctx);
                 }
+                // A Terminating Pod is still in the informer's index of its Node's Pods (only
+                // Failed and Succeeded ones leave it, `AddPodNodeNameIndexer`).
+                Some(pod)
+                    if !pod.spec.node_name.is_empty() && !matches!(&*pod.status.phase, "Failed" | "Succeeded") =>
+                {
+                    let pod = pod.clone();
+                    self.scheduled.remove(&key);
+                    self.process_terminating(key, &pod, ctx);
+                }
+                None => {
+                    self.scheduled.remove(&key);
+                    self.evicted.remove(&key);
+                }
                 _ => {
                     self.scheduled.remove(&key);
                 }
@@ -153,14 +180,29 @@ impl TaintEviction {
         }
     }
 
+    /// `processPodOnNode` for a Pod already Terminating: tolerated taints change nothing (its
+    /// finished work stays in the queue), but when the Node's NoExecute taints have changed and
+    /// the Pod does not tolerate one of them, it is deleted again at once.
+    fn process_terminating(&mut self, key: (String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
+        let taints = no_execute_taints(ctx, &pod.spec.node_name);
+        let refs: Vec<&Taint> = taints.iter().collect();
+        if taints.is_empty() || toleration_time(pod, &refs).is_some() {
+            return;
+        }
+        let uid = pod.metadata.uid.to_string();
+        if self.evicted.get(&key).is_some_and(|(u, t)| *u == uid && *t == taints) {
+            return;
+        }
+        let now = ctx.now;
+        self.evicted.insert(key.clone(), (uid.clone(), taints));
+        self.scheduled.insert(key.clone(), ScheduledEviction { uid: uid.clone(), created_at: now, fire_at: now });
+        ctx.at(now, TaintEvictionTimer { namespace: key.0, name: key.1, uid });
+    }
+
     /// `processPodOnNode`: schedules, keeps or cancels one Pod's deletion.
     fn process(&mut self, key: (String, String), pod: &Pod, ctx: &mut Ctx<'_, TaintEvictionTimer>) {
         {
-            let taints: Vec<Taint> = ctx
-                .store()
-                .node(&pod.spec.node_name)
-                .map(|n| n.spec.taints.iter().filter(|t| t.effect == "NoExecute").cloned().collect())
-                .unwrap_or_default();
+            let taints = no_execute_taints(ctx, &pod.spec.node_name);
             if taints.is_empty() {
                 self.cancel_eviction(&key, ctx);
                 return;
@@ -214,9 +256,9 @@ impl TaintEviction {
             _ => return,
         }
         self.scheduled.remove(&key);
-        if !ctx.store().pods.contains_key(&key) {
-            return;
-        }
+        let Some(pod) = ctx.store().pods.get(&key) else { return };
+        let node = pod.spec.node_name.clone();
+        self.evicted.insert(key.clone(), (uid.to_string(), no_execute_taints(ctx, &node)));
         ctx.log_line(
             Actor::TaintEvictionController,
             format!("\"Deleting pod\" controller=\"{COMPONENT}\" pod=\"{namespace}/{name}\""),
@@ -260,7 +302,15 @@ impl TaintEviction {
             "Taint manager: deleting due to NoExecute taint",
             Time::at(ctx.wall()),
         );
-        order_pod_conditions(&mut status, pod.metadata.generation);
+        // The condition carries the Pod's generation (`CalculatePodConditionObservedGeneration`);
+        // the rest of the status, the kubelet's, is left as it is.
+        order_pod_conditions(&mut status, None);
+        if let Some(g) = pod.metadata.generation
+            && let Some(c) =
+                status.conditions.iter_mut().find(|c| c.type_ == "DisruptionTarget" && c.observed_generation != g)
+        {
+            c.observed_generation = g;
+        }
         // `UpdatePodCondition` says whether the condition changed; only then is the status patched.
         if status != pod.status {
             ctx.call(

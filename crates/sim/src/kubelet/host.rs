@@ -207,7 +207,11 @@ impl Host {
             "\"Container runtime sanity check failed",
             "\"command failed",
         ];
-        let severity = if ERRORS.iter().any(|p| message.starts_with(p)) { Severity::Error } else { Severity::Info };
+        // (`"failed to update lease using latest lease, fallback to ensure lease"` is an `Info`
+        // call: the Lease controller falls back to its slow path, nothing has failed yet.)
+        let info = message.starts_with("\"failed to update lease using latest lease");
+        let severity =
+            if !info && ERRORS.iter().any(|p| message.starts_with(p)) { Severity::Error } else { Severity::Info };
         ctx.log_line_at(self.actor.clone(), severity, message);
     }
 

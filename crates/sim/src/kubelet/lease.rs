@@ -17,6 +17,11 @@ use super::{
     LEASE_RENEW_INTERVAL, MachineTimer,
 };
 
+/// `"failed to update lease using latest lease, fallback to ensure lease"`: an `Info` line in
+/// 1.34 (`klog.FromContext(ctx).Info`), the controller falling back to its slow path.
+const FALLBACK: &str =
+    "\"failed to update lease using latest lease, fallback to ensure lease\" err=\"failed 5 attempts to update lease\"";
+
 impl Kubelet {
     pub(super) fn next_lease_sync(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
         let d = ctx.rng.jitter(LEASE_RENEW_INTERVAL, HEARTBEAT_JITTER);
@@ -117,43 +122,44 @@ impl Kubelet {
                     self.lease = Some(fresh.clone());
                     return self.lease_update(h, ctx, n + 1, fresh);
                 }
-                self.lease_gave_up(h, ctx, Duration::ZERO);
+                self.lease_gave_up(h, ctx);
             }
             Err(Reply::Timeout) => {
-                h.log(
-                    ctx,
-                    cat!(
-                        "\"Failed to update lease\" err=\"Put \\\"",
-                        API_SERVER,
-                        "/apis/coordination.k8s.io/v1/namespaces/",
-                        NODE_LEASE_NAMESPACE,
-                        "/leases/",
-                        h.hostname,
-                        "?timeout=10s\\\": context deadline exceeded\""
-                    ),
-                );
-                if n + 1 < LEASE_MAX_UPDATE_RETRIES {
-                    self.after(ctx, HEARTBEAT_TIMEOUT, KubeletTimer::LeaseTry(n + 1));
+                // The PUT returns its error when the client's timeout runs out: logged then.
+                let mut lines = vec![cat!(
+                    "\"Failed to update lease\" err=\"Put \\\"",
+                    API_SERVER,
+                    "/apis/coordination.k8s.io/v1/namespaces/",
+                    NODE_LEASE_NAMESPACE,
+                    "/leases/",
+                    h.hostname,
+                    "?timeout=10s\\\": context deadline exceeded\""
+                )];
+                let next = if n + 1 < LEASE_MAX_UPDATE_RETRIES {
+                    KubeletTimer::LeaseTry(n + 1)
                 } else {
-                    self.lease_gave_up(h, ctx, HEARTBEAT_TIMEOUT);
-                }
+                    lines.push(FALLBACK.into());
+                    self.lease_sleep = millis(100);
+                    KubeletTimer::LeaseEnsure { then_update: true }
+                };
+                self.timed_out(ctx, HEARTBEAT_TIMEOUT, lines, Some((Duration::ZERO, next)));
             }
             Err(Reply::Err(status)) => {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
                 if n + 1 < LEASE_MAX_UPDATE_RETRIES {
                     self.after(ctx, Duration::ZERO, KubeletTimer::LeaseTry(n + 1));
                 } else {
-                    self.lease_gave_up(h, ctx, Duration::ZERO);
+                    self.lease_gave_up(h, ctx);
                 }
             }
             Err(Reply::Ok(_)) => unreachable!("a failure is not an object"),
         }
     }
 
-    pub(super) fn lease_gave_up(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, waited: Duration) {
-        h.log(ctx, "\"failed to update lease using latest lease, fallback to ensure lease\" err=\"failed 5 attempts to update lease\"".into());
+    pub(super) fn lease_gave_up(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
+        h.log(ctx, FALLBACK.into());
         self.lease_sleep = millis(100);
-        self.after(ctx, waited, KubeletTimer::LeaseEnsure { then_update: true });
+        self.after(ctx, Duration::ZERO, KubeletTimer::LeaseEnsure { then_update: true });
     }
 
     /// One attempt of `backoffEnsureLease`: GET the Lease, create it if missing.
@@ -205,22 +211,25 @@ impl Kubelet {
         let sleep = (k.lease_sleep * 2).min(secs(7));
         k.lease_sleep = sleep;
         let host = h.hostname.clone();
-        h.log(
-            ctx,
-            cat!(
-                "\"Failed to ensure lease exists, will retry\" err=\"Get \\\"",
-                API_SERVER,
-                "/apis/coordination.k8s.io/v1/namespaces/",
-                NODE_LEASE_NAMESPACE,
-                "/leases/",
-                host,
-                "?timeout=10s\\\": context deadline exceeded\" interval=\"",
-                format_go_duration(sleep),
-                "\""
-            ),
+        let line = cat!(
+            "\"Failed to ensure lease exists, will retry\" err=\"Get \\\"",
+            API_SERVER,
+            "/apis/coordination.k8s.io/v1/namespaces/",
+            NODE_LEASE_NAMESPACE,
+            "/leases/",
+            host,
+            "?timeout=10s\\\": context deadline exceeded\" interval=\"",
+            format_go_duration(sleep),
+            "\""
         );
-        let wait = if timed_out { HEARTBEAT_TIMEOUT + sleep } else { sleep };
-        self.after(ctx, wait, KubeletTimer::LeaseEnsure { then_update });
+        let next = KubeletTimer::LeaseEnsure { then_update };
+        if timed_out {
+            // Logged when the GET's (or the POST's) timeout runs out, then the backoff.
+            self.timed_out(ctx, HEARTBEAT_TIMEOUT, vec![line], Some((sleep, next)));
+        } else {
+            h.log(ctx, line);
+            self.after(ctx, sleep, next);
+        }
     }
 }
 
@@ -272,7 +281,7 @@ mod tests {
                 true,
                 vec![
                     "PUT /apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1 -> timeout",
-                    "timer +10s Kubelet { generation: 1, timer: LeaseTry(1) }",
+                    "timer +10s Kubelet { generation: 1, timer: TimedOut(*context deadline exceeded\\\"\"], then: Some((0ns, LeaseTry(1))) }) }",
                 ],
             ),
         ];

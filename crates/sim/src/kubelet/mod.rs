@@ -132,6 +132,17 @@ pub(crate) enum KubeletTimer {
     Pod(Box<(String, PodStep)>),
     /// The node shutdown manager's next step.
     Shutdown(Box<ShutdownTimer>),
+    /// A request's client timeout ran out: its error lines, then the loop goes on.
+    TimedOut(Box<TimedOut>),
+}
+
+/// What a loop does when a request it sent times out, once the timeout has run: the call returns
+/// its error only then, so its lines are logged then, and then the loop's next step follows
+/// (after `after`, or not at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TimedOut {
+    lines: Vec<String>,
+    then: Option<(Duration, KubeletTimer)>,
 }
 
 /// The kubelet process, as systemd sees it.
@@ -233,7 +244,7 @@ impl Machine {
                     }
                 }
             }
-            MachineTimer::PowerOff => self.power_off(ctx),
+            MachineTimer::PowerOff => self.power_off(),
             MachineTimer::CniReady => {
                 if let KubeletProcess::Running(k) = &mut self.process {
                     k.wake_runtime_check(ctx);
@@ -478,6 +489,18 @@ impl Kubelet {
         ctx.after(d, MachineTimer::Kubelet { generation: self.generation, timer });
     }
 
+    /// A request timed out after `wait`: `lines` are logged when the wait is over, and `then`
+    /// follows.
+    fn timed_out(
+        &self,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        wait: Duration,
+        lines: Vec<String>,
+        then: Option<(Duration, KubeletTimer)>,
+    ) {
+        self.after(ctx, wait, KubeletTimer::TimedOut(Box::new(TimedOut { lines, then })));
+    }
+
     /// Input: one of the kubelet's timers fired.
     fn on_timer(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, timer: KubeletTimer) {
         match timer {
@@ -546,6 +569,17 @@ impl Kubelet {
                 self.pod_step(h, ctx, &uid, step)
             }
             KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, *timer),
+            KubeletTimer::TimedOut(timed_out) => {
+                let TimedOut { lines, then } = *timed_out;
+                for line in lines {
+                    h.log(ctx, line);
+                }
+                match then {
+                    Some((Duration::ZERO, next)) => self.on_timer(h, ctx, next),
+                    Some((d, next)) => self.after(ctx, d, next),
+                    None => {}
+                }
+            }
         }
     }
 

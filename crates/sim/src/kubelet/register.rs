@@ -110,16 +110,19 @@ impl Kubelet {
 
     pub(super) fn register_failed(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, err: &str) {
         let host = h.hostname.clone();
-        h.log(
-            ctx,
-            format!("\"Unable to register node with API server\" err=\"{}\" node=\"{host}\"", err.replace('"', "\\\"")),
-        );
+        let line =
+            format!("\"Unable to register node with API server\" err=\"{}\" node=\"{host}\"", err.replace('"', "\\\""));
         let cut = h.network_cut;
         let k = &mut *self;
         let sleep = k.cold.register_sleep;
         k.cold.register_sleep = (sleep * 2).min(secs(7));
-        // A POST to an unreachable API server already waited for the dial timeout.
-        let wait = if cut { DIAL_TIMEOUT + sleep } else { sleep };
-        self.after(ctx, wait, KubeletTimer::Register);
+        if cut {
+            // A request to an unreachable API server returns its error when the dial timeout
+            // runs out: the line is logged then, and the backoff follows.
+            self.timed_out(ctx, DIAL_TIMEOUT, vec![line], Some((sleep, KubeletTimer::Register)));
+            return;
+        }
+        h.log(ctx, line);
+        self.after(ctx, sleep, KubeletTimer::Register);
     }
 }

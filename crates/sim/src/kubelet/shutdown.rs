@@ -88,20 +88,22 @@ impl Machine {
                     k.begin_shutdown(&mut self.host, ctx, groups);
                 }
             }
-            _ => self.power_off(ctx),
+            _ => self.power_off(),
         }
     }
 
     /// Action (and the end of a graceful shutdown): the machine loses power. The kubelet and
     /// every container stop; nothing tells the API server.
-    pub(crate) fn power_off(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+    pub(crate) fn power_off(&mut self) {
         self.touched_by_reader = true;
         self.enabled = false;
         self.host.touch();
         self.process = KubeletProcess::Stopped;
         self.host.containers.clear();
+        // (A machine that loses power writes nothing: no kubelet line, and systemd's own
+        // "systemd-shutdown: Powering off." of a graceful shutdown goes to the console, not to
+        // the kubelet's log.)
         self.host.powered_off = true;
-        self.host.log(ctx, "systemd-shutdown: Powering off.".into());
     }
 }
 

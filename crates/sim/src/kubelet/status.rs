@@ -217,7 +217,9 @@ impl Kubelet {
             self.next_status_sync(ctx);
             return;
         }
-        match h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base, wanted: Arc::new(wanted) }) {
+        let wanted = Arc::new(wanted);
+        let sent = (base.clone(), wanted.clone());
+        match h.call_heartbeat(ctx, ApiOp::PatchNodeStatus { base, wanted }) {
             Reply::Ok(Object::Node(node)) => {
                 let k = &mut *self;
                 k.node_cache = Some(node);
@@ -226,21 +228,18 @@ impl Kubelet {
             }
             Reply::Timeout => {
                 let host = &h.hostname;
-                let err = cat!(
-                    "failed to patch status for node \\\"",
-                    host,
-                    "\\\": Patch \\\"",
+                let cause = cat!(
+                    "Patch \"",
                     API_SERVER,
                     "/api/v1/nodes/",
                     host,
-                    "/status?timeout=10s\\\": context deadline exceeded"
+                    "/status?timeout=10s\": context deadline exceeded"
                 );
+                let err = patch_failed(host, &sent.0, &sent.1, &cause);
                 self.status_failed(h, ctx, n, err, true);
             }
             Reply::Err(status) => {
-                let host = &h.hostname;
-                let err =
-                    format!("failed to patch status for node \\\"{host}\\\": {}", status.message.replace('"', "\\\""));
+                let err = patch_failed(&h.hostname, &sent.0, &sent.1, &status.message);
                 self.status_failed(h, ctx, n, err, false);
             }
             Reply::Ok(_) => unreachable!("PATCH node returns a Node"),
@@ -255,17 +254,28 @@ impl Kubelet {
         err: String,
         timed_out: bool,
     ) {
-        h.log(ctx, cat!("\"Error updating node status, will retry\" err=\"", err, "\""));
-        let wait = if timed_out { HEARTBEAT_TIMEOUT } else { Duration::ZERO };
-        if n + 1 < NODE_STATUS_UPDATE_RETRY {
-            self.after(ctx, wait, KubeletTimer::StatusTry(n + 1));
+        // A timed-out request returns its error when the client's timeout runs out: the lines
+        // and the next try wait for it.
+        let mut lines = vec![cat!("\"Error updating node status, will retry\" err=\"", err, "\"")];
+        let then = if n + 1 < NODE_STATUS_UPDATE_RETRY {
+            Some((Duration::ZERO, KubeletTimer::StatusTry(n + 1)))
         } else {
-            h.log(ctx, "\"Unable to update node status\" err=\"update node status exceeds retry count\"".into());
+            lines.push("\"Unable to update node status\" err=\"update node status exceeds retry count\"".into());
             if std::mem::take(&mut self.status_out_of_band) {
-                return;
+                None
+            } else {
+                Some((ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER), KubeletTimer::SyncNodeStatus))
             }
-            let d = wait + ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER);
-            self.after(ctx, d, KubeletTimer::SyncNodeStatus);
+        };
+        if timed_out {
+            self.timed_out(ctx, HEARTBEAT_TIMEOUT, lines, then);
+            return;
+        }
+        for line in lines {
+            h.log(ctx, line);
+        }
+        if let Some((d, next)) = then {
+            self.after(ctx, d, next);
         }
     }
 
@@ -309,6 +319,15 @@ impl Kubelet {
         }
         self.after(ctx, millis(100), KubeletTimer::FastStatus);
     }
+}
+
+/// `PatchNodeStatus`'s error, `failed to patch status %q for node %q: %v` (the patch's bytes
+/// quoted as Go's `%q` quotes them), escaped for the `err="…"` of a klog line.
+fn patch_failed(host: &str, base: &Node, wanted: &Node, cause: &str) -> String {
+    let go_quote = |s: &str| cat!("\"", s.replace('\\', "\\\\").replace('"', "\\\""), "\"");
+    let patch = crate::patch::node_status_bytes(base, wanted);
+    let err = cat!("failed to patch status ", go_quote(&patch), " for node ", go_quote(host), ": ", cause);
+    err.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 fn condition(
@@ -426,8 +445,8 @@ mod tests {
                     "timer +1*s Kubelet { generation: 1, timer: SyncNodeStatus }",
                 ],
             ),
-            // Ready again, but the network is cut: the PATCH times out, and the next try waits
-            // for the client's timeout. The NodeReady Event waits in the kubelet's queue.
+            // Ready again, but the network is cut: the PATCH times out, and its error (logged
+            // then) and the next try wait for the client's timeout. The NodeReady Event waits in the kubelet's queue.
             (
                 330,
                 storage_up_network_cut,
@@ -435,8 +454,7 @@ mod tests {
                 vec![
                     "PATCH /api/v1/nodes/node-1/status -> timeout",
                     "timer +10s Kubelet { generation: 1, timer: EventFlush }",
-                    "timer +10s Kubelet { generation: 1, timer: StatusTry(1) }",
-                    "log \"Error updating node status, will retry\" err=\"failed to patch status for node \\\"node-1\\\": Patch \\\"https://*/api/v1/nodes/node-1/status?timeout=10s\\\": context deadline exceeded\"",
+                    "timer +10s Kubelet { generation: 1, timer: TimedOut(*context deadline exceeded\\\"\"], then: Some((0ns, StatusTry(1))) }) }",
                 ],
             ),
             // A retry GETs the Node first.
@@ -446,8 +464,7 @@ mod tests {
                 Step::Try(1),
                 vec![
                     "GET /api/v1/nodes/node-1 -> timeout",
-                    "timer +10s Kubelet { generation: 1, timer: StatusTry(2) }",
-                    "log \"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": Get \\\"https://*/api/v1/nodes/node-1?timeout=10s\\\": context deadline exceeded\"",
+                    "timer +10s Kubelet { generation: 1, timer: TimedOut(*context deadline exceeded\\\"\"], then: Some((0ns, StatusTry(2))) }) }",
                 ],
             ),
             // The fifth try is the last (`nodeStatusUpdateRetry`): the loop gives up until its
@@ -458,9 +475,7 @@ mod tests {
                 Step::Try(4),
                 vec![
                     "GET /api/v1/nodes/node-1 -> timeout",
-                    "timer +2*s Kubelet { generation: 1, timer: SyncNodeStatus }",
-                    "log \"Error updating node status, will retry\" err=\"error getting node \\\"node-1\\\": Get \\\"https://*/api/v1/nodes/node-1?timeout=10s\\\": context deadline exceeded\"",
-                    "log \"Unable to update node status\" err=\"update node status exceeds retry count\"",
+                    "timer +10s Kubelet { generation: 1, timer: TimedOut(*\\\"update node status exceeds retry count\\\"\"], then: Some((10.145988s, SyncNodeStatus)) }) }",
                 ],
             ),
         ];

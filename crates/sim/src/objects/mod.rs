@@ -29,8 +29,9 @@ pub use event::{Event, EventRecorder, EventSeries, EventSource, EventVersion};
 pub use lease::{Lease, LeaseSpec};
 pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, StringMap, Time};
 pub use node::{
-    ContainerImage, DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints, NodeFeatures,
-    NodeRuntimeHandler, NodeRuntimeHandlerFeatures, NodeSpec, NodeStatus, NodeSystemInfo, Quantities, Taint,
+    AttachedVolume, ContainerImage, DaemonEndpoint, Node, NodeAddress, NodeCondition, NodeDaemonEndpoints,
+    NodeFeatures, NodeRuntimeHandler, NodeRuntimeHandlerFeatures, NodeSpec, NodeStatus, NodeSystemInfo, Quantities,
+    Taint,
 };
 pub use pod::{
     Binding, BindingMeta, ClaimVolumeSource, Container, ContainerState, ContainerStateRunning,

@@ -132,6 +132,10 @@ pub struct NodeStatus {
     pub node_info: Arc<NodeSystemInfo>,
     #[serde(skip_serializing_if = "no_images")]
     pub images: Arc<Vec<ContainerImage>>,
+    /// The attach/detach controller's record of the volumes attached to the node (its node
+    /// status updater's PATCH), in the API's place after `volumesInUse` (not modelled).
+    #[serde(skip_serializing_if = "no_entries")]
+    pub volumes_attached: Shared<Vec<AttachedVolume>>,
     #[serde(skip_serializing_if = "no_entries")]
     pub runtime_handlers: Shared<Vec<NodeRuntimeHandler>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -295,6 +299,15 @@ pub struct NodeSystemInfo {
 pub struct ContainerImage {
     pub names: Vec<String>,
     pub size_bytes: i64,
+}
+
+/// `v1.AttachedVolume`: the volume's unique name (`kubernetes.io/csi/DRIVER^HANDLE` for CSI) and
+/// its device path (empty for CSI; the field has no `omitempty`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachedVolume {
+    pub name: String,
+    pub device_path: String,
 }
 
 /// `v1.NodeRuntimeHandler`.

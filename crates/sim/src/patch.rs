@@ -11,6 +11,33 @@
 
 use serde_json::{Map, Value};
 
+/// The bytes `nodeutil.PatchNodeStatus` sends from `base` to `wanted`: [`node_status`] as Go's
+/// `json.Marshal` writes it (compact, keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
+/// The kubelet's `"failed to patch status %q …"` error quotes them.
+pub fn node_status_bytes(base: &crate::objects::Node, wanted: &crate::objects::Node) -> String {
+    let json = |n: &crate::objects::Node| serde_json::to_value(n).unwrap_or(Value::Null);
+    let patch = node_status(&json(base), &json(wanted));
+    html_escaped(&serde_json::to_string(&patch).unwrap_or_default())
+}
+
+/// `serde_json`'s compact text of a document (without floats) as Go's `encoding/json` writes
+/// it: the same but for the characters Go escapes for HTML (`<`, `>`, `&`, U+2028, U+2029),
+/// which can only stand inside strings.
+pub fn html_escaped(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len());
+    for c in compact.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The merge key of the list at `path` (dotted), if it is merged rather than replaced.
 fn merge_key(path: &str) -> Option<&'static str> {
     match path {
