@@ -548,7 +548,7 @@ keys! {
     QuizQuestionOf,
     QuizCheck,
     QuizSkip,
-    QuizClose,
+    QuizContinue,
     QuizRight,
     QuizWrong,
     QuizAnswerWas,
