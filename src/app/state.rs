@@ -177,6 +177,17 @@ impl AppCtx {
         });
     }
 
+    /// Plays from step `n` (1-based), from its lead-in's start, if it happens in this timeline.
+    pub fn play_step(&self, n: usize) -> bool {
+        let was = self.playback.with_untracked(|p| p.playing);
+        self.playback.update(|p| p.playing = true);
+        let found = self.seek_step(n);
+        if !found {
+            self.playback.update(|p| p.playing = was);
+        }
+        found
+    }
+
     /// Seeks to step `n` (1-based), if it happens in this timeline: paused, to its moment;
     /// playing, to its lead-in's start.
     pub fn seek_step(&self, n: usize) -> bool {
