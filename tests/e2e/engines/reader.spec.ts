@@ -27,7 +27,7 @@ test.describe('a reader, in every engine', () => {
         await reader.expectClock((await reader.marker(s.step).attribute('data-clock')) as string);
         for (const f of s.facts) {
           if (f.zone !== undefined) {
-            await reader.locator(`.fleet-svg g.zone[data-zone="${f.zone}"] .zone-state`).expectText(f.state!);
+            await reader.root.locator(`.fleet-svg g.zone[data-zone="${f.zone}"] .zone-state`).expectText(f.state!);
           } else if (f.node !== undefined) {
             const name = f.exists === false ? anyNodeCard(f.node) : nodeCardName(f);
             await reader.stage.getByRole('group', { name }).expectCount(f.exists === false ? 0 : 1);
@@ -98,7 +98,7 @@ test.describe('a reader, in every engine', () => {
   });
 
   test('keyboard shortcuts: Space, arrows, speed keys and the shortcut sheet', async ({ reader }) => {
-    await reader.open('./?chapter=node-failure&autoplay=0');
+    await reader.open('./?chapter=node-failure&t=0&autoplay=0');
     const step1 = (await reader.marker(1).attribute('data-clock')) as string;
     const step2 = (await reader.marker(2).attribute('data-clock')) as string;
     await reader.main.focus();

@@ -237,7 +237,8 @@ test.describe('question mode', () => {
 
   test('the switch in the header turns question mode on and off', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto('./?chapter=node-failure&step=2&autoplay=0');
+    // Paused at step 1's moment, before the first question's stop (step 2's lead-in).
+    await quiz.goto('./?chapter=node-failure&step=1&autoplay=0');
     await expect(quiz.switch).toHaveAttribute('aria-pressed', 'false');
     await expect(quiz.panel()).toHaveCount(0);
     await quiz.switch.click();
