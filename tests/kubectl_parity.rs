@@ -707,7 +707,7 @@ fn moments() -> Vec<Moment> {
         tl.run_until(SimTime::ZERO + chapter.scenario().duration);
         for (i, step) in tl.steps().into_iter().enumerate() {
             let t = step.unwrap_or_else(|| panic!("{chapter} step {} happens", i + 1));
-            out.push(moment(&format!("{chapter} step {}", i + 1), chapter, "", t));
+            out.push(moment(&format!("{chapter} step {}", i + 1), chapter, "", t.moment));
         }
         out.push(moment(&format!("{chapter} end"), chapter, "", SimTime::ZERO + chapter.scenario().duration));
     }

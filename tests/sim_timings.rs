@@ -12,7 +12,8 @@ use common::{chapter_timeline, end_of, node_before};
 use nodeline::sim::objects::{Node, Object, Pod};
 use nodeline::sim::record::{Change, EventRecord, Request, Response};
 use nodeline::sim::{
-    Action, ActionKind, Actor, Body, Chapter, Config, KubeletState, Log, Method, Outcome, Profile, SimTime, Timeline,
+    Action, ActionKind, Actor, Body, Chapter, Config, KubeletState, Log, Method, Outcome, Profile, SimTime, StepTime,
+    Timeline,
 };
 use std::borrow::Cow;
 
@@ -397,11 +398,24 @@ fn every_step_of_every_chapter_resolves_in_order() {
             let timeline = chapter_timeline(chapter, Config { profile, ..Config::default() });
             let steps = timeline.steps();
             assert_eq!(steps.len(), chapter.scenario().steps.len());
-            let resolved: Vec<SimTime> = steps
+            let resolved: Vec<StepTime> = steps
                 .iter()
                 .enumerate()
                 .map(|(i, s)| s.unwrap_or_else(|| panic!("{chapter} ({profile}): step {} never happens", i + 1)))
                 .collect();
+            // Each step's lead-in comes before its moment, and after the moment before it.
+            for (i, s) in resolved.iter().enumerate() {
+                assert!(s.start <= s.moment, "{chapter} ({profile}): step {} starts after its moment", i + 1);
+            }
+            for (i, w) in resolved.windows(2).enumerate() {
+                assert!(
+                    w[0].moment < w[1].start,
+                    "{chapter} ({profile}): step {} starts before step {}'s moment",
+                    i + 2,
+                    i + 1
+                );
+            }
+            let resolved: Vec<SimTime> = resolved.iter().map(|s| s.moment).collect();
             for (i, w) in resolved.windows(2).enumerate() {
                 assert!(
                     w[0] < w[1],

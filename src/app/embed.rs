@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use super::state::AppCtx;
 use crate::embed::{self, Command};
-use crate::sim::{Chapter, SimTime};
+use crate::sim::Chapter;
 use crate::view::quiz::Value;
 
 /// The attribute on `<html>` that tells the style sheets the page is embedded.
@@ -139,8 +139,7 @@ pub(super) fn install(ctx: AppCtx) {
             }
             Some(play_or_pause) => {
                 // Play at the end starts again from step 1, as the Play button does.
-                let restart =
-                    ctx.session.with_value(|s| s.steps.iter().flatten().next().copied()).unwrap_or(SimTime::ZERO);
+                let restart = ctx.restart_point();
                 let play = play_or_pause == Command::Play;
                 if play && ctx.playback.with_untracked(|p| !p.playing && p.at_end()) {
                     ctx.seek(restart);

@@ -90,7 +90,8 @@ pub fn FleetStage() -> impl IntoView {
     // The chart is as wide as the fleet drawing, stacked with it on phones.
     let chart_layout = Memo::new(move |_| fleet.with(|f| zonechart::ChartLayout::of(&f.layout)));
     let chart_svg = Memo::new(move |_| chart.with(|c| zonechart::chart_markup(c, ctx.lang.get(), chart_layout.get())));
-    let chart_text = Memo::new(move |_| chart.with(|c| zonechart::values_text(c, ctx.lang.get(), ctx.t())));
+    // The values at the playhead are the zones' own, from the fleet at the playhead.
+    let chart_text = Memo::new(move |_| fleet.with(|f| zonechart::values_text(f, ctx.lang.get())));
     // The chart's point under the pointer or chosen with the keys (its values in words).
     let point = RwSignal::new(None::<zonechart::Point>);
     let overlay =
@@ -99,7 +100,7 @@ pub fn FleetStage() -> impl IntoView {
         let lang = ctx.lang.get();
         chart.with(|c| match point.get() {
             Some(p) => zonechart::point_text(c, lang, p),
-            None => zonechart::values_text(c, lang, ctx.t()),
+            None => chart_text.get(),
         })
     });
     let chart_layer = NodeRef::<leptos::svg::G>::new();

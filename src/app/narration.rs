@@ -20,13 +20,9 @@ fn plain_click(ev: &leptos::ev::MouseEvent) -> bool {
 /// Seeks to step `n` and plays; copies the step's full link to the clipboard when the browser
 /// allows it, and says so.
 fn play_from(ctx: AppCtx, n: usize) {
-    if !ctx.seek_step(n) {
+    if !ctx.play_step(n) {
         return;
     }
-    ctx.playback.update(|p| {
-        let t = p.t;
-        p.play(t);
-    });
     let link = ctx.step_link(n);
     let location = window().location();
     let url = format!("{}{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default(), link);

@@ -1,7 +1,8 @@
 //! Question mode (`&quiz=1`, or the switch in the header): the playhead stops before a moment
 //! that matters and a question asks what will happen; the reader answers, the page says whether
-//! it was right and why, and plays on to show it. The questions, their stops and answers are
-//! [`crate::quiz`]'s; what is due, said and summed up is [`crate::view::quiz`]'s.
+//! it was right and why and waits there until the reader presses Continue, which plays on to
+//! show it. The questions, their stops and answers are [`crate::quiz`]'s; what is due, said and
+//! summed up is [`crate::view::quiz`]'s.
 //!
 //! While a question waits for its answer, `<html data-quiz-conceal="…">` names the parts of the
 //! page that would give it away (the narration, the timeline's marks, the inspector); the style
@@ -29,6 +30,8 @@ use crate::view::quiz::{self as vm, Open};
 const CONCEAL_ATTRIBUTE: &str = "data-quiz-conceal";
 const PANEL_ID: &str = "quiz-panel";
 const PROMPT_ID: &str = "quiz-prompt";
+/// The button under an answer's explanation that plays on.
+const CONTINUE_ID: &str = "quiz-continue";
 /// The attribute on `<html>` while the stage's machines pick a node.
 const PICK_ATTRIBUTE: &str = "data-quiz-pick";
 
@@ -332,12 +335,9 @@ pub fn QuizPanel() -> impl IntoView {
             let seq = s.said.as_ref().map_or(0, |(n, _)| n + 1);
             s.said = Some((seq, vm::result_text(lang, q, &d, right)));
         });
-        // Play on to show it; the Close button takes the focus from the Check button it replaces.
-        ctx.playback.update(|p| {
-            let at = p.t;
-            p.play(at);
-        });
-        focus_soon("quiz-close");
+        // The story waits while the reader reads why; the Continue button takes the focus from
+        // the Check button it replaces, and plays on to show it.
+        focus_soon(CONTINUE_ID);
     };
     let skip = move || {
         ctx.quiz.update(|q| {
@@ -351,8 +351,12 @@ pub fn QuizPanel() -> impl IntoView {
         });
         return_focus();
     };
-    let close = move || {
+    let go_on = move || {
         ctx.quiz.update(|q| q.open = None);
+        ctx.playback.update(|p| {
+            let at = p.t;
+            p.play(at);
+        });
         return_focus();
     };
 
@@ -500,8 +504,8 @@ pub fn QuizPanel() -> impl IntoView {
                     {answer}
                 </p>
                 <p>{rich(&vm::why(lang, q, &d))}</p>
-                <button type="button" id="quiz-close" on:click=move |_| close()>
-                    {t(Key::QuizClose)}
+                <button type="button" id=CONTINUE_ID on:click=move |_| go_on()>
+                    {t(Key::QuizContinue)}
                 </button>
             </div>
         })
@@ -553,6 +557,11 @@ pub fn QuizPanel() -> impl IntoView {
         let chapter = ctx.chapter.get();
         let progress = ctx.quiz.with(|q| q.progress(chapter));
         let s = ctx.with_session(|s| vm::summary(lang, chapter, &s.quiz, &s.steps, &progress));
+        let titles = lang.chapter(chapter).steps;
+        let step_title = |n: usize| {
+            let title = titles.get(n.wrapping_sub(1)).map(|s| s.title).unwrap_or_default();
+            format!("{} {title}", lang.fill(Key::PlayFromStep, &[&n.to_string()]))
+        };
         let lines = s
             .missed
             .into_iter()
@@ -577,7 +586,7 @@ pub fn QuizPanel() -> impl IntoView {
                     <li>
                         <span class="quiz-missed-prompt">{m.prompt}</span>
                         " "
-                        <a href=href>{lang.fill(Key::PlayFromStep, &[&m.step.to_string()])}</a>
+                        <a href=href>{step_title(m.step)}</a>
                     </li>
                 }
             })

@@ -12,6 +12,7 @@ use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, Shutdo
 use crate::view::notice::notice_text;
 use crate::view::quiz::QuizState;
 use crate::view::session::Session;
+use crate::view::track;
 
 /// A notice shown at the top of the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,11 +66,21 @@ pub fn new_session(link: &Link) -> Session {
     session
 }
 
-/// Where the link starts the playhead: its `t`, else its step's moment (steps are found in the
-/// computed log: compute the chapter first; a progressive one is computed on to the step), else
-/// the beginning.
+/// Whether the link plays at once: its `autoplay`, else when it names a step and no time.
+pub fn plays(link: &Link) -> bool {
+    link.autoplay.unwrap_or(link.step.is_some() && link.t.is_none())
+}
+
+/// Where the link starts the playhead: its `t`, else its step (step 1 when it names none) at
+/// its moment when the link is paused, at its lead-in's start when it plays (steps are found in
+/// the computed log: compute the chapter first; a progressive one is computed on to the step),
+/// else the beginning.
 pub fn start_time(link: &Link, session: &mut Session) -> SimTime {
-    link.t.or_else(|| link.step.and_then(|s| session.step_moment(s))).unwrap_or(SimTime::ZERO)
+    let step = || {
+        let at = session.step_time(link.step.unwrap_or(1))?;
+        Some(if plays(link) { at.start } else { at.moment })
+    };
+    link.t.or_else(step).unwrap_or(SimTime::ZERO)
 }
 
 impl AppCtx {
@@ -96,7 +107,7 @@ impl AppCtx {
         if let Some(speed) = link.speed {
             playback.speed = speed;
         }
-        playback.playing = link.autoplay.unwrap_or(link.step.is_some() && link.t.is_none());
+        playback.playing = plays(link);
         AppCtx {
             session: StoredValue::new(session),
             rev: RwSignal::new(0),
@@ -166,30 +177,47 @@ impl AppCtx {
         });
     }
 
-    /// Seeks to step `n` (1-based), if it happens in this timeline.
+    /// Plays from step `n` (1-based), from its lead-in's start, if it happens in this timeline.
+    pub fn play_step(&self, n: usize) -> bool {
+        let was = self.playback.with_untracked(|p| p.playing);
+        self.playback.update(|p| p.playing = true);
+        let found = self.seek_step(n);
+        if !found {
+            self.playback.update(|p| p.playing = was);
+        }
+        found
+    }
+
+    /// Seeks to step `n` (1-based), if it happens in this timeline: paused, to its moment;
+    /// playing, to its lead-in's start.
     pub fn seek_step(&self, n: usize) -> bool {
         let horizon = || self.session.with_value(|s| s.timeline.horizon());
         let before = horizon();
-        let moment = self.session.try_update_value(|s| s.step_moment(n)).flatten();
+        let at = self.session.try_update_value(|s| s.step_time(n)).flatten();
         if horizon() != before {
             self.rev.update(|r| *r += 1);
         }
-        match moment {
-            Some(t) => {
-                self.seek(t);
+        match at {
+            Some(at) => {
+                let playing = self.playback.with_untracked(|p| p.playing);
+                self.seek(track::StepTarget { n, at }.time(playing));
                 true
             }
             None => false,
         }
     }
 
-    /// The step the playhead is in (1-based; 0 before the first).
+    /// Where playing from step 1 starts (Replay, Play at the end): its lead-in, or the start of
+    /// the timeline.
+    pub fn restart_point(&self) -> SimTime {
+        self.session.with_value(|s| s.steps.iter().flatten().next().map(|s| s.start)).unwrap_or(SimTime::ZERO)
+    }
+
+    /// The step the playhead is in (1-based; 0 before the first): the last one whose lead-in
+    /// has started ([`track::current_step`]).
     pub fn current_step(&self) -> usize {
         let t = self.t();
-        self.with_session(|s| {
-            s.steps.iter().enumerate().filter(|(_, m)| m.is_some_and(|m| m <= t)).map(|(i, _)| i + 1).max()
-        })
-        .unwrap_or(0)
+        self.with_session(|s| track::current_step(&s.steps, t))
     }
 
     /// The reader chose machine `index` for the sandbox (and the inspector).

@@ -33,25 +33,21 @@ thread_local! {
     static OPENER: RefCell<Option<web_sys::HtmlElement>> = const { RefCell::new(None) };
 }
 
-/// Where Replay starts: step 1, or the start of the timeline.
-fn restart_point(ctx: AppCtx) -> SimTime {
-    ctx.session.with_value(|s| s.steps.iter().flatten().next().copied()).unwrap_or(SimTime::ZERO)
-}
-
 fn toggle_play(ctx: AppCtx) {
-    let restart = restart_point(ctx);
+    let restart = ctx.restart_point();
     if ctx.playback.with_untracked(|p| !p.playing && p.at_end()) {
         ctx.seek(restart);
     }
     ctx.playback.update(|p| p.toggle(restart));
 }
 
-/// Moves to the next (`forward`) or previous step, if there is one.
+/// Moves to the next (`forward`) or previous step, if there is one: paused, to its moment;
+/// playing, to its lead-in's start.
 fn go_step(ctx: AppCtx, forward: bool) {
-    let t = ctx.playback.with_untracked(|p| p.t);
+    let (t, playing) = ctx.playback.with_untracked(|p| (p.t, p.playing));
     let target = ctx.session.with_value(|s| if forward { next_step(&s.steps, t) } else { previous_step(&s.steps, t) });
-    if let Some((_, m)) = target {
-        ctx.seek(m);
+    if let Some(target) = target {
+        ctx.seek(target.time(playing));
     }
 }
 

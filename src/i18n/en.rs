@@ -398,7 +398,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::QuizQuestionOf => "Question {0} of {1}",
         Key::QuizCheck => "Check",
         Key::QuizSkip => "Skip",
-        Key::QuizClose => "Close",
+        Key::QuizContinue => "Continue",
         Key::QuizRight => "Right.",
         Key::QuizWrong => "Not quite.",
         Key::QuizAnswerWas => "The answer: {0}.",

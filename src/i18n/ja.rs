@@ -407,7 +407,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::QuizQuestionOf => "問題 {0} / {1}",
         Key::QuizCheck => "答え合わせ",
         Key::QuizSkip => "とばす",
-        Key::QuizClose => "閉じる",
+        Key::QuizContinue => "続ける",
         Key::QuizRight => "正解です。",
         Key::QuizWrong => "残念、違います。",
         Key::QuizAnswerWas => "答え: {0}。",

@@ -608,7 +608,7 @@ keys! {
     QuizQuestionOf,
     QuizCheck,
     QuizSkip,
-    QuizClose,
+    QuizContinue,
     QuizRight,
     QuizWrong,
     QuizAnswerWas,

@@ -220,9 +220,9 @@ pub fn questions(chapter: Chapter) -> &'static [Question] {
     }
 }
 
-/// Step `n`'s moment (1-based).
+/// Where step `n` (1-based) starts: its lead-in, before what it names can be seen.
 fn step(timeline: &Timeline, n: usize) -> Option<SimTime> {
-    timeline.steps().get(n - 1).copied().flatten()
+    timeline.steps().get(n - 1).copied().flatten().map(|s| s.start)
 }
 
 fn option(options: &[&str], value: &str) -> Option<usize> {

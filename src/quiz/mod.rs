@@ -15,7 +15,7 @@ mod query;
 use std::time::Duration;
 
 use crate::i18n::{Lang, fill, plain};
-use crate::sim::{Chapter, SimTime, Timeline};
+use crate::sim::{Chapter, SimTime, StepTime, Timeline};
 
 pub use catalogue::questions;
 pub use progress::{Mark, Progress};
@@ -186,10 +186,10 @@ pub fn derive_all(timeline: &Timeline) -> Vec<Option<Derived>> {
     questions(timeline.chapter()).iter().map(|q| q.derive(timeline)).collect()
 }
 
-/// The 1-based step whose moment is the latest at or before `t` (the step a reader replays to
-/// see the moment again), or 1.
-pub fn step_at(steps: &[Option<SimTime>], t: SimTime) -> usize {
-    steps.iter().enumerate().filter(|(_, m)| m.is_some_and(|m| m <= t)).map(|(i, _)| i + 1).max().unwrap_or(1)
+/// The 1-based step the playhead is in at `t` (the step a reader plays again from its lead-in
+/// to see the moment again), or 1.
+pub fn step_at(steps: &[Option<StepTime>], t: SimTime) -> usize {
+    crate::sim::scenario::current_step(steps, t).max(1)
 }
 
 /// A question's prompt or explanation with its facts filled in (narration markup kept).
@@ -255,8 +255,13 @@ mod tests {
 
     #[test]
     fn finds_the_step_of_a_moment() {
-        let steps = [Some(SimTime::ZERO), Some(SimTime::from_secs(10)), None, Some(SimTime::from_secs(30))];
-        assert_eq!(step_at(&steps, SimTime::from_secs(5)), 1);
+        let at = |start: u64, moment: u64| {
+            Some(StepTime { start: SimTime::from_secs(start), moment: SimTime::from_secs(moment) })
+        };
+        let steps = [at(0, 0), at(9, 10), None, at(30, 30)];
+        assert_eq!(step_at(&steps, SimTime::from_millis(8_999)), 1);
+        // In step 2's lead-in: step 2, played again from there.
+        assert_eq!(step_at(&steps, SimTime::from_secs(9)), 2);
         assert_eq!(step_at(&steps, SimTime::from_secs(10)), 2);
         assert_eq!(step_at(&steps, SimTime::from_secs(40)), 4);
         assert_eq!(step_at(&[], SimTime::from_secs(40)), 1);

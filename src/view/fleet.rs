@@ -694,12 +694,12 @@ mod tests {
         assert!(f.zones.iter().all(|z| z.rate == 0.1 && z.pods_running == 10));
         let (tl, _) = at(30, 1000);
         let steps = tl.steps();
-        let partial = steps[2].unwrap() + std::time::Duration::from_secs(3);
+        let partial = steps[2].unwrap().start + std::time::Duration::from_secs(3);
         let f = build(&tl, partial);
         let b = &f.zones[1];
         assert_eq!((b.state, b.rate), (ZoneState::PartialDisruption, 0.0));
         assert!(b.not_ready >= 6 && b.queued > 0, "{b:?}");
-        let master = steps[4].unwrap() + std::time::Duration::from_secs(3);
+        let master = steps[4].unwrap().start + std::time::Duration::from_secs(3);
         let f = build(&tl, master);
         // The same with the controller's lines indexed, wholly or up to an earlier moment.
         let index = FleetIndex::of(tl.log());

@@ -6,7 +6,7 @@ use crate::i18n::{Key, Lang, plain};
 use crate::link::Link;
 use crate::quiz::{self, Answer, Derived, Kind, Mark, Progress, Question, Response};
 pub use crate::quiz::{answer_text, options, prompt, why};
-use crate::sim::{Chapter, SimTime};
+use crate::sim::{Chapter, SimTime, StepTime};
 
 /// The question on screen.
 #[derive(Clone, Debug, PartialEq)]
@@ -210,7 +210,7 @@ pub fn summary(
     lang: Lang,
     chapter: Chapter,
     derived: &[Option<Derived>],
-    steps: &[Option<SimTime>],
+    steps: &[Option<StepTime>],
     progress: &Progress,
 ) -> Summary {
     let questions = quiz::questions(chapter);

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::{self, Derived};
-use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, Timeline};
+use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
 use crate::view::fleet_index::FleetIndex;
 use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
@@ -27,8 +27,9 @@ const AFTERWORD: Duration = Duration::from_secs(180);
 /// A chapter's timeline and what is derived from it when it changes.
 pub struct Session {
     pub timeline: Timeline,
-    /// Each step's moment (`None`: the reader's actions changed the story and it did not happen).
-    pub steps: Vec<Option<SimTime>>,
+    /// Each step's lead-in start and moment (`None`: the reader's actions changed the story and
+    /// it did not happen).
+    pub steps: Vec<Option<StepTime>>,
     /// Where the search for each step stands: a stretch reads only the records it added.
     step_search: StepSearch,
     /// Significant moments (steps, events, inputs, non-routine requests), sorted; playback slows
@@ -128,9 +129,9 @@ impl Session {
         (complete, before != self.steps)
     }
 
-    /// Step `n`'s moment (1-based), computing further until it is found or the timeline is
+    /// Step `n`'s times (1-based), computing further until it is found or the timeline is
     /// complete.
-    pub fn step_moment(&mut self, n: usize) -> Option<SimTime> {
+    pub fn step_time(&mut self, n: usize) -> Option<StepTime> {
         loop {
             if let Some(Some(t)) = self.steps.get(n.wrapping_sub(1)) {
                 return Some(*t);
@@ -214,9 +215,9 @@ impl Session {
         }
         self.log_moments.dedup();
         self.scanned = (log.events.len(), log.inputs.len(), log.requests.len());
-        // The log's moments are sorted already: the few steps are placed among them.
+        // The log's moments are sorted already: the few steps' starts are placed among them.
         let mut moments = self.log_moments.clone();
-        for &t in self.steps.iter().flatten() {
+        for t in self.steps.iter().flatten().map(|s| s.start) {
             if let Err(at) = moments.binary_search(&t) {
                 moments.insert(at, t);
             }
@@ -309,7 +310,7 @@ mod tests {
     /// The significant moments of a session's log and steps, read from the whole log at once.
     fn significant_of(s: &Session) -> Vec<SimTime> {
         let log = s.timeline.log();
-        let mut moments: Vec<SimTime> = s.steps.iter().flatten().copied().collect();
+        let mut moments: Vec<SimTime> = s.steps.iter().flatten().map(|s| s.start).collect();
         moments.extend(log.events.iter().map(|e| e.t));
         moments.extend(log.inputs.iter().map(|i| i.t));
         moments.extend(log.requests.iter().filter(|r| !is_routine(r)).map(|r| r.t));
@@ -334,7 +335,7 @@ mod tests {
         // Steps not computed yet may still happen.
         assert!(s.steps[3].is_none() && s.step_reachable(3));
         // A linked step is computed up to, and found where the whole story has it.
-        assert_eq!(s.step_moment(3), whole.steps[2]);
+        assert_eq!(s.step_time(3), whole.steps[2]);
         assert!(!s.complete());
         let mut stretches = 0;
         while !s.advance(Duration::from_secs(60)).0 {

@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-use crate::sim::{Actor, Head, Log, Outcome, SimTime};
+use crate::sim::{Actor, Head, Log, Outcome, SimTime, StepTime};
 use crate::view::session::{Session, is_routine_head};
 
 /// At most this many ticks per row.
@@ -175,7 +175,7 @@ impl Track {
     /// most `max_ticks` ticks.
     pub fn build(
         end: SimTime,
-        steps: &[Option<SimTime>],
+        steps: &[Option<StepTime>],
         requests: impl IntoIterator<Item = (SimTime, RequestClass)>,
         events: impl IntoIterator<Item = (SimTime, EventClass)>,
         max_ticks: usize,
@@ -189,12 +189,16 @@ impl Track {
     }
 }
 
-/// The steps' markers on a timeline ending at `end`; a step without a moment sits at the end.
-fn markers(end: SimTime, steps: &[Option<SimTime>]) -> Vec<Marker> {
+/// The steps' markers on a timeline ending at `end`, at their moments; a step without a moment
+/// sits at the end.
+fn markers(end: SimTime, steps: &[Option<StepTime>]) -> Vec<Marker> {
     steps
         .iter()
         .enumerate()
-        .map(|(i, t)| Marker { n: i + 1, t: *t, pos: t.map_or(1.0, |t| fraction(t, end)) })
+        .map(|(i, s)| {
+            let t = s.map(|s| s.moment);
+            Marker { n: i + 1, t, pos: t.map_or(1.0, |t| fraction(t, end)) }
+        })
         .collect()
 }
 
@@ -287,7 +291,7 @@ impl TrackBuilder {
     }
 
     /// The track, with the steps' markers.
-    pub fn track(&self, steps: &[Option<SimTime>]) -> Track {
+    pub fn track(&self, steps: &[Option<StepTime>]) -> Track {
         Track {
             end: self.end,
             markers: markers(self.end, steps),
@@ -313,37 +317,58 @@ pub fn time_at(fraction: f64, end: SimTime) -> SimTime {
 }
 
 /// The step the playhead is in (1-based, 0 before the first): the last step, by number, whose
-/// moment has come. Matches `AppCtx::current_step`.
-pub fn current_step(steps: &[Option<SimTime>], t: SimTime) -> usize {
-    steps.iter().enumerate().filter(|(_, m)| m.is_some_and(|m| m <= t)).map(|(i, _)| i + 1).max().unwrap_or(0)
+/// lead-in has started. At a step's moment that step is the current one (a step starts after the
+/// moment before it: `sim::scenario::resolve_steps`). Matches `AppCtx::current_step`.
+pub fn current_step(steps: &[Option<StepTime>], t: SimTime) -> usize {
+    crate::sim::scenario::current_step(steps, t)
+}
+
+/// Where a step move goes: step `n` (0: the start of the timeline) at its times. Paused, the
+/// playhead goes to the moment; playing, to the start of its lead-in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepTarget {
+    pub n: usize,
+    pub at: StepTime,
+}
+
+impl StepTarget {
+    /// Where the playhead goes: the moment when paused, the lead-in's start when playing.
+    pub fn time(self, playing: bool) -> SimTime {
+        if playing { self.at.start } else { self.at.moment }
+    }
+}
+
+fn target(i: usize, at: StepTime) -> StepTarget {
+    StepTarget { n: i + 1, at }
 }
 
 /// Where "Next step" goes from `t`: the first step after the current one that happens in this
-/// timeline, as (number, moment).
-pub fn next_step(steps: &[Option<SimTime>], t: SimTime) -> Option<(usize, SimTime)> {
+/// timeline.
+pub fn next_step(steps: &[Option<StepTime>], t: SimTime) -> Option<StepTarget> {
     let current = current_step(steps, t);
-    steps.iter().enumerate().skip(current).find_map(|(i, m)| m.map(|m| (i + 1, m)))
+    steps.iter().enumerate().skip(current).find_map(|(i, s)| s.map(|s| target(i, s)))
 }
 
-/// Where "Previous step" goes from `t`: back to the start of the current step if the playhead is
-/// more than [`PREVIOUS_GRACE`] into it, else to the step before (one with an earlier moment), or
+/// Where "Previous step" goes from `t`: back to the current step if the playhead is more than
+/// [`PREVIOUS_GRACE`] past its moment, else to the step before (one with an earlier moment), or
 /// to the start of the timeline before the first step. `None` at the very start.
-pub fn previous_step(steps: &[Option<SimTime>], t: SimTime) -> Option<(usize, SimTime)> {
+pub fn previous_step(steps: &[Option<StepTime>], t: SimTime) -> Option<StepTarget> {
     let current = current_step(steps, t);
     if current > 0 {
-        let start = steps[current - 1].expect("the current step has a moment");
-        if t.saturating_since(start) > PREVIOUS_GRACE {
-            return Some((current, start));
+        let at = steps[current - 1].expect("the current step has a moment");
+        if t.saturating_since(at.moment) > PREVIOUS_GRACE {
+            return Some(target(current - 1, at));
         }
-        let before = steps[..current - 1].iter().enumerate().rev().find_map(|(i, m)| match m {
-            Some(m) if *m < start => Some((i + 1, *m)),
+        let before = steps[..current - 1].iter().enumerate().rev().find_map(|(i, s)| match s {
+            Some(s) if s.moment < at.moment => Some(target(i, *s)),
             _ => None,
         });
         if before.is_some() {
             return before;
         }
     }
-    (t > SimTime::ZERO).then_some((0, SimTime::ZERO))
+    let zero = StepTime { start: SimTime::ZERO, moment: SimTime::ZERO };
+    (t > SimTime::ZERO).then_some(StepTarget { n: 0, at: zero })
 }
 
 /// Where a key pressed on the timeline slider moves the playhead: ←/↓ and →/↑ by a second
@@ -494,6 +519,21 @@ mod tests {
         SimTime::from_millis(v)
     }
 
+    /// A step whose lead-in starts at its moment.
+    fn at(v: u64) -> Option<StepTime> {
+        Some(StepTime { start: s(v), moment: s(v) })
+    }
+
+    /// A step with a lead-in from `start` to `moment` (seconds).
+    fn lead(start: u64, moment: u64) -> Option<StepTime> {
+        Some(StepTime { start: s(start), moment: s(moment) })
+    }
+
+    /// Step `n` (0: the start) and its moment, as a move reaches it.
+    fn to(t: Option<StepTarget>) -> Option<(usize, SimTime)> {
+        t.map(|t| (t.n, t.at.moment))
+    }
+
     #[test]
     fn positions_are_fractions_of_the_timeline() {
         assert_eq!(fraction(s(30), s(120)), 0.25);
@@ -563,7 +603,7 @@ mod tests {
 
     #[test]
     fn markers_sit_at_their_moments_and_unreached_ones_at_the_end() {
-        let track = Track::build(s(200), &[Some(s(0)), Some(s(50)), None], [], [], MAX_TICKS);
+        let track = Track::build(s(200), &[at(0), lead(48, 50), None], [], [], MAX_TICKS);
         assert_eq!(
             track.markers,
             vec![
@@ -576,38 +616,60 @@ mod tests {
 
     #[test]
     fn next_step_goes_to_the_following_step_that_happens() {
-        let steps = [Some(s(10)), Some(s(20)), None, Some(s(40))];
-        assert_eq!(next_step(&steps, s(0)), Some((1, s(10))));
-        assert_eq!(next_step(&steps, s(10)), Some((2, s(20))));
-        assert_eq!(next_step(&steps, s(15)), Some((2, s(20))));
+        let steps = [at(10), at(20), None, at(40)];
+        assert_eq!(to(next_step(&steps, s(0))), Some((1, s(10))));
+        assert_eq!(to(next_step(&steps, s(10))), Some((2, s(20))));
+        assert_eq!(to(next_step(&steps, s(15))), Some((2, s(20))));
         // Step 3 did not happen in this timeline: skipped.
-        assert_eq!(next_step(&steps, s(20)), Some((4, s(40))));
+        assert_eq!(to(next_step(&steps, s(20))), Some((4, s(40))));
         assert_eq!(next_step(&steps, s(40)), None);
     }
 
     #[test]
+    fn a_step_is_current_from_its_lead_in_and_a_move_goes_to_its_moment_or_its_start() {
+        let steps = [at(10), lead(18, 20), lead(37, 40)];
+        // In step 2's lead-in step 2 is the current one (the narration tells it as it happens);
+        // at its moment, too.
+        assert_eq!(current_step(&steps, ms(17_999)), 1);
+        assert_eq!(current_step(&steps, s(18)), 2);
+        assert_eq!(current_step(&steps, s(20)), 2);
+        // From step 1's moment, "Next step" reaches step 2: paused at its moment, playing from
+        // its lead-in; from there, step 3.
+        let next = next_step(&steps, s(10)).unwrap();
+        assert_eq!((next.n, next.time(false), next.time(true)), (2, s(20), s(18)));
+        assert_eq!(next_step(&steps, s(18)).map(|t| t.n), Some(3));
+        assert_eq!(next_step(&steps, s(20)).map(|t| t.n), Some(3));
+        // From the lead-in or the moment, "Previous step" goes back to step 1; well past the
+        // moment, back to step 2.
+        assert_eq!(to(previous_step(&steps, s(18))), Some((1, s(10))));
+        assert_eq!(to(previous_step(&steps, s(20))), Some((1, s(10))));
+        assert_eq!(to(previous_step(&steps, s(25))), Some((2, s(20))));
+        assert_eq!(previous_step(&steps, s(25)).unwrap().time(true), s(18));
+    }
+
+    #[test]
     fn steps_at_the_same_moment_count_as_one_place() {
-        let steps = [Some(s(0)), Some(s(0)), Some(s(8))];
+        let steps = [at(0), at(0), at(8)];
         assert_eq!(current_step(&steps, s(0)), 2);
-        assert_eq!(next_step(&steps, s(0)), Some((3, s(8))));
-        assert_eq!(previous_step(&steps, s(8)), Some((2, s(0))));
+        assert_eq!(to(next_step(&steps, s(0))), Some((3, s(8))));
+        assert_eq!(to(previous_step(&steps, s(8))), Some((2, s(0))));
         assert_eq!(previous_step(&steps, s(0)), None);
     }
 
     #[test]
     fn previous_step_restarts_the_current_one_or_goes_back_one() {
-        let steps = [Some(s(10)), None, Some(s(30)), Some(s(40))];
-        // Just after step 4 started: to step 3 (step 2 did not happen, so from 3 to 1).
-        assert_eq!(previous_step(&steps, s(40)), Some((3, s(30))));
-        assert_eq!(previous_step(&steps, ms(40_500)), Some((3, s(30))));
-        // Well into step 4: back to its start.
-        assert_eq!(previous_step(&steps, s(45)), Some((4, s(40))));
-        assert_eq!(previous_step(&steps, s(30)), Some((1, s(10))));
+        let steps = [at(10), None, at(30), at(40)];
+        // Just after step 4's moment: to step 3 (step 2 did not happen, so from 3 to 1).
+        assert_eq!(to(previous_step(&steps, s(40))), Some((3, s(30))));
+        assert_eq!(to(previous_step(&steps, ms(40_500))), Some((3, s(30))));
+        // Well into step 4: back to its moment.
+        assert_eq!(to(previous_step(&steps, s(45))), Some((4, s(40))));
+        assert_eq!(to(previous_step(&steps, s(30))), Some((1, s(10))));
         // Before the first step: to the start; at the start: nowhere.
-        assert_eq!(previous_step(&steps, s(10)), Some((0, SimTime::ZERO)));
-        assert_eq!(previous_step(&steps, s(5)), Some((0, SimTime::ZERO)));
+        assert_eq!(to(previous_step(&steps, s(10))), Some((0, SimTime::ZERO)));
+        assert_eq!(to(previous_step(&steps, s(5))), Some((0, SimTime::ZERO)));
         assert_eq!(previous_step(&steps, SimTime::ZERO), None);
-        assert_eq!(previous_step(&[None, None], s(5)), Some((0, SimTime::ZERO)));
+        assert_eq!(to(previous_step(&[None, None], s(5))), Some((0, SimTime::ZERO)));
     }
 
     #[test]
@@ -726,9 +788,9 @@ mod tests {
             // Walking with "Next step" visits every step in order.
             let mut t = SimTime::ZERO;
             let mut visited = Vec::new();
-            while let Some((n, m)) = next_step(&session.steps, t) {
-                visited.push(n);
-                t = m;
+            while let Some(next) = next_step(&session.steps, t) {
+                visited.push(next.n);
+                t = next.at.moment;
             }
             let last = visited.last().copied();
             assert_eq!(last, Some(session.steps.len()), "{chapter}: {visited:?}");

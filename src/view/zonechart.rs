@@ -12,7 +12,7 @@ use crate::sim::machine::ZONE_LABEL;
 use crate::sim::objects::Object;
 use crate::sim::{Log, SimTime, ZoneState};
 
-use super::fleet::{ZoneLog, rate_text};
+use super::fleet::{Fleet, ZoneLog, rate_text};
 use super::html::escape;
 
 /// Samples over the timeline.
@@ -417,19 +417,17 @@ pub fn point_text(chart: &ZoneChart, lang: Lang, p: Point) -> String {
     )
 }
 
-/// The values at the playhead, one sentence per zone.
-pub fn values_text(chart: &ZoneChart, lang: Lang, t: SimTime) -> String {
-    let i = chart.index_at(t);
-    chart
+/// The values at the playhead, one sentence per zone: read from the fleet at the playhead, so
+/// they are the zones' own counts (the nearest sample of the chart can be seconds away).
+pub fn values_text(fleet: &Fleet, lang: Lang) -> String {
+    fleet
         .zones
         .iter()
-        .map(|s| {
-            // A timeline still being computed may have no sample there yet: its last one.
-            let i = i.min(s.running.len().saturating_sub(1));
-            let get = |v: &Vec<u32>| v.get(i).copied().unwrap_or(0).to_string();
+        .map(|z| {
+            let n = |v: usize| v.to_string();
             lang.fill(
                 Key::ChartValues,
-                &[&s.zone, &get(&s.not_ready), &get(&s.no_execute), &get(&s.terminating), &get(&s.running)],
+                &[&z.name, &n(z.not_ready), &n(z.no_execute), &n(z.pods_terminating), &n(z.pods_running)],
             )
         })
         .collect::<Vec<_>>()
@@ -457,7 +455,7 @@ mod tests {
         assert!(chart.zones[0].running[at(830)] > 10, "{:?}", chart.zones[0].running);
         let svg = chart_markup(&chart, Lang::En, ChartLayout::default());
         assert_eq!(svg.matches("<polyline").count(), 12);
-        assert!(values_text(&chart, Lang::En, SimTime::from_secs(600)).contains("eu-west-1b: 10 not Ready"));
+        assert!(point_text(&chart, Lang::En, Point { zone: 1, sample: at(600) }).contains("10 not Ready"));
         // Pods move: the dark zone loses running Pods while the healthy zones gain them.
         let moved = chart.moved(SimTime::from_secs(850), std::time::Duration::from_secs(60));
         assert!(moved[1] < 0 && moved[0] > 0 && moved[2] > 0, "{moved:?}");
@@ -472,7 +470,8 @@ mod tests {
         let chart = ZoneChart::build(tl.log(), &ZONES, end, horizon);
         assert_eq!((chart.end, chart.zones[0].running.len()), (end, 61));
         // Past the computed samples, the last one is said.
-        assert!(values_text(&chart, Lang::En, SimTime::from_secs(900)).contains("eu-west-1a: 0 not Ready"));
+        let late = Point { zone: 0, sample: chart.index_at(SimTime::from_secs(900)) };
+        assert!(point_text(&chart, Lang::En, late).contains("0 not Ready"), "{}", point_text(&chart, Lang::En, late));
         assert_eq!(chart.moved(SimTime::from_secs(900), std::time::Duration::from_secs(60)), [0, 0, 0]);
     }
 
@@ -517,14 +516,14 @@ mod tests {
             "{text}"
         );
         let partial =
-            Point { zone: 1, sample: chart.index_at(tl.steps()[2].unwrap() + std::time::Duration::from_secs(5)) };
+            Point { zone: 1, sample: chart.index_at(tl.steps()[2].unwrap().start + std::time::Duration::from_secs(5)) };
         assert!(
             point_text(&chart, Lang::En, partial).contains("PartialDisruption"),
             "{}",
             point_text(&chart, Lang::En, partial)
         );
         let master =
-            Point { zone: 0, sample: chart.index_at(tl.steps()[4].unwrap() + std::time::Duration::from_secs(5)) };
+            Point { zone: 0, sample: chart.index_at(tl.steps()[4].unwrap().start + std::time::Duration::from_secs(5)) };
         assert!(point_text(&chart, Lang::Ja, master).contains("停止中"));
         // The keys: along the time within bounds, across the zones round.
         assert_eq!(chart.step(p, false, 1).sample, p.sample + 1);

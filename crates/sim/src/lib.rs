@@ -74,7 +74,7 @@ pub use record::{
     Requests, Response, Severity,
 };
 pub use scenario::{
-    Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, ZONES,
+    Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, StepTime, ZONES,
 };
 pub use shared::Shared;
 pub use strings::contains;

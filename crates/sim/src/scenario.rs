@@ -136,12 +136,30 @@ pub enum Anchor {
     LogLine { contains: &'static str },
 }
 
-/// One step of a chapter.
+/// One step of a chapter: its anchor, and the two times found from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepSpec {
     pub anchor: Anchor,
-    /// How long before the anchor the step starts, so that playing from it shows the moment.
+    /// How long before the anchor the step's lead-in starts, so that playing from it shows the
+    /// moment happening.
     pub lead: Duration,
+    /// What the step names, when it shows later than its anchor (searched from the anchor on):
+    /// the step's moment is then this one's, plus `after`. `None`: the anchor itself.
+    pub shows: Option<Anchor>,
+    /// How long after the anchor (or what it shows) the step's moment is: where what the step
+    /// names has happened and shows (the answer to the anchor's request applied, the conditions
+    /// it writes next).
+    pub after: Duration,
+}
+
+/// When a step happens in one timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StepTime {
+    /// Where its lead-in starts: playing from the step starts here. From here on the step is the
+    /// current one.
+    pub start: SimTime,
+    /// Its moment: what the step names has happened. A paused step shows this instant.
+    pub moment: SimTime,
 }
 
 /// A chapter's starting cluster and script.
@@ -157,8 +175,18 @@ pub struct Scenario {
     pub duration: Duration,
 }
 
+/// A step whose moment is its anchor.
 pub(crate) fn step(anchor: Anchor, lead: Duration) -> StepSpec {
-    StepSpec { anchor, lead }
+    StepSpec { anchor, lead, shows: None, after: Duration::ZERO }
+}
+
+/// How long after a request its packet has landed on the stage and shows its answer (at normal
+/// speed): a step whose anchor is a request, or a change a request made, shows its moment then.
+pub(crate) const LANDED: Duration = millis(500);
+
+/// A step whose moment is `after` past its anchor.
+pub(crate) fn step_after(anchor: Anchor, lead: Duration, after: Duration) -> StepSpec {
+    StepSpec { anchor, lead, shows: None, after }
 }
 
 fn registration() -> Scenario {
@@ -177,10 +205,13 @@ fn registration() -> Scenario {
         ],
         steps: vec![
             step(Anchor::At(Duration::ZERO), Duration::ZERO),
-            step(Anchor::Request { method: Method::Post, path_ends: "/api/v1/nodes" }, millis(300)),
+            // The POST's answer has landed on the stage.
+            step_after(Anchor::Request { method: Method::Post, path_ends: "/api/v1/nodes" }, millis(300), millis(400)),
             step(Anchor::At(secs(8)), Duration::ZERO),
-            step(Anchor::Input(ActionKind::CreatePod), secs(1)),
-            step(Anchor::Event { reason: "NodeReady", contains: "" }, secs(2)),
+            // The scheduler has answered: the Pod is Pending.
+            step_after(Anchor::Input(ActionKind::CreatePod), secs(1), secs(1)),
+            // The taint is off and the Pod bound.
+            step_after(Anchor::Event { reason: "NodeReady", contains: "" }, secs(2), secs(1)),
             step(Anchor::At(secs(90)), Duration::ZERO),
         ],
         duration: secs(390),
@@ -205,10 +236,18 @@ fn node_failure() -> Scenario {
         steps: vec![
             step(Anchor::At(secs(90)), Duration::ZERO),
             step(Anchor::Input(ActionKind::KillKubelet), millis(500)),
-            step(Anchor::Event { reason: "NodeNotReady", contains: "" }, secs(2)),
-            step(Anchor::Taint { node: "node-1", key: "node.kubernetes.io/unreachable", effect: "NoExecute" }, secs(1)),
-            step(Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion" }, secs(2)),
-            step(Anchor::Event { reason: "Started", contains: "" }, secs(1)),
+            step_after(Anchor::Event { reason: "NodeNotReady", contains: "" }, secs(2), LANDED),
+            step_after(
+                Anchor::Taint { node: "node-1", key: "node.kubernetes.io/unreachable", effect: "NoExecute" },
+                secs(1),
+                LANDED,
+            ),
+            step_after(
+                Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion" },
+                secs(2),
+                LANDED,
+            ),
+            step_after(Anchor::Event { reason: "Started", contains: "" }, secs(1), LANDED),
         ],
         duration: secs(540),
     }
@@ -226,9 +265,10 @@ fn kubelet_restart() -> Scenario {
         ],
         steps: vec![
             step(Anchor::At(secs(240)), Duration::ZERO),
-            step(Anchor::Input(ActionKind::StartKubelet), millis(500)),
-            step(Anchor::Event { reason: "NodeReady", contains: "" }, secs(1)),
-            step(Anchor::Event { reason: "TaintManagerEviction", contains: "Cancelling" }, secs(1)),
+            // Its POST has been answered 409 and the Node adopted.
+            step_after(Anchor::Input(ActionKind::StartKubelet), millis(500), millis(800)),
+            step_after(Anchor::Event { reason: "NodeReady", contains: "" }, millis(500), LANDED),
+            step_after(Anchor::Event { reason: "TaintManagerEviction", contains: "Cancelling" }, secs(1), LANDED),
         ],
         duration: secs(360),
     }
@@ -260,18 +300,25 @@ fn node_goes_away() -> Scenario {
         ],
         steps: vec![
             step(Anchor::At(secs(75)), Duration::ZERO),
-            step(Anchor::Input(ActionKind::Shutdown), millis(500)),
+            step_after(Anchor::Input(ActionKind::Shutdown), millis(500), LANDED),
             step(Anchor::LogLine { contains: "Shutdown manager completed processing shutdown event" }, Duration::ZERO),
-            step(Anchor::Input(ActionKind::DeleteNode), millis(500)),
-            step(Anchor::LogLine { contains: "Forced deletion of orphaned Pod succeeded" }, secs(2)),
-            step(Anchor::Input(ActionKind::StartKubelet), millis(500)),
+            step_after(Anchor::Input(ActionKind::DeleteNode), millis(500), LANDED),
+            step_after(Anchor::LogLine { contains: "Forced deletion of orphaned Pod succeeded" }, secs(2), LANDED),
+            // The new Node is registered.
+            step_after(Anchor::Input(ActionKind::StartKubelet), millis(500), secs(1)),
             step(Anchor::Input(ActionKind::PowerOff), millis(500)),
-            step(
+            step_after(
                 Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion Pod default/db-0" },
                 secs(2),
+                LANDED,
             ),
-            step(Anchor::Input(ActionKind::TaintOutOfService), millis(500)),
-            step(Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" }, Duration::ZERO),
+            step_after(Anchor::Input(ActionKind::TaintOutOfService), millis(500), LANDED),
+            // The new db-0 is bound, its volume attached, and it runs.
+            step_after(
+                Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" },
+                Duration::ZERO,
+                millis(2500),
+            ),
         ],
         duration: secs(810),
     }
@@ -355,21 +402,41 @@ fn zone_outage(n: usize) -> Scenario {
         script,
         steps: vec![
             step(Anchor::At(secs(90)), Duration::ZERO),
-            step(Anchor::Input(ActionKind::CutNodes), millis(500)),
-            step(Anchor::LogLine { contains: "newState=\"PartialDisruption\"" }, secs(2)),
-            step(Anchor::LogLine { contains: "newState=\"FullDisruption\"" }, secs(2)),
-            step(Anchor::LogLine { contains: "Entering master disruption mode" }, secs(2)),
-            step(Anchor::LogLine { contains: "Exiting master disruption mode" }, secs(2)),
+            // The nodes fail when the grace period runs out: the first NoExecute taint follows at
+            // the next monitor pass.
+            StepSpec {
+                anchor: Anchor::Input(ActionKind::CutNodes),
+                lead: millis(500),
+                shows: Some(Anchor::LogLine { contains: "Node is unresponsive. Adding it to the Taint queue" }),
+                after: secs(5) + LANDED,
+            },
+            step_after(Anchor::LogLine { contains: "newState=\"PartialDisruption\"" }, secs(2), LANDED),
+            step_after(Anchor::LogLine { contains: "newState=\"FullDisruption\"" }, secs(2), LANDED),
+            step_after(Anchor::LogLine { contains: "Entering master disruption mode" }, secs(2), LANDED),
+            step_after(Anchor::LogLine { contains: "Exiting master disruption mode" }, secs(2), LANDED),
         ],
         duration: secs(1200),
     }
 }
 
-/// Finds each step's moment in `log`. A step is searched from the previous step's anchor on; a
-/// step whose anchor never happened (the reader changed the story) has no moment.
-pub fn resolve_steps(scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
+/// Finds each step's times in `log`. A step is searched from the previous step's anchor on; a
+/// step whose anchor never happened (the reader changed the story) has none.
+///
+/// The steps' times interleave: each step's moment is at or after the previous step's, and its
+/// start is after the previous step's moment (or at its own moment, when the two moments are
+/// one). So the step at an instant (the last one started) is, at a step's moment, that step.
+pub fn resolve_steps(scenario: &Scenario, log: &Log) -> Vec<Option<StepTime>> {
     StepSearch::default().resolve(scenario, log)
 }
+
+/// The step in progress at `t` (1-based; 0 before the first): the last one, by number, whose
+/// lead-in has started. At a step's moment it is that step ([`resolve_steps`]).
+pub fn current_step(steps: &[Option<StepTime>], t: SimTime) -> usize {
+    steps.iter().enumerate().filter(|(_, s)| s.is_some_and(|s| s.start <= t)).map(|(i, _)| i + 1).max().unwrap_or(0)
+}
+
+/// The least time between a step's moment and the next step's start.
+const STEP_GAP: Duration = Duration::from_millis(1);
 
 /// [`resolve_steps`] for a log that grows: each step's search goes on from where the last call
 /// stopped, so a timeline computed a stretch at a time (a fleet, whose log holds 100,000 lines)
@@ -390,30 +457,56 @@ struct Cursor {
     from: SimTime,
     next: usize,
     found: Option<SimTime>,
+    /// The search for what the step shows ([`StepSpec::shows`]), from its anchor on.
+    shown_next: usize,
+    shown: Option<SimTime>,
+}
+
+impl Cursor {
+    fn new(from: SimTime) -> Cursor {
+        Cursor { from, next: 0, found: None, shown_next: 0, shown: None }
+    }
 }
 
 impl StepSearch {
-    /// Each step's moment in `log` as far as it is computed (`None`: not found yet).
-    pub fn resolve(&mut self, scenario: &Scenario, log: &Log) -> Vec<Option<SimTime>> {
+    /// Each step's times in `log` as far as it is computed (`None`: not found yet).
+    pub fn resolve(&mut self, scenario: &Scenario, log: &Log) -> Vec<Option<StepTime>> {
         if self.truncations != log.truncations() || self.cursors.len() != scenario.steps.len() {
             self.truncations = log.truncations();
-            self.cursors = vec![Cursor { from: SimTime::ZERO, next: 0, found: None }; scenario.steps.len()];
+            self.cursors = vec![Cursor::new(SimTime::ZERO); scenario.steps.len()];
         }
         let mut from = SimTime::ZERO;
+        let mut last: Option<SimTime> = None;
         let mut out = Vec::with_capacity(scenario.steps.len());
         for (s, cursor) in scenario.steps.iter().zip(&mut self.cursors) {
             if cursor.from != from {
-                *cursor = Cursor { from, next: 0, found: None };
+                *cursor = Cursor::new(from);
             }
             if cursor.found.is_none() {
                 (cursor.found, cursor.next) = find_anchor(&s.anchor, log, from, cursor.next);
             }
-            match cursor.found {
-                Some(t) => {
-                    from = t;
-                    out.push(Some(t.saturating_sub(s.lead)));
+            let shown = match (cursor.found, &s.shows) {
+                (Some(t), Some(shows)) => {
+                    if cursor.shown.is_none() {
+                        (cursor.shown, cursor.shown_next) = find_anchor(shows, log, t, cursor.shown_next);
+                    }
+                    cursor.shown
                 }
-                None => out.push(None),
+                (found, _) => found,
+            };
+            match (cursor.found, shown) {
+                (Some(t), Some(shown)) => {
+                    from = t;
+                    let mut moment = shown + s.after;
+                    let mut start = t.saturating_sub(s.lead);
+                    if let Some(before) = last {
+                        moment = moment.max(before);
+                        start = start.max(before + STEP_GAP).min(moment);
+                    }
+                    last = Some(moment);
+                    out.push(Some(StepTime { start, moment }));
+                }
+                _ => out.push(None),
             }
         }
         out

@@ -15,7 +15,7 @@ use super::objects::{
     CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, ObjectKey, Pod, PodDisruptionBudget, Stored, VolumeAttachment,
 };
 use super::record::{Change, Log, LogMark};
-use super::scenario::{Chapter, Scenario, resolve_steps};
+use super::scenario::{Chapter, Scenario, StepTime, resolve_steps};
 use super::time::{SimTime, WallTime, secs};
 use super::world::{Config, World, check_action};
 
@@ -256,8 +256,8 @@ impl Timeline {
         Snapshot { log: &self.log, t, epoch: self.config.epoch }
     }
 
-    /// Each step's moment in this timeline (`None`: the step did not happen).
-    pub fn steps(&self) -> Vec<Option<SimTime>> {
+    /// Each step's start and moment in this timeline (`None`: the step did not happen).
+    pub fn steps(&self) -> Vec<Option<StepTime>> {
         resolve_steps(&self.scenario, &self.log)
     }
 }

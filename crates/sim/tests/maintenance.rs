@@ -216,7 +216,7 @@ fn the_chapter_reaches_every_step() {
     tl.run_until(s(300));
     let steps = tl.steps();
     assert!(steps.iter().all(Option::is_some), "{steps:?}");
-    let times: Vec<SimTime> = steps.into_iter().flatten().collect();
+    let times: Vec<SimTime> = steps.into_iter().flatten().map(|s| s.moment).collect();
     assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
     assert!(ActionKind::from_name("drain").is_some());
 }

@@ -95,7 +95,7 @@ mod tests {
         tl.run_until(SimTime::from_secs(760));
         let log = tl.log();
         let steps = tl.steps();
-        let at = |n: usize| steps[n - 1].expect("the step's moment");
+        let at = |n: usize| steps[n - 1].expect("the step's moment").start;
         // Before any input aimed at a machine, no Node in particular.
         assert_eq!(story_node(log, SimTime::from_secs(75)), None);
         // Step 2 opens before node-1's shutdown: the story is about node-1.
@@ -129,9 +129,9 @@ mod tests {
                 && ready.last_heartbeat.text.starts_with("Mon, 02 Mar 2026 09:0")
         );
         assert!(v.taints.is_empty(), "the not-ready taint is gone once Ready");
-        // Right after registration (step 2 is shown just before the POST) the new Node is marked
-        // as changed, and not-ready tainted.
-        let step2 = tl.steps()[1].unwrap();
+        // Right after registration (step 2's lead-in starts just before the POST) the new Node is
+        // marked as changed, and not-ready tainted.
+        let step2 = tl.steps()[1].unwrap().start;
         assert!(inspect_node(&tl, "node-1", step2).is_none());
         let v = inspect_node(&tl, "node-1", step2 + secs(1)).unwrap();
         assert!(v.status_changed);

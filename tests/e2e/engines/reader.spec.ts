@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHAPTERS } from '../pages/chapters';
+import { anyNodeCard, nodeCardName, stepFacts } from '../pages/step-facts';
 import { baseUrl, expect, test } from './fixtures';
 import { CSP_REPORTS, PROVOKED, Reader } from './reader';
 import { Driver } from './webdriver';
@@ -13,7 +14,27 @@ import { Driver } from './webdriver';
 
 test.describe('a reader, in every engine', () => {
   for (const chapter of CHAPTERS) {
-    test(`${chapter.id}: opens at a linked step and plays to its end`, async ({ reader }) => {
+    test(`${chapter.id}: every step paused shows its moment; from a linked step it plays to its end`, async ({ reader }) => {
+      // A chapter link lands on step 1's moment; "Next step", paused, on each step's moment,
+      // where the stage shows what the step names (pages/step-facts.json: the Nodes' cards and
+      // the zones' states, the cheap part of what specs/steps.spec.ts checks in Chromium).
+      await reader.open(`./?chapter=${chapter.id}&autoplay=0&speed=60`);
+      for (const s of stepFacts(chapter.id)) {
+        if (s.step > 1) {
+          await reader.bar.getByRole('button', { name: 'Next step' }).click();
+        }
+        await reader.stepOf.expectText(`Step ${s.step} of ${chapter.steps}`);
+        await reader.expectClock((await reader.marker(s.step).attribute('data-clock')) as string);
+        for (const f of s.facts) {
+          if (f.zone !== undefined) {
+            await reader.root.locator(`.fleet-svg g.zone[data-zone="${f.zone}"] .zone-state`).expectText(f.state!);
+          } else if (f.node !== undefined) {
+            const name = f.exists === false ? anyNodeCard(f.node) : nodeCardName(f);
+            await reader.stage.getByRole('group', { name }).expectCount(f.exists === false ? 0 : 1);
+          }
+        }
+      }
+      await reader.play.expectVisible();
       await reader.open(`./?chapter=${chapter.id}&step=2&autoplay=0&speed=60`);
       await reader.chapterLink(chapter.n).expectAttribute('aria-current', 'page');
       await reader.status.expectText(new RegExp(`^Step 2 of ${chapter.steps}: `));
@@ -77,7 +98,7 @@ test.describe('a reader, in every engine', () => {
   });
 
   test('keyboard shortcuts: Space, arrows, speed keys and the shortcut sheet', async ({ reader }) => {
-    await reader.open('./?chapter=node-failure&autoplay=0');
+    await reader.open('./?chapter=node-failure&t=0&autoplay=0');
     const step1 = (await reader.marker(1).attribute('data-clock')) as string;
     const step2 = (await reader.marker(2).attribute('data-clock')) as string;
     await reader.main.focus();

@@ -28,8 +28,9 @@ export class QuizPage extends AppPage {
     return this.panel().getByRole('button', { name: 'Skip', exact: true });
   }
 
-  get close(): Locator {
-    return this.panel().getByRole('button', { name: 'Close', exact: true });
+  /** Under an answer's explanation: plays on. */
+  get continue(): Locator {
+    return this.panel().getByRole('button', { name: 'Continue', exact: true });
   }
 
   option(name: string): Locator {

@@ -67,10 +67,11 @@ test.describe('accessibility (axe)', () => {
   test('state changes are announced through one polite live region', async ({ page }) => {
     test.setTimeout(120_000);
     const app = new AppPage(page);
-    await app.goto('./?chapter=node-failure&step=3&autoplay=0&speed=10');
+    // Paused at step 2's moment (the kubelet just stopped; node-1 still Ready).
+    await app.goto('./?chapter=node-failure&step=2&autoplay=0&speed=10');
     await expect(page.locator('[aria-live]')).toHaveCount(1);
     await expect(app.status).toHaveAttribute('aria-live', 'polite');
-    await expect(app.status).toContainText('Step 3 of 6');
+    await expect(app.status).toContainText('Step 2 of 6');
     // Everything the region says, in order: a sentence may be replaced by the next one sooner
     // than a poll comes round on a busy machine, but it was said.
     await app.status.evaluate((region) => {
@@ -88,8 +89,8 @@ test.describe('accessibility (axe)', () => {
     await expect.poll(said, { timeout: 30_000 }).toContain('Step 4 of 6');
     // The eviction, 300 s of simulated time later (fast-forwarded through the quiet wait).
     await expect.poll(said, { timeout: 60_000 }).toContain('was evicted by the taint eviction controller.');
-    // Not a flood: from step 3 to the eviction the region changes five times (NotReady, steps
-    // 4, 5 and 6, the eviction; a busy frame may join two of them into one sentence).
+    // Not a flood: from step 2 to the eviction the region changes six times (step 3, NotReady,
+    // steps 4, 5 and 6, the eviction; a busy frame may join two of them into one sentence).
     const sentences = (await said()).split('\n');
     expect(sentences.length, sentences.join(' | ')).toBeLessThanOrEqual(6);
     app.expectNoErrors();

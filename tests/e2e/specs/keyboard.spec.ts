@@ -4,7 +4,7 @@ import { TimelinePage } from '../pages/timeline';
 test.describe('keyboard shortcuts', () => {
   test('Space plays and pauses, but clicks a focused button instead', async ({ page }) => {
     const tl = new TimelinePage(page);
-    await tl.goto('?chapter=node-failure&autoplay=0');
+    await tl.goto('?chapter=node-failure&t=0&autoplay=0');
     await tl.main.focus();
     await page.keyboard.press('Space');
     await expect(tl.pauseButton).toBeVisible();
@@ -27,7 +27,7 @@ test.describe('keyboard shortcuts', () => {
 
   test('← and → go to the previous and next step, except on the slider', async ({ page }) => {
     const tl = new TimelinePage(page);
-    await tl.goto('?chapter=node-failure&autoplay=0');
+    await tl.goto('?chapter=node-failure&t=0&autoplay=0');
     const [step1, step2] = [await tl.markerClock(1), await tl.markerClock(2)];
     await tl.main.focus();
     await page.keyboard.press('ArrowRight');
@@ -48,7 +48,7 @@ test.describe('keyboard shortcuts', () => {
 
   test('- + [ ] change the speed; shortcuts leave the speed select alone', async ({ page }) => {
     const tl = new TimelinePage(page);
-    await tl.goto('?chapter=node-failure&autoplay=0');
+    await tl.goto('?chapter=node-failure&t=0&autoplay=0');
     const speed = tl.speed.locator('option:checked');
     await expect(speed).toHaveText('1×');
     await tl.main.focus();
@@ -76,7 +76,7 @@ test.describe('keyboard shortcuts', () => {
 
   test('? opens the shortcut sheet; it keeps the focus, closes with Esc and gives the focus back', async ({ page }) => {
     const tl = new TimelinePage(page);
-    await tl.goto('?chapter=node-failure&autoplay=0');
+    await tl.goto('?chapter=node-failure&t=0&autoplay=0');
     await expect(tl.sheet).toBeHidden();
 
     await tl.nextStep.focus();

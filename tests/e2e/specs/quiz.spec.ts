@@ -42,12 +42,17 @@ test.describe('question mode', () => {
     await page.keyboard.press('Enter');
     await expect(quiz.status).toContainText('Right.');
     await expect(quiz.status).toContainText('--node-monitor-grace-period (50 s in Kubernetes 1.34)');
-    await expect(quiz.close).toBeFocused();
-    // The answer is given: the story plays on and shows it.
+    await expect(quiz.continue).toBeFocused();
+    // The answer is given: nothing is hidden any more, and the story waits while the reader
+    // reads why.
     await expect(page.locator('html')).not.toHaveAttribute('data-quiz-conceal');
     await expect(quiz.narration).toBeVisible();
     await quiz.expectProgressParam('r----');
-    await quiz.close.click();
+    await expect(quiz.playButton).toBeVisible();
+    // Continue (from the keyboard) plays on to show it; the explanation goes.
+    await page.keyboard.press('Enter');
+    await expect(quiz.pauseButton).toBeVisible();
+    await expect(quiz.panel()).not.toContainText('--node-monitor-grace-period');
     await expect(quiz.progress).toHaveText('Questions: 1 of 5 answered, 1 right');
     quiz.expectNoErrors();
   });
@@ -181,6 +186,25 @@ test.describe('question mode', () => {
     quiz.expectNoErrors();
   });
 
+  test('at 10x the explanation stays until Continue', async ({ page }) => {
+    const quiz = new QuizPage(page);
+    await quiz.goto(`${FAILURE}&step=2&speed=10`);
+    await expect(quiz.questionHeading(1, 5)).toBeVisible();
+    await quiz.option('Unknown').check();
+    await quiz.check.click();
+    await expect(quiz.continue).toBeFocused();
+    const clock = await quiz.clock.textContent();
+    // Frames go by; the playhead does not move, and the explanation stays.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+    await expect(quiz.clock).toHaveText(clock!);
+    await expect(quiz.panel()).toContainText('--node-monitor-grace-period');
+    await expect(quiz.playButton).toBeVisible();
+    await quiz.continue.click();
+    await expect(quiz.pauseButton).toBeVisible();
+    await expect(quiz.clock).not.toHaveText(clock!);
+    quiz.expectNoErrors();
+  });
+
   test('skipping plays on and gives the focus back', async ({ page }) => {
     const quiz = new QuizPage(page);
     await quiz.goto(`${FAILURE}&step=2&speed=0.1`);
@@ -213,7 +237,8 @@ test.describe('question mode', () => {
 
   test('the switch in the header turns question mode on and off', async ({ page }) => {
     const quiz = new QuizPage(page);
-    await quiz.goto('./?chapter=node-failure&step=2&autoplay=0');
+    // Paused at step 1's moment, before the first question's stop (step 2's lead-in).
+    await quiz.goto('./?chapter=node-failure&step=1&autoplay=0');
     await expect(quiz.switch).toHaveAttribute('aria-pressed', 'false');
     await expect(quiz.panel()).toHaveCount(0);
     await quiz.switch.click();
@@ -229,7 +254,8 @@ test.describe('question mode', () => {
     await quiz.goto(`${FAILURE}&step=6&speed=60&progress=rw-rr`);
     await expect(quiz.panel().getByRole('heading', { name: 'Your answers in this chapter' })).toBeVisible({ timeout: 30_000 });
     await expect(quiz.panel()).toContainText('Worth another look:');
-    const again = quiz.panel().getByRole('link', { name: 'Play from step 2' });
+    // Each link names its step: the number and the title.
+    const again = quiz.panel().getByRole('link', { name: 'Play from step 2: The kubelet on node-1 stops', exact: true });
     await expect(again).toHaveCount(1);
     const href = new URL((await again.getAttribute('href')) ?? '', page.url());
     expect(href.searchParams.get('progress')).toBe('r--rr');
@@ -273,7 +299,7 @@ test.describe('question mode', () => {
     await expect(quiz.questionHeading(3, 5)).toBeVisible();
     await quiz.screenshot('quiz-question-en');
     await quiz.check.click();
-    await expect(quiz.close).toBeVisible();
+    await expect(quiz.continue).toBeVisible();
     await quiz.screenshot('quiz-result-en');
   });
 

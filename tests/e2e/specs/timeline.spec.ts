@@ -55,8 +55,13 @@ test.describe('timeline bar', () => {
 
   test('next and previous step move the clock to the step moments', async ({ page }) => {
     const tl = new TimelinePage(page);
+    // A chapter link lands on step 1's moment.
     await tl.goto('?chapter=node-failure&autoplay=0');
     await expect(tl.markers).toHaveCount(6);
+    await tl.expectClock(await tl.markerClock(1));
+    await expect(tl.marker(1)).toHaveAttribute('aria-current', 'step');
+    // From the very start, "Next step" walks every step's moment.
+    await tl.goto('?chapter=node-failure&t=0&autoplay=0');
     const moments = [];
     for (let n = 1; n <= 6; n++) {
       moments.push(await tl.markerClock(n));
@@ -88,7 +93,7 @@ test.describe('timeline bar', () => {
   test("steps the reader's actions prevented are shown as not reached and skipped", async ({ page }) => {
     const tl = new TimelinePage(page);
     // The kubelet comes back at 2m30s: no unreachable taints, no eviction, no replacement.
-    await tl.goto('?chapter=node-failure&actions=start-kubelet:node-1@2m30s&autoplay=0');
+    await tl.goto('?chapter=node-failure&actions=start-kubelet:node-1@2m30s&t=0&autoplay=0');
     await expect(tl.markers).toHaveCount(6);
     for (const n of [4, 5, 6]) {
       await expect(tl.marker(n)).toHaveAttribute('aria-disabled', 'true');

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{Anchor, Chapter, ReplicaSetSpec, Scenario, step};
+use super::{Anchor, Chapter, LANDED, ReplicaSetSpec, Scenario, step, step_after};
 use crate::action::{Action, ActionKind, Budget, DrainFlags};
 use crate::machine::MachineSpec;
 use crate::objects::IntOrPercent;
@@ -27,13 +27,13 @@ pub(super) fn maintenance() -> Scenario {
             Action::on(ActionKind::Uncordon, "node-1", SimTime::from_secs(240)),
         ],
         steps: vec![
-            step(Anchor::Input(ActionKind::CreatePdb(Budget::default())), secs(1)),
-            step(Anchor::Input(ActionKind::Cordon), millis(500)),
-            step(Anchor::Input(ActionKind::Drain(DrainFlags::default())), millis(500)),
+            step_after(Anchor::Input(ActionKind::CreatePdb(Budget::default())), secs(1), LANDED),
+            step_after(Anchor::Input(ActionKind::Cordon), millis(500), LANDED),
+            step_after(Anchor::Input(ActionKind::Drain(DrainFlags::default())), millis(500), LANDED),
             step(Anchor::At(secs(DRAIN_AT) + secs(2)), Duration::ZERO),
-            step(Anchor::Kubectl { contains: "evicting pod" }, millis(500)),
-            step(Anchor::Kubectl { contains: " drained" }, secs(1)),
-            step(Anchor::Input(ActionKind::Uncordon), millis(500)),
+            step_after(Anchor::Kubectl { contains: "evicting pod" }, millis(500), millis(300)),
+            step(Anchor::Kubectl { contains: " drained" }, millis(500)),
+            step_after(Anchor::Input(ActionKind::Uncordon), millis(500), LANDED),
         ],
         duration: secs(300),
     }
