@@ -2,7 +2,10 @@
 //! no cluster state of its own: see [`state::AppCtx`].
 //!
 //! Layout, wide screen first: the header with the chapters; then two columns, the stage, timeline
-//! and sandbox on the left, narration and inspector on the right. Below 960 px the columns stack.
+//! and sandbox on the left, narration and inspector on the right, the timeline held at the
+//! window's foot. Up to 960 px the parts stack: the step's title, the stage (a window onto its
+//! drawing), the timeline, then the rest. An embed in a docs column fills its frame: the stage and
+//! the story side by side, the timeline across the foot (style/layout.css, style/embed.css).
 
 pub mod chrome;
 mod compute;

@@ -185,8 +185,17 @@ pub fn Narration() -> impl IntoView {
             .collect_view()
     };
 
+    // On narrow screens the step's text is a tap away (style/panels.css shows the button there
+    // only; wide screens show the text whatever it says).
+    let open = RwSignal::new(false);
+
     view! {
-        <section class="narration panel" class:departed=move || departed.get() aria-labelledby="narration-title">
+        <section
+            class="narration panel"
+            class:departed=move || departed.get()
+            class:open=move || open.get()
+            aria-labelledby="narration-title"
+        >
             <p class="step-of" hidden=move || departed.get()>
                 {step_of}
             </p>
@@ -197,47 +206,58 @@ pub fn Narration() -> impl IntoView {
                 <h2 id="narration-title">{title}</h2>
                 {title_sizers}
             </div>
-            <div class="narration-room">
-                <div
-                    class="step-body narration-body"
-                    inner_html=body
-                    on:mouseover=move |ev: leptos::ev::MouseEvent| ctx.highlight.set(term_at(&ev))
-                    on:focusin=move |ev: leptos::ev::FocusEvent| ctx.highlight.set(term_at(&ev))
-                    on:mouseout=move |_| ctx.highlight.set(None)
-                    on:focusout=move |_| ctx.highlight.set(None)
-                ></div>
-                {body_sizers}
-            </div>
-            <Show
-                when=move || step_reached(step.get()) || departed.get()
-                fallback=move || view! { <p class="not-reached">{move || ctx.lang.get().text(Key::StepNotReached)}</p> }
+            <button
+                type="button"
+                class="secondary narration-toggle"
+                aria-expanded=move || open.get().to_string()
+                aria-controls="narration-more"
+                on:click=move |_| open.update(|o| *o = !*o)
             >
-                <p class="play-from" hidden=move || departed.get()>
-                    <a
-                        href=move || link(step.get())
-                        on:click=move |ev: leptos::ev::MouseEvent| {
-                            if plain_click(&ev) {
-                                ev.prevent_default();
-                                play_from(ctx, step.get_untracked());
+                {move || ctx.lang.get().text(Key::ReadStep)}
+            </button>
+            <div id="narration-more" class="narration-more">
+                <div class="narration-room">
+                    <div
+                        class="step-body narration-body"
+                        inner_html=body
+                        on:mouseover=move |ev: leptos::ev::MouseEvent| ctx.highlight.set(term_at(&ev))
+                        on:focusin=move |ev: leptos::ev::FocusEvent| ctx.highlight.set(term_at(&ev))
+                        on:mouseout=move |_| ctx.highlight.set(None)
+                        on:focusout=move |_| ctx.highlight.set(None)
+                    ></div>
+                    {body_sizers}
+                </div>
+                <Show
+                    when=move || step_reached(step.get()) || departed.get()
+                    fallback=move || view! { <p class="not-reached">{move || ctx.lang.get().text(Key::StepNotReached)}</p> }
+                >
+                    <p class="play-from" hidden=move || departed.get()>
+                        <a
+                            href=move || link(step.get())
+                            on:click=move |ev: leptos::ev::MouseEvent| {
+                                if plain_click(&ev) {
+                                    ev.prevent_default();
+                                    play_from(ctx, step.get_untracked());
+                                }
                             }
-                        }
-                    >
-                        <span aria-hidden="true" class="play-glyph">
-                            "▶"
-                        </span>
-                        {move || ctx.lang.get().text(Key::PlayFromThisStep)}
-                    </a>
-                </p>
-            </Show>
-            <nav class="step-list" class:story=move || departed.get() aria-label=move || ctx.lang.get().text(Key::StepsNav)>
-                <h3 class="story-head" hidden=move || !departed.get()>
-                    {move || ctx.lang.get().text(Key::AccountStory)}
-                </h3>
-                <p class="story-help" hidden=move || !departed.get()>
-                    {move || ctx.lang.get().text(Key::AccountStoryHelp)}
-                </p>
-                <ol>{list}</ol>
-            </nav>
+                        >
+                            <span aria-hidden="true" class="play-glyph">
+                                "▶"
+                            </span>
+                            {move || ctx.lang.get().text(Key::PlayFromThisStep)}
+                        </a>
+                    </p>
+                </Show>
+                <nav class="step-list" class:story=move || departed.get() aria-label=move || ctx.lang.get().text(Key::StepsNav)>
+                    <h3 class="story-head" hidden=move || !departed.get()>
+                        {move || ctx.lang.get().text(Key::AccountStory)}
+                    </h3>
+                    <p class="story-help" hidden=move || !departed.get()>
+                        {move || ctx.lang.get().text(Key::AccountStoryHelp)}
+                    </p>
+                    <ol>{list}</ol>
+                </nav>
+            </div>
         </section>
     }
 }

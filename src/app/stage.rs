@@ -32,6 +32,7 @@ pub fn Stage() -> impl IntoView {
             if el.client_width() > 0 {
                 width.set((f64::from(el.client_width()), window_width()));
             }
+            focusable_if_scrolling(&el);
         });
     });
     let resize = window_event_listener(ev::resize, move |_| {
@@ -112,6 +113,9 @@ pub fn Stage() -> impl IntoView {
                         focus_toggle(&layer);
                     }
                 }
+                if machines && let Some(el) = section.get_untracked() {
+                    focusable_if_scrolling(&el);
+                }
             });
             layer
         });
@@ -143,6 +147,18 @@ pub fn Stage() -> impl IntoView {
             </svg>
             <p class="stage-caption">{caption}</p>
         </section>
+    }
+}
+
+/// Where the stage is a window onto a taller drawing (narrow screens, an embed: style/layout.css),
+/// the keyboard can reach it to scroll it; elsewhere it is no stop on the way.
+pub(super) fn focusable_if_scrolling(el: &web_sys::HtmlElement) {
+    if el.scroll_height() > el.client_height() + 1 {
+        if !el.has_attribute("tabindex") {
+            let _ = el.set_attribute("tabindex", "0");
+        }
+    } else if el.has_attribute("tabindex") {
+        let _ = el.remove_attribute("tabindex");
     }
 }
 

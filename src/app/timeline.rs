@@ -25,8 +25,16 @@ const SHEET_ID: &str = "shortcut-sheet";
 const HELP_ID: &str = "tl-help";
 /// The id of the text explaining an unreached step.
 const NOT_REACHED_ID: &str = "tl-not-reached";
-/// A step marker's width plus the least gap between two, in CSS pixels.
-const MARKER_PITCH: f64 = 28.0;
+/// A step mark's width plus the least gap between two, in CSS pixels: with a mouse (the dot and a
+/// gap that keeps two dots apart), and on a phone (the 44 px hit area, style/phone.css).
+const MARKER_PITCH: f64 = 32.0;
+const MARKER_PITCH_PHONE: f64 = 44.0;
+
+/// The least distance between two step marks' centres at the window's width now.
+fn marker_pitch() -> f64 {
+    let phone = window().match_media("(max-width: 767px)").ok().flatten().is_some_and(|m| m.matches());
+    if phone { MARKER_PITCH_PHONE } else { MARKER_PITCH }
+}
 
 thread_local! {
     /// What had the focus when the shortcut sheet opened: it gets it back when the sheet closes.
@@ -220,26 +228,31 @@ pub fn TimelineBar() -> impl IntoView {
     let skip_quiet = Memo::new(move |_| ctx.playback.with(|p| p.skip_quiet));
     let played = move || format!("{:.3}%", track::fraction(ctx.t(), track.with(|tr| tr.end)) * 100.0);
 
-    // Step markers, spread apart at the track's measured width.
+    // Step marks, spread apart at the track's measured width (neighbours grouped where even
+    // that leaves too little room).
     let track_ref = NodeRef::<leptos::html::Div>::new();
     let width = RwSignal::new(0.0);
     track_ref.on_load(move |el| observe_width(el.into(), width));
-    let marker_x = Memo::new(move |_| {
+    let slots = Memo::new(move |_| {
         let w = width.get();
         track.with(|tr| {
             let wanted: Vec<f64> = tr.markers.iter().map(|m| m.pos * w).collect();
-            let laid = track::spread(&wanted, w, MARKER_PITCH);
-            tr.markers.iter().zip(wanted).zip(laid).map(|((m, at), x)| (at, x, m.t.is_some())).collect::<Vec<_>>()
+            track::lay_out_marks(&wanted, w, marker_pitch())
         })
     });
-    // A pin from each reached step's marker down to its moment on the track.
+    // A pin from each mark down to the moment of each reached step it stands for.
     let pins = move || {
-        marker_x.with(|xs| {
-            xs.iter()
-                .filter(|(_, _, reached)| *reached)
-                .map(|(at, x, _)| format!("M{x:.1} 0L{at:.1} 10"))
-                .collect::<Vec<_>>()
-                .join(" ")
+        let w = width.get();
+        slots.with(|slots| {
+            track.with(|tr| {
+                let mut d = String::new();
+                for s in slots {
+                    for m in tr.markers[s.first..=s.last].iter().filter(|m| m.t.is_some()) {
+                        d.push_str(&format!("M{:.1} 0L{:.1} 10", s.x, m.pos * w));
+                    }
+                }
+                d
+            })
         })
     };
 
@@ -281,51 +294,100 @@ pub fn TimelineBar() -> impl IntoView {
             .collect_view()
     };
 
+    // What a step's mark says of it: its name, its title with its moment, whether it can be
+    // chosen (found, or pending while the story is computed), and its moment.
+    let describe = move |lang: crate::i18n::Lang, m: &track::Marker| {
+        let n = m.n;
+        let title_text = lang.chapter(ctx.chapter.get()).steps.get(n - 1).map(|s| s.title).unwrap_or_default();
+        // Not found yet, while the story is still computed: it may happen, and choosing it
+        // computes up to it (as the narration's step list does).
+        let pending = m.t.is_none() && computing.get();
+        let title = match m.t {
+            Some(at) => lang.fill(Key::StepMarkerTitle, &[&n.to_string(), title_text, &at.clock_label()]),
+            None if pending => lang.fill(Key::StepPendingTitle, &[&n.to_string(), title_text]),
+            None => lang.text(Key::StepNotReached).to_string(),
+        };
+        (title, pending)
+    };
+
     let markers = move || {
         let lang = ctx.lang.get();
-        let texts = lang.chapter(ctx.chapter.get());
-        track.with(|tr| {
-            tr.markers
-                .iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    let n = m.n;
-                    let name = lang.fill(Key::StepLabel, &[&n.to_string()]);
-                    let title_text = texts.steps.get(n - 1).map(|s| s.title).unwrap_or_default();
-                    // Not found yet, while the story is still computed: it may happen, and
-                    // choosing it computes up to it (as the narration's step list does).
-                    let pending = m.t.is_none() && computing.get();
-                    let title = match m.t {
-                        Some(at) => lang.fill(Key::StepMarkerTitle, &[&n.to_string(), title_text, &at.clock_label()]),
-                        None if pending => lang.fill(Key::StepPendingTitle, &[&n.to_string(), title_text]),
-                        None => lang.text(Key::StepNotReached).to_string(),
-                    };
-                    let found = m.t.is_some();
-                    let reached = found || pending;
-                    let left = move || format!("{:.1}px", marker_x.with(|xs| xs.get(i).map_or(0.0, |p| p.1)));
-                    view! {
-                        <button
-                            type="button"
-                            class="tl-marker"
-                            class:unreached=!reached
-                            class:pending=pending
-                            class:passed=move || { found && current.get() >= n }
-                            style:left=left
-                            aria-label=name
-                            title=title
-                            aria-disabled=(!reached).then_some("true")
-                            aria-describedby=(!reached).then_some(NOT_REACHED_ID)
-                            aria-current=move || (found && current.get() == n).then_some("step")
-                            data-clock=m.t.map(SimTime::clock_label)
-                            on:click=move |_| {
-                                ctx.seek_step(n);
+        slots.with(|slots| {
+            track.with(|tr| {
+                slots
+                    .iter()
+                    .map(|slot| {
+                        let left = format!("{:.1}px", slot.x);
+                        if slot.is_group() {
+                            // A menu of its steps (the system's own picker on a phone); choosing
+                            // one goes there, and the mark reads its steps' numbers again.
+                            let (first, last) = (tr.markers[slot.first].n, tr.markers[slot.last].n);
+                            let name = lang.fill(Key::StepGroup, &[&first.to_string(), &last.to_string()]);
+                            let options = tr.markers[slot.first..=slot.last]
+                                .iter()
+                                .map(|m| {
+                                    let (title, pending) = describe(lang, m);
+                                    view! {
+                                        <option value=m.n.to_string() disabled=m.t.is_none() && !pending>
+                                            {title}
+                                        </option>
+                                    }
+                                })
+                                .collect_view();
+                            return view! {
+                                <select
+                                    class="tl-marker tl-group"
+                                    class:passed=move || { current.get() >= last }
+                                    class:holds-current=move || (first..=last).contains(&current.get())
+                                    style:left=left
+                                    aria-label=name
+                                    on:change=move |ev| {
+                                        let select = event_target::<web_sys::HtmlSelectElement>(&ev);
+                                        if let Ok(n) = select.value().parse::<usize>() {
+                                            ctx.seek_step(n);
+                                        }
+                                        select.set_value("");
+                                    }
+                                >
+                                    <option value="" selected hidden>
+                                        {format!("{first}–{last}")}
+                                    </option>
+                                    {options}
+                                </select>
                             }
-                        >
-                            {n}
-                        </button>
-                    }
-                })
-                .collect_view()
+                            .into_any();
+                        }
+                        let m = tr.markers[slot.first];
+                        let n = m.n;
+                        let name = lang.fill(Key::StepLabel, &[&n.to_string()]);
+                        let (title, pending) = describe(lang, &m);
+                        let found = m.t.is_some();
+                        let reached = found || pending;
+                        view! {
+                            <button
+                                type="button"
+                                class="tl-marker"
+                                class:unreached=!reached
+                                class:pending=pending
+                                class:passed=move || { found && current.get() >= n }
+                                style:left=left
+                                aria-label=name
+                                title=title
+                                aria-disabled=(!reached).then_some("true")
+                                aria-describedby=(!reached).then_some(NOT_REACHED_ID)
+                                aria-current=move || (found && current.get() == n).then_some("step")
+                                data-clock=m.t.map(SimTime::clock_label)
+                                on:click=move |_| {
+                                    ctx.seek_step(n);
+                                }
+                            >
+                                <span class="tl-dot">{n}</span>
+                            </button>
+                        }
+                        .into_any()
+                    })
+                    .collect_view()
+            })
         })
     };
 

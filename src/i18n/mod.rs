@@ -265,6 +265,9 @@ keys! {
     StepLabel,
     StepOf,
     PlayFromThisStep,
+    /// The narration's disclosure button on narrow screens (the step's text, the Play-from link
+    /// and the step list behind it).
+    ReadStep,
     LinkCopied,
     StepNotReached,
     PreviousStep,
@@ -491,6 +494,8 @@ keys! {
     TimelineRegion,
     SpeedValue,
     StepMarkerTitle,
+    /// A timeline mark that stands for several steps too close together to mark one by one.
+    StepGroup,
     /// A step marker's title while the fleet's story is still computed up to it.
     StepPendingTitle,
     ShortcutsOnTimeline,

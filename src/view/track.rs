@@ -496,6 +496,44 @@ pub fn spread(wanted: &[f64], width: f64, size: f64) -> Vec<f64> {
     x
 }
 
+/// A place on the track for one step's mark, or for a group of neighbouring steps' marks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MarkSlot {
+    /// The first and last markers it stands for (indices into the track's markers).
+    pub first: usize,
+    pub last: usize,
+    /// Its centre, in the track's pixels.
+    pub x: f64,
+}
+
+impl MarkSlot {
+    /// Whether it stands for more than one step.
+    pub fn is_group(&self) -> bool {
+        self.last > self.first
+    }
+}
+
+/// Lays out the marks of markers wanted at `wanted` (centres in track order) on a track `width`
+/// wide, each `size` wide: spread apart as [`spread`] does while they fit, each pinned to its
+/// moment; where they do not fit, the two neighbours whose moments are closest become one group
+/// mark (standing between them), again and again, until the marks fit. A track not measured yet
+/// (`width` 0) groups nothing.
+pub fn lay_out_marks(wanted: &[f64], width: f64, size: f64) -> Vec<MarkSlot> {
+    let mut groups: Vec<(usize, usize)> = (0..wanted.len()).map(|i| (i, i)).collect();
+    let centre = |g: &(usize, usize)| (wanted[g.0] + wanted[g.1]) / 2.0;
+    if width > 0.0 && size > 0.0 {
+        let room = ((width / size).floor() as usize).max(1);
+        while groups.len() > room {
+            let gap = |i: usize| centre(&groups[i + 1]) - centre(&groups[i]);
+            let k = (0..groups.len() - 1).min_by(|&a, &b| gap(a).total_cmp(&gap(b))).unwrap_or(0);
+            groups[k].1 = groups[k + 1].1;
+            groups.remove(k + 1);
+        }
+    }
+    let xs = spread(&groups.iter().map(centre).collect::<Vec<_>>(), width, size);
+    groups.into_iter().zip(xs).map(|((first, last), x)| MarkSlot { first, last, x }).collect()
+}
+
 /// A playback rate for people: `×2.5`-style numbers, whole above 10.
 pub fn rate_label(rate: f64) -> String {
     if rate >= 10.0 {
@@ -749,6 +787,33 @@ mod tests {
         ];
         assert_eq!(tick_path(&ticks, Kubelet, 2.0, 18.0), "M0.0 2V18 M250.0 2V18");
         assert_eq!(tick_path(&ticks, Timeout, 0.0, 20.0), "");
+    }
+
+    #[test]
+    fn marks_are_grouped_only_where_they_cannot_be_spread() {
+        let at = |slots: &[MarkSlot]| slots.iter().map(|s| (s.first, s.last, s.x)).collect::<Vec<_>>();
+        // Room for both: two marks, where they want to be.
+        assert_eq!(at(&lay_out_marks(&[100.0, 300.0], 400.0, 44.0)), vec![(0, 0, 100.0), (1, 1, 300.0)]);
+        // Close together but room to spread: spread, not grouped.
+        assert_eq!(
+            at(&lay_out_marks(&[100.0, 101.0, 102.0], 400.0, 44.0)),
+            vec![(0, 0, 100.0), (1, 1, 144.0), (2, 2, 188.0)]
+        );
+        // Four marks, room for three: the two closest moments (1 and 2) share a mark between them.
+        let slots = lay_out_marks(&[20.0, 200.0, 204.0, 380.0], 132.0, 44.0);
+        assert_eq!(slots.iter().map(|s| (s.first, s.last)).collect::<Vec<_>>(), vec![(0, 0), (1, 2), (3, 3)]);
+        assert!(slots[1].is_group() && !slots[0].is_group());
+        assert!(slots.windows(2).all(|w| w[1].x - w[0].x >= 44.0 - 1e-9), "{slots:?}");
+        // Ten marks on a phone's track: every mark (single or group) a 44 px target, none outside.
+        let wanted: Vec<f64> =
+            [0.05, 0.1, 0.12, 0.14, 0.16, 0.5, 0.52, 0.8, 0.81, 0.95].iter().map(|f| f * 342.0).collect();
+        let slots = lay_out_marks(&wanted, 342.0, 44.0);
+        assert_eq!(slots.len(), 7);
+        assert_eq!(slots.iter().map(|s| s.last - s.first + 1).sum::<usize>(), 10, "every step has a mark");
+        assert!(slots.windows(2).all(|w| w[1].x - w[0].x >= 44.0 - 1e-9 && w[1].first == w[0].last + 1));
+        assert!(slots[0].x >= 22.0 && slots[6].x <= 342.0 - 22.0);
+        // Not measured yet: nothing grouped.
+        assert_eq!(lay_out_marks(&[0.0, 0.0, 0.0], 0.0, 44.0).len(), 3);
     }
 
     #[test]

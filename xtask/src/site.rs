@@ -4,9 +4,9 @@
 //!    replaces the `<!-- nodeline:poster -->` mark in `index.html`;
 //! 2. trunk's inline loader script moves into its own file (`nodeline-start-HASH.js`), so the
 //!    page runs under `script-src 'self' 'wasm-unsafe-eval'` with no hash or `'unsafe-inline'`;
-//! 3. trunk's style sheets (one per file in `style/`) become one file (`nodeline-HASH.css`): on a
-//!    phone's slow network every render-blocking request costs a round trip before the first
-//!    paint;
+//! 3. trunk's style sheets (one per file in `style/`) become one file (`nodeline-HASH.css`), without
+//!    their comments and indentation: on a phone's slow network every render-blocking request
+//!    costs a round trip before the first paint;
 //! 4. the poster's script (`nodeline::view::poster::script`: the poster shows the chapter and step
 //!    the link names while the app loads) goes into its own file, `nodeline-poster-HASH.js`, loaded
 //!    first in `<head>`;
@@ -134,8 +134,39 @@ fn poster_script(page: &str) -> Result<(String, (String, String))> {
     Ok((out, (name, body)))
 }
 
+/// A style sheet without its comments, its lines' indentation and its blank lines (what is left
+/// ends with a newline): the sheets explain themselves at length, and the page should not carry
+/// that. Text in quotes is kept as it is.
+fn compact_css(css: &str) -> String {
+    let mut bare = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(i) = rest.find(['/', '"', '\'']) {
+        let (before, from) = rest.split_at(i);
+        bare.push_str(before);
+        if let Some(comment) = from.strip_prefix("/*") {
+            rest = comment.find("*/").map_or("", |end| &comment[end + 2..]);
+        } else if let Some(after) = from.strip_prefix('/') {
+            bare.push('/');
+            rest = after;
+        } else {
+            let quote = &from[..1];
+            let end = from[1..].find(quote).map_or(from.len(), |e| e + 2);
+            bare.push_str(&from[..end]);
+            rest = &from[end..];
+        }
+    }
+    bare.push_str(rest);
+    let mut out = String::with_capacity(bare.len());
+    for line in bare.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// Joins the page's style sheets, in their order, into one file in `dist` (`nodeline-style-HASH.css`,
-/// with its integrity value) linked where the first was; the separate files are removed.
+/// with its integrity value, each sheet compacted by [`compact_css`]) linked where the first was;
+/// the separate files are removed.
 fn one_style_sheet(dist: &Path, page: &str) -> Result<String> {
     let sheets: Vec<_> = tags(page, "link").into_iter().filter(|t| t.attr("rel") == Some("stylesheet")).collect();
     if sheets.len() < 2 {
@@ -150,8 +181,7 @@ fn one_style_sheet(dist: &Path, page: &str) -> Result<String> {
             bail!("index.html: style sheet {href:?} is not a file next to the page");
         }
         css.push_str(&format!("/* {} */\n", name.split('-').next().unwrap_or(name)));
-        css.push_str(read(&dist.join(name))?.trim_end());
-        css.push('\n');
+        css.push_str(&compact_css(&read(&dist.join(name))?));
         files.push(name.to_owned());
     }
     let name = format!("{STYLE_PREFIX}{}.css", short_hash(css.as_bytes()));
@@ -284,7 +314,11 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         let dir = std::env::temp_dir().join(format!("xtask-site-css-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("main-1.css"), "body { margin: 0 }\n").unwrap();
+        std::fs::write(
+            dir.join("main-1.css"),
+            "/* The page. */\nbody {\n  margin: 0; /* none */\n\n  content: \"/* kept */\";\n}\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("stage-2.css"), ".stage { color: red }\n").unwrap();
         let page = r#"<head><link rel="icon" href="./f.svg"/><link rel="stylesheet" href="./main-1.css" integrity="sha384-a"/>
 <link rel="stylesheet" href="./stage-2.css" integrity="sha384-b"/><title>x</title></head>"#;
@@ -294,7 +328,10 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         let name = sheets[0].attr("href").unwrap().trim_start_matches("./").to_owned();
         assert!(name.starts_with(STYLE_PREFIX), "{name}");
         let css = std::fs::read_to_string(dir.join(&name)).unwrap();
-        assert_eq!(css, "/* main */\nbody { margin: 0 }\n/* stage */\n.stage { color: red }\n");
+        assert_eq!(
+            css,
+            "/* main */\nbody {\nmargin: 0;\ncontent: \"/* kept */\";\n}\n/* stage */\n.stage { color: red }\n"
+        );
         assert_eq!(sheets[0].attr("integrity"), Some(sri(css.as_bytes()).as_str()));
         assert!(out.contains(r#"<link rel="icon" href="./f.svg"/>"#) && out.contains("<title>x</title>"));
         assert!(!dir.join("main-1.css").exists() && !dir.join("stage-2.css").exists());

@@ -39,6 +39,16 @@ impl Layout {
         if px > 0.0 && (px < Layout::BREAKPOINT || phone) { Layout::Narrow } else { Layout::Wide }
     }
 
+    /// The advance of one character of the drawing's monospace text, in user units: the wide
+    /// drawing sets it at 11 units, the narrow one at 10 (style/stage.css), so that each is at
+    /// least 12 CSS px where the page gives the stage its room.
+    pub(super) fn ch_mono(self) -> f32 {
+        match self {
+            Layout::Wide => CH_MONO * 1.1,
+            Layout::Narrow => CH_MONO,
+        }
+    }
+
     /// The view box width, in user units. The narrow one is drawn at least 1.2 times larger on a
     /// 360 px phone (its stage is 326 px wide), so the 10-unit text is 12 CSS px.
     pub fn width(self) -> f32 {
@@ -72,10 +82,10 @@ struct MachineMetrics {
 }
 
 impl MachineMetrics {
-    fn of(m: &MachineView, volumes: usize, w: f32) -> MachineMetrics {
+    fn of(m: &MachineView, volumes: usize, w: f32, ch_mono: f32) -> MachineMetrics {
         let n = m.containers.len();
         MachineMetrics {
-            header: if ip_inline(m, w) { 26.0 } else { 40.0 },
+            header: if ip_inline(m, w, ch_mono) { 26.0 } else { 40.0 },
             cni: !m.cni_ready,
             rows: if n > MAX_CONTAINER_ROWS { MAX_CONTAINER_ROWS } else { n },
             volumes,
@@ -95,12 +105,13 @@ impl MachineMetrics {
     }
 }
 
-fn ip_inline(m: &MachineView, w: f32) -> bool {
-    (m.name.chars().count() as f32 * 7.8 + m.ip.chars().count() as f32 * CH_MONO + 40.0) <= w
+fn ip_inline(m: &MachineView, w: f32, ch_mono: f32) -> bool {
+    (m.name.chars().count() as f32 * 7.8 + m.ip.chars().count() as f32 * ch_mono + 40.0) <= w
 }
 
-fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, lang: Lang) -> MachineBox {
-    let metrics = MachineMetrics::of(m, volumes.len(), rect.w);
+fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, layout: Layout, lang: Lang) -> MachineBox {
+    let ch_mono = layout.ch_mono();
+    let metrics = MachineMetrics::of(m, volumes.len(), rect.w, ch_mono);
     let inner_w = rect.w - 2.0 * PAD;
     let x = rect.x + PAD;
     let part = |text: &str| lang.fill(Key::StagePart, &[&m.name, text]);
@@ -153,7 +164,7 @@ fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, lang: La
     let mut ry = cy + 18.0;
     for c in m.containers.iter().take(shown) {
         let r = Rect::new(list_rect.x, ry, list_rect.w, ROW_H);
-        rows.push((r, fit(&format!("{}/{}", c.pod, c.name), r.w - 22.0, CH_MONO)));
+        rows.push((r, fit(&format!("{}/{}", c.pod, c.name), r.w - 22.0, ch_mono)));
         ry += ROW_H + 2.0;
     }
     let more = (n > shown).then(|| {
@@ -177,7 +188,7 @@ fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, lang: La
             let r = Rect::new(x, vy, inner_w, ROW_H);
             vy += ROW_H + GAP;
             let object = format!("VolumeAttachment//{}", v.attachment);
-            VolumeRow { rect: r, text: fit(&text, inner_w - 30.0, CH_MONO), attached: v.attached, label, object }
+            VolumeRow { rect: r, text: fit(&text, inner_w - 30.0, ch_mono), attached: v.attached, label, object }
         })
         .collect();
 
@@ -262,15 +273,18 @@ impl Scene {
         };
         let volumes: Vec<Vec<AttachedVolume>> =
             views.iter().map(|m| attached_volumes(&snapshot, &m.hostname)).collect();
-        let mh =
-            views.iter().zip(&volumes).map(|(m, v)| MachineMetrics::of(m, v.len(), mw).height()).fold(0.0f32, f32::max);
+        let mh = views
+            .iter()
+            .zip(&volumes)
+            .map(|(m, v)| MachineMetrics::of(m, v.len(), mw, layout.ch_mono()).height())
+            .fold(0.0f32, f32::max);
         let mut boxes = Vec::with_capacity(count);
         for (i, m) in views.iter().enumerate() {
             let (row, col) = (i / cols, i % cols);
             let in_row = (count - row * cols).min(cols) as f32;
             let row_w = in_row * mw + (in_row - 1.0) * 12.0;
             let x = if narrow { PAD } else { ((width - row_w) / 2.0).floor() + col as f32 * (mw + 12.0) };
-            boxes.push(machine_box(m, &volumes[i], Rect::new(x, PAD + row as f32 * (mh + 12.0), mw, mh), lang));
+            boxes.push(machine_box(m, &volumes[i], Rect::new(x, PAD + row as f32 * (mh + 12.0), mw, mh), layout, lang));
         }
         let machines_bottom = boxes.iter().map(|b| b.rect.bottom()).fold(PAD, f32::max);
 
@@ -493,7 +507,7 @@ mod tests {
             powered_off: false,
             zone: String::new(),
         };
-        let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Lang::En);
+        let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Layout::Wide, Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);
         assert_eq!(b.kubelet.text, "kubelet exited, systemd restarts it in 10 s");
         assert_eq!(b.runtime.chip.health, Health::Down);

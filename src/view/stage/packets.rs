@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use super::geometry::{CH_MONO, Pt, round, round_pt};
+use super::geometry::{Pt, round, round_pt};
 use super::scene::{Scene, Sender};
 use crate::i18n::{Key, Lang};
 use crate::sim::{HEARTBEAT_TIMEOUT, Log, Outcome, Request, SimTime};
@@ -188,7 +188,7 @@ pub fn packets(log: &Log, t: SimTime, timing: Timing, scene: &Scene, lang: Lang)
         let pos = round_pt(line.route.at(eased));
         let text = format!("{} {}", r.method.as_str(), short_path(&r.path));
         let chars = text.chars().count() + code.as_ref().map(|c| c.chars().count() + 1).unwrap_or(0);
-        let label_w = round(chars as f32 * CH_MONO + 10.0);
+        let label_w = round(chars as f32 * scene.layout.ch_mono() + 10.0);
         // Packets on the same line stack their labels so a burst stays legible.
         let stack = match per_line.iter_mut().find(|(l, _)| *l == li) {
             Some((_, n)) => {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::geometry::{CH_MONO, CH_SANS, Pt, Rect, fit, round_rect};
+use super::geometry::{CH_SANS, Pt, Rect, fit, round_rect};
 use super::layout::{Layout, PAD};
 use super::packets::{TRAVEL, Timing};
 use super::scene::{BudgetCard, Chip, Health, LeaseCard, NodeCard, PodRow, PodsToggle, Store};
@@ -63,6 +63,7 @@ pub(super) fn store(
     let now = snapshot.wall();
     let width = layout.width();
     let narrow = layout == Layout::Narrow;
+    let ch_mono = layout.ch_mono();
     let inner = top + 26.0;
     // Columns: nodes, the lease namespace, pods (side by side, or stacked).
     let (node_col, lease_col, pod_col) = if narrow {
@@ -89,8 +90,8 @@ pub(super) fn store(
         for taint in &node.spec.taints {
             let full = taint.display();
             let text = full.strip_prefix("node.kubernetes.io/").unwrap_or(&full).to_string();
-            let text = fit(&text, node_col.w - 2.0 * PAD - 10.0, CH_MONO);
-            let w = text.chars().count() as f32 * CH_MONO + 10.0;
+            let text = fit(&text, node_col.w - 2.0 * PAD - 10.0, ch_mono);
+            let w = text.chars().count() as f32 * ch_mono + 10.0;
             if cx + w > node_col.right() - PAD && cx > node_col.x + PAD {
                 cx = node_col.x + PAD;
                 cy += 20.0;
@@ -141,9 +142,15 @@ pub(super) fn store(
     let mut y = ns_y + 24.0;
     let card_w = lease_col.w - 2.0 * PAD;
     for lease in snapshot.leases().iter().filter(|l| l.metadata.namespace == NODE_LEASE_NAMESPACE) {
-        leases.push(lease_card(lease, Rect::new(lease_col.x + PAD, y, card_w, 66.0), now.0, grace, lang, {
-            fresh(log, Kind::Lease, NODE_LEASE_NAMESPACE, &lease.metadata.name, t, timing)
-        }));
+        leases.push(lease_card(
+            lease,
+            Rect::new(lease_col.x + PAD, y, card_w, 66.0),
+            now.0,
+            grace,
+            lang,
+            fresh(log, Kind::Lease, NODE_LEASE_NAMESPACE, &lease.metadata.name, t, timing),
+            ch_mono,
+        ));
         y += 66.0 + 8.0;
     }
     let no_leases = leases.is_empty().then(|| {
@@ -182,12 +189,12 @@ pub(super) fn store(
         });
         let name_w = pod_col.w - 2.0 * PAD - 20.0;
         // The identity takes what the name leaves (a StatefulSet Pod's name is short: `db-0`).
-        let name_len = pod.metadata.name.chars().count() as f32 * CH_MONO + 8.0;
+        let name_len = pod.metadata.name.chars().count() as f32 * ch_mono + 8.0;
         let identity_w =
             identity.as_ref().map_or(0.0, |i| (i.chars().count() as f32 * CH_SANS).min((name_w - name_len).max(0.0)));
         pods.push(PodRow {
             rect: Rect::new(pod_col.x + PAD, y, pod_col.w - 2.0 * PAD, 30.0),
-            name: fit(&pod.metadata.name, name_w - identity_w, CH_MONO),
+            name: fit(&pod.metadata.name, name_w - identity_w, ch_mono),
             detail: format!("{ready} {status} · {node}"),
             health,
             identity: identity.map(|i| fit(&i, identity_w, CH_SANS)),
@@ -262,7 +269,15 @@ fn budget_card(pdb: &PodDisruptionBudget, rect: Rect, lang: Lang, fresh: bool) -
     }
 }
 
-fn lease_card(lease: &Lease, rect: Rect, now_us: i64, grace: Duration, lang: Lang, fresh: bool) -> LeaseCard {
+fn lease_card(
+    lease: &Lease,
+    rect: Rect,
+    now_us: i64,
+    grace: Duration,
+    lang: Lang,
+    fresh: bool,
+    ch_mono: f32,
+) -> LeaseCard {
     let name = &lease.metadata.name;
     let holder = lease.spec.holder_identity.clone().unwrap_or_default();
     let (renew, ago, stale) = match lease.spec.renew_time {
@@ -285,7 +300,7 @@ fn lease_card(lease: &Lease, rect: Rect, now_us: i64, grace: Duration, lang: Lan
         rect: round_rect(rect),
         title,
         holder: format!("holderIdentity: {holder}"),
-        renew: fit(&format!("renewTime: {renew}"), rect.w - 2.0 * PAD, CH_MONO),
+        renew: fit(&format!("renewTime: {renew}"), rect.w - 2.0 * PAD, ch_mono),
         // After the stale mark (16 units) when stale; the label keeps the whole sentence.
         ago: fit(&ago, rect.w - 2.0 * PAD - if stale { 16.0 } else { 0.0 }, CH_SANS),
         stale,

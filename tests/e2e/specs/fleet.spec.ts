@@ -65,7 +65,10 @@ test('the chart says a point\'s values on hover and with the keys; axe finds not
   await app.goto('./?chapter=zone-outage&step=3&autoplay=0');
   await expect(fleet(app)).toBeVisible();
   const chart = page.getByRole('slider', { name: 'Point on the chart' });
-  // Pointer: the middle of the chart, the middle of the second zone's panel (side by side).
+  // Pointer: the middle of the chart, the middle of the second zone's panel (side by side), once
+  // the chart is scrolled into the middle of the window (the timeline, held at the window's foot,
+  // covers what is under it).
+  await chart.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await expect(page.locator('.chart-point')).toContainText(/^T\+\d\d:\d\d, zone eu-west-1b: \w+; \d+ Ready, \d+ not Ready/);
