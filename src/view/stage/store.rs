@@ -165,7 +165,7 @@ pub(super) fn store(
     for pdb in snapshot.pdbs() {
         let rect = Rect::new(lease_col.x, y, lease_col.w, BUDGET_H);
         let fresh = fresh(log, Kind::PodDisruptionBudget, &pdb.metadata.namespace, &pdb.metadata.name, t, timing);
-        budgets.push(budget_card(&pdb, rect, lang, fresh));
+        budgets.push(budget_card(&pdb, rect, lang, fresh, ch_mono));
         y += BUDGET_H + 8.0;
     }
     let lease_bottom = y - 8.0;
@@ -244,7 +244,7 @@ const BUDGET_H: f32 = 66.0;
 
 /// A PodDisruptionBudget's card: its spec and its status as the disruption controller and the
 /// API server's evictions keep it.
-fn budget_card(pdb: &PodDisruptionBudget, rect: Rect, lang: Lang, fresh: bool) -> BudgetCard {
+fn budget_card(pdb: &PodDisruptionBudget, rect: Rect, lang: Lang, fresh: bool, ch_mono: f32) -> BudgetCard {
     let title = lang.fill(Key::BudgetObject, &[&pdb.metadata.name]);
     let spec = match (pdb.spec.min_available, pdb.spec.max_unavailable) {
         (Some(v), _) => format!("minAvailable: {v}"),
@@ -260,9 +260,9 @@ fn budget_card(pdb: &PodDisruptionBudget, rect: Rect, lang: Lang, fresh: bool) -
     BudgetCard {
         rect: round_rect(rect),
         title: fit(&title, w, CH_SANS),
-        spec: fit(&spec, w, CH_MONO),
-        healthy: fit(&healthy, w, CH_MONO),
-        allowed: fit(&allowed, w - 16.0, CH_MONO),
+        spec: fit(&spec, w, ch_mono),
+        healthy: fit(&healthy, w, ch_mono),
+        allowed: fit(&allowed, w - 16.0, ch_mono),
         health,
         label,
         fresh,
