@@ -506,6 +506,8 @@ keys! {
     ZoneCounts,
     ZoneQueue,
     ZonePods,
+    ClientWaiting,
+    ClientIdle,
     MasterDisruption,
     FleetStage,
     FleetStageHelp,
