@@ -269,3 +269,22 @@ fn the_controller_logs_what_a_default_verbosity_prints() {
     let exit = line_times(log, "Exiting master disruption mode")[0];
     assert!(log.lines.iter().any(|l| l.t > exit && l.message.contains("Node is healthy again, removed all taints")));
 }
+
+#[test]
+fn the_scheduler_keeps_to_its_client_rate() {
+    // 150 Pods at once: 100 bindings (the burst), then 50 a second.
+    let tl = chapter(150, &[]);
+    let log = tl.log();
+    let binds: Vec<SimTime> = log
+        .requests
+        .iter()
+        .filter(|r| r.actor == Actor::Scheduler && r.path.ends_with("/binding"))
+        .map(|r| r.t)
+        .collect();
+    assert!(binds.len() >= 150, "{} bindings", binds.len());
+    let busiest = busiest_second(log, &Actor::Scheduler, "no events");
+    assert!(busiest <= 100 + 50 + 1, "{busiest} scheduler requests in one second");
+    let first = binds[0];
+    let burst = binds.iter().filter(|t| **t < first + Duration::from_secs(1)).count();
+    assert!(burst < 150, "every Pod bound within a second of the first");
+}
