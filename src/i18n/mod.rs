@@ -566,6 +566,8 @@ keys! {
     ZoneCounts,
     ZoneQueue,
     ZonePods,
+    ClientWaiting,
+    ClientIdle,
     MasterDisruption,
     FleetStage,
     FleetStageHelp,
