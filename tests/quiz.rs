@@ -266,6 +266,11 @@ fn the_fleet_chapter_answers_follow_the_zone_rules() {
         let (q, partial) = by_id(&all, "zone-outage-partial");
         assert_eq!(choice(q, partial), "stopped");
         assert_eq!(partial.facts, ["50"]);
+        // FullDisruption comes after the grace period and the pass that marks the dark Nodes at
+        // the controller's client rate: later than the grace period and one pass.
+        let (_, mark) = by_id(&all, "zone-outage-mark");
+        let grace = profile.node_monitor_grace_period().as_secs_f64();
+        assert!(seconds(mark) > grace + 5.0 + 1.0 && seconds(mark) < grace + 30.0, "{}", seconds(mark));
         // Master disruption mode removes the NoExecute taints.
         let (q, master) = by_id(&all, "zone-outage-master");
         assert_eq!(choice(q, master), "removed");

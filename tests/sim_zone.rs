@@ -7,7 +7,7 @@
 
 use nodeline::sim::objects::Object;
 use nodeline::sim::{
-    Action, ActionKind, Actor, Chapter, Config, Log, ReplicaSetSpec, SimTime, TAINT_UNREACHABLE, Timeline,
+    Action, ActionKind, Actor, Chapter, Config, Log, Method, ReplicaSetSpec, SimTime, TAINT_UNREACHABLE, Timeline,
 };
 use std::time::Duration;
 
@@ -124,7 +124,18 @@ fn a_partially_disrupted_zone_of_50_is_not_tainted_one_of_51_at_a_hundredth() {
 fn master_disruption_removes_no_execute_and_keeps_no_schedule() {
     let tl = chapter(150, &[]);
     let enter = line_times(tl.log(), "Entering master disruption mode")[0];
-    let snap = tl.at(enter + Duration::from_secs(1));
+    // The removals (a GET and a PATCH a Node) go at the controller's client rate.
+    let removals: Vec<SimTime> = tl
+        .log()
+        .requests
+        .iter()
+        .filter(|r| r.t >= enter && r.actor == Actor::NodeLifecycleController && r.method == Method::Patch)
+        .take_while(|r| r.t < enter + Duration::from_secs(30))
+        .map(|r| r.t)
+        .collect();
+    let last = *removals.last().expect("taints removed");
+    assert!(last - enter > Duration::from_secs(1), "{} removals by {last}: faster than the client", removals.len());
+    let snap = tl.at(last);
     let nodes = snap.nodes();
     assert!(nodes.iter().all(|n| !n.spec.taints.iter().any(|t| t.effect == "NoExecute")), "NoExecute left");
     let dark: Vec<_> = nodes
@@ -189,4 +200,91 @@ fn taint_eviction_keeps_to_the_client_rate() {
     }
     let span = *times.last().unwrap() - times[0];
     assert!(span >= Duration::from_secs(7), "180 requests in {span:?}: faster than 20/s after a burst of 30");
+}
+
+/// The most requests and Events `actor`'s client sent in any one second.
+fn busiest_second(log: &Log, actor: &Actor, events_from: &str) -> usize {
+    let mut times: Vec<SimTime> = log.requests.iter().filter(|r| r.actor == *actor).map(|r| r.t).collect();
+    times.extend(log.events.iter().filter(|e| e.version.recorder.component() == events_from).map(|e| e.t));
+    times.sort();
+    (0..times.len())
+        .map(|i| times[i..].iter().take_while(|u| **u < times[i] + Duration::from_secs(1)).count())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_node_lifecycle_controller_keeps_to_its_client_rate() {
+    // Its requests and its Events share one client: 20 a second after a burst of 30 (a Node's
+    // status write and the taint it may lead to go together, a few over).
+    for nodes in [30, 150] {
+        let tl = chapter(nodes, &[]);
+        let busiest = busiest_second(tl.log(), &Actor::NodeLifecycleController, "node-controller");
+        assert!(busiest <= 30 + 20 + 4, "{nodes} nodes: {busiest} in one second");
+    }
+    // Marking a dark zone of 50 Nodes Unknown (their statuses, their Pods', the NoSchedule taints
+    // and the Events) takes several seconds now, so FullDisruption comes later than the grace
+    // period and one monitor pass after the cut.
+    let tl = chapter(150, &[]);
+    let cut = SimTime::from_secs(420);
+    let full = line_times(tl.log(), "newState=\"FullDisruption\"")[0];
+    assert!(full - cut > Duration::from_secs(58), "FullDisruption {:?} after the cut", full - cut);
+    // ... and the requests waiting are in the log while they wait.
+    let waiting = tl.log().backlog_at(&Actor::NodeLifecycleController, full.saturating_sub(Duration::from_secs(2)));
+    assert!(waiting > 20, "{waiting} requests waiting before FullDisruption");
+    assert_eq!(tl.log().backlog_at(&Actor::NodeLifecycleController, cut), 0);
+}
+
+#[test]
+fn a_zone_state_change_gives_its_queue_a_fresh_bucket() {
+    // 51 nodes a zone: PartialDisruption taints at 0.01/s, FullDisruption swaps in a fresh 0.1/s
+    // bucket, drained (the old one had no token): the next taint about 10 s after the change,
+    // not when the old bucket's token would have come.
+    let tl = chapter(153, &[]);
+    let full = line_times(tl.log(), "newState=\"FullDisruption\"")[0];
+    let next = no_execute_added(tl.log())
+        .into_iter()
+        .find(|(t, _, z)| z == "eu-west-1b" && *t > full)
+        .expect("tainting resumes")
+        .0;
+    assert!(
+        next - full >= Duration::from_secs(10) && next - full <= Duration::from_millis(10_100),
+        "first taint {:?} after FullDisruption",
+        next - full
+    );
+}
+
+#[test]
+fn the_controller_logs_what_a_default_verbosity_prints() {
+    let tl = chapter(30, &[]);
+    let log = tl.log();
+    let lines = |text: &str| log.lines.iter().filter(|l| l.message.contains(text)).count();
+    assert_eq!(lines("Initializing eviction metric for zone"), 3, "one line a zone");
+    assert_eq!(lines("Missing timestamp for Node. Assuming now as a timestamp"), 30, "one line a Node");
+    let queued = log.lines.iter().filter(|l| l.message.contains("Adding it to the Taint queue"));
+    assert!(queued.clone().count() > 0 && queued.clone().all(|l| l.message.contains(" timeStamp=\"2026-")));
+    assert!(queued.clone().all(|l| l.message.contains(" +0000 UTC m=+")));
+    // Nodes still Unknown in master disruption mode are queued again; when they come back, their
+    // queue held them, so the controller says so.
+    let exit = line_times(log, "Exiting master disruption mode")[0];
+    assert!(log.lines.iter().any(|l| l.t > exit && l.message.contains("Node is healthy again, removed all taints")));
+}
+
+#[test]
+fn the_scheduler_keeps_to_its_client_rate() {
+    // 150 Pods at once: 100 bindings (the burst), then 50 a second.
+    let tl = chapter(150, &[]);
+    let log = tl.log();
+    let binds: Vec<SimTime> = log
+        .requests
+        .iter()
+        .filter(|r| r.actor == Actor::Scheduler && r.path.ends_with("/binding"))
+        .map(|r| r.t)
+        .collect();
+    assert!(binds.len() >= 150, "{} bindings", binds.len());
+    let busiest = busiest_second(log, &Actor::Scheduler, "no events");
+    assert!(busiest <= 100 + 50 + 1, "{busiest} scheduler requests in one second");
+    let first = binds[0];
+    let burst = binds.iter().filter(|t| **t < first + Duration::from_secs(1)).count();
+    assert!(burst < 150, "every Pod bound within a second of the first");
 }

@@ -75,6 +75,11 @@ pub fn FleetStage() -> impl IntoView {
     let fleet = now.fleet;
     let drawing = Memo::new(move |_| fleet.with(|f| vm::fleet_markup(f, ctx.lang.get(), ctx.machine.get())));
     let description = Memo::new(move |_| fleet.with(|f| vm::fleet_description(f, ctx.lang.get())));
+    // The node lifecycle controller's client: what waits for its tokens, and since when.
+    let client = Memo::new(move |_| {
+        let (at, lang) = (ctx.t(), ctx.lang.get());
+        ctx.with_session(|s| vm::client_text(s.timeline.log(), at, lang))
+    });
     let log = Memo::new(move |_| {
         let at = ctx.t();
         ctx.with_session(|s| {
@@ -234,6 +239,9 @@ pub fn FleetStage() -> impl IntoView {
                 <g node_ref=layer></g>
                 <g class="transfers" node_ref=transfer_layer></g>
             </svg>
+            <p class="fleet-client" class:waiting=move || client.with(|c| c.0)>
+                {move || client.with(|c| c.1.clone())}
+            </p>
             <p id="fleet-desc" class="sr-only">
                 {description}
                 " "

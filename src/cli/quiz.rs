@@ -18,7 +18,7 @@ const AFTER: std::time::Duration = std::time::Duration::from_secs(180);
 /// Runs the chapter and prints its questions.
 pub(super) fn run(args: &QuizArgs) -> Output {
     let chapter = args.sim.chapter;
-    let (timeline, warnings) = args.sim.timeline_through(chapter.scenario().duration + AFTER);
+    let (timeline, warnings) = args.sim.timeline_through(chapter.scenario_for(args.sim.nodes).duration + AFTER);
     let steps = timeline.steps();
     let asked: Vec<(usize, &Question, Derived)> = quiz::questions(chapter)
         .iter()

@@ -349,6 +349,12 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ZoneCounts => "{0} Ready · {1} not Ready · {2} NoExecute",
         Key::ZoneQueue => "NoExecute: {0} · {1} waiting",
         Key::ZonePods => "Pods: {0} running · {1} terminating",
+        Key::ClientWaiting => {
+            "kube-controller-manager · node lifecycle controller's client ({0} requests a second, burst {1}): {2} requests waiting, for {3} s"
+        }
+        Key::ClientIdle => {
+            "kube-controller-manager · node lifecycle controller's client ({0} requests a second, burst {1}): no request waiting"
+        }
         Key::MasterDisruption => "Master disruption mode: every zone is fully disrupted; nothing is evicted.",
         Key::FleetStage => "The fleet: three zones, one cell per node",
         Key::FleetStageHelp => {
@@ -594,7 +600,8 @@ static ZONE_OUTAGE: ChapterText = ChapterText {
         StepText {
             title: "The whole zone goes dark",
             body: &[
-                "The rest of `eu-west-1b` goes quiet. With no Ready Node left the zone is `FullDisruption`, and while the other zones are healthy the controller treats it as a real outage: the queue is back to one node every 10 s.",
+                "The rest of `eu-west-1b` goes quiet. After the grace period the controller marks each of its Nodes `Unknown`: the Node's status, its Pods' statuses, the `NoSchedule` taint and their Events all go through its client at kube-controller-manager's 20 requests a second (burst 30), and the stage shows the requests waiting. It counts the zone only once its pass has checked every Node, about a minute after the cut (over 70 s at 1,000 nodes).",
+                "With no Ready Node left the zone is `FullDisruption`, and while the other zones are healthy the controller treats it as a real outage: the queue gets a fresh bucket at one node every 10 s, so the next node is tainted 10 s after the change.",
                 "As tolerations run out, the [[eviction|taint eviction controller]] deletes the Pods (three requests each, at the controller manager's 20 requests a second, burst 30), the [[replicaset|ReplicaSet]] creates replacements and the [[scheduler|scheduler]] binds them in `eu-west-1a` and `eu-west-1c`.",
             ],
         },
@@ -608,7 +615,7 @@ static ZONE_OUTAGE: ChapterText = ChapterText {
         StepText {
             title: "Recovery",
             body: &[
-                "The network comes back. The first Ready Node ends master disruption mode (`Exiting master disruption mode`): every Node's grace period starts again from now, so a Node still down gets a fresh 50 s before it is tainted again.",
+                "The network comes back. The first Ready Node ends master disruption mode (`Exiting master disruption mode`): every Node's grace period starts again from now, which spares the Nodes that are back. A Node still `Unknown` waits for no new grace period: at the next pass it goes back into its zone's tainting queue, and waits only for the zone's bucket.",
                 "The kubelets report Ready, the `unreachable` taints come off, and the zones return to `Normal`.",
             ],
         },

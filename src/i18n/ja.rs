@@ -359,6 +359,12 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ZoneCounts => "Ready {0} · Ready でない {1} · NoExecute {2}",
         Key::ZoneQueue => "NoExecute: {0} · 待ち {1} 台",
         Key::ZonePods => "Pod: 実行中 {0} · 終了中 {1}",
+        Key::ClientWaiting => {
+            "kube-controller-manager · ノードライフサイクルコントローラーのクライアント (毎秒 {0} リクエスト、バースト {1}): {2} リクエストが待機中、{3} 秒前から"
+        }
+        Key::ClientIdle => {
+            "kube-controller-manager · ノードライフサイクルコントローラーのクライアント (毎秒 {0} リクエスト、バースト {1}): 待機中のリクエストなし"
+        }
         Key::MasterDisruption => "マスター障害モード: すべてのゾーンが完全に障害中で、何も退避されません。",
         Key::FleetStage => "フリート: 3 つのゾーン、Node 1 台につき 1 マス",
         Key::FleetStageHelp => {
@@ -603,7 +609,8 @@ static ZONE_OUTAGE: ChapterText = ChapterText {
         StepText {
             title: "ゾーン全体が落ちる",
             body: &[
-                "`eu-west-1b` の残りも応答しなくなります。Ready の Node が 1 台も残らないとゾーンは `FullDisruption` になり、ほかのゾーンが健全である限り、コントローラーはこれを本当の障害として扱います。キューは 10 秒に 1 台に戻ります。",
+                "`eu-west-1b` の残りも応答しなくなります。猶予期間のあと、コントローラーはその Node を 1 台ずつ `Unknown` にします。Node の状態、その Pod の状態、`NoSchedule` の taint、それらのイベントは、すべてコントローラーのクライアントを通り、kube-controller-manager の毎秒 20 リクエスト (バースト 30) に従います。待っているリクエストはステージに表示されます。ゾーンを数えるのはパスがすべての Node を調べ終えてからで、切断からおよそ 1 分後です (1,000 台では 70 秒以上)。",
+                "Ready の Node が 1 台も残らないとゾーンは `FullDisruption` になり、ほかのゾーンが健全である限り、コントローラーはこれを本当の障害として扱います。キューには 10 秒に 1 台の新しいバケットが入るので、次の Node は状態が変わった 10 秒後に taint されます。",
                 "toleration が切れるたびに、[[eviction|taint 退避コントローラー]]が Pod を削除し (1 つにつき 3 リクエスト、コントローラーマネージャーの毎秒 20 リクエスト、バースト 30 の範囲で)、[[replicaset|ReplicaSet]] が代わりを作り、[[scheduler|スケジューラー]]が `eu-west-1a` と `eu-west-1c` に割り当てます。",
             ],
         },
@@ -617,7 +624,7 @@ static ZONE_OUTAGE: ChapterText = ChapterText {
         StepText {
             title: "回復",
             body: &[
-                "ネットワークが戻ります。最初に Ready になった Node でマスター障害モードが終わります (`Exiting master disruption mode`)。すべての Node の猶予期間がいまから数え直されるので、まだ落ちている Node にも taint の前に改めて 50 秒が与えられます。",
+                "ネットワークが戻ります。最初に Ready になった Node でマスター障害モードが終わります (`Exiting master disruption mode`)。すべての Node の猶予期間がいまから数え直され、戻ってきた Node はそれで救われます。まだ `Unknown` の Node には新しい猶予期間はありません。次のパスでゾーンの taint キューに戻り、ゾーンのバケットだけを待ちます。",
                 "kubelet が Ready を報告し、`unreachable` の taint が外れ、ゾーンは `Normal` に戻ります。",
             ],
         },

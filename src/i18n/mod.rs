@@ -571,6 +571,8 @@ keys! {
     ZoneCounts,
     ZoneQueue,
     ZonePods,
+    ClientWaiting,
+    ClientIdle,
     MasterDisruption,
     FleetStage,
     FleetStageHelp,

@@ -85,6 +85,11 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             options: &["Go on at one node every 10 s", "Slow down to one node every 100 s", "Stop tainting the zone"],
             why: "Past `--unhealthy-zone-threshold` (55 %, and more than two nodes) the zone is `PartialDisruption`. Its rate becomes `--secondary-node-eviction-rate` (0.01 a second) if the zone has more than `--large-cluster-size-threshold` (50) nodes, and 0 if not; this zone has {0}. A half-dark zone is more likely cut off by the network than dead, so the controller does not empty it.",
         },
+        "zone-outage-mark" => &QuestionText {
+            prompt: "The rest of eu-west-1b has just lost the API server: no Node of the zone will renew its Lease again. How many seconds from now until the controller logs that the zone is `FullDisruption`?",
+            options: &[],
+            why: "The controller waits the grace period ({1} s), then its monitor pass marks each dark Node `Unknown`: its status, a status write for each of its Pods, the `unreachable:NoSchedule` taint and their Events all go through the controller's client, 20 requests a second after a burst of 30. The zone's state is counted only once the pass has checked every Node: {0} s after the cut here, and longer in a bigger fleet.",
+        },
         "zone-outage-master" => &QuestionText {
             prompt: "The API server has just lost every kubelet: within a minute every zone will be fully disrupted. What happens to the `NoExecute` taints already on eu-west-1b's nodes?",
             options: &["They are removed", "They stay", "Every node gets one"],

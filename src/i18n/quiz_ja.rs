@@ -85,6 +85,11 @@ pub(super) fn question(id: &str) -> Option<&'static QuestionText> {
             options: &["10 秒に 1 ノードのまま続ける", "100 秒に 1 ノードに減速する", "taint の付与をやめる"],
             why: "`--unhealthy-zone-threshold` (55 %、かつ 3 ノード以上) を超えるとゾーンは `PartialDisruption` になります。速度は、ゾーンのノード数が `--large-cluster-size-threshold` (50) を超えていれば `--secondary-node-eviction-rate` (毎秒 0.01)、そうでなければ 0 です。このゾーンは {0} ノードです。半分が見えなくなったゾーンは、停止よりもネットワークからの切断の可能性が高いため、コントローラーは空にしません。",
         },
+        "zone-outage-mark" => &QuestionText {
+            prompt: "eu-west-1b の残りのノードも API サーバーに届かなくなりました。このゾーンの Node が Lease を更新することはもうありません。コントローラーがこのゾーンを `FullDisruption` とログに書くのは、いまから何秒後でしょう?",
+            options: &[],
+            why: "コントローラーは猶予期間 ({1} 秒) を待ち、そのあと監視パスが応答のない Node を 1 台ずつ `Unknown` にします。その状態、Pod ごとの状態の書き込み、`unreachable:NoSchedule` taint、それらのイベントは、すべてコントローラーのクライアントを通り、バースト 30 のあとは毎秒 20 リクエストです。ゾーンの状態はパスがすべての Node を調べ終えてから数えられるので、ここでは切断から {0} 秒後で、大きなフリートではさらにかかります。",
+        },
         "zone-outage-master" => &QuestionText {
             prompt: "API サーバーがすべての kubelet を見失いました。1 分以内に、すべてのゾーンが完全に中断 (FullDisruption) します。eu-west-1b のノードにすでに付いている `NoExecute` taint はどうなるでしょう?",
             options: &["取り除かれる", "そのまま残る", "すべてのノードに付く"],

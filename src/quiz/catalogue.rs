@@ -127,7 +127,7 @@ static KUBELET_RESTART: [Question; 3] = [
     },
 ];
 
-static ZONE_OUTAGE: [Question; 3] = [
+static ZONE_OUTAGE: [Question; 4] = [
     Question {
         id: "zone-outage-taint-interval",
         chapter: Chapter::ZoneOutage,
@@ -143,6 +143,14 @@ static ZONE_OUTAGE: [Question; 3] = [
         options: &["every-10s", "every-100s", "stopped"],
         conceal: FLEET_FUTURE,
         derive: zone_outage_partial,
+    },
+    Question {
+        id: "zone-outage-mark",
+        chapter: Chapter::ZoneOutage,
+        kind: Kind::Time,
+        options: &[],
+        conceal: FLEET_FUTURE,
+        derive: zone_outage_mark,
     },
     Question {
         id: "zone-outage-master",
@@ -640,6 +648,23 @@ fn zone_outage_partial(timeline: &Timeline) -> Option<Derived> {
     })
 }
 
+/// How long after the rest of the dark zone is cut off the controller finds it `FullDisruption`:
+/// the grace period, then the monitor pass that marks every dark Node `Unknown` at its client's
+/// rate (the zone's state is counted once the pass has checked every Node).
+fn zone_outage_mark(timeline: &Timeline) -> Option<Derived> {
+    let log = timeline.log();
+    let cut = query::input(log, ActionKind::CutZone)?;
+    let full = controller_line(log, cut, &["newState=\"FullDisruption\"", DARK_ZONE])?;
+    let seconds = seconds_between(cut, full);
+    let grace = timeline.config().profile.node_monitor_grace_period();
+    Some(Derived {
+        stop: cut + Duration::from_secs(1),
+        reveal: full,
+        answer: Answer::Time { seconds, tolerance: 3.0 },
+        facts: vec![seconds_label(seconds), whole_seconds(grace)],
+    })
+}
+
 /// What master disruption mode does to the `NoExecute` taints already placed: counted just
 /// before the controller enters it and just after.
 fn zone_outage_master(timeline: &Timeline) -> Option<Derived> {
@@ -656,6 +681,6 @@ fn zone_outage_master(timeline: &Timeline) -> Option<Derived> {
         std::cmp::Ordering::Equal => "kept",
         std::cmp::Ordering::Greater => "added",
     };
-    let options = questions(Chapter::ZoneOutage)[2].options;
+    let options = questions(Chapter::ZoneOutage)[3].options;
     Some(Derived { stop, reveal, answer: Answer::Choice(option(options, answer)?), facts: Vec::new() })
 }

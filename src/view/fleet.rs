@@ -643,6 +643,23 @@ pub fn fleet_description(fleet: &Fleet, lang: Lang) -> String {
     parts.join(" ")
 }
 
+/// The node lifecycle controller's client at `t` (the line under the drawing): its rate, and the
+/// requests waiting for its tokens and since when, if any. Returns whether any wait, and the
+/// line.
+pub fn client_text(log: &Log, t: SimTime, lang: Lang) -> (bool, String) {
+    let rate = crate::sim::flowcontrol::KUBE_CONTROLLER_MANAGER;
+    let actor = Actor::NodeLifecycleController;
+    let (qps, burst) = (rate.qps.to_string(), rate.burst.to_string());
+    match log.backlog_since(&actor, t) {
+        Some(since) => {
+            let waiting = log.backlog_at(&actor, t).to_string();
+            let seconds = t.saturating_since(since).as_secs().to_string();
+            (true, lang.fill(Key::ClientWaiting, &[&qps, &burst, &waiting, &seconds]))
+        }
+        None => (false, lang.fill(Key::ClientIdle, &[&qps, &burst])),
+    }
+}
+
 /// The last `n` lines kube-controller-manager printed by `t` (node lifecycle and taint eviction
 /// controllers; see [`in_pane`]), as klog prints them, oldest first; `lines` is an index of the
 /// log (possibly empty).
@@ -699,7 +716,9 @@ mod tests {
         let b = &f.zones[1];
         assert_eq!((b.state, b.rate), (ZoneState::PartialDisruption, 0.0));
         assert!(b.not_ready >= 6 && b.queued > 0, "{b:?}");
-        let master = steps[4].unwrap().start + std::time::Duration::from_secs(3);
+        // Ten seconds in: the taints master disruption mode removes wait their turn for the
+        // controller's client's tokens, behind the writes queued before them.
+        let master = steps[4].unwrap().start + std::time::Duration::from_secs(10);
         let f = build(&tl, master);
         // The same with the controller's lines indexed, wholly or up to an earlier moment.
         let index = FleetIndex::of(tl.log());
@@ -788,6 +807,23 @@ mod tests {
         );
         assert!(!transfer_markup(&f, &[0, 0, 0], Lang::En).contains("pod-transfer"));
         assert_eq!(transfer_text(&f, &[0, 0, 0], Lang::Ja), "");
+    }
+
+    #[test]
+    fn the_client_line_shows_the_requests_waiting_and_for_how_long() {
+        let (tl, _) = at(150, 1200);
+        let log = tl.log();
+        let first = log.backlogs.iter().find(|b| b.t > SimTime::from_secs(420) && b.waiting > 20).expect("a backlog");
+        let t = first.t + std::time::Duration::from_secs(2);
+        let (waiting, text) = client_text(log, t, Lang::En);
+        assert!(waiting, "{text}");
+        assert!(
+            text.contains("(20 requests a second, burst 30)") && text.contains(" requests waiting, for "),
+            "{text}"
+        );
+        let (waiting, text) = client_text(log, SimTime::from_secs(400), Lang::En);
+        assert!(!waiting && text.ends_with("no request waiting"), "{text}");
+        assert!(client_text(log, t, Lang::Ja).1.contains("待機中"));
     }
 
     #[test]

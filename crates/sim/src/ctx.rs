@@ -279,6 +279,12 @@ impl Io<'_> {
         self.log_line_at(actor, Severity::Info, message);
     }
 
+    /// Records how many requests `actor` has waiting for its client's tokens from now on.
+    pub(crate) fn note_backlog(&mut self, actor: Actor, waiting: u32) {
+        let t = self.now;
+        self.log.backlogs.push(super::record::Backlog { t, actor, waiting });
+    }
+
     /// Records a log line at `severity`.
     pub(crate) fn log_line_at(&mut self, actor: Actor, severity: Severity, message: String) {
         let seq = self.log.seq();

@@ -17,6 +17,7 @@
 // 1. values: time, randomness, maps, versions, object shapes, actions, machines' plain states
 pub mod action;
 pub mod chunked;
+pub mod flowcontrol;
 pub mod machine;
 pub mod objects;
 pub mod patch;
@@ -70,8 +71,8 @@ pub use machine::{
 };
 pub use profile::Profile;
 pub use record::{
-    Actor, Body, ChangeRange, ChangeType, Head, LeaseVersion, Log, LogLine, Method, NoAnswer, Outcome, Request,
-    Requests, Response, Severity,
+    Actor, Backlog, Body, ChangeRange, ChangeType, Head, LeaseVersion, Log, LogLine, Method, NoAnswer, Outcome,
+    Request, Requests, Response, Severity,
 };
 pub use scenario::{
     Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, StepTime, ZONES,

@@ -360,6 +360,38 @@ pub struct AppliedInput {
     pub rejected: Option<Refusal>,
 }
 
+/// How many requests a client has waiting for its rate limiter's tokens (requests decided and
+/// not sent yet, its Events among them), from `t` on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Backlog {
+    pub t: SimTime,
+    pub actor: Actor,
+    pub waiting: u32,
+}
+
+impl Log {
+    /// The requests `actor` had waiting for its client's tokens at `t`.
+    pub fn backlog_at(&self, actor: &Actor, t: SimTime) -> u32 {
+        let upto = self.backlogs.partition_point(|b| b.t <= t);
+        self.backlogs[..upto].iter().rev().find(|b| b.actor == *actor).map_or(0, |b| b.waiting)
+    }
+
+    /// Since when `actor`'s client has had requests waiting without a break, at `t` (`None` if
+    /// none waits then).
+    pub fn backlog_since(&self, actor: &Actor, t: SimTime) -> Option<SimTime> {
+        let upto = self.backlogs.partition_point(|b| b.t <= t);
+        let mine = self.backlogs[..upto].iter().rev().filter(|b| b.actor == *actor);
+        let mut since = None;
+        for b in mine {
+            if b.waiting == 0 {
+                break;
+            }
+            since = Some(b.t);
+        }
+        since
+    }
+}
+
 /// A machine's visible state from `t` on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MachineRecord {
@@ -386,6 +418,8 @@ pub struct Log {
     pub lines: Chunked<LogLine>,
     pub inputs: Vec<AppliedInput>,
     pub machines: Vec<MachineRecord>,
+    /// How many requests a client has waiting for its rate limiter, each time that changes.
+    pub backlogs: Vec<Backlog>,
     next_seq: u64,
     /// Each key's place in `history`. (A tree, not a sorted vector: thousands of Events get new
     /// keys all over the order.)
@@ -472,6 +506,7 @@ pub(crate) struct LogMark {
     lines: usize,
     inputs: usize,
     machines: usize,
+    backlogs: usize,
     next_seq: u64,
 }
 
@@ -555,6 +590,7 @@ impl Log {
             lines: self.lines.len(),
             inputs: self.inputs.len(),
             machines: self.machines.len(),
+            backlogs: self.backlogs.len(),
             next_seq: self.next_seq,
         }
     }
@@ -572,6 +608,7 @@ impl Log {
         self.events.truncate(mark.events);
         self.lines.truncate(mark.lines);
         self.inputs.truncate(mark.inputs);
+        self.backlogs.truncate(mark.backlogs);
         if self.machines.len() > mark.machines {
             let cut = mark.machines as u32;
             self.machines.truncate(mark.machines);

@@ -380,28 +380,35 @@ pub fn benchmark(n: usize) -> Scenario {
 /// Chapter 4: a few nodes of one zone fail, then more than 55 % of it, then all of it; then the
 /// control plane loses every node; then everything comes back.
 fn zone_outage(n: usize) -> Scenario {
+    // The node lifecycle controller takes each new Node's `not-ready:NoSchedule` taint off with
+    // two requests (GET, PATCH) at its client's rate: the Deployment comes once a fleet's Nodes
+    // can take Pods, 30 s in up to the default size, and the story moves on by as much.
+    let rate = crate::flowcontrol::KUBE_CONTROLLER_MANAGER.qps;
+    let deployed = secs(30).max(Duration::from_secs_f64(2.0 * n as f64 / rate) + secs(10));
+    let shift = deployed - secs(30);
+    let at = |s: u64| SimTime::from_secs(s) + shift;
     let size = zone_sizes(n)[1];
     let few = (size / 16).clamp(1, 3);
     // Past the 55 % unhealthy threshold (and more than two nodes), short of the whole zone.
     let partial = (size * 3).div_ceil(5).max(3);
-    let mut script = vec![Action::on(ActionKind::CutNodes, &format!("{DARK_ZONE}/{few}"), SimTime::from_secs(120))];
+    let mut script = vec![Action::on(ActionKind::CutNodes, &format!("{DARK_ZONE}/{few}"), at(120))];
     if partial > few && partial < size {
-        script.push(Action::on(
-            ActionKind::CutNodes,
-            &format!("{DARK_ZONE}/{}", partial - few),
-            SimTime::from_secs(270),
-        ));
+        script.push(Action::on(ActionKind::CutNodes, &format!("{DARK_ZONE}/{}", partial - few), at(270)));
     }
-    script.push(Action::on(ActionKind::CutZone, DARK_ZONE, SimTime::from_secs(420)));
-    script.push(Action::new(ActionKind::CutControlPlane, SimTime::from_secs(840)));
-    script.push(Action::new(ActionKind::RestoreControlPlane, SimTime::from_secs(1050)));
+    script.push(Action::on(ActionKind::CutZone, DARK_ZONE, at(420)));
+    script.push(Action::new(ActionKind::CutControlPlane, at(840)));
+    // Marking every Node `Unknown` goes at the controller's client rate (20 requests a second,
+    // each Node's status and its Pods'): a larger fleet enters master disruption mode later, so
+    // the control plane comes back later, about two minutes after it, whatever the size.
+    let later = secs(n.saturating_sub(DEFAULT_FLEET) as u64 * 3 / 20);
+    script.push(Action::new(ActionKind::RestoreControlPlane, at(1050) + later));
     Scenario {
         chapter: Chapter::ZoneOutage,
         machines: fleet(n),
-        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: n as i32, created_after: secs(30) }],
+        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: n as i32, created_after: deployed }],
         script,
         steps: vec![
-            step(Anchor::At(secs(90)), Duration::ZERO),
+            step(Anchor::At(secs(90) + shift), Duration::ZERO),
             // The nodes fail when the grace period runs out: the first NoExecute taint follows at
             // the next monitor pass.
             StepSpec {
@@ -415,7 +422,7 @@ fn zone_outage(n: usize) -> Scenario {
             step_after(Anchor::LogLine { contains: "Entering master disruption mode" }, secs(2), LANDED),
             step_after(Anchor::LogLine { contains: "Exiting master disruption mode" }, secs(2), LANDED),
         ],
-        duration: secs(1200),
+        duration: secs(1200) + shift + later,
     }
 }
 

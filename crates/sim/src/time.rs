@@ -248,6 +248,23 @@ impl WallTime {
         )
     }
 
+    /// Go's `time.Time.String()` of a `time.Now()` reading in UTC, as klog prints a time value:
+    /// `2006-01-02 15:04:05.999999999 +0000 UTC` (the fraction without its trailing zeros) and
+    /// the monotonic reading `m=+S.NNNNNNNNN`, the time since the process started (`since_start`).
+    pub fn go_string(self, since_start: Duration) -> String {
+        let c = Civil::from_unix(self.unix_secs());
+        let mut out =
+            format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", c.year, c.month, c.day, c.hour, c.minute, c.second);
+        let frac = self.0.rem_euclid(1_000_000);
+        if frac != 0 {
+            out.push('.');
+            out.push_str(format!("{frac:06}").trim_end_matches('0'));
+        }
+        let nanos = since_start.as_nanos();
+        out.push_str(&format!(" +0000 UTC m=+{}.{:09}", nanos / 1_000_000_000, nanos % 1_000_000_000));
+        out
+    }
+
     /// `Mon, 02 Jan 2006 15:04:05 -0700` in UTC, the format `kubectl describe` prints.
     pub fn rfc1123z(self) -> String {
         const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
@@ -350,6 +367,17 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_prints_as_go_prints_a_monotonic_reading() {
+        let t = WallTime::parse_rfc3339("2026-12-06T10:07:58.712300Z").unwrap();
+        assert_eq!(
+            t.go_string(Duration::from_micros(478_712_300)),
+            "2026-12-06 10:07:58.7123 +0000 UTC m=+478.712300000"
+        );
+        let whole = WallTime::parse_rfc3339("2026-12-06T10:07:58Z").unwrap();
+        assert_eq!(whole.go_string(Duration::from_secs(5)), "2026-12-06 10:07:58 +0000 UTC m=+5.000000000");
+    }
 
     #[test]
     fn go_durations_parse_like_go() {

@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     // values
     "strings",
     "time",
+    "flowcontrol",
     "rng",
     "vecmap",
     "queue",

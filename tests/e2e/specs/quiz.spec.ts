@@ -327,7 +327,7 @@ test.describe('question mode', () => {
   test('the fleet chapter asks before the next taint, with the rates and the chart hidden', async ({ page }) => {
     const quiz = new QuizPage(page);
     await quiz.goto('./?chapter=zone-outage&quiz=1&step=2&speed=10');
-    await expect(quiz.questionHeading(1, 3)).toBeVisible({ timeout: 30_000 });
+    await expect(quiz.questionHeading(1, 4)).toBeVisible({ timeout: 30_000 });
     // The zone panels' rates and the chart (drawn to the end of the story) would tell.
     await expect(page.locator('html')).toHaveAttribute('data-quiz-conceal', 'narration track inspector fleet');
     await expect(page.locator('.zone-chart')).toBeHidden();

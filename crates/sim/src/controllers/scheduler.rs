@@ -14,6 +14,7 @@ use crate::apiserver::ApiOp;
 use crate::controllers::persistent_volume::{BIND_COMPLETED, SELECTED_NODE};
 use crate::ctx::{Ctx, Reply};
 use crate::events::{Recorder, Source, pod_ref};
+use crate::flowcontrol::{KUBE_SCHEDULER, TokenBucket};
 use crate::objects::{Node, Object, PersistentVolumeClaim, Pod, Time, order_pod_conditions, set_pod_condition};
 use crate::profile::Profile;
 use crate::record::Actor;
@@ -33,13 +34,15 @@ pub(crate) enum SchedulerTimer {
     Flush,
     /// `BindPodVolumes` polls the claims of the Pod (uid) waiting in PreBind.
     VolumeBinding(String),
+    /// The client has a token again for the Pods waiting to be placed.
+    Client,
 }
 
 /// `BindPodVolumes`' poll interval.
 const VOLUME_BINDING_POLL: Duration = secs(1);
 
 /// The scheduler's queue state.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Scheduler {
     recorder: Recorder,
     /// Unschedulable Pods (by uid) and when they last failed.
@@ -47,6 +50,25 @@ pub(crate) struct Scheduler {
     flush_scheduled: bool,
     /// Pods (uid) in PreBind, waiting for their claims, and the node picked for them.
     binding: VecMap<String, String>,
+    /// Its client (`clientConnection`: 50 requests a second, burst 100): placing a Pod (its
+    /// binding, or its `PodScheduled=False` status) waits for a token. (Its Events go through a
+    /// client of their own at the same rate, which they never outrun: one a placement.)
+    client: TokenBucket,
+    /// When a `Client` timer is asked for.
+    client_wake: Option<SimTime>,
+}
+
+impl Default for Scheduler {
+    fn default() -> Scheduler {
+        Scheduler {
+            recorder: Recorder::default(),
+            unschedulable: VecMap::default(),
+            flush_scheduled: false,
+            binding: VecMap::default(),
+            client: TokenBucket::client(KUBE_SCHEDULER),
+            client_wake: None,
+        }
+    }
 }
 
 /// Whether a node fits a Pod (the filters of [`filter`], without wording why not); `pinned` is
@@ -119,6 +141,12 @@ impl Scheduler {
         match timer {
             SchedulerTimer::Flush => self.flush(ctx),
             SchedulerTimer::VolumeBinding(uid) => self.poll_volume_binding(uid, ctx),
+            SchedulerTimer::Client => {
+                if self.client_wake == Some(ctx.now) {
+                    self.client_wake = None;
+                    self.schedule_pending(ctx);
+                }
+            }
         }
     }
 
@@ -153,6 +181,15 @@ impl Scheduler {
                 if !due && (ctx.now < failed_at + INITIAL_BACKOFF || !Self::fits_somewhere(&pod, ctx)) {
                     continue;
                 }
+            }
+            // The rest wait for the client's next token.
+            if !self.client.has_token(ctx.now) {
+                let at = self.client.ready_at(ctx.now).expect("a client bucket refills");
+                if self.client_wake.is_none_or(|w| w > at) {
+                    self.client_wake = Some(at);
+                    ctx.at(at, SchedulerTimer::Client);
+                }
+                break;
             }
             if loads.is_empty() {
                 loads = ctx.store().nodes_with_pod_counts().map(|(_, count)| count).collect();
@@ -211,6 +248,7 @@ impl Scheduler {
             );
             order_pod_conditions(&mut status, pod.metadata.generation);
             if status != pod.status {
+                self.client.reserve(ctx.now);
                 ctx.call(
                     ACTOR,
                     None,
@@ -253,6 +291,7 @@ impl Scheduler {
             }
             let mut wanted = PersistentVolumeClaim::clone(&claim);
             wanted.metadata.annotations.insert(SELECTED_NODE.into(), pick.to_string());
+            self.client.reserve(ctx.now);
             ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted));
         }
         self.unschedulable.remove(&*pod.metadata.uid);
@@ -293,6 +332,7 @@ impl Scheduler {
             uid: uid.to_string(),
             node: pick.clone(),
         };
+        self.client.reserve(ctx.now);
         if let Reply::Ok(Object::Pod(bound)) = ctx.call(ACTOR, None, op) {
             self.unschedulable.remove(&*uid);
             let ns = &bound.metadata.namespace;

@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::apiserver::ApiOp;
 use crate::ctx::{Changes, Ctx};
 use crate::events::{Recorder, Source, pod_ref_by_name};
+use crate::flowcontrol::TokenBucket;
 use crate::objects::{Node, Pod, Taint, Time, order_pod_conditions, set_pod_condition};
 use crate::record::Actor;
 use crate::time::SimTime;
@@ -30,41 +31,8 @@ pub(crate) struct TaintEvictionTimer {
     uid: String,
 }
 
-/// kube-controller-manager's client rate limit (`--kube-api-qps`, default 20).
-const CLIENT_QPS: f64 = 20.0;
-/// kube-controller-manager's client burst (`--kube-api-burst`, default 30).
-const CLIENT_BURST: f64 = 30.0;
 /// The requests one eviction makes (`addConditionAndDeletePod`: GET, PATCH status, DELETE).
 const REQUESTS_PER_EVICTION: usize = 3;
-
-/// The controller's client token bucket (client-go's `flowcontrol.NewTokenBucketRateLimiter`
-/// over `rate.Limiter`): a request that finds no token waits for one.
-#[derive(Clone, Debug)]
-struct ClientBucket {
-    tokens: f64,
-    at: SimTime,
-}
-
-impl Default for ClientBucket {
-    fn default() -> ClientBucket {
-        ClientBucket { tokens: CLIENT_BURST, at: SimTime::ZERO }
-    }
-}
-
-impl ClientBucket {
-    /// Takes one token (`Wait`): the instant the request may be sent.
-    fn reserve(&mut self, now: SimTime) -> SimTime {
-        let elapsed = (now - self.at).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * CLIENT_QPS).min(CLIENT_BURST);
-        self.at = self.at.max(now);
-        self.tokens -= 1.0;
-        if self.tokens >= 0.0 {
-            now
-        } else {
-            now + Duration::from_micros((-self.tokens / CLIENT_QPS * 1e6).ceil() as u64)
-        }
-    }
-}
 
 /// The controller's work queue.
 #[derive(Clone, Debug, Default)]
@@ -74,7 +42,9 @@ pub(crate) struct TaintEviction {
     /// Evictions whose timer fired and whose requests wait for the client's tokens: the Pod's
     /// uid and when the last of its requests may go.
     waiting: VecMap<(String, String), (String, SimTime)>,
-    client: ClientBucket,
+    /// Its client's token bucket (kube-controller-manager's rate: a request that finds no
+    /// token waits for one).
+    client: TokenBucket,
     /// Pods whose deletion this controller sent, with their uid and the Node's NoExecute taints
     /// then (the queue's finished work, kept so that the same Pod is not queued again: client-go's
     /// `TimedWorkerQueue` keeps a done key as `nil`). A taint the Pod does not tolerate, added

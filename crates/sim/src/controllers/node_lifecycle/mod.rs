@@ -15,11 +15,14 @@
 //! Its inputs: [`NodeLifecycle::on_timer`] (the monitor pass, the tainting loop) and
 //! [`NodeLifecycle::on_node_change`] (a Node was added or changed).
 //!
-//! Its files: this one holds the controller's memory and its inputs; `monitor.rs` the monitor
-//! pass (`monitorNodeHealth`, `tryUpdateNodeHealth`, `MarkPodsNotReady`); `taints.rs` the
-//! NoSchedule and NoExecute tainting passes; `zones.rs` zone states, tainting rates and the
-//! per-zone token buckets (`handleDisruption`, `ComputeZoneState`, `RateLimitedTimedQueue`).
+//! Its files: this one holds the controller's memory and its inputs; `client.rs` its client's
+//! rate limit (its requests and Events waiting for kube-controller-manager's 20 requests a
+//! second); `monitor.rs` the monitor pass (`monitorNodeHealth`, `tryUpdateNodeHealth`,
+//! `MarkPodsNotReady`), which waits for the client between Nodes; `taints.rs` the NoSchedule and
+//! NoExecute tainting passes; `zones.rs` zone states, tainting rates and the per-zone token
+//! buckets (`handleDisruption`, `ComputeZoneState`, `RateLimitedTimedQueue`).
 
+mod client;
 mod monitor;
 mod taints;
 #[cfg(test)]
@@ -27,7 +30,7 @@ mod tests;
 mod zones;
 
 pub use taints::carries_no_execute;
-use zones::{Limiter, TaintQueue, ZoneCount};
+use zones::{TaintQueue, ZoneCount};
 pub use zones::{ZoneState, compute_zone_state, zone_qps};
 
 use crate::shared::Shared;
@@ -50,6 +53,8 @@ pub(crate) const NODE_STARTUP_GRACE_PERIOD: Duration = secs(60);
 const NODE_EVICTION_PERIOD: Duration = millis(100);
 /// `--node-eviction-rate`.
 const EVICTION_QPS: f64 = 0.1;
+/// `scheduler.EvictionRateLimiterBurst`: each zone's tainting bucket holds one token.
+const EVICTION_BURST: u32 = 1;
 /// `--secondary-node-eviction-rate`.
 const SECONDARY_EVICTION_QPS: f64 = 0.01;
 /// `--unhealthy-zone-threshold`.
@@ -75,6 +80,8 @@ pub(crate) enum NodeLifecycleTimer {
     Monitor,
     /// The NoExecute tainting loop (every 100 ms while work waits).
     NoExecuteTainting,
+    /// The client has a token again for what waits for one.
+    Client,
 }
 
 /// The controller's memory.
@@ -87,7 +94,12 @@ pub(crate) struct NodeLifecycle {
     nodes: VecMap<Arc<str>, Tracked>,
     zone_states: VecMap<Zone, ZoneState>,
     tainters: VecMap<Zone, TaintQueue>,
-    tainting_scheduled: bool,
+    /// When the tainting loop runs next, if work waits for it.
+    tainting_at: Option<SimTime>,
+    /// The controller's client (its Events go through it too) and what waits for its tokens.
+    client: client::Client,
+    /// The monitor pass in progress while it waits for the client.
+    pass: Option<monitor::Pass>,
     /// Whether the last pass found every zone fully disrupted.
     all_disrupted: bool,
     /// The store's membership (`ApiServer::membership`) when the last pass paired the entries
@@ -175,12 +187,21 @@ impl NodeLifecycle {
     /// Input: one of the controller's timers fired.
     pub(crate) fn on_timer(&mut self, timer: NodeLifecycleTimer, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         match timer {
+            // (`wait.UntilWithContext`: the next pass starts a period after this one ends.)
             NodeLifecycleTimer::Monitor => {
-                self.monitor_node_health(ctx);
-                ctx.after(NODE_MONITOR_PERIOD, NodeLifecycleTimer::Monitor);
+                if self.monitor_node_health(ctx) {
+                    ctx.after(NODE_MONITOR_PERIOD, NodeLifecycleTimer::Monitor);
+                }
             }
-            NodeLifecycleTimer::NoExecuteTainting => self.no_execute_tainting_pass(ctx),
+            NodeLifecycleTimer::NoExecuteTainting => {
+                if self.tainting_at == Some(ctx.now) {
+                    self.tainting_at = None;
+                    self.no_execute_tainting_pass(ctx);
+                }
+            }
+            NodeLifecycleTimer::Client => self.on_client_ready(ctx),
         }
+        self.note_backlog(ctx);
     }
 
     /// Input: a Node was added or changed: its zone, and its NoSchedule taints.
@@ -202,7 +223,8 @@ impl NodeLifecycle {
                 }
             }
         }
-        self.no_schedule_tainting_pass(name, ctx);
+        self.queue_no_schedule_pass(name, ctx);
+        self.note_backlog(ctx);
     }
 
     /// A Node's zone key, from the cache kept up to date on every Node change.

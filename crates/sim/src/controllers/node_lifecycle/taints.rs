@@ -32,9 +32,16 @@ impl NodeLifecycle {
                         q.remove(name);
                     }
                     if q.add(name) {
+                        let stamp = self.decision_timestamp(ctx);
                         ctx.log_line(
                             ACTOR,
-                            cat!("\"Node is NotReady. Adding it to the Taint queue\" node=\"", name, "\""),
+                            cat!(
+                                "\"Node is NotReady. Adding it to the Taint queue\" node=\"",
+                                name,
+                                "\" timeStamp=\"",
+                                &stamp,
+                                "\""
+                            ),
                         );
                         self.schedule_tainting(ctx);
                     }
@@ -48,9 +55,16 @@ impl NodeLifecycle {
                         q.remove(name);
                     }
                     if q.add(name) {
+                        let stamp = self.decision_timestamp(ctx);
                         ctx.log_line(
                             ACTOR,
-                            cat!("\"Node is unresponsive. Adding it to the Taint queue\" node=\"", name, "\""),
+                            cat!(
+                                "\"Node is unresponsive. Adding it to the Taint queue\" node=\"",
+                                name,
+                                "\" timeStamp=\"",
+                                &stamp,
+                                "\""
+                            ),
                         );
                         self.schedule_tainting(ctx);
                     }
@@ -60,6 +74,23 @@ impl NodeLifecycle {
                 ctx.log_line(ACTOR, cat!("\"Node is healthy again, removed all taints\" node=\"", name, "\""));
             }
             _ => {}
+        }
+    }
+
+    /// `decisionTimestamp` (`nc.now()`) as klog prints a `metav1.Time`: Go's `time.Time.String()`
+    /// with the monotonic reading since kube-controller-manager started (at `T+00:00`).
+    fn decision_timestamp(&self, ctx: &Ctx<'_, NodeLifecycleTimer>) -> String {
+        ctx.wall().go_string(ctx.now.since_start())
+    }
+
+    /// Whether [`NodeLifecycle::process_taint_based_eviction`] sends requests for `node` observed
+    /// `observed`: a swap of one NoExecute taint for the other, or their removal.
+    pub(super) fn taint_step_sends(node: &Node, observed: &str) -> bool {
+        match observed {
+            "False" => node.has_taint(TAINT_UNREACHABLE, "NoExecute"),
+            "Unknown" => node.has_taint(TAINT_NOT_READY, "NoExecute"),
+            "True" => carries_no_execute(node),
+            _ => false,
         }
     }
 
@@ -74,8 +105,10 @@ impl NodeLifecycle {
         let Some(node) = ctx.store().node(name).cloned() else { return };
         let stamp = Some(Time::at(ctx.wall()));
         let mut taints: Vec<Taint> = node.spec.taints.clone();
-        taints.push(Taint::new(add, "NoExecute", stamp));
-        self.patch_taints(name, taints.clone(), ctx);
+        if !node.has_taint(add, "NoExecute") {
+            taints.push(Taint::new(add, "NoExecute", stamp));
+            self.patch_taints(name, taints.clone(), ctx);
+        }
         taints.retain(|t| !(t.key == remove && t.effect == "NoExecute"));
         self.patch_taints(name, taints, ctx);
     }
@@ -83,12 +116,13 @@ impl NodeLifecycle {
     /// `AddOrUpdateTaintOnNode` / `RemoveTaintOffNode`: read the Node (from the API server's
     /// watch cache, `resourceVersion=0`), then patch its taints.
     pub(super) fn patch_taints(&mut self, name: &str, taints: Vec<Taint>, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
-        ctx.call_with(ACTOR, None, ApiOp::GetNode(name.to_string()), "resourceVersion=0");
-        ctx.call(ACTOR, None, ApiOp::PatchNodeTaints { name: name.to_string(), taints });
+        self.send(ApiOp::GetNode(name.to_string()), "resourceVersion=0", ctx);
+        self.send(ApiOp::PatchNodeTaints { name: name.to_string(), taints }, "", ctx);
     }
 
     /// `markNodeAsReachable`: removes both NoExecute taints and forgets the queued tainting.
-    /// Returns whether a taint was removed.
+    /// Returns whether the zone's queue held the node (`Remove`'s answer: what "Node is healthy
+    /// again, removed all taints" is logged on).
     pub(super) fn mark_node_as_reachable(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) -> bool {
         let Some(node) = ctx.store().node(name).cloned() else { return false };
         let zone = self.zone_of(&node);
@@ -102,7 +136,6 @@ impl NodeLifecycle {
         if !tainted && self.tainters.get(zone).is_none_or(|q| !q.holds(name)) {
             return false;
         }
-        let mut removed = false;
         for key in [TAINT_UNREACHABLE, TAINT_NOT_READY] {
             let Some(current) = ctx.store().node(name).cloned() else { break };
             if current.has_taint(key, "NoExecute") {
@@ -114,27 +147,33 @@ impl NodeLifecycle {
                     .cloned()
                     .collect();
                 self.patch_taints(name, taints, ctx);
-                removed = true;
             }
         }
-        if let Some(q) = self.tainters.get_mut(zone) {
-            q.remove(name);
-        }
-        removed
+        self.tainters.get_mut(zone).is_some_and(|q| q.remove(name))
     }
 
+    /// Asks for the tainting loop at its next round (it runs on its own 100 ms grid).
     pub(super) fn schedule_tainting(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
-        if !self.tainting_scheduled {
-            self.tainting_scheduled = true;
-            // The 100 ms loop runs on its own grid.
-            let next = (ctx.now.as_micros() / 100_000 + 1) * 100_000;
-            ctx.at(SimTime::from_micros(next), NodeLifecycleTimer::NoExecuteTainting);
+        let next = (ctx.now.as_micros() / 100_000 + 1) * 100_000;
+        self.tainting_at_or_before(SimTime::from_micros(next), ctx);
+    }
+
+    /// Asks for the tainting loop at its first round from `t` on, unless it runs sooner.
+    pub(super) fn tainting_from(&mut self, t: SimTime, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        let period = NODE_EVICTION_PERIOD.as_micros() as u64;
+        self.tainting_at_or_before(SimTime::from_micros(t.as_micros().div_ceil(period) * period), ctx);
+    }
+
+    fn tainting_at_or_before(&mut self, at: SimTime, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        if self.tainting_at.is_none_or(|t| t > at) {
+            self.tainting_at = Some(at);
+            ctx.at(at, NodeLifecycleTimer::NoExecuteTainting);
         }
     }
 
-    /// `doNoExecuteTaintingPass`: one rate-limited step for every zone's queue.
+    /// `doNoExecuteTaintingPass`: one rate-limited step for every zone's queue. A taint's requests
+    /// go through the controller's client: without a token the queue waits for one.
     pub(super) fn no_execute_tainting_pass(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
-        self.tainting_scheduled = false;
         let now = ctx.now;
         let zones: Vec<Zone> = self.tainters.keys().cloned().collect();
         let mut wake: Option<SimTime> = None;
@@ -142,8 +181,15 @@ impl NodeLifecycle {
             loop {
                 let q = self.tainters.get_mut(&zone).expect("zone");
                 let Some(head) = q.head().map(str::to_string) else { break };
+                if !self.client.bucket.has_token(now) {
+                    if let Some(t) = self.client.bucket.ready_at(now) {
+                        wake = Some(wake.map_or(t, |w: SimTime| w.min(t)));
+                    }
+                    break;
+                }
+                let q = self.tainters.get_mut(&zone).expect("zone");
                 if !q.limiter.try_accept(now) {
-                    if let Some(t) = q.limiter.next_token() {
+                    if let Some(t) = q.limiter.ready_at(now) {
                         wake = Some(wake.map_or(t, |w: SimTime| w.min(t)));
                     }
                     break;
@@ -172,49 +218,14 @@ impl NodeLifecycle {
             }
         }
         if let Some(t) = wake {
-            self.tainting_scheduled = true;
-            let grid = t.as_micros().div_ceil(NODE_EVICTION_PERIOD.as_micros() as u64)
-                * NODE_EVICTION_PERIOD.as_micros() as u64;
-            ctx.at(SimTime::from_micros(grid), NodeLifecycleTimer::NoExecuteTainting);
+            self.tainting_from(t, ctx);
         }
     }
 
     /// `doNoScheduleTaintingPass`.
     pub(super) fn no_schedule_tainting_pass(&mut self, name: &str, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
         let Some(node) = ctx.store().node(name).cloned() else { return };
-        let mut wanted: Vec<&str> = Vec::new();
-        for c in &node.status.conditions {
-            let key = match (&*c.type_, &*c.status) {
-                ("Ready", "False") => TAINT_NOT_READY,
-                ("Ready", "Unknown") => TAINT_UNREACHABLE,
-                ("MemoryPressure", "True") => "node.kubernetes.io/memory-pressure",
-                ("DiskPressure", "True") => "node.kubernetes.io/disk-pressure",
-                ("PIDPressure", "True") => "node.kubernetes.io/pid-pressure",
-                ("NetworkUnavailable", "True") => "node.kubernetes.io/network-unavailable",
-                _ => continue,
-            };
-            wanted.push(key);
-        }
-        if node.spec.unschedulable {
-            wanted.push("node.kubernetes.io/unschedulable");
-        }
-        const MANAGED: [&str; 7] = [
-            TAINT_NOT_READY,
-            TAINT_UNREACHABLE,
-            "node.kubernetes.io/memory-pressure",
-            "node.kubernetes.io/disk-pressure",
-            "node.kubernetes.io/pid-pressure",
-            "node.kubernetes.io/network-unavailable",
-            "node.kubernetes.io/unschedulable",
-        ];
-        let existing: Vec<&Taint> =
-            node.spec.taints.iter().filter(|t| t.effect == "NoSchedule" && MANAGED.contains(&t.key.as_str())).collect();
-        let to_add: Vec<&str> = wanted.iter().copied().filter(|k| !existing.iter().any(|t| t.key == *k)).collect();
-        let to_del: Vec<String> =
-            existing.iter().filter(|t| !wanted.contains(&t.key.as_str())).map(|t| t.key.clone()).collect();
-        if to_add.is_empty() && to_del.is_empty() {
-            return;
-        }
+        let Some((to_add, to_del)) = Self::no_schedule_diff(&node) else { return };
         let stamp = Some(Time::at(ctx.wall()));
         let mut taints = node.spec.taints.clone();
         if !to_add.is_empty() {
@@ -224,8 +235,46 @@ impl NodeLifecycle {
             self.patch_taints(name, taints.clone(), ctx);
         }
         if !to_del.is_empty() {
-            taints.retain(|t| !(t.effect == "NoSchedule" && to_del.contains(&t.key)));
+            taints.retain(|t| !(t.effect == "NoSchedule" && to_del.contains(&t.key.as_str())));
             self.patch_taints(name, taints, ctx);
         }
+    }
+
+    /// The NoSchedule taints `node` should gain and lose to match its conditions (`TaintSetDiff`),
+    /// if any.
+    pub(super) fn no_schedule_diff(node: &Node) -> Option<(Vec<&'static str>, Vec<&'static str>)> {
+        const MANAGED: [&str; 7] = [
+            TAINT_NOT_READY,
+            TAINT_UNREACHABLE,
+            "node.kubernetes.io/memory-pressure",
+            "node.kubernetes.io/disk-pressure",
+            "node.kubernetes.io/pid-pressure",
+            "node.kubernetes.io/network-unavailable",
+            "node.kubernetes.io/unschedulable",
+        ];
+        let mut wanted: Vec<&'static str> = Vec::new();
+        for c in &node.status.conditions {
+            let key = match (&*c.type_, &*c.status) {
+                ("Ready", "False") => MANAGED[0],
+                ("Ready", "Unknown") => MANAGED[1],
+                ("MemoryPressure", "True") => MANAGED[2],
+                ("DiskPressure", "True") => MANAGED[3],
+                ("PIDPressure", "True") => MANAGED[4],
+                ("NetworkUnavailable", "True") => MANAGED[5],
+                _ => continue,
+            };
+            wanted.push(key);
+        }
+        if node.spec.unschedulable {
+            wanted.push(MANAGED[6]);
+        }
+        let existing: Vec<&'static str> = MANAGED
+            .iter()
+            .copied()
+            .filter(|k| node.spec.taints.iter().any(|t| t.effect == "NoSchedule" && t.key == *k))
+            .collect();
+        let to_add: Vec<&'static str> = wanted.iter().copied().filter(|k| !existing.contains(k)).collect();
+        let to_del: Vec<&'static str> = existing.iter().copied().filter(|k| !wanted.contains(k)).collect();
+        (!to_add.is_empty() || !to_del.is_empty()).then_some((to_add, to_del))
     }
 }

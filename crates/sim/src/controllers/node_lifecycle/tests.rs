@@ -132,16 +132,6 @@ fn tainting_rates_follow_the_zone_size() {
 }
 
 #[test]
-fn a_token_bucket_lets_the_first_node_through_at_once() {
-    let mut l = Limiter::new(0.1, SimTime::ZERO);
-    assert!(l.try_accept(SimTime::ZERO));
-    assert!(!l.try_accept(SimTime::from_millis(9_900)));
-    assert!(l.try_accept(SimTime::from_secs(10)));
-    let mut never = Limiter::new(0.0, SimTime::ZERO);
-    assert!(!never.try_accept(SimTime::from_secs(1000)));
-}
-
-#[test]
 fn the_beta_zone_labels_win() {
     let mut node = Node::new("n");
     assert_eq!(&*compute_zone(&node), "");

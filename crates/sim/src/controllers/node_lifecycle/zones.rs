@@ -2,6 +2,7 @@
 //! and the per-zone token buckets that pace NoExecute tainting (`RateLimitedTimedQueue`).
 
 use super::*;
+use crate::flowcontrol::TokenBucket;
 use crate::objects::Text;
 use rustc_hash::FxHashMap;
 
@@ -23,48 +24,6 @@ impl ZoneState {
             ZoneState::PartialDisruption => "PartialDisruption",
             ZoneState::FullDisruption => "FullDisruption",
         }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct Limiter {
-    pub(super) qps: f64,
-    pub(super) tokens: f64,
-    pub(super) at: SimTime,
-}
-
-impl Limiter {
-    pub(super) fn new(qps: f64, now: SimTime) -> Limiter {
-        Limiter { qps, tokens: 1.0, at: now }
-    }
-
-    pub(super) fn refill(&mut self, now: SimTime) {
-        if self.qps > 0.0 {
-            let dt = (now - self.at).as_secs_f64();
-            self.tokens = (self.tokens + dt * self.qps).min(1.0);
-        }
-        self.at = now;
-    }
-
-    pub(super) fn try_accept(&mut self, now: SimTime) -> bool {
-        if self.qps <= 0.0 {
-            return false;
-        }
-        self.refill(now);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// When the next token will be there, if ever.
-    pub(super) fn next_token(&self) -> Option<SimTime> {
-        (self.qps > 0.0).then(|| {
-            let missing = (1.0 - self.tokens).max(0.0);
-            self.at + Duration::from_secs_f64(missing / self.qps)
-        })
     }
 }
 
@@ -90,7 +49,7 @@ pub(super) struct TaintQueue {
     members: usize,
     /// The next place number.
     next: u64,
-    pub(super) limiter: Limiter,
+    pub(super) limiter: TokenBucket,
 }
 
 /// A node's entry in a [`TaintQueue`]'s set.
@@ -101,7 +60,7 @@ struct Slot {
 }
 
 impl TaintQueue {
-    pub(super) fn new(limiter: Limiter) -> TaintQueue {
+    pub(super) fn new(limiter: TokenBucket) -> TaintQueue {
         TaintQueue { queue: Vec::new(), start: 0, set: FxHashMap::default(), members: 0, next: 0, limiter }
     }
 
@@ -137,13 +96,16 @@ impl TaintQueue {
         true
     }
 
-    /// Forgets `node`: off the queue and out of the set (`UniqueQueue.Remove`).
-    pub(super) fn remove(&mut self, node: &str) {
-        if let Some(slot) = self.set.get_mut(node)
-            && slot.member
-        {
-            *slot = Slot { member: false, place: None };
-            self.members -= 1;
+    /// Forgets `node`: off the queue and out of the set (`UniqueQueue.Remove`). Returns whether
+    /// the set held it.
+    pub(super) fn remove(&mut self, node: &str) -> bool {
+        match self.set.get_mut(node) {
+            Some(slot) if slot.member => {
+                *slot = Slot { member: false, place: None };
+                self.members -= 1;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -184,16 +146,19 @@ impl TaintQueue {
         self.start += 1;
     }
 
-    /// `SwapLimiter`: a fresh bucket, drained if the old one had no token.
-    pub(super) fn swap_limiter(&mut self, qps: f64, now: SimTime) {
-        if (self.limiter.qps - qps).abs() < f64::EPSILON {
-            return;
+    /// `SwapLimiter`: a fresh bucket at the new rate (full, burst 1), drained if the old one had
+    /// no token (`if q.limiter.TryAccept() == false { newLimiter.TryAccept() }`). Returns whether
+    /// the rate changed.
+    pub(super) fn swap_limiter(&mut self, qps: f64, now: SimTime) -> bool {
+        if (self.limiter.qps() - qps).abs() < f64::EPSILON {
+            return false;
         }
-        let mut fresh = Limiter::new(qps, now);
+        let mut fresh = TokenBucket::new(qps, EVICTION_BURST, now);
         if !self.limiter.try_accept(now) {
-            fresh.tokens = 0.0;
+            fresh.try_accept(now);
         }
         self.limiter = fresh;
+        true
     }
 }
 
@@ -269,8 +234,8 @@ impl NodeLifecycle {
                     "\"Controller detected that all Nodes are not-Ready. Entering master disruption mode\"".into(),
                 );
                 let names: Vec<Text> = ctx.store().nodes.keys().cloned().collect();
-                for name in names {
-                    self.mark_node_as_reachable(&name, ctx);
+                for name in &names {
+                    self.mark_reachable_soon(name, ctx);
                 }
                 for q in self.tainters.values_mut() {
                     q.swap_limiter(0.0, now);
@@ -291,7 +256,7 @@ impl NodeLifecycle {
                 }
                 for (zone, state) in &new_states {
                     let size = zone_conditions[zone].total();
-                    self.set_limiter_in_zone(zone, size, *state, now);
+                    self.set_limiter_in_zone(zone, size, *state, ctx);
                     self.zone_states.insert(zone.clone(), *state);
                 }
                 self.schedule_tainting(ctx);
@@ -309,16 +274,30 @@ impl NodeLifecycle {
                         state.as_str()
                     ),
                 );
-                self.set_limiter_in_zone(zone, size, *state, now);
+                self.set_limiter_in_zone(zone, size, *state, ctx);
                 self.zone_states.insert(zone.clone(), *state);
             }
         }
     }
 
-    pub(super) fn set_limiter_in_zone(&mut self, zone: &str, size: usize, state: ZoneState, now: SimTime) {
+    /// `setLimiterInZone`: the zone's queue gets a fresh bucket at its state's rate. The tainting
+    /// loop runs every 100 ms, so a node waiting in the queue goes when the new bucket has a token,
+    /// not when the old one would have had.
+    pub(super) fn set_limiter_in_zone(
+        &mut self,
+        zone: &str,
+        size: usize,
+        state: ZoneState,
+        ctx: &mut Ctx<'_, NodeLifecycleTimer>,
+    ) {
         let qps = zone_qps(state, size);
-        if let Some(q) = self.tainters.get_mut(zone) {
-            q.swap_limiter(qps, now);
+        let now = ctx.now;
+        let Some(q) = self.tainters.get_mut(zone) else { return };
+        if q.swap_limiter(qps, now)
+            && !q.is_empty()
+            && let Some(t) = q.limiter.ready_at(now)
+        {
+            self.tainting_from(t, ctx);
         }
     }
 }
@@ -328,7 +307,7 @@ mod queue_tests {
     use super::*;
 
     fn queue() -> TaintQueue {
-        TaintQueue::new(Limiter::new(0.1, SimTime::ZERO))
+        TaintQueue::new(TokenBucket::new(0.1, 1, SimTime::ZERO))
     }
 
     /// Takes every waiting node off the queue, in order.
