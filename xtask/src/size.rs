@@ -202,7 +202,16 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 /// between stretches (`app::next_task`, with `web-sys`'s `MessageChannel` and `MessagePort`), a
 /// request's head read from the log's compact rows (`Requests::head`, `heads_from`, the track's
 /// classes from heads), `sim::contains`, and the address bar's last query kept.
-pub(crate) const CEILING_GZIP: u64 = 723_900;
+///
+/// Raised to 734 100 for issue 38's fidelity items, with the same margin: 733 315 measured (this module's gzip of
+/// `cargo xtask build`'s `dist/`) at cdd8f84, +10.3 KB over 723 051. What it added (not measured
+/// apart): client-go's event aggregation, the taint eviction controller's finished evictions,
+/// the attach/detach controller's 100 ms passes, node status updater and detach held by the
+/// external-attacher's finalizer (with `status.volumesAttached` on the Node and its API ops),
+/// the kubelet's `TimedOut` timer and its status-patch error text, the request summaries'
+/// named fields, and chapter 6's longer narration in both languages. To be weighed against
+/// issue 18's budget; the commit that raised it can be reverted to hold the line.
+pub(crate) const CEILING_GZIP: u64 = 734_100;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
