@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 pub fn node_status_bytes(base: &crate::objects::Node, wanted: &crate::objects::Node) -> String {
     let json = |n: &crate::objects::Node| serde_json::to_value(n).unwrap_or(Value::Null);
     let patch = node_status(&json(base), &json(wanted));
-    html_escaped(&serde_json::to_string(&patch).unwrap_or_default())
+    html_escaped(&patch.to_string())
 }
 
 /// `serde_json`'s compact text of a document (without floats) as Go's `encoding/json` writes
