@@ -93,9 +93,12 @@ impl TokenBucket {
 
     /// When a token is there for the next request (now if there is one), or `None` if never.
     pub fn ready_at(&self, now: SimTime) -> Option<SimTime> {
+        // Rounded up to the clock's microsecond, as `reserve` rounds: a token due a fraction of a
+        // microsecond away is due at the next one, never at `now` while the bucket still lacks
+        // it (a wake-up at `now` would find no token again, for ever).
         (self.qps > 0.0).then(|| {
             let missing = (1.0 - self.tokens).max(0.0);
-            (self.at + Duration::from_secs_f64(missing / self.qps)).max(now)
+            (self.at + Duration::from_micros((missing / self.qps * 1e6).ceil() as u64)).max(now)
         })
     }
 
@@ -115,6 +118,21 @@ impl Default for TokenBucket {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_a_fraction_of_a_microsecond_away_is_due_at_the_next_one() {
+        // At 3 a second a token takes 333,333.3 µs: at 333,333 µs the bucket lacks a third of a
+        // microsecond's worth. It is due after `t`, and there then, so a pass that waits for it
+        // never wakes at `t` again and again.
+        let mut b = TokenBucket::new(3.0, 1, SimTime::ZERO);
+        assert!(b.try_accept(SimTime::ZERO));
+        let t = SimTime::from_micros(333_333);
+        assert!(!b.try_accept(t));
+        assert!(!b.has_token(t));
+        let due = b.ready_at(t).expect("a rate");
+        assert!(due > t, "{due:?}");
+        assert!(b.try_accept(due));
+    }
 
     #[test]
     fn a_client_bucket_starts_full_then_sends_at_its_rate() {
