@@ -313,12 +313,14 @@ fn node_goes_away() -> Scenario {
                 LANDED,
             ),
             step_after(Anchor::Input(ActionKind::TaintOutOfService), millis(500), LANDED),
-            // The new db-0 is bound, its volume attached, and it runs.
-            step_after(
-                Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" },
-                Duration::ZERO,
-                millis(2500),
-            ),
+            // The new db-0 is bound, its volume attached once the old attachment is gone, and it
+            // runs: the moment is its container started (the Running status lands with it).
+            StepSpec {
+                anchor: Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" },
+                lead: Duration::ZERO,
+                shows: Some(Anchor::Event { reason: "Started", contains: "Started container" }),
+                after: LANDED,
+            },
         ],
         duration: secs(810),
     }
