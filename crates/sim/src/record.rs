@@ -8,7 +8,6 @@
 use std::borrow::{Borrow, Cow};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::ops::Bound;
 use std::sync::Arc;
 
@@ -19,13 +18,19 @@ pub use super::objects::ChangeType;
 use super::objects::{EventVersion, Kind, Object, ObjectKey, ObjectReference, Status, Text};
 use super::time::SimTime;
 
+mod actor;
+mod backlog;
 mod bits;
 mod changes;
+mod log_line;
 mod places;
 mod request;
 mod requests;
+pub use actor::Actor;
+pub use backlog::Backlog;
 use changes::ChangeList;
 pub use changes::{Changes, Iter as ChangesIter};
+pub use log_line::{LogLine, Severity};
 pub use request::{
     BindingParts, Body, ContentType, Head, JsonText, LeaseVersion, Method, NoAnswer, Outcome, Request, Response,
 };
@@ -33,111 +38,6 @@ pub use requests::Requests;
 
 /// The API server's address, as kubelets and log lines name it.
 pub const API_SERVER: &str = "https://10.0.0.10:6443";
-
-/// Who sent a request or wrote a log line.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Actor {
-    /// The kubelet on a machine, named by the machine.
-    Kubelet(Arc<str>),
-    /// kube-controller-manager's node lifecycle controller.
-    NodeLifecycleController,
-    /// kube-controller-manager's taint eviction controller.
-    TaintEvictionController,
-    /// kube-controller-manager's ReplicaSet controller.
-    ReplicaSetController,
-    /// kube-controller-manager's node IPAM controller (hands out `spec.podCIDR`).
-    NodeIpamController,
-    /// kube-controller-manager's TTL controller (the `node.alpha.kubernetes.io/ttl` annotation).
-    TtlController,
-    /// kube-scheduler.
-    Scheduler,
-    /// A person with kubectl (the reader's own actions that create Pods).
-    Kubectl,
-    /// A person on a machine running kubectl with the kubelet's kubeconfig: authenticated as
-    /// the node named here, so NodeRestriction applies.
-    KubectlAsNode(Arc<str>),
-    /// kube-controller-manager's DaemonSet controller.
-    DaemonSetController,
-    /// kube-controller-manager's disruption controller (PodDisruptionBudget status).
-    DisruptionController,
-    /// What the reader's kubectl prints on stderr (its log lines; stdout lines are `Kubectl`'s).
-    KubectlStderr,
-    /// kube-controller-manager's PodGC controller.
-    PodGcController,
-    /// kube-controller-manager's garbage collector (owner references).
-    GarbageCollector,
-    /// kube-controller-manager's StatefulSet controller.
-    StatefulSetController,
-    /// kube-controller-manager's attach-detach controller.
-    AttachDetachController,
-    /// The CSI driver's external-attacher sidecar.
-    CsiAttacher,
-    /// kube-controller-manager's PersistentVolume controller (binds claims and volumes).
-    PersistentVolumeController,
-    /// The CSI driver's external-provisioner sidecar.
-    CsiProvisioner,
-}
-
-impl Actor {
-    /// The user the actor authenticates as.
-    pub fn user(&self, node_name: &str) -> String {
-        match self {
-            Actor::Kubelet(_) => format!("system:node:{node_name}"),
-            Actor::NodeLifecycleController => "system:serviceaccount:kube-system:node-controller".into(),
-            Actor::TaintEvictionController => "system:kube-controller-manager".into(),
-            Actor::ReplicaSetController => "system:serviceaccount:kube-system:replicaset-controller".into(),
-            Actor::NodeIpamController => "system:serviceaccount:kube-system:node-controller".into(),
-            Actor::TtlController => "system:serviceaccount:kube-system:ttl-controller".into(),
-            Actor::Scheduler => "system:kube-scheduler".into(),
-            Actor::Kubectl => "kubernetes-admin".into(),
-            Actor::KubectlAsNode(node) => format!("system:node:{node}"),
-            Actor::DaemonSetController => "system:serviceaccount:kube-system:daemon-set-controller".into(),
-            Actor::DisruptionController => "system:serviceaccount:kube-system:disruption-controller".into(),
-            Actor::KubectlStderr => "kubernetes-admin".into(),
-            Actor::PodGcController => "system:serviceaccount:kube-system:pod-garbage-collector".into(),
-            Actor::GarbageCollector => "system:serviceaccount:kube-system:generic-garbage-collector".into(),
-            Actor::StatefulSetController => "system:serviceaccount:kube-system:statefulset-controller".into(),
-            Actor::AttachDetachController => "system:serviceaccount:kube-system:attachdetach-controller".into(),
-            Actor::CsiAttacher => "system:serviceaccount:kube-system:csi-attacher".into(),
-            Actor::PersistentVolumeController => "system:serviceaccount:kube-system:persistent-volume-binder".into(),
-            Actor::CsiProvisioner => "system:serviceaccount:kube-system:csi-provisioner".into(),
-        }
-    }
-
-    /// The machine a kubelet runs on.
-    pub fn machine(&self) -> Option<&str> {
-        match self {
-            Actor::Kubelet(m) => Some(&**m),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Actor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Actor::Kubelet(m) => write!(f, "kubelet/{m}"),
-            Actor::NodeLifecycleController => f.write_str("node-lifecycle-controller"),
-            Actor::TaintEvictionController => f.write_str("taint-eviction-controller"),
-            Actor::ReplicaSetController => f.write_str("replicaset-controller"),
-            Actor::NodeIpamController => f.write_str("node-ipam-controller"),
-            Actor::TtlController => f.write_str("ttl-controller"),
-            Actor::Scheduler => f.write_str("kube-scheduler"),
-            Actor::Kubectl => f.write_str("kubectl"),
-            Actor::KubectlAsNode(node) => write!(f, "kubectl (system:node:{node})"),
-            Actor::DaemonSetController => f.write_str("daemonset-controller"),
-            Actor::DisruptionController => f.write_str("disruption-controller"),
-            Actor::KubectlStderr => f.write_str("kubectl (stderr)"),
-            Actor::PodGcController => f.write_str("pod-garbage-collector"),
-            Actor::GarbageCollector => f.write_str("garbage-collector"),
-            Actor::StatefulSetController => f.write_str("statefulset-controller"),
-            Actor::AttachDetachController => f.write_str("attachdetach-controller"),
-            Actor::CsiAttacher => f.write_str("csi-attacher"),
-            Actor::PersistentVolumeController => f.write_str("persistent-volume-binder"),
-            Actor::CsiProvisioner => f.write_str("csi-provisioner"),
-        }
-    }
-}
 
 /// The object changes one request made: consecutive entries of [`Log::changes`] (the API server
 /// records a request's changes while it answers it, before anything else can), kept as their
@@ -307,47 +207,6 @@ impl EventRecord {
     }
 }
 
-/// A line a component logged (the lines a reader would find with `journalctl -u kubelet`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LogLine {
-    pub seq: u64,
-    pub t: SimTime,
-    pub actor: Actor,
-    pub severity: Severity,
-    /// The structured message as klog's text format prints it after the header
-    /// (`"Message" key="value"`). Boxed exactly (a `format!`ed string has room to spare, kept
-    /// with it for the whole log).
-    pub message: Box<str>,
-}
-
-/// A log line's klog severity (the first letter of its header).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    /// The letter klog starts the line with.
-    pub fn letter(self) -> char {
-        match self {
-            Severity::Info => 'I',
-            Severity::Warning => 'W',
-            Severity::Error => 'E',
-        }
-    }
-
-    /// The name in the timeline's JSON (`info`, `warning`, `error`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
 /// An input applied to the simulation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AppliedInput {
@@ -358,38 +217,6 @@ pub struct AppliedInput {
     pub scripted: bool,
     /// Why the input changed nothing, if it made no sense at that moment.
     pub rejected: Option<Refusal>,
-}
-
-/// How many requests a client has waiting for its rate limiter's tokens (requests decided and
-/// not sent yet, its Events among them), from `t` on.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Backlog {
-    pub t: SimTime,
-    pub actor: Actor,
-    pub waiting: u32,
-}
-
-impl Log {
-    /// The requests `actor` had waiting for its client's tokens at `t`.
-    pub fn backlog_at(&self, actor: &Actor, t: SimTime) -> u32 {
-        let upto = self.backlogs.partition_point(|b| b.t <= t);
-        self.backlogs[..upto].iter().rev().find(|b| b.actor == *actor).map_or(0, |b| b.waiting)
-    }
-
-    /// Since when `actor`'s client has had requests waiting without a break, at `t` (`None` if
-    /// none waits then).
-    pub fn backlog_since(&self, actor: &Actor, t: SimTime) -> Option<SimTime> {
-        let upto = self.backlogs.partition_point(|b| b.t <= t);
-        let mine = self.backlogs[..upto].iter().rev().filter(|b| b.actor == *actor);
-        let mut since = None;
-        for b in mine {
-            if b.waiting == 0 {
-                break;
-            }
-            since = Some(b.t);
-        }
-        since
-    }
 }
 
 /// A machine's visible state from `t` on.
