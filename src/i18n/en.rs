@@ -346,6 +346,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ZoneSummary => {
             "Zone {0}: {1}; {2} Ready, {3} not Ready, {4} with NoExecute; tainting {5}, {6} waiting; Pods: {7} running, {8} terminating."
         }
+        Key::ZoneStateNext => "{0} → {1} (next pass)",
         Key::ZoneCounts => "{0} Ready · {1} not Ready · {2} NoExecute",
         Key::ZoneQueue => "NoExecute: {0} · {1} waiting",
         Key::ZonePods => "Pods: {0} running · {1} terminating",

@@ -356,6 +356,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ZoneSummary => {
             "ゾーン {0}: {1}。Ready {2} 台、Ready でない {3} 台、NoExecute 付き {4} 台。taint 付けは{5}、待ち {6} 台。Pod: 実行中 {7}、終了中 {8}。"
         }
+        Key::ZoneStateNext => "{0} → {1}（次の確認で）",
         Key::ZoneCounts => "Ready {0} · Ready でない {1} · NoExecute {2}",
         Key::ZoneQueue => "NoExecute: {0} · 待ち {1} 台",
         Key::ZonePods => "Pod: 実行中 {0} · 終了中 {1}",

@@ -568,6 +568,7 @@ keys! {
     PodsMovedSummary,
     RateEvery,
     ZoneSummary,
+    ZoneStateNext,
     ZoneCounts,
     ZoneQueue,
     ZonePods,

@@ -90,6 +90,10 @@ pub struct ZoneView {
     pub cells: Vec<Cell>,
     /// The state the controller is in for this zone.
     pub state: ZoneState,
+    /// The state the zone's counts now call for, when the controller has not counted them yet:
+    /// it reads the Nodes' conditions once a pass (`--node-monitor-period`, 5 s), so a Node
+    /// that posts `Ready` changes the zone's state at the next pass, not at once.
+    pub next: Option<ZoneState>,
     pub ready: usize,
     pub not_ready: usize,
     pub no_execute: usize,
@@ -269,6 +273,7 @@ impl Fleet {
                 name: name.clone(),
                 cells: Vec::new(),
                 state: ZoneState::Initial,
+                next: None,
                 ready: 0,
                 not_ready: 0,
                 no_execute: 0,
@@ -306,6 +311,7 @@ impl Fleet {
         let mut grid_h: f64 = 0.0;
         for z in &mut zones {
             z.state = zone_log.state(&z.name, z.ready, z.not_ready);
+            z.next = next_state(z.state, z.ready, z.not_ready);
             z.rate = zone_log.rate(z.state, z.cells.len());
             let n = z.cells.len().max(1);
             // Side by side: a grid a little wider than high; stacked: a band about 200 units
@@ -383,13 +389,32 @@ pub fn rate_text(lang: Lang, rate: f64) -> String {
     }
 }
 
+/// The state a zone in `state` goes to at the controller's next pass, given its node counts now,
+/// if that differs. In master disruption mode (every zone `FullDisruption`) that is the state
+/// its counts call for once they no longer say the zone is fully disrupted: the pass that sees
+/// it leaves the mode.
+pub fn next_state(state: ZoneState, ready: usize, not_ready: usize) -> Option<ZoneState> {
+    let counted = compute_zone_state(ready, not_ready);
+    (state != ZoneState::Initial && counted != state).then_some(counted)
+}
+
+/// A zone's state as its heading says it: the controller's, and the one its next pass will
+/// find when the counts beside it already call for another
+/// (`FullDisruption → Normal (next pass)`).
+pub fn state_text(lang: Lang, state: ZoneState, next: Option<ZoneState>) -> String {
+    match next {
+        Some(next) => lang.fill(Key::ZoneStateNext, &[state.as_str(), next.as_str()]),
+        None => state.as_str().to_string(),
+    }
+}
+
 /// One zone's summary sentence (its heading lines, and the text alternative of the drawing).
 pub fn zone_summary(lang: Lang, z: &ZoneView) -> String {
     lang.fill(
         Key::ZoneSummary,
         &[
             &z.name,
-            z.state.as_str(),
+            &state_text(lang, z.state, z.next),
             &z.ready.to_string(),
             &z.not_ready.to_string(),
             &z.no_execute.to_string(),
@@ -428,7 +453,7 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
     let l = fleet.layout;
     for z in &fleet.zones {
         let (x0, y0) = (z.x0, z.y0);
-        let state = z.state.as_str();
+        let state = state_text(lang, z.state, z.next);
         let class = match z.state {
             ZoneState::Normal | ZoneState::Initial => "zone-normal",
             ZoneState::PartialDisruption => "zone-partial",
@@ -448,7 +473,7 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
         let mut i = 0;
         for (text, cls, font) in [
             (z.name.clone(), "zone-name", Font::Name),
-            (state.to_string(), "zone-state", Font::Mono),
+            (state, "zone-state", Font::Mono),
             (counts, "zone-line", Font::Line),
             (queue, "zone-line zone-rate", Font::Line),
             (pods, "zone-line", Font::Line),
@@ -731,6 +756,44 @@ mod tests {
         assert_eq!(Fleet::build(&grown, early.log(), &index, master, VIEW_W), f);
         assert!(f.master_disruption && f.zones.iter().all(|z| z.no_execute == 0 && z.rate == 0.0));
         assert!(fleet_description(&f, Lang::En).starts_with("Master disruption mode"));
+    }
+
+    #[test]
+    fn a_zone_label_agrees_with_its_counts_at_every_moment() {
+        // The whole chapter, a second at a time: wherever a zone's counts call for another state
+        // than the controller's, the heading says which, and the controller's next pass (within
+        // a monitor period and the time its writes take) takes exactly that state.
+        let (tl, _) = at(150, 1500);
+        let index = FleetIndex::of(tl.log());
+        let lines = ControllerLines::of(tl.log());
+        let mut pending: Vec<Option<(u64, ZoneState)>> = vec![None; 3];
+        let mut seen = 0;
+        for s in 0..1500 {
+            let f = Fleet::build(&index, tl.log(), &lines, SimTime::from_secs(s), VIEW_W);
+            for (zi, z) in f.zones.iter().enumerate() {
+                if z.state != ZoneState::Initial {
+                    assert_eq!(z.next.unwrap_or(z.state), compute_zone_state(z.ready, z.not_ready), "{s} s: {z:?}");
+                }
+                match (z.next, pending[zi]) {
+                    (Some(next), p) => {
+                        let since = p.map_or(s, |(since, _)| since);
+                        assert!(s - since <= 10, "{} waits from {since} s to {s} s", z.name);
+                        pending[zi] = Some((since, next));
+                        let label = state_text(Lang::En, z.state, z.next);
+                        assert_eq!(label, format!("{} \u{2192} {} (next pass)", z.state.as_str(), next.as_str()));
+                        assert!(zone_summary(Lang::En, z).contains(&label));
+                        seen += 1;
+                    }
+                    (None, Some((since, next))) => {
+                        assert_eq!(z.state, next, "{} at {s} s, pending since {since} s", z.name);
+                        pending[zi] = None;
+                    }
+                    (None, None) => {}
+                }
+            }
+        }
+        // The recovery: Nodes post Ready between the controller's passes.
+        assert!(seen > 0);
     }
 
     #[test]
