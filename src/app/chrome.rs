@@ -306,11 +306,12 @@ pub fn LiveRegion() -> impl IntoView {
     let watched = Memo::new(move |_| {
         let step = ctx.current_step();
         let t = ctx.t();
-        if ctx.chapter.get().is_fleet() {
+        let watched = if ctx.chapter.get().is_fleet() {
             fleet.with(|f| Watched::fleet(f, step))
         } else {
             ctx.with_session(|s| Watched::at(&s.at(t), step))
-        }
+        };
+        Watched { departed: ctx.departed(), ..watched }
     });
     // What was last watched, and in which language it was said.
     let previous = StoredValue::new((None::<Lang>, Watched::default()));

@@ -76,10 +76,7 @@ pub fn Narration() -> impl IntoView {
     let step_reached = move |n: usize| reached.with(|r| r.get(n - 1).copied().unwrap_or(false));
     // Whether the reader's actions changed the story by the playhead: the panel then gives the
     // account of the reader's story (`view::account`), derived once per simulated second.
-    let departed = Memo::new(move |_| {
-        let t = ctx.t();
-        ctx.with_session(|s| account::departure(&s.timeline, t).is_some())
-    });
+    let departed = Memo::new(move |_| ctx.departed());
     let second = Memo::new(move |_| ctx.t().as_millis() / 1000);
     let account_html = Memo::new(move |_| {
         if !departed.get() {

@@ -215,6 +215,12 @@ impl AppCtx {
 
     /// The step the playhead is in (1-based; 0 before the first): the last one whose lead-in
     /// has started ([`track::current_step`]).
+    /// Whether the reader's actions changed the story by the playhead (`view::account`).
+    pub fn departed(&self) -> bool {
+        let t = self.t();
+        self.with_session(|s| crate::view::account::departure(&s.timeline, t).is_some())
+    }
+
     pub fn current_step(&self) -> usize {
         let t = self.t();
         self.with_session(|s| track::current_step(&s.steps, t))

@@ -187,6 +187,9 @@ pub fn TimelineBar() -> impl IntoView {
         ctx.session.try_update_value(|s| s.track()).unwrap_or_default()
     });
     let steps = Memo::new(move |_| ctx.with_session(|s| s.steps.clone()));
+    // Whether the reader's actions changed the story: a step that does not happen is then one of
+    // the chapter's story as told, not an error.
+    let departed = Memo::new(move |_| ctx.departed());
     // The story is still being computed (a fleet, in the background).
     let computing = Memo::new(move |_| ctx.with_session(|s| !s.complete()));
     // Per frame, but cheap and compared, so the DOM only changes when they do.
@@ -305,6 +308,8 @@ pub fn TimelineBar() -> impl IntoView {
         let title = match m.t {
             Some(at) => lang.fill(Key::StepMarkerTitle, &[&n.to_string(), title_text, &at.clock_label()]),
             None if pending => lang.fill(Key::StepPendingTitle, &[&n.to_string(), title_text]),
+            // Once the reader departed, the chapter's own story, as the narration lists it.
+            None if departed.get() => lang.fill(Key::StepOfStory, &[&n.to_string(), title_text]),
             None => lang.text(Key::StepNotReached).to_string(),
         };
         (title, pending)
@@ -594,7 +599,9 @@ pub fn TimelineBar() -> impl IntoView {
                 </button>
             </div>
             <p id=HELP_ID class="sr-only">{move || t(Key::TimelineHelp)}</p>
-            <p id=NOT_REACHED_ID class="sr-only">{move || t(Key::StepNotReached)}</p>
+            <p id=NOT_REACHED_ID class="sr-only">
+                {move || t(if departed.get() { Key::StepStoryOnly } else { Key::StepNotReached })}
+            </p>
         </section>
     }
 }

@@ -165,6 +165,25 @@ pub(super) fn text(key: Key) -> &'static str {
             "kubectl retries the eviction every 5 s: the PodDisruptionBudget {0} allows {1} disruptions ({2} Pods healthy, {3} needed), so each try gets 429 until the budget allows a disruption again."
         }
         Key::AccountNextDrainWaits => "kubectl waits for the evicted Pods to be gone, checking every second.",
+        Key::AccountNextMaster => {
+            "Master disruption mode: no Node is tainted and no Pod evicted until a zone has a `Ready` Node again."
+        }
+        Key::AccountNextZoneUnknown => {
+            "In {1}, Nodes that no longer report: {0}. After the {2} grace period the node lifecycle controller marks them `Unknown`, from about {3}."
+        }
+        Key::AccountNextZoneState => "Zone {0} becomes `{1}` at the node lifecycle controller's next pass (every 5 s).",
+        Key::AccountNextZoneReviving => {
+            "In {1}, Nodes whose kubelet reports again: {0}. Their next status update makes them `Ready`, and the controller takes their taints off."
+        }
+        Key::AccountNextZoneTaints => {
+            "In {1}, not-Ready Nodes waiting for their `NoExecute` taint: {0}, tainted {2}; the last at about {3}."
+        }
+        Key::AccountNextZoneNoTaints => {
+            "In {1}, not-Ready Nodes waiting for their `NoExecute` taint: {0}, but tainting is stopped ({2}): their Pods stay where they are."
+        }
+        Key::AccountNextZoneEvictions => {
+            "In {1}, Pods on `NoExecute`-tainted Nodes: {0}. They are evicted as their `tolerationSeconds` run out, from about {2}; their ReplicaSets replace them where Nodes are Ready."
+        }
         Key::AccountNextNothing => "Nothing more is expected to change until you act again.",
         Key::Inspector => "Inspector",
         Key::TabNode => "Node",
@@ -268,6 +287,10 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::SpeedValue => "{0}×",
         Key::StepMarkerTitle => "Step {0}: {1} ({2})",
         Key::StepGroup => "Steps {0} to {1}",
+        Key::StepOfStory => "Step {0} of the chapter's story: {1} (your actions changed this timeline)",
+        Key::StepStoryOnly => {
+            "This step belongs to the chapter's story as told; your actions changed what happens in this timeline."
+        }
         Key::StepPendingTitle => "Step {0}: {1} (still being computed; choose it to compute up to it now)",
         Key::ShortcutsOnTimeline => "On the timeline",
         Key::ShortcutSeekSecond => "1 second back or forward",
@@ -371,6 +394,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseControlPlaneAlreadyCut => "the API server already hears no kubelet",
         Key::RefuseControlPlaneNotCut => "no kubelet is cut off from the API server",
         Key::LanguageSwitch => "Language: {0}",
+        Key::AnnounceDeparted => "Your actions changed the story: the narration now tells what they cause.",
         Key::AnnounceNodeStatus => "{0} is now {1}.",
         Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
         // embed and shipping

@@ -171,6 +171,27 @@ pub(super) fn text(key: Key) -> &'static str {
             "kubectl は 5 秒ごとに退避を再試行します。PodDisruptionBudget {0} が許す中断は {1} 件（正常な Pod {2} 個、必要 {3} 個）なので、バジェットが再び中断を許すまで毎回 429 が返ります。"
         }
         Key::AccountNextDrainWaits => "kubectl は退避した Pod が消えるのを 1 秒ごとに確認しながら待ちます。",
+        Key::AccountNextMaster => {
+            "マスター障害モード: どこかのゾーンに `Ready` な Node が戻るまで、taint も退避も行われません。"
+        }
+        Key::AccountNextZoneUnknown => {
+            "{1} の {0} 台の Node が報告しなくなりました。{2} の猶予期間が過ぎると、ノードライフサイクルコントローラーが {3} ごろから `Unknown` にします。"
+        }
+        Key::AccountNextZoneState => {
+            "ゾーン {0} は、ノードライフサイクルコントローラーの次の確認（5 秒ごと）で `{1}` になります。"
+        }
+        Key::AccountNextZoneReviving => {
+            "{1} で kubelet が再び報告している Node: {0} 台。次のステータス更新で `Ready` になり、コントローラーが taint を外します。"
+        }
+        Key::AccountNextZoneTaints => {
+            "{1} の Ready でない {0} 台の Node が `NoExecute` の taint を待っています（{2}）。最後は {3} ごろです。"
+        }
+        Key::AccountNextZoneNoTaints => {
+            "{1} の Ready でない {0} 台の Node が `NoExecute` の taint を待っていますが、taint は止まっています（{2}）。Pod はそのままです。"
+        }
+        Key::AccountNextZoneEvictions => {
+            "{1} の `NoExecute` の taint が付いた Node 上の {0} 個の Pod は、`tolerationSeconds` が切れると {2} ごろから退避されます。ReplicaSet が Ready な Node で置き換えます。"
+        }
         Key::AccountNextNothing => "あなたが次に操作するまで、これ以上の変化は予想されません。",
         Key::Inspector => "インスペクター",
         Key::TabNode => "Node",
@@ -278,6 +299,10 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::SpeedValue => "{0}×",
         Key::StepMarkerTitle => "ステップ {0}: {1} ({2})",
         Key::StepGroup => "ステップ {0}〜{1}",
+        Key::StepOfStory => "章のストーリーのステップ {0}: {1}（あなたの操作でこのタイムラインは変わりました）",
+        Key::StepStoryOnly => {
+            "このステップは章の本来のストーリーのものです。あなたの操作で、このタイムラインで起きることは変わりました。"
+        }
         Key::StepPendingTitle => "ステップ {0}: {1}（計算中。選ぶとそこまで今すぐ計算します）",
         Key::ShortcutsOnTimeline => "タイムライン上で",
         Key::ShortcutSeekSecond => "1 秒戻る / 進む",
@@ -381,6 +406,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseControlPlaneAlreadyCut => "API サーバーにはすでにどの kubelet の声も届いていません",
         Key::RefuseControlPlaneNotCut => "API サーバーから切り離された kubelet はありません",
         Key::LanguageSwitch => "言語: {0}",
+        Key::AnnounceDeparted => {
+            "あなたの操作でストーリーが変わりました。ナレーションは、その操作が引き起こすことを伝えます。"
+        }
         Key::AnnounceNodeStatus => "{0} が {1} になりました。",
         Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
         Key::PosterIntro => {

@@ -404,6 +404,13 @@ keys! {
     AccountNextPending,
     AccountNextRetry,
     AccountNextDrainWaits,
+    AccountNextMaster,
+    AccountNextZoneUnknown,
+    AccountNextZoneState,
+    AccountNextZoneReviving,
+    AccountNextZoneTaints,
+    AccountNextZoneNoTaints,
+    AccountNextZoneEvictions,
     AccountNextNothing,
     Inspector,
     TabNode,
@@ -497,6 +504,8 @@ keys! {
     /// A timeline mark that stands for several steps too close together to mark one by one.
     StepGroup,
     /// A step marker's title while the fleet's story is still computed up to it.
+    StepOfStory,
+    StepStoryOnly,
     StepPendingTitle,
     ShortcutsOnTimeline,
     ShortcutSeekSecond,
@@ -586,6 +595,7 @@ keys! {
     RefuseControlPlaneAlreadyCut,
     RefuseControlPlaneNotCut,
     LanguageSwitch,
+    AnnounceDeparted,
     AnnounceNodeStatus,
     AnnouncePodEvicted,
     // embed and shipping

@@ -150,7 +150,11 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang) -> Option<Account> {
     let earlier = lines.len().saturating_sub(MAX_LINES);
     lines.drain(..earlier);
     let now = timeline.at(t);
-    let next = if timeline.chapter().is_fleet() { Vec::new() } else { predictions(timeline, &now, t, lang) };
+    let next = if timeline.chapter().is_fleet() {
+        fleet_predictions(timeline, &now, t, lang)
+    } else {
+        predictions(timeline, &now, t, lang)
+    };
     Some(Account { departed, headline: headline.unwrap_or_default(), lines, earlier, next })
 }
 
@@ -425,6 +429,113 @@ fn fleet_facts(timeline: &Timeline, from: SimTime, t: SimTime, lang: Lang, facts
             facts.push(l.seq, l.t, lang.text(Key::AccountMasterDisruptionOver).to_string(), false);
         }
     }
+}
+
+/// One zone's Nodes at the playhead, as the fleet's account predicts from them.
+#[derive(Default)]
+struct ZoneNow {
+    ready: usize,
+    not_ready: usize,
+    /// `Ready` Nodes whose kubelet no longer reports, and the earliest moment the controller
+    /// marks one of them `Unknown`.
+    silent: usize,
+    first_unknown: Option<SimTime>,
+    /// Not-Ready Nodes without their `NoExecute` taint yet: the zone's tainting queue.
+    queued: usize,
+    /// Not-Ready Nodes whose kubelet reports again.
+    reviving: usize,
+    /// Pods on `NoExecute`-tainted Nodes still running, and the earliest moment one of them is
+    /// due for eviction.
+    doomed: usize,
+    first_eviction: Option<SimTime>,
+}
+
+/// What the fleet is expected to do next, zone by zone, from the Nodes at `t`, the controller's
+/// zone states as it logged them, and the rules (grace period, the zone's tainting rate, the
+/// Pods' `tolerationSeconds`, master disruption mode).
+fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) -> Vec<String> {
+    use crate::view::fleet::{ControllerLines, ZoneLog, next_state, rate_text};
+    let now_us = now.wall().0;
+    let grace = timeline.config().profile.node_monitor_grace_period();
+    let machines = now.machines();
+    let mut zones: BTreeMap<String, ZoneNow> = BTreeMap::new();
+    for node in now.nodes() {
+        let name = &*node.metadata.name;
+        let zone = node.metadata.labels.get(crate::sim::ZONE_LABEL).cloned().unwrap_or_default();
+        let z = zones.entry(zone).or_default();
+        let ready = node.ready_status() == Some("True");
+        let no_execute = node.has_taint(UNREACHABLE, "NoExecute") || node.has_taint(NOT_READY, "NoExecute");
+        let silent = machines
+            .iter()
+            .find(|m| *m.hostname == *name)
+            .is_none_or(|m| m.kubelet != KubeletState::Running || m.network_cut || m.powered_off);
+        if ready {
+            z.ready += 1;
+            let renewed = now.lease(name).and_then(|l| l.spec.renew_time).map(|r| r.0.0);
+            let reported = node.condition("Ready").map(|c| c.last_heartbeat_time.0.0);
+            if silent && let Some(heard) = renewed.max(reported) {
+                z.silent += 1;
+                let when = (moment_of(heard, now_us, t) + grace + NODE_MONITOR_PERIOD).max(t);
+                z.first_unknown = Some(z.first_unknown.map_or(when, |w| w.min(when)));
+            }
+        } else {
+            z.not_ready += 1;
+            z.queued += usize::from(!no_execute);
+            z.reviving += usize::from(!silent);
+        }
+        for taint in node.spec.taints.iter().filter(|x| x.effect == "NoExecute") {
+            let Some(added) = taint.time_added else { continue };
+            let added = moment_of(added.0.0, now_us, t);
+            for pod in now.pods_on(name).iter().filter(|p| !p.is_terminating()) {
+                if let Some(secs) = toleration_seconds(pod, &taint.key) {
+                    z.doomed += 1;
+                    let when = (added + Duration::from_secs(secs.max(0) as u64)).max(t);
+                    z.first_eviction = Some(z.first_eviction.map_or(when, |w| w.min(when)));
+                }
+            }
+        }
+    }
+    let states = ZoneLog::at(timeline.log(), &ControllerLines::default(), t);
+    let mut next = Vec::new();
+    if states.master {
+        next.push(lang.text(Key::AccountNextMaster).to_string());
+    }
+    for (zone, z) in &zones {
+        if let Some(when) = z.first_unknown {
+            next.push(lang.fill(
+                Key::AccountNextZoneUnknown,
+                &[&z.silent.to_string(), zone, &format_go_duration(grace), &clock(when)],
+            ));
+        }
+        let state = states.state(zone, z.ready, z.not_ready);
+        if let Some(to) = next_state(state, z.ready, z.not_ready) {
+            next.push(lang.fill(Key::AccountNextZoneState, &[zone, to.as_str()]));
+        }
+        if z.reviving > 0 {
+            next.push(lang.fill(Key::AccountNextZoneReviving, &[&z.reviving.to_string(), zone]));
+        }
+        if z.queued > 0 {
+            let rate = states.rate(state, z.ready + z.not_ready);
+            let line = if rate > 0.0 {
+                let last = t + Duration::from_secs_f64(z.queued as f64 / rate);
+                lang.fill(
+                    Key::AccountNextZoneTaints,
+                    &[&z.queued.to_string(), zone, &rate_text(lang, rate), &clock(last)],
+                )
+            } else {
+                let why = if states.master { "master disruption" } else { state.as_str() };
+                lang.fill(Key::AccountNextZoneNoTaints, &[&z.queued.to_string(), zone, why])
+            };
+            next.push(line);
+        }
+        if let Some(when) = z.first_eviction {
+            next.push(lang.fill(Key::AccountNextZoneEvictions, &[&z.doomed.to_string(), zone, &clock(when)]));
+        }
+    }
+    if next.is_empty() {
+        next.push(lang.text(Key::AccountNextNothing).to_string());
+    }
+    next
 }
 
 /// The moment of a wall-clock instant (microseconds) on the timeline, seen from `t`.

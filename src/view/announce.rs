@@ -18,6 +18,9 @@ pub struct Watched {
     pub evicted: Vec<String>,
     /// The fleet chapter: each zone's state (instead of every Node's and Pod's news).
     pub zones: Vec<(String, String)>,
+    /// The reader's actions changed the story (the narration then tells theirs, and the steps
+    /// are the chapter's story as told, not news).
+    pub departed: bool,
 }
 
 impl Watched {
@@ -34,7 +37,7 @@ impl Watched {
             .collect();
         evicted.sort_unstable();
         evicted.dedup();
-        Watched { step, nodes, evicted, zones: Vec::new() }
+        Watched { step, nodes, evicted, ..Watched::default() }
     }
 
     /// The facts of a fleet: the step and each zone's state, so that a thousand Nodes do not
@@ -49,7 +52,10 @@ impl Watched {
 /// `step_title` names step `now.step` of `steps`.
 pub fn announcement(lang: Lang, before: &Watched, now: &Watched, step_title: &str, steps: usize) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
-    if now.step != before.step && now.step > 0 {
+    if now.departed && !before.departed {
+        parts.push(lang.text(Key::AnnounceDeparted).to_string());
+    }
+    if now.step != before.step && now.step > 0 && !now.departed {
         parts.push(format!("{}: {step_title}", lang.fill(Key::StepOf, &[&now.step.to_string(), &steps.to_string()])));
     }
     for (name, status) in &now.nodes {
@@ -82,7 +88,7 @@ mod tests {
             step,
             nodes: nodes.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect(),
             evicted: evicted.iter().map(|p| p.to_string()).collect(),
-            zones: Vec::new(),
+            ..Watched::default()
         }
     }
 
@@ -100,6 +106,21 @@ mod tests {
         // A Node that appears is not a status change (its registration is the step's news).
         let d = watched(3, &[("node-1", "NotReady"), ("node-2", "Ready"), ("node-3", "NotReady")], &["web-1"]);
         assert_eq!(announcement(Lang::En, &c, &d, "x", 6), None);
+    }
+
+    #[test]
+    fn says_when_the_reader_changes_the_story_and_then_no_steps() {
+        let a = watched(2, &[("node-1", "Ready")], &[]);
+        let b = Watched { departed: true, ..watched(2, &[("node-1", "Ready")], &[]) };
+        assert_eq!(
+            announcement(Lang::En, &a, &b, "x", 6).as_deref(),
+            Some("Your actions changed the story: the narration now tells what they cause.")
+        );
+        assert_eq!(announcement(Lang::En, &b, &b, "x", 6), None);
+        // A step of the chapter's story is not news once the reader departed; a Node's is.
+        let c = Watched { departed: true, ..watched(3, &[("node-1", "NotReady")], &[]) };
+        assert_eq!(announcement(Lang::En, &b, &c, "x", 6).as_deref(), Some("node-1 is now NotReady."));
+        assert!(announcement(Lang::Ja, &a, &b, "x", 6).is_some_and(|s| s.contains("ナレーション")));
     }
 
     #[test]

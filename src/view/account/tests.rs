@@ -219,3 +219,46 @@ fn the_fleet_account_tells_master_disruption() {
     let ja = text(&at(&tl, 200, Lang::Ja));
     assert!(ja.contains("マスター障害モード"), "{ja}");
 }
+
+#[test]
+fn the_fleet_account_says_what_comes_next_zone_by_zone() {
+    let actions = parse_actions("cut-zone:eu-west-1a@1m").unwrap();
+    let mut tl = Timeline::with_actions(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }, &actions);
+    tl.run_until(SimTime::from_secs(900));
+    // Cut off: the ten Nodes are still Ready; the grace period runs out at about 1:46.
+    let a = at(&tl, 70, Lang::En);
+    assert_eq!(
+        a.next,
+        [
+            "In eu-west-1a, Nodes that no longer report: 10. After the 50s grace period the node lifecycle controller marks them `Unknown`, from about 1:46."
+        ]
+    );
+    // Marked: the zone is fully disrupted, tainted one Node every 10 s, and the Pods on the
+    // tainted Nodes go 300 s after their taint.
+    let next = at(&tl, 125, Lang::En).next.join("\n");
+    assert!(next.contains("In eu-west-1a, not-Ready Nodes waiting for their `NoExecute` taint: 8, tainted one node every 10 s; the last at about 3:25."), "{next}");
+    assert!(next.contains("In eu-west-1a, Pods on `NoExecute`-tainted Nodes: 2. They are evicted as their `tolerationSeconds` run out, from about 6:53"), "{next}");
+    let next = at(&tl, 400, Lang::En).next.join("\n");
+    assert!(!next.contains("waiting for their") && next.contains("Pods on `NoExecute`-tainted Nodes: 10."), "{next}");
+    // Every Node tainted and every Pod gone: nothing more.
+    assert_eq!(at(&tl, 890, Lang::En).next, ["Nothing more is expected to change until you act again."]);
+    let ja = at(&tl, 125, Lang::Ja).next.join("\n");
+    assert!(ja.contains("eu-west-1a の Ready でない 8 台の Node"), "{ja}");
+}
+
+#[test]
+fn the_fleet_account_says_when_a_zone_changes_state_and_when_tainting_stops() {
+    // The control plane cut off from every kubelet: every zone fully disrupted, master
+    // disruption mode, no taint; restored, the zones recover at the controller's next pass.
+    let actions = parse_actions("cut-control-plane@1m,restore-control-plane@4m").unwrap();
+    let mut tl = Timeline::with_actions(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() }, &actions);
+    tl.run_until(SimTime::from_secs(600));
+    let next = at(&tl, 200, Lang::En).next.join("\n");
+    assert!(next.starts_with("Master disruption mode: no Node is tainted"), "{next}");
+    assert!(next.contains("but tainting is stopped (master disruption)"), "{next}");
+    // Restored at 4:00: the first kubelets post `Ready` at about 4:01.6; the controller's pass at
+    // 4:02.5 sees them and leaves master disruption mode.
+    let next = at(&tl, 242, Lang::En).next.join("\n");
+    assert!(next.contains("becomes `PartialDisruption` at the node lifecycle controller's next pass"), "{next}");
+    assert_eq!(at(&tl, 245, Lang::En).next, ["Nothing more is expected to change until you act again."]);
+}

@@ -77,6 +77,10 @@ test.describe("the reader's story", () => {
     const story = yourStory(page);
     await expect(story).toContainText('You changed the story at 1:00: zone eu-west-1a cut off from the API server.');
     await expect(story).toContainText('Zone eu-west-1a is now FullDisruption.');
+    // What comes next, zone by zone: the Pods on the tainted Nodes go as their toleration runs out.
+    await expect(story.locator('.account-next')).toContainText(
+      /In eu-west-1a, Pods on NoExecute-tainted Nodes: \d+\. They are evicted as their tolerationSeconds run out, from about 6:5\d/,
+    );
     app.expectNoErrors();
   });
 

@@ -111,6 +111,15 @@ test.describe('timeline bar', () => {
     await tl.nextStep.focus();
     await page.keyboard.press('Enter');
     await tl.expectClock(step3);
+    // Once the playhead is past the reader's action, those steps are the chapter's story as
+    // told, not contradictions.
+    await tl.goto('?chapter=node-failure&actions=start-kubelet:node-1@2m30s&t=3m&autoplay=0');
+    for (const n of [4, 5, 6]) {
+      await expect(tl.marker(n)).toHaveAttribute('aria-disabled', 'true');
+      await expect(tl.marker(n)).toHaveAttribute('title', new RegExp(`^Step ${n} of the chapter's story: .+ \\(your actions changed this timeline\\)$`));
+      await expect(tl.marker(n)).toHaveAccessibleDescription(/belongs to the chapter's story as told/);
+    }
+    await expect(page.getByRole('status').filter({ hasText: 'Your actions changed the story' })).toHaveCount(1);
     tl.expectNoErrors();
   });
 
