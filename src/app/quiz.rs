@@ -115,6 +115,7 @@ pub(super) fn intercept(ctx: AppCtx, from: SimTime, playback: &mut Playback) {
         });
     }
     let due = ctx.session.with_value(|s| {
+        let from = vm::asked_from(&s.steps, from);
         ctx.quiz.with_untracked(|q| {
             vm::due(&s.quiz, &q.progress(chapter), &q.skipped, from, playback.t)
                 .and_then(|i| s.quiz[i].as_ref().map(|d| (i, d.stop)))

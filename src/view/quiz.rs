@@ -119,6 +119,14 @@ pub fn node_choice(derived: &Derived, name: &str) -> Option<usize> {
     }
 }
 
+/// Where playing from `from` looks for a question's stop: the start of the step whose lead-in
+/// `from` lies in (a step's stop is its lead-in's start, before the moment a paused step shows),
+/// so a reader who turns question mode on at a step's moment, or pauses there, is still asked
+/// that step's question when playback goes on.
+pub fn asked_from(steps: &[Option<StepTime>], from: SimTime) -> SimTime {
+    steps.iter().flatten().find(|s| s.start <= from && from <= s.moment).map_or(from, |s| s.start)
+}
+
 /// The question due when the playhead moves from `from` to `to`: the first one not answered
 /// or skipped whose stop lies in between (a stop right at `from` counts, so that playing from a
 /// step whose moment is a stop asks at once).
@@ -266,6 +274,35 @@ mod tests {
         answered.set(0, false);
         assert_eq!(due(&derived, &answered, &[], before, stop), None);
         assert_eq!(due(&derived, &open, &[0], before, stop), None, "skipped");
+    }
+
+    #[test]
+    fn playing_on_from_a_steps_moment_asks_its_question() {
+        let (tl, derived) = node_failure();
+        let open = Progress::new(derived.len());
+        let steps = tl.steps();
+        // Every question whose stop is a step's lead-in is due when playback goes on from that
+        // step's moment (a paused link, Next step, a mark), not only from before its stop.
+        let mut asked = 0;
+        for (i, d) in derived.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let Some(step) = steps.iter().flatten().find(|s| s.start == d.stop && s.moment > s.start) else { continue };
+            let from = asked_from(&steps, step.moment);
+            assert_eq!(from, step.start);
+            assert_eq!(
+                due(&derived, &open, &[], step.moment, step.moment + std::time::Duration::from_millis(16)),
+                None
+            );
+            let found = due(&derived, &open, &[], from, step.moment + std::time::Duration::from_millis(16));
+            assert_eq!(found.map(|f| derived[f].as_ref().unwrap().stop), Some(d.stop), "question {i}");
+            asked += 1;
+        }
+        assert!(asked >= 2, "{asked}");
+        // Between steps, from is from.
+        let after = steps[0].unwrap().moment + std::time::Duration::from_millis(1);
+        if steps[1].unwrap().start > after {
+            assert_eq!(asked_from(&steps, after), after);
+        }
     }
 
     #[test]

@@ -249,6 +249,19 @@ test.describe('question mode', () => {
     await expect(quiz.questionHeading(1, 5)).toBeVisible();
   });
 
+  test("switched on at a step's moment, playing on asks that step's question", async ({ page }) => {
+    const quiz = new QuizPage(page);
+    // Step 2's moment is past its question's stop (the step's lead-in): playing on goes back to
+    // the stop and asks, rather than skipping it.
+    await quiz.goto('./?chapter=node-failure&step=2&autoplay=0');
+    await quiz.switch.click();
+    await expect(quiz.switch).toHaveAttribute('aria-pressed', 'true');
+    await quiz.playButton.click();
+    await expect(quiz.questionHeading(1, 5)).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-quiz-conceal', 'narration track');
+    quiz.expectNoErrors();
+  });
+
   test('the chapter ends with a summary linking each missed moment', async ({ page }) => {
     const quiz = new QuizPage(page);
     await quiz.goto(`${FAILURE}&step=6&speed=60&progress=rw-rr`);
