@@ -3,8 +3,9 @@
 //!
 //! Layout, wide screen first: the header with the chapters; then two columns, the stage, timeline
 //! and sandbox on the left, narration and inspector on the right, the timeline held at the
-//! window's foot. Up to 960 px the parts stack: the step's title, the stage (a window onto its
-//! drawing), the timeline, then the rest. An embed in a docs column fills its frame: the stage and
+//! window's foot. Below 1,270 px (where two columns would shrink the stage's text under 12 px)
+//! the parts stack in one column: the step, the stage, the timeline, then the rest; up to 960 px
+//! the step's text is a tap away and the stage is a window onto its drawing. An embed in a docs column fills its frame: the stage and
 //! the story side by side, the timeline across the foot (style/layout.css, style/embed.css).
 
 pub mod chrome;
