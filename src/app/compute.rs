@@ -38,7 +38,8 @@ pub(super) fn run(ctx: AppCtx, mounting: Signal<bool>) {
 /// Tasks of simulated seconds, each until [`SLICE_MS`] have passed, the steps found changed or
 /// the timeline is complete; when the steps changed or it is complete, the page re-derives in a
 /// task of its own. Between two tasks the browser runs what it has queued ([`next_task`]: a
-/// chain of zero-delay timeouts would wait 4 ms at each link, 14 % of the time at 25 ms a task).
+/// chain of zero-delay timeouts is clamped to 4 ms a link once nested, time the page would spend
+/// idle).
 async fn compute(ctx: AppCtx, busy: StoredValue<bool>) {
     loop {
         next_task().await;

@@ -128,7 +128,7 @@ impl ZoneChart {
 
 /// The chart read a stretch of the log at a time, as a progressive timeline is computed: each
 /// object change is read once, however often the chart is asked for (reading a thousand nodes'
-/// whole log again took about 260 ms natively, a long task on every new stretch).
+/// whole log again on every new stretch would be a long task each time).
 #[derive(Clone, Debug, Default)]
 pub struct ChartBuilder {
     chart: ZoneChart,

@@ -3,7 +3,7 @@
 //!
 //! A `Vec` that grows to that size doubles its buffer about twenty times; each time it copies
 //! everything into a new buffer twice as large and frees the old one. At its end it holds up to
-//! twice what it needs (121 MB of buffer for 95 MB of requests), and on the way the old buffers
+//! twice what it needs, and on the way the old buffers
 //! are left as holes that the wasm build's memory, which never shrinks, keeps. A [`Chunked`] list
 //! never moves what it holds: its first chunk grows as a `Vec` does (a short log stays small),
 //! and every further chunk is allocated once at [`Chunked::CHUNK`] entries (64 KB). It reads
@@ -11,9 +11,9 @@
 
 use std::ops::{Index, IndexMut};
 
-/// Bytes per chunk: a list holds at most this much room it does not use (its last chunk's). (At
-/// 4,096 entries a chunk, the 1,000-node hour's requests kept whole left up to 458 KB unused in
-/// wasm.)
+/// Bytes per chunk: a list holds at most this much room it does not use (its last chunk's), so a
+/// chunk is a size in bytes, not a count of entries (large entries would leave large chunks
+/// unused).
 pub const CHUNK_BYTES: usize = 64 * 1024;
 
 /// A list kept in chunks of [`CHUNK_BYTES`] (see the module's documentation).

@@ -24,23 +24,18 @@ const CHECKPOINT_EVERY: Duration = secs(600);
 
 /// The most log records between two checkpoints: checkpoints are spaced by work, so that a fork
 /// anywhere re-runs at most this much before the reader's action (about 150 simulated seconds of
-/// 1,000 nodes, some 40 ms natively at 1.1 µs a record, 50 ms in the page; the budget is 100 ms).
-/// A checkpoint shares what has not changed since the one before (see [`crate::shared`]), so it
-/// costs what changed: about 800 KB at 1,000 nodes, most of it the kubelets' and the timer
-/// queue's. (At 18,000 records the hour's checkpoints took 10 MB more; its forks in the last three
-/// minutes took 22 ms on average, 31 ms at 36,000, 37 ms with 48 ms at worst once the engine's
-/// versions shared more. A checkpoint every simulated minute of the
-/// first half hour, as there was before records spaced them, took 9 MB more at 1,000 nodes and
-/// shortened nothing a reader waits for: a fork re-runs everything after its action anyway.)
+/// 1,000 nodes, within the fork budget of docs/performance.md). A checkpoint shares what has not
+/// changed since the one before (see [`crate::shared`]), so it costs what changed, most of it the
+/// kubelets' and the timer queue's. Spacing them by simulated time instead would crowd them where
+/// little happens and shorten nothing a reader waits for: a fork re-runs everything after its
+/// action anyway.
 const CHECKPOINT_RECORDS: usize = 36_000;
 
 /// Far from the horizon, checkpoints are thinned ([`Timeline::thin_checkpoints`]): a fork at `t`
 /// re-runs everything from `t` to the horizon anyway, so a checkpoint may lie before `t` by up to
 /// a `1 / THIN_SHARE` part of that. A fork then re-runs at most a third more than it must (and
-/// near the horizon, where that part is less than the spacing, nothing is thinned); the
-/// 1,000-node hour keeps 14 checkpoints instead of 24 (about 9 MB less natively; 13 when thinning
-/// waited for the next checkpoint, see [`THIN_EVERY`]), and a fork half way through it takes 7 %
-/// longer.
+/// near the horizon, where that part is less than the spacing, nothing is thinned), for the
+/// memory of the checkpoints it drops (see also [`THIN_EVERY`]).
 const THIN_SHARE: usize = 3;
 
 /// How many records at most between two thinnings ([`Timeline::run_until`]).

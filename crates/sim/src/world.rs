@@ -113,7 +113,7 @@ enum Timer {
     Kubectl(kubectl::KubectlTimer),
     PodGc(PodGcTimer),
     AttachDetach(AttachDetachTimer),
-    /// Boxed: 48 bytes, the largest timer, made every timer 48 bytes (now 32).
+    /// Boxed: the largest timer, it would make every timer as large.
     PersistentVolume(Box<PersistentVolumeTimer>),
     /// The disruption controller's recheck of a budget.
     Disruption(DisruptionTimer),

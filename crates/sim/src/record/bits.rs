@@ -6,7 +6,7 @@
 //! `k`-th kept whole if `k` requests kept whole come before it. [`RankBits`] answers "how many
 //! set bits come before `i`" (rank) with a count kept every 64 bits, and [`SelectBits`] answers
 //! "where is the `k`-th set bit" (select) with the place of every 64th set bit kept: one and a
-//! half bits a record, where a place for each (four bytes) took 1.6 MB of the 1,000-node hour.
+//! half bits a record, where a place for each would take four bytes.
 
 /// A list of bits with how many are set before every 64 (a rank index): 1.5 bits an entry.
 #[derive(Clone, Debug, Default)]

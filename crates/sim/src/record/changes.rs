@@ -29,8 +29,8 @@ use crate::time::SimTime;
 /// Where each version is kept is said by two bits (kept whole; kept by an Event's occurrence;
 /// neither: kept by its request) with their counts ([`RankBits`]), and which request or
 /// occurrence keeps it by a set of their indices ([`SelectBits`]): the `k`-th version kept by a
-/// request is kept by the `k`-th request of the set. About four bits a version, where a place
-/// for each (four bytes) took 1.6 MB of the 1,000-node hour.
+/// request is kept by the `k`-th request of the set: about four bits a version, where a place
+/// for each would take four bytes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ChangeList {
     /// A bit a version, set for those kept whole.

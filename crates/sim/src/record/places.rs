@@ -2,9 +2,9 @@
 //!
 //! The log finds an object's history (its place in `Log::history`) by the object's key tens of
 //! thousands of times an hour (every version recorded, every Event's first occurrence). A tree of
-//! keys walked comparing names took 3,400 instructions for an Event's; a map from each key's
-//! 64-bit hash to its place took sixteen bytes a key (a 1.1 MB table for the 1,000-node hour's
-//! 30,000 keys). [`PlaceTable`] holds the places alone, four bytes each: the caller gives the
+//! keys walked comparing names is slow for keys with long common prefixes, and a map from each
+//! key's 64-bit hash to its place takes sixteen bytes a key. [`PlaceTable`] holds the places
+//! alone, four bytes each: the caller gives the
 //! hash of the key it looks for and tells whether a place holds that key, and when the table
 //! grows it gives each place's hash again from the key the place holds.
 

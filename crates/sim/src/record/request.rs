@@ -130,7 +130,7 @@ pub enum Body {
     /// so the log holds the status, not a JSON tree of it.
     PodStatus { uid: String, status: Shared<PodStatus> },
     /// A Pod's binding (`POST …/pods/NAME/binding`, the scheduler's): the Binding's parts, its
-    /// JSON document built when it is shown ([`Body::json`]; a `serde_json` tree of it was 1.9 KB).
+    /// JSON document built when it is shown ([`Body::json`]; a `serde_json` tree of it is large).
     /// (Boxed: the four names would make every request's body 56 bytes longer.)
     Binding(Box<BindingParts>),
     /// A Lease renewal (a PUT, 100 a second in a fleet of 1,000 nodes): the Lease the sender read
@@ -200,7 +200,7 @@ impl Body {
 
     /// The JSON document of a [`Body::PodStatus`] or a [`Body::Binding`], built from its parts.
     /// (The page shows a [`Body::Json`] from its text, [`JsonText::as_str`], and never parses
-    /// one: `serde_json`'s parser is 7 KB gzip of wasm.)
+    /// one: that keeps `serde_json`'s parser out of the wasm.)
     pub fn built_json(&self) -> Option<serde_json::Value> {
         match self {
             Body::PodStatus { uid, status } if uid.is_empty() => Some(serde_json::json!({ "status": status })),

@@ -43,11 +43,10 @@ enum Slot {
 pub struct Requests {
     /// Which requests are not renewal rows (the others are, in order): request `i` is row
     /// `i - k` if its bit is clear, `k` being how many set bits come before it; if it is set, it
-    /// is the `k`-th of the others, and [`Requests::get_rows`] says which. (A place for each
-    /// request, four bytes, took 1.6 MB of the 1,000-node hour; a sorted list of those kept
-    /// whole put a binary search in every read of a renewed Lease's version, which the node
-    /// lifecycle controller makes for every node at every pass, and the hour took noticeably
-    /// longer to build.)
+    /// is the `k`-th of the others, and [`Requests::get_rows`] says which. (Not a place for each
+    /// request, four bytes each; nor a sorted list of those kept whole, which would put a binary
+    /// search in every read of a renewed Lease's version, read for every node at every pass of
+    /// the node lifecycle controller.)
     not_rows: RankBits,
     /// Of the requests that are not renewal rows, which are GET rows: the `k`-th is GET row `g`
     /// if its bit is set, or the `(k - g)`-th kept whole, `g` being how many set bits come before.

@@ -41,9 +41,9 @@ pub(super) struct TaintQueue {
     /// is in the set now and its live place number while it waits (a node the tainting pass has
     /// taken off the queue stays in the set, `RemoveFromQueue`, so it is not queued again).
     /// Entries are never removed, only marked. Hashed, not ordered: a dark zone's hundreds of
-    /// nodes are removed and queued again at every monitor pass, and a binary search by name
-    /// compared their long common prefixes some nine times for each (5 % of the 1,000-node
-    /// story's instructions); the set is only looked up, never listed.
+    /// nodes are removed and queued again at every monitor pass, and a search by name would
+    /// compare their long common prefixes many times for each; the set is only looked up, never
+    /// listed.
     set: FxHashMap<Arc<str>, Slot>,
     /// How many nodes the set holds.
     members: usize,
