@@ -25,9 +25,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use nodeline::render::json;
-use nodeline::render::kubectl::get::{Resource, Table};
+use nodeline::render::kubectl::get::Table;
 use nodeline::render::kubectl::{Cluster, command, describe};
-use nodeline::sim::objects::Object;
+use nodeline::sim::objects::{Kind, Node, Object};
 use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline, WallTime, parse_actions};
 use serde_json::{Value, json};
 
@@ -285,7 +285,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
         ["namespaces", ns, rest @ ..] => (Some(*ns), rest),
         _ => (None, rest),
     };
-    let Some(resource) = rest.first().and_then(|r| Resource::ALL.into_iter().find(|x| x.plural() == *r)) else {
+    let Some(resource) = rest.first().and_then(|r| Kind::ALL.iter().copied().find(|x| x.plural() == *r)) else {
         return unknown("no such resource");
     };
     let group_of_path = if segs[0] == "apis" { segs[1] } else { "" };
@@ -297,7 +297,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
     let all: Vec<Object> = cluster
         .objects()
         .into_iter()
-        .filter(|o| o.kind().as_str() == resource.kind())
+        .filter(|o| o.kind() == resource)
         .filter(|o| namespace.is_none_or(|ns| o.meta().namespace == ns))
         .collect();
     match rest {
@@ -359,7 +359,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
                 }
                 (
                     200,
-                    json!({"kind": format!("{}List", resource.kind()), "apiVersion": api_version,
+                    json!({"kind": format!("{}List", resource.as_str()), "apiVersion": api_version,
                            "metadata": metadata, "items": items}),
                 )
             }
@@ -525,9 +525,9 @@ fn field_filter(selector: &str) -> Result<Vec<Term>, String> {
 }
 
 fn discovery(path: &str) -> Option<Value> {
-    let res = |r: Resource| {
+    let res = |r: Kind| {
         json!({
-            "name": r.plural(), "singularName": r.singular(), "namespaced": r.namespaced(), "kind": r.kind(),
+            "name": r.plural(), "singularName": r.singular(), "namespaced": r.namespaced(), "kind": r.as_str(),
             "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
             "shortNames": r.short_names(),
         })
@@ -542,26 +542,26 @@ fn discovery(path: &str) -> Option<Value> {
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
                           "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
         "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
-                            "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events),
-                                          res(Resource::PersistentVolumeClaims), res(Resource::PersistentVolumes),
+                            "resources": [res(Kind::Node), res(Kind::Pod), res(Kind::Event),
+                                          res(Kind::PersistentVolumeClaim), res(Kind::PersistentVolume),
                                           {"name": "pods/eviction", "singularName": "", "namespaced": true,
                                            "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}]}),
         "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "coordination.k8s.io/v1", "resources": [res(Resource::Leases)]}),
+                            "groupVersion": "coordination.k8s.io/v1", "resources": [res(Kind::Lease)]}),
         "/apis/storage.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Resource::CsiNodes), res(Resource::VolumeAttachments)]}),
+                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Kind::CsiNode), res(Kind::VolumeAttachment)]}),
         "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "events.k8s.io/v1", "resources": [res(Resource::Events)]}),
+                            "groupVersion": "events.k8s.io/v1", "resources": [res(Kind::Event)]}),
         "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "policy/v1", "resources": [res(Resource::PodDisruptionBudgets)]}),
+                            "groupVersion": "policy/v1", "resources": [res(Kind::PodDisruptionBudget)]}),
         "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets), res(Resource::StatefulSets), res(Resource::ControllerRevisions)]}),
+                            "groupVersion": "apps/v1", "resources": [res(Kind::DaemonSet), res(Kind::StatefulSet), res(Kind::ControllerRevision)]}),
         _ => return None,
     })
 }
 
 /// The Table the API server sends for `objects`.
-fn table_json(resource: Resource, objects: &[Object], now: WallTime) -> Value {
+fn table_json(resource: Kind, objects: &[Object], now: WallTime) -> Value {
     let table = Table::of(resource, objects, now);
     let columns: Vec<Value> = table
         .columns
@@ -750,7 +750,9 @@ fn cluster_at(m: &Moment) -> Cluster {
 }
 
 fn with_now(c: &Cluster, now: WallTime) -> Cluster {
-    Cluster { now, ..c.clone() }
+    let mut c = c.clone();
+    c.now = now;
+    c
 }
 
 fn words(s: &str) -> Vec<String> {
@@ -1067,7 +1069,7 @@ fn describe_output_is_deterministic_and_complete() {
     // Independent of kubectl: the pieces the parity test relies on.
     let m = moment("x", Chapter::NodeFailure, "", SimTime::from_secs(200));
     let c = cluster_at(&m);
-    let node = &c.nodes[0];
+    let node = c.all::<Node>().next().expect("a Node");
     let text = describe::describe_node(node, &c);
     for section in [
         "Name:",
