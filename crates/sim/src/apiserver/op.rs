@@ -5,8 +5,10 @@ use crate::shared::Shared;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::{JSON, MERGE_PATCH, SMP};
-use crate::objects::{CsiNode, DaemonSet, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint};
+use super::{JSON, MERGE_PATCH, NODE_LEASE_NAMESPACE, SMP};
+use crate::objects::{
+    CsiNode, DaemonSet, Kind, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint,
+};
 use crate::record::{BindingParts, Body, LeaseVersion, Method};
 
 /// One operation on the API server, as a client sends it.
@@ -161,96 +163,71 @@ pub(crate) enum ApiOp {
 }
 
 impl ApiOp {
-    /// Method and path of the request.
     /// The request's method, and its path (without query) written into `out` (cleared first):
     /// a buffer the caller reuses, so a request whose path the log already holds allocates
-    /// nothing for it.
+    /// nothing for it. Paths come from the kinds' table ([`Kind::push_path`]).
     pub(crate) fn route_into(&self, out: &mut String) -> Method {
-        // Built by concatenation: this runs for every request, and `format!` is slow.
-        fn join(out: &mut String, parts: &[&str]) {
-            out.clear();
-            for p in parts {
-                out.push_str(p);
-            }
-        }
-        const NODES: &str = "/api/v1/nodes";
-        const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
-        const NS: &str = "/api/v1/namespaces/";
-        const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
-        const PDBS: &str = "/apis/policy/v1/namespaces/";
-        const APPS: &str = "/apis/apps/v1/namespaces/";
-        const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
-        const PVS: &str = "/api/v1/persistentvolumes";
+        use Method::{Delete, Get, Patch, Post, Put};
+        out.clear();
+        // The kind's path, with a namespace, a name and a subresource where they are not empty.
+        let mut at = |kind: Kind, namespace: &str, name: &str, subresource: &str| {
+            kind.push_path(out, namespace, name, subresource);
+        };
+        const LEASES: &str = NODE_LEASE_NAMESPACE;
         let (method, ()) = match self {
-            ApiOp::CreateNode(_) => (Method::Post, join(out, &[NODES])),
-            ApiOp::GetNode(n) => (Method::Get, join(out, &[NODES, "/", n])),
-            ApiOp::PatchNodeStatus { wanted, .. } => {
-                (Method::Patch, join(out, &[NODES, "/", &wanted.metadata.name, "/status"]))
-            }
+            ApiOp::CreateNode(_) => (Post, at(Kind::Node, "", "", "")),
+            ApiOp::GetNode(n) => (Get, at(Kind::Node, "", n, "")),
+            ApiOp::PatchNodeStatus { wanted, .. } => (Patch, at(Kind::Node, "", &wanted.metadata.name, "status")),
             ApiOp::PatchNodeLabels { name, .. }
             | ApiOp::PatchNodeTaints { name, .. }
             | ApiOp::PatchNodeAnnotations { name, .. }
-            | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(out, &[NODES, "/", name])),
-            ApiOp::UpdateNodeStatus(n) => (Method::Put, join(out, &[NODES, "/", &n.metadata.name, "/status"])),
-            ApiOp::GetCsiNode(n) => (Method::Get, join(out, &[CSINODES, "/", n])),
-            ApiOp::CreateCsiNode(_) => (Method::Post, join(out, &[CSINODES])),
-            ApiOp::GetLease(n) => (Method::Get, join(out, &[LEASES, "/", n])),
-            ApiOp::CreateLease(_) => (Method::Post, join(out, &[LEASES])),
+            | ApiOp::PatchNodePodCidr { name, .. }
+            | ApiOp::PatchNodeUnschedulable { name, .. } => (Patch, at(Kind::Node, "", name, "")),
+            ApiOp::UpdateNodeStatus(n) => (Put, at(Kind::Node, "", &n.metadata.name, "status")),
+            ApiOp::DeleteNode(name) => (Delete, at(Kind::Node, "", name, "")),
+            ApiOp::GetCsiNode(n) => (Get, at(Kind::CsiNode, "", n, "")),
+            ApiOp::CreateCsiNode(_) => (Post, at(Kind::CsiNode, "", "", "")),
+            ApiOp::DeleteCsiNode { name, .. } => (Delete, at(Kind::CsiNode, "", name, "")),
+            ApiOp::GetLease(n) => (Get, at(Kind::Lease, LEASES, n, "")),
+            ApiOp::CreateLease(_) => (Post, at(Kind::Lease, LEASES, "", "")),
             ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
-                (Method::Put, join(out, &[LEASES, "/", &l.metadata.name]))
+                (Put, at(Kind::Lease, LEASES, &l.metadata.name, ""))
             }
-            ApiOp::CreatePod(p) => (Method::Post, join(out, &[NS, &p.metadata.namespace, "/pods"])),
-            ApiOp::GetPod { namespace, name } => (Method::Get, join(out, &[NS, namespace, "/pods/", name])),
-            ApiOp::BindPod { namespace, name, .. } => {
-                (Method::Post, join(out, &[NS, namespace, "/pods/", name, "/binding"]))
+            ApiOp::DeleteLease { name, .. } => (Delete, at(Kind::Lease, LEASES, name, "")),
+            ApiOp::CreatePod(p) => (Post, at(Kind::Pod, &p.metadata.namespace, "", "")),
+            ApiOp::GetPod { namespace, name } => (Get, at(Kind::Pod, namespace, name, "")),
+            ApiOp::BindPod { namespace, name, .. } => (Post, at(Kind::Pod, namespace, name, "binding")),
+            ApiOp::PatchPodStatus { namespace, name, .. } => (Patch, at(Kind::Pod, namespace, name, "status")),
+            ApiOp::UpdatePodStatus(p) => (Put, at(Kind::Pod, &p.metadata.namespace, &p.metadata.name, "status")),
+            ApiOp::DeletePod { namespace, name, .. } => (Delete, at(Kind::Pod, namespace, name, "")),
+            ApiOp::EvictPod { namespace, name, .. } => (Post, at(Kind::Pod, namespace, name, "eviction")),
+            ApiOp::CreatePdb(p) => (Post, at(Kind::PodDisruptionBudget, &p.metadata.namespace, "", "")),
+            ApiOp::UpdatePdbStatus(p) => {
+                (Put, at(Kind::PodDisruptionBudget, &p.metadata.namespace, &p.metadata.name, "status"))
             }
-            ApiOp::PatchPodStatus { namespace, name, .. } => {
-                (Method::Patch, join(out, &[NS, namespace, "/pods/", name, "/status"]))
-            }
-            ApiOp::UpdatePodStatus(p) => {
-                (Method::Put, join(out, &[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
-            }
-            ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(out, &[NS, namespace, "/pods/", name])),
-            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(out, &[NODES, "/", name])),
-            ApiOp::EvictPod { namespace, name, .. } => {
-                (Method::Post, join(out, &[NS, namespace, "/pods/", name, "/eviction"]))
-            }
-            ApiOp::CreatePdb(p) => (Method::Post, join(out, &[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
-            ApiOp::UpdatePdbStatus(p) => (
-                Method::Put,
-                join(out, &[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
-            ),
-            ApiOp::CreateDaemonSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/daemonsets"])),
-            ApiOp::GetDaemonSet { namespace, name } => {
-                (Method::Get, join(out, &[APPS, namespace, "/daemonsets/", name]))
-            }
+            ApiOp::CreateDaemonSet(d) => (Post, at(Kind::DaemonSet, &d.metadata.namespace, "", "")),
+            ApiOp::GetDaemonSet { namespace, name } => (Get, at(Kind::DaemonSet, namespace, name, "")),
             ApiOp::UpdateDaemonSetStatus(d) => {
-                (Method::Put, join(out, &[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+                (Put, at(Kind::DaemonSet, &d.metadata.namespace, &d.metadata.name, "status"))
             }
-            ApiOp::DeleteNode(name) => (Method::Delete, join(out, &[NODES, "/", name])),
-            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(out, &[LEASES, "/", name])),
-            ApiOp::DeleteCsiNode { name, .. } => (Method::Delete, join(out, &[CSINODES, "/", name])),
-            ApiOp::CreateVolumeAttachment(_) => (Method::Post, join(out, &[VAS])),
-            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(out, &[VAS, "/", name, "/status"])),
-            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(out, &[VAS, "/", name])),
-            ApiOp::PatchVolumeAttachmentFinalizer { name, .. } => (Method::Patch, join(out, &[VAS, "/", name])),
-            ApiOp::CreateStatefulSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/statefulsets"])),
-            ApiOp::CreateControllerRevision(r) => {
-                (Method::Post, join(out, &[APPS, &r.metadata.namespace, "/controllerrevisions"]))
-            }
+            ApiOp::CreateVolumeAttachment(_) => (Post, at(Kind::VolumeAttachment, "", "", "")),
+            ApiOp::MarkVolumeAttached(name) => (Patch, at(Kind::VolumeAttachment, "", name, "status")),
+            ApiOp::DeleteVolumeAttachment(name) => (Delete, at(Kind::VolumeAttachment, "", name, "")),
+            ApiOp::PatchVolumeAttachmentFinalizer { name, .. } => (Patch, at(Kind::VolumeAttachment, "", name, "")),
+            ApiOp::CreateStatefulSet(d) => (Post, at(Kind::StatefulSet, &d.metadata.namespace, "", "")),
             ApiOp::UpdateStatefulSetStatus(d) => {
-                (Method::Put, join(out, &[APPS, &d.metadata.namespace, "/statefulsets/", &d.metadata.name, "/status"]))
+                (Put, at(Kind::StatefulSet, &d.metadata.namespace, &d.metadata.name, "status"))
             }
-            ApiOp::CreateClaim(c) => (Method::Post, join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims"])),
+            ApiOp::CreateControllerRevision(r) => (Post, at(Kind::ControllerRevision, &r.metadata.namespace, "", "")),
+            ApiOp::CreateClaim(c) => (Post, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, "", "")),
             ApiOp::UpdateClaim(c) => {
-                (Method::Put, join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name]))
+                (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, ""))
             }
-            ApiOp::UpdateClaimStatus(c) => (
-                Method::Put,
-                join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name, "/status"]),
-            ),
-            ApiOp::CreateVolume(_) => (Method::Post, join(out, &[PVS])),
-            ApiOp::UpdateVolumeStatus(v) => (Method::Put, join(out, &[PVS, "/", &v.metadata.name, "/status"])),
+            ApiOp::UpdateClaimStatus(c) => {
+                (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, "status"))
+            }
+            ApiOp::CreateVolume(_) => (Post, at(Kind::PersistentVolume, "", "", "")),
+            ApiOp::UpdateVolumeStatus(v) => (Put, at(Kind::PersistentVolume, "", &v.metadata.name, "status")),
         };
         method
     }

@@ -1,6 +1,7 @@
 //! The API server's own tests: preconditions, NodeRestriction, CSINodes as served.
 
 use super::*;
+use crate::objects::Toleration;
 
 #[test]
 fn delete_with_a_wrong_uid_precondition_is_a_conflict() {
