@@ -204,6 +204,19 @@ impl ApiServer {
         }
     }
 
+    /// A new CSINode's uid and creationTimestamp, and its drivers as the store serves them.
+    fn admit_csinode(&mut self, ctx: &mut Exec<'_>, csinode: &mut CsiNode) {
+        // The uid comes from a generator of its own, keyed by the owner's uid, so that
+        // CSINodes did not move every later draw of the seeded stream (Pod names, uids).
+        let owner = csinode.metadata.owner_references.first().map_or("", |o| o.uid.as_str());
+        csinode.metadata.uid = Rng::keyed(&["csinode", &csinode.metadata.name, owner]).uuid().into();
+        csinode.metadata.creation_timestamp = Some(ctx.time());
+        // Stored as protobuf, where an empty list is no list: served as `drivers: null`.
+        if csinode.spec.drivers.as_ref().is_some_and(Vec::is_empty) {
+            csinode.spec.drivers = None;
+        }
+    }
+
     /// Runs one request through authorization, admission and the store.
     pub(crate) fn execute(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> ApiResult {
         match op {
@@ -263,7 +276,7 @@ impl ApiServer {
                 | ApiOp::PatchNodeTaints { name: n, .. }
                 | ApiOp::PatchNodeAnnotations { name: n, .. }
                 | ApiOp::PatchNodePodCidr { name: n, .. } => Some((Kind::Node, n.as_str())),
-                ApiOp::CreateCsiNode(c) => Some((Kind::CsiNode, c.metadata.name.as_str())),
+                ApiOp::Create(o @ Object::CsiNode(_)) => Some((Kind::CsiNode, o.meta().name.as_str())),
                 ApiOp::GetLease(n) => Some((Kind::Lease, n.as_str())),
                 ApiOp::CreateLease(l) => Some((Kind::Lease, l.metadata.name.as_str())),
                 ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
@@ -359,20 +372,8 @@ impl ApiServer {
                 node.spec.pod_cidrs = vec![cidr];
                 Ok(self.store_changed(ctx, current, node))
             }
+            ApiOp::Create(object) => self.create(ctx, object),
             ApiOp::GetCsiNode(name) => self.get::<CsiNode, str>(&name, &name),
-            ApiOp::CreateCsiNode(mut csinode) => {
-                self.check_new::<CsiNode>(&csinode.metadata)?;
-                // The uid comes from a generator of its own, keyed by the owner's uid, so that
-                // CSINodes did not move every later draw of the seeded stream (Pod names, uids).
-                let owner = csinode.metadata.owner_references.first().map_or("", |o| o.uid.as_str());
-                csinode.metadata.uid = Rng::keyed(&["csinode", &csinode.metadata.name, owner]).uuid().into();
-                csinode.metadata.creation_timestamp = Some(ctx.time());
-                // Stored as protobuf, where an empty list is no list: served as `drivers: null`.
-                if csinode.spec.drivers.as_ref().is_some_and(Vec::is_empty) {
-                    csinode.spec.drivers = None;
-                }
-                Ok(self.store(ctx, csinode, ChangeType::Added))
-            }
             ApiOp::GetLease(name) => self
                 .leases
                 .get(name.as_str())
@@ -421,21 +422,15 @@ impl ApiServer {
                 self.patch_unschedulable(ctx, &name, unschedulable)
             }
             ApiOp::EvictPod { namespace, name, grace_seconds } => self.evict(ctx, namespace, name, grace_seconds),
-            ApiOp::CreatePdb(pdb) => self.create_pdb(ctx, pdb),
             ApiOp::UpdatePdbStatus(pdb) => self.update_pdb_status(ctx, pdb),
-            ApiOp::CreateDaemonSet(ds) => self.create_daemonset(ctx, ds),
             ApiOp::GetDaemonSet { namespace, name } => {
                 let key = (namespace, name);
                 self.get::<DaemonSet, _>(&key, &key.1)
             }
             ApiOp::UpdateDaemonSetStatus(ds) => self.update_daemonset_status(ctx, ds),
-            ApiOp::CreateStatefulSet(set) => self.create_statefulset(ctx, set),
-            ApiOp::CreateControllerRevision(rev) => self.create_revision(ctx, rev),
             ApiOp::UpdateStatefulSetStatus(set) => self.update_statefulset_status(ctx, set),
-            ApiOp::CreateClaim(claim) => self.create_claim(ctx, claim),
             ApiOp::UpdateClaim(claim) => self.update_claim(ctx, claim, false),
             ApiOp::UpdateClaimStatus(claim) => self.update_claim(ctx, claim, true),
-            ApiOp::CreateVolume(pv) => self.create_volume(ctx, pv),
             ApiOp::UpdateVolumeStatus(pv) => self.update_volume_status(ctx, pv),
             ApiOp::DeletePod { namespace, name, grace_seconds, precondition_uid, .. } => {
                 self.delete_pod(ctx, namespace, name, grace_seconds, precondition_uid)
@@ -443,11 +438,6 @@ impl ApiServer {
             ApiOp::DeleteNode(name) => self.delete_node(ctx, &name),
             ApiOp::DeleteLease { name, precondition_uid } => self.delete_lease(ctx, &name, &precondition_uid),
             ApiOp::DeleteCsiNode { name, precondition_uid } => self.delete_csinode(ctx, &name, &precondition_uid),
-            ApiOp::CreateVolumeAttachment(mut va) => {
-                self.check_new::<VolumeAttachment>(&va.metadata)?;
-                self.new_meta(ctx, &mut va.metadata);
-                Ok(self.store(ctx, va, ChangeType::Added))
-            }
             ApiOp::MarkVolumeAttached(name) => {
                 let (_, mut va) = self.edit::<VolumeAttachment, str>(&name, &name)?;
                 va.status = Some(VolumeAttachmentStatus { attached: true });

@@ -38,3 +38,9 @@ pub(super) fn conflict(kind: Kind, name: &str) -> Box<Status> {
     );
     Box::new(Status::failure(409, "Conflict", message, kind.group(), kind.plural(), name))
 }
+
+/// `errors.NewMethodNotSupported`: 405.
+pub(super) fn method_not_supported(kind: Kind, verb: &str) -> Box<Status> {
+    let message = format!("{verb} is not supported on resources of kind {:?}", kind.group_resource());
+    Box::new(Status::failure(405, "MethodNotAllowed", message, kind.group(), kind.plural(), ""))
+}

@@ -6,9 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{JSON, MERGE_PATCH, NODE_LEASE_NAMESPACE, SMP};
-use crate::objects::{
-    CsiNode, DaemonSet, Kind, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint,
-};
+use crate::objects::{DaemonSet, Kind, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint};
 use crate::record::{BindingParts, Body, LeaseVersion, Method};
 
 /// One operation on the API server, as a client sends it.
@@ -43,10 +41,14 @@ pub(crate) enum ApiOp {
         name: String,
         taints: Vec<Taint>,
     },
+    /// A `POST` of a new object of a kind the store keeps whole (`Kept`): a CSINode (the
+    /// kubelet's CSI plugin init), a PodDisruptionBudget or a DaemonSet (`kubectl create`), a
+    /// VolumeAttachment (the attach-detach controller), a StatefulSet (`kubectl apply`), a
+    /// ControllerRevision or a claim (the StatefulSet controller), a PersistentVolume (the
+    /// external-provisioner).
+    Create(Object),
     /// `GET csinodes/NAME` (the kubelet's CSI plugin init).
     GetCsiNode(String),
-    /// `POST csinodes`.
-    CreateCsiNode(CsiNode),
     GetLease(String),
     CreateLease(Lease),
     /// A PUT of a Lease: the Lease sent, and the version the sender read and changed.
@@ -107,10 +109,8 @@ pub(crate) enum ApiOp {
         name: String,
         grace_seconds: Option<i64>,
     },
-    CreatePdb(PodDisruptionBudget),
     /// The disruption controller's `PUT poddisruptionbudgets/NAME/status`.
     UpdatePdbStatus(PodDisruptionBudget),
-    CreateDaemonSet(DaemonSet),
     GetDaemonSet {
         namespace: String,
         name: String,
@@ -131,8 +131,6 @@ pub(crate) enum ApiOp {
         name: String,
         precondition_uid: String,
     },
-    /// The attach-detach controller's new VolumeAttachment.
-    CreateVolumeAttachment(crate::objects::VolumeAttachment),
     /// The external-attacher's `PATCH volumeattachments/NAME/status`: `attached: true`.
     MarkVolumeAttached(String),
     /// The attach-detach controller's detach: `DELETE volumeattachments/NAME` (held by the
@@ -144,20 +142,12 @@ pub(crate) enum ApiOp {
         name: String,
         add: bool,
     },
-    /// `kubectl apply` of a StatefulSet.
-    CreateStatefulSet(crate::objects::StatefulSet),
-    /// The StatefulSet controller's `POST controllerrevisions`, before its first Pod.
-    CreateControllerRevision(crate::objects::ControllerRevision),
     /// The StatefulSet controller's `PUT statefulsets/NAME/status`.
     UpdateStatefulSetStatus(crate::objects::StatefulSet),
-    /// The StatefulSet controller's claim for a Pod.
-    CreateClaim(crate::objects::PersistentVolumeClaim),
     /// The PV controller's `PUT persistentvolumeclaims/NAME` (annotations, `spec.volumeName`).
     UpdateClaim(crate::objects::PersistentVolumeClaim),
     /// The PV controller's `PUT persistentvolumeclaims/NAME/status`.
     UpdateClaimStatus(crate::objects::PersistentVolumeClaim),
-    /// The external-provisioner's new PersistentVolume.
-    CreateVolume(crate::objects::PersistentVolume),
     /// The PV controller's `PUT persistentvolumes/NAME/status`.
     UpdateVolumeStatus(crate::objects::PersistentVolume),
 }
@@ -175,6 +165,7 @@ impl ApiOp {
         };
         const LEASES: &str = NODE_LEASE_NAMESPACE;
         let (method, ()) = match self {
+            ApiOp::Create(o) => (Post, at(o.kind(), &o.meta().namespace, "", "")),
             ApiOp::CreateNode(_) => (Post, at(Kind::Node, "", "", "")),
             ApiOp::GetNode(n) => (Get, at(Kind::Node, "", n, "")),
             ApiOp::PatchNodeStatus { wanted, .. } => (Patch, at(Kind::Node, "", &wanted.metadata.name, "status")),
@@ -186,7 +177,6 @@ impl ApiOp {
             ApiOp::UpdateNodeStatus(n) => (Put, at(Kind::Node, "", &n.metadata.name, "status")),
             ApiOp::DeleteNode(name) => (Delete, at(Kind::Node, "", name, "")),
             ApiOp::GetCsiNode(n) => (Get, at(Kind::CsiNode, "", n, "")),
-            ApiOp::CreateCsiNode(_) => (Post, at(Kind::CsiNode, "", "", "")),
             ApiOp::DeleteCsiNode { name, .. } => (Delete, at(Kind::CsiNode, "", name, "")),
             ApiOp::GetLease(n) => (Get, at(Kind::Lease, LEASES, n, "")),
             ApiOp::CreateLease(_) => (Post, at(Kind::Lease, LEASES, "", "")),
@@ -201,32 +191,25 @@ impl ApiOp {
             ApiOp::UpdatePodStatus(p) => (Put, at(Kind::Pod, &p.metadata.namespace, &p.metadata.name, "status")),
             ApiOp::DeletePod { namespace, name, .. } => (Delete, at(Kind::Pod, namespace, name, "")),
             ApiOp::EvictPod { namespace, name, .. } => (Post, at(Kind::Pod, namespace, name, "eviction")),
-            ApiOp::CreatePdb(p) => (Post, at(Kind::PodDisruptionBudget, &p.metadata.namespace, "", "")),
             ApiOp::UpdatePdbStatus(p) => {
                 (Put, at(Kind::PodDisruptionBudget, &p.metadata.namespace, &p.metadata.name, "status"))
             }
-            ApiOp::CreateDaemonSet(d) => (Post, at(Kind::DaemonSet, &d.metadata.namespace, "", "")),
             ApiOp::GetDaemonSet { namespace, name } => (Get, at(Kind::DaemonSet, namespace, name, "")),
             ApiOp::UpdateDaemonSetStatus(d) => {
                 (Put, at(Kind::DaemonSet, &d.metadata.namespace, &d.metadata.name, "status"))
             }
-            ApiOp::CreateVolumeAttachment(_) => (Post, at(Kind::VolumeAttachment, "", "", "")),
             ApiOp::MarkVolumeAttached(name) => (Patch, at(Kind::VolumeAttachment, "", name, "status")),
             ApiOp::DeleteVolumeAttachment(name) => (Delete, at(Kind::VolumeAttachment, "", name, "")),
             ApiOp::PatchVolumeAttachmentFinalizer { name, .. } => (Patch, at(Kind::VolumeAttachment, "", name, "")),
-            ApiOp::CreateStatefulSet(d) => (Post, at(Kind::StatefulSet, &d.metadata.namespace, "", "")),
             ApiOp::UpdateStatefulSetStatus(d) => {
                 (Put, at(Kind::StatefulSet, &d.metadata.namespace, &d.metadata.name, "status"))
             }
-            ApiOp::CreateControllerRevision(r) => (Post, at(Kind::ControllerRevision, &r.metadata.namespace, "", "")),
-            ApiOp::CreateClaim(c) => (Post, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, "", "")),
             ApiOp::UpdateClaim(c) => {
                 (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, ""))
             }
             ApiOp::UpdateClaimStatus(c) => {
                 (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, "status"))
             }
-            ApiOp::CreateVolume(_) => (Post, at(Kind::PersistentVolume, "", "", "")),
             ApiOp::UpdateVolumeStatus(v) => (Put, at(Kind::PersistentVolume, "", &v.metadata.name, "status")),
         };
         method
@@ -241,7 +224,7 @@ impl ApiOp {
             | ApiOp::GetLease(_)
             | ApiOp::GetPod { .. }
             | ApiOp::GetDaemonSet { .. } => None,
-            ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
+            ApiOp::Create(o) => obj(o.clone()),
             ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
                 json_body(if *unschedulable {
                     serde_json::json!({ "spec": { "unschedulable": true } })
@@ -265,8 +248,8 @@ impl ApiOp {
                     JSON,
                 ))
             }
-            ApiOp::CreatePdb(p) | ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
-            ApiOp::CreateDaemonSet(d) | ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
+            ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
+            ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
                 Body::StatusPatch { base: Object::Node(base.clone()), wanted: Some(Object::Node(wanted.clone())) },
@@ -333,15 +316,11 @@ impl ApiOp {
             }
             // kubectl sends only what was set (`--cascade=background`).
             ApiOp::DeleteNode(_) => Some((json_body(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
-            ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
-            ApiOp::CreateStatefulSet(d) | ApiOp::UpdateStatefulSetStatus(d) => {
-                obj(Object::StatefulSet(Arc::new(d.clone())))
-            }
-            ApiOp::CreateControllerRevision(r) => obj(Object::ControllerRevision(Arc::new(r.clone()))),
-            ApiOp::CreateClaim(c) | ApiOp::UpdateClaim(c) | ApiOp::UpdateClaimStatus(c) => {
+            ApiOp::UpdateStatefulSetStatus(d) => obj(Object::StatefulSet(Arc::new(d.clone()))),
+            ApiOp::UpdateClaim(c) | ApiOp::UpdateClaimStatus(c) => {
                 obj(Object::PersistentVolumeClaim(Arc::new(c.clone())))
             }
-            ApiOp::CreateVolume(v) | ApiOp::UpdateVolumeStatus(v) => obj(Object::PersistentVolume(Arc::new(v.clone()))),
+            ApiOp::UpdateVolumeStatus(v) => obj(Object::PersistentVolume(Arc::new(v.clone()))),
             ApiOp::MarkVolumeAttached(_) => {
                 Some((json_body(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
             }

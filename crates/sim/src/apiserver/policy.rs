@@ -47,17 +47,6 @@ impl ApiServer {
         Ok(self.store_changed(ctx, current, node))
     }
 
-    pub(super) fn create_pdb(
-        &mut self,
-        ctx: &mut Exec<'_>,
-        mut pdb: PodDisruptionBudget,
-    ) -> Result<Object, Box<Status>> {
-        self.check_new::<PodDisruptionBudget>(&pdb.metadata)?;
-        self.new_meta(ctx, &mut pdb.metadata);
-        pdb.metadata.generation = Some(1);
-        Ok(self.store(ctx, pdb, ChangeType::Added))
-    }
-
     pub(super) fn update_pdb_status(
         &mut self,
         ctx: &mut Exec<'_>,
@@ -68,12 +57,6 @@ impl ApiServer {
         ApiServer::check_rv(&*current, &wanted.metadata)?;
         pdb.status = wanted.status;
         Ok(self.store_changed(ctx, current, pdb))
-    }
-
-    pub(super) fn create_daemonset(&mut self, ctx: &mut Exec<'_>, mut ds: DaemonSet) -> Result<Object, Box<Status>> {
-        self.new_meta(ctx, &mut ds.metadata);
-        ds.metadata.generation = Some(1);
-        Ok(self.store(ctx, ds, ChangeType::Added))
     }
 
     pub(super) fn update_daemonset_status(

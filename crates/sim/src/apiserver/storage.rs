@@ -1,14 +1,10 @@
-//! The API server's handlers for StatefulSets, PersistentVolumeClaims and PersistentVolumes:
-//! created, their status (and a claim's bind) written back by the controllers. The
-//! `StorageObjectInUseProtection` admission plugin adds the protection finalizers on create, and
-//! the PersistentVolume strategy starts a new volume `Pending` with its phase transition time.
+//! The API server's handlers for StatefulSets, PersistentVolumeClaims and PersistentVolumes: the
+//! admission of a new claim or volume (the `StorageObjectInUseProtection` plugin's finalizers, the
+//! PersistentVolume strategy's `Pending` phase with its transition time), and their status (and a
+//! claim's bind) written back by the controllers.
 
-use super::ApiServer;
-use super::Exec;
-use crate::objects::{
-    ControllerRevision, Object, ObjectMeta, PersistentVolume, PersistentVolumeClaim, StatefulSet, Status,
-};
-use crate::record::ChangeType;
+use super::{ApiServer, Exec};
+use crate::objects::{Object, ObjectMeta, PersistentVolume, PersistentVolumeClaim, StatefulSet, Status};
 use crate::rng::Rng;
 
 impl ApiServer {
@@ -22,28 +18,6 @@ impl ApiServer {
         })
     }
 
-    pub(super) fn create_statefulset(
-        &mut self,
-        ctx: &mut Exec<'_>,
-        mut set: StatefulSet,
-    ) -> Result<Object, Box<Status>> {
-        self.check_new::<StatefulSet>(&set.metadata)?;
-        self.new_meta(ctx, &mut set.metadata);
-        set.metadata.generation = Some(1);
-        Ok(self.store(ctx, set, ChangeType::Added))
-    }
-
-    /// `POST controllerrevisions` (the StatefulSet controller's `ControllerRevisions().Create`).
-    pub(super) fn create_revision(
-        &mut self,
-        ctx: &mut Exec<'_>,
-        mut rev: ControllerRevision,
-    ) -> Result<Object, Box<Status>> {
-        self.check_new::<ControllerRevision>(&rev.metadata)?;
-        self.new_meta(ctx, &mut rev.metadata);
-        Ok(self.store(ctx, rev, ChangeType::Added))
-    }
-
     pub(super) fn update_statefulset_status(
         &mut self,
         ctx: &mut Exec<'_>,
@@ -55,12 +29,8 @@ impl ApiServer {
         Ok(self.store_changed(ctx, current, set))
     }
 
-    pub(super) fn create_claim(
-        &mut self,
-        ctx: &mut Exec<'_>,
-        mut claim: PersistentVolumeClaim,
-    ) -> Result<Object, Box<Status>> {
-        self.check_new::<PersistentVolumeClaim>(&claim.metadata)?;
+    /// A new claim's uid, and the `StorageObjectInUseProtection` finalizer.
+    pub(super) fn admit_claim(&mut self, ctx: &mut Exec<'_>, claim: &mut PersistentVolumeClaim) {
         // The claim's uid from a generator of its own: the claim was added to the simulation
         // later, and must not move the seeded stream's draws (the run's timings).
         let at = ctx.wall.0.to_string();
@@ -68,7 +38,6 @@ impl ApiServer {
         claim.metadata.uid = Rng::keyed(&["persistentvolumeclaims", &m.namespace, &m.name, &at]).uuid().into();
         claim.metadata.creation_timestamp = Some(ctx.time());
         claim.metadata.finalizers = vec!["kubernetes.io/pvc-protection".into()].into();
-        Ok(self.store(ctx, claim, ChangeType::Added))
     }
 
     /// `PUT persistentvolumeclaims/NAME` (`status` kept) or `…/status` (only `status` taken).
@@ -90,19 +59,15 @@ impl ApiServer {
         Ok(self.store_changed(ctx, current, claim))
     }
 
-    pub(super) fn create_volume(
-        &mut self,
-        ctx: &mut Exec<'_>,
-        mut pv: PersistentVolume,
-    ) -> Result<Object, Box<Status>> {
-        self.check_new::<PersistentVolume>(&pv.metadata)?;
+    /// A new volume's uid, the protection finalizer, and the PersistentVolume strategy's
+    /// `Pending` phase with its transition time.
+    pub(super) fn admit_volume(&mut self, ctx: &mut Exec<'_>, pv: &mut PersistentVolume) {
         // From the seeded stream: the attach-detach controller drew this volume's name from it
         // before volumes were stored objects.
         self.new_meta(ctx, &mut pv.metadata);
         pv.metadata.finalizers.insert(0, "kubernetes.io/pv-protection".into());
         pv.status.phase = "Pending".into();
         pv.status.last_phase_transition_time = Some(ctx.time());
-        Ok(self.store(ctx, pv, ChangeType::Added))
     }
 
     /// `PUT persistentvolumes/NAME/status`; a new phase moves `lastPhaseTransitionTime`.

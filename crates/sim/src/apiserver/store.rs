@@ -1,13 +1,13 @@
 //! The store's generic handlers, for every kind it keeps whole in a map of its own: a version
-//! stored with the next resourceVersion and logged, a read, the create's existence check, the
-//! two ends of a write (a PUT of its status, or a patch) and a delete. The kinds with handlers of
+//! stored with the next resourceVersion and logged, a create (`ApiOp::Create`, through the kind's
+//! admission), a read, the two ends of a write (a PUT of its status, or a patch) and a delete. The kinds with handlers of
 //! their own (Pods, with their indexes; Leases, kept compactly; Events, kept in the log only)
 //! are not [`Kept`].
 
 use std::borrow::Borrow;
 use std::sync::Arc;
 
-use super::errors::{already_exists, conflict, not_found};
+use super::errors::{already_exists, conflict, method_not_supported, not_found};
 use super::{ApiServer, Exec};
 use crate::objects::{
     ControllerRevision, CsiNode, DaemonSet, Node, Object, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
@@ -26,6 +26,11 @@ pub(crate) trait Kept: Stored + Clone + PartialEq {
     fn key(meta: &ObjectMeta) -> Self::Key;
     fn map(api: &ApiServer) -> &Shared<VecMap<Self::Key, Arc<Self>>>;
     fn map_mut(api: &mut ApiServer) -> &mut Shared<VecMap<Self::Key, Arc<Self>>>;
+    /// What a create adds to the object sent (admission, the registry's defaults): by default
+    /// a uid and a creationTimestamp ([`ApiServer::new_meta`]).
+    fn admit(api: &mut ApiServer, ctx: &mut Exec<'_>, object: &mut Self) {
+        api.new_meta(ctx, object.meta_mut());
+    }
 }
 
 /// The key of a cluster-scoped kind's map.
@@ -38,33 +43,53 @@ fn by_namespace(meta: &ObjectMeta) -> (String, String) {
     (meta.namespace.to_string(), meta.name.to_string())
 }
 
-/// `Kept` for each kind: its map in [`ApiServer`] and how the map is keyed.
+/// `Kept` for each kind: its map in [`ApiServer`], how the map is keyed, and its create's
+/// admission when it is not the default; and [`ApiServer::create`], a `POST` of any of them.
 macro_rules! kept {
-    ($($ty:ident => $map:ident: $key:ty = $by:expr;)*) => {$(
-        impl Kept for $ty {
-            type Key = $key;
-            fn key(meta: &ObjectMeta) -> $key {
-                $by(meta)
+    ($($ty:ident => $map:ident: $key:ty = $by:expr $(, admit = $admit:path)?;)*) => {
+        $(
+            impl Kept for $ty {
+                type Key = $key;
+                fn key(meta: &ObjectMeta) -> $key {
+                    $by(meta)
+                }
+                fn map(api: &ApiServer) -> &Shared<VecMap<$key, Arc<Self>>> {
+                    &api.$map
+                }
+                fn map_mut(api: &mut ApiServer) -> &mut Shared<VecMap<$key, Arc<Self>>> {
+                    &mut api.$map
+                }
+                $(
+                    fn admit(api: &mut ApiServer, ctx: &mut Exec<'_>, object: &mut Self) {
+                        $admit(api, ctx, object)
+                    }
+                )?
             }
-            fn map(api: &ApiServer) -> &Shared<VecMap<$key, Arc<Self>>> {
-                &api.$map
-            }
-            fn map_mut(api: &mut ApiServer) -> &mut Shared<VecMap<$key, Arc<Self>>> {
-                &mut api.$map
+        )*
+
+        impl ApiServer {
+            /// `POST` of a new object of a kept kind: 409 if its name is taken, else admitted and
+            /// stored. (A Node's create has more to it, and a Pod or a Lease is not kept.)
+            pub(super) fn create(&mut self, ctx: &mut Exec<'_>, object: Object) -> Result<Object, Box<Status>> {
+                match object {
+                    $(Object::$ty(o) => self.create_kept(ctx, Arc::unwrap_or_clone(o)),)*
+                    // (Never sent: a Node, a Pod and a Lease have requests of their own.)
+                    other => Err(method_not_supported(other.kind(), "create")),
+                }
             }
         }
-    )*};
+    };
 }
 
 kept! {
-    CsiNode => csinodes: String = by_name;
-    PodDisruptionBudget => pdbs: (String, String) = by_namespace;
-    DaemonSet => daemonsets: (String, String) = by_namespace;
+    CsiNode => csinodes: String = by_name, admit = ApiServer::admit_csinode;
+    PodDisruptionBudget => pdbs: (String, String) = by_namespace, admit = ApiServer::admit_first_generation;
+    DaemonSet => daemonsets: (String, String) = by_namespace, admit = ApiServer::admit_first_generation;
     VolumeAttachment => volume_attachments: String = by_name;
-    StatefulSet => statefulsets: (String, String) = by_namespace;
+    StatefulSet => statefulsets: (String, String) = by_namespace, admit = ApiServer::admit_first_generation;
     ControllerRevision => revisions: (String, String) = by_namespace;
-    PersistentVolumeClaim => claims: (String, String) = by_namespace;
-    PersistentVolume => volumes: String = by_name;
+    PersistentVolumeClaim => claims: (String, String) = by_namespace, admit = ApiServer::admit_claim;
+    PersistentVolume => volumes: String = by_name, admit = ApiServer::admit_volume;
 }
 
 /// Nodes count in `membership` (the node lifecycle controller pairs its entries with them).
@@ -124,6 +149,20 @@ impl ApiServer {
         T::Key: Borrow<Q>,
     {
         self.current::<T, Q>(key, name).map(|o| T::into_object(o.clone()))
+    }
+
+    /// A create of a kept kind: the name free, else 409; then admitted and stored.
+    fn create_kept<T: Kept>(&mut self, ctx: &mut Exec<'_>, mut object: T) -> Result<Object, Box<Status>> {
+        self.check_new::<T>(object.meta())?;
+        T::admit(self, ctx, &mut object);
+        Ok(self.store(ctx, object, ChangeType::Added))
+    }
+
+    /// The admission of a kind whose objects have a `metadata.generation`: a uid, a
+    /// creationTimestamp and generation 1.
+    fn admit_first_generation<T: Kept>(&mut self, ctx: &mut Exec<'_>, object: &mut T) {
+        self.new_meta(ctx, object.meta_mut());
+        object.meta_mut().generation = Some(1);
     }
 
     /// A create's check that the name is free, else 409.
