@@ -275,7 +275,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
     // /api/v1/[namespaces/NS/]RESOURCE[/NAME] or /apis/coordination.k8s.io/v1/...
     let (rest, group_ok): (&[&str], bool) = match segs.as_slice() {
         ["api", "v1", rest @ ..] => (rest, true),
-        ["apis", "coordination.k8s.io" | "storage.k8s.io" | "policy" | "apps", "v1", rest @ ..] => (rest, true),
+        ["apis", group, "v1", rest @ ..] if Kind::ALL.iter().any(|k| k.group() == *group) => (rest, true),
         _ => (&[][..], false),
     };
     if !group_ok || rest.is_empty() {
@@ -532,6 +532,10 @@ fn discovery(path: &str) -> Option<Value> {
             "shortNames": r.short_names(),
         })
     };
+    // The kinds of the table served at a group version, in the table's order.
+    let kinds_of = |group_version: &str| -> Vec<Value> {
+        Kind::ALL.iter().filter(|k| k.info().api_version == group_version).map(|k| res(*k)).collect()
+    };
     let group = |name: &str| {
         json!({"name": name, "versions": [{"groupVersion": format!("{name}/v1"), "version": "v1"}],
                "preferredVersion": {"groupVersion": format!("{name}/v1"), "version": "v1"}})
@@ -541,22 +545,22 @@ fn discovery(path: &str) -> Option<Value> {
                          "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}),
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
                           "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
-        "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
-                            "resources": [res(Kind::Node), res(Kind::Pod), res(Kind::Event),
-                                          res(Kind::PersistentVolumeClaim), res(Kind::PersistentVolume),
-                                          {"name": "pods/eviction", "singularName": "", "namespaced": true,
-                                           "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}]}),
-        "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "coordination.k8s.io/v1", "resources": [res(Kind::Lease)]}),
-        "/apis/storage.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Kind::CsiNode), res(Kind::VolumeAttachment)]}),
+        "/api/v1" => {
+            let mut resources = kinds_of("v1");
+            resources.push(json!({"name": "pods/eviction", "singularName": "", "namespaced": true,
+                                  "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}));
+            json!({"kind": "APIResourceList", "groupVersion": "v1", "resources": resources})
+        }
         "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
                             "groupVersion": "events.k8s.io/v1", "resources": [res(Kind::Event)]}),
-        "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "policy/v1", "resources": [res(Kind::PodDisruptionBudget)]}),
-        "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "apps/v1", "resources": [res(Kind::DaemonSet), res(Kind::StatefulSet), res(Kind::ControllerRevision)]}),
-        _ => return None,
+        _ => {
+            let group_version = path.strip_prefix("/apis/")?;
+            let resources = kinds_of(group_version);
+            if resources.is_empty() {
+                return None;
+            }
+            json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group_version, "resources": resources})
+        }
     })
 }
 

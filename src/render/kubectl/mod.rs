@@ -55,15 +55,6 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// The cluster of `objects`, each kind's in list order, seen at `now`.
-    pub fn new(objects: impl IntoIterator<Item = Object>, now: WallTime) -> Cluster {
-        let mut by_kind = vec![Vec::new(); Kind::ALL.len()];
-        for o in objects {
-            by_kind[o.kind() as usize].push(o);
-        }
-        Cluster { by_kind, now }
-    }
-
     /// Every object of `kind`, in list order.
     pub fn objects_of(&self, kind: Kind) -> &[Object] {
         self.by_kind.get(kind as usize).map_or(&[], Vec::as_slice)
