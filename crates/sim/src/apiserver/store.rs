@@ -9,10 +9,7 @@ use std::sync::Arc;
 
 use super::errors::{already_exists, conflict, method_not_supported, not_found};
 use super::{ApiServer, Exec};
-use crate::objects::{
-    ControllerRevision, CsiNode, DaemonSet, Node, Object, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
-    PodDisruptionBudget, StatefulSet, Status, Stored, Text, VolumeAttachment,
-};
+use crate::objects::{Node, Object, ObjectMeta, Status, Stored, Text};
 use crate::record::ChangeType;
 use crate::shared::Shared;
 use crate::vecmap::VecMap;
@@ -48,7 +45,7 @@ fn by_namespace(meta: &ObjectMeta) -> (String, String) {
 macro_rules! kept {
     ($($ty:ident => $map:ident: $key:ty = $by:expr $(, admit = $admit:path)?;)*) => {
         $(
-            impl Kept for $ty {
+            impl Kept for crate::objects::$ty {
                 type Key = $key;
                 fn key(meta: &ObjectMeta) -> $key {
                     $by(meta)

@@ -8,10 +8,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{
-    ControllerRevision, CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
-    Pod, PodDisruptionBudget, StatefulSet, VolumeAttachment,
-};
+use super::ObjectMeta;
 
 /// What the API says of one kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +28,8 @@ pub struct KindInfo {
 }
 
 /// The table: one row a kind, in the order `Kind` sorts (the order a snapshot lists kinds in).
-/// Each row names the kind's Rust type, which is also its [`Kind`] and [`Object`] variant.
+/// Each row names the kind's Rust type in `objects`, which is also its [`Kind`] and [`Object`]
+/// variant.
 macro_rules! kinds {
     ($($ty:ident {
         kind: $kind:literal, api_version: $api_version:literal, plural: $plural:literal,
@@ -66,7 +64,7 @@ macro_rules! kinds {
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(untagged)]
         pub enum Object {
-            $($ty(Arc<$ty>),)*
+            $($ty(Arc<super::$ty>),)*
         }
 
         impl Object {
@@ -86,7 +84,7 @@ macro_rules! kinds {
         }
 
         $(
-            impl Stored for $ty {
+            impl Stored for super::$ty {
                 const KIND: Kind = Kind::$ty;
                 fn from_object(object: Object) -> Option<Arc<Self>> {
                     match object {
@@ -111,8 +109,8 @@ macro_rules! kinds {
                 }
             }
 
-            impl From<$ty> for Object {
-                fn from(o: $ty) -> Object {
+            impl From<super::$ty> for Object {
+                fn from(o: super::$ty) -> Object {
                     Object::$ty(Arc::new(o))
                 }
             }
