@@ -25,9 +25,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use nodeline::render::json;
-use nodeline::render::kubectl::get::{Resource, Table};
+use nodeline::render::kubectl::get::Table;
 use nodeline::render::kubectl::{Cluster, command, describe};
-use nodeline::sim::objects::Object;
+use nodeline::sim::objects::{Kind, Node, Object};
 use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline, WallTime, parse_actions};
 use serde_json::{Value, json};
 
@@ -275,7 +275,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
     // /api/v1/[namespaces/NS/]RESOURCE[/NAME] or /apis/coordination.k8s.io/v1/...
     let (rest, group_ok): (&[&str], bool) = match segs.as_slice() {
         ["api", "v1", rest @ ..] => (rest, true),
-        ["apis", "coordination.k8s.io" | "storage.k8s.io" | "policy" | "apps", "v1", rest @ ..] => (rest, true),
+        ["apis", group, "v1", rest @ ..] if Kind::ALL.iter().any(|k| k.group() == *group) => (rest, true),
         _ => (&[][..], false),
     };
     if !group_ok || rest.is_empty() {
@@ -285,7 +285,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
         ["namespaces", ns, rest @ ..] => (Some(*ns), rest),
         _ => (None, rest),
     };
-    let Some(resource) = rest.first().and_then(|r| Resource::ALL.into_iter().find(|x| x.plural() == *r)) else {
+    let Some(resource) = rest.first().and_then(|r| Kind::ALL.iter().copied().find(|x| x.plural() == *r)) else {
         return unknown("no such resource");
     };
     let group_of_path = if segs[0] == "apis" { segs[1] } else { "" };
@@ -297,7 +297,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
     let all: Vec<Object> = cluster
         .objects()
         .into_iter()
-        .filter(|o| o.kind().as_str() == resource.kind())
+        .filter(|o| o.kind() == resource)
         .filter(|o| namespace.is_none_or(|ns| o.meta().namespace == ns))
         .collect();
     match rest {
@@ -359,7 +359,7 @@ fn route(state: &State, method: &str, target: &str, accept: &str, sent: Option<(
                 }
                 (
                     200,
-                    json!({"kind": format!("{}List", resource.kind()), "apiVersion": api_version,
+                    json!({"kind": format!("{}List", resource.as_str()), "apiVersion": api_version,
                            "metadata": metadata, "items": items}),
                 )
             }
@@ -525,12 +525,16 @@ fn field_filter(selector: &str) -> Result<Vec<Term>, String> {
 }
 
 fn discovery(path: &str) -> Option<Value> {
-    let res = |r: Resource| {
+    let res = |r: Kind| {
         json!({
-            "name": r.plural(), "singularName": r.singular(), "namespaced": r.namespaced(), "kind": r.kind(),
+            "name": r.plural(), "singularName": r.singular(), "namespaced": r.namespaced(), "kind": r.as_str(),
             "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
             "shortNames": r.short_names(),
         })
+    };
+    // The kinds of the table served at a group version, in the table's order.
+    let kinds_of = |group_version: &str| -> Vec<Value> {
+        Kind::ALL.iter().filter(|k| k.info().api_version == group_version).map(|k| res(*k)).collect()
     };
     let group = |name: &str| {
         json!({"name": name, "versions": [{"groupVersion": format!("{name}/v1"), "version": "v1"}],
@@ -541,27 +545,27 @@ fn discovery(path: &str) -> Option<Value> {
                          "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}),
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
                           "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps")]}),
-        "/api/v1" => json!({"kind": "APIResourceList", "groupVersion": "v1",
-                            "resources": [res(Resource::Nodes), res(Resource::Pods), res(Resource::Events),
-                                          res(Resource::PersistentVolumeClaims), res(Resource::PersistentVolumes),
-                                          {"name": "pods/eviction", "singularName": "", "namespaced": true,
-                                           "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}]}),
-        "/apis/coordination.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "coordination.k8s.io/v1", "resources": [res(Resource::Leases)]}),
-        "/apis/storage.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "storage.k8s.io/v1", "resources": [res(Resource::CsiNodes), res(Resource::VolumeAttachments)]}),
+        "/api/v1" => {
+            let mut resources = kinds_of("v1");
+            resources.push(json!({"name": "pods/eviction", "singularName": "", "namespaced": true,
+                                  "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}));
+            json!({"kind": "APIResourceList", "groupVersion": "v1", "resources": resources})
+        }
         "/apis/events.k8s.io/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "events.k8s.io/v1", "resources": [res(Resource::Events)]}),
-        "/apis/policy/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "policy/v1", "resources": [res(Resource::PodDisruptionBudgets)]}),
-        "/apis/apps/v1" => json!({"kind": "APIResourceList", "apiVersion": "v1",
-                            "groupVersion": "apps/v1", "resources": [res(Resource::DaemonSets), res(Resource::StatefulSets), res(Resource::ControllerRevisions)]}),
-        _ => return None,
+                            "groupVersion": "events.k8s.io/v1", "resources": [res(Kind::Event)]}),
+        _ => {
+            let group_version = path.strip_prefix("/apis/")?;
+            let resources = kinds_of(group_version);
+            if resources.is_empty() {
+                return None;
+            }
+            json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": group_version, "resources": resources})
+        }
     })
 }
 
 /// The Table the API server sends for `objects`.
-fn table_json(resource: Resource, objects: &[Object], now: WallTime) -> Value {
+fn table_json(resource: Kind, objects: &[Object], now: WallTime) -> Value {
     let table = Table::of(resource, objects, now);
     let columns: Vec<Value> = table
         .columns
@@ -750,7 +754,9 @@ fn cluster_at(m: &Moment) -> Cluster {
 }
 
 fn with_now(c: &Cluster, now: WallTime) -> Cluster {
-    Cluster { now, ..c.clone() }
+    let mut c = c.clone();
+    c.now = now;
+    c
 }
 
 fn words(s: &str) -> Vec<String> {
@@ -1067,7 +1073,7 @@ fn describe_output_is_deterministic_and_complete() {
     // Independent of kubectl: the pieces the parity test relies on.
     let m = moment("x", Chapter::NodeFailure, "", SimTime::from_secs(200));
     let c = cluster_at(&m);
-    let node = &c.nodes[0];
+    let node = c.all::<Node>().next().expect("a Node");
     let text = describe::describe_node(node, &c);
     for section in [
         "Name:",

@@ -382,22 +382,10 @@ impl Io<'_> {
         let first_change = self.log.changes().len();
         // Subresources that answer 201 with a `Success` Status (binding, eviction).
         let is_bind = matches!(op, ApiOp::BindPod { .. } | ApiOp::EvictPod { .. });
-        let is_create = matches!(
-            op,
-            ApiOp::CreateNode(_)
-                | ApiOp::CreateCsiNode(_)
-                | ApiOp::CreateLease(_)
-                | ApiOp::CreatePod(_)
-                | ApiOp::CreatePdb(_)
-                | ApiOp::CreateDaemonSet(_)
-                | ApiOp::CreateVolumeAttachment(_)
-                | ApiOp::CreateStatefulSet(_)
-                | ApiOp::CreateControllerRevision(_)
-                | ApiOp::CreateClaim(_)
-                | ApiOp::CreateVolume(_)
-        );
+        // Every POST answers 201: a create, or one of those subresources.
+        let created = request.method == Method::Post;
         let result = self.execute(from, op);
-        self.finish(request, first_change, result, is_create || is_bind, is_bind)
+        self.finish(request, first_change, result, created, is_bind)
     }
 
     /// A Lease renewal whose request is kept as a row of entry `entry` of the log's requests

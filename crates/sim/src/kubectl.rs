@@ -55,7 +55,7 @@ pub(crate) fn create_pdb<T>(budget: crate::action::Budget, ctx: &mut Ctx<'_, T>)
     };
     let selector = LabelSelector { match_labels: [("app".to_string(), "web".to_string())].into_iter().collect() };
     let pdb = PodDisruptionBudget::new("default", "web", PdbSpec { min_available, selector, max_unavailable });
-    match ctx.call(Actor::Kubectl, None, ApiOp::CreatePdb(pdb)) {
+    match ctx.call(Actor::Kubectl, None, ApiOp::Create(pdb.into())) {
         crate::ctx::Reply::Ok(_) => ctx.log_line(Actor::Kubectl, "poddisruptionbudget.policy/web created".into()),
         crate::ctx::Reply::Err(status) => ctx
             .log_line(Actor::KubectlStderr, format!("error: failed to create poddisruptionbudget: {}", status.message)),

@@ -287,7 +287,8 @@ impl<'a> Snapshot<'a> {
         self.log.version_at(key, self.t)
     }
 
-    fn objects_of(&self, kind: Kind) -> impl Iterator<Item = Object> + 'a {
+    /// Every object of `kind`, by namespace and name.
+    pub fn objects_of(&self, kind: Kind) -> impl Iterator<Item = Object> + 'a {
         let (log, t) = (self.log, self.t);
         log.versions_of_kind_at(kind, t).map(|c| c.object())
     }
@@ -385,26 +386,9 @@ impl<'a> Snapshot<'a> {
         self.all()
     }
 
-    /// Every object: Nodes, CSINodes, Leases, Pods, Events, then PodDisruptionBudgets, DaemonSets,
-    /// VolumeAttachments, StatefulSets, PersistentVolumeClaims and PersistentVolumes.
+    /// Every object, kind by kind in [`Kind::ALL`]'s order.
     pub fn objects(&self) -> Vec<Object> {
-        [
-            Kind::Node,
-            Kind::CsiNode,
-            Kind::Lease,
-            Kind::Pod,
-            Kind::Event,
-            Kind::PodDisruptionBudget,
-            Kind::DaemonSet,
-            Kind::VolumeAttachment,
-            Kind::StatefulSet,
-            Kind::ControllerRevision,
-            Kind::PersistentVolumeClaim,
-            Kind::PersistentVolume,
-        ]
-        .into_iter()
-        .flat_map(|k| self.objects_of(k))
-        .collect()
+        Kind::ALL.iter().flat_map(|k| self.objects_of(*k)).collect()
     }
 
     /// What can be seen of each machine.

@@ -6,7 +6,7 @@
 
 use super::Output;
 use super::command::{fail, flag_error, parse_flags, parse_flags_simulating};
-use super::get::Resource;
+use crate::sim::objects::Kind;
 use crate::sim::selector::{MAX_SELECTOR, Selector, SelectorText};
 use crate::sim::{Action, ActionKind, Actor, DrainFlags, Log, SimTime, TaintEdit};
 
@@ -78,7 +78,7 @@ fn command_of(args: &[String]) -> Option<&str> {
         "delete" => {
             let what = words.next()?;
             let ty = what.split_once('/').map_or(what.as_str(), |(t, _)| t);
-            (Resource::from_arg(ty) == Some(Resource::Nodes)).then_some("delete")
+            (Kind::from_resource_arg(ty) == Some(Kind::Node)).then_some("delete")
         }
         _ => None,
     }
@@ -174,8 +174,8 @@ fn taint(p: &super::command::Parsed) -> Result<Change, Output> {
             Err(why) => return Err(fail(format!("error: {why}\nSee 'kubectl taint -h' for help and examples"))),
         }
     }
-    match Resource::from_arg(&resources[0]) {
-        Some(Resource::Nodes) => {}
+    match Kind::from_resource_arg(&resources[0]) {
+        Some(Kind::Node) => {}
         Some(_) => {
             return Err(fail(format!(
                 "error: invalid resource type {}, only node types are supported",

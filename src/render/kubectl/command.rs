@@ -6,13 +6,13 @@
 //! pflag's flag errors, the builder's and the API server's messages). Commands kubectl has but
 //! nodeline does not simulate say so in kubectl's `error: ` style.
 
-use super::get::{self, PrintOptions, Resource, Scope, Table};
+use super::get::{self, PrintOptions, Scope, Table};
 use super::tabwriter::TabWriter;
 use super::{
     Cluster, Output, describe, describe_csinode, describe_generic, describe_pdb, describe_pod, describe_storage,
 };
 use crate::render;
-use crate::sim::objects::Object;
+use crate::sim::objects::{Kind, Object};
 
 /// The namespace kubectl uses without `-n` (the kubeconfig context sets none).
 pub const DEFAULT_NAMESPACE: &str = "default";
@@ -392,48 +392,47 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
     }
 }
 
-/// An object `describe` prints.
-#[derive(Clone, Copy)]
-enum Described<'a> {
-    Node(&'a crate::sim::objects::Node),
-    Pod(&'a crate::sim::objects::Pod),
-    CsiNode(&'a crate::sim::objects::CsiNode),
-    Pdb(&'a crate::sim::objects::PodDisruptionBudget),
-    StatefulSet(&'a crate::sim::objects::StatefulSet),
-    Claim(&'a crate::sim::objects::PersistentVolumeClaim),
-    Volume(&'a crate::sim::objects::PersistentVolume),
-    Attachment(&'a crate::sim::objects::VolumeAttachment),
-    Revision(&'a crate::sim::objects::ControllerRevision),
-}
+/// The kinds `describe` prints, in the order its refusal names them.
+const DESCRIBED: [Kind; 9] = [
+    Kind::Node,
+    Kind::Pod,
+    Kind::CsiNode,
+    Kind::PodDisruptionBudget,
+    Kind::StatefulSet,
+    Kind::PersistentVolumeClaim,
+    Kind::PersistentVolume,
+    Kind::VolumeAttachment,
+    Kind::ControllerRevision,
+];
 
-impl Described<'_> {
-    fn name(&self) -> &str {
-        match self {
-            Described::Node(n) => &n.metadata.name,
-            Described::Pod(p) => &p.metadata.name,
-            Described::CsiNode(c) => &c.metadata.name,
-            Described::Pdb(p) => &p.metadata.name,
-            Described::StatefulSet(s) => &s.metadata.name,
-            Described::Claim(c) => &c.metadata.name,
-            Described::Volume(v) => &v.metadata.name,
-            Described::Attachment(a) => &a.metadata.name,
-            Described::Revision(r) => &r.metadata.name,
-        }
+/// `kubectl describe` of one object: the kind's describer, or kubectl's generic one for a kind
+/// without one (`GenericDescriberFor`).
+fn describe_object(object: &Object, cluster: &Cluster, show_events: bool) -> String {
+    match object {
+        Object::Node(n) => describe::describe_node_with(n, cluster, show_events),
+        Object::Pod(pod) => describe_pod::describe_pod(pod, cluster, show_events),
+        Object::CsiNode(c) => describe_csinode::describe_csinode(c, cluster, show_events),
+        Object::PodDisruptionBudget(pdb) => describe_pdb::describe_pdb(pdb, cluster, show_events),
+        Object::StatefulSet(s) => describe_storage::describe_statefulset(s, cluster, show_events),
+        Object::PersistentVolumeClaim(c) => describe_storage::describe_claim(c, cluster, show_events),
+        Object::PersistentVolume(v) => describe_storage::describe_volume(v, cluster, show_events),
+        o => describe_generic::describe_generic(o.kind().as_str(), o.meta(), &o.to_json(), cluster, show_events),
     }
 }
 
 /// What the arguments of `get` or `describe` ask for.
 enum Request {
     /// Every object of these resources.
-    All(Vec<Resource>),
+    All(Vec<Kind>),
     /// Named objects, each with its resource.
-    Named(Vec<(Resource, String)>),
+    Named(Vec<(Kind, String)>),
 }
 
 /// Resolves `TYPE[,TYPE] [NAME...]` or `TYPE/NAME...` (the resource builder's rules).
 fn resolve(args: &[String]) -> Result<Request, Output> {
     let resource = |arg: &str| {
-        Resource::from_arg(arg).ok_or_else(|| fail(format!("error: the server doesn't have a resource type \"{arg}\"")))
+        Kind::from_resource_arg(arg)
+            .ok_or_else(|| fail(format!("error: the server doesn't have a resource type \"{arg}\"")))
     };
     if args.iter().any(|a| a.contains('/')) {
         if args.iter().any(|a| !a.contains('/')) {
@@ -454,7 +453,7 @@ fn resolve(args: &[String]) -> Result<Request, Output> {
         }
         return Ok(Request::Named(named));
     }
-    let types: Vec<Resource> = args[0].split(',').filter(|t| !t.is_empty()).map(resource).collect::<Result<_, _>>()?;
+    let types: Vec<Kind> = args[0].split(',').filter(|t| !t.is_empty()).map(resource).collect::<Result<_, _>>()?;
     if args.len() == 1 {
         return Ok(Request::All(types));
     }
@@ -467,34 +466,34 @@ fn resolve(args: &[String]) -> Result<Request, Output> {
     Ok(Request::Named(args[1..].iter().map(|n| (types[0], n.clone())).collect()))
 }
 
-/// The object `resource/name` in `namespace`.
-fn find(cluster: &Cluster, resource: Resource, namespace: &str, name: &str) -> Option<Object> {
-    let mut all = cluster.objects_of(resource);
-    let at = all.iter().position(|o| {
-        let m = o.meta();
-        m.name == name && (!resource.namespaced() || m.namespace == namespace)
-    })?;
-    Some(all.swap_remove(at))
+/// The object `kind/name` in `namespace`.
+fn find(cluster: &Cluster, kind: Kind, namespace: &str, name: &str) -> Option<Object> {
+    cluster
+        .objects_of(kind)
+        .iter()
+        .find(|o| {
+            let m = o.meta();
+            m.name == name && (!kind.namespaced() || m.namespace == namespace)
+        })
+        .cloned()
 }
 
-/// Every object of `resource` in `scope`, in list order.
-fn list(cluster: &Cluster, resource: Resource, scope: &Scope) -> Vec<Object> {
-    let mut all = cluster.objects_of(resource);
-    if let Scope::Namespace(n) = scope
-        && resource.namespaced()
-    {
-        all.retain(|o| &o.meta().namespace == n);
+/// Every object of `kind` in `scope`, in list order.
+fn list(cluster: &Cluster, kind: Kind, scope: &Scope) -> Vec<Object> {
+    let all = cluster.objects_of(kind).iter();
+    match scope {
+        Scope::Namespace(n) if kind.namespaced() => all.filter(|o| &o.meta().namespace == n).cloned().collect(),
+        _ => all.cloned().collect(),
     }
-    all
 }
 
-fn not_found(resource: Resource, name: &str) -> String {
-    format!("Error from server (NotFound): {} \"{name}\" not found", resource.group_resource())
+fn not_found(kind: Kind, name: &str) -> String {
+    format!("Error from server (NotFound): {} \"{name}\" not found", kind.group_resource())
 }
 
-/// One printed group: the objects of one resource, with their rows.
+/// One printed group: the objects of one kind, with their rows.
 struct Group {
-    resource: Resource,
+    kind: Kind,
     objects: Vec<Object>,
 }
 
@@ -531,22 +530,22 @@ fn run_get(p: &Parsed, cluster: &Cluster) -> Output {
     let single_item = matches!(&request, Request::Named(n) if n.len() == 1);
     match request {
         Request::All(types) => {
-            for resource in types {
-                groups.push(Group { resource, objects: list(cluster, resource, &scope) });
+            for kind in types {
+                groups.push(Group { kind, objects: list(cluster, kind, &scope) });
             }
         }
         Request::Named(named) => {
             if all {
                 return fail("error: a resource cannot be retrieved by name across all namespaces".into());
             }
-            for (resource, name) in named {
-                match find(cluster, resource, &namespace, &name) {
+            for (kind, name) in named {
+                match find(cluster, kind, &namespace, &name) {
                     Some(o) => match groups.last_mut() {
-                        Some(g) if g.resource == resource => g.objects.push(o),
-                        _ => groups.push(Group { resource, objects: vec![o] }),
+                        Some(g) if g.kind == kind => g.objects.push(o),
+                        _ => groups.push(Group { kind, objects: vec![o] }),
                     },
                     None if p.is_set("ignore-not-found") => {}
-                    None => errors.push(not_found(resource, &name)),
+                    None => errors.push(not_found(kind, &name)),
                 }
             }
         }
@@ -570,20 +569,20 @@ fn run_get(p: &Parsed, cluster: &Cluster) -> Output {
         }
         "name" => {
             for g in &groups {
-                get::print_names(&mut stdout, &Table::of(g.resource, &g.objects, cluster.now));
+                get::print_names(&mut stdout, &Table::of(g.kind, &g.objects, cluster.now));
             }
         }
         _ => {
-            let kinds = groups.iter().filter(|g| !g.objects.is_empty()).map(|g| g.resource).collect::<Vec<_>>();
+            let kinds = groups.iter().filter(|g| !g.objects.is_empty()).map(|g| g.kind).collect::<Vec<_>>();
             let with_kind = p.is_set("show-kind") || kinds.windows(2).any(|w| w[0] != w[1]);
             let no_headers = p.is_set("no-headers");
             for g in &groups {
-                let table = Table::of(g.resource, &g.objects, cluster.now);
+                let table = Table::of(g.kind, &g.objects, cluster.now);
                 let mut w = TabWriter::table();
                 let o = PrintOptions {
                     wide: output == "wide",
                     no_headers,
-                    with_namespace: all && g.resource.namespaced(),
+                    with_namespace: all && g.kind.namespaced(),
                     with_kind,
                 };
                 get::print_table(&mut w, &table, &o);
@@ -595,7 +594,7 @@ fn run_get(p: &Parsed, cluster: &Cluster) -> Output {
             }
             if stdout.is_empty() && errors.is_empty() && !p.is_set("ignore-not-found") {
                 // An empty list of a cluster-scoped kind still counts as not namespaced.
-                let namespaced = !all && groups.iter().all(|g| g.resource.namespaced());
+                let namespaced = !all && groups.iter().all(|g| g.kind.namespaced());
                 let msg = if namespaced {
                     format!("No resources found in {namespace} namespace.\n")
                 } else {
@@ -632,54 +631,31 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
     };
     let show_events = p.value("show-events") != Some("false");
     let all_namespaces = p.is_set("all-namespaces");
-    // The objects of one resource kubectl can describe, in list order.
-    let objects = |r: Resource| -> Vec<Described<'_>> {
-        let here = |m: &crate::sim::objects::ObjectMeta| all_namespaces || m.namespace == namespace;
-        match r {
-            Resource::Nodes => cluster.nodes.iter().map(|n| Described::Node(n)).collect(),
-            Resource::CsiNodes => cluster.csinodes.iter().map(|c| Described::CsiNode(c)).collect(),
-            Resource::PersistentVolumes => cluster.volumes.iter().map(|v| Described::Volume(v)).collect(),
-            Resource::VolumeAttachments => {
-                cluster.volume_attachments.iter().map(|a| Described::Attachment(a)).collect()
-            }
-            Resource::PodDisruptionBudgets => {
-                cluster.pdbs.iter().filter(|p| here(&p.metadata)).map(|p| Described::Pdb(p)).collect()
-            }
-            Resource::StatefulSets => {
-                cluster.statefulsets.iter().filter(|s| here(&s.metadata)).map(|s| Described::StatefulSet(s)).collect()
-            }
-            Resource::PersistentVolumeClaims => {
-                cluster.claims.iter().filter(|c| here(&c.metadata)).map(|c| Described::Claim(c)).collect()
-            }
-            Resource::ControllerRevisions => {
-                cluster.revisions.iter().filter(|r| here(&r.metadata)).map(|r| Described::Revision(r)).collect()
-            }
-            _ => cluster.pods.iter().filter(|p| here(&p.metadata)).map(|p| Described::Pod(p)).collect(),
-        }
+    // The objects of one kind, in list order.
+    let objects = |kind: Kind| -> Vec<&Object> {
+        let here = |o: &Object| all_namespaces || !kind.namespaced() || o.meta().namespace == namespace;
+        cluster.objects_of(kind).iter().filter(|o| here(o)).collect()
     };
-    let check = |r: Resource| -> Result<(), Output> {
-        if matches!(
-            r,
-            Resource::Nodes
-                | Resource::Pods
-                | Resource::CsiNodes
-                | Resource::PodDisruptionBudgets
-                | Resource::StatefulSets
-                | Resource::PersistentVolumeClaims
-                | Resource::PersistentVolumes
-                | Resource::VolumeAttachments
-                | Resource::ControllerRevisions
-        ) {
-            Ok(())
-        } else {
-            Err(fail(format!(
-                "error: nodeline's kubectl describes Nodes, Pods, CSINodes, PodDisruptionBudgets, StatefulSets, \
-                 PersistentVolumeClaims, PersistentVolumes, VolumeAttachments and ControllerRevisions only; try \"kubectl get {} -o yaml\"",
-                r.plural()
-            )))
+    let check = |kind: Kind| -> Result<(), Output> {
+        if DESCRIBED.contains(&kind) {
+            return Ok(());
         }
+        let mut kinds = String::new();
+        for (i, k) in DESCRIBED.iter().enumerate() {
+            kinds.push_str(match i {
+                0 => "",
+                i if i + 1 == DESCRIBED.len() => " and ",
+                _ => ", ",
+            });
+            kinds.push_str(k.as_str());
+            kinds.push('s');
+        }
+        Err(fail(format!(
+            "error: nodeline's kubectl describes {kinds} only; try \"kubectl get {} -o yaml\"",
+            kind.plural()
+        )))
     };
-    let mut found: Vec<Described<'_>> = Vec::new();
+    let mut found: Vec<&Object> = Vec::new();
     let mut errors = Vec::new();
     let mut by_prefix = false;
     match &request {
@@ -701,12 +677,12 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
             }
             for (r, name) in named {
                 let candidates = objects(*r);
-                match candidates.iter().find(|d| d.name() == name) {
-                    Some(d) => found.push(*d),
+                match candidates.iter().find(|o| o.meta().name == **name) {
+                    Some(o) => found.push(o),
                     None => {
                         // `kubectl describe TYPE PREFIX` describes every object whose name starts with it.
                         let matching: Vec<_> =
-                            candidates.into_iter().filter(|d| d.name().starts_with(name.as_str())).collect();
+                            candidates.into_iter().filter(|o| o.meta().name.starts_with(name.as_str())).collect();
                         if matching.is_empty() || named.len() != 1 {
                             errors.push(not_found(*r, name));
                         } else {
@@ -726,26 +702,7 @@ fn run_describe(p: &Parsed, cluster: &Cluster) -> Output {
         };
         return Output { stdout: String::new(), stderr: msg, code: 0 };
     }
-    let texts: Vec<String> = found
-        .iter()
-        .map(|d| match d {
-            Described::Node(n) => describe::describe_node_with(n, cluster, show_events),
-            Described::Pod(pod) => describe_pod::describe_pod(pod, cluster, show_events),
-            Described::CsiNode(c) => describe_csinode::describe_csinode(c, cluster, show_events),
-            Described::Pdb(pdb) => describe_pdb::describe_pdb(pdb, cluster, show_events),
-            Described::StatefulSet(s) => describe_storage::describe_statefulset(s, cluster, show_events),
-            Described::Claim(c) => describe_storage::describe_claim(c, cluster, show_events),
-            Described::Volume(v) => describe_storage::describe_volume(v, cluster, show_events),
-            Described::Attachment(a) => {
-                let json = serde_json::to_value(*a).unwrap_or_default();
-                describe_generic::describe_generic("VolumeAttachment", &a.metadata, &json, cluster, show_events)
-            }
-            Described::Revision(r) => {
-                let json = serde_json::to_value(*r).unwrap_or_default();
-                describe_generic::describe_generic("ControllerRevision", &r.metadata, &json, cluster, show_events)
-            }
-        })
-        .collect();
+    let texts: Vec<String> = found.iter().map(|o| describe_object(o, cluster, show_events)).collect();
     // Named objects are separated by a blank line; objects found by a name prefix
     // (`DescribeMatchingResources`) are each followed by one.
     let stdout = if by_prefix { texts.iter().map(|t| format!("{t}\n")).collect() } else { texts.join("\n\n") };

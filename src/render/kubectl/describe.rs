@@ -43,8 +43,7 @@ impl Prefix {
 /// order.
 pub fn non_terminated_pods<'a>(cluster: &'a Cluster, node: &str) -> Vec<&'a Pod> {
     cluster
-        .pods
-        .iter()
+        .all::<Pod>()
         .filter(|p| p.spec.node_name == node && p.status.phase != "Succeeded" && p.status.phase != "Failed")
         .map(|p| &**p)
         .collect()
@@ -57,8 +56,8 @@ pub fn node_events<'a>(cluster: &'a Cluster, node: &Node) -> Vec<&'a Event> {
         let o = &e.involved_object;
         o.kind == "Node" && o.name == node.metadata.name && o.namespace.is_empty() && o.uid == uid
     };
-    let by_uid = cluster.events.iter().filter(|e| about(e, &node.metadata.uid));
-    let by_name = cluster.events.iter().filter(|e| about(e, &node.metadata.name));
+    let by_uid = cluster.all::<Event>().filter(|e| about(e, &node.metadata.uid));
+    let by_name = cluster.all::<Event>().filter(|e| about(e, &node.metadata.name));
     by_uid.chain(by_name).map(|e| &**e).collect()
 }
 
@@ -71,8 +70,7 @@ pub fn describe_node(node: &Node, cluster: &Cluster) -> String {
 /// so the section is not there).
 pub fn describe_node_with(node: &Node, cluster: &Cluster, show_events: bool) -> String {
     let lease = cluster
-        .leases
-        .iter()
+        .all::<Lease>()
         .find(|l| l.metadata.namespace == NODE_LEASE_NAMESPACE && l.metadata.name == node.metadata.name);
     let pods = non_terminated_pods(cluster, &node.metadata.name);
     let events = show_events.then(|| node_events(cluster, node));
@@ -189,8 +187,7 @@ pub(super) fn label_lines(labels: &BTreeMap<String, String>) -> Vec<String> {
 /// of its namespace; for a cluster-scoped one, of every namespace.
 pub fn search_events<'a>(cluster: &'a Cluster, kind: &str, m: &ObjectMeta) -> Vec<&'a Event> {
     cluster
-        .events
-        .iter()
+        .all::<Event>()
         .filter(|e| {
             let o = &e.involved_object;
             (m.namespace.is_empty() || e.metadata.namespace == m.namespace)

@@ -21,8 +21,7 @@ pub fn pod_events<'a>(cluster: &'a Cluster, pod: &Pod) -> Vec<&'a Event> {
 /// namespace and uid), in list order: what `describe` asks for about a Pod or a budget.
 pub fn events_about<'a>(cluster: &'a Cluster, m: &ObjectMeta) -> Vec<&'a Event> {
     cluster
-        .events
-        .iter()
+        .all::<Event>()
         .filter(|e| {
             let o = &e.involved_object;
             e.metadata.namespace == m.namespace && o.name == m.name && o.namespace == m.namespace && o.uid == m.uid

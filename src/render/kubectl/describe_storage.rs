@@ -51,7 +51,7 @@ fn status_line(w: &mut Prefix, meta: &ObjectMeta, phase: &str, cluster: &Cluster
 fn controlled_pods<'a>(cluster: &'a Cluster, set: &StatefulSet) -> impl Iterator<Item = &'a Pod> {
     let (namespace, uid) = (set.metadata.namespace.clone(), set.metadata.uid.clone());
     let selector = set.spec.selector.clone();
-    cluster.pods.iter().map(|p| &**p).filter(move |p| {
+    cluster.all::<Pod>().map(|p| &**p).filter(move |p| {
         p.metadata.namespace == namespace
             && selector.matches(&p.metadata.labels)
             && p.metadata.owner_references.iter().any(|o| o.controller == Some(true) && o.uid == uid)
@@ -166,7 +166,7 @@ fn claim_volumes(pod: &Pod, name: &str) -> usize {
 /// `sort.Slice`), each followed by a newline.
 pub fn pods_for_claim(cluster: &Cluster, claim: &PersistentVolumeClaim) -> Vec<String> {
     let in_namespace: Vec<&Pod> =
-        cluster.pods.iter().map(|p| &**p).filter(|p| p.metadata.namespace == claim.metadata.namespace).collect();
+        cluster.all::<Pod>().map(|p| &**p).filter(|p| p.metadata.namespace == claim.metadata.namespace).collect();
     let mut pods: Vec<&Pod> = Vec::new();
     for pod in &in_namespace {
         for _ in 0..claim_volumes(pod, &claim.metadata.name) {
@@ -365,7 +365,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::NodeGoesAway, Config::default());
         tl.run_until(t);
         let cluster = Cluster::from_snapshot(&tl.at(t), crate::sim::WallTime(0));
-        let mut claim = (*cluster.claims[0]).clone();
+        let mut claim = (**cluster.all::<PersistentVolumeClaim>().next().expect("a claim")).clone();
         let owner = |pod: &Pod| OwnerReference {
             api_version: "v1".into(),
             kind: "Pod".into(),
@@ -376,7 +376,8 @@ mod tests {
         };
         // Three Pods of the claim's namespace own it, one of them twice; a Pod that is gone is left
         // out.
-        let pods: Vec<&Pod> = cluster.pods.iter().map(|p| &**p).filter(|p| p.metadata.namespace == "default").collect();
+        let pods: Vec<&Pod> =
+            cluster.all::<Pod>().map(|p| &**p).filter(|p| p.metadata.namespace == "default").collect();
         assert!(pods.len() >= 3, "db-0 and two web Pods");
         for pod in [pods[2], pods[1], pods[2], pods[0]] {
             claim.metadata.owner_references.push(owner(pod));

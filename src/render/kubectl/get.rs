@@ -18,176 +18,9 @@ use super::get_storage::{
     revision_row, statefulset_row, volume_attachment_row, volume_row,
 };
 use super::tabwriter::TabWriter;
-use super::{Cluster, escape_terminal, since};
+use super::{escape_terminal, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{CsiNode, DaemonSet, Event, Lease, Node, Object, Pod, PodDisruptionBudget};
-
-/// The resources nodeline serves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resource {
-    Nodes,
-    Pods,
-    Leases,
-    Events,
-    CsiNodes,
-    PodDisruptionBudgets,
-    DaemonSets,
-    StatefulSets,
-    ControllerRevisions,
-    PersistentVolumeClaims,
-    PersistentVolumes,
-    VolumeAttachments,
-}
-
-impl Resource {
-    /// Every resource, in discovery order.
-    pub const ALL: [Resource; 12] = [
-        Resource::Nodes,
-        Resource::Pods,
-        Resource::Leases,
-        Resource::Events,
-        Resource::CsiNodes,
-        Resource::PodDisruptionBudgets,
-        Resource::DaemonSets,
-        Resource::StatefulSets,
-        Resource::ControllerRevisions,
-        Resource::PersistentVolumeClaims,
-        Resource::PersistentVolumes,
-        Resource::VolumeAttachments,
-    ];
-
-    /// The resource's plural name (its path segment).
-    pub fn plural(self) -> &'static str {
-        match self {
-            Resource::Nodes => "nodes",
-            Resource::Pods => "pods",
-            Resource::Leases => "leases",
-            Resource::Events => "events",
-            Resource::CsiNodes => "csinodes",
-            Resource::PodDisruptionBudgets => "poddisruptionbudgets",
-            Resource::DaemonSets => "daemonsets",
-            Resource::StatefulSets => "statefulsets",
-            Resource::ControllerRevisions => "controllerrevisions",
-            Resource::PersistentVolumeClaims => "persistentvolumeclaims",
-            Resource::PersistentVolumes => "persistentvolumes",
-            Resource::VolumeAttachments => "volumeattachments",
-        }
-    }
-
-    /// The singular name.
-    pub fn singular(self) -> &'static str {
-        match self {
-            Resource::Nodes => "node",
-            Resource::Pods => "pod",
-            Resource::Leases => "lease",
-            Resource::Events => "event",
-            Resource::CsiNodes => "csinode",
-            Resource::PodDisruptionBudgets => "poddisruptionbudget",
-            Resource::DaemonSets => "daemonset",
-            Resource::StatefulSets => "statefulset",
-            Resource::ControllerRevisions => "controllerrevision",
-            Resource::PersistentVolumeClaims => "persistentvolumeclaim",
-            Resource::PersistentVolumes => "persistentvolume",
-            Resource::VolumeAttachments => "volumeattachment",
-        }
-    }
-
-    /// The short names discovery advertises.
-    pub fn short_names(self) -> &'static [&'static str] {
-        match self {
-            Resource::Nodes => &["no"],
-            Resource::Pods => &["po"],
-            Resource::Leases | Resource::CsiNodes | Resource::VolumeAttachments | Resource::ControllerRevisions => &[],
-            Resource::Events => &["ev"],
-            Resource::PodDisruptionBudgets => &["pdb"],
-            Resource::DaemonSets => &["ds"],
-            Resource::StatefulSets => &["sts"],
-            Resource::PersistentVolumeClaims => &["pvc"],
-            Resource::PersistentVolumes => &["pv"],
-        }
-    }
-
-    /// The kind.
-    pub fn kind(self) -> &'static str {
-        match self {
-            Resource::Nodes => "Node",
-            Resource::Pods => "Pod",
-            Resource::Leases => "Lease",
-            Resource::Events => "Event",
-            Resource::CsiNodes => "CSINode",
-            Resource::PodDisruptionBudgets => "PodDisruptionBudget",
-            Resource::DaemonSets => "DaemonSet",
-            Resource::StatefulSets => "StatefulSet",
-            Resource::ControllerRevisions => "ControllerRevision",
-            Resource::PersistentVolumeClaims => "PersistentVolumeClaim",
-            Resource::PersistentVolumes => "PersistentVolume",
-            Resource::VolumeAttachments => "VolumeAttachment",
-        }
-    }
-
-    /// The API group (`""` for the core group).
-    pub fn group(self) -> &'static str {
-        match self {
-            Resource::Leases => "coordination.k8s.io",
-            Resource::CsiNodes | Resource::VolumeAttachments => "storage.k8s.io",
-            Resource::PodDisruptionBudgets => "policy",
-            Resource::DaemonSets | Resource::StatefulSets | Resource::ControllerRevisions => "apps",
-            _ => "",
-        }
-    }
-
-    /// Whether objects live in namespaces.
-    pub fn namespaced(self) -> bool {
-        !matches!(
-            self,
-            Resource::Nodes | Resource::CsiNodes | Resource::PersistentVolumes | Resource::VolumeAttachments
-        )
-    }
-
-    /// `plural.group` (or `plural` in the core group), as error messages name the resource.
-    pub fn group_resource(self) -> String {
-        match self.group() {
-            "" => self.plural().to_string(),
-            g => format!("{}.{g}", self.plural()),
-        }
-    }
-
-    /// The lower-case `kind[.group]` kubectl puts before names (`node/node-1`,
-    /// `lease.coordination.k8s.io/node-1`).
-    pub fn kind_prefix(self) -> String {
-        match self.group() {
-            "" => self.kind().to_ascii_lowercase(),
-            g => format!("{}.{g}", self.kind().to_ascii_lowercase()),
-        }
-    }
-
-    /// The resource a `kubectl get` argument names: plural, singular, short name or kind, in any
-    /// case, optionally qualified by version and group (`nodes.v1.`, `leases.coordination.k8s.io`).
-    pub fn from_arg(arg: &str) -> Option<Resource> {
-        let arg = arg.to_ascii_lowercase();
-        let (name, qualifier) = match arg.split_once('.') {
-            Some((n, q)) => (n.to_string(), Some(q.to_string())),
-            None => (arg, None),
-        };
-        Resource::ALL.into_iter().find(|r| {
-            let named = name == r.plural()
-                || name == r.singular()
-                || r.short_names().contains(&name.as_str())
-                || name == r.kind().to_ascii_lowercase();
-            let qualified = match qualifier.as_deref() {
-                None => true,
-                Some(q) => {
-                    let group = r.group();
-                    let version = "v1";
-                    q == group
-                        || q == format!("{version}.{group}")
-                        || (group.is_empty() && (q == version || q == format!("{version}.")))
-                }
-            };
-            named && qualified
-        })
-    }
-}
+use crate::sim::objects::{CsiNode, DaemonSet, Event, Kind, Lease, Node, Object, Pod, PodDisruptionBudget};
 
 /// A column of a server-side table (`metav1.TableColumnDefinition`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,14 +102,14 @@ pub struct Row {
 /// A server-side table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
-    pub resource: Resource,
+    pub kind: Kind,
     pub columns: &'static [Column],
     pub rows: Vec<Row>,
 }
 
 impl Table {
-    /// The table the API server sends for `objects` (all of `resource`) at `now`.
-    pub fn of(resource: Resource, objects: &[Object], now: WallTime) -> Table {
+    /// The table the API server sends for `objects` (all of `kind`) at `now`.
+    pub fn of(kind: Kind, objects: &[Object], now: WallTime) -> Table {
         let rows = objects
             .iter()
             .map(|o| match o {
@@ -294,27 +127,25 @@ impl Table {
                 Object::PersistentVolume(v) => volume_row(v, now),
             })
             .collect();
-        Table { resource, columns: resource.columns(), rows }
+        Table { kind, columns: columns(kind), rows }
     }
 }
 
-impl Resource {
-    /// The resource's columns.
-    pub fn columns(self) -> &'static [Column] {
-        match self {
-            Resource::Nodes => NODE_COLUMNS,
-            Resource::Pods => POD_COLUMNS,
-            Resource::Leases => LEASE_COLUMNS,
-            Resource::Events => EVENT_COLUMNS,
-            Resource::CsiNodes => CSINODE_COLUMNS,
-            Resource::PodDisruptionBudgets => PDB_COLUMNS,
-            Resource::DaemonSets => DAEMONSET_COLUMNS,
-            Resource::StatefulSets => STATEFULSET_COLUMNS,
-            Resource::ControllerRevisions => REVISION_COLUMNS,
-            Resource::PersistentVolumeClaims => CLAIM_COLUMNS,
-            Resource::PersistentVolumes => VOLUME_COLUMNS,
-            Resource::VolumeAttachments => VOLUME_ATTACHMENT_COLUMNS,
-        }
+/// A kind's columns.
+pub fn columns(kind: Kind) -> &'static [Column] {
+    match kind {
+        Kind::Node => NODE_COLUMNS,
+        Kind::Pod => POD_COLUMNS,
+        Kind::Lease => LEASE_COLUMNS,
+        Kind::Event => EVENT_COLUMNS,
+        Kind::CsiNode => CSINODE_COLUMNS,
+        Kind::PodDisruptionBudget => PDB_COLUMNS,
+        Kind::DaemonSet => DAEMONSET_COLUMNS,
+        Kind::StatefulSet => STATEFULSET_COLUMNS,
+        Kind::ControllerRevision => REVISION_COLUMNS,
+        Kind::PersistentVolumeClaim => CLAIM_COLUMNS,
+        Kind::PersistentVolume => VOLUME_COLUMNS,
+        Kind::VolumeAttachment => VOLUME_ATTACHMENT_COLUMNS,
     }
 }
 
@@ -591,62 +422,6 @@ pub enum Scope {
     AllNamespaces,
 }
 
-impl Scope {
-    fn admits(&self, namespace: &str) -> bool {
-        match self {
-            Scope::Namespace(ns) => namespace.is_empty() || namespace == ns,
-            Scope::AllNamespaces => true,
-        }
-    }
-}
-
-/// The table the API server answers a list with.
-pub fn table(resource: Resource, cluster: &Cluster, scope: &Scope) -> Table {
-    let now = cluster.now;
-    let rows = match resource {
-        Resource::Nodes => cluster.nodes.iter().map(|n| node_row(n, now)).collect(),
-        Resource::Pods => {
-            cluster.pods.iter().filter(|p| scope.admits(&p.metadata.namespace)).map(|p| pod_row(p, now)).collect()
-        }
-        Resource::Leases => {
-            cluster.leases.iter().filter(|l| scope.admits(&l.metadata.namespace)).map(|l| lease_row(l, now)).collect()
-        }
-        Resource::Events => {
-            cluster.events.iter().filter(|e| scope.admits(&e.metadata.namespace)).map(|e| event_row(e, now)).collect()
-        }
-        Resource::CsiNodes => cluster.csinodes.iter().map(|c| csinode_row(c, now)).collect(),
-        Resource::PodDisruptionBudgets => {
-            cluster.pdbs.iter().filter(|p| scope.admits(&p.metadata.namespace)).map(|p| pdb_row(p, now)).collect()
-        }
-        Resource::DaemonSets => cluster
-            .daemonsets
-            .iter()
-            .filter(|d| scope.admits(&d.metadata.namespace))
-            .map(|d| daemonset_row(d, now))
-            .collect(),
-        Resource::StatefulSets => cluster
-            .statefulsets
-            .iter()
-            .filter(|d| scope.admits(&d.metadata.namespace))
-            .map(|d| statefulset_row(d, now))
-            .collect(),
-        Resource::ControllerRevisions => cluster
-            .revisions
-            .iter()
-            .filter(|r| scope.admits(&r.metadata.namespace))
-            .map(|r| revision_row(r, now))
-            .collect(),
-        Resource::PersistentVolumeClaims => {
-            cluster.claims.iter().filter(|c| scope.admits(&c.metadata.namespace)).map(|c| claim_row(c, now)).collect()
-        }
-        Resource::PersistentVolumes => cluster.volumes.iter().map(|v| volume_row(v, now)).collect(),
-        Resource::VolumeAttachments => {
-            cluster.volume_attachments.iter().map(|v| volume_attachment_row(v, now)).collect()
-        }
-    };
-    Table { resource, columns: resource.columns(), rows }
-}
-
 /// How kubectl prints a table (`printers.PrintOptions`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
@@ -675,7 +450,7 @@ pub fn print_table(w: &mut TabWriter, table: &Table, o: &PrintOptions) {
         line.push('\n');
         w.write(&line);
     }
-    let prefix = table.resource.kind_prefix();
+    let prefix = table.kind.kind_prefix();
     for row in &table.rows {
         line.clear();
         let mut first = true;
@@ -713,7 +488,7 @@ pub fn print_table(w: &mut TabWriter, table: &Table, o: &PrintOptions) {
 
 /// `-o name`: one `kind[.group]/name` line per row.
 pub fn print_names(out: &mut String, table: &Table) {
-    let prefix = table.resource.kind_prefix();
+    let prefix = table.kind.kind_prefix();
     for row in &table.rows {
         let _ = writeln!(out, "{prefix}/{}", row.name);
     }
@@ -729,10 +504,10 @@ mod tests {
         w.finish()
     }
 
-    fn table_of(rows: Vec<Vec<&str>>, resource: Resource) -> Table {
+    fn table_of(rows: Vec<Vec<&str>>, kind: Kind) -> Table {
         Table {
-            resource,
-            columns: resource.columns(),
+            kind,
+            columns: columns(kind),
             rows: rows
                 .into_iter()
                 .map(|cells| Row {
@@ -745,38 +520,10 @@ mod tests {
     }
 
     #[test]
-    fn resource_names_resolve_like_discovery() {
-        for (arg, want) in [
-            ("nodes", Some(Resource::Nodes)),
-            ("node", Some(Resource::Nodes)),
-            ("no", Some(Resource::Nodes)),
-            ("Node", Some(Resource::Nodes)),
-            ("NODES", Some(Resource::Nodes)),
-            ("nodes.v1.", Some(Resource::Nodes)),
-            ("po", Some(Resource::Pods)),
-            ("lease", Some(Resource::Leases)),
-            ("leases.coordination.k8s.io", Some(Resource::Leases)),
-            ("leases.v1.coordination.k8s.io", Some(Resource::Leases)),
-            ("ev", Some(Resource::Events)),
-            ("csinodes", Some(Resource::CsiNodes)),
-            ("csinode", Some(Resource::CsiNodes)),
-            ("CSINode", Some(Resource::CsiNodes)),
-            ("csinodes.storage.k8s.io", Some(Resource::CsiNodes)),
-            ("csinodes.v1.storage.k8s.io", Some(Resource::CsiNodes)),
-            ("csinodes.v1.", None),
-            ("nodes.apps", None),
-            ("deployments", None),
-            ("", None),
-        ] {
-            assert_eq!(Resource::from_arg(arg), want, "{arg}");
-        }
-    }
-
-    #[test]
     fn headers_follow_priority_and_options() {
         let t = table_of(
             vec![vec!["node-1", "Ready", "<none>", "5m", "v1.34.1", "10.0.0.11", "<none>", "Ubuntu", "6.8", "c://2"]],
-            Resource::Nodes,
+            Kind::Node,
         );
         assert_eq!(
             printed(&t, &PrintOptions::default()),
@@ -788,12 +535,12 @@ mod tests {
         ));
         let kind = printed(&t, &PrintOptions { with_kind: true, no_headers: true, ..PrintOptions::default() });
         assert_eq!(kind, "node/node-1   Ready   <none>   5m    v1.34.1\n");
-        assert_eq!(printed(&table_of(vec![], Resource::Nodes), &PrintOptions::default()), "");
+        assert_eq!(printed(&table_of(vec![], Kind::Node), &PrintOptions::default()), "");
     }
 
     #[test]
     fn namespaces_and_kind_prefixes() {
-        let t = table_of(vec![vec!["node-1", "node-1", "3m"]], Resource::Leases);
+        let t = table_of(vec![vec!["node-1", "node-1", "3m"]], Kind::Lease);
         let out = printed(&t, &PrintOptions { with_namespace: true, with_kind: true, ..PrintOptions::default() });
         assert_eq!(
             out,
@@ -808,11 +555,11 @@ mod tests {
     fn cells_are_cut_at_line_breaks_and_escaped() {
         let t = table_of(
             vec![vec!["5s", "Normal", "R", "node/n", "", "k", "line one\nline two", "5s", "1", "n.1"]],
-            Resource::Events,
+            Kind::Event,
         );
         let out = printed(&t, &PrintOptions::default());
         assert!(out.ends_with("line one...\n"), "{out}");
-        let t = table_of(vec![vec!["a\u{1b}[31m", "x", "1m"]], Resource::Leases);
+        let t = table_of(vec![vec!["a\u{1b}[31m", "x", "1m"]], Kind::Lease);
         assert!(printed(&t, &PrintOptions::default()).contains("a^[[31m"));
     }
 }

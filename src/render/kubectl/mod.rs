@@ -40,80 +40,41 @@ pub mod tabwriter;
 
 use std::sync::Arc;
 
-use crate::sim::objects::Object;
-use crate::sim::objects::{
-    ControllerRevision, CsiNode, DaemonSet, Event, Lease, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim,
-    Pod, PodDisruptionBudget, StatefulSet, VolumeAttachment,
-};
+use crate::sim::objects::{Kind, Object, ObjectMeta, Stored};
 use crate::sim::{Snapshot, WallTime};
-use get::Resource;
 
-/// The objects the API server holds at one moment, in the order it lists them (by namespace,
-/// then name, as etcd keys sort), and the wall-clock instant ages are computed at.
+/// The objects the API server holds at one moment, kind by kind, each kind in the order it lists
+/// them (by namespace, then name, as etcd keys sort), and the wall-clock instant ages are
+/// computed at.
 #[derive(Clone, Debug, Default)]
 pub struct Cluster {
-    pub nodes: Vec<Arc<Node>>,
-    pub leases: Vec<Arc<Lease>>,
-    pub pods: Vec<Arc<Pod>>,
-    pub events: Vec<Arc<Event>>,
-    pub csinodes: Vec<Arc<CsiNode>>,
-    pub pdbs: Vec<Arc<PodDisruptionBudget>>,
-    pub daemonsets: Vec<Arc<DaemonSet>>,
-    pub statefulsets: Vec<Arc<StatefulSet>>,
-    pub revisions: Vec<Arc<ControllerRevision>>,
-    pub claims: Vec<Arc<PersistentVolumeClaim>>,
-    pub volumes: Vec<Arc<PersistentVolume>>,
-    pub volume_attachments: Vec<Arc<VolumeAttachment>>,
+    /// Every object, by kind (a [`Kind`]'s place in [`Kind::ALL`]).
+    by_kind: Vec<Vec<Object>>,
     /// The instant AGE columns count to.
     pub now: WallTime,
 }
 
 impl Cluster {
-    /// Every object of `resource`, in list order.
-    pub fn objects_of(&self, resource: Resource) -> Vec<Object> {
-        fn wrap<T>(all: &[Arc<T>], f: fn(Arc<T>) -> Object) -> Vec<Object> {
-            all.iter().cloned().map(f).collect()
-        }
-        match resource {
-            Resource::Nodes => wrap(&self.nodes, Object::Node),
-            Resource::Pods => wrap(&self.pods, Object::Pod),
-            Resource::Leases => wrap(&self.leases, Object::Lease),
-            Resource::Events => wrap(&self.events, Object::Event),
-            Resource::CsiNodes => wrap(&self.csinodes, Object::CsiNode),
-            Resource::PodDisruptionBudgets => wrap(&self.pdbs, Object::PodDisruptionBudget),
-            Resource::DaemonSets => wrap(&self.daemonsets, Object::DaemonSet),
-            Resource::StatefulSets => wrap(&self.statefulsets, Object::StatefulSet),
-            Resource::ControllerRevisions => wrap(&self.revisions, Object::ControllerRevision),
-            Resource::PersistentVolumeClaims => wrap(&self.claims, Object::PersistentVolumeClaim),
-            Resource::PersistentVolumes => wrap(&self.volumes, Object::PersistentVolume),
-            Resource::VolumeAttachments => wrap(&self.volume_attachments, Object::VolumeAttachment),
-        }
+    /// Every object of `kind`, in list order.
+    pub fn objects_of(&self, kind: Kind) -> &[Object] {
+        self.by_kind.get(kind as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// Every object, resource by resource in discovery order.
+    /// Every object of kind `T`, in list order.
+    pub fn all<T: Stored>(&self) -> impl Iterator<Item = &Arc<T>> {
+        self.objects_of(T::KIND).iter().filter_map(T::of)
+    }
+
+    /// Every object, kind by kind.
     pub fn objects(&self) -> Vec<Object> {
-        Resource::ALL.into_iter().flat_map(|r| self.objects_of(r)).collect()
+        self.by_kind.concat()
     }
 
     /// The cluster in `snapshot`, seen at `now`. The snapshot lists objects by namespace, then
     /// name, which for the simulation's namespaces (`default`, `kube-node-lease`) is the order of
     /// their etcd keys (see [`etcd_order`]).
     pub fn from_snapshot(snapshot: &Snapshot<'_>, now: WallTime) -> Cluster {
-        Cluster {
-            nodes: snapshot.nodes(),
-            leases: snapshot.leases(),
-            pods: snapshot.pods(),
-            events: snapshot.events(),
-            csinodes: snapshot.csinodes(),
-            pdbs: snapshot.pdbs(),
-            daemonsets: snapshot.daemonsets(),
-            statefulsets: snapshot.statefulsets(),
-            revisions: snapshot.revisions(),
-            claims: snapshot.claims(),
-            volumes: snapshot.persistent_volumes(),
-            volume_attachments: snapshot.volume_attachments(),
-            now,
-        }
+        Cluster { by_kind: Kind::ALL.iter().map(|k| snapshot.objects_of(*k).collect()).collect(), now }
     }
 }
 
@@ -223,11 +184,12 @@ mod tests {
             let mut tl = Timeline::new(chapter, Config::default());
             tl.run_until(SimTime::from_secs(400));
             let c = Cluster::from_snapshot(&tl.at(SimTime::from_secs(400)), WallTime(0));
-            assert!(c.nodes.windows(2).all(|w| w[0].metadata.name < w[1].metadata.name));
-            assert!(c.pods.windows(2).all(|w| etcd_order(&w[0].metadata, &w[1].metadata).is_lt()));
-            assert!(c.leases.windows(2).all(|w| etcd_order(&w[0].metadata, &w[1].metadata).is_lt()));
-            assert!(c.events.windows(2).all(|w| etcd_order(&w[0].metadata, &w[1].metadata).is_lt()));
-            assert!(!c.events.is_empty());
+            let in_order = |kind| c.objects_of(kind).windows(2).all(|w| etcd_order(w[0].meta(), w[1].meta()).is_lt());
+            assert!(c.objects_of(Kind::Node).windows(2).all(|w| w[0].meta().name < w[1].meta().name));
+            assert!(in_order(Kind::Pod));
+            assert!(in_order(Kind::Lease));
+            assert!(in_order(Kind::Event));
+            assert!(!c.objects_of(Kind::Event).is_empty());
         }
     }
 

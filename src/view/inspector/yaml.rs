@@ -47,18 +47,7 @@ impl Choice {
 /// The key an `<option>` value names.
 pub fn parse_value(value: &str) -> Option<ObjectKey> {
     let mut parts = value.splitn(3, '/');
-    let kind = match parts.next()? {
-        "Node" => Kind::Node,
-        "CSINode" => Kind::CsiNode,
-        "Lease" => Kind::Lease,
-        "Pod" => Kind::Pod,
-        "StatefulSet" => Kind::StatefulSet,
-        "ControllerRevision" => Kind::ControllerRevision,
-        "PersistentVolumeClaim" => Kind::PersistentVolumeClaim,
-        "PersistentVolume" => Kind::PersistentVolume,
-        "VolumeAttachment" => Kind::VolumeAttachment,
-        _ => return None,
-    };
+    let kind = Kind::from_name(parts.next()?)?;
     let (namespace, name) = (parts.next()?, parts.next()?);
     (!name.is_empty()).then(|| ObjectKey::namespaced(kind, namespace, name))
 }

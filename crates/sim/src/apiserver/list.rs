@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::ApiServer;
-use crate::objects::{Pod, Status};
+use crate::objects::{Kind, Pod, Status};
 use crate::selector::Selector;
 
 /// One page of a list.
@@ -88,7 +88,8 @@ fn unbase64url(s: &str) -> Option<Vec<u8>> {
 /// The answer to a `continue` the server cannot read (`storage.ErrGenericInvalidKey`, as the
 /// handler words a bad list option).
 fn bad_continue(why: &str) -> Box<Status> {
-    let mut s = Status::failure(400, "BadRequest", format!("continue key is not valid: {why}"), "", "pods", "");
+    let message = format!("continue key is not valid: {why}");
+    let mut s = Status::failure(400, "BadRequest", message, Kind::Pod.group(), Kind::Pod.plural(), "");
     s.details = None;
     Box::new(s)
 }

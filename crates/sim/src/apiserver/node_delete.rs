@@ -4,23 +4,15 @@
 
 use std::sync::Arc;
 
-use super::{ApiServer, Exec, conflict, not_found};
-use crate::objects::{CsiNode, Lease, Node, Object, Status};
+use super::errors::{conflict, not_found};
+use super::{ApiServer, Exec};
+use crate::objects::{CsiNode, Kind, Lease, Node, Object, Status};
 use crate::record::ChangeType;
-
-const LEASE_GROUP: &str = "coordination.k8s.io";
 
 impl ApiServer {
     /// `DELETE /api/v1/nodes/NAME`.
     pub(super) fn delete_node(&mut self, ctx: &mut Exec<'_>, name: &str) -> Result<Object, Box<Status>> {
-        let Some(current) = self.nodes.remove(name) else { return Err(not_found("", "nodes", name)) };
-        self.membership += 1;
-        // The watch's DELETED event carries the delete's revision.
-        let mut node = Node::clone(&current);
-        node.metadata.resource_version = self.next_rv();
-        let obj = Object::Node(Arc::new(node));
-        ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-        Ok(obj)
+        self.delete::<Node, str>(ctx, name, name, None)
     }
 
     /// The garbage collector's `DELETE` of a node Lease, with its uid as a precondition.
@@ -31,10 +23,10 @@ impl ApiServer {
         precondition_uid: &str,
     ) -> Result<Object, Box<Status>> {
         let Some(current) = self.leases.get(name) else {
-            return Err(not_found(LEASE_GROUP, "leases", name));
+            return Err(not_found(Kind::Lease, name));
         };
         if current.base.metadata.uid != precondition_uid {
-            return Err(conflict(LEASE_GROUP, "leases", name));
+            return Err(conflict(Kind::Lease, name));
         }
         let mut lease = Lease::clone(&self.leases.remove(name).expect("present").lease());
         self.membership += 1;
@@ -51,16 +43,6 @@ impl ApiServer {
         name: &str,
         precondition_uid: &str,
     ) -> Result<Object, Box<Status>> {
-        let Some(current) = self.csinodes.get(name) else {
-            return Err(not_found("storage.k8s.io", "csinodes", name));
-        };
-        if current.metadata.uid != precondition_uid {
-            return Err(conflict("storage.k8s.io", "csinodes", name));
-        }
-        let mut csinode = CsiNode::clone(&self.csinodes.remove(name).expect("present"));
-        csinode.metadata.resource_version = self.next_rv();
-        let obj = Object::CsiNode(Arc::new(csinode));
-        ctx.log.push_change(ctx.now, ChangeType::Deleted, obj.clone(), ctx.request);
-        Ok(obj)
+        self.delete::<CsiNode, str>(ctx, name, name, Some(precondition_uid))
     }
 }

@@ -5,8 +5,8 @@ use crate::shared::Shared;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::{JSON, MERGE_PATCH, SMP};
-use crate::objects::{CsiNode, DaemonSet, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint};
+use super::{JSON, MERGE_PATCH, NODE_LEASE_NAMESPACE, SMP};
+use crate::objects::{DaemonSet, Kind, Lease, MicroTime, Node, Object, Pod, PodDisruptionBudget, PodStatus, Taint};
 use crate::record::{BindingParts, Body, LeaseVersion, Method};
 
 /// One operation on the API server, as a client sends it.
@@ -41,10 +41,14 @@ pub(crate) enum ApiOp {
         name: String,
         taints: Vec<Taint>,
     },
+    /// A `POST` of a new object of a kind the store keeps whole (`Kept`): a CSINode (the
+    /// kubelet's CSI plugin init), a PodDisruptionBudget or a DaemonSet (`kubectl create`), a
+    /// VolumeAttachment (the attach-detach controller), a StatefulSet (`kubectl apply`), a
+    /// ControllerRevision or a claim (the StatefulSet controller), a PersistentVolume (the
+    /// external-provisioner).
+    Create(Object),
     /// `GET csinodes/NAME` (the kubelet's CSI plugin init).
     GetCsiNode(String),
-    /// `POST csinodes`.
-    CreateCsiNode(CsiNode),
     GetLease(String),
     CreateLease(Lease),
     /// A PUT of a Lease: the Lease sent, and the version the sender read and changed.
@@ -105,10 +109,8 @@ pub(crate) enum ApiOp {
         name: String,
         grace_seconds: Option<i64>,
     },
-    CreatePdb(PodDisruptionBudget),
     /// The disruption controller's `PUT poddisruptionbudgets/NAME/status`.
     UpdatePdbStatus(PodDisruptionBudget),
-    CreateDaemonSet(DaemonSet),
     GetDaemonSet {
         namespace: String,
         name: String,
@@ -129,8 +131,6 @@ pub(crate) enum ApiOp {
         name: String,
         precondition_uid: String,
     },
-    /// The attach-detach controller's new VolumeAttachment.
-    CreateVolumeAttachment(crate::objects::VolumeAttachment),
     /// The external-attacher's `PATCH volumeattachments/NAME/status`: `attached: true`.
     MarkVolumeAttached(String),
     /// The attach-detach controller's detach: `DELETE volumeattachments/NAME` (held by the
@@ -142,115 +142,75 @@ pub(crate) enum ApiOp {
         name: String,
         add: bool,
     },
-    /// `kubectl apply` of a StatefulSet.
-    CreateStatefulSet(crate::objects::StatefulSet),
-    /// The StatefulSet controller's `POST controllerrevisions`, before its first Pod.
-    CreateControllerRevision(crate::objects::ControllerRevision),
     /// The StatefulSet controller's `PUT statefulsets/NAME/status`.
     UpdateStatefulSetStatus(crate::objects::StatefulSet),
-    /// The StatefulSet controller's claim for a Pod.
-    CreateClaim(crate::objects::PersistentVolumeClaim),
     /// The PV controller's `PUT persistentvolumeclaims/NAME` (annotations, `spec.volumeName`).
     UpdateClaim(crate::objects::PersistentVolumeClaim),
     /// The PV controller's `PUT persistentvolumeclaims/NAME/status`.
     UpdateClaimStatus(crate::objects::PersistentVolumeClaim),
-    /// The external-provisioner's new PersistentVolume.
-    CreateVolume(crate::objects::PersistentVolume),
     /// The PV controller's `PUT persistentvolumes/NAME/status`.
     UpdateVolumeStatus(crate::objects::PersistentVolume),
 }
 
 impl ApiOp {
-    /// Method and path of the request.
     /// The request's method, and its path (without query) written into `out` (cleared first):
     /// a buffer the caller reuses, so a request whose path the log already holds allocates
-    /// nothing for it.
+    /// nothing for it. Paths come from the kinds' table ([`Kind::push_path`]).
     pub(crate) fn route_into(&self, out: &mut String) -> Method {
-        // Built by concatenation: this runs for every request, and `format!` is slow.
-        fn join(out: &mut String, parts: &[&str]) {
-            out.clear();
-            for p in parts {
-                out.push_str(p);
-            }
-        }
-        const NODES: &str = "/api/v1/nodes";
-        const LEASES: &str = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
-        const NS: &str = "/api/v1/namespaces/";
-        const CSINODES: &str = "/apis/storage.k8s.io/v1/csinodes";
-        const PDBS: &str = "/apis/policy/v1/namespaces/";
-        const APPS: &str = "/apis/apps/v1/namespaces/";
-        const VAS: &str = "/apis/storage.k8s.io/v1/volumeattachments";
-        const PVS: &str = "/api/v1/persistentvolumes";
+        use Method::{Delete, Get, Patch, Post, Put};
+        out.clear();
+        // The kind's path, with a namespace, a name and a subresource where they are not empty.
+        let mut at = |kind: Kind, namespace: &str, name: &str, subresource: &str| {
+            kind.push_path(out, namespace, name, subresource);
+        };
+        const LEASES: &str = NODE_LEASE_NAMESPACE;
         let (method, ()) = match self {
-            ApiOp::CreateNode(_) => (Method::Post, join(out, &[NODES])),
-            ApiOp::GetNode(n) => (Method::Get, join(out, &[NODES, "/", n])),
-            ApiOp::PatchNodeStatus { wanted, .. } => {
-                (Method::Patch, join(out, &[NODES, "/", &wanted.metadata.name, "/status"]))
-            }
+            ApiOp::Create(o) => (Post, at(o.kind(), &o.meta().namespace, "", "")),
+            ApiOp::CreateNode(_) => (Post, at(Kind::Node, "", "", "")),
+            ApiOp::GetNode(n) => (Get, at(Kind::Node, "", n, "")),
+            ApiOp::PatchNodeStatus { wanted, .. } => (Patch, at(Kind::Node, "", &wanted.metadata.name, "status")),
             ApiOp::PatchNodeLabels { name, .. }
             | ApiOp::PatchNodeTaints { name, .. }
             | ApiOp::PatchNodeAnnotations { name, .. }
-            | ApiOp::PatchNodePodCidr { name, .. } => (Method::Patch, join(out, &[NODES, "/", name])),
-            ApiOp::UpdateNodeStatus(n) => (Method::Put, join(out, &[NODES, "/", &n.metadata.name, "/status"])),
-            ApiOp::GetCsiNode(n) => (Method::Get, join(out, &[CSINODES, "/", n])),
-            ApiOp::CreateCsiNode(_) => (Method::Post, join(out, &[CSINODES])),
-            ApiOp::GetLease(n) => (Method::Get, join(out, &[LEASES, "/", n])),
-            ApiOp::CreateLease(_) => (Method::Post, join(out, &[LEASES])),
+            | ApiOp::PatchNodePodCidr { name, .. }
+            | ApiOp::PatchNodeUnschedulable { name, .. } => (Patch, at(Kind::Node, "", name, "")),
+            ApiOp::UpdateNodeStatus(n) => (Put, at(Kind::Node, "", &n.metadata.name, "status")),
+            ApiOp::DeleteNode(name) => (Delete, at(Kind::Node, "", name, "")),
+            ApiOp::GetCsiNode(n) => (Get, at(Kind::CsiNode, "", n, "")),
+            ApiOp::DeleteCsiNode { name, .. } => (Delete, at(Kind::CsiNode, "", name, "")),
+            ApiOp::GetLease(n) => (Get, at(Kind::Lease, LEASES, n, "")),
+            ApiOp::CreateLease(_) => (Post, at(Kind::Lease, LEASES, "", "")),
             ApiOp::UpdateLease { lease: l, .. } | ApiOp::RenewLease { read: LeaseVersion { base: l, .. }, .. } => {
-                (Method::Put, join(out, &[LEASES, "/", &l.metadata.name]))
+                (Put, at(Kind::Lease, LEASES, &l.metadata.name, ""))
             }
-            ApiOp::CreatePod(p) => (Method::Post, join(out, &[NS, &p.metadata.namespace, "/pods"])),
-            ApiOp::GetPod { namespace, name } => (Method::Get, join(out, &[NS, namespace, "/pods/", name])),
-            ApiOp::BindPod { namespace, name, .. } => {
-                (Method::Post, join(out, &[NS, namespace, "/pods/", name, "/binding"]))
+            ApiOp::DeleteLease { name, .. } => (Delete, at(Kind::Lease, LEASES, name, "")),
+            ApiOp::CreatePod(p) => (Post, at(Kind::Pod, &p.metadata.namespace, "", "")),
+            ApiOp::GetPod { namespace, name } => (Get, at(Kind::Pod, namespace, name, "")),
+            ApiOp::BindPod { namespace, name, .. } => (Post, at(Kind::Pod, namespace, name, "binding")),
+            ApiOp::PatchPodStatus { namespace, name, .. } => (Patch, at(Kind::Pod, namespace, name, "status")),
+            ApiOp::UpdatePodStatus(p) => (Put, at(Kind::Pod, &p.metadata.namespace, &p.metadata.name, "status")),
+            ApiOp::DeletePod { namespace, name, .. } => (Delete, at(Kind::Pod, namespace, name, "")),
+            ApiOp::EvictPod { namespace, name, .. } => (Post, at(Kind::Pod, namespace, name, "eviction")),
+            ApiOp::UpdatePdbStatus(p) => {
+                (Put, at(Kind::PodDisruptionBudget, &p.metadata.namespace, &p.metadata.name, "status"))
             }
-            ApiOp::PatchPodStatus { namespace, name, .. } => {
-                (Method::Patch, join(out, &[NS, namespace, "/pods/", name, "/status"]))
-            }
-            ApiOp::UpdatePodStatus(p) => {
-                (Method::Put, join(out, &[NS, &p.metadata.namespace, "/pods/", &p.metadata.name, "/status"]))
-            }
-            ApiOp::DeletePod { namespace, name, .. } => (Method::Delete, join(out, &[NS, namespace, "/pods/", name])),
-            ApiOp::PatchNodeUnschedulable { name, .. } => (Method::Patch, join(out, &[NODES, "/", name])),
-            ApiOp::EvictPod { namespace, name, .. } => {
-                (Method::Post, join(out, &[NS, namespace, "/pods/", name, "/eviction"]))
-            }
-            ApiOp::CreatePdb(p) => (Method::Post, join(out, &[PDBS, &p.metadata.namespace, "/poddisruptionbudgets"])),
-            ApiOp::UpdatePdbStatus(p) => (
-                Method::Put,
-                join(out, &[PDBS, &p.metadata.namespace, "/poddisruptionbudgets/", &p.metadata.name, "/status"]),
-            ),
-            ApiOp::CreateDaemonSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/daemonsets"])),
-            ApiOp::GetDaemonSet { namespace, name } => {
-                (Method::Get, join(out, &[APPS, namespace, "/daemonsets/", name]))
-            }
+            ApiOp::GetDaemonSet { namespace, name } => (Get, at(Kind::DaemonSet, namespace, name, "")),
             ApiOp::UpdateDaemonSetStatus(d) => {
-                (Method::Put, join(out, &[APPS, &d.metadata.namespace, "/daemonsets/", &d.metadata.name, "/status"]))
+                (Put, at(Kind::DaemonSet, &d.metadata.namespace, &d.metadata.name, "status"))
             }
-            ApiOp::DeleteNode(name) => (Method::Delete, join(out, &[NODES, "/", name])),
-            ApiOp::DeleteLease { name, .. } => (Method::Delete, join(out, &[LEASES, "/", name])),
-            ApiOp::DeleteCsiNode { name, .. } => (Method::Delete, join(out, &[CSINODES, "/", name])),
-            ApiOp::CreateVolumeAttachment(_) => (Method::Post, join(out, &[VAS])),
-            ApiOp::MarkVolumeAttached(name) => (Method::Patch, join(out, &[VAS, "/", name, "/status"])),
-            ApiOp::DeleteVolumeAttachment(name) => (Method::Delete, join(out, &[VAS, "/", name])),
-            ApiOp::PatchVolumeAttachmentFinalizer { name, .. } => (Method::Patch, join(out, &[VAS, "/", name])),
-            ApiOp::CreateStatefulSet(d) => (Method::Post, join(out, &[APPS, &d.metadata.namespace, "/statefulsets"])),
-            ApiOp::CreateControllerRevision(r) => {
-                (Method::Post, join(out, &[APPS, &r.metadata.namespace, "/controllerrevisions"]))
-            }
+            ApiOp::MarkVolumeAttached(name) => (Patch, at(Kind::VolumeAttachment, "", name, "status")),
+            ApiOp::DeleteVolumeAttachment(name) => (Delete, at(Kind::VolumeAttachment, "", name, "")),
+            ApiOp::PatchVolumeAttachmentFinalizer { name, .. } => (Patch, at(Kind::VolumeAttachment, "", name, "")),
             ApiOp::UpdateStatefulSetStatus(d) => {
-                (Method::Put, join(out, &[APPS, &d.metadata.namespace, "/statefulsets/", &d.metadata.name, "/status"]))
+                (Put, at(Kind::StatefulSet, &d.metadata.namespace, &d.metadata.name, "status"))
             }
-            ApiOp::CreateClaim(c) => (Method::Post, join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims"])),
             ApiOp::UpdateClaim(c) => {
-                (Method::Put, join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name]))
+                (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, ""))
             }
-            ApiOp::UpdateClaimStatus(c) => (
-                Method::Put,
-                join(out, &[NS, &c.metadata.namespace, "/persistentvolumeclaims/", &c.metadata.name, "/status"]),
-            ),
-            ApiOp::CreateVolume(_) => (Method::Post, join(out, &[PVS])),
-            ApiOp::UpdateVolumeStatus(v) => (Method::Put, join(out, &[PVS, "/", &v.metadata.name, "/status"])),
+            ApiOp::UpdateClaimStatus(c) => {
+                (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, "status"))
+            }
+            ApiOp::UpdateVolumeStatus(v) => (Put, at(Kind::PersistentVolume, "", &v.metadata.name, "status")),
         };
         method
     }
@@ -264,7 +224,7 @@ impl ApiOp {
             | ApiOp::GetLease(_)
             | ApiOp::GetPod { .. }
             | ApiOp::GetDaemonSet { .. } => None,
-            ApiOp::CreateCsiNode(c) => obj(Object::CsiNode(Arc::new(c.clone()))),
+            ApiOp::Create(o) => obj(o.clone()),
             ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
                 json_body(if *unschedulable {
                     serde_json::json!({ "spec": { "unschedulable": true } })
@@ -288,8 +248,8 @@ impl ApiOp {
                     JSON,
                 ))
             }
-            ApiOp::CreatePdb(p) | ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
-            ApiOp::CreateDaemonSet(d) | ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
+            ApiOp::UpdatePdbStatus(p) => obj(Object::PodDisruptionBudget(Arc::new(p.clone()))),
+            ApiOp::UpdateDaemonSetStatus(d) => obj(Object::DaemonSet(Arc::new(d.clone()))),
             ApiOp::CreateNode(n) | ApiOp::UpdateNodeStatus(n) => obj(Object::Node(Arc::new(n.clone()))),
             ApiOp::PatchNodeStatus { base, wanted } => Some((
                 Body::StatusPatch { base: Object::Node(base.clone()), wanted: Some(Object::Node(wanted.clone())) },
@@ -356,15 +316,11 @@ impl ApiOp {
             }
             // kubectl sends only what was set (`--cascade=background`).
             ApiOp::DeleteNode(_) => Some((json_body(serde_json::json!({ "propagationPolicy": "Background" })), JSON)),
-            ApiOp::CreateVolumeAttachment(va) => obj(Object::VolumeAttachment(Arc::new(va.clone()))),
-            ApiOp::CreateStatefulSet(d) | ApiOp::UpdateStatefulSetStatus(d) => {
-                obj(Object::StatefulSet(Arc::new(d.clone())))
-            }
-            ApiOp::CreateControllerRevision(r) => obj(Object::ControllerRevision(Arc::new(r.clone()))),
-            ApiOp::CreateClaim(c) | ApiOp::UpdateClaim(c) | ApiOp::UpdateClaimStatus(c) => {
+            ApiOp::UpdateStatefulSetStatus(d) => obj(Object::StatefulSet(Arc::new(d.clone()))),
+            ApiOp::UpdateClaim(c) | ApiOp::UpdateClaimStatus(c) => {
                 obj(Object::PersistentVolumeClaim(Arc::new(c.clone())))
             }
-            ApiOp::CreateVolume(v) | ApiOp::UpdateVolumeStatus(v) => obj(Object::PersistentVolume(Arc::new(v.clone()))),
+            ApiOp::UpdateVolumeStatus(v) => obj(Object::PersistentVolume(Arc::new(v.clone()))),
             ApiOp::MarkVolumeAttached(_) => {
                 Some((json_body(serde_json::json!({ "status": { "attached": true } })), MERGE_PATCH))
             }

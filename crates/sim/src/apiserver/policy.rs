@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use super::{ApiServer, Exec, conflict, not_found};
+use super::errors::not_found;
+use super::{ApiServer, Exec};
 use crate::objects::{
-    DaemonSet, Node, Object, Pod, PodDisruptionBudget, Status, StatusCause, StatusDetails, StatusMeta,
+    DaemonSet, Kind, Node, Object, Pod, PodDisruptionBudget, Status, StatusCause, StatusDetails, StatusMeta,
     set_disruption_allowed, set_pod_condition,
 };
 use crate::record::ChangeType;
@@ -34,26 +35,6 @@ fn too_many_requests(cause: String) -> Box<Status> {
 }
 
 impl ApiServer {
-    fn store_pdb(&mut self, ctx: &mut Exec<'_>, mut pdb: PodDisruptionBudget, change: ChangeType) -> Object {
-        pdb.metadata.resource_version = self.next_rv();
-        let key = (pdb.metadata.namespace.to_string(), pdb.metadata.name.to_string());
-        let pdb = Arc::new(pdb);
-        self.pdbs.insert(key, pdb.clone());
-        let obj = Object::PodDisruptionBudget(pdb);
-        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
-        obj
-    }
-
-    fn store_daemonset(&mut self, ctx: &mut Exec<'_>, mut ds: DaemonSet, change: ChangeType) -> Object {
-        ds.metadata.resource_version = self.next_rv();
-        let key = (ds.metadata.namespace.to_string(), ds.metadata.name.to_string());
-        let ds = Arc::new(ds);
-        self.daemonsets.insert(key, ds.clone());
-        let obj = Object::DaemonSet(ds);
-        ctx.log.push_change(ctx.now, change, obj.clone(), ctx.request);
-        obj
-    }
-
     /// `kubectl cordon`/`uncordon`: the strategic merge patch of `spec.unschedulable`.
     pub(super) fn patch_unschedulable(
         &mut self,
@@ -61,34 +42,9 @@ impl ApiServer {
         name: &str,
         unschedulable: bool,
     ) -> Result<Object, Box<Status>> {
-        let Some(current) = self.nodes.get(name) else { return Err(not_found("", "nodes", name)) };
-        let mut node = Node::clone(current);
+        let (current, mut node) = self.edit::<Node, str>(name, name)?;
         node.spec.unschedulable = unschedulable;
-        if node == **current {
-            return Ok(Object::Node(current.clone()));
-        }
-        Ok(self.store_node(ctx, node, ChangeType::Modified))
-    }
-
-    pub(super) fn create_pdb(
-        &mut self,
-        ctx: &mut Exec<'_>,
-        mut pdb: PodDisruptionBudget,
-    ) -> Result<Object, Box<Status>> {
-        let key = (pdb.metadata.namespace.to_string(), pdb.metadata.name.to_string());
-        if self.pdbs.contains_key(&key) {
-            return Err(Box::new(Status::failure(
-                409,
-                "AlreadyExists",
-                format!("poddisruptionbudgets.policy \"{}\" already exists", key.1),
-                "policy",
-                "poddisruptionbudgets",
-                &key.1,
-            )));
-        }
-        self.new_meta(ctx, &mut pdb.metadata);
-        pdb.metadata.generation = Some(1);
-        Ok(self.store_pdb(ctx, pdb, ChangeType::Added))
+        Ok(self.store_changed(ctx, current, node))
     }
 
     pub(super) fn update_pdb_status(
@@ -97,31 +53,10 @@ impl ApiServer {
         wanted: PodDisruptionBudget,
     ) -> Result<Object, Box<Status>> {
         let key = (wanted.metadata.namespace.to_string(), wanted.metadata.name.to_string());
-        let Some(current) = self.pdbs.get(&key) else {
-            return Err(not_found("policy", "poddisruptionbudgets", &key.1));
-        };
-        if current.metadata.resource_version != wanted.metadata.resource_version {
-            return Err(conflict("policy", "poddisruptionbudgets", &key.1));
-        }
-        let mut pdb = PodDisruptionBudget::clone(current);
+        let (current, mut pdb) = self.edit::<PodDisruptionBudget, _>(&key, &key.1)?;
+        ApiServer::check_rv(&*current, &wanted.metadata)?;
         pdb.status = wanted.status;
-        if pdb == **current {
-            return Ok(Object::PodDisruptionBudget(current.clone()));
-        }
-        Ok(self.store_pdb(ctx, pdb, ChangeType::Modified))
-    }
-
-    pub(super) fn create_daemonset(&mut self, ctx: &mut Exec<'_>, mut ds: DaemonSet) -> Result<Object, Box<Status>> {
-        self.new_meta(ctx, &mut ds.metadata);
-        ds.metadata.generation = Some(1);
-        Ok(self.store_daemonset(ctx, ds, ChangeType::Added))
-    }
-
-    pub(super) fn get_daemonset(&self, namespace: &str, name: &str) -> Result<Object, Box<Status>> {
-        self.daemonsets
-            .get(&(namespace.to_string(), name.to_string()))
-            .map(|d| Object::DaemonSet(d.clone()))
-            .ok_or_else(|| not_found("apps", "daemonsets", name))
+        Ok(self.store_changed(ctx, current, pdb))
     }
 
     pub(super) fn update_daemonset_status(
@@ -130,13 +65,9 @@ impl ApiServer {
         wanted: DaemonSet,
     ) -> Result<Object, Box<Status>> {
         let key = (wanted.metadata.namespace.to_string(), wanted.metadata.name.to_string());
-        let Some(current) = self.daemonsets.get(&key) else { return Err(not_found("apps", "daemonsets", &key.1)) };
-        let mut ds = DaemonSet::clone(current);
+        let (current, mut ds) = self.edit::<DaemonSet, _>(&key, &key.1)?;
         ds.status = wanted.status;
-        if ds == *current.as_ref() {
-            return Ok(Object::DaemonSet(current.clone()));
-        }
-        Ok(self.store_daemonset(ctx, ds, ChangeType::Modified))
+        Ok(self.store_changed(ctx, current, ds))
     }
 
     /// The PodDisruptionBudgets in the Pod's namespace whose (non-empty) selector matches it.
@@ -162,7 +93,7 @@ impl ApiServer {
         grace_seconds: Option<i64>,
     ) -> Result<Object, Box<Status>> {
         let key = (namespace.clone(), name.clone());
-        let Some(pod) = self.pods.get(&key).cloned() else { return Err(not_found("", "pods", &name)) };
+        let Some(pod) = self.pods.get(&key).cloned() else { return Err(not_found(Kind::Pod, &name)) };
         let can_ignore = matches!(&*pod.status.phase, "Succeeded" | "Failed" | "Pending")
             || pod.metadata.deletion_timestamp.is_some();
         if !can_ignore {
@@ -233,7 +164,7 @@ impl ApiServer {
             set_disruption_allowed(&mut next.status, false, generation, ctx.time());
         }
         next.status.disrupted_pods.insert(pod.to_string(), ctx.time());
-        self.store_pdb(ctx, next, ChangeType::Modified);
+        self.store(ctx, next, ChangeType::Modified);
         Ok(())
     }
 }

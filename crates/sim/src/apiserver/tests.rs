@@ -1,6 +1,7 @@
 //! The API server's own tests: preconditions, NodeRestriction, CSINodes as served.
 
 use super::*;
+use crate::objects::Toleration;
 
 #[test]
 fn delete_with_a_wrong_uid_precondition_is_a_conflict() {
@@ -44,7 +45,7 @@ fn a_kubelet_creates_only_its_own_csinode_once_and_it_is_served_without_drivers(
     let mut exec =
         Exec { now: SimTime::ZERO, wall: WallTime(0), log: &mut log, rng: &mut rng, request: None, renewal: false };
     let other = CsiNode::for_node("node-2", "uid-2");
-    let err = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(other)).expect_err("forbidden");
+    let err = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::Create(other.into())).expect_err("forbidden");
     assert_eq!((err.code, err.reason), (403, "Forbidden"));
     assert_eq!(
         err.message,
@@ -52,13 +53,13 @@ fn a_kubelet_creates_only_its_own_csinode_once_and_it_is_served_without_drivers(
     );
     let mine = CsiNode::for_node("node-1", "uid-1");
     let Ok(Answer::Object(Object::CsiNode(stored))) =
-        api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine.clone()))
+        api.execute(&mut exec, Caller::Node("node-1"), ApiOp::Create(mine.clone().into()))
     else {
         panic!("created")
     };
     assert_eq!(stored.spec.drivers, None);
     assert_eq!(stored.metadata.uid.len(), 36);
-    let again = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::CreateCsiNode(mine)).expect_err("exists");
+    let again = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::Create(mine.into())).expect_err("exists");
     assert_eq!((again.code, again.reason), (409, "AlreadyExists"));
     let got = api.execute(&mut exec, Caller::Node("node-1"), ApiOp::GetCsiNode("node-1".into()));
     assert!(matches!(got, Ok(Answer::Object(Object::CsiNode(c))) if c == stored));

@@ -245,7 +245,7 @@ impl AttachDetach {
             }
             let name = format!("csi-{}", ctx.rng.hex(64));
             let va = VolumeAttachment::new(&name, ATTACHER, &pv, &node);
-            if let Some(Object::VolumeAttachment(_)) = ctx.call(ACTOR, None, ApiOp::CreateVolumeAttachment(va)).ok() {
+            if let Some(Object::VolumeAttachment(_)) = ctx.call(ACTOR, None, ApiOp::Create(va.into())).ok() {
                 // The external-attacher sees it at once: its finalizer first, then the attach.
                 ctx.call(
                     Actor::CsiAttacher,

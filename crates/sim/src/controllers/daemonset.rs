@@ -83,7 +83,7 @@ impl DaemonSetController {
             },
             status: DaemonSetStatus::default(),
         };
-        if let Some(Object::DaemonSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::CreateDaemonSet(ds)).ok() {
+        if let Some(Object::DaemonSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::Create(ds.into())).ok() {
             self.uid = Some(created.metadata.uid.to_string());
         }
     }

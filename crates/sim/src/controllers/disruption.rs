@@ -237,7 +237,7 @@ mod tests {
             max_unavailable: None,
         };
         let Object::PodDisruptionBudget(pdb) =
-            probe.given(ApiOp::CreatePdb(PodDisruptionBudget::new("default", "web", spec)))
+            probe.given(ApiOp::Create(PodDisruptionBudget::new("default", "web", spec).into()))
         else {
             panic!("a budget")
         };

@@ -125,7 +125,7 @@ impl PersistentVolumeController {
                 self.provisioning.remove(&*claim.metadata.uid);
                 let pv = PersistentVolume::provisioned_for(&claim, ATTACHER);
                 let pv_name = pv.metadata.name.clone();
-                if ctx.call(Actor::CsiProvisioner, None, ApiOp::CreateVolume(pv)).ok().is_none() {
+                if ctx.call(Actor::CsiProvisioner, None, ApiOp::Create(pv.into())).ok().is_none() {
                     return;
                 }
                 let message = format!("Successfully provisioned volume {pv_name}");

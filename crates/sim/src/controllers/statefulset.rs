@@ -91,8 +91,7 @@ impl StatefulSetController {
             },
             status: StatefulSetStatus::default(),
         };
-        let Some(Object::StatefulSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::CreateStatefulSet(set)).ok()
-        else {
+        let Some(Object::StatefulSet(created)) = ctx.call(Actor::Kubectl, None, ApiOp::Create(set.into())).ok() else {
             return false;
         };
         let revision = new_revision(&created);
@@ -103,7 +102,7 @@ impl StatefulSetController {
             replicas: created.spec.replicas,
         });
         // `getStatefulSetRevisions`: the set's first sync stores its revision before any Pod.
-        ctx.call(ACTOR, None, ApiOp::CreateControllerRevision(revision));
+        ctx.call(ACTOR, None, ApiOp::Create(revision.into()));
         true
     }
 
@@ -157,7 +156,7 @@ impl StatefulSetController {
             return;
         }
         let name = claim.metadata.name.clone();
-        if let Some(Object::PersistentVolumeClaim(_)) = ctx.call(ACTOR, None, ApiOp::CreateClaim(claim)).ok() {
+        if let Some(Object::PersistentVolumeClaim(_)) = ctx.call(ACTOR, None, ApiOp::Create(claim.into())).ok() {
             // `recordClaimEvent`; keyed, so that the seeded stream's draws stay where they were.
             let message = format!("create Claim {name} Pod {pod} in StatefulSet {} success", set.name);
             let reference = set_ref(set);

@@ -121,7 +121,7 @@ impl Kubelet {
             Reply::Err(status) => return TryOutcome::Failed { error: status.message, timed_out: false },
             Reply::Ok(_) => unreachable!("GET node returns a Node"),
         };
-        match h.call(ctx, ApiOp::CreateCsiNode(CsiNode::for_node(&host, &node.metadata.uid))) {
+        match h.call(ctx, ApiOp::Create(CsiNode::for_node(&host, &node.metadata.uid).into())) {
             Reply::Ok(_) => TryOutcome::Done,
             Reply::Timeout => failed(Method::Post, "/apis/storage.k8s.io/v1/csinodes"),
             Reply::Err(status) => TryOutcome::Failed { error: status.message, timed_out: false },

@@ -5,6 +5,7 @@
 mod apps;
 mod csinode;
 mod event;
+mod kind;
 mod lease;
 mod meta;
 mod node;
@@ -16,7 +17,6 @@ mod volume;
 mod volume_attachment;
 
 use std::fmt;
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -26,6 +26,7 @@ pub use apps::{
 };
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventRecorder, EventSeries, EventSource, EventVersion};
+pub use kind::{Kind, KindInfo, Object, Stored};
 pub use lease::{Lease, LeaseSpec};
 pub use meta::{MicroTime, ObjectMeta, ObjectReference, OwnerReference, StringMap, Time};
 pub use node::{
@@ -66,43 +67,6 @@ pub enum ChangeType {
     Deleted,
 }
 
-/// The kinds of object the simulated API server stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Kind {
-    Node,
-    CsiNode,
-    Lease,
-    Pod,
-    Event,
-    PodDisruptionBudget,
-    DaemonSet,
-    VolumeAttachment,
-    StatefulSet,
-    ControllerRevision,
-    PersistentVolumeClaim,
-    PersistentVolume,
-}
-
-impl Kind {
-    /// The kind's name as it appears in `kind:`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Node => "Node",
-            Kind::CsiNode => "CSINode",
-            Kind::Lease => "Lease",
-            Kind::Pod => "Pod",
-            Kind::Event => "Event",
-            Kind::PodDisruptionBudget => "PodDisruptionBudget",
-            Kind::DaemonSet => "DaemonSet",
-            Kind::VolumeAttachment => "VolumeAttachment",
-            Kind::StatefulSet => "StatefulSet",
-            Kind::ControllerRevision => "ControllerRevision",
-            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
-            Kind::PersistentVolume => "PersistentVolume",
-        }
-    }
-}
-
 /// Identifies one stored object.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct ObjectKey {
@@ -134,99 +98,7 @@ impl fmt::Display for ObjectKey {
     }
 }
 
-/// One version of any stored object. Versions are shared, never mutated.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Object {
-    Node(Arc<Node>),
-    CsiNode(Arc<CsiNode>),
-    Lease(Arc<Lease>),
-    Pod(Arc<Pod>),
-    Event(Arc<Event>),
-    PodDisruptionBudget(Arc<PodDisruptionBudget>),
-    DaemonSet(Arc<DaemonSet>),
-    VolumeAttachment(Arc<VolumeAttachment>),
-    StatefulSet(Arc<StatefulSet>),
-    ControllerRevision(Arc<ControllerRevision>),
-    PersistentVolumeClaim(Arc<PersistentVolumeClaim>),
-    PersistentVolume(Arc<PersistentVolume>),
-}
-
-/// A kind of object the store holds: its [`Kind`], and its value out of an [`Object`].
-pub trait Stored: Sized {
-    const KIND: Kind;
-    /// The object, if it is of this kind.
-    fn from_object(object: Object) -> Option<Arc<Self>>;
-}
-
-macro_rules! stored {
-    ($($kind:ident),* $(,)?) => {
-        $(
-            impl Stored for $kind {
-                const KIND: Kind = Kind::$kind;
-                fn from_object(object: Object) -> Option<Arc<Self>> {
-                    match object {
-                        Object::$kind(o) => Some(o),
-                        _ => None,
-                    }
-                }
-            }
-        )*
-    };
-}
-
-stored!(
-    Node,
-    CsiNode,
-    Lease,
-    Pod,
-    Event,
-    PodDisruptionBudget,
-    DaemonSet,
-    VolumeAttachment,
-    StatefulSet,
-    ControllerRevision,
-    PersistentVolumeClaim,
-    PersistentVolume,
-);
-
 impl Object {
-    /// The object's metadata.
-    pub fn meta(&self) -> &ObjectMeta {
-        match self {
-            Object::Node(o) => &o.metadata,
-            Object::CsiNode(o) => &o.metadata,
-            Object::Lease(o) => &o.metadata,
-            Object::Pod(o) => &o.metadata,
-            Object::Event(o) => &o.metadata,
-            Object::PodDisruptionBudget(o) => &o.metadata,
-            Object::DaemonSet(o) => &o.metadata,
-            Object::VolumeAttachment(o) => &o.metadata,
-            Object::StatefulSet(o) => &o.metadata,
-            Object::ControllerRevision(o) => &o.metadata,
-            Object::PersistentVolumeClaim(o) => &o.metadata,
-            Object::PersistentVolume(o) => &o.metadata,
-        }
-    }
-
-    /// The object's kind.
-    pub fn kind(&self) -> Kind {
-        match self {
-            Object::Node(_) => Kind::Node,
-            Object::CsiNode(_) => Kind::CsiNode,
-            Object::Lease(_) => Kind::Lease,
-            Object::Pod(_) => Kind::Pod,
-            Object::Event(_) => Kind::Event,
-            Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
-            Object::DaemonSet(_) => Kind::DaemonSet,
-            Object::VolumeAttachment(_) => Kind::VolumeAttachment,
-            Object::StatefulSet(_) => Kind::StatefulSet,
-            Object::ControllerRevision(_) => Kind::ControllerRevision,
-            Object::PersistentVolumeClaim(_) => Kind::PersistentVolumeClaim,
-            Object::PersistentVolume(_) => Kind::PersistentVolume,
-        }
-    }
-
     /// The key the object is stored under.
     pub fn key(&self) -> ObjectKey {
         let m = self.meta();
