@@ -3,7 +3,7 @@
 
 use crate::i18n::Key;
 use crate::sim::objects::IntOrPercent;
-use crate::sim::{ACTIONS, Action, ActionKind, Budget, Group, Refusal, Snapshot, Target, format_actions};
+use crate::sim::{ACTIONS, Action, ActionKind, Budget, Group, Refusal, Snapshot, Spec, Target, format_actions};
 
 /// The sandbox's buttons in the groups the page lays them out in ([`Group`], from the registry;
 /// in each, a pair undoes the other), without the fleet chapter's and the typed-only actions.
@@ -19,9 +19,9 @@ pub fn groups() -> Vec<Vec<ActionKind>> {
 /// first, next to the count (fail K nodes of a zone), then the registry's order (cut and restore
 /// a zone, cut and restore the control plane).
 pub fn fleet_group() -> Vec<ActionKind> {
-    let mut fleet: Vec<ActionKind> = ACTIONS.iter().filter(|s| s.group == Group::Fleet).map(|s| s.kind).collect();
-    fleet.sort_by_key(|k| k.target() != Target::ZoneCount);
-    fleet
+    let fleet = ACTIONS.iter().filter(|s| s.group == Group::Fleet);
+    let (counted, others): (Vec<&Spec>, Vec<&Spec>) = fleet.partition(|s| s.target == Target::ZoneCount);
+    counted.into_iter().chain(others).map(|s| s.kind).collect()
 }
 
 /// Actions without a button (they name a taint or a Pod, which no button can): typed into the
