@@ -373,6 +373,22 @@ fn help_and_version() {
 }
 
 #[test]
+fn the_help_names_every_action_and_chapter() {
+    for args in [&["--help"][..], &["kubectl", "--help"]] {
+        let out = ok(args);
+        let words: Vec<&str> = out.split(|c: char| !(c.is_ascii_lowercase() || c == '-')).collect();
+        for spec in &nodeline::sim::ACTIONS {
+            assert!(words.contains(&spec.name), "{args:?}: {} is not in the help:\n{out}", spec.name);
+        }
+        for chapter in Chapter::ALL {
+            assert!(words.contains(&chapter.id()), "{args:?}: {chapter} is not in the help");
+        }
+        let notation = out.split_once("Notation:").expect("the notation").1;
+        assert!(notation.lines().all(|l| l.len() <= 100), "{notation}");
+    }
+}
+
+#[test]
 fn bad_arguments_exit_2_with_one_useful_line() {
     // (arguments, text the message must contain)
     let cases: &[(&[&str], &[&str])] = &[

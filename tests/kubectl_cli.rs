@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use nodeline::cli;
-use nodeline::render::kubectl::{Cluster, command};
+use nodeline::render::kubectl::entry::CommandLine;
 use nodeline::sim::{Chapter, Config, SimTime, Timeline};
 
 #[path = "common/binary.rs"]
@@ -45,7 +45,6 @@ fn prints_the_same_bytes_as_the_panel() {
     tl.run_until(SimTime::from_secs(400));
     let t = SimTime::from_micros(330_000_999);
     let snapshot = tl.at(t);
-    let cluster = Cluster::from_snapshot(&snapshot, snapshot.wall());
     for args in [
         &["get", "nodes", "-o", "wide"][..],
         &["get", "pods", "-o", "wide"],
@@ -54,7 +53,9 @@ fn prints_the_same_bytes_as_the_panel() {
         &["describe", "node"],
         &["get", "node", "nope"],
     ] {
-        let panel = command::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &cluster);
+        let line = args.join(" ");
+        let panel =
+            CommandLine::parse_typed(&line, &snapshot).run(t, |_| unreachable!("a read")).output(tl.log(), &snapshot);
         let r = kubectl("node-failure", "5m30s", args);
         assert_eq!(
             (r.stdout.as_str(), r.stderr.as_str(), r.code),

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use nodeline::cli;
 use nodeline::render::kubectl::change;
-use nodeline::sim::{Chapter, Config, SimTime, Timeline};
+use nodeline::render::kubectl::entry::{CommandLine, Ran};
+use nodeline::sim::{ActionKind, Chapter, Config, SimTime, Timeline};
 
 fn golden(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
@@ -24,16 +25,24 @@ fn check_golden(name: &str, text: &str) {
     assert_eq!(text, want, "{name} differs from the golden (NODELINE_BLESS=1 to accept a change)");
 }
 
+/// Runs the changing command `line` at `at` on `tl`, as the panel does: its action, forked in.
+fn act(tl: &mut Timeline, line: &str, at: SimTime) -> ActionKind {
+    let ran = CommandLine::parse_typed(line, &tl.at(at)).run(at, |c| {
+        tl.fork(c.action(at)).expect("accepted");
+        Ok(())
+    });
+    let Ran::Acted { kind, .. } = ran else { panic!("{line}: a valid change, not {ran:?}") };
+    kind
+}
+
 /// The reader's command at `at` in the maintenance chapter, with the lines kubectl printed.
 fn transcript(at: u64, line: &str) -> String {
-    let words: Vec<String> = line.split_whitespace().map(String::from).collect();
-    let c = change::parse(&words).expect("a changing command").expect("valid");
     let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
     let at = SimTime::from_secs(at);
     tl.run_until(at);
-    tl.fork(c.action(at)).expect("accepted");
+    let kind = act(&mut tl, line, at);
     tl.run_until(at + std::time::Duration::from_secs(300));
-    let (lines, ended) = change::transcript(tl.log(), at, c.kind);
+    let (lines, ended) = change::transcript(tl.log(), at, kind);
     assert!(ended, "the command ends");
     let mut out = format!("$ kubectl {line}\n");
     for l in lines {
@@ -112,9 +121,7 @@ fn nodeline_kubectl_deletes_a_pod_and_waits_for_it() {
         cli::run(["nodeline", "kubectl", "--chapter", "maintenance", "--at", "100s", "--", "delete", "pod", &name]);
     assert_eq!((out.code, out.stdout.clone(), out.stderr.as_str()), (0, format!("pod \"{name}\" deleted\n"), ""));
 
-    let words: Vec<String> = ["delete", "pod", &name].iter().map(|s| s.to_string()).collect();
-    let c = change::parse(&words).expect("a change").expect("valid");
-    tl.fork(c.action(at)).expect("accepted");
+    act(&mut tl, &format!("delete pod {name}"), at);
     tl.run_until(at + std::time::Duration::from_secs(120));
     let log = tl.log();
     let sent: Vec<_> = log.requests.iter().filter(|r| r.t >= at && r.actor == Actor::Kubectl).collect();

@@ -1115,24 +1115,26 @@ fn check_change(
     line: &str,
 ) -> Option<String> {
     use nodeline::render::kubectl::change;
+    use nodeline::render::kubectl::entry::{CommandLine, Ran};
     use nodeline::sim::Response;
     let m = moment(line, chapter, actions, t);
     let argv = words(line);
     let cluster = cluster_at(&m);
     let mut tl = Timeline::with_actions(chapter, Config::default(), &m.actions);
     tl.run_until(m.t);
-    let (ours, simulated) = match change::parse(&argv).expect("a change") {
-        Err(out) => (out, false),
-        Ok(c) if c.names_node() && tl.at(m.t).node(&c.node).is_none() => (c.missing_node(), false),
-        Ok(c) => {
-            // The simulation: the command at the moment, run until kubectl exits.
-            tl.fork(c.action(m.t)).expect("accepted");
-            tl.run_until(m.t + Duration::from_secs(120));
-            let (lines, ended) = change::transcript(tl.log(), m.t, c.kind);
-            assert!(ended, "{line}: the simulated command ends");
-            (change::output(&lines), true)
-        }
-    };
+    // The simulation: the command at the moment, run until kubectl exits.
+    let ran = CommandLine::parse(&argv, &tl.at(m.t)).run(m.t, |c| {
+        tl.fork(c.action(m.t)).expect("accepted");
+        Ok(())
+    });
+    assert!(!matches!(ran, Ran::Read(_)), "{line}: a change");
+    let simulated = matches!(ran, Ran::Acted { .. });
+    let end = m.t + Duration::from_secs(120);
+    tl.run_until(end);
+    if let Ran::Acted { at, kind } = ran {
+        assert!(change::transcript(tl.log(), at, kind).1, "{line}: the simulated command ends");
+    }
+    let ours = ran.output(tl.log(), &tl.at(end));
     let recorded: Vec<_> = if simulated {
         tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect()
     } else {
@@ -1219,7 +1221,7 @@ fn check_change(
 /// take the real 5 s of kubectl's retry.
 #[test]
 fn real_kubectl_drain_prints_what_nodeline_prints() {
-    use nodeline::render::kubectl::change;
+    use nodeline::render::kubectl::entry::CommandLine;
     let Some(path) = require_kubectl() else { return };
     let dir = temp_dir();
     let server = Server::start();
@@ -1260,6 +1262,8 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
     }
     // Command lines kubectl refuses, before it changes anything: the same error, the same exit.
     let m = moment("refusals", Chapter::Maintenance, "", SimTime::from_secs(100));
+    let mut refused_at = Timeline::with_actions(Chapter::Maintenance, Config::default(), &m.actions);
+    refused_at.run_until(m.t);
     server.state.moments.lock().unwrap().insert(930, Arc::new(Served::new(cluster_at(&m))));
     for line in [
         "delete pod",
@@ -1270,7 +1274,9 @@ fn real_kubectl_drain_prints_what_nodeline_prints() {
         "drain node-1 --chunk-size=x",
     ] {
         let argv = words(line);
-        let ours = change::parse(&argv).expect("a change").expect_err("refused");
+        let CommandLine::Error(ours) = CommandLine::parse(&argv, &refused_at.at(m.t)) else {
+            panic!("{line}: refused")
+        };
         let ran = k.run(930, &argv);
         if (ours.stdout.as_str(), ours.stderr.as_str(), ours.code)
             != (ran.stdout.as_str(), ran.stderr.as_str(), ran.code)

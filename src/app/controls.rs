@@ -184,15 +184,15 @@ pub fn Controls() -> impl IntoView {
                             count.set(event_target_value(&ev).trim().parse::<usize>().unwrap_or(1).clamp(1, max));
                         }
                     />
-                    {vm::FLEET_GROUP.iter().map(|&k| fleet_button(k)).collect_view()}
+                    {vm::fleet_group().into_iter().map(fleet_button).collect_view()}
                 </div>
             }
         })
     };
 
-    let groups = vm::GROUPS
-        .iter()
-        .map(|group| view! { <div class="action-group">{group.iter().map(|&k| button(k)).collect_view()}</div> })
+    let groups = vm::groups()
+        .into_iter()
+        .map(|group| view! { <div class="action-group">{group.into_iter().map(button).collect_view()}</div> })
         .collect_view();
 
     let options = move || {

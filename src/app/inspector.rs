@@ -18,9 +18,10 @@ use wasm_bindgen::JsCast;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
-use crate::render::kubectl::{Output as KubectlOutput, change};
+use crate::render::kubectl::change;
+use crate::render::kubectl::entry::{CommandLine, Ran};
+use crate::sim::SimTime;
 use crate::sim::objects::{Kind, ObjectKey};
-use crate::sim::{ActionKind, SimTime};
 use crate::view::inspector::kubectl::{self as kvm, History};
 use crate::view::inspector::{self as vm, TABS, requests, yaml};
 
@@ -135,10 +136,9 @@ pub fn Inspector() -> impl IntoView {
     let yaml_chosen = RwSignal::new(None::<ObjectKey>);
     let compare = RwSignal::new(None::<u32>);
     let open_request = RwSignal::new(None::<u64>);
-    let command = RwSignal::new(None::<String>);
-    // For `cordon`, `uncordon` and `drain`: when the command became an action and which, or
-    // kubectl's error for it.
-    let acted = RwSignal::new(None::<Result<(SimTime, ActionKind), KubectlOutput>>);
+    // The kubectl command shown, as typed, and what running it did (a change became the
+    // reader's action at the playhead; its output is what kubectl has printed by the playhead).
+    let command = RwSignal::new(None::<(String, Ran)>);
     let history = StoredValue::new(History::default());
 
     // The frame is written here, then `frame` moves on, so the effect that fills it runs after.
@@ -163,8 +163,8 @@ pub fn Inspector() -> impl IntoView {
         }
         let (t, lang, machine, open) = (ctx.t(), ctx.lang.get(), ctx.machine.get(), tab.get());
         let picked = ctx.machine_picked.get();
-        let (chosen, yaml_chosen, compare, open_request, command, acted) =
-            (chosen.get(), yaml_chosen.get(), compare.get(), open_request.get(), command.get(), acted.get());
+        let (chosen, yaml_chosen, compare, open_request, command) =
+            (chosen.get(), yaml_chosen.get(), compare.get(), open_request.get(), command.get());
         if w.tab != Some(open) {
             for (i, (id, _)) in TABS.iter().enumerate() {
                 if let Some(b) = element(&format!("inspector-tab-{id}")) {
@@ -238,12 +238,8 @@ pub fn Inspector() -> impl IntoView {
                     w.put("kubectl-suggestions", kvm::suggestions_markup(name.unwrap_or("node-1")));
                     let html = match &command {
                         None => vm::empty_markup(None, text(Key::KubectlEmpty)),
-                        Some(line) => {
-                            let out = match &acted {
-                                None => kvm::run(line, &snap),
-                                Some(Err(out)) => out.clone(),
-                                Some(Ok((at, kind))) => kvm::transcript_at(log, *at, *kind, t),
-                            };
+                        Some((line, ran)) => {
+                            let out = ran.output(log, &snap);
                             format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))
                         }
                     };
@@ -311,13 +307,12 @@ pub fn Inspector() -> impl IntoView {
         // A changing command is the reader's action at the playhead (whole milliseconds, as
         // the sandbox's buttons act).
         let at = SimTime::from_millis(ctx.playback.get_untracked().t.as_millis());
-        let change = ctx.with_session(|s| kvm::change_of(&line, &s.at(at)));
-        acted.set(change.map(|c| {
-            let c = c?;
+        let typed = ctx.with_session(|s| CommandLine::parse_typed(&line, &s.at(at)));
+        let ran = typed.run(at, |c| {
             let action = c.action(at);
-            ctx.act(action.kind, action.machine).map(|()| (at, c.kind)).map_err(|_| change::no_such_node(&c.node))
-        }));
-        command.set(Some(line));
+            ctx.act(action.kind, action.machine).map_err(|_| change::no_such_node(&c.node))
+        });
+        command.set(Some((line, ran)));
         if let Some(input) = kubectl_input() {
             input.set_value("");
         }

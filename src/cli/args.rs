@@ -10,28 +10,73 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::i18n::Lang;
 use crate::sim::{
-    Action, Chapter, DEFAULT_FLEET, DEFAULT_SEED, MAX_FLEET, MIN_FLEET, Profile, format_go_duration, parse_actions,
-    parse_go_duration,
+    ACTIONS, Action, Chapter, DEFAULT_FLEET, DEFAULT_SEED, Flags, MAX_FLEET, MIN_FLEET, Profile, Target,
+    format_go_duration, parse_actions, parse_go_duration,
 };
 
 /// The longest simulated time the command line runs (`--until`, `--at`).
 pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
 
-const AFTER_HELP: &str = "\
-Notation:
-  CHAPTER   registration, node-failure, kubelet-restart, zone-outage, maintenance or node-goes-away
-  DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the chapter, at most 24h)
-  LIST      comma-separated ACTION[:TARGET]@DURATION, e.g. kill-kubelet@2m,start-kubelet:node-1@9m30s
-  ACTION    kill-kubelet, start-kubelet, stop-runtime, start-runtime, cut-network, restore-network,
-            create-pod, create-tolerating-pod, add-machine, add-duplicate-machine, label-node-role,
-            shutdown, power-off, delete-node, taint-out-of-service, untaint-out-of-service,
-            cordon, uncordon, drain[+FLAG...] (TARGET: a machine, default the first);
-            create-statefulset, create-daemonset, create-pdb+min-available=N|+max-unavailable=N
-            (no TARGET); cut-zone, restore-zone
-            (TARGET: a zone, e.g. eu-west-1b); cut-nodes (TARGET: ZONE/K, the first K connected
-            nodes of the zone); cut-control-plane, restore-control-plane (no TARGET)
+/// How wide the help's lists are wrapped.
+const HELP_WIDTH: usize = 100;
 
-The same arguments always print the same bytes. Bad arguments exit with status 2.";
+/// The notation every subcommand's help ends with: the chapters and the actions, from the
+/// simulation's lists of them (the registry of actions).
+pub fn notation_help() -> String {
+    const INDENT: &str = "            ";
+    let chapters: Vec<&str> = Chapter::ALL.iter().map(|c| c.id()).collect();
+    let (last, rest) = chapters.split_last().expect("chapters");
+    let mut out = format!(
+        "Notation:\n  CHAPTER   {} or {last}\n  DURATION  Go notation: 1500ms, 90s, 2m30s, 1h (from the start of the \
+         chapter, at most 24h)\n  LIST      ACTION[:TARGET]@DURATION, comma-separated: \
+         kill-kubelet@2m,start-kubelet:node-1@9m30s\n  ACTION    by the TARGET it takes:\n",
+        rest.join(", ")
+    );
+    // The targets in the order the registry first names them.
+    let mut targets: Vec<Target> = Vec::new();
+    for s in &ACTIONS {
+        if !targets.contains(&s.target) {
+            targets.push(s.target);
+        }
+    }
+    for target in targets {
+        let names: Vec<String> =
+            ACTIONS.iter().filter(|s| s.target == target).map(|s| format!("{}{}", s.name, s.flags.syntax())).collect();
+        let head = match target {
+            Target::None => format!("{INDENT}no TARGET: "),
+            _ => format!("{INDENT}{}, {}: ", target.placeholder(), target.about()),
+        };
+        wrap(&mut out, &head, &names, &format!("{INDENT}  "));
+    }
+    out.push_str("  FLAG      ");
+    let mut first = true;
+    for s in ACTIONS.iter().filter(|s| !matches!(s.flags, Flags::None | Flags::Budget | Flags::Overwrite)) {
+        let head = format!("{}{}: ", if first { "" } else { INDENT }, s.name);
+        let known: Vec<String> = s.flags.known().split(", ").map(String::from).collect();
+        wrap(&mut out, &head, &known, &format!("{INDENT}  "));
+        first = false;
+    }
+    out.push_str("\nThe same arguments always print the same bytes. Bad arguments exit with status 2.");
+    out
+}
+
+/// Writes `head` and `items`, comma-separated, wrapped at [`HELP_WIDTH`] with `indent`.
+fn wrap(out: &mut String, head: &str, items: &[String], indent: &str) {
+    let mut line = head.to_string();
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i + 1 < items.len() { "," } else { "" };
+        if line.len() + item.len() + sep.len() > HELP_WIDTH && !line.trim().is_empty() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+        }
+        line.push_str(item);
+        line.push_str(sep);
+        line.push(' ');
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+}
 
 /// The whole command line.
 #[derive(Debug, Parser)]
@@ -41,7 +86,7 @@ The same arguments always print the same bytes. Bad arguments exit with status 2
     about = "The Kubernetes node lifecycle, simulated: what the kubelet, the API server and the \
              controllers do when a machine joins, fails and comes back.",
     long_about = None,
-    after_help = AFTER_HELP,
+    after_help = notation_help(),
     subcommand_required = true,
     disable_help_subcommand = true
 )]
@@ -78,16 +123,16 @@ Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print a chapter's API requests and Kubernetes Events as JSON Lines, in order.
-    #[command(after_help = format!("{TIMELINE_HELP}\n\n{AFTER_HELP}"))]
+    #[command(after_help = format!("{TIMELINE_HELP}\n\n{}", notation_help()))]
     Timeline(TimelineArgs),
     /// Print every Node, CSINode, Lease, Pod and Event at one moment as a kubectl-style List.
-    #[command(after_help = format!("{OBJECTS_HELP}\n\n{AFTER_HELP}"))]
+    #[command(after_help = format!("{OBJECTS_HELP}\n\n{}", notation_help()))]
     Objects(ObjectsArgs),
     /// Print what kubectl prints for the cluster at one moment (`-- get nodes -o wide`).
-    #[command(after_help = format!("{KUBECTL_HELP}\n\n{AFTER_HELP}"))]
+    #[command(after_help = format!("{KUBECTL_HELP}\n\n{}", notation_help()))]
     Kubectl(KubectlArgs),
     /// Print a chapter's questions (the page's question mode) with their answers, for paper.
-    #[command(after_help = format!("{QUIZ_HELP}\n\n{AFTER_HELP}"))]
+    #[command(after_help = format!("{QUIZ_HELP}\n\n{}", notation_help()))]
     Quiz(QuizArgs),
 }
 

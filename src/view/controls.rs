@@ -3,38 +3,32 @@
 
 use crate::i18n::Key;
 use crate::sim::objects::IntOrPercent;
-use crate::sim::{Action, ActionKind, Budget, DrainFlags, Refusal, Snapshot, Target, format_actions};
+use crate::sim::{ACTIONS, Action, ActionKind, Budget, Group, Refusal, Snapshot, Spec, Target, format_actions};
 
-/// The actions in the groups the page lays them out in (each pair undoes the other).
-pub const GROUPS: [&[ActionKind]; 10] = [
-    &[ActionKind::KillKubelet, ActionKind::StartKubelet],
-    &[ActionKind::StopRuntime, ActionKind::StartRuntime],
-    &[ActionKind::CutNetwork, ActionKind::RestoreNetwork],
-    &[ActionKind::CreatePod, ActionKind::CreateToleratingPod],
-    &[ActionKind::AddMachine, ActionKind::AddDuplicateMachine],
-    &[ActionKind::LabelNodeRole],
-    &[ActionKind::Cordon, ActionKind::Uncordon, ActionKind::Drain(DrainFlags::NONE)],
-    &[ActionKind::CreatePdb(Budget::ONE), ActionKind::CreateDaemonSet, ActionKind::CreateCache],
-    &[ActionKind::Shutdown, ActionKind::PowerOff, ActionKind::DeleteNode],
-    &[ActionKind::TaintOutOfService, ActionKind::UntaintOutOfService, ActionKind::CreateStatefulSet],
-];
+/// The sandbox's buttons in the groups the page lays them out in ([`Group`], from the registry;
+/// in each, a pair undoes the other), without the fleet chapter's and the typed-only actions.
+pub fn groups() -> Vec<Vec<ActionKind>> {
+    Group::ALL
+        .into_iter()
+        .filter(|&g| g != Group::Fleet)
+        .map(|g| ACTIONS.iter().filter(|s| s.group == g && !s.typed).map(|s| s.kind).collect())
+        .collect()
+}
 
-/// The fleet chapter's own actions (in the page's order): fail K nodes of a zone, cut and restore
-/// a zone, cut and restore the control plane.
-pub const FLEET_GROUP: [ActionKind; 5] = [
-    ActionKind::CutNodes,
-    ActionKind::CutZone,
-    ActionKind::RestoreZone,
-    ActionKind::CutControlPlane,
-    ActionKind::RestoreControlPlane,
-];
+/// The fleet chapter's own actions, in the page's order: the one that takes the count of nodes
+/// first, next to the count (fail K nodes of a zone), then the registry's order (cut and restore
+/// a zone, cut and restore the control plane).
+pub fn fleet_group() -> Vec<ActionKind> {
+    let fleet = ACTIONS.iter().filter(|s| s.group == Group::Fleet);
+    let (counted, others): (Vec<&Spec>, Vec<&Spec>) = fleet.partition(|s| s.target == Target::ZoneCount);
+    counted.into_iter().chain(others).map(|s| s.kind).collect()
+}
 
 /// Actions without a button (they name a taint or a Pod, which no button can): typed into the
 /// kubectl panel (`kubectl taint nodes …`, `kubectl delete pod NAME`), or given in a link.
-pub const TYPED: [ActionKind; 2] = [
-    ActionKind::Taint { overwrite: false },
-    ActionKind::DeletePod(crate::sim::DeleteFlags { grace_period: None, force: false, no_wait: false }),
-];
+pub fn typed() -> Vec<ActionKind> {
+    ACTIONS.iter().filter(|s| s.typed).map(|s| s.kind).collect()
+}
 
 /// The target of a fleet action on `zone` with `count` nodes: `ZONE/K`, `ZONE`, or none.
 pub fn fleet_target(kind: ActionKind, zone: &str, count: usize) -> Option<String> {
@@ -46,12 +40,12 @@ pub fn fleet_target(kind: ActionKind, zone: &str, count: usize) -> Option<String
 }
 
 /// The fleet actions' availability at the snapshot's instant, aimed at `zone` (`count` nodes for
-/// `cut-nodes`), in [`FLEET_GROUP`] order.
+/// `cut-nodes`), in [`fleet_group`] order.
 pub fn fleet_button_states(snapshot: &Snapshot<'_>, zone: &str, count: usize) -> Vec<ButtonState> {
     let checker = snapshot.action_checker();
-    FLEET_GROUP
-        .iter()
-        .map(|&kind| ButtonState {
+    fleet_group()
+        .into_iter()
+        .map(|kind| ButtonState {
             kind,
             unavailable: checker.check(kind, fleet_target(kind, zone, count).as_deref()).err(),
         })
@@ -159,13 +153,13 @@ pub struct ButtonState {
 }
 
 /// Every action's availability at the snapshot's instant, aimed at `machine` (`None`: the first
-/// machine), in [`GROUPS`] order.
+/// machine), in [`groups`] order.
 pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>) -> Vec<ButtonState> {
     let checker = snapshot.action_checker();
-    GROUPS
-        .iter()
-        .flat_map(|g| g.iter())
-        .map(|&kind| {
+    groups()
+        .into_iter()
+        .flatten()
+        .map(|kind| {
             let m = if kind.targets_machine() { machine } else { None };
             ButtonState { kind, unavailable: checker.check(kind, m).err() }
         })
@@ -189,13 +183,33 @@ mod tests {
 
     #[test]
     fn every_action_has_one_place_and_a_label() {
-        let mut listed: Vec<ActionKind> = GROUPS.iter().flat_map(|g| g.iter().copied()).collect();
-        listed.extend(FLEET_GROUP);
-        listed.extend(TYPED);
+        let mut listed: Vec<ActionKind> = groups().into_iter().flatten().collect();
+        listed.extend(fleet_group());
+        listed.extend(typed());
         listed.sort();
         let mut all = ActionKind::ALL.to_vec();
         all.sort();
         assert_eq!(listed, all);
+        // The page's layout, as the registry's groups give it.
+        let names = |kinds: Vec<ActionKind>| kinds.into_iter().map(ActionKind::name).collect::<Vec<_>>().join(" ");
+        let rows: Vec<String> = groups().into_iter().map(names).collect();
+        assert_eq!(
+            rows,
+            [
+                "kill-kubelet start-kubelet",
+                "stop-runtime start-runtime",
+                "cut-network restore-network",
+                "create-pod create-tolerating-pod",
+                "add-machine add-duplicate-machine",
+                "label-node-role",
+                "cordon uncordon drain",
+                "create-pdb create-daemonset create-cache",
+                "shutdown power-off delete-node",
+                "taint-out-of-service untaint-out-of-service create-statefulset",
+            ]
+        );
+        assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
+        assert_eq!(names(typed()), "taint delete-pod");
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
 
@@ -253,7 +267,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let states = button_states(&tl.at(SimTime::from_secs(90)), None);
-        assert_eq!(states.len(), ActionKind::ALL.len() - FLEET_GROUP.len() - TYPED.len());
+        assert_eq!(states.len(), ActionKind::ALL.len() - fleet_group().len() - typed().len());
         assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");

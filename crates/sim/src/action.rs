@@ -1,12 +1,15 @@
-//! The sandbox inputs, and the `ACTION[:MACHINE]@TIME` notation shared by the command line and
-//! the page's URL (`kill-kubelet@2m,start-kubelet:node-1@9m30s`).
+//! The sandbox inputs, and the `ACTION[:TARGET]@TIME` notation shared by the command line and
+//! the page's URL (`kill-kubelet@2m,start-kubelet:node-1@9m30s`). Each action is declared once, in
+//! the registry ([`ACTIONS`]): its name, target, group, flags and what it does.
 
 use std::fmt;
 
 use serde::Serialize;
 
+mod registry;
 mod taint;
 
+pub use registry::{ACTIONS, Flags, Group, Spec, Target};
 pub use taint::TaintEdit;
 
 use super::objects::IntOrPercent;
@@ -116,7 +119,7 @@ impl DeleteFlags {
             }
             Some(("wait", "false")) => self.no_wait = true,
             Some(("wait", "true")) => self.no_wait = false,
-            _ => return Err(format!("unknown delete-pod flag \"{flag}\"; known: grace-period=N, force, wait=false")),
+            _ => return Err(format!("unknown delete-pod flag \"{flag}\"; known: {}", Flags::Delete.known())),
         }
         Ok(())
     }
@@ -256,9 +259,7 @@ impl DrainFlags {
                     .map_err(|why| format!("pod-selector \"{text}\" is not a label selector: {why}"))?;
             }
             _ => {
-                return Err(format!(
-                    "unknown drain flag \"{flag}\"; known: ignore-daemonsets, delete-emptydir-data, force, disable-eviction, grace-period=N, timeout=DURATION, chunk-size=N, pod-selector=SELECTOR"
-                ));
+                return Err(format!("unknown drain flag \"{flag}\"; known: {}", Flags::Drain.known()));
             }
         }
         Ok(())
@@ -290,11 +291,7 @@ impl Budget {
     }
 
     fn parse(flag: &str) -> Result<Budget, String> {
-        let bad = || {
-            format!(
-                "create-pdb takes min-available=N or max-unavailable=N (N a number or a percentage), not \"{flag}\""
-            )
-        };
+        let bad = || format!("create-pdb takes {}, not \"{flag}\"", Flags::Budget.known());
         let (name, value) = flag.split_once('=').ok_or_else(bad)?;
         let value = match value.strip_suffix('%') {
             Some(p) => IntOrPercent::Percent(p.parse().ok().filter(|p| (0..=100).contains(p)).ok_or_else(bad)?),
@@ -305,130 +302,6 @@ impl Budget {
             "max-unavailable" => Ok(Budget::MaxUnavailable(value)),
             _ => Err(bad()),
         }
-    }
-}
-
-/// What an action is aimed at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Nothing: the cluster as a whole.
-    None,
-    /// One machine (`:MACHINE`; the chapter's first machine when omitted).
-    Machine,
-    /// A zone (`:ZONE`, required).
-    Zone,
-    /// A number of nodes of a zone (`:ZONE/K`, required).
-    ZoneCount,
-    /// A Pod (`:NAME` in `default`, or `:NAMESPACE/NAME`, required).
-    Pod,
-    /// A machine's Node and one taint argument of `kubectl taint` (`:NODE/KEY[=VALUE]:EFFECT`, or
-    /// `:NODE/KEY[:EFFECT]-` to remove; required).
-    NodeTaint,
-}
-
-impl ActionKind {
-    /// Every action, in the order the page lists them.
-    pub const ALL: [ActionKind; 30] = [
-        ActionKind::KillKubelet,
-        ActionKind::StartKubelet,
-        ActionKind::StopRuntime,
-        ActionKind::StartRuntime,
-        ActionKind::CutNetwork,
-        ActionKind::RestoreNetwork,
-        ActionKind::CreatePod,
-        ActionKind::CreateToleratingPod,
-        ActionKind::AddMachine,
-        ActionKind::AddDuplicateMachine,
-        ActionKind::LabelNodeRole,
-        ActionKind::Cordon,
-        ActionKind::Uncordon,
-        ActionKind::Drain(DrainFlags::NONE),
-        ActionKind::CreatePdb(Budget::ONE),
-        ActionKind::CreateDaemonSet,
-        ActionKind::CreateCache,
-        ActionKind::Shutdown,
-        ActionKind::PowerOff,
-        ActionKind::DeleteNode,
-        ActionKind::TaintOutOfService,
-        ActionKind::UntaintOutOfService,
-        ActionKind::Taint { overwrite: false },
-        ActionKind::CreateStatefulSet,
-        ActionKind::CutZone,
-        ActionKind::RestoreZone,
-        ActionKind::CutControlPlane,
-        ActionKind::RestoreControlPlane,
-        ActionKind::CutNodes,
-        ActionKind::DeletePod(DeleteFlags { grace_period: None, force: false, no_wait: false }),
-    ];
-
-    /// The action's name in the notation.
-    pub fn name(self) -> &'static str {
-        match self {
-            ActionKind::KillKubelet => "kill-kubelet",
-            ActionKind::StartKubelet => "start-kubelet",
-            ActionKind::StopRuntime => "stop-runtime",
-            ActionKind::StartRuntime => "start-runtime",
-            ActionKind::CutNetwork => "cut-network",
-            ActionKind::RestoreNetwork => "restore-network",
-            ActionKind::CreatePod => "create-pod",
-            ActionKind::CreateToleratingPod => "create-tolerating-pod",
-            ActionKind::AddMachine => "add-machine",
-            ActionKind::AddDuplicateMachine => "add-duplicate-machine",
-            ActionKind::LabelNodeRole => "label-node-role",
-            ActionKind::Cordon => "cordon",
-            ActionKind::Uncordon => "uncordon",
-            ActionKind::Drain(_) => "drain",
-            ActionKind::CreatePdb(_) => "create-pdb",
-            ActionKind::CreateDaemonSet => "create-daemonset",
-            ActionKind::CreateCache => "create-cache",
-            ActionKind::Shutdown => "shutdown",
-            ActionKind::PowerOff => "power-off",
-            ActionKind::DeleteNode => "delete-node",
-            ActionKind::TaintOutOfService => "taint-out-of-service",
-            ActionKind::UntaintOutOfService => "untaint-out-of-service",
-            ActionKind::Taint { .. } => "taint",
-            ActionKind::CreateStatefulSet => "create-statefulset",
-            ActionKind::CutZone => "cut-zone",
-            ActionKind::RestoreZone => "restore-zone",
-            ActionKind::CutControlPlane => "cut-control-plane",
-            ActionKind::RestoreControlPlane => "restore-control-plane",
-            ActionKind::CutNodes => "cut-nodes",
-            ActionKind::DeletePod(_) => "delete-pod",
-        }
-    }
-
-    /// The action named `name`.
-    pub fn from_name(name: &str) -> Option<ActionKind> {
-        ActionKind::ALL.into_iter().find(|a| a.name() == name)
-    }
-
-    /// Whether the action is aimed at one machine (and so takes `:MACHINE`).
-    pub fn targets_machine(self) -> bool {
-        self.target() == Target::Machine
-    }
-
-    /// What the action is aimed at.
-    pub fn target(self) -> Target {
-        match self {
-            ActionKind::CreatePod
-            | ActionKind::CreateToleratingPod
-            | ActionKind::AddMachine
-            | ActionKind::CreatePdb(_)
-            | ActionKind::CreateDaemonSet
-            | ActionKind::CreateStatefulSet
-            | ActionKind::CutControlPlane
-            | ActionKind::RestoreControlPlane => Target::None,
-            ActionKind::CutZone | ActionKind::RestoreZone => Target::Zone,
-            ActionKind::CutNodes => Target::ZoneCount,
-            ActionKind::DeletePod(_) => Target::Pod,
-            ActionKind::Taint { .. } => Target::NodeTaint,
-            _ => Target::Machine,
-        }
-    }
-
-    /// Whether two kinds are the same action, whatever their flags.
-    pub fn same_action(self, other: ActionKind) -> bool {
-        self.name() == other.name()
     }
 }
 
@@ -530,7 +403,7 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
     let mut flags = name.split(['+', ' ']);
     let name = flags.next().unwrap_or_default();
     let mut kind = ActionKind::from_name(name).ok_or_else(|| {
-        let known: Vec<&str> = ActionKind::ALL.iter().map(|a| a.name()).collect();
+        let known: Vec<&str> = ACTIONS.iter().map(|a| a.name).collect();
         err(format!("unknown action \"{name}\"; known actions: {}", known.join(", ")))
     })?;
     match &mut kind {

@@ -50,8 +50,8 @@ pub mod timeline;
 mod world;
 
 pub use action::{
-    Action, ActionKind, ActionParseError, Budget, DeleteFlags, DrainFlags, Refusal, TaintEdit, Target, format_actions,
-    parse_action, parse_actions, split_pod, split_taint_target,
+    ACTIONS, Action, ActionKind, ActionParseError, Budget, DeleteFlags, DrainFlags, Flags, Group, Refusal, Spec,
+    TaintEdit, Target, format_actions, parse_action, parse_actions, split_pod, split_taint_target,
 };
 pub use apiserver::{
     EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE, TAINT_UNREACHABLE, kubelet_may_set_label,

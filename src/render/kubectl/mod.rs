@@ -16,6 +16,8 @@
 //!   cobra/pflag parse it, with kubectl's error messages.
 //! * [`change`]: the commands that change the cluster (`cordon`, `uncordon`, `drain`): parsed
 //!   into the simulation's actions, and their output read back from the timeline's log.
+//! * [`entry`]: the one way in, [`entry::CommandLine`]: a command line classified as a read, a
+//!   change or kubectl's own error, and run.
 //! * [`tabwriter`], [`gosort`], [`quantity`]: Go's `text/tabwriter`, `sort.Sort` and
 //!   apimachinery's `resource.Quantity`, whose exact behaviour shows in the output.
 //!
@@ -32,6 +34,7 @@ pub mod describe_generic;
 pub mod describe_pdb;
 pub mod describe_pod;
 pub mod describe_storage;
+pub mod entry;
 pub mod get;
 pub mod get_storage;
 pub mod gosort;

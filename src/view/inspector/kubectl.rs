@@ -1,12 +1,10 @@
-//! The kubectl panel: a prompt answered by [`crate::render::kubectl`] for the cluster at the
-//! playhead (the output follows the playhead, like `watch kubectl ...`), suggestions, and a
-//! shell-like history recalled with the arrow keys. `cordon`, `uncordon`, `drain` and
-//! `delete pod` become the reader's action at the playhead; their output is what kubectl has
-//! printed by the playhead.
+//! The kubectl panel: a prompt answered through [`crate::render::kubectl::entry`] for the
+//! cluster at the playhead (the output follows the playhead, like `watch kubectl ...`),
+//! suggestions, and a shell-like history recalled with the arrow keys. `cordon`, `uncordon`,
+//! `drain`, `taint`, `delete node` and `delete pod` become the reader's action at the playhead;
+//! their output is what kubectl has printed by the playhead.
 
-use crate::render::kubectl::change::{self, Change};
-use crate::render::kubectl::{Cluster, Output, command};
-use crate::sim::{ActionKind, Log, SimTime, Snapshot};
+use crate::render::kubectl::Output;
 use crate::view::html::{cat, escape};
 
 /// Most commands kept in the history.
@@ -125,35 +123,17 @@ pub fn output_markup(line: &str, out: &Output) -> String {
     o
 }
 
-/// Runs a line for the cluster at the snapshot's instant (ages counted to it).
-pub fn run(line: &str, snapshot: &Snapshot<'_>) -> Output {
-    command::run_line(line, &Cluster::from_snapshot(snapshot, snapshot.wall()))
-}
-
-/// The change a typed line asks for (`cordon`, `uncordon`, `drain`, `taint`, `delete node`,
-/// `delete pod`), with kubectl's error for a bad command line or a Node the cluster does not have
-/// at the snapshot's instant (a Pod that is not there is the API server's to refuse); `None` for
-/// every other command.
-pub fn change_of(line: &str, snapshot: &Snapshot<'_>) -> Option<Result<Change, Output>> {
-    let words = command::split_line(line).ok()?;
-    Some(
-        change::parse(&words)?.and_then(|c| {
-            if !c.names_node() || snapshot.node(&c.node).is_some() { Ok(c) } else { Err(c.missing_node()) }
-        }),
-    )
-}
-
-/// What a changing command, started at `at`, has printed by `t`.
-pub fn transcript_at(log: &Log, at: SimTime, kind: ActionKind, t: SimTime) -> Output {
-    let (lines, _) = change::transcript(log, at, kind);
-    let printed: Vec<change::Line> = lines.into_iter().filter(|l| l.t <= t).collect();
-    change::output(&printed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::kubectl::entry::CommandLine;
     use crate::sim::{Chapter, Config, SimTime, Timeline};
+
+    /// What the panel shows for a read typed at `t`.
+    fn run(line: &str, tl: &Timeline, t: SimTime) -> Output {
+        let snapshot = tl.at(t);
+        CommandLine::parse_typed(line, &snapshot).run(t, |_| unreachable!("a read")).output(tl.log(), &snapshot)
+    }
 
     #[test]
     fn history_walks_like_a_shell() {
@@ -181,12 +161,12 @@ mod tests {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
         let t = SimTime::from_secs(90);
-        let out = run("get nodes", &tl.at(t));
+        let out = run("get nodes", &tl, t);
         assert_eq!(out.stdout, "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   90s   v1.34.1\n");
         let html = output_markup(&normalize("get nodes"), &out);
         assert!(html.contains(r#"<span class="cmd">kubectl get nodes</span>"#));
         assert!(html.contains("node-1   Ready    &lt;none&gt;   90s"), "{html}");
-        let err = run("kubectl get foo", &tl.at(t));
+        let err = run("kubectl get foo", &tl, t);
         assert_eq!(err.code, 1);
         assert!(output_markup("kubectl get foo", &err).ends_with(
             "<span class=\"stderr\">error: the server doesn&#39;t have a resource type &quot;foo&quot;\n</span>"
@@ -209,51 +189,9 @@ mod tests {
             ("kubectl describe volumeattachments", "Name:         csi-"),
         ] {
             assert!(describes.iter().any(|c| c == command), "{command} is suggested");
-            let out = run(command, &tl.at(t));
+            let out = run(command, &tl, t);
             assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{command}");
             assert!(out.stdout.starts_with(first_line), "{command}: {}", out.stdout);
         }
-    }
-
-    #[test]
-    fn a_drain_typed_at_the_playhead_prints_as_time_plays() {
-        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
-        let at = SimTime::from_secs(100);
-        tl.run_until(at);
-        let line = "kubectl drain node-1 --ignore-daemonsets";
-        let c = change_of(line, &tl.at(at)).expect("a change").expect("valid");
-        tl.fork(c.action(at)).expect("accepted");
-        tl.run_until(SimTime::from_secs(200));
-        let now = transcript_at(tl.log(), at, c.kind, at);
-        assert!(now.stdout.starts_with("node/node-1 already cordoned\nevicting pod default/web-"), "{}", now.stdout);
-        assert!(now.stderr.contains("(will retry after 5s)"), "{}", now.stderr);
-        assert!(!now.stdout.contains("drained"));
-        let later = transcript_at(tl.log(), at, c.kind, SimTime::from_secs(200));
-        assert!(later.stdout.ends_with("node/node-1 drained\n"), "{}", later.stdout);
-        // Errors come before anything is simulated.
-        assert_eq!(change_of("kubectl get nodes", &tl.at(at)), None);
-        let missing = change_of("kubectl cordon node-9", &tl.at(at)).unwrap().unwrap_err();
-        assert_eq!(missing.stderr, "Error from server (NotFound): nodes \"node-9\" not found\n");
-        let usage = change_of("drain", &tl.at(at)).unwrap().unwrap_err();
-        assert!(usage.stderr.starts_with("error: USAGE: drain NODE [flags]"));
-    }
-
-    #[test]
-    fn two_commands_at_one_instant_print_apart() {
-        let mut tl = Timeline::new(Chapter::Maintenance, Config::default());
-        let at = SimTime::from_secs(100);
-        tl.run_until(at);
-        let name = tl.at(at).pods().iter().find(|p| p.metadata.name.starts_with("web-")).unwrap().metadata.name.clone();
-        for line in [format!("kubectl delete pod {name}"), "kubectl delete pod web-nosuch".to_string()] {
-            let c = change_of(&line, &tl.at(at)).expect("a change").expect("valid");
-            tl.fork(crate::sim::Action { at, kind: c.kind, machine: Some(c.node) }).expect("accepted");
-        }
-        tl.run_until(SimTime::from_secs(110));
-        let kind = change_of("kubectl delete pod web-nosuch", &tl.at(at)).unwrap().unwrap().kind;
-        let out = transcript_at(tl.log(), at, kind, at);
-        assert_eq!(
-            (out.stdout.as_str(), out.stderr.as_str()),
-            ("", "Error from server (NotFound): pods \"web-nosuch\" not found\n")
-        );
     }
 }
