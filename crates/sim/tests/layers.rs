@@ -34,6 +34,7 @@ const LAYERS: &[&str] = &[
     // the context components act through, and the event recorders
     "ctx",
     "events",
+    "client",
     // driving one component alone (unit tests)
     "testkit",
     // the components

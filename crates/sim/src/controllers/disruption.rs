@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
+use crate::client::Throttled;
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source, pod_ref};
+use crate::events::{Recorder, pod_ref};
 use crate::objects::{
     IntOrPercent, ObjectReference, PdbStatus, Pod, PodDisruptionBudget, Time, set_disruption_allowed,
 };
@@ -23,20 +24,27 @@ pub(crate) const DELETION_TIMEOUT: Duration = Duration::from_secs(120);
 
 const ACTOR: Actor = Actor::DisruptionController;
 
-/// The controller's timer: a budget queued again (`enqueuePdbForRecheck`).
+/// The controller's timers: a budget queued again (`enqueuePdbForRecheck`), and its client's
+/// token come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DisruptionTimer {
     Recheck,
+    Client,
 }
 
+/// The Events' source component.
+const COMPONENT: &str = "controllermanager";
+
 /// The controller's state: the scale of each workload controller it can read (by uid), the
-/// budgets queued for a recheck and when, and its event recorder.
+/// budgets queued for a recheck and when, its event recorder, and its client (its own:
+/// `ClientOrDie("disruption-controller")`, 20 requests a second, burst 30, its Events through it).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DisruptionController {
     scales: VecMap<String, i32>,
     /// At most one recheck a budget, the earliest asked for (the work queue keeps one entry a key).
     rechecks: VecMap<(String, String), SimTime>,
     recorder: Recorder,
+    client: Throttled,
 }
 
 /// A budget's numbers (`getExpectedPodCount`, `countHealthyPods`): expected, desired healthy,
@@ -72,8 +80,16 @@ impl DisruptionController {
         }
     }
 
-    /// Input: a recheck is due: `sync` the budgets whose time has come.
-    pub(crate) fn on_timer(&mut self, _: DisruptionTimer, ctx: &mut Ctx<'_, DisruptionTimer>) {
+    /// Input: a recheck is due: `sync` the budgets whose time has come; or the client has a
+    /// token again: every budget is synced again (a status write that waited for it goes now).
+    pub(crate) fn on_timer(&mut self, timer: DisruptionTimer, ctx: &mut Ctx<'_, DisruptionTimer>) {
+        if timer == DisruptionTimer::Client {
+            if self.client.woken(ctx.now) {
+                self.on_change(ctx);
+                self.client.write_events(&mut self.recorder, ctx, COMPONENT, || DisruptionTimer::Client);
+            }
+            return;
+        }
         let due: Vec<(String, String)> =
             self.rechecks.iter().filter(|(_, at)| **at <= ctx.now).map(|(k, _)| k.clone()).collect();
         for key in due {
@@ -115,13 +131,15 @@ impl DisruptionController {
                 resource_version: pdb.metadata.resource_version.to_string(),
                 ..ObjectReference::default()
             };
-            self.recorder.event(
+            self.client.event(
+                &mut self.recorder,
                 ctx,
-                Source::Controller("controllermanager"),
+                COMPONENT,
                 reference,
                 "Normal",
                 "NoPods",
                 "No matching pods found".into(),
+                || DisruptionTimer::Client,
             );
         }
         // Each controller's scale, counted once.
@@ -155,13 +173,15 @@ impl DisruptionController {
                     ns = pdb.metadata.namespace
                 );
                 let reference = pod_ref(pod, None);
-                self.recorder.event(
+                self.client.event(
+                    &mut self.recorder,
                     ctx,
-                    Source::Controller("controllermanager"),
+                    COMPONENT,
                     reference,
                     "Warning",
                     "NotDeleted",
                     message,
+                    || DisruptionTimer::Client,
                 );
             } else {
                 recheck = Some(recheck.map_or(expected, |r| r.min(expected)));
@@ -186,6 +206,9 @@ impl DisruptionController {
         };
         set_disruption_allowed(&mut status, allowed > 0, pdb.metadata.generation, now);
         if status != pdb.status {
+            if !self.client.admit(ctx, || DisruptionTimer::Client) {
+                return;
+            }
             let mut next = pdb.clone();
             next.status = status;
             if ctx.call(ACTOR, None, ApiOp::UpdatePdbStatus(next)).ok().is_none() {
