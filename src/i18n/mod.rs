@@ -572,6 +572,7 @@ keys! {
     ZoneQueue,
     ZonePods,
     ClientWaiting,
+    ReplicaSetClientWaiting,
     ClientIdle,
     MasterDisruption,
     FleetStage,

@@ -643,19 +643,23 @@ pub fn fleet_description(fleet: &Fleet, lang: Lang) -> String {
     parts.join(" ")
 }
 
-/// The node lifecycle controller's client at `t` (the line under the drawing): its rate, and the
-/// requests waiting for its tokens and since when, if any. Returns whether any wait, and the
-/// line.
+/// The kube-controller-manager client at `t` that matters (the line under the drawing): the node
+/// lifecycle controller's, its rate and the requests waiting for its tokens and since when, if
+/// any; else the ReplicaSet controller's while its creates wait (a Deployment's Pods on a large
+/// fleet). Returns whether any wait, and the line.
 pub fn client_text(log: &Log, t: SimTime, lang: Lang) -> (bool, String) {
     let rate = crate::sim::flowcontrol::KUBE_CONTROLLER_MANAGER;
-    let actor = Actor::NodeLifecycleController;
     let (qps, burst) = (rate.qps.to_string(), rate.burst.to_string());
-    match log.backlog_since(&actor, t) {
-        Some(since) => {
-            let waiting = log.backlog_at(&actor, t).to_string();
-            let seconds = t.saturating_since(since).as_secs().to_string();
-            (true, lang.fill(Key::ClientWaiting, &[&qps, &burst, &waiting, &seconds]))
-        }
+    let waiting = |actor: Actor, key: Key| {
+        let since = log.backlog_since(&actor, t)?;
+        let waiting = log.backlog_at(&actor, t).to_string();
+        let seconds = t.saturating_since(since).as_secs().to_string();
+        Some(lang.fill(key, &[&qps, &burst, &waiting, &seconds]))
+    };
+    match waiting(Actor::NodeLifecycleController, Key::ClientWaiting)
+        .or_else(|| waiting(Actor::ReplicaSetController, Key::ReplicaSetClientWaiting))
+    {
+        Some(line) => (true, line),
         None => (false, lang.fill(Key::ClientIdle, &[&qps, &burst])),
     }
 }
@@ -813,7 +817,12 @@ mod tests {
     fn the_client_line_shows_the_requests_waiting_and_for_how_long() {
         let (tl, _) = at(150, 1200);
         let log = tl.log();
-        let first = log.backlogs.iter().find(|b| b.t > SimTime::from_secs(420) && b.waiting > 20).expect("a backlog");
+        let nlc = Actor::NodeLifecycleController;
+        let first = log
+            .backlogs
+            .iter()
+            .find(|b| b.actor == nlc && b.t > SimTime::from_secs(420) && b.waiting > 20)
+            .expect("a backlog");
         let t = first.t + std::time::Duration::from_secs(2);
         let (waiting, text) = client_text(log, t, Lang::En);
         assert!(waiting, "{text}");
@@ -824,6 +833,21 @@ mod tests {
         let (waiting, text) = client_text(log, SimTime::from_secs(400), Lang::En);
         assert!(!waiting && text.ends_with("no request waiting"), "{text}");
         assert!(client_text(log, t, Lang::Ja).1.contains("待機中"));
+    }
+
+    /// While the fleet's Deployment has Pods waiting for the ReplicaSet controller's client, the
+    /// line names that client.
+    #[test]
+    fn the_client_line_shows_the_replicasets_creates_waiting() {
+        let (tl, _) = at(150, 40);
+        let log = tl.log();
+        let rs = Actor::ReplicaSetController;
+        let first = log.backlogs.iter().find(|b| b.actor == rs && b.waiting > 0).expect("creates wait");
+        let t = first.t + std::time::Duration::from_secs(1);
+        let (waiting, text) = client_text(log, t, Lang::En);
+        assert!(waiting && text.contains("ReplicaSet controller's client (20 requests a second, burst 30)"), "{text}");
+        let (waiting, _) = client_text(log, SimTime::from_secs(60), Lang::En);
+        assert!(!waiting, "every Pod created by then");
     }
 
     #[test]
