@@ -208,3 +208,46 @@ impl Keys {
         self.0.len() as u32
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{Probe, matches};
+
+    fn object() -> ObjectReference {
+        ObjectReference { kind: "Pod".into(), namespace: "default".into(), name: "web-0".into(), ..Default::default() }
+    }
+
+    /// The burst goes at once, Events taking tokens too; without a token the work stops and a
+    /// wake-up is asked for when the next comes; an Event recorded meanwhile waits, and is
+    /// written on the wake-up once the work has had its turn.
+    #[test]
+    fn work_stops_without_a_token_and_events_wait_behind_it() {
+        let mut probe = Probe::new();
+        let mut client = Throttled::default();
+        let mut recorder = Recorder::default();
+        let out = probe.input::<ClientWake>(|ctx| {
+            for _ in 0..29 {
+                assert!(client.admit(ctx, || ClientWake));
+            }
+            client.event(&mut recorder, ctx, "test", object(), "Normal", "First", "one".into(), || ClientWake);
+            assert!(!client.admit(ctx, || ClientWake), "the burst is spent");
+            assert!(client.is_stopped());
+            client.event(&mut recorder, ctx, "test", object(), "Normal", "Second", "two".into(), || ClientWake);
+            client.note(Actor::ReplicaSetController, 1, ctx);
+        });
+        assert!(matches(&out, &["event First: one", "timer +50ms ClientWake"]), "{out:#?}");
+        assert_eq!(probe.log().backlog_at(&Actor::ReplicaSetController, SimTime::ZERO), 2);
+        // A wake-up that is not the one asked for does nothing.
+        probe.now = SimTime::ZERO + std::time::Duration::from_millis(10);
+        assert!(!client.woken(probe.now));
+        probe.now = SimTime::ZERO + std::time::Duration::from_millis(50);
+        let out = probe.input::<ClientWake>(|ctx| {
+            assert!(client.woken(ctx.now));
+            client.write_events(&mut recorder, ctx, "test", || ClientWake);
+        });
+        assert!(matches(&out, &["event Second: two"]), "{out:#?}");
+        let written: Vec<u64> = probe.log().events.iter().map(|e| e.t.as_millis()).collect();
+        assert_eq!(written, [0, 50]);
+    }
+}

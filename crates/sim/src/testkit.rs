@@ -119,6 +119,27 @@ impl Probe {
     }
 }
 
+/// `n` new Nodes, `node-0` … each handed at once to a controller keyed by Node name; its
+/// client's wake-ups then run until it asks for none. Returns the probe and when each of the
+/// controller's requests was sent (ms).
+pub(crate) fn nodes_through<C, T: std::fmt::Debug>(
+    n: usize,
+    controller: &mut C,
+    change: impl Fn(&mut C, &str, &mut Ctx<'_, T>),
+    wake: impl Fn(&mut C, &mut Ctx<'_, T>),
+) -> (Probe, Vec<u64>) {
+    let mut probe = Probe::new();
+    let names: Vec<String> = (0..n).map(|i| format!("node-{i}")).collect();
+    for name in &names {
+        probe.given_node(name, Vec::new());
+    }
+    let from = probe.log().requests.len();
+    probe.input::<T>(|ctx| names.iter().for_each(|name| change(controller, name, ctx)));
+    let sent = probe.run_timers::<T>(SimTime::MAX, |ctx| wake(controller, ctx));
+    let times = sent[from..].iter().map(|(t, _)| *t).collect();
+    (probe, times)
+}
+
 /// The times (ms) a client at `qps` with a full bucket of `burst` sends `n` requests asked for
 /// at `t0`: the burst at once, then one each `1/qps` s.
 pub(crate) fn paced(t0: u64, n: usize, burst: usize, qps: f64) -> Vec<u64> {

@@ -34,9 +34,10 @@ const LAYERS: &[&str] = &[
     // the context components act through, and the event recorders
     "ctx",
     "events",
-    "client",
     // driving one component alone (unit tests)
     "testkit",
+    // the components' rate-limited clients
+    "client",
     // the components
     "controllers",
     "kubectl",

@@ -63,28 +63,14 @@ impl NodeIpam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{Probe, paced};
-    use crate::time::SimTime;
+    use crate::testkit::{nodes_through, paced};
 
     /// Every new Node's CIDR is allocated at once, in the order they appear, and written at the
     /// client's rate: 30 at once, then 20 a second.
     #[test]
     fn cidrs_are_written_at_the_clients_rate() {
-        let mut probe = Probe::new();
-        for i in 0..60 {
-            probe.given_node(&format!("node-{i}"), Vec::new());
-        }
-        let from = probe.log().requests.len();
         let mut ipam = NodeIpam::default();
-        probe.input::<ClientWake>(|ctx| {
-            for i in 0..60 {
-                ipam.on_node_change(&format!("node-{i}"), ctx);
-            }
-        });
-        let sent: Vec<u64> = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| ipam.on_wake(ctx))[from..]
-            .iter()
-            .map(|(t, _)| *t)
-            .collect();
+        let (probe, sent) = nodes_through(60, &mut ipam, |c, n, ctx| c.on_node_change(n, ctx), |c, ctx| c.on_wake(ctx));
         assert_eq!(sent, paced(0, 60, 30, 20.0));
         assert_eq!(probe.store().node("node-59").map(|n| n.spec.pod_cidr.clone()).as_deref(), Some("10.244.59.0/24"));
     }

@@ -92,16 +92,17 @@ impl PodGc {
     /// Force-deletes the Pods waiting, each when the client has a token for it.
     fn delete_doomed(&mut self, ctx: &mut Ctx<'_, PodGcTimer>) {
         while let Some(d) = self.doomed.front() {
+            // The Pod as the informer has it when its turn comes.
             let key = (d.pod.metadata.namespace.to_string(), d.pod.metadata.name.to_string());
-            if ctx.store().pods.get(&key).is_none_or(|p| p.metadata.uid != d.pod.metadata.uid) {
+            let Some(pod) = ctx.store().pods.get(&key).filter(|p| p.metadata.uid == d.pod.metadata.uid).cloned() else {
                 self.doomed.pop_front();
                 continue;
-            }
+            };
             if !self.client.admit(ctx, || PodGcTimer::Client) {
                 break;
             }
             self.client.also(1, ctx.now);
-            let Doomed { pod, orphaned } = self.doomed.pop_front().expect("a Pod waits");
+            let orphaned = self.doomed.pop_front().expect("a Pod waits").orphaned;
             if !orphaned {
                 mark_failed_and_delete(&pod, None, ctx);
                 continue;

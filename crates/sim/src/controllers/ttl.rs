@@ -62,28 +62,14 @@ impl TtlController {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{Probe, paced};
-    use crate::time::SimTime;
+    use crate::testkit::{nodes_through, paced};
 
     /// A fleet's Nodes, all new at once, get their annotation at kube-controller-manager's rate:
     /// 30 at once, then 20 a second.
     #[test]
     fn annotations_wait_for_the_client_after_its_burst() {
-        let mut probe = Probe::new();
-        for i in 0..100 {
-            probe.given_node(&format!("node-{i}"), Vec::new());
-        }
-        let from = probe.log().requests.len();
         let mut ttl = TtlController::default();
-        probe.input::<ClientWake>(|ctx| {
-            for i in 0..100 {
-                ttl.on_node_change(&format!("node-{i}"), ctx);
-            }
-        });
-        let sent: Vec<u64> = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| ttl.on_wake(ctx))[from..]
-            .iter()
-            .map(|(t, _)| *t)
-            .collect();
+        let (probe, sent) = nodes_through(100, &mut ttl, |c, n, ctx| c.on_node_change(n, ctx), |c, ctx| c.on_wake(ctx));
         assert_eq!(sent, paced(0, 100, 30, 20.0));
         assert!(probe.store().nodes.values().all(|n| n.metadata.annotations.contains_key(TTL_ANNOTATION)));
     }
