@@ -337,3 +337,29 @@ fn set_ref(set: &StatefulSet) -> ObjectReference {
         ..ObjectReference::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::Probe;
+    use crate::time::SimTime;
+
+    /// A sync that finds its client's bucket spent (40 requests owed past the burst of 30, as
+    /// after a burst of other work) sends nothing and goes on when the next token comes: the
+    /// claim's POST at 600 ms, the Pod's after it.
+    #[test]
+    fn a_sync_without_a_token_waits_for_it() {
+        let mut probe = Probe::new();
+        let mut sets = StatefulSetController::default();
+        probe.input::<ClientWake>(|ctx| assert!(sets.add(ctx)));
+        sets.client.also(40, probe.now);
+        let from = probe.log().requests.len();
+        let out = probe.input::<ClientWake>(|ctx| sets.on_change(ctx));
+        assert_eq!(out, ["timer +600ms ClientWake"]);
+        let sent = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| sets.on_wake(ctx));
+        let posts: Vec<u64> = sent[from..].iter().filter(|(_, m)| m == "POST").map(|(t, _)| *t).collect();
+        assert_eq!(posts.first(), Some(&600), "{sent:?}");
+        assert_eq!(posts.len(), 2, "the claim, then the Pod: {sent:?}");
+        assert!(probe.store().pods.contains_key(&("default".to_string(), format!("{}-0", sets.sets[0].name))));
+    }
+}
