@@ -111,7 +111,7 @@ impl ReplicaSetController {
             let active = ctx.store().active_pods_of(&rs.uid);
             for left in (active..rs.replicas).rev() {
                 if self.client.is_stopped() || !self.client.admit(ctx, || ClientWake) {
-                    missing += left + 1;
+                    missing += left + 1 - active;
                     break;
                 }
                 let meta = ObjectMeta {
@@ -207,7 +207,10 @@ mod tests {
         let first = probe.input::<ClientWake>(|ctx| rsc.on_change(ctx));
         let (posts, events) = (first.iter().filter(|l| l.starts_with("POST")).count(), probe.log().events.len());
         assert_eq!((posts, events), (15, 15), "a create and its Event take a token each: {first:?}");
+        assert_eq!(probe.log().backlog_at(&ACTOR, SimTime::ZERO), 85, "the creates still to send");
         let sent = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| rsc.on_wake(ctx));
+        let at_50ms = probe.log().backlog_at(&ACTOR, SimTime::ZERO + std::time::Duration::from_millis(50));
+        assert_eq!(at_50ms, 85, "84 creates, and the Event of the one the first wake-up sent");
         let creates: Vec<u64> = sent.iter().map(|(t, _)| *t).collect();
         let want: Vec<u64> = (0..100).map(|i| if i < 15 { 0 } else { (i - 14) * 50 }).collect();
         assert_eq!(creates, want);
