@@ -175,6 +175,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextZoneReviving => {
             "In {1}, Nodes whose kubelet reports again: {0}. Their next status update makes them `Ready`, and the controller takes their taints off."
         }
+        Key::AccountNextZoneWriting => {
+            "The node lifecycle controller has marked Nodes of zone {0} that its client has not written yet (its writes wait for tokens); it says the zone's new state once they are sent."
+        }
         Key::AccountNextZoneTaints => {
             "In {1}, not-Ready Nodes waiting for their `NoExecute` taint: {0}, tainted {2}; the last at about {3}."
         }
@@ -370,11 +373,15 @@ pub(super) fn text(key: Key) -> &'static str {
             "Zone {0}: {1}; {2} Ready, {3} not Ready, {4} with NoExecute; tainting {5}, {6} waiting; Pods: {7} running, {8} terminating."
         }
         Key::ZoneStateNext => "{0} → {1} (next pass)",
+        Key::ZoneStateWriting => "{0} (its pass is writing)",
         Key::ZoneCounts => "{0} Ready · {1} not Ready · {2} NoExecute",
         Key::ZoneQueue => "NoExecute: {0} · {1} waiting",
         Key::ZonePods => "Pods: {0} running · {1} terminating",
         Key::ClientWaiting => {
             "kube-controller-manager · node lifecycle controller's client ({0} requests a second, burst {1}): {2} requests waiting, for {3} s"
+        }
+        Key::ReplicaSetClientWaiting => {
+            "kube-controller-manager · ReplicaSet controller's client ({0} requests a second, burst {1}): {2} requests waiting, for {3} s"
         }
         Key::ClientIdle => {
             "kube-controller-manager · node lifecycle controller's client ({0} requests a second, burst {1}): no request waiting"
@@ -605,6 +612,7 @@ static ZONE_OUTAGE: ChapterText = ChapterText {
             title: "Three healthy zones",
             body: &[
                 "A fleet in three zones of one region: each kubelet registers its Node with `topology.kubernetes.io/region` and `topology.kubernetes.io/zone`, as a cloud provider labels them. A Deployment, `web`, runs one Pod a node, spread over the zones. Change the size with `&nodes=N`, from 3 to 1,000.",
+                "The [[replicaset|ReplicaSet controller]] created those Pods through a client of its own, as every controller of kube-controller-manager has one: 20 requests a second after a burst of 30, its Events included. 150 Pods take 7 s, 1,000 about 50 s, and the line under the drawing shows the creates waiting.",
                 "Every 10 s each kubelet renews its Lease. Every 5 s the [[nlc|node lifecycle controller]] checks every Node and counts each zone's Ready and not-Ready Nodes: all three zones are `Normal`. Each zone has its own tainting queue, a token bucket that lets one node through every 10 s (`--node-eviction-rate` 0.1).",
             ],
         },

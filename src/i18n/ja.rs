@@ -183,6 +183,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextZoneReviving => {
             "{1} で kubelet が再び報告している Node: {0} 台。次のステータス更新で `Ready` になり、コントローラーが taint を外します。"
         }
+        Key::AccountNextZoneWriting => {
+            "ノードライフサイクルコントローラーはゾーン {0} の Node を判定済みですが、クライアントのトークン待ちでまだ書き込んでいません。書き込みが送られると、ゾーンの新しい状態を記録します。"
+        }
         Key::AccountNextZoneTaints => {
             "{1} の Ready でない {0} 台の Node が `NoExecute` の taint を待っています（{2}）。最後は {3} ごろです。"
         }
@@ -382,11 +385,15 @@ pub(super) fn text(key: Key) -> &'static str {
             "ゾーン {0}: {1}。Ready {2} 台、Ready でない {3} 台、NoExecute 付き {4} 台。taint 付けは{5}、待ち {6} 台。Pod: 実行中 {7}、終了中 {8}。"
         }
         Key::ZoneStateNext => "{0} → {1}（次の確認で）",
+        Key::ZoneStateWriting => "{0}（確認の書き込み中）",
         Key::ZoneCounts => "Ready {0} · Ready でない {1} · NoExecute {2}",
         Key::ZoneQueue => "NoExecute: {0} · 待ち {1} 台",
         Key::ZonePods => "Pod: 実行中 {0} · 終了中 {1}",
         Key::ClientWaiting => {
             "kube-controller-manager · ノードライフサイクルコントローラーのクライアント (毎秒 {0} リクエスト、バースト {1}): {2} リクエストが待機中、{3} 秒前から"
+        }
+        Key::ReplicaSetClientWaiting => {
+            "kube-controller-manager · ReplicaSet コントローラーのクライアント (毎秒 {0} リクエスト、バースト {1}): {2} リクエストが待機中、{3} 秒前から"
         }
         Key::ClientIdle => {
             "kube-controller-manager · ノードライフサイクルコントローラーのクライアント (毎秒 {0} リクエスト、バースト {1}): 待機中のリクエストなし"
@@ -618,6 +625,7 @@ static ZONE_OUTAGE: ChapterText = ChapterText {
             title: "健全な 3 つのゾーン",
             body: &[
                 "1 つのリージョンの 3 つのゾーンに広がるフリートです。各 kubelet はクラウドプロバイダーと同じく `topology.kubernetes.io/region` と `topology.kubernetes.io/zone` のラベル付きで Node を登録します。Deployment `web` は Node 1 台につき Pod 1 つを、ゾーンに分散して動かしています。台数は `&nodes=N` で 3 から 1,000 まで変えられます。",
+                "これらの Pod は [[replicaset|ReplicaSet コントローラー]]が自分専用のクライアントで作成しました。kube-controller-manager のコントローラーはそれぞれ自分のクライアントを持ち、バースト 30 のあとは毎秒 20 リクエストです (Event も含みます)。Pod 150 個で 7 秒、1,000 個で約 50 秒かかり、図の下の行に待機中の作成リクエストが表示されます。",
                 "各 kubelet は 10 秒ごとに Lease を更新します。[[nlc|ノードライフサイクルコントローラー]]は 5 秒ごとにすべての Node を調べ、ゾーンごとに Ready とそうでない Node を数えます。3 つのゾーンはどれも `Normal` です。ゾーンごとに taint 付けのキューがあり、10 秒に 1 台だけ通すトークンバケットになっています (`--node-eviction-rate` 0.1)。",
             ],
         },

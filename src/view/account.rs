@@ -454,7 +454,7 @@ struct ZoneNow {
 /// zone states as it logged them, and the rules (grace period, the zone's tainting rate, the
 /// Pods' `tolerationSeconds`, master disruption mode).
 fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) -> Vec<String> {
-    use crate::view::fleet::{ControllerLines, ZoneLog, next_state, rate_text};
+    use crate::view::fleet::{ControllerLines, Lag, ZoneLog, rate_text};
     let now_us = now.wall().0;
     let grace = timeline.config().profile.node_monitor_grace_period();
     let machines = now.machines();
@@ -496,6 +496,7 @@ fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: 
         }
     }
     let states = ZoneLog::at(timeline.log(), &ControllerLines::default(), t);
+    let writing = Lag::writing(timeline.log(), t);
     let mut next = Vec::new();
     if states.master {
         next.push(lang.text(Key::AccountNextMaster).to_string());
@@ -508,8 +509,10 @@ fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: 
             ));
         }
         let state = states.state(zone, z.ready, z.not_ready);
-        if let Some(to) = next_state(state, z.ready, z.not_ready) {
-            next.push(lang.fill(Key::AccountNextZoneState, &[zone, to.as_str()]));
+        match Lag::of(state, z.ready, z.not_ready, writing) {
+            Lag::NextPass(to) => next.push(lang.fill(Key::AccountNextZoneState, &[zone, to.as_str()])),
+            Lag::Writing => next.push(lang.fill(Key::AccountNextZoneWriting, &[zone])),
+            Lag::None => {}
         }
         if z.reviving > 0 {
             next.push(lang.fill(Key::AccountNextZoneReviving, &[&z.reviving.to_string(), zone]));

@@ -12,7 +12,7 @@ use crate::sim::machine::ZONE_LABEL;
 use crate::sim::objects::Object;
 use crate::sim::{Log, SimTime, ZoneState};
 
-use super::fleet::{Fleet, ZoneLog, next_state, rate_text, state_text};
+use super::fleet::{Fleet, ZoneLog, rate_text};
 use super::html::escape;
 
 /// Samples over the timeline.
@@ -401,15 +401,12 @@ pub fn point_text(chart: &ZoneChart, lang: Lang, p: Point) -> String {
     let Some(s) = chart.zones.get(p.zone) else { return String::new() };
     let i = p.sample.min(s.running.len().saturating_sub(1));
     let get = |v: &Vec<u32>| v.get(i).copied().unwrap_or(0).to_string();
-    let count = |v: &Vec<u32>| v.get(i).copied().unwrap_or(0) as usize;
-    let state = s.state.get(i).copied().unwrap_or(ZoneState::Initial);
-    let state = state_text(lang, state, next_state(state, count(&s.ready), count(&s.not_ready)));
     lang.fill(
         Key::ChartPoint,
         &[
             &chart.time_of(i).clock_label(),
             &s.zone,
-            &state,
+            s.state.get(i).copied().unwrap_or(ZoneState::Initial).as_str(),
             &get(&s.ready),
             &get(&s.not_ready),
             &get(&s.no_execute),

@@ -36,7 +36,9 @@ pub mod record;
 pub mod scenario;
 // 3. the API server: store and admission
 mod apiserver;
-// 4. the context components act through, and the event recorders they write with
+// 4. the context components act through, the event recorders they write with, and their
+//    rate-limited clients
+mod client;
 mod ctx;
 mod events;
 #[cfg(test)]

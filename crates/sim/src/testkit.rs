@@ -19,6 +19,8 @@ pub(crate) struct Probe {
     log: Log,
     rng: Rng,
     bus: Bus,
+    /// When the timers the last input asked for are due.
+    timers: Vec<SimTime>,
 }
 
 impl Probe {
@@ -29,6 +31,7 @@ impl Probe {
             log: Log::default(),
             rng: Rng::new(1),
             bus: Bus::default(),
+            timers: Vec::new(),
         }
     }
 
@@ -40,7 +43,8 @@ impl Probe {
         let mut ctx =
             Ctx::new(self.now, WallTime(0), Profile::V1_34, &mut self.rng, &mut self.api, &mut self.log, &mut self.bus);
         f(&mut ctx);
-        let timers = ctx.finish();
+        let timers: Vec<_> = ctx.finish().into_iter().collect();
+        self.timers = timers.iter().map(|(at, _, _)| *at).collect();
         let mut out: Vec<String> = self
             .log
             .requests
@@ -59,6 +63,21 @@ impl Probe {
             format!("timer +{} {timer:?}", format_go_duration(delay))
         }));
         out
+    }
+
+    /// Moves the clock to each timer the component asks for, up to `until`, and hands it `wake`
+    /// then, until it asks for none (a rate-limited client's wake-ups). Returns when each request
+    /// since the start was sent, in milliseconds, with its method.
+    pub(crate) fn run_timers<T: std::fmt::Debug>(
+        &mut self,
+        until: SimTime,
+        mut wake: impl FnMut(&mut Ctx<'_, T>),
+    ) -> Vec<(u64, String)> {
+        while let Some(next) = self.timers.iter().copied().filter(|t| *t <= until).min() {
+            self.now = next;
+            self.input::<T>(&mut wake);
+        }
+        self.log.requests.iter().map(|r| (r.t.as_millis(), r.method.as_str().to_string())).collect()
     }
 
     /// The log lines written since the first `from` (`journalctl`'s view of a component).
@@ -98,6 +117,33 @@ impl Probe {
         self.given(ApiOp::CreateNode(Node::new(name)));
         self.given(ApiOp::PatchNodeTaints { name: name.into(), taints });
     }
+}
+
+/// `n` new Nodes, `node-0` … each handed at once to a controller keyed by Node name; its
+/// client's wake-ups then run until it asks for none. Returns the probe and when each of the
+/// controller's requests was sent (ms).
+pub(crate) fn nodes_through<C, T: std::fmt::Debug>(
+    n: usize,
+    controller: &mut C,
+    change: impl Fn(&mut C, &str, &mut Ctx<'_, T>),
+    wake: impl Fn(&mut C, &mut Ctx<'_, T>),
+) -> (Probe, Vec<u64>) {
+    let mut probe = Probe::new();
+    let names: Vec<String> = (0..n).map(|i| format!("node-{i}")).collect();
+    for name in &names {
+        probe.given_node(name, Vec::new());
+    }
+    let from = probe.log().requests.len();
+    probe.input::<T>(|ctx| names.iter().for_each(|name| change(controller, name, ctx)));
+    let sent = probe.run_timers::<T>(SimTime::MAX, |ctx| wake(controller, ctx));
+    let times = sent[from..].iter().map(|(t, _)| *t).collect();
+    (probe, times)
+}
+
+/// The times (ms) a client at `qps` with a full bucket of `burst` sends `n` requests asked for
+/// at `t0`: the burst at once, then one each `1/qps` s.
+pub(crate) fn paced(t0: u64, n: usize, burst: usize, qps: f64) -> Vec<u64> {
+    (0..n).map(|i| if i < burst { t0 } else { t0 + ((i + 1 - burst) as f64 * 1000.0 / qps).round() as u64 }).collect()
 }
 
 /// Whether output lines match the expected ones, where a `*` in an expected line stands for any

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::action::{Action, ActionKind, Refusal, Target, split_pod, split_taint_target, split_zone_count};
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
+use super::client::ClientWake;
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
 use super::controllers::daemonset::DaemonSetController;
 use super::controllers::disruption::{DisruptionController, DisruptionTimer};
@@ -95,6 +96,22 @@ fn no_timer(timer: NoTimer) -> Timer {
     match timer {}
 }
 
+/// The components whose only timer is their client's wake-up ([`ClientWake`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Waker {
+    Ttl,
+    NodeIpam,
+    GarbageCollector,
+    ReplicaSet,
+    DaemonSet,
+    StatefulSet,
+}
+
+/// The address of a component's wake-up timer.
+fn wake(waker: Waker) -> impl Fn(ClientWake) -> Timer {
+    move |ClientWake| Timer::ClientWake(waker)
+}
+
 /// Something that happens at a set time: a component's own timer, addressed to it, or the
 /// router's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +134,8 @@ enum Timer {
     PersistentVolume(Box<PersistentVolumeTimer>),
     /// The disruption controller's recheck of a budget.
     Disruption(DisruptionTimer),
+    /// A component's client has a token again.
+    ClientWake(Waker),
     /// Informers deliver changes: controllers and kubelets reconcile.
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
@@ -212,7 +231,7 @@ impl World {
             core,
             machines: built,
             nlc: NodeLifecycle::default(),
-            ttl: TtlController,
+            ttl: TtlController::default(),
             ipam: NodeIpam::default(),
             scheduler: Scheduler::default(),
             eviction: TaintEviction::default(),
@@ -221,7 +240,7 @@ impl World {
             disruption: DisruptionController::default(),
             kubectl: kubectl::Kubectl::default(),
             podgc: PodGc::default(),
-            gc: GarbageCollector,
+            gc: GarbageCollector::default(),
             statefulsets: StatefulSetController::default(),
             attach_detach: AttachDetach::default(),
             persistent_volumes: PersistentVolumeController::new(seed),
@@ -322,6 +341,7 @@ impl World {
                 let ad = &mut self.attach_detach;
                 self.core.with(log, Timer::AttachDetach, |ctx| ad.on_timer(timer, ctx));
             }
+            Timer::ClientWake(waker) => self.wake(waker, log),
             Timer::Reconcile => {
                 self.core.bus.reconcile_pending = false;
                 self.reconcile(log);
@@ -330,6 +350,37 @@ impl World {
                 self.core.bus.dirty_pods = true;
                 self.core.bus.resync = true;
                 self.reconcile(log);
+            }
+        }
+    }
+
+    /// A component's client has a token again: it goes on with its work.
+    fn wake(&mut self, waker: Waker, log: &mut Log) {
+        let w = wake(waker);
+        match waker {
+            Waker::Ttl => {
+                let ttl = &mut self.ttl;
+                self.core.with(log, w, |ctx| ttl.on_wake(ctx));
+            }
+            Waker::NodeIpam => {
+                let ipam = &mut self.ipam;
+                self.core.with(log, w, |ctx| ipam.on_wake(ctx));
+            }
+            Waker::GarbageCollector => {
+                let gc = &mut self.gc;
+                self.core.with(log, w, |ctx| gc.on_wake(ctx));
+            }
+            Waker::ReplicaSet => {
+                let replicasets = &mut self.replicasets;
+                self.core.with(log, w, |ctx| replicasets.on_wake(ctx));
+            }
+            Waker::DaemonSet => {
+                let daemonsets = &mut self.daemonsets;
+                self.core.with(log, w, |ctx| daemonsets.on_wake(ctx));
+            }
+            Waker::StatefulSet => {
+                let statefulsets = &mut self.statefulsets;
+                self.core.with(log, w, |ctx| statefulsets.on_wake(ctx));
             }
         }
     }
@@ -345,10 +396,10 @@ impl World {
         for name in nodes.keys() {
             let (nlc, ttl, ipam) = (&mut self.nlc, &mut self.ttl, &mut self.ipam);
             self.core.with(log, Timer::NodeLifecycle, |ctx| nlc.on_node_change(name, ctx));
-            self.core.with(log, no_timer, |ctx| ttl.on_node_change(name, ctx));
-            self.core.with(log, no_timer, |ctx| ipam.on_node_change(name, ctx));
+            self.core.with(log, wake(Waker::Ttl), |ctx| ttl.on_node_change(name, ctx));
+            self.core.with(log, wake(Waker::NodeIpam), |ctx| ipam.on_node_change(name, ctx));
             let gc = &mut self.gc;
-            self.core.with(log, no_timer, |ctx| gc.on_node_change(name, ctx));
+            self.core.with(log, wake(Waker::GarbageCollector), |ctx| gc.on_node_change(name, ctx));
         }
         if pods_changed || !nodes.is_empty() {
             let eviction = &mut self.eviction;
@@ -358,11 +409,11 @@ impl World {
             // The ReplicaSet controller watches Pods only.
             if pods_changed {
                 let replicasets = &mut self.replicasets;
-                self.core.with(log, no_timer, |ctx| replicasets.on_change(ctx));
+                self.core.with(log, wake(Waker::ReplicaSet), |ctx| replicasets.on_change(ctx));
                 let disruption = &mut self.disruption;
                 self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
                 let statefulsets = &mut self.statefulsets;
-                self.core.with(log, no_timer, |ctx| statefulsets.on_change(ctx));
+                self.core.with(log, wake(Waker::StatefulSet), |ctx| statefulsets.on_change(ctx));
                 if !self.statefulsets.sets.is_empty() {
                     let volumes = &mut self.persistent_volumes;
                     self.core.with(log, persistent_volume_timer, |ctx| volumes.on_change(ctx));
@@ -371,7 +422,7 @@ impl World {
             // The DaemonSet controller watches Nodes and Pods.
             if self.daemonsets.exists() {
                 let daemonsets = &mut self.daemonsets;
-                self.core.with(log, no_timer, |ctx| daemonsets.on_change(ctx));
+                self.core.with(log, wake(Waker::DaemonSet), |ctx| daemonsets.on_change(ctx));
             }
             // Only StatefulSet Pods have volumes to attach.
             if !self.statefulsets.sets.is_empty() {
@@ -555,14 +606,14 @@ impl World {
             }
             ActionKind::CreateDaemonSet => {
                 let daemonsets = &mut self.daemonsets;
-                self.core.with(log, no_timer, |ctx| {
+                self.core.with(log, wake(Waker::DaemonSet), |ctx| {
                     daemonsets.create(ctx);
                     daemonsets.on_change(ctx);
                 });
             }
             ActionKind::CreateStatefulSet => {
                 let sets = &mut self.statefulsets;
-                let added = self.core.with(log, no_timer, |ctx| {
+                let added = self.core.with(log, wake(Waker::StatefulSet), |ctx| {
                     let added = sets.add(ctx);
                     if added {
                         sets.on_change(ctx);

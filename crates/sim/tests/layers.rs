@@ -36,6 +36,8 @@ const LAYERS: &[&str] = &[
     "events",
     // driving one component alone (unit tests)
     "testkit",
+    // the components' rate-limited clients
+    "client",
     // the components
     "controllers",
     "kubectl",

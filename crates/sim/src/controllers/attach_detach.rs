@@ -15,13 +15,19 @@
 //! A Pod's volumes come from its spec (`persistentVolumeClaim.claimName`, as the desired state of
 //! world populator reads them): each is the PersistentVolume its claim is bound to
 //! (`spec.volumeName`), and a claim not bound yet gives nothing to attach.
+//!
+//! The controller's client is its own (`ClientOrDie("attachdetach-controller")`, 20 requests a
+//! second, burst 30, its Events through it): a pass that finds no token for a detach (its status
+//! PATCH and DELETE, sent together), an attach or a status write leaves it, and the rest of the
+//! pass, to the pass when the next token has come.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::{ApiOp, TAINT_OUT_OF_SERVICE};
+use crate::client::Throttled;
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source, pod_ref};
+use crate::events::{Recorder, pod_ref};
 use crate::objects::{AttachedVolume, Node, Object, Pod, VolumeAttachment};
 use crate::record::Actor;
 use crate::time::{SimTime, millis, secs};
@@ -63,9 +69,12 @@ pub(crate) struct AttachDetach {
     /// When the next pass is queued.
     pass_at: Option<SimTime>,
     recorder: Recorder,
+    client: Throttled,
 }
 
 const ACTOR: Actor = Actor::AttachDetachController;
+/// The Events' source component.
+const COMPONENT: &str = "attachdetach-controller";
 
 /// The volume a Pod needs (the simulation's Pods name one claim at most).
 fn volume_of<'s>(store: &'s crate::apiserver::ApiServer, pod: &'s Pod) -> Option<&'s str> {
@@ -103,8 +112,10 @@ impl AttachDetach {
                 if self.pass_at == Some(ctx.now) {
                     self.pass_at = None;
                 }
+                self.client.woken(ctx.now);
                 self.reconcile(ctx);
                 self.update_node_statuses(ctx);
+                self.client.write_events(&mut self.recorder, ctx, COMPONENT, || AttachDetachTimer::Reconcile);
             }
             AttachDetachTimer::Attacher(name) => {
                 let Some(va) = ctx.store().volume_attachments.get(&name).cloned() else { return };
@@ -132,13 +143,15 @@ impl AttachDetach {
                 let store = ctx.store();
                 let pod = store.pods_on(&node).find(|p| volume_of(store, p) == Some(pv.as_str())).cloned();
                 if let Some(pod) = pod {
-                    self.recorder.event(
+                    self.client.event(
+                        &mut self.recorder,
                         ctx,
-                        Source::Controller("attachdetach-controller"),
+                        COMPONENT,
                         pod_ref(&pod, None),
                         "Normal",
                         "SuccessfulAttachVolume",
                         format!("AttachVolume.Attach succeeded for volume \"{pv}\" "),
+                        || AttachDetachTimer::Reconcile,
                     );
                 }
             }
@@ -151,6 +164,9 @@ impl AttachDetach {
         let dirty: Vec<String> =
             self.attached.iter().filter(|(_, (_, dirty))| *dirty).map(|(node, _)| node.clone()).collect();
         for node in dirty {
+            if self.client.is_stopped() || !self.client.admit(ctx, || AttachDetachTimer::Reconcile) {
+                return;
+            }
             if let Some((_, d)) = self.attached.get_mut(&node) {
                 *d = false;
             }
@@ -209,6 +225,10 @@ impl AttachDetach {
                 node_obj.as_ref().is_some_and(|n| n.spec.taints.iter().any(|t| t.key == TAINT_OUT_OF_SERVICE));
             let forced = now >= since + MAX_WAIT_FOR_UNMOUNT;
             if healthy || node_obj.is_none() || out_of_service || forced {
+                if self.client.is_stopped() || !self.client.admit(ctx, || AttachDetachTimer::Reconcile) {
+                    break;
+                }
+                self.client.also(1, now);
                 self.detach(va, healthy || node_obj.is_none(), forced, ctx);
             } else {
                 let due = since + MAX_WAIT_FOR_UNMOUNT;
@@ -230,18 +250,23 @@ impl AttachDetach {
                 if self.warned.add(pod_uid.clone())
                     && let Some(pod) = ctx.store().pod_by_uid(&pod_uid).cloned()
                 {
-                    self.recorder.event(
+                    self.client.event(
+                        &mut self.recorder,
                         ctx,
-                        Source::Controller("attachdetach-controller"),
+                        COMPONENT,
                         pod_ref(&pod, None),
                         "Warning",
                         "FailedAttachVolume",
                         format!(
                             "Multi-Attach error for volume \"{pv}\" Volume is already exclusively attached to one node and can't be attached to another"
                         ),
+                        || AttachDetachTimer::Reconcile,
                     );
                 }
                 continue;
+            }
+            if self.client.is_stopped() || !self.client.admit(ctx, || AttachDetachTimer::Reconcile) {
+                break;
             }
             let name = format!("csi-{}", ctx.rng.hex(64));
             let va = VolumeAttachment::new(&name, ATTACHER, &pv, &node);

@@ -1,10 +1,13 @@
 //! The DaemonSet controller (`pkg/controller/daemon`): one Pod per node, pinned to it by a
 //! required node affinity on `metadata.name` and placed by the scheduler, tolerating what
-//! `AddOrUpdateDaemonPodTolerations` adds; and the DaemonSet's status.
+//! `AddOrUpdateDaemonPodTolerations` adds; and the DaemonSet's status. Its client is its own
+//! (`ClientOrDie("daemon-set-controller")`, 20 requests a second, burst 30, its Events through
+//! it): a sync stops at the first request without a token and goes on when the next comes.
 
 use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_UNREACHABLE, controller_ref};
+use crate::client::{ClientWake, Throttled};
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source};
+use crate::events::Recorder;
 use crate::objects::Text;
 use crate::objects::{
     DaemonSet, DaemonSetSpec, DaemonSetStatus, LabelSelector, Object, ObjectMeta, ObjectReference, PodTemplateSpec,
@@ -19,12 +22,15 @@ pub(crate) const DAEMONSET_NAME: &str = "node-agent";
 pub(crate) const DAEMONSET_NAMESPACE: &str = "kube-system";
 
 const ACTOR: Actor = Actor::DaemonSetController;
+/// The Events' source component.
+const COMPONENT: &str = "daemonset-controller";
 
 /// The controller's state: the DaemonSet it manages, once created.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DaemonSetController {
     uid: Option<String>,
     recorder: Recorder,
+    client: Throttled,
 }
 
 fn labels() -> std::collections::BTreeMap<String, String> {
@@ -88,11 +94,19 @@ impl DaemonSetController {
         }
     }
 
-    /// Input: Nodes or Pods changed: a Pod for every node that has none, then the status.
-    pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+    /// Input: the client has a token again: the sync goes on.
+    pub(crate) fn on_wake(&mut self, ctx: &mut Ctx<'_, ClientWake>) {
+        if self.client.woken(ctx.now) {
+            self.on_change(ctx);
+        }
+    }
+
+    /// Input: Nodes or Pods changed: a Pod for every node that has none, then the status, each
+    /// request when the client has a token for it.
+    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, ClientWake>) {
         let Some(uid) = self.uid.clone() else { return };
         let nodes: Vec<Text> = ctx.store().nodes.keys().cloned().collect();
-        let owned = |ctx: &Ctx<'_, T>| -> Vec<std::sync::Arc<crate::objects::Pod>> {
+        let owned = |ctx: &Ctx<'_, ClientWake>| -> Vec<std::sync::Arc<crate::objects::Pod>> {
             ctx.store()
                 .pods
                 .values()
@@ -101,10 +115,15 @@ impl DaemonSetController {
                 .collect()
         };
         let pods = owned(ctx);
+        let mut missing = nodes.iter().filter(|n| !pods.iter().any(|p| p.pinned_node() == Some(n.as_str()))).count();
         for node in &nodes {
             if pods.iter().any(|p| p.pinned_node() == Some(node.as_str())) {
                 continue;
             }
+            if self.client.is_stopped() || !self.client.admit(ctx, || ClientWake) {
+                break;
+            }
+            missing -= 1;
             let meta = ObjectMeta {
                 generate_name: format!("{DAEMONSET_NAME}-").into(),
                 namespace: DAEMONSET_NAMESPACE.into(),
@@ -123,21 +142,32 @@ impl DaemonSetController {
                     api_version: "apps/v1".into(),
                     ..ObjectReference::default()
                 };
-                self.recorder.event(
+                self.client.event(
+                    &mut self.recorder,
                     ctx,
-                    Source::Controller("daemonset-controller"),
+                    COMPONENT,
                     reference,
                     "Normal",
                     "SuccessfulCreate",
                     format!("Created pod: {}", created.metadata.name),
+                    || ClientWake,
                 );
             }
         }
-        self.update_status(&owned(ctx), nodes.len() as i32, ctx);
+        if missing == 0 {
+            self.update_status(&owned(ctx), nodes.len() as i32, ctx);
+        }
+        self.client.write_events(&mut self.recorder, ctx, COMPONENT, || ClientWake);
+        self.client.note(ACTOR, missing as u32, ctx);
     }
 
     /// `updateDaemonSetStatus`.
-    fn update_status<T>(&mut self, pods: &[std::sync::Arc<crate::objects::Pod>], desired: i32, ctx: &mut Ctx<'_, T>) {
+    fn update_status(
+        &mut self,
+        pods: &[std::sync::Arc<crate::objects::Pod>],
+        desired: i32,
+        ctx: &mut Ctx<'_, ClientWake>,
+    ) {
         let Some(ds) = ctx.store().daemonsets.get(&(DAEMONSET_NAMESPACE.into(), DAEMONSET_NAME.into())).cloned() else {
             return;
         };
@@ -157,8 +187,46 @@ impl DaemonSetController {
         if status == ds.status {
             return;
         }
+        if !self.client.admit(ctx, || ClientWake) {
+            return;
+        }
         let mut next = DaemonSet::clone(&ds);
         next.status = status;
         ctx.call(ACTOR, None, ApiOp::UpdateDaemonSetStatus(next));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{Probe, paced};
+    use crate::time::SimTime;
+
+    /// A DaemonSet applied to 60 Nodes: its creates and their Events share the burst of 30,
+    /// then a create goes every 50 ms; the status is written once every Pod is there.
+    #[test]
+    fn creates_wait_for_the_client_after_its_burst() {
+        let mut probe = Probe::new();
+        for i in 0..60 {
+            probe.given_node(&format!("node-{i}"), Vec::new());
+        }
+        let mut ds = DaemonSetController::default();
+        probe.input::<ClientWake>(|ctx| {
+            ds.create(ctx);
+            ds.on_change(ctx);
+        });
+        let sent = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| ds.on_wake(ctx));
+        let posts: Vec<u64> = probe
+            .log()
+            .requests
+            .iter()
+            .filter(|r| r.actor == ACTOR && r.path.ends_with("/pods"))
+            .map(|r| r.t.as_millis())
+            .collect();
+        // 15 creates and their 15 Events at once, then one create every 50 ms, the status after.
+        let want: Vec<u64> = paced(0, 76, 30, 20.0)[15..].to_vec();
+        assert_eq!(posts, want[..60]);
+        let status = sent.iter().rev().find(|(_, m)| m == "PUT").expect("the status written");
+        assert_eq!(status.0, want[60]);
     }
 }

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
+use crate::client::{Keys, Throttled};
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source, pod_ref};
+use crate::events::{Recorder, pod_ref};
 use crate::objects::{
     IntOrPercent, ObjectReference, PdbStatus, Pod, PodDisruptionBudget, Time, set_disruption_allowed,
 };
@@ -23,20 +24,29 @@ pub(crate) const DELETION_TIMEOUT: Duration = Duration::from_secs(120);
 
 const ACTOR: Actor = Actor::DisruptionController;
 
-/// The controller's timer: a budget queued again (`enqueuePdbForRecheck`).
+/// The controller's timers: a budget queued again (`enqueuePdbForRecheck`), and its client's
+/// token come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DisruptionTimer {
     Recheck,
+    Client,
 }
 
+/// The Events' source component.
+const COMPONENT: &str = "controllermanager";
+
 /// The controller's state: the scale of each workload controller it can read (by uid), the
-/// budgets queued for a recheck and when, and its event recorder.
+/// budgets queued for a recheck and when, its event recorder, and its client (its own:
+/// `ClientOrDie("disruption-controller")`, 20 requests a second, burst 30, its Events through it).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DisruptionController {
     scales: VecMap<String, i32>,
     /// At most one recheck a budget, the earliest asked for (the work queue keeps one entry a key).
     rechecks: VecMap<(String, String), SimTime>,
     recorder: Recorder,
+    client: Throttled,
+    /// The budgets (`namespace/name`) whose status write waits for the client's next token.
+    waiting: Keys,
 }
 
 /// A budget's numbers (`getExpectedPodCount`, `countHealthyPods`): expected, desired healthy,
@@ -68,18 +78,33 @@ impl DisruptionController {
     pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, DisruptionTimer>) {
         let pdbs: Vec<Arc<PodDisruptionBudget>> = ctx.store().pdbs.values().cloned().collect();
         for pdb in pdbs {
-            self.sync(&pdb, ctx);
+            self.sync(&pdb, true, ctx);
         }
     }
 
-    /// Input: a recheck is due: `sync` the budgets whose time has come.
-    pub(crate) fn on_timer(&mut self, _: DisruptionTimer, ctx: &mut Ctx<'_, DisruptionTimer>) {
+    /// Input: a recheck is due: `sync` the budgets whose time has come; or the client has a
+    /// token again: the budgets whose status write waited for it are synced again.
+    pub(crate) fn on_timer(&mut self, timer: DisruptionTimer, ctx: &mut Ctx<'_, DisruptionTimer>) {
+        if timer == DisruptionTimer::Client {
+            if self.client.woken(ctx.now) {
+                let keys: Vec<String> = std::iter::from_fn(|| self.waiting.pop()).collect();
+                for key in keys {
+                    let Some((namespace, name)) = key.split_once('/') else { continue };
+                    if let Some(pdb) = ctx.store().pdbs.get(&(namespace.to_string(), name.to_string())).cloned() {
+                        // The sync goes on where it waited: its Events are recorded already.
+                        self.sync(&pdb, false, ctx);
+                    }
+                }
+                self.client.write_events(&mut self.recorder, ctx, COMPONENT, || DisruptionTimer::Client);
+            }
+            return;
+        }
         let due: Vec<(String, String)> =
             self.rechecks.iter().filter(|(_, at)| **at <= ctx.now).map(|(k, _)| k.clone()).collect();
         for key in due {
             self.rechecks.remove(&key);
             if let Some(pdb) = ctx.store().pdbs.get(&key).cloned() {
-                self.sync(&pdb, ctx);
+                self.sync(&pdb, true, ctx);
             }
         }
     }
@@ -96,7 +121,9 @@ impl DisruptionController {
         ctx.at(when, DisruptionTimer::Recheck);
     }
 
-    fn sync(&mut self, pdb: &PodDisruptionBudget, ctx: &mut Ctx<'_, DisruptionTimer>) {
+    /// `sync`; `events`: whether it records its Events (not when it goes on after waiting for
+    /// the client, having recorded them before it waited).
+    fn sync(&mut self, pdb: &PodDisruptionBudget, events: bool, ctx: &mut Ctx<'_, DisruptionTimer>) {
         let now = Time::at(ctx.wall());
         let pods: Vec<Arc<Pod>> = ctx
             .store()
@@ -105,7 +132,7 @@ impl DisruptionController {
             .filter(|p| p.metadata.namespace == pdb.metadata.namespace && pdb.spec.selector.matches(&p.metadata.labels))
             .cloned()
             .collect();
-        if pods.is_empty() {
+        if pods.is_empty() && events {
             let reference = ObjectReference {
                 kind: "PodDisruptionBudget".into(),
                 namespace: pdb.metadata.namespace.clone(),
@@ -115,13 +142,15 @@ impl DisruptionController {
                 resource_version: pdb.metadata.resource_version.to_string(),
                 ..ObjectReference::default()
             };
-            self.recorder.event(
+            self.client.event(
+                &mut self.recorder,
                 ctx,
-                Source::Controller("controllermanager"),
+                COMPONENT,
                 reference,
                 "Normal",
                 "NoPods",
                 "No matching pods found".into(),
+                || DisruptionTimer::Client,
             );
         }
         // Each controller's scale, counted once.
@@ -149,19 +178,24 @@ impl DisruptionController {
             let Some(at) = pdb.status.disrupted_pods.get(&*pod.metadata.name) else { continue };
             let expected = at.0 + DELETION_TIMEOUT;
             if expected <= wall {
+                if !events {
+                    continue;
+                }
                 // Sic: the source passes the budget's namespace twice.
                 let message = format!(
                     "Pod was expected by PDB {ns}/{ns} to be deleted but it wasn't",
                     ns = pdb.metadata.namespace
                 );
                 let reference = pod_ref(pod, None);
-                self.recorder.event(
+                self.client.event(
+                    &mut self.recorder,
                     ctx,
-                    Source::Controller("controllermanager"),
+                    COMPONENT,
                     reference,
                     "Warning",
                     "NotDeleted",
                     message,
+                    || DisruptionTimer::Client,
                 );
             } else {
                 recheck = Some(recheck.map_or(expected, |r| r.min(expected)));
@@ -186,6 +220,10 @@ impl DisruptionController {
         };
         set_disruption_allowed(&mut status, allowed > 0, pdb.metadata.generation, now);
         if status != pdb.status {
+            if !self.client.admit(ctx, || DisruptionTimer::Client) {
+                self.waiting.add(&format!("{}/{}", pdb.metadata.namespace, pdb.metadata.name));
+                return;
+            }
             let mut next = pdb.clone();
             next.status = status;
             if ctx.call(ACTOR, None, ApiOp::UpdatePdbStatus(next)).ok().is_none() {
@@ -290,5 +328,35 @@ mod tests {
         assert_eq!(budget_numbers(&spec(None, Some(Int(1))), 4, Some(4)), Some((4, 3)));
         assert_eq!(budget_numbers(&spec(None, Some(Percent(30))), 4, Some(4)), Some((4, 2)));
         assert_eq!(budget_numbers(&spec(None, Some(Int(9))), 4, Some(4)), Some((4, 0)));
+    }
+}
+
+#[cfg(test)]
+mod client_tests {
+    use super::*;
+    use crate::objects::{LabelSelector, PdbSpec};
+    use crate::testkit::Probe;
+
+    /// Forty budgets that select no Pod: each sync records `NoPods` and writes the status, a
+    /// token each; past the burst of 30 the writes wait and go one every 50 ms, the Events that
+    /// waited after them.
+    #[test]
+    fn status_writes_wait_for_the_client_after_its_burst() {
+        let mut probe = Probe::new();
+        for i in 0..40 {
+            let selector = LabelSelector { match_labels: [("app".to_string(), format!("none-{i}"))].into() };
+            let spec = PdbSpec { min_available: None, selector, max_unavailable: None };
+            probe.given(ApiOp::Create(PodDisruptionBudget::new("default", &format!("pdb-{i}"), spec).into()));
+        }
+        let from = probe.log().requests.len();
+        let mut dc = DisruptionController::default();
+        probe.input::<DisruptionTimer>(|ctx| dc.on_change(ctx));
+        let sent = probe.run_timers::<DisruptionTimer>(SimTime::MAX, |ctx| dc.on_timer(DisruptionTimer::Client, ctx));
+        let writes: Vec<u64> = sent[from..].iter().map(|(t, _)| *t).collect();
+        let want: Vec<u64> = (0..40).map(|i| if i < 15 { 0 } else { (i - 14) * 50 }).collect();
+        assert_eq!(writes, want);
+        assert!(probe.store().pdbs.values().all(|p| p.status.observed_generation == p.metadata.generation));
+        let events = probe.log().events.iter().filter(|e| e.t.as_millis() > 1_250).count();
+        assert_eq!(events, 25, "the 25 Events that waited follow the last write, one each");
     }
 }

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
+use crate::client::Throttled;
 use crate::controllers::attach_detach::ATTACHER;
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
@@ -52,6 +53,8 @@ pub(crate) const BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 pub(crate) enum PersistentVolumeTimer {
     /// The external-provisioner's CreateVolume call for the claim `(namespace, name)` returned.
     Provisioned(String, String),
+    /// The controller's client has a token again.
+    Client,
 }
 
 /// How long the CSI driver's CreateVolume takes for a claim (a GCE persistent disk: 2 to 6 s,
@@ -77,6 +80,9 @@ pub(crate) struct PersistentVolumeController {
     provisioning: VecMap<String, ()>,
     recorder: Recorder,
     provisioner: Recorder,
+    /// The controller's client (`ClientOrDie("persistent-volume-binder")`, 20 requests a second,
+    /// burst 30): a claim is synced when a token is there, its writes and Events taking theirs.
+    client: Throttled,
 }
 
 impl PersistentVolumeController {
@@ -88,6 +94,7 @@ impl PersistentVolumeController {
             provisioning: VecMap::default(),
             recorder: Recorder::default(),
             provisioner: Recorder::default(),
+            client: Throttled::default(),
         }
     }
 
@@ -107,6 +114,9 @@ impl PersistentVolumeController {
                 return;
             }
             for claim in pending {
+                if !self.client.ready(ctx, || PersistentVolumeTimer::Client) {
+                    return;
+                }
                 let first = !self.synced.contains_key(&key(&claim));
                 self.synced.insert(key(&claim), claim.metadata.resource_version);
                 self.sync_claim(ctx, &claim, first);
@@ -120,6 +130,11 @@ impl PersistentVolumeController {
     /// Input: one of the controller's timers.
     pub(crate) fn on_timer(&mut self, timer: PersistentVolumeTimer, ctx: &mut Ctx<'_, PersistentVolumeTimer>) {
         match timer {
+            PersistentVolumeTimer::Client => {
+                if self.client.woken(ctx.now) {
+                    self.on_change(ctx);
+                }
+            }
             PersistentVolumeTimer::Provisioned(namespace, name) => {
                 let Some(claim) = ctx.store().claims.get(&(namespace, name)).cloned() else { return };
                 self.provisioning.remove(&*claim.metadata.uid);
@@ -151,6 +166,7 @@ impl PersistentVolumeController {
             if claim.status.phase != "Bound" {
                 let mut wanted = PersistentVolumeClaim::clone(claim);
                 wanted.status = claim.bound_status();
+                self.client.also(1, ctx.now);
                 ctx.call(ACTOR, None, ApiOp::UpdateClaimStatus(wanted));
             }
             return;
@@ -182,6 +198,7 @@ impl PersistentVolumeController {
                 many => ("WaitForPodScheduled", format!("waiting for pods {} to be scheduled", many.join(","))),
             };
             let source = Source::Controller(COMPONENT);
+            self.client.also(1, ctx.now);
             self.recorder.event_keyed(ctx, source, claim.reference(), "Normal", reason, message);
             return;
         }
@@ -193,6 +210,7 @@ impl PersistentVolumeController {
             for a in PROVISIONER_ANNOTATIONS {
                 wanted.metadata.annotations.insert(a.into(), ATTACHER.into());
             }
+            self.client.also(1, ctx.now);
             match ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted)).ok() {
                 Some(Object::PersistentVolumeClaim(c)) => claim = c,
                 _ => return,
@@ -202,6 +220,7 @@ impl PersistentVolumeController {
             "Waiting for a volume to be created either by the external provisioner '{ATTACHER}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
         );
         let source = Source::Controller(COMPONENT);
+        self.client.also(1, ctx.now);
         self.recorder.event_keyed(ctx, source, claim.reference(), "Normal", "ExternalProvisioning", message);
     }
 
@@ -239,6 +258,7 @@ impl PersistentVolumeController {
         if volume.status.phase != "Bound" {
             let mut wanted = PersistentVolume::clone(volume);
             wanted.status.phase = "Bound".into();
+            self.client.also(1, ctx.now);
             if ctx.call(ACTOR, None, ApiOp::UpdateVolumeStatus(wanted)).ok().is_none() {
                 return;
             }
@@ -249,6 +269,7 @@ impl PersistentVolumeController {
             wanted.spec.volume_name = volume.metadata.name.to_string();
             wanted.metadata.annotations.insert(BIND_COMPLETED.into(), "yes".into());
             wanted.metadata.annotations.insert("pv.kubernetes.io/bound-by-controller".into(), "yes".into());
+            self.client.also(1, ctx.now);
             match ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted)).ok() {
                 Some(Object::PersistentVolumeClaim(c)) => claim = c,
                 _ => return,
@@ -256,6 +277,7 @@ impl PersistentVolumeController {
         }
         let mut wanted = PersistentVolumeClaim::clone(&claim);
         wanted.status = claim.bound_status();
+        self.client.also(1, ctx.now);
         ctx.call(ACTOR, None, ApiOp::UpdateClaimStatus(wanted));
     }
 }

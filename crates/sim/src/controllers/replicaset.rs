@@ -1,10 +1,16 @@
 //! The ReplicaSet controller (`pkg/controller/replicaset`), which replaces Pods that are deleted
 //! or terminating, at once. A node-local workload's template pins its Pods to one node and keeps
 //! scratch data in an `emptyDir` (what drain's local-storage filter acts on).
+//!
+//! Its client is its own (`ClientOrDie("replicaset-controller")`: 20 requests a second, burst
+//! 30), and its Events go through it (`StartRecordingToSink` with `rsc.kubeClient`): a sync that
+//! has more Pods to create than tokens stops at the first create without one and goes on when
+//! the next token comes; the `SuccessfulCreate` Events wait behind the creates.
 
 use crate::apiserver::{ApiOp, controller_ref};
+use crate::client::{ClientWake, Throttled};
 use crate::ctx::Ctx;
-use crate::events::{Recorder, Source};
+use crate::events::Recorder;
 use crate::objects::{
     EmptyObject, Object, ObjectMeta, ObjectReference, OwnerReference, StringMap, Volume, VolumeMount, pinned_to,
 };
@@ -40,7 +46,12 @@ const CACHE_PATH: &str = "/cache";
 pub(crate) struct ReplicaSetController {
     sets: Vec<ReplicaSet>,
     recorder: Recorder,
+    client: Throttled,
 }
+
+/// The Events' source component.
+const COMPONENT: &str = "replicaset-controller";
+const ACTOR: Actor = Actor::ReplicaSetController;
 
 /// A pod-template-hash: the decimal digits of an FNV-32a hash mapped through `SafeEncodeString`,
 /// so only `4 5 6 7 8 9 b c d f` appear.
@@ -81,16 +92,28 @@ impl ReplicaSetController {
         self.sets.iter().any(|s| s.deployment == deployment)
     }
 
+    /// Input: the client has a token again: the sync goes on, then the Events waiting.
+    pub(crate) fn on_wake(&mut self, ctx: &mut Ctx<'_, ClientWake>) {
+        if self.client.woken(ctx.now) {
+            self.on_change(ctx);
+        }
+    }
+
     /// Input: Pods changed: `syncReplicaSet`, creating Pods until enough are active (not
-    /// terminating). The controller asks for no timers of its own.
-    pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+    /// terminating), each when the client has a token for it.
+    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, ClientWake>) {
+        let mut missing = 0;
         for i in 0..self.sets.len() {
             let rs = self.sets[i].clone();
             if ctx.now < rs.active_from {
                 continue;
             }
             let active = ctx.store().active_pods_of(&rs.uid);
-            for _ in active..rs.replicas {
+            for left in (active..rs.replicas).rev() {
+                if self.client.is_stopped() || !self.client.admit(ctx, || ClientWake) {
+                    missing += left + 1 - active;
+                    break;
+                }
                 let meta = ObjectMeta {
                     generate_name: format!("{}-", rs.name).into(),
                     namespace: "default".into(),
@@ -114,9 +137,7 @@ impl ReplicaSetController {
                         });
                     }
                 }
-                if let Some(Object::Pod(created)) =
-                    ctx.call(Actor::ReplicaSetController, None, ApiOp::CreatePod(pod)).ok()
-                {
+                if let Some(Object::Pod(created)) = ctx.call(ACTOR, None, ApiOp::CreatePod(pod)).ok() {
                     let reference = ObjectReference {
                         kind: "ReplicaSet".into(),
                         namespace: "default".into(),
@@ -125,17 +146,21 @@ impl ReplicaSetController {
                         api_version: "apps/v1".into(),
                         ..ObjectReference::default()
                     };
-                    self.recorder.event(
+                    self.client.event(
+                        &mut self.recorder,
                         ctx,
-                        Source::Controller("replicaset-controller"),
+                        COMPONENT,
                         reference,
                         "Normal",
                         "SuccessfulCreate",
                         format!("Created pod: {}", created.metadata.name),
+                        || ClientWake,
                     );
                 }
             }
         }
+        self.client.write_events(&mut self.recorder, ctx, COMPONENT, || ClientWake);
+        self.client.note(ACTOR, missing as u32, ctx);
     }
 }
 
@@ -151,7 +176,7 @@ mod tests {
         let mut rsc = ReplicaSetController::default();
         let spec = ReplicaSetSpec { deployment: "web".into(), replicas: 3, created_after: std::time::Duration::ZERO };
         let uid = rsc.add(&spec, None, probe.rng());
-        let out = probe.input::<()>(|ctx| rsc.on_change(ctx));
+        let out = probe.input::<ClientWake>(|ctx| rsc.on_change(ctx));
         let posts = out.iter().filter(|l| *l == "POST /api/v1/namespaces/default/pods -> 201").count();
         assert_eq!(posts, 3, "{out:?}");
         let pods: Vec<_> = probe.store().pods.values().collect();
@@ -166,8 +191,35 @@ mod tests {
             assert!(Shared::ptr_eq(&meta.owner_references, &pods[0].metadata.owner_references), "one owner list");
         }
         // Enough are active: nothing more.
-        let again = probe.input::<()>(|ctx| rsc.on_change(ctx));
+        let again = probe.input::<ClientWake>(|ctx| rsc.on_change(ctx));
         assert!(again.iter().all(|l| !l.starts_with("POST")), "{again:?}");
+    }
+
+    /// A ReplicaSet with more Pods to create than its client has tokens: the creates and their
+    /// Events share the burst of 30, then a create goes every 50 ms (20 a second) and the
+    /// Events that waited follow the last create.
+    #[test]
+    fn creates_wait_for_the_client_after_its_burst() {
+        let mut probe = crate::testkit::Probe::new();
+        let mut rsc = ReplicaSetController::default();
+        let spec = ReplicaSetSpec { deployment: "web".into(), replicas: 100, created_after: std::time::Duration::ZERO };
+        rsc.add(&spec, None, probe.rng());
+        let first = probe.input::<ClientWake>(|ctx| rsc.on_change(ctx));
+        let (posts, events) = (first.iter().filter(|l| l.starts_with("POST")).count(), probe.log().events.len());
+        assert_eq!((posts, events), (15, 15), "a create and its Event take a token each: {first:?}");
+        assert_eq!(probe.log().backlog_at(&ACTOR, SimTime::ZERO), 85, "the creates still to send");
+        let sent = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| rsc.on_wake(ctx));
+        let at_50ms = probe.log().backlog_at(&ACTOR, SimTime::ZERO + std::time::Duration::from_millis(50));
+        assert_eq!(at_50ms, 85, "84 creates, and the Event of the one the first wake-up sent");
+        let creates: Vec<u64> = sent.iter().map(|(t, _)| *t).collect();
+        let want: Vec<u64> = (0..100).map(|i| if i < 15 { 0 } else { (i - 14) * 50 }).collect();
+        assert_eq!(creates, want);
+        assert_eq!(probe.store().pods.len(), 100);
+        // The spam filter passes 25 of the 100 Events (`defaultSpamBurst`); the ten after the
+        // burst were written after the last create, one token each.
+        let written: Vec<u64> = probe.log().events.iter().map(|e| e.t.as_millis()).collect();
+        assert_eq!(written.len(), 25);
+        assert_eq!(written[15..], [4_300, 4_350, 4_400, 4_450, 4_500, 4_550, 4_600, 4_650, 4_700, 4_750]);
     }
 
     #[test]

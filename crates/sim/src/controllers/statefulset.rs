@@ -4,10 +4,14 @@
 //! name; a `Failed` Pod is deleted and created again; a missing one is created, after its claim
 //! `data-NAME-N` (`createPersistentVolumeClaims`). The StatefulSet is a stored object (`kubectl
 //! apply` creates it) whose status the controller writes back (`updateStatefulSetStatus`).
+//! Its client is its own (`ClientOrDie("statefulset-controller")`, 20 requests a second, burst
+//! 30, its Events through it): a sync stops at a request without a token and goes on when the
+//! next comes (a claim's Event is written with its claim).
 
 use std::collections::BTreeMap;
 
 use crate::apiserver::{ApiOp, controller_ref};
+use crate::client::{ClientWake, Throttled};
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
 use crate::objects::{
@@ -18,6 +22,8 @@ use crate::record::Actor;
 use crate::workload::new_pod;
 
 const ACTOR: Actor = Actor::StatefulSetController;
+/// The Events' source component.
+const COMPONENT: &str = "statefulset-controller";
 /// The set's one `volumeClaimTemplates` entry, and the volume its Pods mount from it.
 pub(crate) const CLAIM_TEMPLATE: &str = "data";
 /// Where the template's container mounts it.
@@ -51,6 +57,7 @@ pub(crate) struct StatefulSet {
 pub(crate) struct StatefulSetController {
     pub(crate) sets: Vec<StatefulSet>,
     recorder: Recorder,
+    client: Throttled,
 }
 
 impl StatefulSetController {
@@ -101,13 +108,27 @@ impl StatefulSetController {
             revision: revision.metadata.name.to_string(),
             replicas: created.spec.replicas,
         });
-        // `getStatefulSetRevisions`: the set's first sync stores its revision before any Pod.
+        // `getStatefulSetRevisions`: the set's first sync stores its revision before any Pod (a
+        // fresh client has the token).
+        self.client.also(1, ctx.now);
         ctx.call(ACTOR, None, ApiOp::Create(revision.into()));
         true
     }
 
+    /// Input: the client has a token again: the sync goes on.
+    pub(crate) fn on_wake(&mut self, ctx: &mut Ctx<'_, ClientWake>) {
+        if self.client.woken(ctx.now) {
+            self.on_change(ctx);
+        }
+    }
+
+    /// Whether the client has a token for the next request (else the sync stops there).
+    fn admit(&mut self, ctx: &mut Ctx<'_, ClientWake>) -> bool {
+        !self.client.is_stopped() && self.client.admit(ctx, || ClientWake)
+    }
+
     /// Input: Pods changed (or the set was created): `syncStatefulSet`, one replica at a time.
-    pub(crate) fn on_change<T>(&mut self, ctx: &mut Ctx<'_, T>) {
+    pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, ClientWake>) {
         for i in 0..self.sets.len() {
             let set = self.sets[i].clone();
             for ordinal in 0..set.replicas {
@@ -118,6 +139,9 @@ impl StatefulSetController {
                     // Terminating: wait for it to be gone ("waiting for Pod to be terminated").
                     Some(pod) if pod.is_terminating() => break,
                     Some(pod) if matches!(&*pod.status.phase, "Failed" | "Succeeded") => {
+                        if !self.admit(ctx) {
+                            break;
+                        }
                         let delete = ApiOp::DeletePod {
                             namespace: "default".into(),
                             name: name.clone(),
@@ -137,39 +161,51 @@ impl StatefulSetController {
                     }
                     Some(_) => {}
                     None => {
-                        self.create_claim(ctx, &set, &name);
+                        if !self.create_claim(ctx, &set, &name) || !self.admit(ctx) {
+                            break;
+                        }
                         self.create(ctx, &set, ordinal, &name);
                         // OrderedReady: one Pod at a time.
                         break;
                     }
                 }
             }
-            self.update_status(ctx, &set);
+            if !self.client.is_stopped() {
+                self.update_status(ctx, &set);
+            }
         }
+        self.client.write_events(&mut self.recorder, ctx, COMPONENT, || ClientWake);
+        self.client.note(ACTOR, u32::from(self.client.is_stopped()), ctx);
     }
 
     /// `createPersistentVolumeClaims`: the Pod's claim from the `data` template, unless it exists.
-    fn create_claim<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, pod: &str) {
+    /// Returns whether the claim is there (false: the client had no token for it).
+    fn create_claim(&mut self, ctx: &mut Ctx<'_, ClientWake>, set: &StatefulSet, pod: &str) -> bool {
         let labels = [("app".to_string(), set.name.clone())].into_iter().collect();
         let claim = PersistentVolumeClaim::for_pod(pod, labels);
         if ctx.store().claims.contains_key(&(claim.metadata.namespace.to_string(), claim.metadata.name.to_string())) {
-            return;
+            return true;
+        }
+        if !self.admit(ctx) {
+            return false;
         }
         let name = claim.metadata.name.clone();
         if let Some(Object::PersistentVolumeClaim(_)) = ctx.call(ACTOR, None, ApiOp::Create(claim.into())).ok() {
             // `recordClaimEvent`; keyed, so that the seeded stream's draws stay where they were.
             let message = format!("create Claim {name} Pod {pod} in StatefulSet {} success", set.name);
             let reference = set_ref(set);
-            let source = Source::Controller("statefulset-controller");
+            let source = Source::Controller(COMPONENT);
+            self.client.also(1, ctx.now);
             self.recorder.event_keyed(ctx, source, reference, "Normal", "SuccessfulCreate", message);
         }
+        true
     }
 
     /// `updateStatefulSetStatus`: the counts over the set's Pods (`replicas`: created, i.e. with a
     /// phase; `readyReplicas`/`availableReplicas`: Running and Ready, `minReadySeconds` 0;
     /// `currentReplicas`/`updatedReplicas`: created, not terminating, of the one revision), sent
     /// only when it changed.
-    fn update_status<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet) {
+    fn update_status(&mut self, ctx: &mut Ctx<'_, ClientWake>, set: &StatefulSet) {
         let Some(stored) = ctx.store().statefulsets.get(&("default".to_string(), set.name.clone())).cloned() else {
             return;
         };
@@ -194,7 +230,7 @@ impl StatefulSetController {
                 status.updated_replicas += 1;
             }
         }
-        if status == stored.status {
+        if status == stored.status || !self.admit(ctx) {
             return;
         }
         let mut wanted = crate::objects::StatefulSet::clone(&stored);
@@ -202,7 +238,7 @@ impl StatefulSetController {
         ctx.call(ACTOR, None, ApiOp::UpdateStatefulSetStatus(wanted));
     }
 
-    fn create<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, ordinal: i32, name: &str) {
+    fn create(&mut self, ctx: &mut Ctx<'_, ClientWake>, set: &StatefulSet, ordinal: i32, name: &str) {
         let meta = ObjectMeta {
             name: name.into(),
             namespace: "default".into(),
@@ -239,9 +275,9 @@ impl StatefulSetController {
         }
     }
 
-    fn event<T>(&mut self, ctx: &mut Ctx<'_, T>, set: &StatefulSet, reason: &'static str, message: String) {
+    fn event(&mut self, ctx: &mut Ctx<'_, ClientWake>, set: &StatefulSet, reason: &'static str, message: String) {
         let reference = set_ref(set);
-        self.recorder.event(ctx, Source::Controller("statefulset-controller"), reference, "Normal", reason, message);
+        self.client.event(&mut self.recorder, ctx, COMPONENT, reference, "Normal", reason, message, || ClientWake);
     }
 }
 
@@ -298,5 +334,31 @@ fn set_ref(set: &StatefulSet) -> ObjectReference {
         uid: set.uid.as_str().into(),
         api_version: "apps/v1".into(),
         ..ObjectReference::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::Probe;
+    use crate::time::SimTime;
+
+    /// A sync that finds its client's bucket spent (40 requests owed past the burst of 30, as
+    /// after a burst of other work) sends nothing and goes on when the next token comes: the
+    /// claim's POST at 600 ms, the Pod's after it.
+    #[test]
+    fn a_sync_without_a_token_waits_for_it() {
+        let mut probe = Probe::new();
+        let mut sets = StatefulSetController::default();
+        probe.input::<ClientWake>(|ctx| assert!(sets.add(ctx)));
+        sets.client.also(40, probe.now);
+        let from = probe.log().requests.len();
+        let out = probe.input::<ClientWake>(|ctx| sets.on_change(ctx));
+        assert_eq!(out, ["timer +600ms ClientWake"]);
+        let sent = probe.run_timers::<ClientWake>(SimTime::MAX, |ctx| sets.on_wake(ctx));
+        let posts: Vec<u64> = sent[from..].iter().filter(|(_, m)| m == "POST").map(|(t, _)| *t).collect();
+        assert_eq!(posts.first(), Some(&600), "{sent:?}");
+        assert_eq!(posts.len(), 2, "the claim, then the Pod: {sent:?}");
+        assert!(probe.store().pods.contains_key(&("default".to_string(), format!("{}-0", sets.sets[0].name))));
     }
 }

@@ -207,6 +207,9 @@ impl TaintEviction {
 
     fn cancel_eviction(&mut self, key: &(String, String), ctx: &mut Ctx<'_, TaintEvictionTimer>) {
         if self.scheduled.remove(key).is_some() {
+            // The Event goes through the controller's client too (`StartRecordingToSink` with its
+            // clientset): written now, its token taken from the bucket.
+            self.client.reserve(ctx.now);
             self.recorder.event(
                 ctx,
                 Source::Controller(COMPONENT),
@@ -233,6 +236,9 @@ impl TaintEviction {
             Actor::TaintEvictionController,
             format!("\"Deleting pod\" controller=\"{COMPONENT}\" pod=\"{namespace}/{name}\""),
         );
+        // The Event takes a token of the client's bucket as well (written now; the requests
+        // after it wait for theirs).
+        self.client.reserve(ctx.now);
         self.recorder.event(
             ctx,
             Source::Controller(COMPONENT),

@@ -59,7 +59,7 @@ impl Kubelet {
     /// `waitForAPIServerForever`: one GET of the CSINode from the API server's cache.
     pub(super) fn csi_wait(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let host = h.hostname.clone();
-        match h.call_with_query(ctx, ApiOp::GetCsiNode(host.to_string()), FROM_CACHE_QUERY) {
+        match self.call_with_query(h, ctx, ApiOp::GetCsiNode(host.to_string()), FROM_CACHE_QUERY) {
             Reply::Ok(_) => self.csi_try(h, ctx, 0, 0),
             Reply::Err(status) if status.code == 404 => self.csi_try(h, ctx, 0, 0),
             // The poll's next tick is already due when a GET waited for the dial timeout.
@@ -107,7 +107,7 @@ impl Kubelet {
             error: Client::Main.error(method, path, ""),
             timed_out: true,
         };
-        match h.call(ctx, ApiOp::GetCsiNode(host.to_string())) {
+        match self.call(h, ctx, ApiOp::GetCsiNode(host.to_string())) {
             Reply::Ok(_) => return TryOutcome::Done,
             Reply::Timeout => return failed(Method::Get, &format!("/apis/storage.k8s.io/v1/csinodes/{host}")),
             Reply::Err(status) if status.code != 404 => {
@@ -115,13 +115,13 @@ impl Kubelet {
             }
             Reply::Err(_) => {}
         }
-        let node = match h.call(ctx, ApiOp::GetNode(host.to_string())) {
+        let node = match self.call(h, ctx, ApiOp::GetNode(host.to_string())) {
             Reply::Ok(Object::Node(node)) => node,
             Reply::Timeout => return failed(Method::Get, &format!("/api/v1/nodes/{host}")),
             Reply::Err(status) => return TryOutcome::Failed { error: status.message, timed_out: false },
             Reply::Ok(_) => unreachable!("GET node returns a Node"),
         };
-        match h.call(ctx, ApiOp::Create(CsiNode::for_node(&host, &node.metadata.uid).into())) {
+        match self.call(h, ctx, ApiOp::Create(CsiNode::for_node(&host, &node.metadata.uid).into())) {
             Reply::Ok(_) => TryOutcome::Done,
             Reply::Timeout => failed(Method::Post, "/apis/storage.k8s.io/v1/csinodes"),
             Reply::Err(status) => TryOutcome::Failed { error: status.message, timed_out: false },

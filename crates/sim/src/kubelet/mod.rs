@@ -24,8 +24,9 @@ mod status;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::ctx::{Client, Ctx, Sender};
+use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
+use crate::flowcontrol::{KUBELET, TokenBucket};
 use crate::machine::{KubeletState, MachineSpec, MachineView, ZONE_LABEL};
 use crate::objects::{ContainerImage, Node};
 use crate::profile::Profile;
@@ -446,6 +447,11 @@ pub(crate) struct KubeletCold {
     workers: Shared<VecMap<String, pods::Worker>>,
     /// The node shutdown manager, once a shutdown event came. Boxed: few machines ever have one.
     shutdown: Option<Box<shutdown::ShutdownState>>,
+    /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100): registration, the
+    /// status manager's Pod reads, writes and deletes, the CSINode. The heartbeat client (node
+    /// status, Lease) has no limit, and the Events have a client of their own that the kubelet
+    /// never outruns here (a few Events a Pod, far under `eventBurst` 100).
+    client: TokenBucket,
 }
 
 impl Kubelet {
@@ -480,8 +486,34 @@ impl Kubelet {
                 pending_events: Vec::new(),
                 workers: Shared::default(),
                 shutdown: None,
+                client: TokenBucket::client(KUBELET),
             }),
         }
+    }
+
+    /// Sends a request through the main client: it takes a token of the bucket (the requests of
+    /// one step go together; the bucket owes what it lacks, and the next step waits for it).
+    pub(super) fn call(&mut self, h: &Host, ctx: &mut Ctx<'_, MachineTimer>, op: ApiOp) -> Reply {
+        self.cold.client.reserve(ctx.now);
+        h.call(ctx, op)
+    }
+
+    /// [`Kubelet::call`] with a query.
+    pub(super) fn call_with_query(
+        &mut self,
+        h: &Host,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        op: ApiOp,
+        query: &'static str,
+    ) -> Reply {
+        self.cold.client.reserve(ctx.now);
+        h.call_with_query(ctx, op, query)
+    }
+
+    /// When the main client has a token again, if it has none now: a Pod worker's step, whose
+    /// requests go through it, waits until then (client-go's `Wait`).
+    pub(super) fn main_client_wait(&self, now: SimTime) -> Option<SimTime> {
+        self.cold.client.ready_at(now).filter(|at| *at > now)
     }
 
     /// Asks for one of this process's timers.
@@ -565,6 +597,10 @@ impl Kubelet {
                 }
             }
             KubeletTimer::Pod(pod) => {
+                if let Some(at) = self.main_client_wait(ctx.now) {
+                    self.after(ctx, at - ctx.now, KubeletTimer::Pod(pod));
+                    return;
+                }
                 let (uid, step) = *pod;
                 self.pod_step(h, ctx, &uid, step)
             }
@@ -594,5 +630,42 @@ impl Kubelet {
         for (ty, reason, message) in events {
             self.event(h, ctx, kubelet_node_ref(&node), ty, reason, message);
         }
+    }
+}
+
+#[cfg(test)]
+mod client_tests {
+    use super::*;
+    use crate::objects::ObjectMeta;
+    use crate::testkit::{Probe, matches};
+    use crate::workload::new_pod;
+
+    /// The main client's burst is 100: a Pod worker's step that comes when the bucket is empty
+    /// waits for the next token (1/50 s), and its status PATCH is sent then.
+    #[test]
+    fn a_step_waits_for_the_main_clients_token_after_its_burst() {
+        let mut probe = Probe::new();
+        probe.given(ApiOp::CreateNode(Node::new("node-1")));
+        let meta = ObjectMeta { name: "web-0".into(), namespace: "default".into(), ..ObjectMeta::default() };
+        let mut pod = new_pod(meta, Vec::new(), Profile::V1_34);
+        pod.spec.node_name = "node-1".into();
+        let uid = match probe.given(ApiOp::CreatePod(pod)) {
+            crate::objects::Object::Pod(p) => p.metadata.uid.to_string(),
+            other => panic!("{other:?}"),
+        };
+        let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
+        let mut kubelet = Kubelet::new(probe.now, 1);
+        let burst = probe.input(|ctx| {
+            for _ in 0..100 {
+                kubelet.call(&host, ctx, ApiOp::GetNode("node-1".into()));
+            }
+        });
+        assert_eq!(burst.len(), 100, "the burst goes at once");
+        let step = || KubeletTimer::Pod(Box::new((uid.clone(), pods::PodStep::Sandbox)));
+        let waits = probe.input(|ctx| kubelet.on_timer(&mut host, ctx, step()));
+        assert!(matches(&waits, &["timer +20ms Kubelet { generation: 1, timer: Pod((*, Sandbox)) }"]), "{waits:#?}");
+        probe.now = SimTime::ZERO + millis(20);
+        let sent = probe.input(|ctx| kubelet.on_timer(&mut host, ctx, step()));
+        assert_eq!(sent[0], "PATCH /api/v1/namespaces/default/pods/web-0/status -> 200", "{sent:#?}");
     }
 }

@@ -108,7 +108,7 @@ impl Kubelet {
                 if !matches!(worker, Some(Worker::Killing | Worker::Killed { .. })) {
                     self.set_worker(uid, Worker::Killing);
                     // The status manager syncs the status it has (unchanged: no PATCH).
-                    h.call(ctx, get_pod(pod));
+                    self.call(h, ctx, get_pod(pod));
                     if has_containers {
                         let name = pod.spec.containers[0].name.clone();
                         self.event(
@@ -308,7 +308,7 @@ impl Kubelet {
                 let now = ctx.now;
                 self.set_worker(uid, Worker::Killed { container: container.clone(), at: now });
                 // The status manager reads the Pod, then writes the terminal status.
-                if let Some(Object::Pod(live)) = h.call(ctx, get_pod(&pod)).ok() {
+                if let Some(Object::Pod(live)) = self.call(h, ctx, get_pod(&pod)).ok() {
                     let status = self.terminal_status(h, ctx, &live, container.as_ref(), now);
                     self.patch_pod_status(h, ctx, &live, status);
                 }
@@ -318,7 +318,7 @@ impl Kubelet {
             }
             PodStep::Cleaned => {
                 let Some(Worker::Killed { container, at }) = self.cold.workers.get(uid).cloned() else { return };
-                let Some(Object::Pod(live)) = h.call(ctx, get_pod(&pod)).ok() else {
+                let Some(Object::Pod(live)) = self.call(h, ctx, get_pod(&pod)).ok() else {
                     // Unreachable API server: the GET failed after the dial timeout; the status
                     // manager tries again at its next sync.
                     self.after(
@@ -354,7 +354,8 @@ impl Kubelet {
                 if changed {
                     self.patch_pod_status(h, ctx, &live, status);
                 }
-                h.call(
+                self.call(
+                    h,
                     ctx,
                     ApiOp::DeletePod {
                         namespace: live.metadata.namespace.to_string(),
@@ -571,7 +572,8 @@ impl Kubelet {
         if status == pod.status {
             return;
         }
-        h.call(
+        self.call(
+            h,
             ctx,
             ApiOp::PatchPodStatus {
                 namespace: pod.metadata.namespace.to_string(),

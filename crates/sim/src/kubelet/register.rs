@@ -56,7 +56,7 @@ impl Kubelet {
         self.emit(h, ctx, events);
         let host = node.metadata.name.clone();
         h.log(ctx, format!("\"Attempting to register node\" node=\"{host}\""));
-        match h.call(ctx, ApiOp::CreateNode(node.clone())) {
+        match self.call(h, ctx, ApiOp::CreateNode(node.clone())) {
             Reply::Ok(Object::Node(_)) => {
                 h.log(ctx, format!("\"Successfully registered node\" node=\"{host}\""));
                 // The informer has not seen the new Node yet: the status update's first try
@@ -66,7 +66,7 @@ impl Kubelet {
             }
             Reply::Err(status) if status.reason == "AlreadyExists" => {
                 // tryRegisterWithAPIServer: adopt the existing Node, reconcile a few fields.
-                match h.call(ctx, ApiOp::GetNode(host.to_string())) {
+                match self.call(h, ctx, ApiOp::GetNode(host.to_string())) {
                     Reply::Ok(Object::Node(existing)) => {
                         h.log(ctx, format!("\"Node was previously registered\" node=\"{host}\""));
                         let mut wanted = Node::clone(&existing);
@@ -83,7 +83,7 @@ impl Kubelet {
                         let mut cache = existing.clone();
                         if wanted != *existing
                             && let Reply::Ok(Object::Node(n)) =
-                                h.call(ctx, ApiOp::PatchNodeStatus { base: existing, wanted: Arc::new(wanted) })
+                                self.call(h, ctx, ApiOp::PatchNodeStatus { base: existing, wanted: Arc::new(wanted) })
                         {
                             cache = n;
                         }

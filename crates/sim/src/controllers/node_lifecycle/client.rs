@@ -12,6 +12,7 @@
 //! made up for them (client-go sends each when its own token comes, 50 ms apart at 20/s).
 
 use super::*;
+use crate::client::PendingEvent;
 use crate::flowcontrol::TokenBucket;
 use crate::objects::{ObjectReference, Text};
 use std::collections::VecDeque;
@@ -50,16 +51,6 @@ enum Job {
 /// One round of turns: the Event writer's one, then the NoSchedule workers' and the monitor
 /// pass's eight each, alternating (`nodeUpdateWorkerSize`).
 const TURNS: u32 = 17;
-
-/// An Event recorded at `at`, waiting for the client.
-#[derive(Clone, Debug)]
-struct PendingEvent {
-    object: ObjectReference,
-    type_: &'static str,
-    reason: &'static str,
-    message: String,
-    at: SimTime,
-}
 
 impl NodeLifecycle {
     /// Sends a request through the client: it takes a token (the bucket may owe tokens after it,
