@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use nodeline::cli;
-use nodeline::render::kubectl::entry::CommandLine;
+use nodeline::render::kubectl_printer::entry::CommandLine;
 use nodeline::sim::{Chapter, Config, SimTime, Timeline};
 
 #[path = "common/binary.rs"]

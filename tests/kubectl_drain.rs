@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use nodeline::cli;
-use nodeline::render::kubectl::change;
-use nodeline::render::kubectl::entry::{CommandLine, Ran};
+use nodeline::render::kubectl_printer::change;
+use nodeline::render::kubectl_printer::entry::{CommandLine, Ran};
 use nodeline::sim::{ActionKind, Chapter, Config, SimTime, Timeline};
 
 fn golden(name: &str) -> PathBuf {

@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use nodeline::render::json;
-use nodeline::render::kubectl::get::Table;
-use nodeline::render::kubectl::{Cluster, command, describe};
+use nodeline::render::kubectl_printer::get::Table;
+use nodeline::render::kubectl_printer::{Cluster, command, describe};
 use nodeline::sim::objects::{Kind, Node, Object};
 use nodeline::sim::{Action, Chapter, Config, SimTime, Timeline, WallTime, parse_actions};
 use serde_json::{Value, json};
@@ -1114,8 +1114,8 @@ fn check_change(
     t: SimTime,
     line: &str,
 ) -> Option<String> {
-    use nodeline::render::kubectl::change;
-    use nodeline::render::kubectl::entry::{CommandLine, Ran};
+    use nodeline::render::kubectl_printer::change;
+    use nodeline::render::kubectl_printer::entry::{CommandLine, Ran};
     use nodeline::sim::Response;
     let m = moment(line, chapter, actions, t);
     let argv = words(line);
@@ -1221,7 +1221,7 @@ fn check_change(
 /// take the real 5 s of kubectl's retry.
 #[test]
 fn real_kubectl_drain_prints_what_nodeline_prints() {
-    use nodeline::render::kubectl::entry::CommandLine;
+    use nodeline::render::kubectl_printer::entry::CommandLine;
     let Some(path) = require_kubectl() else { return };
     let dir = temp_dir();
     let server = Server::start();

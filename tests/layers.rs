@@ -91,7 +91,8 @@ fn modules_only_name_the_layers_below() {
 
 #[test]
 fn the_check_sees_what_a_file_names() {
-    let text = "use crate::{view::stage, render::kubectl};\nuse crate::sim::Timeline; // crate::app\n// crate::cli\n";
+    let text =
+        "use crate::{view::stage, render::kubectl_printer};\nuse crate::sim::Timeline; // crate::app\n// crate::cli\n";
     assert_eq!(named_modules(text), ["render", "sim", "view"].map(String::from).into_iter().collect());
     assert!(named_modules("let x = mycrate::view::f();").is_empty());
 }

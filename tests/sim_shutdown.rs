@@ -286,7 +286,7 @@ fn a_statefulset_pod_on_a_dead_node_waits_for_out_of_service() {
     let evicted = db(s(600)).expect("db-0 still there");
     assert!(evicted.metadata.deletion_timestamp.is_some(), "Terminating");
     assert_eq!(evicted.spec.node_name, node);
-    let (_, status, _) = nodeline::render::kubectl::get::pod_state(&evicted, timeline.at(s(600)).wall());
+    let (_, status, _) = nodeline::render::kubectl_printer::get::pod_state(&evicted, timeline.at(s(600)).wall());
     assert_eq!(status, "Terminating");
     assert!(
         !log.events.iter().any(|e| e.t > s(120)

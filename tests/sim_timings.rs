@@ -568,11 +568,11 @@ fn returning_kubelet_reports_terminal_phase_before_deleting() {
     assert!(!c.ready && !c.started);
     let ready = pod.status.conditions.iter().find(|c| c.type_ == "Ready").expect("Ready");
     assert_eq!((ready.status, &*ready.reason), ("False", "PodCompleted"));
-    let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
+    let cluster = nodeline::render::kubectl_printer::Cluster::from_snapshot(
         &timeline.at(between),
         nodeline::sim::DEFAULT_EPOCH + between.since_start(),
     );
-    let out = nodeline::render::kubectl::command::run(&["get".into(), "pods".into()], &cluster);
+    let out = nodeline::render::kubectl_printer::command::run(&["get".into(), "pods".into()], &cluster);
     let row = out.stdout.lines().find(|l| l.starts_with(name.as_str())).expect("the Pod's row");
     assert!(row.contains(" 0/1 ") && row.contains(" Completed "), "{row}");
     assert!(pod_named(&timeline, delete.t, &name).is_none(), "the DELETE removes it");
@@ -616,11 +616,11 @@ fn events_created_in_one_millisecond_sort_in_write_order() {
     }
     let timeline = chapter_timeline(Chapter::Registration, Config::default());
     let t = SimTime::from_secs(2);
-    let cluster = nodeline::render::kubectl::Cluster::from_snapshot(
+    let cluster = nodeline::render::kubectl_printer::Cluster::from_snapshot(
         &timeline.at(t),
         nodeline::sim::DEFAULT_EPOCH + t.since_start(),
     );
-    let out = nodeline::render::kubectl::command::run(&["get".into(), "events".into()], &cluster);
+    let out = nodeline::render::kubectl_printer::command::run(&["get".into(), "events".into()], &cluster);
     let order: Vec<&str> =
         out.stdout.lines().filter_map(|l| l.split_whitespace().nth(2)).filter(|r| r.starts_with("NodeHas")).collect();
     assert_eq!(order, ["NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"], "{}", out.stdout);

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use nodeline::i18n::Lang;
-use nodeline::render::kubectl::get;
+use nodeline::render::kubectl_printer::get;
 use nodeline::sim::{
     Chapter, Config, KubeletState, Profile, SimTime, StepTime, Timeline, ZoneState, compute_zone_state,
 };

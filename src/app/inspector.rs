@@ -2,7 +2,7 @@
 //! requests and the Events at the playhead, as WAI-ARIA tabs.
 //!
 //! Everything it shows is HTML written by the view models ([`crate::view::inspector`],
-//! [`crate::view::inspector::yaml`], [`crate::view::inspector::kubectl`],
+//! [`crate::view::inspector::yaml`], [`crate::view::inspector::kubectl_panel`],
 //! [`crate::view::inspector::requests`]): the frame once
 //! per language, then each part into its element by id, from a memo (so only what changed is
 //! written, and only the open tab computes anything). A tab's body is patched in place
@@ -18,11 +18,11 @@ use wasm_bindgen::JsCast;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
-use crate::render::kubectl::change;
-use crate::render::kubectl::entry::{CommandLine, Ran};
+use crate::render::kubectl_printer::change;
+use crate::render::kubectl_printer::entry::{CommandLine, Ran};
 use crate::sim::SimTime;
 use crate::sim::objects::{Kind, ObjectKey};
-use crate::view::inspector::kubectl::{self as kvm, History};
+use crate::view::inspector::kubectl_panel::{self as kvm, History};
 use crate::view::inspector::{self as vm, TABS, requests, yaml};
 
 const NODE: usize = 0;

@@ -17,7 +17,7 @@
 //! [`args::At`] for a moment), a module with its `run`, and a line in [`run`]'s dispatch.
 
 pub mod args;
-mod kubectl;
+mod kubectl_command;
 mod objects;
 mod quiz;
 mod timeline;
@@ -90,7 +90,7 @@ where
     match cli.command {
         Command::Timeline(a) => timeline::run(&a),
         Command::Objects(a) => objects::run(&a),
-        Command::Kubectl(a) => kubectl::run(&a),
+        Command::Kubectl(a) => kubectl_command::run(&a),
         Command::Quiz(a) => quiz::run(&a),
     }
 }

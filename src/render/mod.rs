@@ -18,7 +18,7 @@
 
 pub mod json;
 pub mod klog;
-pub mod kubectl;
+pub mod kubectl_printer;
 pub mod linediff;
 pub mod list;
 pub mod request;

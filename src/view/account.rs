@@ -650,7 +650,7 @@ fn drain_next(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) -
         .inputs
         .iter()
         .rfind(|i| i.t <= t && matches!(i.action.kind, ActionKind::Drain(_)) && i.rejected.is_none())?;
-    let (lines, ended) = crate::render::kubectl::change::transcript(log, drain.t, drain.action.kind);
+    let (lines, ended) = crate::render::kubectl_printer::change::transcript(log, drain.t, drain.action.kind);
     let seen: Vec<_> = lines.iter().filter(|l| l.t <= t).collect();
     if ended && seen.len() == lines.len() {
         return None;

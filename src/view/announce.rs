@@ -3,7 +3,7 @@
 //! changed since the last moment (so playback does not flood a screen reader).
 
 use crate::i18n::{Key, Lang};
-use crate::render::kubectl::get::node_status;
+use crate::render::kubectl_printer::get::node_status;
 use crate::sim::Snapshot;
 use crate::sim::objects::Kind;
 

@@ -45,7 +45,7 @@ mod events;
 mod testkit;
 // 5. the components
 mod controllers;
-mod kubectl;
+mod kubectl_client;
 mod kubelet;
 // 6. the router, and the timeline built on it
 pub mod timeline;

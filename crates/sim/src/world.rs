@@ -26,7 +26,7 @@ use super::controllers::statefulset::StatefulSetController;
 use super::controllers::taint_eviction::{TaintEviction, TaintEvictionTimer};
 use super::controllers::ttl::TtlController;
 use super::ctx::{Bus, Changes, Ctx, NoTimer};
-use super::kubectl;
+use super::kubectl_client;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView, ShutdownPeriods};
 use super::objects::Node;
@@ -127,7 +127,7 @@ enum Timer {
     /// and every checkpoint copies it, so each is kept small.
     TaintEviction(Box<TaintEvictionTimer>),
     /// The reader's kubectl (a drain's retries and polls).
-    Kubectl(kubectl::KubectlTimer),
+    Kubectl(kubectl_client::KubectlTimer),
     PodGc(PodGcTimer),
     AttachDetach(AttachDetachTimer),
     /// Boxed: the largest timer, it would make every timer as large.
@@ -198,7 +198,7 @@ pub(crate) struct World {
     replicasets: ReplicaSetController,
     daemonsets: DaemonSetController,
     disruption: DisruptionController,
-    kubectl: kubectl::Kubectl,
+    kubectl: kubectl_client::Kubectl,
     podgc: PodGc,
     gc: GarbageCollector,
     statefulsets: StatefulSetController,
@@ -238,7 +238,7 @@ impl World {
             replicasets: ReplicaSetController::default(),
             daemonsets: DaemonSetController::default(),
             disruption: DisruptionController::default(),
-            kubectl: kubectl::Kubectl::default(),
+            kubectl: kubectl_client::Kubectl::default(),
             podgc: PodGc::default(),
             gc: GarbageCollector::default(),
             statefulsets: StatefulSetController::default(),
@@ -553,18 +553,18 @@ impl World {
                 ActionKind::PowerOff => self.on_machine(m, log, |machine, _| machine.power_off()),
                 ActionKind::DeleteNode => {
                     let node = self.machines[m].host.hostname.clone();
-                    self.core.with(log, no_timer, |ctx| kubectl::delete_node(&node, ctx));
+                    self.core.with(log, no_timer, |ctx| kubectl_client::delete_node(&node, ctx));
                 }
                 ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
                     let node = self.machines[m].host.hostname.clone();
                     let add = action.kind == ActionKind::TaintOutOfService;
-                    self.core.with(log, no_timer, |ctx| kubectl::taint_out_of_service(&node, add, ctx));
+                    self.core.with(log, no_timer, |ctx| kubectl_client::taint_out_of_service(&node, add, ctx));
                 }
                 ActionKind::Taint { overwrite } => {
                     let node = self.machines[m].host.hostname.clone();
                     let (_, edit) = split_taint_target(action.machine.as_deref().unwrap_or_default())
                         .expect("checked when the action was read");
-                    self.core.with(log, no_timer, |ctx| kubectl::taint(&node, &edit, overwrite, ctx));
+                    self.core.with(log, no_timer, |ctx| kubectl_client::taint(&node, &edit, overwrite, ctx));
                 }
                 ActionKind::AddDuplicateMachine => {
                     let host = self.machines[m].host.hostname.clone();
@@ -584,7 +584,7 @@ impl World {
                 ActionKind::Cordon | ActionKind::Uncordon => {
                     let node = self.machines[m].host.hostname.clone();
                     let desired = action.kind == ActionKind::Cordon;
-                    self.core.with(log, no_timer, |ctx| kubectl::cordon(&node, desired, ctx));
+                    self.core.with(log, no_timer, |ctx| kubectl_client::cordon(&node, desired, ctx));
                 }
                 ActionKind::Drain(flags) => {
                     let node = self.machines[m].host.hostname.clone();
@@ -596,10 +596,12 @@ impl World {
             return;
         }
         match action.kind {
-            ActionKind::CreatePod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(false, ctx)),
-            ActionKind::CreateToleratingPod => self.core.with(log, no_timer, |ctx| kubectl::create_pod(true, ctx)),
+            ActionKind::CreatePod => self.core.with(log, no_timer, |ctx| kubectl_client::create_pod(false, ctx)),
+            ActionKind::CreateToleratingPod => {
+                self.core.with(log, no_timer, |ctx| kubectl_client::create_pod(true, ctx))
+            }
             ActionKind::CreatePdb(budget) => {
-                self.core.with(log, no_timer, |ctx| kubectl::create_pdb(budget, ctx));
+                self.core.with(log, no_timer, |ctx| kubectl_client::create_pdb(budget, ctx));
                 // The disruption controller's informer delivers the new budget.
                 let disruption = &mut self.disruption;
                 self.core.with(log, Timer::Disruption, |ctx| disruption.on_change(ctx));
@@ -628,7 +630,7 @@ impl World {
             ActionKind::DeletePod(flags) => {
                 let target = action.machine.as_deref().unwrap_or_default();
                 let (namespace, name) = split_pod(target).unwrap_or(("default", target));
-                self.core.with(log, no_timer, |ctx| kubectl::delete_pod(namespace, name, flags, ctx));
+                self.core.with(log, no_timer, |ctx| kubectl_client::delete_pod(namespace, name, flags, ctx));
             }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");

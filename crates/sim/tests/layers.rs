@@ -40,7 +40,7 @@ const LAYERS: &[&str] = &[
     "client",
     // the components
     "controllers",
-    "kubectl",
+    "kubectl_client",
     "kubelet",
     // the router and the timeline
     "world",
@@ -61,7 +61,7 @@ const COMPONENTS: &[&str] = &[
     "controllers::statefulset",
     "controllers::taint_eviction",
     "controllers::ttl",
-    "kubectl",
+    "kubectl_client",
     "kubelet",
 ];
 

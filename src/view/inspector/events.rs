@@ -32,7 +32,7 @@ pub struct EventRow {
 pub fn event_row(e: &Event, now: WallTime) -> EventRow {
     // The cells of `kubectl get events -o wide`: LAST SEEN, TYPE, REASON, OBJECT, SUBOBJECT,
     // SOURCE, MESSAGE, FIRST SEEN, COUNT, NAME.
-    let mut cells = crate::render::kubectl::get::event_row(e, now).cells.into_iter();
+    let mut cells = crate::render::kubectl_printer::get::event_row(e, now).cells.into_iter();
     let mut next = || cells.next().unwrap_or_default();
     let (last, type_, reason, object, _sub, _source, message, first, count) =
         (next(), next(), next(), next(), next(), next(), next(), next(), next());

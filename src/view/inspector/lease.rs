@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::CHANGE_WINDOW;
 use super::markup::state;
 use crate::i18n::{Key, Lang};
-use crate::render::kubectl::human_duration;
+use crate::render::kubectl_printer::human_duration;
 use crate::sim::objects::{Lease, Node};
 use crate::sim::record::Log;
 use crate::sim::{NODE_MONITOR_PERIOD, SimTime, Snapshot, Timeline};

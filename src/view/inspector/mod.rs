@@ -11,7 +11,7 @@
 
 mod events;
 mod frame;
-pub mod kubectl;
+pub mod kubectl_panel;
 mod lease;
 mod markup;
 mod node;
@@ -46,7 +46,7 @@ pub const CHANGE_WINDOW: Duration = Duration::from_secs(2);
 mod tests {
     use super::fixtures::{registration, secs};
     use super::*;
-    use crate::render::kubectl::{human_duration, since};
+    use crate::render::kubectl_printer::{human_duration, since};
     use crate::sim::{NODE_MONITOR_PERIOD, SimTime, WallTime};
 
     #[test]

@@ -20,7 +20,7 @@ pub struct PodRow {
 
 /// The Pods tab row of `pod` at `now`: cells of `kubectl get pods -o wide`.
 pub fn pod_row(pod: &Pod, now: WallTime) -> PodRow {
-    let mut cells = crate::render::kubectl::get::pod_row(pod, now).cells.into_iter();
+    let mut cells = crate::render::kubectl_printer::get::pod_row(pod, now).cells.into_iter();
     let mut next = || cells.next().unwrap_or_default();
     let (name, ready, status, _restarts, age, _ip, node) = (next(), next(), next(), next(), next(), next(), next());
     PodRow { namespace: pod.metadata.namespace.to_string(), name, status, ready, node, age }
@@ -68,7 +68,7 @@ pub fn pods_markup(rows: &[PodRow], lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::kubectl::get::pod_state;
+    use crate::render::kubectl_printer::get::pod_state;
     use crate::sim::WallTime;
 
     /// kubectl's STATUS and READY columns, as the tab shows them.

@@ -23,7 +23,8 @@ pub fn attachment_rows(snapshot: &Snapshot<'_>) -> Vec<AttachmentRow> {
         .volume_attachments()
         .iter()
         .map(|va| {
-            let mut cells = crate::render::kubectl::get_storage::volume_attachment_row(va, now).cells.into_iter();
+            let mut cells =
+                crate::render::kubectl_printer::get_storage::volume_attachment_row(va, now).cells.into_iter();
             let mut next = || cells.next().unwrap_or_default();
             let (name, _attacher, pv, node, attached, age) = (next(), next(), next(), next(), next(), next());
             AttachmentRow { name, pv, node, attached, age }

@@ -8,7 +8,7 @@ use super::layout::{Layout, PAD};
 use super::packets::{TRAVEL, Timing};
 use super::scene::{BudgetCard, Chip, Health, LeaseCard, NodeCard, PodRow, PodsToggle, Store};
 use crate::i18n::{Key, Lang};
-use crate::render::kubectl::get;
+use crate::render::kubectl_printer::get;
 use crate::sim::objects::{Kind, Lease, Pod, PodDisruptionBudget};
 use crate::sim::{Log, NODE_LEASE_NAMESPACE, SimTime, Snapshot, format_go_duration};
 use crate::view::session::Session;
@@ -442,7 +442,7 @@ mod tests {
 
     #[test]
     fn kubectl_status_columns() {
-        // The STATUS text is kubectl's (render::kubectl::get); the stage picks a shape for it.
+        // The STATUS text is kubectl's (render::kubectl_printer::get); the stage picks a shape for it.
         let status = |n: &Node| {
             let s = get::node_status(n);
             let health = node_health(&s);

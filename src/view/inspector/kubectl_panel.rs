@@ -1,10 +1,10 @@
-//! The kubectl panel: a prompt answered through [`crate::render::kubectl::entry`] for the
+//! The kubectl panel: a prompt answered through [`crate::render::kubectl_printer::entry`] for the
 //! cluster at the playhead (the output follows the playhead, like `watch kubectl ...`),
 //! suggestions, and a shell-like history recalled with the arrow keys. `cordon`, `uncordon`,
 //! `drain`, `taint`, `delete node` and `delete pod` become the reader's action at the playhead;
 //! their output is what kubectl has printed by the playhead.
 
-use crate::render::kubectl::Output;
+use crate::render::kubectl_printer::Output;
 use crate::view::html::{cat, escape};
 
 /// Most commands kept in the history.
@@ -126,7 +126,7 @@ pub fn output_markup(line: &str, out: &Output) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::kubectl::entry::CommandLine;
+    use crate::render::kubectl_printer::entry::CommandLine;
     use crate::sim::{Chapter, Config, SimTime, Timeline};
 
     /// What the panel shows for a read typed at `t`.

@@ -1,6 +1,6 @@
 //! `nodeline kubectl`: what the page's kubectl panel shows for `kubectl ARGS...` at one moment.
 
-use crate::render::kubectl::entry;
+use crate::render::kubectl_printer::entry;
 use crate::sim::SimTime;
 
 use super::args::KubectlArgs;
