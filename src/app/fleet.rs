@@ -13,12 +13,6 @@ use crate::sim::ZoneState;
 use crate::view::fleet::{self as vm, Fleet};
 use crate::view::zonechart::{self, ZoneChart};
 
-/// How many log lines the pane shows.
-const LOG_LINES: usize = 8;
-
-/// How far back the stage counts the Pods a zone gained or lost.
-const MOVED_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
-
 /// The chart's point at the playhead, in the first zone that is not Normal (else the first).
 fn playhead_point(c: &ZoneChart, ctx: AppCtx) -> zonechart::Point {
     let sample = c.index_at(ctx.playback.with_untracked(|p| p.t));
@@ -84,7 +78,8 @@ pub fn FleetStage() -> impl IntoView {
         let at = ctx.t();
         ctx.with_session(|s| {
             let log = s.timeline.log();
-            now.lines.with(|l| vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, LOG_LINES)))
+            now.lines
+                .with(|l| vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, vm::LOG_LINES)))
         })
     });
     // The chart is read once per timeline (and again as the timeline is computed further).
@@ -119,7 +114,7 @@ pub fn FleetStage() -> impl IntoView {
         });
     }
     // Pods leaving a zone and arriving in others: each zone's change over the last minute.
-    let moved = Memo::new(move |_| chart.with(|c| c.moved(ctx.t(), MOVED_WINDOW)));
+    let moved = Memo::new(move |_| chart.with(|c| c.moved(ctx.t(), vm::MOVED_WINDOW)));
     let transfer = Memo::new(move |_| {
         let lang = ctx.lang.get();
         moved.with(|m| fleet.with(|f| vm::transfer_markup(f, m, lang)))

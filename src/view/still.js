@@ -166,6 +166,7 @@ var lay = function () {
     // The first view is complete (`cargo xtask bench` counts the bytes fetched before it).
     performance.mark("nodeline-still-shown");
   }
+  if (!root.hasAttribute("data-still-ready")) document.dispatchEvent(new Event("nodeline-still-shown"));
   root.setAttribute("data-still-ready", "");
   // The step after this one, at hand for "Next step".
   load(state.chapter, state.lang, state.step + 1);

@@ -21,6 +21,7 @@ use crate::view::poster::{Words, paragraphs, step_href};
 use crate::view::session::Session;
 use crate::view::stage::{Layout, Scene, Timing, caption, leases_markup, scene_markup};
 use crate::view::track::{self, EventClass, RequestClass, Track, VIEW_WIDTH};
+use crate::view::{fleet, zonechart};
 
 /// The mark in `index.html` the build puts the first step's still view in (before the poster).
 pub const MARK: &str = "<!-- nodeline:still -->";
@@ -51,12 +52,6 @@ pub const LEGEND_REQUESTS: [(RequestClass, Key); 8] = [
 ];
 pub const LEGEND_EVENTS: [(EventClass, Key); 2] =
     [(EventClass::Normal, Key::TrackLegendNormal), (EventClass::Warning, Key::TrackLegendWarning)];
-
-/// Where the still view has something to show: the plain chapters (a fleet's stage is drawn by
-/// the app alone; its still view is the narration and the timeline).
-fn draws_stage(chapter: Chapter) -> bool {
-    !chapter.is_fleet()
-}
 
 /// The header, as `chrome::Header` writes it for `chapter` in `lang`.
 pub fn header(lang: Lang, chapter: Chapter) -> String {
@@ -174,6 +169,73 @@ fn stage(o: &mut String, session: &Session, at: SimTime, lang: Lang) {
     cat(
         o,
         &["<p class=\"stage-caption\">", &escape(&caption(session.timeline.log(), at, timing, lang)), "</p></section>"],
+    );
+}
+
+/// The fleet's stage at `at`, as `app::fleet` writes it, drawn for its default width (the app
+/// draws it again for the width it measures).
+fn fleet_stage(o: &mut String, session: &mut Session, at: SimTime, lang: Lang) {
+    let t = |k| escape(lang.text(k));
+    let log = session.timeline.log();
+    let lines = fleet::ControllerLines::of(log);
+    let view = fleet::Fleet::build(&session.fleet, log, &lines, at, fleet::VIEW_W);
+    let client = fleet::client_text(log, at, lang);
+    let log_lines = fleet::controller_log(log, &lines, at, session.timeline.config().epoch, fleet::LOG_LINES);
+    let chart = session.zone_chart(&crate::sim::ZONES);
+    let layout = zonechart::ChartLayout::of(&view.layout);
+    let moved = chart.moved(at, fleet::MOVED_WINDOW);
+    let values = zonechart::values_text(&view, lang);
+    cat(
+        o,
+        &[
+            "<section class=\"stage fleet-stage\" aria-labelledby=\"stage-title\"><h2 id=\"stage-title\" class=\"sr-only\">",
+            &t(Key::FleetStage),
+            "</h2><p class=\"fleet-help\">",
+            &t(Key::FleetStageHelp),
+            "</p><svg class=\"fleet-svg\" role=\"img\" tabindex=\"0\" viewBox=\"",
+            &format!("0 0 {:.0} {:.0}", view.layout.width, view.height),
+            "\" aria-label=\"",
+            &t(Key::FleetStage),
+            "\" aria-describedby=\"fleet-desc\"><g>",
+            &fleet::fleet_markup(&view, lang, 0),
+            "</g><g class=\"transfers\">",
+            &fleet::transfer_markup(&view, &moved, lang),
+            "</g></svg><p class=\"fleet-client",
+            if client.0 { " waiting" } else { "" },
+            "\">",
+            &escape(&client.1),
+            "</p><p id=\"fleet-desc\" class=\"sr-only\">",
+            &escape(&fleet::fleet_description(&view, lang)),
+            " ",
+            &escape(&fleet::transfer_text(&view, &moved, lang)),
+            "</p><section class=\"zone-chart\" aria-labelledby=\"zone-chart-title\"><h3 id=\"zone-chart-title\">",
+            &t(Key::ChartTitle),
+            "</h3><p class=\"chart-legend\">",
+            &t(Key::ChartLegend),
+            "</p><p class=\"chart-legend\">",
+            &t(Key::ChartHelp),
+            "</p><svg class=\"chart-svg\" role=\"slider\" tabindex=\"0\" viewBox=\"",
+            &format!("0 0 {:.0} {:.0}", layout.width, layout.height(chart.zones.len())),
+            "\" aria-label=\"",
+            &t(Key::ChartPointName),
+            "\" aria-describedby=\"zone-chart-values\" aria-valuemin=\"0\" aria-valuemax=\"",
+            &(zonechart::SAMPLES - 1).to_string(),
+            "\" aria-valuenow=\"",
+            &chart.index_at(at).to_string(),
+            "\" aria-valuetext=\"",
+            &escape(&values),
+            "\"><g>",
+            &zonechart::chart_markup(&chart, lang, layout),
+            "</g><g class=\"chart-overlay\">",
+            &zonechart::overlay_markup(&chart, at, None, layout),
+            "</g></svg><p class=\"chart-point\" aria-hidden=\"true\"></p><p id=\"zone-chart-values\" class=\"chart-values\" aria-live=\"off\">",
+            &escape(&values),
+            "</p></section><section class=\"controller-log\" aria-labelledby=\"controller-log-title\"><h3 id=\"controller-log-title\">",
+            &t(Key::ControllerLog),
+            "</h3><ol class=\"log-lines\">",
+            &fleet::log_markup(&log_lines),
+            "</ol></section></section>",
+        ],
     );
 }
 
@@ -505,7 +567,9 @@ pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang) -> 
             "\" tabindex=\"-1\" aria-busy=\"true\"><div class=\"col-main\">",
         ],
     );
-    if draws_stage(chapter) {
+    if chapter.is_fleet() {
+        fleet_stage(&mut o, session, at, lang);
+    } else {
         stage(&mut o, session, at, lang);
     }
     timeline(&mut o, track, chapter, n, at, lang);
@@ -538,24 +602,9 @@ pub fn chapter_views(chapter: Chapter) -> Vec<(Lang, String, Vec<String>)> {
         .collect()
 }
 
-/// A JavaScript string literal of `s` (double quotes; safe inside a script file).
+/// A JavaScript string literal of `s` (a JSON string is one).
 fn js_string(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 16);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            '\r' => o.push_str("\\r"),
-            '<' => o.push_str("\\u003c"),
-            '\u{2028}' => o.push_str("\\u2028"),
-            '\u{2029}' => o.push_str("\\u2029"),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 /// The name of a step's still file (in [`DIR`]).
@@ -625,8 +674,18 @@ mod tests {
             }
         }
         let file = step_file(Chapter::NodeFailure, *lang, 3, header, three);
-        assert!(file.starts_with("(self.nodelineStill=") && !file.contains("</"), "{}", &file[..200]);
+        assert!(file.starts_with("(self.nodelineStill="), "{}", &file[..200]);
         assert!(file.contains("c:\"node-failure\",l:\"en\",n:3,"));
+    }
+
+    #[test]
+    fn a_fleet_step_draws_the_fleet_and_its_chart() {
+        let mut session = session(Chapter::ZoneOutage);
+        let track = Track::of(&session);
+        let view = step_view(&mut session, &track, 3, Lang::En);
+        assert!(view.contains("<section class=\"stage fleet-stage\""), "{}", &view[..400]);
+        assert!(view.contains("<svg class=\"fleet-svg\"") && view.contains("<svg class=\"chart-svg\""));
+        assert!(view.contains("PartialDisruption"), "step 3's zone is in partial disruption");
     }
 
     #[test]

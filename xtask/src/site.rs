@@ -100,10 +100,18 @@ fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
 /// frame is painted, so the fetch could start a few milliseconds before the paint it should
 /// follow. Where paint timing is missing, a frame then a task; in a tab that never paints (hidden),
 /// at most 500 ms.
+///
+/// Then, where the still view waits for the step the link names (`data-still-wait`: its file is on
+/// its way), until that step is shown and a frame painted, at most 3 s: the step is the page's
+/// largest paint, and a phone's network should bring it before the WebAssembly.
 const FIRST_PAINT: &str = "await new Promise((r) => { let go = () => { go = () => {}; r(); }; \
 try { const o = new PerformanceObserver(() => { o.disconnect(); setTimeout(() => go()); }); \
 o.observe({ type: 'paint', buffered: true }); } catch (_) { requestAnimationFrame(() => setTimeout(() => go())); } \
-setTimeout(() => go(), 500); });\n";
+setTimeout(() => go(), 500); });\n\
+await new Promise((r) => { const d = document.documentElement; \
+if (!d.hasAttribute('data-still-on') || d.hasAttribute('data-still-ready')) { r(); return; } \
+let go = () => { go = () => {}; requestAnimationFrame(() => setTimeout(r)); }; \
+document.addEventListener('nodeline-still-shown', () => go()); setTimeout(() => go(), 3000); });\n";
 
 /// Trunk's loader, waiting for [`FIRST_PAINT`] before its `init` fetches the WebAssembly.
 fn after_first_paint(loader: &str) -> Result<String> {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
-import { recordRequests } from '../pages/shipping';
+import { holdWasm, recordRequests } from '../pages/shipping';
 
 // The release build as a plain static host serves it (no rewrites): at the root and under a
 // docs sub-path, it becomes interactive and asks nothing of any origin but its own.
@@ -33,14 +33,7 @@ for (const [where, prefix] of [
 test('static build: the poster shows the story until the app mounts, then gives way to it', async ({ page }) => {
   const app = new AppPage(page);
   // Hold the WebAssembly back to see the page as a reader on a slow network does.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   // Not waiting for `load`: the held wasm delays it. A link the still view cannot show (another
   // Kubernetes release: still.spec.ts has the still view), so the poster stands.
   await page.goto('./?chapter=registration&step=2&k8s=1.31', { waitUntil: 'commit' });

@@ -1,16 +1,18 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { holdWasm } from '../pages/shipping';
 
 // The still view (src/view/still.rs, still.js): every step pre-rendered by the build, shown and
 // navigable before the WebAssembly arrives (here: never, its request refused), then replaced
 // by the app in place.
 
+const FLEET = 'The fleet: three zones, one cell per node';
 const CHAPTERS = [
-  ['registration', 'Node registration', true],
-  ['node-failure', 'Node failure and Pod recovery', true],
-  ['kubelet-restart', 'Kubelet restart', true],
-  ['zone-outage', 'A zone goes dark', false],
-  ['maintenance', 'Maintenance', true],
-  ['node-goes-away', 'A node goes away', true],
+  ['registration', 'Node registration', 'Stage'],
+  ['node-failure', 'Node failure and Pod recovery', 'Stage'],
+  ['kubelet-restart', 'Kubelet restart', 'Stage'],
+  ['zone-outage', 'A zone goes dark', FLEET],
+  ['maintenance', 'Maintenance', 'Stage'],
+  ['node-goes-away', 'A node goes away', 'Stage'],
 ] as const;
 
 /** Errors on the page, but for the refused WebAssembly and the loader's failure to fetch it. */
@@ -46,7 +48,7 @@ async function withoutWasm(page: Page): Promise<void> {
 const playback = (page: Page): Locator => page.getByRole('region', { name: 'Playback' });
 const narration = (page: Page): Locator => page.locator('.narration');
 
-for (const [id, title, staged] of CHAPTERS) {
+for (const [id, title, stage] of CHAPTERS) {
   test(`still view, ${id}: every step shown with its stage and navigable without the WebAssembly`, async ({ page }) => {
     const errors = errorsOf(page);
     await withoutWasm(page);
@@ -69,9 +71,8 @@ for (const [id, title, staged] of CHAPTERS) {
       await expect(narration(page).getByRole('heading', { level: 2 })).toHaveText(name);
       await expect(steps.nth(n - 1)).toHaveAttribute('aria-current', 'step');
       await expect(playback(page).getByRole('button', { name: `Step ${n}`, exact: true })).toHaveAttribute('aria-current', 'step');
-      if (staged) {
-        await expect(page.getByRole('region', { name: 'Stage' }).locator('svg.stage-svg:visible')).toHaveCount(1);
-      }
+      // The stage at the step: one drawing of it shown (the fleet, or the cluster's for the width).
+      await expect(page.getByRole('region', { name: stage }).locator('svg.stage-svg:visible, svg.fleet-svg')).toHaveCount(1);
       expect(new URL(page.url()).searchParams.get('step') ?? '1').toBe(String(n));
     }
     // A step of the list, then the previous step.
@@ -185,14 +186,7 @@ for (const [id, step, width, height] of [
 }
 
 test('still view: the app takes over in place, at the reader’s step, focus kept, no layout shift', async ({ page }) => {
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto('./?chapter=node-failure&step=2&autoplay=0', { waitUntil: 'commit' });
   const next = playback(page).getByRole('button', { name: 'Next step', exact: true });
   await next.click();
