@@ -42,7 +42,11 @@ impl FleetNow {
     /// Makes the memos and puts them in context.
     pub fn provide(ctx: AppCtx) {
         let lines = Memo::new(move |_| ctx.with_session(|s| vm::ControllerLines::of(s.timeline.log())));
-        let width = RwSignal::new(vm::VIEW_W);
+        // The width the still view's fleet takes in the page (the same box as the app's): drawn
+        // for it from the start, the fleet is not drawn again a frame later, moving what is below.
+        let still = document().query_selector("[data-still] .fleet-svg").ok().flatten();
+        let first = still.map(|svg| svg.get_bounding_client_rect().width().round()).filter(|w| *w > 0.0);
+        let width = RwSignal::new(first.unwrap_or(vm::VIEW_W));
         let fleet = Memo::new(move |_| {
             if !ctx.chapter.get().is_fleet() {
                 return Fleet::default();

@@ -269,7 +269,10 @@ var arrive = function (appMain) {
   });
   var timeline = main && main.querySelector(".timeline");
   var column = appMain.querySelector(".col-main");
-  if (timeline && column && !column.querySelector(".timeline")) {
+  // The fleet is drawn again for the width the app measures, a frame later: a timeline under it
+  // would move, so the app's own comes when the fleet has its height.
+  var fleet = appMain.querySelector(".fleet-stage");
+  if (timeline && column && !fleet && !column.querySelector(".timeline")) {
     column.appendChild(timeline);
     var own = new MutationObserver(function () {
       var all = column.querySelectorAll(".timeline");

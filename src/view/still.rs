@@ -2,9 +2,10 @@
 //! the timeline bar and the narration) as static markup, the same elements and classes the app
 //! mounts, so the style sheets lay it out in the boxes and sizes the app will use. `cargo xtask
 //! build` runs the simulation natively and writes the first step into `dist/index.html` and every
-//! chapter's steps, one file a chapter and language, next to it ([`chapter_file`]); the still
-//! script (`still.js`, [`script`]) shows the step the link names and swaps steps, chapters,
-//! languages and themes before the WebAssembly arrives; the app takes its place when it mounts.
+//! step of every chapter, in each language, into a file of its own next to it ([`step_file`]);
+//! the still script (`still.js`, [`script`]) shows the step the link names and swaps steps,
+//! chapters and languages before the WebAssembly arrives (the theme and the embed come from the
+//! link); the app takes its place when it mounts.
 //!
 //! Each top-level element carries `data-still`. Two things the markup cannot say under a strict
 //! Content-Security-Policy (no `style` attribute): the positions along the timeline, written as
@@ -642,8 +643,20 @@ pub fn script() -> String {
         aliases.join(","),
         langs.join(","),
         js_string(DIR),
-        include_str!("still.js")
+        bare_script(include_str!("still.js"))
     )
+}
+
+/// A script without its comment lines, indentation and blank lines (`still.js` explains itself
+/// at length; the page need not carry that). Only whole lines that are comments go, so a `//` in
+/// a string or a regular expression stays.
+fn bare_script(js: &str) -> String {
+    let mut out = String::with_capacity(js.len());
+    for line in js.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -696,5 +709,10 @@ mod tests {
         }
         assert!(js.contains("\"cluster-node-failure\":\"node-failure\""));
         assert!(js.contains("\"en\"") && js.contains("\"ja\""));
+        assert_eq!(
+            bare_script("// a note\n  var a = \"//x\";\n\n\tif (a) b(); // kept\n"),
+            "var a = \"//x\";\nif (a) b(); // kept\n"
+        );
+        assert!(!js.contains("\n//") && !js.contains("\n "));
     }
 }
