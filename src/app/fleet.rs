@@ -13,12 +13,6 @@ use crate::sim::ZoneState;
 use crate::view::fleet::{self as vm, Fleet};
 use crate::view::zonechart::{self, ZoneChart};
 
-/// How many log lines the pane shows.
-const LOG_LINES: usize = 8;
-
-/// How far back the stage counts the Pods a zone gained or lost.
-const MOVED_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
-
 /// The chart's point at the playhead, in the first zone that is not Normal (else the first).
 fn playhead_point(c: &ZoneChart, ctx: AppCtx) -> zonechart::Point {
     let sample = c.index_at(ctx.playback.with_untracked(|p| p.t));
@@ -48,7 +42,11 @@ impl FleetNow {
     /// Makes the memos and puts them in context.
     pub fn provide(ctx: AppCtx) {
         let lines = Memo::new(move |_| ctx.with_session(|s| vm::ControllerLines::of(s.timeline.log())));
-        let width = RwSignal::new(vm::VIEW_W);
+        // The width the still view's fleet takes in the page (the same box as the app's): drawn
+        // for it from the start, the fleet is not drawn again a frame later, moving what is below.
+        let still = document().query_selector("[data-still] .fleet-svg").ok().flatten();
+        let first = still.map(|svg| svg.get_bounding_client_rect().width().round()).filter(|w| *w > 0.0);
+        let width = RwSignal::new(first.unwrap_or(vm::VIEW_W));
         let fleet = Memo::new(move |_| {
             if !ctx.chapter.get().is_fleet() {
                 return Fleet::default();
@@ -84,7 +82,8 @@ pub fn FleetStage() -> impl IntoView {
         let at = ctx.t();
         ctx.with_session(|s| {
             let log = s.timeline.log();
-            now.lines.with(|l| vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, LOG_LINES)))
+            now.lines
+                .with(|l| vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, vm::LOG_LINES)))
         })
     });
     // The chart is read once per timeline (and again as the timeline is computed further).
@@ -119,7 +118,7 @@ pub fn FleetStage() -> impl IntoView {
         });
     }
     // Pods leaving a zone and arriving in others: each zone's change over the last minute.
-    let moved = Memo::new(move |_| chart.with(|c| c.moved(ctx.t(), MOVED_WINDOW)));
+    let moved = Memo::new(move |_| chart.with(|c| c.moved(ctx.t(), vm::MOVED_WINDOW)));
     let transfer = Memo::new(move |_| {
         let lang = ctx.lang.get();
         moved.with(|m| fleet.with(|f| vm::transfer_markup(f, m, lang)))

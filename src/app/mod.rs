@@ -47,18 +47,33 @@ pub fn start() {
 
 async fn boot() {
     let location = window().location();
-    let (link, notices) = link::parse(&location.search().unwrap_or_default(), &location.hash().unwrap_or_default());
+    let address = || (location.search().unwrap_or_default(), location.hash().unwrap_or_default());
+    // The still view's script keeps the address in step with the step the reader chose while
+    // the app was on its way: the app starts where the reader is when it is ready, not where
+    // the page was opened.
+    let mut read = address();
+    let (link, notices, session) = loop {
+        let (link, notices) = link::parse(&read.0, &read.1);
+        let mut session = state::new_session(&link);
+        compute_to(&mut session, SimTime::ZERO).await;
+        let start = state::start_time(&link, &mut session);
+        compute_to(&mut session, start).await;
+        mark("nodeline-timeline-built");
+        yield_to_browser().await;
+        let now = address();
+        if now == read {
+            break (link, notices, session);
+        }
+        read = now;
+    };
     let lang = link.lang.unwrap_or_else(chrome::browser_lang);
-    let mut session = state::new_session(&link);
-    compute_to(&mut session, SimTime::ZERO).await;
-    let start = state::start_time(&link, &mut session);
-    compute_to(&mut session, start).await;
-    mark("nodeline-timeline-built");
-    yield_to_browser().await;
 
     let ctx = AppCtx::from_session(&link, lang, chrome::prefers_reduced_motion(), session);
     let (playing, busy) = (RwSignal::new(false), RwSignal::new(true));
     leptos::mount::mount_to_body(move || page(ctx, notices, playing.into(), busy.into(), false));
+    // The still view (`crate::view::still`) gives its place to the page in the same task: its
+    // script sees the page's `<main>` arrive, keeps its timeline bar in place until the page's
+    // own is mounted below, and gives the focus to the same control.
     if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
         poster.remove();
     }
@@ -79,6 +94,10 @@ async fn boot() {
     }
     after_next_paint().await;
     mount_part(ctx, "body", || view! { <timeline::ShortcutSheet /> });
+    // Whatever is left of the still view (its script gives its place over as the page arrives).
+    while let Some(still) = document().query_selector("[data-still]").ok().flatten() {
+        still.remove();
+    }
     busy.set(false);
     // The moment the page is interactive: the story is simulated and every control is mounted
     // (`cargo xtask bench` measures navigation to this mark).

@@ -15,16 +15,13 @@ use super::state::AppCtx;
 use crate::i18n::Key;
 use crate::playback::SPEEDS;
 use crate::sim::SimTime;
-use crate::view::track::{
-    self, EventClass, Focus, Modifiers, RequestClass, Shortcut, VIEW_WIDTH, next_step, previous_step,
+use crate::view::still::{
+    HELP_ID, ICON_NEXT, ICON_PLAY, ICON_PREVIOUS, LEGEND_EVENTS, LEGEND_REQUESTS, NOT_REACHED_ID,
 };
+use crate::view::track::{self, Focus, Modifiers, RequestClass, Shortcut, VIEW_WIDTH, next_step, previous_step};
 
 /// The shortcut sheet's element id.
 const SHEET_ID: &str = "shortcut-sheet";
-/// The id of the timeline's description.
-const HELP_ID: &str = "tl-help";
-/// The id of the text explaining an unreached step.
-const NOT_REACHED_ID: &str = "tl-not-reached";
 /// A step mark's width plus the least gap between two, in CSS pixels: with a mouse (the dot and a
 /// gap that keeps two dots apart), and on a phone (the 44 px hit area, style/phone.css).
 const MARKER_PITCH: f64 = 32.0;
@@ -166,12 +163,9 @@ fn icon(path: &'static str) -> impl IntoView {
     }
 }
 
-const ICON_PLAY: &str = "M4 2.2v11.6L13.4 8z";
 const ICON_PAUSE: &str = "M3.5 2.5h3.2v11H3.5zM9.3 2.5h3.2v11H9.3z";
 const ICON_REPLAY: &str =
     "M8 2.5a5.5 5.5 0 1 1-5.36 6.75h1.85A3.75 3.75 0 1 0 5.4 5.3L7.2 7.1H2.2V2.1l1.95 1.95A5.48 5.48 0 0 1 8 2.5z";
-const ICON_PREVIOUS: &str = "M2.5 2.5h2v11h-2zM13.5 2.5v11L5.5 8z";
-const ICON_NEXT: &str = "M11.5 2.5h2v11h-2zM2.5 2.5v11l8-5.5z";
 
 /// The timeline bar.
 #[component]
@@ -612,21 +606,10 @@ pub fn TimelineBar() -> impl IntoView {
 fn Legend() -> impl IntoView {
     let ctx = AppCtx::get();
     let t = move |k: Key| ctx.lang.get().text(k);
-    let requests = [
-        (RequestClass::Kubelet, Key::TrackLegendKubelet),
-        (RequestClass::Controller, Key::TrackLegendControllers),
-        (RequestClass::Scheduler, Key::TrackLegendScheduler),
-        (RequestClass::Client, Key::TrackLegendKubectl),
-        (RequestClass::Eviction, Key::TrackLegendEviction),
-        (RequestClass::EvictionRefused, Key::TrackLegendEvictionRefused),
-        (RequestClass::Routine, Key::TrackLegendRoutine),
-        (RequestClass::Timeout, Key::TrackLegendTimeout),
-    ];
-    let events = [(EventClass::Normal, Key::TrackLegendNormal), (EventClass::Warning, Key::TrackLegendWarning)];
     view! {
         <span class="tl-legend-group" aria-hidden="true">
             <span class="tl-legend-title">{move || t(Key::Requests)}</span>
-            {requests
+            {LEGEND_REQUESTS
                 .into_iter()
                 .map(|(class, key)| {
                     view! {
@@ -640,7 +623,7 @@ fn Legend() -> impl IntoView {
         </span>
         <span class="tl-legend-group" aria-hidden="true">
             <span class="tl-legend-title">{move || t(Key::EventsTrack)}</span>
-            {events
+            {LEGEND_EVENTS
                 .into_iter()
                 .map(|(class, key)| {
                     view! {

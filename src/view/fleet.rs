@@ -17,6 +17,12 @@ use super::html::{cat, escape};
 
 /// The drawing's width (SVG user units) when the stage's width is not known yet.
 pub const VIEW_W: f64 = 1200.0;
+
+/// How many log lines the controller's pane shows.
+pub const LOG_LINES: usize = 8;
+
+/// How far back the stage counts the Pods a zone gained or lost.
+pub const MOVED_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
 /// The narrowest and widest drawing: the drawing is as many user units wide as the stage is CSS
 /// pixels (within these), so that its text keeps its size on every screen.
 const MIN_W: f64 = 300.0;

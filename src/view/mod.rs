@@ -13,5 +13,6 @@ pub mod poster;
 pub mod quiz;
 pub mod session;
 pub mod stage;
+pub mod still;
 pub mod track;
 pub mod zonechart;

@@ -15,13 +15,19 @@
 //!    module's download would otherwise share the bandwidth with the style sheet and hold the
 //!    poster's first paint back; the poster is what a reader reads meanwhile, and the largest
 //!    paint);
-//! 6. the page is checked: no inline script or style left, no root-absolute or remote URL (the
+//! 6. the still view (`nodeline::view::still`: the first view of a step, its stage, timeline and
+//!    narration, in the app's own markup) of the first chapter's first step replaces the
+//!    `<!-- nodeline:still -->` mark, and every chapter's steps in every language go into files of
+//!    their own (`still/CHAPTER.LANG.STEP.js`), which the poster script's still part loads when the
+//!    link names another step; the simulation runs here, natively;
+//! 7. the page is checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
 
 use std::path::Path;
 
 use base64::Engine;
-use nodeline::view::poster;
+use nodeline::sim::Chapter;
+use nodeline::view::{poster, still};
 use sha2::Digest;
 
 use crate::html::{self, closing, tags};
@@ -53,6 +59,7 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
         std::fs::write(dist.join(&name), body)?;
     }
     let page = one_style_sheet(dist, &page)?;
+    let page = still_views(dist, &page)?;
     let (page, (name, body)) = poster_script(&page)?;
     std::fs::write(dist.join(name), body)?;
     check_page(&page)?;
@@ -93,10 +100,18 @@ fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
 /// frame is painted, so the fetch could start a few milliseconds before the paint it should
 /// follow. Where paint timing is missing, a frame then a task; in a tab that never paints (hidden),
 /// at most 500 ms.
+///
+/// Then, where the still view waits for the step the link names (`data-still-wait`: its file is on
+/// its way), until that step is shown and a frame painted, at most 3 s: the step is the page's
+/// largest paint, and a phone's network should bring it before the WebAssembly.
 const FIRST_PAINT: &str = "await new Promise((r) => { let go = () => { go = () => {}; r(); }; \
 try { const o = new PerformanceObserver(() => { o.disconnect(); setTimeout(() => go()); }); \
 o.observe({ type: 'paint', buffered: true }); } catch (_) { requestAnimationFrame(() => setTimeout(() => go())); } \
-setTimeout(() => go(), 500); });\n";
+setTimeout(() => go(), 500); });\n\
+await new Promise((r) => { const d = document.documentElement; \
+if (!d.hasAttribute('data-still-on') || d.hasAttribute('data-still-ready')) { r(); return; } \
+let go = () => { go = () => {}; requestAnimationFrame(() => setTimeout(r)); }; \
+document.addEventListener('nodeline-still-shown', () => go()); setTimeout(() => go(), 3000); });\n";
 
 /// Trunk's loader, waiting for [`FIRST_PAINT`] before its `init` fetches the WebAssembly.
 fn after_first_paint(loader: &str) -> Result<String> {
@@ -120,10 +135,35 @@ fn without_wasm_preload(page: &str) -> String {
     out
 }
 
+/// The page with the first chapter's first step in its first language at the still view's mark;
+/// every chapter's still file written into `dist/still/`.
+fn still_views(dist: &Path, page: &str) -> Result<String> {
+    let marks = page.matches(still::MARK).count();
+    if marks != 1 {
+        bail!("index.html must hold the mark {} exactly once (found {marks})", still::MARK);
+    }
+    let dir = dist.join(still::DIR);
+    std::fs::create_dir_all(&dir)?;
+    let mut first = None;
+    for chapter in Chapter::ALL {
+        for (lang, header, steps) in still::chapter_views(chapter) {
+            if first.is_none() {
+                first = Some(format!("{header}\n{}", steps[0]));
+            }
+            for (i, view) in steps.iter().enumerate() {
+                let file = still::step_file(chapter, lang, i + 1, &header, view);
+                std::fs::write(dir.join(still::file_name(chapter, lang, i + 1)), file)?;
+            }
+        }
+    }
+    let Some(first) = first else { bail!("no chapter to show") };
+    Ok(page.replacen(still::MARK, &first, 1))
+}
+
 /// The page with the poster's script linked at the top of `<head>` (after `<meta charset>`, before
 /// the style sheets, so it runs before the first paint and waits for nothing), and that file.
 fn poster_script(page: &str) -> Result<(String, (String, String))> {
-    let body = poster::script();
+    let body = poster::script() + &still::script();
     let name = format!("{POSTER_PREFIX}{}.js", short_hash(body.as_bytes()));
     let Some(charset) = tags(page, "meta").into_iter().find(|t| t.attr("charset").is_some()) else {
         bail!("index.html has no <meta charset>");
@@ -302,7 +342,7 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         let (finished, _) = finish_page(&TRUNK.replace("<head>", "<head><meta charset=\"utf-8\">")).unwrap();
         let (page, (name, body)) = poster_script(&finished).unwrap();
         assert!(name.starts_with(POSTER_PREFIX) && name.ends_with(".js"));
-        assert_eq!(body, poster::script());
+        assert_eq!(body, poster::script() + &still::script());
         let at = page.find(&format!(r#"<script src="./{name}" integrity="sha384-"#)).unwrap();
         assert!(at < page.find("stylesheet").unwrap() && at > page.find("<meta charset").unwrap());
         check_page(&page).unwrap();

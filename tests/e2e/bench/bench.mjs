@@ -158,6 +158,12 @@ const results = { date: new Date().toISOString(), machine: {}, app: {}, baseline
 
 /** The chapters' first steps: Lighthouse's pages (every chapter, as `Chapter::id` spells them). */
 const CHAPTERS = ['registration', 'node-failure', 'kubelet-restart', 'zone-outage', 'maintenance', 'node-goes-away'];
+/** The other pages readers meet first (issue 37's table): a later step, the docs embed, the fleet at 1,000. */
+const PAGES = {
+  'node-failure 4': '?chapter=node-failure&step=4',
+  'embed': '?embed=1&chapter=node-failure&step=3',
+  'zone 1000': '?chapter=zone-outage&nodes=1000',
+};
 const LIGHTHOUSE_RUNS = 5;
 
 /**
@@ -224,19 +230,19 @@ function fileSizes(dist, path) {
  * The files a page fetched before its interactive mark, and all it fetched once loaded and idle
  * (a phone-sized window, so a page that loads parts on demand is measured as a phone loads it).
  */
-async function bytesBeforeInteractive(url, dist) {
+async function bytesBeforeInteractive(url, dist, markName = 'nodeline-interactive') {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => performance.getEntriesByName('nodeline-interactive').length > 0);
+  await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, markName);
   await page.waitForLoadState('networkidle');
-  const entries = await page.evaluate(() => {
-    const mark = performance.getEntriesByName('nodeline-interactive')[0].startTime;
+  const entries = await page.evaluate((name) => {
+    const mark = performance.getEntriesByName(name)[0].startTime;
     const nav = performance.getEntriesByType('navigation')[0];
     const list = [{ url: nav.name, end: nav.responseEnd, served: nav.encodedBodySize }];
     for (const r of performance.getEntriesByType('resource')) list.push({ url: r.name, end: r.responseEnd, served: r.encodedBodySize });
     return { mark, list };
-  });
+  }, markName);
   await context.close();
   const sum = (list) => {
     const t = { files: 0, served: 0, raw: 0, gzip: 0, brotli: 0 };
@@ -363,10 +369,20 @@ for (const chapter of CHAPTERS) {
   results.mobile.chapters[chapter] = await lighthouseMobile(`${appUrl}?chapter=${chapter}&step=1`);
   console.log(`lighthouse ${chapter}: ${JSON.stringify(results.mobile.chapters[chapter])}`);
 }
+for (const [name, query] of Object.entries(PAGES)) {
+  results.mobile.chapters[name] = await lighthouseMobile(`${appUrl}${query}`);
+  console.log(`lighthouse ${name}: ${JSON.stringify(results.mobile.chapters[name])}`);
+}
 results.mobile.baseline = await lighthouseMobile(baselineUrl);
 console.log(`lighthouse baseline: ${JSON.stringify(results.mobile.baseline)}`);
 results.mobile.bytes = await bytesBeforeInteractive(`${appUrl}?chapter=registration&step=1`, appDist);
 results.mobile.baselineBytes = await bytesBeforeInteractive(baselineUrl, baselineDist);
+// Before the first view is complete (the still view's mark, src/view/still.js): the page's
+// first step, and the heaviest step file (the last chapter's late steps, in Japanese).
+results.mobile.firstView = {};
+for (const query of ['?chapter=registration&step=1', '?chapter=node-goes-away&step=9&lang=ja', PAGES.embed]) {
+  results.mobile.firstView[query] = await bytesBeforeInteractive(`${appUrl}${query}`, appDist, 'nodeline-still-shown');
+}
 
 results.machine = { browser: browser.version(), node: process.version, platform: process.platform };
 await browser.close();
@@ -391,11 +407,15 @@ const bytes = (name, b) =>
   `  ${name.padEnd(16)} before interactive: ${b.beforeInteractive.files} files, gzip ${kb(b.beforeInteractive.gzip)}, brotli ${kb(b.beforeInteractive.brotli)}, as served ${kb(b.beforeInteractive.served)}; everything loaded: ${b.everything.files} files, gzip ${kb(b.everything.gzip)}, brotli ${kb(b.everything.brotli)}`;
 lines.push(
   `Lighthouse ${results.mobile.baseline.lighthouse}, mobile defaults (slow 4G, 4x CPU), served with gzip, median of ${LIGHTHOUSE_RUNS} (targets: score >= 95, LCP <= 2000 ms, TBT <= 100 ms, interactive <= 2500 ms):`,
-  ...CHAPTERS.map((c) => lh(c, results.mobile.chapters[c])),
+  ...[...CHAPTERS, ...Object.keys(PAGES)].map((c) => lh(c, results.mobile.chapters[c])),
   lh('baseline', results.mobile.baseline),
   `bytes on a phone (target before interactive: 250 KB gzip):`,
   bytes('nodeline', results.mobile.bytes),
   bytes('baseline', results.mobile.baselineBytes),
   `  nodeline's files: ${results.mobile.bytes.names.join(', ')}`,
+  `bytes before the first view is complete (target: 60 KB gzip):`,
+  ...Object.entries(results.mobile.firstView).map(
+    ([q, b]) => `  ${q.padEnd(40)} ${b.beforeInteractive.files} files, gzip ${kb(b.beforeInteractive.gzip)} (${b.names.filter((n) => !n.endsWith('(after)')).join(', ')})`,
+  ),
 );
 console.log(lines.join('\n'));

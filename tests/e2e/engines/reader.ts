@@ -315,6 +315,10 @@ export class Reader {
   async open(rel: string): Promise<void> {
     await this.session.navigate(new URL(rel, this.baseUrl).href);
     await this.probe();
+    // The still view (pre-rendered, busy) stands until the app takes its place: its elements go
+    // then, so the app's main is looked for afresh each time, and only then used.
+    const APP = "return !!document.querySelector('main:not([data-still]):not([aria-busy])')";
+    await expect.poll(() => this.session.execute<boolean>(APP).catch(() => false), { message: 'the app' }).toBe(true);
     await this.main.expectVisible();
   }
 

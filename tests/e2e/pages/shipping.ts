@@ -15,6 +15,22 @@ export function recordRequests(page: Page): string[] {
 }
 
 /**
+ * Holds the page's WebAssembly back (as a slow network does) until the returned function is
+ * called.
+ */
+export async function holdWasm(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
  * Records every Content-Security-Policy violation the page or any of its frames reports (the
  * `securitypolicyviolation` event) in that frame's `window.__cspViolations`, and returns the
  * console's own "Refused to ..." messages as they come.

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
-import { recordRequests } from '../pages/shipping';
+import { holdWasm, recordRequests } from '../pages/shipping';
 
 // The release build as a plain static host serves it (no rewrites): at the root and under a
 // docs sub-path, it becomes interactive and asks nothing of any origin but its own.
@@ -33,16 +33,10 @@ for (const [where, prefix] of [
 test('static build: the poster shows the story until the app mounts, then gives way to it', async ({ page }) => {
   const app = new AppPage(page);
   // Hold the WebAssembly back to see the page as a reader on a slow network does.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
-  // Not waiting for `load`: the held wasm delays it.
-  await page.goto('./?chapter=registration&step=2', { waitUntil: 'commit' });
+  const release = await holdWasm(page);
+  // Not waiting for `load`: the held wasm delays it. A link the still view cannot show (another
+  // Kubernetes release: still.spec.ts has the still view), so the poster stands.
+  await page.goto('./?chapter=registration&step=2&k8s=1.31', { waitUntil: 'commit' });
   const poster = page.locator('#nodeline-poster');
   await expect(poster).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'nodeline' })).toBeVisible();
