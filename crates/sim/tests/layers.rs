@@ -55,6 +55,7 @@ const COMPONENTS: &[&str] = &[
     "controllers::garbage_collector",
     "controllers::node_ipam",
     "controllers::node_lifecycle",
+    "controllers::persistent_volume",
     "controllers::podgc",
     "controllers::replicaset",
     "controllers::scheduler",
@@ -179,6 +180,21 @@ fn modules_only_import_from_the_layers_below() {
         assert!(seen.contains(*l), "no source file for module `{l}`");
     }
     assert!(wrong.is_empty(), "imports that break the layers:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_controller_is_a_component() {
+    // A controller added without its line above would be free to import the others.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/controllers");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable controllers folder") {
+        let name = entry.expect("an entry").file_name().to_string_lossy().trim_end_matches(".rs").to_string();
+        let module = format!("controllers::{name}");
+        if name != "mod" && !COMPONENTS.contains(&module.as_str()) {
+            missing.push(module);
+        }
+    }
+    assert!(missing.is_empty(), "not in COMPONENTS: {missing:?}");
 }
 
 #[test]

@@ -28,15 +28,13 @@ use crate::apiserver::{ApiOp, TAINT_OUT_OF_SERVICE};
 use crate::client::Throttled;
 use crate::ctx::Ctx;
 use crate::events::{Recorder, pod_ref};
-use crate::objects::{AttachedVolume, Node, Object, Pod, VolumeAttachment};
+use crate::objects::{AttachedVolume, CSI_DRIVER, Node, Object, Pod, VolumeAttachment};
 use crate::record::Actor;
 use crate::time::{SimTime, millis, secs};
 use crate::vecmap::VecMap;
 
 /// `maxWaitForUnmountDuration`: the forced detach from an unhealthy node.
 pub(crate) const MAX_WAIT_FOR_UNMOUNT: Duration = secs(6 * 60);
-/// The CSI driver's name.
-pub(crate) const ATTACHER: &str = "pd.csi.storage.gke.io";
 /// How long the external-attacher takes to attach (inference: one ControllerPublishVolume call).
 const ATTACH_TIME: Duration = millis(1_500);
 /// How long it takes to detach (inference: one ControllerUnpublishVolume call, as long as an
@@ -84,7 +82,7 @@ fn volume_of<'s>(store: &'s crate::apiserver::ApiServer, pod: &'s Pod) -> Option
 /// The volume's unique name in the attach/detach controller (`kubernetes.io/csi/DRIVER^HANDLE`;
 /// the simulation's volume handle is the PersistentVolume's name).
 fn unique_name(pv: &str) -> String {
-    format!("kubernetes.io/csi/{ATTACHER}^{pv}")
+    format!("kubernetes.io/csi/{CSI_DRIVER}^{pv}")
 }
 
 impl AttachDetach {
@@ -269,7 +267,7 @@ impl AttachDetach {
                 break;
             }
             let name = format!("csi-{}", ctx.rng.hex(64));
-            let va = VolumeAttachment::new(&name, ATTACHER, &pv, &node);
+            let va = VolumeAttachment::new(&name, CSI_DRIVER, &pv, &node);
             if let Some(Object::VolumeAttachment(_)) = ctx.call(ACTOR, None, ApiOp::Create(va.into())).ok() {
                 // The external-attacher sees it at once: its finalizer first, then the attach.
                 ctx.call(

@@ -25,10 +25,9 @@ use std::time::Duration;
 
 use crate::apiserver::ApiOp;
 use crate::client::Throttled;
-use crate::controllers::attach_detach::ATTACHER;
 use crate::ctx::Ctx;
 use crate::events::{Recorder, Source};
-use crate::objects::{Object, PersistentVolume, PersistentVolumeClaim};
+use crate::objects::{BIND_COMPLETED, CSI_DRIVER, Object, PersistentVolume, PersistentVolumeClaim, SELECTED_NODE};
 use crate::record::Actor;
 use crate::rng::Rng;
 use crate::time::millis;
@@ -43,10 +42,6 @@ pub const PROVISIONER_COMPONENT: &str = "pd.csi.storage.gke.io_control-plane_5b0
 /// The annotations the controller sets on a claim it hands to an external provisioner.
 const PROVISIONER_ANNOTATIONS: [&str; 2] =
     ["volume.beta.kubernetes.io/storage-provisioner", "volume.kubernetes.io/storage-provisioner"];
-/// The node the scheduler picked for a delayed-binding claim's first consumer.
-pub(crate) const SELECTED_NODE: &str = "volume.kubernetes.io/selected-node";
-/// Set on a claim once `bind()` has completed.
-pub(crate) const BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 
 /// The controller's timers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,7 +133,7 @@ impl PersistentVolumeController {
             PersistentVolumeTimer::Provisioned(namespace, name) => {
                 let Some(claim) = ctx.store().claims.get(&(namespace, name)).cloned() else { return };
                 self.provisioning.remove(&*claim.metadata.uid);
-                let pv = PersistentVolume::provisioned_for(&claim, ATTACHER);
+                let pv = PersistentVolume::provisioned_for(&claim, CSI_DRIVER);
                 let pv_name = pv.metadata.name.clone();
                 if ctx.call(Actor::CsiProvisioner, None, ApiOp::Create(pv.into())).ok().is_none() {
                     return;
@@ -208,7 +203,7 @@ impl PersistentVolumeController {
         if !claim.metadata.annotations.contains_key(PROVISIONER_ANNOTATIONS[1]) {
             let mut wanted = PersistentVolumeClaim::clone(&claim);
             for a in PROVISIONER_ANNOTATIONS {
-                wanted.metadata.annotations.insert(a.into(), ATTACHER.into());
+                wanted.metadata.annotations.insert(a.into(), CSI_DRIVER.into());
             }
             self.client.also(1, ctx.now);
             match ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted)).ok() {
@@ -217,7 +212,7 @@ impl PersistentVolumeController {
             }
         }
         let message = format!(
-            "Waiting for a volume to be created either by the external provisioner '{ATTACHER}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
+            "Waiting for a volume to be created either by the external provisioner '{CSI_DRIVER}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
         );
         let source = Source::Controller(COMPONENT);
         self.client.also(1, ctx.now);
@@ -228,7 +223,7 @@ impl PersistentVolumeController {
     /// a claim handed to this driver, with its node selected, no volume yet and none being made.
     fn provisioner_sync(&mut self, ctx: &mut Ctx<'_, PersistentVolumeTimer>, claim: &PersistentVolumeClaim) {
         let annotations = &claim.metadata.annotations;
-        let ours = annotations.get(PROVISIONER_ANNOTATIONS[1]).is_some_and(|p| p == ATTACHER);
+        let ours = annotations.get(PROVISIONER_ANNOTATIONS[1]).is_some_and(|p| p == CSI_DRIVER);
         if !ours || !annotations.contains_key(SELECTED_NODE) || !claim.spec.volume_name.is_empty() {
             return;
         }

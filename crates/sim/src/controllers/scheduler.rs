@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;
-use crate::controllers::persistent_volume::{BIND_COMPLETED, SELECTED_NODE};
 use crate::ctx::{Ctx, Reply};
 use crate::events::{Recorder, Source, pod_ref};
 use crate::flowcontrol::{KUBE_SCHEDULER, TokenBucket};
+use crate::objects::{BIND_COMPLETED, SELECTED_NODE};
 use crate::objects::{Node, Object, PersistentVolumeClaim, Pod, Time, order_pod_conditions, set_pod_condition};
 use crate::profile::Profile;
 use crate::record::Actor;

@@ -45,8 +45,8 @@ pub use policy::{
 pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
 pub use text::Text;
 pub use volume::{
-    CLAIM_SIZE, ClaimSpec, ClaimStatus, PersistentVolume, PersistentVolumeClaim, STORAGE_CLASS, VolumeSpec,
-    VolumeStatus,
+    BIND_COMPLETED, CLAIM_SIZE, CSI_DRIVER, ClaimSpec, ClaimStatus, PersistentVolume, PersistentVolumeClaim,
+    SELECTED_NODE, STORAGE_CLASS, VolumeSpec, VolumeStatus,
 };
 pub use volume_attachment::{VolumeAttachment, VolumeAttachmentSource, VolumeAttachmentSpec, VolumeAttachmentStatus};
 

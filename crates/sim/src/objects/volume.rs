@@ -12,6 +12,13 @@ use super::meta::{ObjectMeta, ObjectReference, Time};
 pub const STORAGE_CLASS: &str = "standard-rwo";
 /// What a claim asks for.
 pub const CLAIM_SIZE: &str = "1Gi";
+/// The CSI driver that provisions and attaches the class's volumes.
+pub const CSI_DRIVER: &str = "pd.csi.storage.gke.io";
+/// The claim's annotation naming the node the scheduler picked for a delayed-binding claim's
+/// first consumer.
+pub const SELECTED_NODE: &str = "volume.kubernetes.io/selected-node";
+/// The claim's annotation set once the persistent volume controller's `bind()` has completed.
+pub const BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 
 /// A `PersistentVolumeClaim` as the API server serves it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
