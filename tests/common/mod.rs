@@ -5,3 +5,5 @@
 #[path = "../../crates/sim/tests/common/mod.rs"]
 mod sim;
 pub(crate) use sim::*;
+
+pub(crate) mod binary;

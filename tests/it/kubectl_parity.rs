@@ -13,7 +13,6 @@
 //!
 //! kubectl prints times in its local zone; it runs with `TZ=UTC`. If `kubectl` is not installed
 //! the test says so and passes, unless `NODELINE_REQUIRE_KUBECTL=1` (CI), where it fails.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
