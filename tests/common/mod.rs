@@ -7,3 +7,4 @@ mod sim;
 pub(crate) use sim::*;
 
 pub(crate) mod binary;
+pub(crate) mod fake_apiserver;
