@@ -1,5 +1,5 @@
-//! The built `nodeline` binary, run as a reader would run it. Shared by `tests/cli.rs` and
-//! `tests/kubectl_cli.rs` through `#[path = "common/binary.rs"] mod binary;`.
+//! The built `nodeline` binary, run as a reader would run it. Shared by the `cli` and
+//! `kubectl_cli` modules of `tests/it/`.
 
 use std::process::Command;
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 /**
  * What every step of every chapter shows at its moment (a paused step): `step-facts.json`, read
- * also by the native test `tests/step_facts.rs`, which checks the same facts on the simulation's
+ * also by the native test `tests/it/step_facts.rs`, which checks the same facts on the simulation's
  * snapshot and the stage's model at both Kubernetes profiles.
  */
 

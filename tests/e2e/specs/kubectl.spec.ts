@@ -15,7 +15,7 @@ async function expectNoInspectorViolations(page: Page, what: string): Promise<vo
 }
 
 // Expected texts are what `nodeline kubectl --chapter registration --at 1m30s -- ARGS` prints,
-// which tests/kubectl_parity.rs checks against the real kubectl.
+// which tests/it/kubectl_parity.rs checks against the real kubectl.
 const STEP6 = './?chapter=registration&step=6&autoplay=0';
 
 test.describe('kubectl panel', () => {

@@ -48,7 +48,7 @@ test.describe('Japanese edition', () => {
 
   test('the kubectl panel prints in Japanese exactly what it prints in English', async ({ page }) => {
     // Registration step 6 (T+1m30s): the same moment the kubectl spec checks in English, where
-    // tests/kubectl_parity.rs holds the text against the real kubectl.
+    // tests/it/kubectl_parity.rs holds the text against the real kubectl.
     const transcript = async (lang: string): Promise<string> => {
       const app = new AppPage(page);
       await app.goto(`./?chapter=registration&step=6&autoplay=0&lang=${lang}`);

@@ -1,7 +1,6 @@
 //! The README's lists that the code holds: the chapters (`Chapter::ALL`) and the table of actions
 //! (the registry, `sim::ACTIONS`), each between marker comments. When a chapter or an action is
-//! added, rewrite them with `NODELINE_BLESS=1 cargo test --test readme` and review the diff.
-#![cfg(not(target_arch = "wasm32"))]
+//! added, rewrite them with `NODELINE_BLESS=1 cargo test --test it readme::` and review the diff.
 
 use std::path::PathBuf;
 
@@ -80,7 +79,7 @@ fn the_readme_lists_every_chapter_and_action() {
     }
     assert!(
         stale.is_empty(),
-        "README.md's {} differ from the code's (run `NODELINE_BLESS=1 cargo test --test readme` and review the diff)",
+        "README.md's {} differ from the code's (run `NODELINE_BLESS=1 cargo test --test it readme::` and review the diff)",
         stale.join(" and ")
     );
 }

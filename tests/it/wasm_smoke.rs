@@ -2,13 +2,10 @@
 //! button toggles playback.
 //!
 //! Run by `cargo xtask test` (wasm stage) through wasm-bindgen-test-runner and chromedriver.
-#![cfg(target_arch = "wasm32")]
 
 use nodeline::app::App;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 fn document() -> web_sys::Document {
     web_sys::window().and_then(|w| w.document()).expect("a document")

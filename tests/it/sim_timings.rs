@@ -1,14 +1,11 @@
 //! The chapters' timings and exact strings, checked against `shared/reference/kubernetes-node-lifecycle.md`
 //! and `docs/kubernetes-notes.md` (where the two disagree, the notes win: `unreachable:NoExecute`
 //! lands one 5 s monitor pass after Ready goes Unknown, so the eviction comes ~305 s after it).
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{chapter_timeline, end_of, node_before};
+use crate::common::{chapter_timeline, end_of, node_before};
 use nodeline::sim::objects::{Node, Object, Pod};
 use nodeline::sim::record::{Change, EventRecord, Request, Response};
 use nodeline::sim::{

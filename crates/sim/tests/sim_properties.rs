@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{canonical, machine_before, node_before, rendering_difference, version_before};
-use nodeline::sim::objects::{Kind, Node, Object, ObjectKey, Pod};
-use nodeline::sim::{
+use nodeline_sim::objects::{Kind, Node, Object, ObjectKey, Pod};
+use nodeline_sim::{
     Action, ActionKind, Actor, Body, ChangeType, Chapter, Config, KubeletState, Log, Method, Request, SimTime, Timeline,
 };
 use proptest::prelude::*;
@@ -279,7 +279,7 @@ fn leases_renewed_only_by_live_kubelets(log: &Log) -> Check {
 /// (e) Containers on a machine go away only while its kubelet runs (containerd's shims keep them
 /// running through kubelet and containerd restarts), or when the machine powers off.
 fn containers_stop_only_under_a_kubelet(log: &Log) -> Check {
-    let mut last: BTreeMap<usize, &nodeline::sim::MachineView> = BTreeMap::new();
+    let mut last: BTreeMap<usize, &nodeline_sim::MachineView> = BTreeMap::new();
     for r in &log.machines {
         if let Some(prev) = last.get(&r.index) {
             let gone: Vec<&str> = prev
@@ -367,7 +367,7 @@ fn the_checks_catch_a_binding_past_a_taint() {
     let mut bound = Pod::clone(pod);
     bound.spec.node_name = "node-1".into();
     let c = &log.changes().at(created);
-    let altered = nodeline::sim::record::Change::new(c.seq, c.t, c.change, Object::Pod(Arc::new(bound)), c.request);
+    let altered = nodeline_sim::record::Change::new(c.seq, c.t, c.change, Object::Pod(Arc::new(bound)), c.request);
     assert!(log.replace_change(created, altered), "a Pod's version is kept whole");
     let verdict = no_binding_past_a_taint(&log).expect_err("a Pod created bound to a tainted node");
     assert!(verdict.contains("node.kubernetes.io/not-ready:NoSchedule"), "{verdict}");

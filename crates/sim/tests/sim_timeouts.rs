@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use nodeline::sim::record::Request;
-use nodeline::sim::{Actor, Chapter, Config, Method, Outcome, SimTime, Timeline};
+use nodeline_sim::record::Request;
+use nodeline_sim::{Actor, Chapter, Config, Method, Outcome, SimTime, Timeline};
 
 const NODE_1: &str = "node-1";
 
@@ -16,7 +16,7 @@ fn kubelet(machine: &str) -> Actor {
 
 /// A timeline of `chapter` with the reader's actions in `ACTION[:MACHINE]@TIME` notation.
 fn timeline_with(chapter: Chapter, actions: &str, until: SimTime) -> Timeline {
-    let actions = nodeline::sim::parse_actions(actions).expect("actions parse");
+    let actions = nodeline_sim::parse_actions(actions).expect("actions parse");
     let mut timeline = Timeline::with_actions(chapter, Config::default(), &actions);
     timeline.run_until(until);
     timeline
@@ -81,7 +81,7 @@ fn a_timed_out_request_s_error_is_logged_when_its_timeout_runs_out() {
         .iter()
         .find(|l| l.message.starts_with("\"failed to update lease using latest lease, fallback to ensure lease\""))
         .expect("the Lease controller falls back");
-    assert_eq!(fallback.severity, nodeline::sim::record::Severity::Info);
+    assert_eq!(fallback.severity, nodeline_sim::record::Severity::Info);
     let fifth = timed_out.iter().filter(|r| r.path.contains("/leases/") && r.method == Method::Put).nth(4).unwrap();
     assert_eq!(fallback.t, fifth.end, "after the fifth PUT's timeout");
 }

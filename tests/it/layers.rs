@@ -2,7 +2,6 @@
 //! and each names only the modules its layer may use: the renderers never reach the page's view
 //! models, the command line never reaches page code, and nothing below the app names it. A module
 //! that reaches up, or a new module missing from the table, fails this test.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,3 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! Every step of every chapter, paused at its moment, shows what its title names: the facts of
 //! `tests/e2e/pages/step-facts.json` (which the browser suites check on the page too) hold in the
 //! snapshot at the step's moment and on the stage's model, at both Kubernetes profiles.

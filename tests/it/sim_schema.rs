@@ -5,9 +5,6 @@
 //! Without that package the tests print why they are skipped and pass, unless
 //! `NODELINE_REQUIRE_SCHEMA=1` (CI sets it), which makes them fail. `NODELINE_PYTHON` names the
 //! interpreter (default `python3`).
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -60,7 +57,7 @@ fn list(items: Vec<Value>) -> Value {
 
 /// The moments of a chapter to look at: early, the middle and the end of its story.
 fn moments(chapter: Chapter) -> Vec<SimTime> {
-    let end = common::end_of(chapter);
+    let end = crate::common::end_of(chapter);
     let mid = SimTime::from_micros(end.as_micros() / 2);
     vec![SimTime::from_secs(15), SimTime::from_secs(45), mid, end]
 }
@@ -93,10 +90,10 @@ fn chapter_objects_match_the_published_schemas() {
     // One List for everything: the interpreter starts once.
     let (mut items, mut legend) = (Vec::new(), Vec::new());
     for chapter in Chapter::ALL {
-        let timeline = common::chapter_timeline(chapter, Config::default());
+        let timeline = crate::common::chapter_timeline(chapter, Config::default());
         add_objects(&mut items, &mut legend, chapter.id(), &timeline, &moments(chapter));
     }
-    let sandbox = common::sandbox_timeline(Config::default());
+    let sandbox = crate::common::sandbox_timeline(Config::default());
     let at: Vec<SimTime> = (1..=4).map(|i| SimTime::ZERO + Duration::from_secs(i * 180)).collect();
     add_objects(&mut items, &mut legend, "sandbox", &sandbox, &at);
     for kind in ["Node", "CSINode", "Lease", "Pod", "Event"] {
@@ -111,7 +108,7 @@ fn the_validator_rejects_an_invented_field() {
     if !validator_available("the_validator_rejects_an_invented_field") {
         return;
     }
-    let timeline = common::chapter_timeline(Chapter::Registration, Config::default());
+    let timeline = crate::common::chapter_timeline(Chapter::Registration, Config::default());
     let node = timeline.at(SimTime::from_secs(60)).node("node-1").expect("node-1");
     let mut bad = serde_json::to_value(&*node).expect("serializes");
     bad["status"]["heartbeatInterval"] = json!("10s");

@@ -1,7 +1,6 @@
 //! The message catalogue, checked across languages: every key is used by the page, every
 //! language fills the same placeholders, and narration keeps the same Kubernetes identifiers
 //! and the same links to the stage in every language.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -7,8 +7,8 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::{Entry, assert_same_rendering, canonical, rendering_difference};
-use nodeline::sim::objects::Kind;
-use nodeline::sim::{Action, ActionKind, ChangeType, Chapter, Config, Log, SimTime, Timeline};
+use nodeline_sim::objects::Kind;
+use nodeline_sim::{Action, ActionKind, ChangeType, Chapter, Config, Log, SimTime, Timeline};
 
 fn ms(ms: u64) -> SimTime {
     SimTime::from_millis(ms)
@@ -162,8 +162,8 @@ fn forking_at_a_scripted_instant_is_building_with_the_combined_actions() {
 
 #[test]
 fn steps_searched_a_stretch_at_a_time_are_the_steps_of_the_whole_log() {
-    use nodeline::sim::StepSearch;
-    use nodeline::sim::scenario::resolve_steps;
+    use nodeline_sim::StepSearch;
+    use nodeline_sim::scenario::resolve_steps;
     let mut changed_by_a_fork = 0;
     for chapter in Chapter::ALL {
         let mut tl = Timeline::new(chapter, Config::default());

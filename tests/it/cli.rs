@@ -4,8 +4,7 @@
 //!
 //! The goldens in `tests/golden/<chapter>.jsonl` are `nodeline timeline --chapter <chapter>` with
 //! the default configuration. When the simulation changes on purpose, regenerate them with
-//! `NODELINE_BLESS=1 cargo test --test cli golden` and review the diff.
-#![cfg(not(target_arch = "wasm32"))]
+//! `NODELINE_BLESS=1 cargo test --test it cli::` and review the diff.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,9 +14,7 @@ use nodeline::render;
 use nodeline::sim::Chapter;
 use serde_json::Value;
 
-#[path = "common/binary.rs"]
-mod binary;
-use binary::nodeline;
+use crate::common::binary::nodeline;
 
 fn golden_path(chapter: Chapter) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(format!("{}.jsonl", chapter.id()))
@@ -55,7 +52,7 @@ fn golden_timelines() {
     assert!(
         stale.is_empty(),
         "timelines differ from the goldens (if the change is intended, run \
-         `NODELINE_BLESS=1 cargo test --test cli golden` and review the diff):\n{}",
+         `NODELINE_BLESS=1 cargo test --test it cli::` and review the diff):\n{}",
         stale.join("\n")
     );
 }
@@ -93,7 +90,7 @@ fn fleet_goldens() {
         let line = expected.lines().zip(story.lines()).position(|(a, b)| a != b);
         assert!(
             expected == story,
-            "{} differs at line {} (run `NODELINE_BLESS=1 cargo test --test cli golden` if intended):\n  golden: {}\n  now:    {}",
+            "{} differs at line {} (run `NODELINE_BLESS=1 cargo test --test it cli::` if intended):\n  golden: {}\n  now:    {}",
             path.display(),
             line.map_or(expected.lines().count().min(story.lines().count()), |l| l) + 1,
             line.and_then(|l| expected.lines().nth(l)).unwrap_or("<end>"),

@@ -1,7 +1,6 @@
 //! A node goes away (chapter 6): graceful node shutdown, power-off, deleting the Node. The
 //! strings and timings are those of `shared/reference/node-operations.md` §3 and §6 and
 //! `docs/kubernetes-notes.md` §12.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::time::Duration;
 

@@ -1,7 +1,6 @@
 //! Question mode: every question's stop and answer, recomputed from the timeline in both version
 //! profiles and held to what the simulation's settings say they must be; and the catalogue's
 //! words for every question in every language.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
 use std::time::Duration;

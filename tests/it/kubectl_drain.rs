@@ -1,7 +1,6 @@
 //! `kubectl cordon|uncordon|drain` in chapter 5: the golden transcript of the chapter's drain (as
 //! a terminal shows it, stdout and stderr interleaved), and `nodeline kubectl` printing the same
-//! lines on its two streams. Re-bless with `NODELINE_BLESS=1 cargo test --test kubectl_drain`.
-#![cfg(not(target_arch = "wasm32"))]
+//! lines on its two streams. Re-bless with `NODELINE_BLESS=1 cargo test --test it kubectl_drain::`.
 
 use std::path::PathBuf;
 

@@ -14,9 +14,9 @@ use std::collections::BTreeSet;
 use common::{object_round_trip_diff, round_trip_diff, strip_nulls, through};
 use k8s_openapi::api::core::v1::Binding;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{DeleteOptions, Status};
-use nodeline::sim::objects::Kind;
-use nodeline::sim::record::{Body, Response};
-use nodeline::sim::{Chapter, Config, Profile, SimTime, Timeline};
+use nodeline_sim::objects::Kind;
+use nodeline_sim::record::{Body, Response};
+use nodeline_sim::{Chapter, Config, Profile, SimTime, Timeline};
 use serde_json::{Value, json};
 
 /// What one timeline produced, checked.
@@ -124,9 +124,9 @@ fn every_sandbox_object_round_trips_through_k8s_openapi() {
     let used: BTreeSet<_> = timeline.log().inputs.iter().map(|i| i.action.kind).collect();
     // The fleet's actions (zones, the control plane) are exercised by the zone-outage chapter's
     // script, whose objects the test above checks.
-    use nodeline::sim::ActionKind::{CutControlPlane, CutNodes, CutZone, RestoreControlPlane, RestoreZone};
+    use nodeline_sim::ActionKind::{CutControlPlane, CutNodes, CutZone, RestoreControlPlane, RestoreZone};
     let fleet = [CutNodes, CutZone, RestoreZone, CutControlPlane, RestoreControlPlane];
-    let machine_actions = nodeline::sim::ActionKind::ALL.iter().filter(|k| !fleet.contains(k)).count();
+    let machine_actions = nodeline_sim::ActionKind::ALL.iter().filter(|k| !fleet.contains(k)).count();
     assert_eq!(used.len(), machine_actions, "every action is exercised: {used:?}");
     let mut tally = Tally::default();
     check_timeline("sandbox", &timeline, &mut tally);

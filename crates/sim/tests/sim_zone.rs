@@ -5,8 +5,8 @@
 //! keeps NoSchedule ones; the taint eviction controller keeps to its client's 20 requests/s.
 #![cfg(not(target_arch = "wasm32"))]
 
-use nodeline::sim::objects::Object;
-use nodeline::sim::{
+use nodeline_sim::objects::Object;
+use nodeline_sim::{
     Action, ActionKind, Actor, Chapter, Config, Log, Method, ReplicaSetSpec, SimTime, TAINT_UNREACHABLE, Timeline,
 };
 use std::time::Duration;

@@ -4,9 +4,9 @@
 //! `docs/kubernetes-notes.md` §12.
 #![cfg(not(target_arch = "wasm32"))]
 
-use nodeline::sim::objects::Object;
-use nodeline::sim::record::EventRecord;
-use nodeline::sim::{
+use nodeline_sim::objects::Object;
+use nodeline_sim::record::EventRecord;
+use nodeline_sim::{
     Action, ActionKind, Actor, Chapter, Config, DEFAULT_SEED, PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT,
     SimTime, Timeline, provision_time,
 };

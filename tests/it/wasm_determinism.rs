@@ -2,13 +2,10 @@
 //! computed in WebAssembly, equals the golden file the native tests check (`tests/golden/`).
 //!
 //! Run by `cargo xtask test` (wasm stage) through wasm-bindgen-test-runner and chromedriver.
-#![cfg(target_arch = "wasm32")]
 
 use nodeline::render;
 use nodeline::sim::{Chapter, Config, SimTime, Timeline};
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 fn jsonl(chapter: Chapter) -> String {
     let duration = chapter.scenario().duration;
@@ -34,20 +31,20 @@ fn assert_same(chapter: Chapter, golden: &str) {
 
 #[wasm_bindgen_test]
 fn registration_matches_the_native_golden() {
-    assert_same(Chapter::Registration, include_str!("golden/registration.jsonl"));
+    assert_same(Chapter::Registration, include_str!("../golden/registration.jsonl"));
 }
 
 #[wasm_bindgen_test]
 fn node_failure_matches_the_native_golden() {
-    assert_same(Chapter::NodeFailure, include_str!("golden/node-failure.jsonl"));
+    assert_same(Chapter::NodeFailure, include_str!("../golden/node-failure.jsonl"));
 }
 
 #[wasm_bindgen_test]
 fn kubelet_restart_matches_the_native_golden() {
-    assert_same(Chapter::KubeletRestart, include_str!("golden/kubelet-restart.jsonl"));
+    assert_same(Chapter::KubeletRestart, include_str!("../golden/kubelet-restart.jsonl"));
 }
 
 #[wasm_bindgen_test]
 fn maintenance_matches_the_native_golden() {
-    assert_same(Chapter::Maintenance, include_str!("golden/maintenance.jsonl"));
+    assert_same(Chapter::Maintenance, include_str!("../golden/maintenance.jsonl"));
 }

@@ -1,14 +1,11 @@
 //! `nodeline kubectl --chapter C [--actions L] --at T -- ARGS...`: the page's kubectl panel on the
 //! command line (the built binary, and in-process through `nodeline::cli::run`).
-#![cfg(not(target_arch = "wasm32"))]
 
 use nodeline::cli;
 use nodeline::render::kubectl_printer::entry::CommandLine;
 use nodeline::sim::{Chapter, Config, SimTime, Timeline};
 
-#[path = "common/binary.rs"]
-mod binary;
-use binary::{Run, nodeline};
+use crate::common::binary::{Run, nodeline};
 
 fn kubectl(chapter: &str, at: &str, args: &[&str]) -> Run {
     let mut all = vec!["kubectl", "--chapter", chapter, "--at", at, "--"];

@@ -8,7 +8,6 @@
 //! * kubectl v1.32.4 run locally (`kubectl label --local -f FILE -o yaml`, which prints a local
 //!   file through the same printers without a cluster), pasted in as fixtures. When `kubectl` is
 //!   on `PATH`, `agrees_with_local_kubectl` also compares a large generated corpus live.
-#![cfg(not(target_arch = "wasm32"))]
 
 use nodeline::render::{json, yaml};
 use serde_json::{Value, json};
