@@ -1,4 +1,5 @@
-//! A small static file server on std only, for `cargo xtask serve` and the browser tests.
+//! A small static file server for `cargo xtask serve` and the browser tests: std networking,
+//! requests parsed by `httparse`, paths decoded by `percent-encoding`.
 //!
 //! It serves one directory (normally `dist/`) at `/` and again under each extra mount prefix
 //! (`/docs/k8s/nodeline/`, where docs sites embed the app), so tests can prove the build works
@@ -13,7 +14,7 @@
 //! that accepts the encoding; any other text or wasm file is gzipped on the fly. Lighthouse's
 //! simulated slow network needs this to see what a reader downloads.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -175,35 +176,14 @@ impl Site {
     fn handle(&self, mut stream: TcpStream) -> std::io::Result<()> {
         stream.set_read_timeout(Some(Duration::from_secs(10)))?;
         stream.set_write_timeout(Some(Duration::from_secs(30)))?;
-        let mut reader = BufReader::new(stream.try_clone()?);
-        let mut request_line = String::new();
-        reader.by_ref().take(8192).read_line(&mut request_line)?;
-        // Read the headers; a violation report's length and sender, and what encodings the
-        // browser accepts, are what matter.
-        let mut header_bytes = 0usize;
-        let (mut length, mut agent) = (0usize, String::new());
-        let mut accept = Accept::default();
-        loop {
-            let mut line = String::new();
-            let n = reader.read_line(&mut line)?;
-            header_bytes += n;
-            if n == 0 || line == "\r\n" || line == "\n" || header_bytes > 64 * 1024 {
-                break;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                let name = name.trim();
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap_or(0);
-                } else if name.eq_ignore_ascii_case("user-agent") {
-                    value.trim().clone_into(&mut agent);
-                } else if name.eq_ignore_ascii_case("accept-encoding") {
-                    accept = Accept::parse(value);
-                }
-            }
-        }
-
-        let mut parts = request_line.split_whitespace();
-        let (Some(method), Some(target)) = (parts.next(), parts.next()) else {
+        let buf = read_head(&mut stream)?;
+        let mut headers = [httparse::EMPTY_HEADER; 64];
+        let mut request = httparse::Request::new(&mut headers);
+        let head_len = match request.parse(&buf) {
+            Ok(httparse::Status::Complete(len)) => Some(len),
+            _ => None,
+        };
+        let (Some(head_len), Some(method), Some(target)) = (head_len, request.method, request.path) else {
             return respond(
                 &mut stream,
                 400,
@@ -214,10 +194,22 @@ impl Site {
                 Headers::default(),
             );
         };
+        // A violation report's length and sender, and what encodings the browser accepts, are
+        // the headers that matter.
+        let header = |name: &str| {
+            request.headers.iter().find(|h| h.name.eq_ignore_ascii_case(name)).map(|h| String::from_utf8_lossy(h.value))
+        };
+        let length: usize = header("content-length").and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+        let agent = header("user-agent").map(|v| v.trim().to_owned()).unwrap_or_default();
+        let accept = header("accept-encoding").map(|v| Accept::parse(&v)).unwrap_or_default();
+
         if let Some(reports) = self.reports.as_ref().filter(|_| target == CSP_REPORTS) {
             if method == "POST" {
-                let mut body = vec![0; length.min(64 * 1024)];
-                reader.read_exact(&mut body)?;
+                let length = length.min(64 * 1024);
+                let mut body = buf[head_len..].to_vec();
+                body.truncate(length);
+                let rest = length - body.len();
+                (&mut stream).take(rest as u64).read_to_end(&mut body)?;
                 let report = String::from_utf8_lossy(&body).into_owned();
                 reports.lock().map_err(|_| std::io::Error::other("poisoned"))?.push((agent, report));
                 return respond(
@@ -309,6 +301,22 @@ impl Site {
             file.push("index.html");
         }
         if file.is_file() { Reply::File(file) } else { Reply::NotFound }
+    }
+}
+
+/// Reads until a request's head is complete (or is not, or is over 64 KiB: the caller's parse
+/// then fails); what follows the head is the body's start.
+fn read_head(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut chunk)?;
+        buf.extend_from_slice(&chunk[..n]);
+        let mut headers = [httparse::EMPTY_HEADER; 64];
+        let partial = matches!(httparse::Request::new(&mut headers).parse(&buf), Ok(httparse::Status::Partial));
+        if !partial || n == 0 || buf.len() > 64 * 1024 {
+            return Ok(buf);
+        }
     }
 }
 
@@ -470,26 +478,11 @@ pub(crate) fn content_type(path: &Path) -> &'static str {
     }
 }
 
-/// Decodes `%XX` escapes; `None` for malformed escapes, non-UTF-8 or an encoded NUL.
+/// Decodes `%XX` escapes (`percent-encoding`); `None` for non-UTF-8 or an encoded NUL. A `%` not
+/// followed by two hex digits stays as it is.
 fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            let b = u8::from_str_radix(hex, 16).ok()?;
-            if b == 0 {
-                return None;
-            }
-            out.push(b);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    let decoded = percent_encoding::percent_decode_str(s).decode_utf8().ok()?;
+    (!decoded.contains('\0')).then(|| decoded.into_owned())
 }
 
 #[cfg(test)]
@@ -604,6 +597,13 @@ mod tests {
 
         let r = get(addr, "HEAD / HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 200 OK\r\n") && r.ends_with("\r\n\r\n"), "{r}");
+
+        let r = get(addr, "GET /docs/k8s/nodeline?embed=1 HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 301 Moved Permanently\r\n"), "{r}");
+        assert!(r.contains("\r\nLocation: /docs/k8s/nodeline/?embed=1\r\n"), "{r}");
+
+        let r = get(addr, "not http\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{r}");
 
         let r = get(addr, "GET /nope HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 404 Not Found\r\n"), "{r}");
