@@ -4,7 +4,11 @@
 //! that reaches up, or a new module missing from the table, fails this test.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "../../crates/sim/tests/common/sources.rs"]
+mod sources;
+use sources::rust_sources;
 
 /// Each top-level module of `src/` and the crate modules it may name (`sim` is the simulation,
 /// re-exported; every module may name it). A module may always name itself.
@@ -19,17 +23,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("cli", &["i18n", "link", "quiz", "render"]),
     ("app", &["embed", "i18n", "link", "playback", "quiz", "render", "view"]),
 ];
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("readable source folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The top-level crate modules a source text names as `crate::m` or in `crate::{m, …}`, comments
 /// (whole-line and trailing) aside.
@@ -60,9 +53,7 @@ fn named_modules(text: &str) -> BTreeSet<String> {
 #[test]
 fn modules_only_name_the_layers_below() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    files.sort();
+    let files = rust_sources(&src);
     let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
     let mut wrong = Vec::new();
     for file in &files {

@@ -5,7 +5,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "common/sources.rs"]
+mod sources;
+use sources::rust_sources;
 
 /// The crate's top-level modules, lowest first. A module may import from modules before it.
 const LAYERS: &[&str] = &[
@@ -65,17 +69,6 @@ const COMPONENTS: &[&str] = &[
     "kubectl_client",
     "kubelet",
 ];
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("readable source folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The module path of a source file, e.g. `kubelet::status` for `src/kubelet/status.rs`.
 fn module_of(src: &Path, file: &Path) -> Vec<String> {
@@ -146,9 +139,7 @@ fn component_of(module: &[String]) -> Option<&'static str> {
 #[test]
 fn modules_only_import_from_the_layers_below() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    files.sort();
+    let files = rust_sources(&src);
     let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
     let mut seen = BTreeSet::new();
     let mut wrong = Vec::new();
@@ -214,8 +205,7 @@ fn the_check_sees_an_import_that_reaches_up() {
 #[test]
 fn the_simulation_names_no_browser_crate_and_reads_no_clock() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
+    let files = rust_sources(&src);
     let banned =
         ["leptos", "web_sys", "js_sys", "wasm_bindgen", "Instant::now", "SystemTime::now", "HashMap", "thread_rng"];
     let mut found = Vec::new();
