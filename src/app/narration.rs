@@ -78,13 +78,20 @@ pub fn Narration() -> impl IntoView {
     // account of the reader's story (`view::account`), derived once per simulated second.
     let departed = Memo::new(move |_| ctx.departed());
     let second = Memo::new(move |_| ctx.t().as_millis() / 1000);
+    let lines = super::fleet::FleetNow::get().lines;
     let account_html = Memo::new(move |_| {
         if !departed.get() {
             return String::new();
         }
         second.track();
         let (t, lang) = (ctx.playback.with_untracked(|p| p.t), ctx.lang.get());
-        ctx.with_session(|s| account::account(&s.timeline, t, lang).map(|a| a.markup(lang)).unwrap_or_default())
+        // The fleet's index of the controller's lines (read as is: what it has not indexed yet is
+        // read from the log).
+        lines.with_untracked(|lines| {
+            ctx.with_session(|s| {
+                account::account(&s.timeline, t, lang, lines).map(|a| a.markup(lang)).unwrap_or_default()
+            })
+        })
     });
     // A term that leaves the page while hovered or focused never gets its mouseleave or blur:
     // a new step (or language) clears the highlight.

@@ -18,6 +18,7 @@ use std::time::Duration;
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{ChangeType, Node, Object, Pod};
 use crate::sim::{Action, ActionKind, Actor, KubeletState, SimTime, Snapshot, Timeline, format_go_duration};
+use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
 use crate::view::notice::refusal_text;
 use crate::view::poster::{Words, paragraphs};
@@ -117,7 +118,10 @@ pub fn departure(timeline: &Timeline, t: SimTime) -> Option<SimTime> {
 }
 
 /// The reader's story at `t`, or `None` while the playhead is before their first action.
-pub fn account(timeline: &Timeline, t: SimTime, lang: Lang) -> Option<Account> {
+///
+/// `index` is an index of the node lifecycle controller's lines (possibly empty, or covering only
+/// part of the log), which the fleet's account reads its zone states from.
+pub fn account(timeline: &Timeline, t: SimTime, lang: Lang, index: &ControllerLines) -> Option<Account> {
     let departed = departure(timeline, t)?;
     let log = timeline.log();
     let before = timeline.at(departed.saturating_sub(Duration::from_micros(1)));
@@ -151,7 +155,7 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang) -> Option<Account> {
     lines.drain(..earlier);
     let now = timeline.at(t);
     let next = if timeline.chapter().is_fleet() {
-        fleet_predictions(timeline, &now, t, lang)
+        fleet_predictions(timeline, &now, t, lang, index)
     } else {
         predictions(timeline, &now, t, lang)
     };
@@ -453,11 +457,19 @@ struct ZoneNow {
 /// What the fleet is expected to do next, zone by zone, from the Nodes at `t`, the controller's
 /// zone states as it logged them, and the rules (grace period, the zone's tainting rate, the
 /// Pods' `tolerationSeconds`, master disruption mode).
-fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) -> Vec<String> {
-    use crate::view::fleet::{ControllerLines, Lag, ZoneLog, rate_text};
+fn fleet_predictions(
+    timeline: &Timeline,
+    now: &Snapshot<'_>,
+    t: SimTime,
+    lang: Lang,
+    lines: &ControllerLines,
+) -> Vec<String> {
+    use crate::view::fleet::{Lag, ZoneLog, rate_text};
     let now_us = now.wall().0;
     let grace = timeline.config().profile.node_monitor_grace_period();
     let machines = now.machines();
+    // A thousand Nodes, each looked up by its hostname.
+    let machines: BTreeMap<&str, &crate::sim::MachineView> = machines.iter().map(|m| (&*m.hostname, &**m)).collect();
     let mut zones: BTreeMap<String, ZoneNow> = BTreeMap::new();
     for node in now.nodes() {
         let name = &*node.metadata.name;
@@ -465,10 +477,8 @@ fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: 
         let z = zones.entry(zone).or_default();
         let ready = node.ready_status() == Some("True");
         let no_execute = node.has_taint(UNREACHABLE, "NoExecute") || node.has_taint(NOT_READY, "NoExecute");
-        let silent = machines
-            .iter()
-            .find(|m| *m.hostname == *name)
-            .is_none_or(|m| m.kubelet != KubeletState::Running || m.network_cut || m.powered_off);
+        let silent =
+            machines.get(name).is_none_or(|m| m.kubelet != KubeletState::Running || m.network_cut || m.powered_off);
         if ready {
             z.ready += 1;
             let renewed = now.lease(name).and_then(|l| l.spec.renew_time).map(|r| r.0.0);
@@ -495,7 +505,7 @@ fn fleet_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: 
             }
         }
     }
-    let states = ZoneLog::at(timeline.log(), &ControllerLines::default(), t);
+    let states = ZoneLog::at(timeline.log(), lines, t);
     let writing = Lag::writing(timeline.log(), t);
     let mut next = Vec::new();
     if states.master {

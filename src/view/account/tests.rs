@@ -9,7 +9,7 @@ fn timeline(chapter: Chapter, actions: &str, profile: Profile) -> Timeline {
 }
 
 fn at(tl: &Timeline, secs: u64, lang: Lang) -> Account {
-    let a = account(tl, SimTime::from_secs(secs), lang).expect("an account");
+    let a = account(tl, SimTime::from_secs(secs), lang, &ControllerLines::default()).expect("an account");
     // In the log's order, each at or before the playhead.
     assert!(a.lines.windows(2).all(|w| w[0].t <= w[1].t), "{a:?}");
     assert!(a.lines.iter().all(|l| l.t <= SimTime::from_secs(secs)), "{a:?}");
@@ -25,10 +25,10 @@ fn text(a: &Account) -> String {
 #[test]
 fn the_story_is_told_until_the_reader_acts() {
     let tl = timeline(Chapter::NodeFailure, "kill-kubelet:node-2@1m30s", Profile::V1_34);
-    assert_eq!(account(&tl, SimTime::from_secs(89), Lang::En), None);
+    assert_eq!(account(&tl, SimTime::from_secs(89), Lang::En, &ControllerLines::default()), None);
     // The chapter's own inputs are not the reader's.
     let story = timeline(Chapter::NodeFailure, "", Profile::V1_34);
-    assert_eq!(account(&story, SimTime::from_secs(400), Lang::En), None);
+    assert_eq!(account(&story, SimTime::from_secs(400), Lang::En, &ControllerLines::default()), None);
     assert_eq!(clock(SimTime::from_secs(90)), "1:30");
     assert_eq!(clock(SimTime::from_secs(3723)), "1:02:03");
 }
@@ -242,6 +242,9 @@ fn the_fleet_account_says_what_comes_next_zone_by_zone() {
     assert!(!next.contains("waiting for their") && next.contains("Pods on `NoExecute`-tainted Nodes: 10."), "{next}");
     // Every Node tainted and every Pod gone: nothing more.
     assert_eq!(at(&tl, 890, Lang::En).next, ["Nothing more is expected to change until you act again."]);
+    // The page passes the fleet's index of the controller's lines: the same account.
+    let indexed = account(&tl, SimTime::from_secs(125), Lang::En, &ControllerLines::of(tl.log()));
+    assert_eq!(indexed, Some(at(&tl, 125, Lang::En)));
     let ja = at(&tl, 125, Lang::Ja).next.join("\n");
     assert!(ja.contains("eu-west-1a の Ready でない 8 台の Node"), "{ja}");
 }
