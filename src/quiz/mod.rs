@@ -97,19 +97,33 @@ impl Question {
     /// The stop, the answer and the facts for the explanation, from a timeline computed past the
     /// answer's moment; `None` when this timeline does not contain the question's story.
     pub fn derive(&self, timeline: &Timeline) -> Option<Derived> {
-        let d = (self.derive)(timeline)?;
-        let valid = match &d.answer {
-            Answer::Choice(i) => *i < self.options.len(),
+        (self.derive)(timeline).filter(|d| d.holds(self.options.len()))
+    }
+}
+
+impl Derived {
+    /// Whether the derivation is one a reader can be asked: an answer among `options` options
+    /// (for choice and order questions), a finite time, a node on the stage, and a stop before
+    /// the answer shows.
+    pub fn holds(&self, options: usize) -> bool {
+        let valid = match &self.answer {
+            Answer::Choice(i) => *i < options,
             Answer::Order(order) => {
                 let mut sorted = order.clone();
                 sorted.sort_unstable();
-                sorted == (0..self.options.len()).collect::<Vec<_>>()
+                sorted == (0..options).collect::<Vec<_>>()
             }
             Answer::Time { seconds, tolerance } => seconds.is_finite() && *tolerance > 0.0,
             Answer::Node { nodes, right } => *right < nodes.len(),
         };
-        (valid && d.stop < d.reveal).then_some(d)
+        valid && self.stop < self.reveal
     }
+}
+
+/// The first moment from `from` on that a Pod which did not exist before `from` is bound to a
+/// node, and that node.
+pub fn new_pod_bound(timeline: &Timeline, from: SimTime) -> Option<(SimTime, String)> {
+    query::new_pod_bound(timeline.log(), from).map(|(at, node)| (at.t, node))
 }
 
 /// What a question's derivation finds in a timeline.
@@ -183,7 +197,7 @@ fn whole_seconds(d: Duration) -> String {
 
 /// A chapter's questions with what a timeline says of each (in the chapter's order).
 pub fn derive_all(timeline: &Timeline) -> Vec<Option<Derived>> {
-    questions(timeline.chapter()).iter().map(|q| q.derive(timeline)).collect()
+    timeline.chapter().map_or(&[][..], questions).iter().map(|q| q.derive(timeline)).collect()
 }
 
 /// The 1-based step the playhead is in at `t` (the step a reader plays again from its lead-in

@@ -553,7 +553,8 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
 /// stage at the step's moment, the timeline bar and the narration. The session is computed
 /// through (its track is read whole).
 pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang) -> String {
-    let chapter = session.timeline.chapter();
+    // The page runs the chapters only.
+    let chapter = session.timeline.chapter().unwrap_or_default();
     let at = session.step_time(n).map_or(SimTime::ZERO, |s| s.moment);
     let mut o = String::with_capacity(64 * 1024);
     cat(

@@ -2,6 +2,7 @@
 //! of the resulting timeline found by what happens (an event, a request, a taint), not by fixed
 //! frames.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
@@ -117,7 +118,8 @@ impl fmt::Display for Chapter {
     }
 }
 
-/// What marks a step's moment.
+/// What marks a step's moment. Its texts are the chapters' own (`&'static str`) or a story
+/// file's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Anchor {
     /// A fixed time.
@@ -125,15 +127,45 @@ pub enum Anchor {
     /// The first applied input of this kind.
     Input(ActionKind),
     /// The first event with this reason whose message contains the text.
-    Event { reason: &'static str, contains: &'static str },
+    Event { reason: Words, contains: Words },
     /// The first request with this method whose path ends with the text.
-    Request { method: Method, path_ends: &'static str },
+    Request { method: Method, path_ends: Words },
     /// The first moment the Node carries this taint.
-    Taint { node: &'static str, key: &'static str, effect: &'static str },
+    Taint { node: Words, key: Words, effect: Words },
     /// The first line the reader's kubectl prints (stdout or stderr) that contains the text.
-    Kubectl { contains: &'static str },
+    Kubectl { contains: Words },
     /// The first log line that contains the text.
-    LogLine { contains: &'static str },
+    LogLine { contains: Words },
+}
+
+/// A text an [`Anchor`] looks for.
+pub type Words = Cow<'static, str>;
+
+impl Anchor {
+    /// [`Anchor::Event`].
+    pub fn event(reason: impl Into<Words>, contains: impl Into<Words>) -> Anchor {
+        Anchor::Event { reason: reason.into(), contains: contains.into() }
+    }
+
+    /// [`Anchor::Request`].
+    pub fn request(method: Method, path_ends: impl Into<Words>) -> Anchor {
+        Anchor::Request { method, path_ends: path_ends.into() }
+    }
+
+    /// [`Anchor::Taint`].
+    pub fn taint(node: impl Into<Words>, key: impl Into<Words>, effect: impl Into<Words>) -> Anchor {
+        Anchor::Taint { node: node.into(), key: key.into(), effect: effect.into() }
+    }
+
+    /// [`Anchor::Kubectl`].
+    pub fn kubectl(contains: impl Into<Words>) -> Anchor {
+        Anchor::Kubectl { contains: contains.into() }
+    }
+
+    /// [`Anchor::LogLine`].
+    pub fn log_line(contains: impl Into<Words>) -> Anchor {
+        Anchor::LogLine { contains: contains.into() }
+    }
 }
 
 /// One step of a chapter: its anchor, and the two times found from it.
@@ -162,10 +194,11 @@ pub struct StepTime {
     pub moment: SimTime,
 }
 
-/// A chapter's starting cluster and script.
+/// A chapter's (or a story file's) starting cluster and script.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scenario {
-    pub chapter: Chapter,
+    /// The chapter it is, or `None` for a story file's.
+    pub chapter: Option<Chapter>,
     pub machines: Vec<MachineSpec>,
     pub replicasets: Vec<ReplicaSetSpec>,
     /// Inputs the chapter applies by itself.
@@ -195,7 +228,7 @@ fn registration() -> Scenario {
     // reports NetworkReady=false until then (the usual state of a machine that just joined).
     node.cni_ready_after = Some(secs(40));
     Scenario {
-        chapter: Chapter::Registration,
+        chapter: Some(Chapter::Registration),
         machines: vec![node],
         replicasets: Vec::new(),
         script: vec![
@@ -206,12 +239,12 @@ fn registration() -> Scenario {
         steps: vec![
             step(Anchor::At(Duration::ZERO), Duration::ZERO),
             // The POST's answer has landed on the stage.
-            step_after(Anchor::Request { method: Method::Post, path_ends: "/api/v1/nodes" }, millis(300), millis(400)),
+            step_after(Anchor::request(Method::Post, "/api/v1/nodes"), millis(300), millis(400)),
             step(Anchor::At(secs(8)), Duration::ZERO),
             // The scheduler has answered: the Pod is Pending.
             step_after(Anchor::Input(ActionKind::CreatePod), secs(1), secs(1)),
             // The taint is off and the Pod bound.
-            step_after(Anchor::Event { reason: "NodeReady", contains: "" }, secs(2), secs(1)),
+            step_after(Anchor::event("NodeReady", ""), secs(2), secs(1)),
             step(Anchor::At(secs(90)), Duration::ZERO),
         ],
         duration: secs(390),
@@ -229,25 +262,17 @@ fn two_nodes() -> (Vec<MachineSpec>, Vec<ReplicaSetSpec>) {
 fn node_failure() -> Scenario {
     let (machines, replicasets) = two_nodes();
     Scenario {
-        chapter: Chapter::NodeFailure,
+        chapter: Some(Chapter::NodeFailure),
         machines,
         replicasets,
         script: vec![Action::new(ActionKind::KillKubelet, SimTime::from_secs(120))],
         steps: vec![
             step(Anchor::At(secs(90)), Duration::ZERO),
             step(Anchor::Input(ActionKind::KillKubelet), millis(500)),
-            step_after(Anchor::Event { reason: "NodeNotReady", contains: "" }, secs(2), LANDED),
-            step_after(
-                Anchor::Taint { node: "node-1", key: "node.kubernetes.io/unreachable", effect: "NoExecute" },
-                secs(1),
-                LANDED,
-            ),
-            step_after(
-                Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion" },
-                secs(2),
-                LANDED,
-            ),
-            step_after(Anchor::Event { reason: "Started", contains: "" }, secs(1), LANDED),
+            step_after(Anchor::event("NodeNotReady", ""), secs(2), LANDED),
+            step_after(Anchor::taint("node-1", "node.kubernetes.io/unreachable", "NoExecute"), secs(1), LANDED),
+            step_after(Anchor::event("TaintManagerEviction", "Marking for deletion"), secs(2), LANDED),
+            step_after(Anchor::event("Started", ""), secs(1), LANDED),
         ],
         duration: secs(540),
     }
@@ -256,7 +281,7 @@ fn node_failure() -> Scenario {
 fn kubelet_restart() -> Scenario {
     let (machines, replicasets) = two_nodes();
     Scenario {
-        chapter: Chapter::KubeletRestart,
+        chapter: Some(Chapter::KubeletRestart),
         machines,
         replicasets,
         script: vec![
@@ -267,8 +292,8 @@ fn kubelet_restart() -> Scenario {
             step(Anchor::At(secs(240)), Duration::ZERO),
             // Its POST has been answered 409 and the Node adopted.
             step_after(Anchor::Input(ActionKind::StartKubelet), millis(500), millis(800)),
-            step_after(Anchor::Event { reason: "NodeReady", contains: "" }, millis(500), LANDED),
-            step_after(Anchor::Event { reason: "TaintManagerEviction", contains: "Cancelling" }, secs(1), LANDED),
+            step_after(Anchor::event("NodeReady", ""), millis(500), LANDED),
+            step_after(Anchor::event("TaintManagerEviction", "Cancelling"), secs(1), LANDED),
         ],
         duration: secs(360),
     }
@@ -286,7 +311,7 @@ fn node_goes_away() -> Scenario {
     node3.kubelet_start = Some(secs(40));
     let at = SimTime::from_secs;
     Scenario {
-        chapter: Chapter::NodeGoesAway,
+        chapter: Some(Chapter::NodeGoesAway),
         machines: vec![node1, node2, node3],
         replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 2, created_after: secs(5) }],
         script: vec![
@@ -301,24 +326,20 @@ fn node_goes_away() -> Scenario {
         steps: vec![
             step(Anchor::At(secs(75)), Duration::ZERO),
             step_after(Anchor::Input(ActionKind::Shutdown), millis(500), LANDED),
-            step(Anchor::LogLine { contains: "Shutdown manager completed processing shutdown event" }, Duration::ZERO),
+            step(Anchor::log_line("Shutdown manager completed processing shutdown event"), Duration::ZERO),
             step_after(Anchor::Input(ActionKind::DeleteNode), millis(500), LANDED),
-            step_after(Anchor::LogLine { contains: "Forced deletion of orphaned Pod succeeded" }, secs(2), LANDED),
+            step_after(Anchor::log_line("Forced deletion of orphaned Pod succeeded"), secs(2), LANDED),
             // The new Node is registered.
             step_after(Anchor::Input(ActionKind::StartKubelet), millis(500), secs(1)),
             step(Anchor::Input(ActionKind::PowerOff), millis(500)),
-            step_after(
-                Anchor::Event { reason: "TaintManagerEviction", contains: "Marking for deletion Pod default/db-0" },
-                secs(2),
-                LANDED,
-            ),
+            step_after(Anchor::event("TaintManagerEviction", "Marking for deletion Pod default/db-0"), secs(2), LANDED),
             step_after(Anchor::Input(ActionKind::TaintOutOfService), millis(500), LANDED),
             // The new db-0 is bound, its volume attached once the old attachment is gone, and it
             // runs: the moment is its container started (the Running status lands with it).
             StepSpec {
-                anchor: Anchor::Event { reason: "SuccessfulCreate", contains: "create Pod db-0" },
+                anchor: Anchor::event("SuccessfulCreate", "create Pod db-0"),
                 lead: Duration::ZERO,
-                shows: Some(Anchor::Event { reason: "Started", contains: "Started container" }),
+                shows: Some(Anchor::event("Started", "Started container")),
                 after: LANDED,
             },
         ],
@@ -405,7 +426,7 @@ fn zone_outage(n: usize) -> Scenario {
     let later = secs(n.saturating_sub(DEFAULT_FLEET) as u64 * 3 / 20);
     script.push(Action::new(ActionKind::RestoreControlPlane, at(1050) + later));
     Scenario {
-        chapter: Chapter::ZoneOutage,
+        chapter: Some(Chapter::ZoneOutage),
         machines: fleet(n),
         replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: n as i32, created_after: deployed }],
         script,
@@ -416,13 +437,13 @@ fn zone_outage(n: usize) -> Scenario {
             StepSpec {
                 anchor: Anchor::Input(ActionKind::CutNodes),
                 lead: millis(500),
-                shows: Some(Anchor::LogLine { contains: "Node is unresponsive. Adding it to the Taint queue" }),
+                shows: Some(Anchor::log_line("Node is unresponsive. Adding it to the Taint queue")),
                 after: secs(5) + LANDED,
             },
-            step_after(Anchor::LogLine { contains: "newState=\"PartialDisruption\"" }, secs(2), LANDED),
-            step_after(Anchor::LogLine { contains: "newState=\"FullDisruption\"" }, secs(2), LANDED),
-            step_after(Anchor::LogLine { contains: "Entering master disruption mode" }, secs(2), LANDED),
-            step_after(Anchor::LogLine { contains: "Exiting master disruption mode" }, secs(2), LANDED),
+            step_after(Anchor::log_line("newState=\"PartialDisruption\""), secs(2), LANDED),
+            step_after(Anchor::log_line("newState=\"FullDisruption\""), secs(2), LANDED),
+            step_after(Anchor::log_line("Entering master disruption mode"), secs(2), LANDED),
+            step_after(Anchor::log_line("Exiting master disruption mode"), secs(2), LANDED),
         ],
         duration: secs(1200) + shift + later,
     }
@@ -522,6 +543,12 @@ impl StepSearch {
     }
 }
 
+/// The first moment at or after `from` that `anchor` names in `log` (story files' questions are
+/// derived with it).
+pub fn first_from(anchor: &Anchor, log: &Log, from: SimTime) -> Option<SimTime> {
+    find_anchor(anchor, log, from, 0).0
+}
+
 /// The first record at or after `from` that `anchor` names, reading its list from index `next`
 /// on (the records before it were read already and did not match); with the index to go on from
 /// when there is none yet.
@@ -557,14 +584,15 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
         Anchor::Event { reason, contains } => {
             let at = start(&|| log.events.partition_point(|e| e.t < from));
             let found = |e: &&EventRecord| {
-                (e.t >= from && e.reason() == *reason && crate::strings::contains(e.message(), contains)).then_some(e.t)
+                (e.t >= from && e.reason() == reason.as_ref() && crate::strings::contains(e.message(), contains))
+                    .then_some(e.t)
             };
             scan(at, log.events.len(), log.events.iter().skip(at), found)
         }
         Anchor::Request { method, path_ends } => {
             let at = start(&|| log.requests.first_from(from));
             let found = |r: &std::borrow::Cow<'_, Request>| {
-                (r.t >= from && r.method == *method && r.path.ends_with(path_ends)).then_some(r.t)
+                (r.t >= from && r.method == *method && r.path.ends_with(path_ends.as_ref())).then_some(r.t)
             };
             scan(at, log.requests.len(), log.requests.iter_from(at), found)
         }
@@ -574,7 +602,7 @@ fn find_anchor(anchor: &Anchor, log: &Log, from: SimTime, next: usize) -> (Optio
                 let c = (*c)?;
                 (c.t >= from
                     && c.kind() == Kind::Node
-                    && c.name() == *node
+                    && c.name() == node.as_ref()
                     && matches!(&c.object(), Object::Node(n) if n.has_taint(key, effect)))
                 .then_some(c.t)
             };

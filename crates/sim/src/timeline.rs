@@ -117,8 +117,8 @@ impl Timeline {
         Timeline { scenario, config, inputs, next_input: 0, world, log, checkpoints }
     }
 
-    /// The chapter.
-    pub fn chapter(&self) -> Chapter {
+    /// The chapter, or `None` for a story file's scenario.
+    pub fn chapter(&self) -> Option<Chapter> {
         self.scenario.chapter
     }
 

@@ -101,14 +101,14 @@ fn a_different_seed_changes_uids_but_not_the_requests() {
 fn fork_and_compare(timeline: &mut Timeline, action: Action, actions: &[Action]) {
     let t = action.at;
     let before: Vec<Entry> = canonical(timeline.log()).into_iter().filter(|e| e.1 < t).collect();
-    let what = format!("{} forked with {action}", timeline.chapter());
+    let what = format!("{:?} forked with {action}", timeline.chapter());
     timeline.fork(action).unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_eq!(timeline.actions(), actions, "{what}: the reader's actions");
 
     let kept: Vec<Entry> = canonical(timeline.log()).into_iter().filter(|e| e.1 < t).collect();
     assert_same_rendering(&before, &kept, &format!("{what}: the past"));
 
-    let mut direct = Timeline::with_actions(timeline.chapter(), timeline.config().clone(), actions);
+    let mut direct = Timeline::from_scenario(timeline.scenario().clone(), timeline.config().clone(), actions);
     direct.run_until(timeline.horizon());
     assert_eq!(direct.horizon(), timeline.horizon());
     if let Some(d) = rendering_difference(&canonical(direct.log()), &canonical(timeline.log())) {

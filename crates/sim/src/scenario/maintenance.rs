@@ -16,7 +16,7 @@ const DRAIN_AT: u64 = 120;
 pub(super) fn maintenance() -> Scenario {
     let drain = DrainFlags { ignore_daemonsets: true, ..DrainFlags::default() };
     Scenario {
-        chapter: Chapter::Maintenance,
+        chapter: Some(Chapter::Maintenance),
         machines: vec![MachineSpec::new("node-1"), MachineSpec::new("node-2"), MachineSpec::new("node-3")],
         replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 6, created_after: secs(5) }],
         script: vec![
@@ -31,8 +31,8 @@ pub(super) fn maintenance() -> Scenario {
             step_after(Anchor::Input(ActionKind::Cordon), millis(500), LANDED),
             step_after(Anchor::Input(ActionKind::Drain(DrainFlags::default())), millis(500), LANDED),
             step(Anchor::At(secs(DRAIN_AT) + secs(2)), Duration::ZERO),
-            step_after(Anchor::Kubectl { contains: "evicting pod" }, millis(500), millis(300)),
-            step(Anchor::Kubectl { contains: " drained" }, millis(500)),
+            step_after(Anchor::kubectl("evicting pod"), millis(500), millis(300)),
+            step(Anchor::kubectl(" drained"), millis(500)),
             step_after(Anchor::Input(ActionKind::Uncordon), millis(500), LANDED),
         ],
         duration: secs(300),
