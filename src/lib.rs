@@ -15,6 +15,8 @@ pub mod link;
 pub mod playback;
 pub mod quiz;
 pub mod render;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod story;
 pub mod view;
 
 /// The simulation is its own crate (`crates/sim`), so the compiler holds it to knowing no browser.

@@ -4,6 +4,7 @@
 //! argument always ends in a single line on stderr (see `super::usage_error`).
 
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -134,6 +135,40 @@ pub enum Command {
     /// Print a chapter's questions (the page's question mode) with their answers, for paper.
     #[command(after_help = format!("{QUIZ_HELP}\n\n{}", notation_help()))]
     Quiz(QuizArgs),
+    /// Check story files, or print their JSON Schema.
+    #[command(subcommand, after_help = STORY_HELP)]
+    Story(StoryCommand),
+}
+
+const STORY_HELP: &str = "\
+A story is a chapter written as a YAML file (stories/ID.yaml): its cluster, its settings, what
+happens (actions in the link notation), its steps and their words. docs/stories.md describes every
+key; stories/story.schema.json is its JSON Schema. Run one with --story PATH wherever --chapter is
+taken.";
+
+/// `nodeline story`.
+#[derive(Debug, Subcommand)]
+pub enum StoryCommand {
+    /// Check story files: every problem with its file, line and column (exit status 2 if any).
+    Check {
+        /// The story files
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Print the JSON Schema of story files (as stories/story.schema.json holds it).
+    Schema,
+    /// Print a chapter as a story file: a start for a story of your own.
+    Export {
+        /// The chapter
+        #[arg(value_name = "CHAPTER", value_parser = parse_chapter)]
+        chapter: Chapter,
+        /// How many nodes the fleet chapter (zone-outage) runs: 3 to 1000
+        #[arg(long, value_name = "N", value_parser = parse_nodes, default_value_t = DEFAULT_FLEET, allow_hyphen_values = true)]
+        nodes: usize,
+        /// Kubernetes version of the simulated cluster: 1.34 or 1.31
+        #[arg(long = "k8s", value_name = "VERSION", value_parser = parse_profile, default_value = "1.34")]
+        k8s: Profile,
+    },
 }
 
 const QUIZ_HELP: &str = "\
@@ -169,14 +204,17 @@ pub enum QuizFormat {
 #[derive(Debug, Args)]
 pub struct SimArgs {
     /// The chapter to run
-    #[arg(long, value_name = "CHAPTER", value_parser = parse_chapter)]
-    pub chapter: Chapter,
+    #[arg(long, value_name = "CHAPTER", value_parser = parse_chapter, required_unless_present = "story", conflicts_with = "story")]
+    pub chapter: Option<Chapter>,
+    /// A story file to run instead of a chapter (see `nodeline story --help`)
+    #[arg(long, value_name = "PATH")]
+    pub story: Option<PathBuf>,
     /// Your actions (the chapter's own script stops at the first of them)
     #[arg(long, value_name = "LIST", value_parser = parse_action_list)]
     pub actions: Option<ActionList>,
-    /// Kubernetes version of the simulated cluster: 1.34 or 1.31
-    #[arg(long = "k8s", value_name = "VERSION", value_parser = parse_profile, default_value = "1.34")]
-    pub k8s: Profile,
+    /// Kubernetes version of the simulated cluster: 1.34 or 1.31 [default: the story's, else 1.34]
+    #[arg(long = "k8s", value_name = "VERSION", value_parser = parse_profile)]
+    pub k8s: Option<Profile>,
     /// Seed for jitter, uids and generated names
     #[arg(long, value_name = "N", value_parser = parse_seed, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
     pub seed: u64,

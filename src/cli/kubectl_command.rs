@@ -11,7 +11,10 @@ use super::{Output, end_of_millisecond};
 /// `delete node` and `delete pod` become the reader's action at `--at`, and print what kubectl
 /// prints as the timeline runs on.
 pub(super) fn run(args: &KubectlArgs) -> Output {
-    let (mut timeline, warnings) = args.sim.timeline_through(args.at.0);
+    let (mut timeline, warnings, _) = match args.sim.timeline_through(Some(args.at.0)) {
+        Ok(run) => run,
+        Err(out) => return out,
+    };
     let t = end_of_millisecond(args.at.0);
     let at = SimTime::from_micros(args.at.0.as_micros() as u64);
     let out = entry::run_to_end(&mut timeline, &args.args, at, t);

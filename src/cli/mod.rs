@@ -20,6 +20,7 @@ pub mod args;
 mod kubectl_command;
 mod objects;
 mod quiz;
+mod story;
 mod timeline;
 
 use std::ffi::OsString;
@@ -30,7 +31,7 @@ use std::time::Duration;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 
-use crate::sim::{Action, Config, SimTime, Timeline};
+use crate::sim::{Action, Config, Profile, Scenario, SimTime, Timeline};
 
 use args::{Cli, Command, SimArgs};
 
@@ -92,13 +93,24 @@ where
         Command::Objects(a) => objects::run(&a),
         Command::Kubectl(a) => kubectl_command::run(&a),
         Command::Quiz(a) => quiz::run(&a),
+        Command::Story(c) => story::run(&c),
     }
 }
 
 impl SimArgs {
-    /// The simulation's configuration: profile and seed, the default epoch.
-    pub fn config(&self) -> Config {
-        Config { profile: self.k8s, seed: self.seed, nodes: self.nodes, ..Config::default() }
+    /// What to run: the chapter's scenario (a fleet chapter at `--nodes`), or the story file's,
+    /// with the configuration (`--k8s` over the story's version, the seed, the default epoch).
+    /// A story file that cannot be read or has problems gives its report, status 2.
+    pub fn scenario(&self) -> Result<(Scenario, Config), Output> {
+        let config = |profile: Profile| Config { profile, seed: self.seed, nodes: self.nodes, ..Config::default() };
+        match (&self.story, self.chapter) {
+            (Some(path), _) => {
+                let story = story::read(path)?;
+                Ok((story.scenario, config(self.k8s.unwrap_or(story.config.profile))))
+            }
+            (None, Some(chapter)) => Ok((chapter.scenario_for(self.nodes), config(self.k8s.unwrap_or_default()))),
+            (None, None) => Err(Output::usage("error: give --chapter or --story")),
+        }
     }
 
     /// The reader's actions, in time order.
@@ -109,9 +121,11 @@ impl SimArgs {
     /// The timeline, computed far enough that everything up to the end of the millisecond `t`
     /// falls in is final, and a warning for each of the reader's actions up to then that the
     /// simulation ignored (an action that makes no sense at its moment, such as starting a
-    /// running kubelet).
-    pub fn timeline_through(&self, t: Duration) -> (Timeline, Vec<String>) {
-        let mut timeline = Timeline::with_actions(self.chapter, self.config(), self.actions());
+    /// running kubelet). `t` is the story's length when `None`.
+    pub fn timeline_through(&self, t: Option<Duration>) -> Result<(Timeline, Vec<String>, Duration), Output> {
+        let (scenario, config) = self.scenario()?;
+        let t = t.unwrap_or(scenario.duration);
+        let mut timeline = Timeline::from_scenario(scenario, config, self.actions());
         let end = end_of_millisecond(t);
         timeline.run_until(end + Duration::from_micros(1));
         let warnings = timeline
@@ -121,7 +135,7 @@ impl SimArgs {
             .filter(|i| !i.scripted && i.t <= end)
             .filter_map(|i| i.rejected.as_ref().map(|why| format!("{} was ignored: {why}", i.action)))
             .collect();
-        (timeline, warnings)
+        Ok((timeline, warnings, t))
     }
 }
 

@@ -8,7 +8,10 @@ use super::{Output, end_of_millisecond};
 /// Runs the chapter past `--at` and prints the Nodes, CSINodes, Leases, Pods and Events of that
 /// moment (everything up to the end of that millisecond has happened).
 pub(super) fn run(args: &ObjectsArgs) -> Output {
-    let (timeline, warnings) = args.sim.timeline_through(args.at.0);
+    let (timeline, warnings, _) = match args.sim.timeline_through(Some(args.at.0)) {
+        Ok(run) => run,
+        Err(out) => return out,
+    };
     let list = render::list::snapshot_list(&timeline.at(end_of_millisecond(args.at.0)));
     let text = match args.output {
         Format::Json => render::json::to_string_pretty(&list),

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::i18n::{Key, Lang, plain};
 use crate::link::{self, Link};
-use crate::quiz::{self, Answer, Derived, Question};
+use crate::quiz::{self, Answer, Derived, Kind};
 use crate::sim::SimTime;
 
 use super::Output;
@@ -15,68 +15,142 @@ use super::args::{QuizArgs, QuizFormat};
 /// at the story's end).
 const AFTER: std::time::Duration = std::time::Duration::from_secs(180);
 
-/// Runs the chapter and prints its questions.
+/// One question as printed: its words in the language asked, and what the timeline says.
+struct Asked {
+    /// 1-based, in the chapter's or story's list.
+    number: usize,
+    id: String,
+    kind: Kind,
+    prompt: String,
+    /// Choice and order questions: each option's value (JSON) and label (narration markup).
+    values: Vec<String>,
+    labels: Vec<String>,
+    why: String,
+    derived: Derived,
+}
+
+/// Runs the chapter (or the story file) and prints its questions.
 pub(super) fn run(args: &QuizArgs) -> Output {
-    let chapter = args.sim.chapter;
-    let (timeline, warnings) = args.sim.timeline_through(chapter.scenario_for(args.sim.nodes).duration + AFTER);
-    let steps = timeline.steps();
-    let asked: Vec<(usize, &Question, Derived)> = quiz::questions(chapter)
-        .iter()
-        .enumerate()
-        .filter_map(|(i, q)| q.derive(&timeline).map(|d| (i, q, d)))
-        .collect();
     let lang = args.lang;
+    let story = match &args.sim.story {
+        Some(path) => match super::story::read(path) {
+            Ok(story) => Some(story),
+            Err(out) => return out,
+        },
+        None => None,
+    };
+    let (scenario, _) = match args.sim.scenario() {
+        Ok(run) => run,
+        Err(out) => return out,
+    };
+    let (timeline, warnings, _) = match args.sim.timeline_through(Some(scenario.duration + AFTER)) {
+        Ok(run) => run,
+        Err(out) => return out,
+    };
+    let profile = timeline.config().profile;
+    let steps = timeline.steps();
+    let (title, total, asked): (String, usize, Vec<Asked>) = match (&story, args.sim.chapter) {
+        (Some(story), _) => {
+            let asked = story
+                .questions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, q)| {
+                    let derived = q.derive(&timeline)?;
+                    Some(Asked {
+                        number: i + 1,
+                        id: q.id.clone(),
+                        kind: q.kind(),
+                        prompt: q.prompt(lang).to_string(),
+                        values: q.labels(Lang::En).iter().map(|l| plain(l)).collect(),
+                        labels: q.labels(lang).iter().map(|l| l.to_string()).collect(),
+                        why: q.why(lang, &derived),
+                        derived,
+                    })
+                })
+                .collect();
+            (story.title.get(lang).to_string(), story.questions.len(), asked)
+        }
+        (None, Some(chapter)) => {
+            let questions = quiz::questions(chapter);
+            let asked = questions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, q)| {
+                    let derived = q.derive(&timeline)?;
+                    Some(Asked {
+                        number: i + 1,
+                        id: q.id.to_string(),
+                        kind: q.kind,
+                        prompt: quiz::prompt(lang, q, &derived),
+                        values: q.options.iter().map(|v| v.to_string()).collect(),
+                        labels: quiz::options(lang, q).iter().map(|l| l.to_string()).collect(),
+                        why: quiz::why(lang, q, &derived),
+                        derived,
+                    })
+                })
+                .collect();
+            (lang.chapter(chapter).title.to_string(), questions.len(), asked)
+        }
+        (None, None) => return Output::usage("error: give --chapter or --story"),
+    };
+    // A chapter's questions link to their stop in the page; the page does not open story files.
     let link = |stop: SimTime| {
-        let l = Link {
-            chapter,
-            step: Some(quiz::step_at(&steps, stop)),
-            lang: Some(lang),
-            profile: args.sim.k8s,
-            quiz: true,
-            actions: args.sim.actions().to_vec(),
-            ..Link::default()
-        };
-        format!("?{}", link::to_query(&l))
+        args.sim.chapter.filter(|_| story.is_none()).map(|chapter| {
+            let l = Link {
+                chapter,
+                step: Some(quiz::step_at(&steps, stop)),
+                lang: Some(lang),
+                profile,
+                quiz: true,
+                actions: args.sim.actions().to_vec(),
+                ..Link::default()
+            };
+            format!("?{}", link::to_query(&l))
+        })
     };
     let stdout = match args.output {
         QuizFormat::Json => {
             let questions: Vec<Value> = asked
                 .iter()
-                .map(|(_, q, d)| {
+                .map(|q| {
+                    let d = &q.derived;
                     json!({
                         "id": q.id,
                         "kind": q.kind.id(),
                         "stop_ms": d.stop.as_millis(),
                         "step": quiz::step_at(&steps, d.stop),
                         "link": link(d.stop),
-                        "prompt": plain(&quiz::prompt(lang, q, d)),
-                        "options": options(lang, q, d),
-                        "answer": answer_value(q, d),
-                        "why": plain(&quiz::why(lang, q, d)),
+                        "prompt": plain(&q.prompt),
+                        "options": options(q),
+                        "answer": answer_value(q),
+                        "why": plain(&q.why),
                     })
                 })
                 .collect();
-            let doc = json!({
-                "chapter": chapter.id(),
-                "k8s": args.sim.k8s.as_str(),
-                "lang": lang.code(),
-                "questions": questions,
-            });
+            let source = match &story {
+                Some(story) => json!({ "story": story.id }),
+                None => json!({ "chapter": args.sim.chapter.map(|c| c.id()) }),
+            };
+            let mut doc = json!({ "k8s": profile.as_str(), "lang": lang.code(), "questions": questions });
+            if let (Some(doc), Value::Object(source)) = (doc.as_object_mut(), source) {
+                doc.extend(source);
+            }
             format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
         }
         QuizFormat::Text => {
-            let total = quiz::questions(chapter).len();
-            let mut out = format!("{} (Kubernetes {})\n", lang.chapter(chapter).title, args.sim.k8s.as_str());
-            for (i, q, d) in &asked {
+            let mut out = format!("{title} (Kubernetes {})\n", profile.as_str());
+            for q in &asked {
+                let d = &q.derived;
                 let step = lang.fill(Key::StepLabel, &[&quiz::step_at(&steps, d.stop).to_string()]);
                 out.push_str(&format!(
                     "\n{} · {} · {}\n{}\n",
-                    lang.fill(Key::QuizQuestionOf, &[&(i + 1).to_string(), &total.to_string()]),
+                    lang.fill(Key::QuizQuestionOf, &[&q.number.to_string(), &total.to_string()]),
                     d.stop.clock_label(),
                     step,
-                    plain(&quiz::prompt(lang, q, d))
+                    plain(&q.prompt)
                 ));
-                for (n, option) in options(lang, q, d).iter().enumerate() {
+                for (n, option) in options(q).iter().enumerate() {
                     out.push_str(&format!("  {}) {option}\n", letter(n)));
                 }
                 if let Answer::Time { tolerance, .. } = d.answer {
@@ -85,12 +159,11 @@ pub(super) fn run(args: &QuizArgs) -> Output {
                         lang.fill(Key::QuizTolerance, &[&quiz::seconds_label(tolerance)])
                     ));
                 }
-                out.push_str(&format!(
-                    "{}\n{}\n{}\n",
-                    lang.fill(Key::QuizAnswerWas, &[&answer_words(lang, q, d)]),
-                    plain(&quiz::why(lang, q, d)),
-                    link(d.stop)
-                ));
+                out.push_str(&format!("{}\n{}\n", lang.fill(Key::QuizAnswerWas, &[&answer_words(q)]), plain(&q.why),));
+                if let Some(link) = link(d.stop) {
+                    out.push_str(&link);
+                    out.push('\n');
+                }
             }
             out
         }
@@ -103,30 +176,33 @@ fn letter(n: usize) -> char {
 }
 
 /// The options as shown: labels for choice and order questions, node names for node questions.
-fn options(lang: Lang, q: &Question, d: &Derived) -> Vec<String> {
-    match &d.answer {
+fn options(q: &Asked) -> Vec<String> {
+    match &q.derived.answer {
         Answer::Node { nodes, .. } => nodes.clone(),
-        _ => quiz::options(lang, q).iter().map(|o| plain(o)).collect(),
+        _ => q.labels.iter().map(|o| plain(o)).collect(),
     }
 }
 
 /// The answer in words, with the options' letters for choice, order and node questions.
-fn answer_words(lang: Lang, q: &Question, d: &Derived) -> String {
-    let words = quiz::answer_text(lang, q, d);
-    match &d.answer {
-        Answer::Choice(i) | Answer::Node { right: i, .. } => format!("{}) {words}", letter(*i)),
-        Answer::Order(order) => {
-            format!("{} ({words})", order.iter().map(|i| letter(*i).to_string()).collect::<Vec<_>>().join(", "))
-        }
-        Answer::Time { .. } => words,
+fn answer_words(q: &Asked) -> String {
+    let label = |i: usize| q.labels.get(i).map(|l| plain(l)).unwrap_or_default();
+    match &q.derived.answer {
+        Answer::Choice(i) => format!("{}) {}", letter(*i), label(*i)),
+        Answer::Node { nodes, right } => format!("{}) {}", letter(*right), nodes[*right]),
+        Answer::Order(order) => format!(
+            "{} ({})",
+            order.iter().map(|i| letter(*i).to_string()).collect::<Vec<_>>().join(", "),
+            order.iter().map(|i| label(*i)).collect::<Vec<_>>().join(" → ")
+        ),
+        Answer::Time { seconds, .. } => format!("{} s", quiz::seconds_label(*seconds)),
     }
 }
 
 /// The answer as JSON: an option's value, the options' values in order, seconds, or a node.
-fn answer_value(q: &Question, d: &Derived) -> Value {
-    match &d.answer {
-        Answer::Choice(i) => json!(q.options[*i]),
-        Answer::Order(order) => json!(order.iter().map(|i| q.options[*i]).collect::<Vec<_>>()),
+fn answer_value(q: &Asked) -> Value {
+    match &q.derived.answer {
+        Answer::Choice(i) => json!(q.values[*i]),
+        Answer::Order(order) => json!(order.iter().map(|i| &q.values[*i]).collect::<Vec<_>>()),
         Answer::Time { seconds, tolerance } => json!({ "seconds": seconds, "tolerance": tolerance }),
         Answer::Node { nodes, right } => json!(nodes[*right]),
     }

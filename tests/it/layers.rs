@@ -19,8 +19,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("i18n", &[]),
     ("quiz", &["i18n"]),
     ("link", &["i18n", "playback", "quiz"]),
+    ("story", &["i18n", "quiz"]),
     ("view", &["embed", "i18n", "link", "playback", "quiz", "render"]),
-    ("cli", &["i18n", "link", "quiz", "render"]),
+    ("cli", &["i18n", "link", "quiz", "render", "story"]),
     ("app", &["embed", "i18n", "link", "playback", "quiz", "render", "view"]),
 ];
 

@@ -35,6 +35,8 @@ mod sim_timings;
 #[cfg(not(target_arch = "wasm32"))]
 mod step_facts;
 #[cfg(not(target_arch = "wasm32"))]
+mod story;
+#[cfg(not(target_arch = "wasm32"))]
 mod yaml;
 
 #[cfg(target_arch = "wasm32")]

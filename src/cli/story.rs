@@ -1,0 +1,54 @@
+//! `nodeline story`: checks story files (`check`) and prints their JSON Schema (`schema`); and
+//! reads the story that `--story PATH` runs.
+
+use std::path::Path;
+
+use crate::story::{self, Problem, Report, Story};
+
+use super::args::StoryCommand;
+use super::{EXIT_USAGE, Output};
+
+pub(super) fn run(command: &StoryCommand) -> Output {
+    match command {
+        StoryCommand::Check { paths } => check(paths),
+        StoryCommand::Schema => Output::ok(story::schema(), Vec::new()),
+        StoryCommand::Export { chapter, nodes, k8s } => Output::ok(story::export(*chapter, *nodes, *k8s), Vec::new()),
+    }
+}
+
+/// Checks every file: `PATH: ok` on stdout for each good one, every problem of the others on
+/// stderr, status 2 if any has one.
+fn check(paths: &[std::path::PathBuf]) -> Output {
+    let mut out = Output::default();
+    for path in paths {
+        match read(path) {
+            Ok(story) => out.stdout.push_str(&format!(
+                "{}: ok: {} steps, {} machines, {} actions\n",
+                path.display(),
+                story.steps.len(),
+                story.scenario.machines.len(),
+                story.scenario.script.len()
+            )),
+            Err(report) => {
+                out.stderr.push_str(&report.stderr);
+                out.code = EXIT_USAGE;
+            }
+        }
+    }
+    out
+}
+
+/// The story file at `path`, checked; or its report (every problem, located), status 2.
+pub(super) fn read(path: &Path) -> Result<Story, Output> {
+    let file = path.display().to_string();
+    let fail = |problems: &[Problem]| Output {
+        stdout: String::new(),
+        stderr: Report { file: &file, problems }.to_string(),
+        code: EXIT_USAGE,
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| fail(&[Problem { line: 0, column: 0, message: format!("cannot read the story file: {e}") }]))?;
+    // The file's name gives the id the story must have: `stories/two-nodes-fail.yaml`.
+    let id = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".yaml"));
+    story::load(&text, id).map_err(|problems| fail(&problems))
+}

@@ -1,0 +1,137 @@
+//! A story file's questions: what the reader predicts, and how the answer is found in the
+//! story's timeline from moments written as the steps' are (the [`Anchor`] vocabulary), so no
+//! answer is ever typed in.
+
+use std::time::Duration;
+
+use crate::i18n::Lang;
+use crate::quiz::{self, Answer, Derived, Kind};
+use crate::sim::scenario::{Anchor, first_from};
+use crate::sim::{SimTime, Timeline};
+
+use super::Words;
+
+/// One question of a story.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoryQuestion {
+    pub id: String,
+    /// The step (1-based) at whose start the story stops to ask.
+    pub stop: usize,
+    pub prompt: Words,
+    pub ask: Ask,
+    /// Why, with `{0}` for the answer.
+    pub why: Words,
+}
+
+/// What is asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ask {
+    /// The right option is the first of them to happen after the stop.
+    Choice(Vec<Labelled>),
+    /// The options in the order they happen after the stop.
+    Order(Vec<Labelled>),
+    /// Seconds from the first `from` to the first `to` after both it and the stop.
+    Time { from: Anchor, to: Anchor, tolerance: Duration },
+    /// The node the first Pod created after the stop is placed on.
+    Node,
+}
+
+/// A moment of the story as an option, with its words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    pub when: Anchor,
+    pub label: Words,
+}
+
+/// The default tolerance of a time question: the node monitor's period.
+pub(super) const DEFAULT_TOLERANCE: Duration = Duration::from_secs(5);
+
+impl StoryQuestion {
+    /// How the reader answers.
+    pub fn kind(&self) -> Kind {
+        match self.ask {
+            Ask::Choice(_) => Kind::Choice,
+            Ask::Order(_) => Kind::Order,
+            Ask::Time { .. } => Kind::Time,
+            Ask::Node => Kind::Node,
+        }
+    }
+
+    /// The options of a choice or order question, in the order written.
+    pub fn options(&self) -> &[Labelled] {
+        match &self.ask {
+            Ask::Choice(options) | Ask::Order(options) => options,
+            Ask::Time { .. } | Ask::Node => &[],
+        }
+    }
+
+    /// The stop, the answer and its fact (the seconds, the node), from a timeline computed past
+    /// the answer; `None` when the timeline does not hold the question's story.
+    pub fn derive(&self, timeline: &Timeline) -> Option<Derived> {
+        let log = timeline.log();
+        let stop = timeline.steps().get(self.stop.checked_sub(1)?).copied().flatten()?.start;
+        let derived = match &self.ask {
+            Ask::Choice(options) => {
+                let (right, reveal) = options
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, o)| first_from(&o.when, log, stop).map(|t| (i, t)))
+                    .min_by_key(|(i, t)| (*t, *i))?;
+                Derived { stop, reveal, answer: Answer::Choice(right), facts: Vec::new() }
+            }
+            Ask::Order(options) => {
+                let moments: Vec<SimTime> =
+                    options.iter().map(|o| first_from(&o.when, log, stop)).collect::<Option<_>>()?;
+                let mut order: Vec<usize> = (0..moments.len()).collect();
+                order.sort_by_key(|i| (moments[*i], *i));
+                let reveal = moments.iter().copied().min()?;
+                Derived { stop, reveal, answer: Answer::Order(order), facts: Vec::new() }
+            }
+            Ask::Time { from, to, tolerance } => {
+                let from_t = first_from(from, log, SimTime::ZERO)?;
+                let to_t = first_from(to, log, from_t.max(stop))?;
+                let seconds = to_t.saturating_since(from_t).as_secs_f64();
+                Derived {
+                    stop,
+                    reveal: to_t,
+                    answer: Answer::Time { seconds, tolerance: tolerance.as_secs_f64() },
+                    facts: vec![quiz::seconds_label(seconds)],
+                }
+            }
+            Ask::Node => {
+                let nodes: Vec<String> =
+                    timeline.at(stop).nodes().iter().map(|n| n.metadata.name.to_string()).collect();
+                let (reveal, node) = quiz::new_pod_bound(timeline, stop)?;
+                let right = nodes.iter().position(|n| *n == node)?;
+                Derived { stop, reveal, answer: Answer::Node { nodes, right }, facts: vec![node] }
+            }
+        };
+        derived.holds(self.options().len()).then_some(derived)
+    }
+
+    /// The prompt in `lang` (English where the story has no Japanese).
+    pub fn prompt(&self, lang: Lang) -> &str {
+        self.prompt.get(lang)
+    }
+
+    /// Why, in `lang`, with the answer filled in.
+    pub fn why(&self, lang: Lang, derived: &Derived) -> String {
+        let facts: Vec<&str> = derived.facts.iter().map(String::as_str).collect();
+        crate::i18n::fill(self.why.get(lang), &facts)
+    }
+
+    /// The options' labels in `lang`, in the order written.
+    pub fn labels(&self, lang: Lang) -> Vec<&str> {
+        self.options().iter().map(|o| o.label.get(lang)).collect()
+    }
+}
+
+impl Words {
+    /// The text in `lang`: English where the story has no Japanese.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ja => self.ja.as_deref().unwrap_or(&self.en),
+            Lang::En => &self.en,
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Story files: the files in `stories/`, their schema, `--story` against `--chapter`, and the
+//! checker's answers to broken files (every one located, none a panic).
+//!
+//! `stories/story.schema.json` is rewritten from the types by
+//! `NODELINE_BLESS=1 cargo test --test it story::`.
+
+use std::path::{Path, PathBuf};
+
+use nodeline::cli::{EXIT_USAGE, Output, run};
+use nodeline::sim::{Chapter, DEFAULT_FLEET, Profile};
+use nodeline::story::{self, SCHEMA_LINE};
+
+fn stories() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("stories")
+}
+
+fn nodeline(args: &[&str]) -> Output {
+    run(std::iter::once("nodeline").chain(args.iter().copied()))
+}
+
+/// The story files, by name.
+fn story_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(stories())
+        .expect("stories/")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_schema_file_is_the_one_the_types_give() {
+    let path = stories().join("story.schema.json");
+    let expected = story::schema();
+    if std::env::var("NODELINE_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &expected).expect("writing the schema");
+    }
+    let on_disk = std::fs::read_to_string(&path).expect("stories/story.schema.json");
+    assert!(on_disk == expected, "stories/story.schema.json is stale: NODELINE_BLESS=1 cargo test --test it story::");
+    // The values from nodeline's own lists are enumerated.
+    let schema: serde_json::Value = serde_json::from_str(&expected).unwrap();
+    assert_eq!(schema["properties"]["k8s"]["enum"], serde_json::json!(["1.34", "1.31"]));
+    assert!(expected.contains("\"kill-kubelet\""), "the action names");
+}
+
+#[test]
+fn every_story_file_checks_and_names_its_schema() {
+    let files = story_files();
+    assert!(!files.is_empty(), "{files:?}");
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert_eq!(text.lines().next(), Some(SCHEMA_LINE), "{}", path.display());
+        let out = nodeline(&["story", "check", path.to_str().unwrap()]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{}", path.display());
+        assert!(out.stdout.starts_with(&format!("{}: ok: ", path.display())), "{}", out.stdout);
+        // Both languages, everywhere.
+        let story = story::load(&text, None).unwrap();
+        assert!(story.title.ja.is_some() && story.steps.iter().all(|s| s.ja.is_some()), "{}", path.display());
+    }
+}
+
+/// A chapter written out as a story file runs as the chapter does, byte for byte.
+#[test]
+fn a_chapter_as_a_story_file_prints_what_the_chapter_prints() {
+    let dir = std::env::temp_dir().join(format!("nodeline-story-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (chapter, args) in [
+        (Chapter::NodeFailure, &["timeline"][..]),
+        (Chapter::NodeGoesAway, &["timeline", "--until", "5m"][..]),
+        (Chapter::Maintenance, &["kubectl", "--at", "2m10s", "--", "get", "pods", "-o", "wide"][..]),
+        (Chapter::Registration, &["objects", "--at", "30s", "-o", "yaml"][..]),
+    ] {
+        let path = dir.join(format!("{}.yaml", chapter.id()));
+        std::fs::write(&path, story::export(chapter, DEFAULT_FLEET, Profile::default())).unwrap();
+        let with = |source: &[&str]| {
+            let mut all: Vec<&str> = vec![args[0]];
+            all.extend(source);
+            all.extend(&args[1..]);
+            nodeline(&all)
+        };
+        let chapter_out = with(&["--chapter", chapter.id()]);
+        let story_out = with(&["--story", path.to_str().unwrap()]);
+        assert_eq!(chapter_out.code, 0, "{chapter}: {}", chapter_out.stderr);
+        assert!(chapter_out.stdout.len() > 100, "{chapter}");
+        assert!(story_out == chapter_out, "{chapter}: --story and --chapter differ");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Broken files: each problem printed as FILE:LINE:COLUMN: MESSAGE, status 2.
+#[test]
+fn problems_are_located() {
+    let dir = std::env::temp_dir().join(format!("nodeline-story-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
+    let cases: [(&str, String, &str); 10] = [
+        ("unknown key", good.replace("duration: 9m", "duration: 9m\ncolour: blue"), ":19:1: unknown field `colour`"),
+        ("bad duration", good.replace("duration: 9m", "duration: 9 minutes"), ":18:11: duration: invalid duration"),
+        (
+            "no such machine",
+            good.replace("kill-kubelet:node-1@2m", "kill-kubelet:node-7@2m"),
+            ":17:5: actions: there is no machine \"node-7\"",
+        ),
+        (
+            "an anchor that never happens",
+            good.replace("reason: NodeNotReady", "reason: NodeExploded"),
+            ": step 3: its mark never happens",
+        ),
+        (
+            "a missing language",
+            good.replacen("  ja: Node", "  jp: Node", 1),
+            ":5:3: unknown field `jp`, expected one of en, ja",
+        ),
+        ("a wrong id", good.replace("id: node-failure", "id: other"), ":2:5: id: \"other\" is not the file's name"),
+        (
+            "a setting not modelled",
+            good.replace("duration: 9m", "duration: 9m\nsettings:\n  kubelet: {maxPods: \"110\"}"),
+            "settings: kubelet: maxPods is not a setting",
+        ),
+        ("not YAML", "id: [".to_string(), "node-failure.yaml:"),
+        (
+            "Japanese missing in one place",
+            good.replacen("\n  ja: node-1 の kubelet を止め", "\n  # node-1 の kubelet を止め", 1),
+            ":7:3: summary: no ja, while the story speaks Japanese elsewhere",
+        ),
+        (
+            "an unknown version",
+            good.replace("cluster:", "k8s: \"1.99\"\ncluster:"),
+            "k8s: \"1.99\" is not a version nodeline simulates; accepted: 1.34, 1.31",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let path = dir.join("node-failure.yaml");
+        std::fs::write(&path, &text).unwrap();
+        let out = nodeline(&["story", "check", path.to_str().unwrap()]);
+        assert_eq!(out.code, EXIT_USAGE, "{what}: {out:?}");
+        assert!(out.stdout.is_empty(), "{what}");
+        assert!(out.stderr.contains(expected), "{what}: {}", out.stderr);
+        for line in out.stderr.lines() {
+            let located = line.strip_prefix(path.to_str().unwrap()).and_then(|rest| rest.strip_prefix(':'));
+            let numbers: Vec<&str> = located.map(|l| l.splitn(3, ':').take(2).collect()).unwrap_or_default();
+            assert!(
+                numbers.len() == 2 && numbers.iter().all(|n| n.parse::<u64>().is_ok_and(|n| n > 0)),
+                "{what}: not located: {line}"
+            );
+        }
+        // --story gives the same report, and runs nothing.
+        let run = nodeline(&["timeline", "--story", path.to_str().unwrap()]);
+        assert_eq!(
+            (run.code, run.stdout.as_str(), run.stderr.as_str()),
+            (EXIT_USAGE, "", out.stderr.as_str()),
+            "{what}"
+        );
+    }
+    let missing = nodeline(&["story", "check", "/nonexistent/x.yaml"]);
+    assert_eq!(missing.code, EXIT_USAGE);
+    assert!(missing.stderr.starts_with("/nonexistent/x.yaml: cannot read the story file"), "{}", missing.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A story's questions, answered from its timeline, in both languages and as JSON.
+#[test]
+fn quiz_prints_a_story_s_questions() {
+    let path = stories().join("two-nodes-fail.yaml");
+    let path = path.to_str().unwrap();
+    let out = nodeline(&["quiz", "--story", path]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert!(out.stdout.starts_with("Two nodes fail at once (Kubernetes 1.34)\n"), "{}", out.stdout);
+    assert!(out.stdout.contains("The answer: 10 s."), "{}", out.stdout);
+    assert!(out.stdout.contains("The answer: c) node-3."), "{}", out.stdout);
+    let ja = nodeline(&["quiz", "--story", path, "--lang", "ja"]);
+    assert!(ja.stdout.contains("答え: c) node-3。"), "{}", ja.stdout);
+    let json = nodeline(&["quiz", "--story", path, "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["story"], "two-nodes-fail");
+    let kinds: Vec<&str> = doc["questions"].as_array().unwrap().iter().map(|q| q["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["choice", "time", "order", "node"]);
+    assert_eq!(doc["questions"][1]["answer"]["seconds"], 10.0);
+    // The page does not open story files: no link.
+    assert!(doc["questions"][0]["link"].is_null());
+    // A question whose moment never comes is a located problem.
+    let broken = std::fs::read_to_string(stories().join("two-nodes-fail.yaml"))
+        .unwrap()
+        .replace("to: {taint: {node: node-2,", "to: {taint: {node: node-3,");
+    let dir = std::env::temp_dir().join(format!("nodeline-story-q-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two-nodes-fail.yaml");
+    std::fs::write(&file, broken).unwrap();
+    let out = nodeline(&["story", "check", file.to_str().unwrap()]);
+    assert_eq!(out.code, EXIT_USAGE);
+    assert!(out.stderr.contains(": question second-taint: its answer cannot be derived"), "{}", out.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The guide names every anchor and every part of the stage narration can point at.
+#[test]
+fn the_guide_names_every_anchor_and_target() {
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/stories.md")).unwrap();
+    for when in ["{at:", "{input:", "{event:", "{request:", "{taint:", "{kubectl:", "{logLine:"] {
+        assert!(guide.contains(&format!("`{when}")), "docs/stories.md lacks {when}");
+    }
+    for target in nodeline::i18n::TARGETS {
+        assert!(guide.contains(&format!("`{target}`")), "docs/stories.md lacks the target {target}");
+    }
+}
+
+/// A tiny deterministic generator (xorshift), so the property test needs no dependency and
+/// every failure can be replayed from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Random edits of the chapters as story files (a line removed, two lines swapped, a value
+/// mangled, a key renamed) never panic the checker, and every problem is located.
+#[test]
+fn random_edits_never_panic_and_are_always_located() {
+    let texts: Vec<String> = [Chapter::Registration, Chapter::NodeFailure, Chapter::Maintenance, Chapter::NodeGoesAway]
+        .into_iter()
+        .map(|c| story::export(c, DEFAULT_FLEET, Profile::default()))
+        .collect();
+    let garbage = ["", "-1", "1e99", "[", "}", "~", "\"", "node-9", "kill-kubelet@", "0s", "x: y", "日本"];
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut failed = 0;
+    for round in 0..160 {
+        let mut lines: Vec<String> = texts[round % texts.len()].lines().map(String::from).collect();
+        for _ in 0..1 + rng.below(3) {
+            let i = 1 + rng.below(lines.len() - 1);
+            match rng.below(4) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => {
+                    let j = 1 + rng.below(lines.len() - 1);
+                    lines.swap(i, j);
+                }
+                2 => {
+                    let line = &lines[i];
+                    let cut = line.find(": ").map_or(line.len(), |c| c + 2);
+                    lines[i] = format!("{}{}", &line[..cut], garbage[rng.below(garbage.len())]);
+                }
+                _ => {
+                    let line = lines[i].clone();
+                    lines[i] = line.replacen(|c: char| c.is_ascii_alphabetic(), "Z", 1);
+                }
+            }
+        }
+        let text = lines.join("\n");
+        match story::load(&text, None) {
+            Ok(_) => {}
+            Err(problems) => {
+                failed += 1;
+                assert!(!problems.is_empty(), "round {round}");
+                for p in &problems {
+                    assert!(p.line > 0 && p.column > 0, "round {round}: not located: {p:?}\n{text}");
+                    assert!(!p.message.is_empty(), "round {round}");
+                }
+            }
+        }
+    }
+    assert!(failed > 100, "the edits break most files: {failed} of 160");
+}
