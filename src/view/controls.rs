@@ -126,6 +126,8 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::RestoreControlPlane => Key::RestoreControlPlane,
         ActionKind::CutNodes => Key::CutNodes,
         ActionKind::DeletePod(_) => Key::DeletePodAction,
+        ActionKind::LeakMemory => Key::LeakMemoryAction,
+        ActionKind::StopLeak => Key::StopLeakAction,
     }
 }
 
@@ -209,7 +211,7 @@ mod tests {
             ]
         );
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
-        assert_eq!(names(typed()), "taint delete-pod");
+        assert_eq!(names(typed()), "taint delete-pod leak-memory stop-leak");
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
 

@@ -168,7 +168,7 @@ const fn typed(s: Spec) -> Spec {
 }
 
 /// Every action, in the order the notation's errors list them.
-pub const ACTIONS: [Spec; 30] = {
+pub const ACTIONS: [Spec; 32] = {
     use ActionKind as A;
     use Group as G;
     use Target as T;
@@ -304,6 +304,20 @@ pub const ACTIONS: [Spec; 30] = {
                 "kubectl delete pod NAME [-n NAMESPACE] with its flags",
             ),
             Flags::Delete,
+        )),
+        typed(spec(
+            A::LeakMemory,
+            "leak-memory",
+            T::Pod,
+            G::Pods,
+            "the Pod's container starts leaking memory (64Mi a second)",
+        )),
+        typed(spec(
+            A::StopLeak,
+            "stop-leak",
+            T::Pod,
+            G::Pods,
+            "the Pod's leak stops growing (what it took stays taken)",
         )),
     ]
 };

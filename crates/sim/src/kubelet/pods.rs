@@ -300,6 +300,9 @@ impl Kubelet {
                 self.event(h, ctx, cref(), "Normal", "Started", format!("Started container {container}"));
                 self.set_worker(uid, Worker::Running);
                 self.report_running(h, ctx, &pod);
+                if !h.leaks.is_empty() {
+                    self.wake_eviction(h, ctx);
+                }
             }
             PodStep::Killed => {
                 h.touch();

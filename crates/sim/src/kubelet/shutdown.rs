@@ -100,6 +100,7 @@ impl Machine {
         self.host.touch();
         self.process = KubeletProcess::Stopped;
         self.host.containers.clear();
+        self.host.leaks.clear();
         // (A machine that loses power writes nothing: no kubelet line, and systemd's own
         // "systemd-shutdown: Powering off." of a graceful shutdown goes to the console, not to
         // the kubelet's log.)
