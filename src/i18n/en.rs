@@ -73,6 +73,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RestoreNetwork => "Restore kubelet network",
         Key::CreatePod => "Create Pod",
         Key::CreateToleratingPod => "Create Pod tolerating not-ready",
+        Key::CreateBestEffortPod => "Create BestEffort Pod",
         Key::AddMachine => "Add machine",
         Key::AddDuplicateMachine => "Add machine with duplicate name",
         Key::LabelNodeRole => "Label node-role",

@@ -77,6 +77,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RestoreNetwork => "kubelet の通信を復旧",
         Key::CreatePod => "Pod を作成",
         Key::CreateToleratingPod => "not-ready を許容する Pod を作成",
+        Key::CreateBestEffortPod => "BestEffort の Pod を作成",
         Key::AddMachine => "マシンを追加",
         Key::AddDuplicateMachine => "同じ名前のマシンを追加",
         Key::LabelNodeRole => "node-role ラベルを付ける",

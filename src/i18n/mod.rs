@@ -323,6 +323,7 @@ keys! {
     RestoreNetwork,
     CreatePod,
     CreateToleratingPod,
+    CreateBestEffortPod,
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,

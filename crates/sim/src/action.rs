@@ -28,6 +28,8 @@ pub enum ActionKind {
     RestoreNetwork,
     CreatePod,
     CreateToleratingPod,
+    /// A Pod with no resource requests (BestEffort) pinned to the machine's node.
+    CreateBestEffortPod,
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,

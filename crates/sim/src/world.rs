@@ -573,6 +573,10 @@ impl World {
                     spec.hostname = host.to_string();
                     self.add_machine(spec, log);
                 }
+                ActionKind::CreateBestEffortPod => {
+                    let node = self.machines[m].host.hostname.clone();
+                    self.core.with(log, no_timer, |ctx| kubectl_client::create_besteffort_pod(&node, ctx));
+                }
                 ActionKind::CreateCache => {
                     let node = self.machines[m].host.hostname.clone();
                     let spec = ReplicaSetSpec {
@@ -755,6 +759,15 @@ pub(crate) fn check_action(
             let host = &view.expect("targets a machine").hostname;
             if machines.iter().filter(|m| &m.hostname == host).count() > 1 {
                 return Err(Refusal::DuplicateExists(host.to_string()));
+            }
+        }
+        ActionKind::CreateBestEffortPod => {
+            let v = view.expect("targets a machine");
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));
+            }
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
             }
         }
         ActionKind::CreateCache => {

@@ -115,6 +115,40 @@ fn a_leak_ends_in_one_eviction_a_taint_and_five_minutes_of_pressure() {
     }
 }
 
+/// The same leak gives the same log, eviction and all; a fork that adds the leak is the same as the
+/// timeline built with it.
+#[test]
+fn an_eviction_is_deterministic_and_forks_alike() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let a = run(Profile::V1_34, &[leak(&leaker, 60)], 600);
+    let b = run(Profile::V1_34, &[leak(&leaker, 60)], 600);
+    assert!(a.log().events.iter().any(|e| e.reason() == "Evicted"));
+    common::assert_same_rendering(&common::canonical(a.log()), &common::canonical(b.log()), "leak");
+    let mut forked = run(Profile::V1_34, &[], 600);
+    forked.fork(leak(&leaker, 60)).expect("the leak applies");
+    forked.run_until(s(600));
+    common::assert_same_rendering(&common::canonical(a.log()), &common::canonical(forked.log()), "fork");
+}
+
+/// A BestEffort Pod (no request: any usage is above it) ranks right after the leaking Pod, before
+/// the Pods under their requests, whatever their usage.
+#[test]
+fn a_besteffort_pod_ranks_before_pods_under_their_request() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let besteffort = Action::on(ActionKind::CreateBestEffortPod, "node-1", s(30));
+    let tl = run(Profile::V1_34, &[besteffort, leak(&leaker, 60)], 400);
+    let pod = tl.at(s(50)).pods_on("node-1").into_iter().find(|p| p.metadata.name.starts_with("besteffort-"));
+    let pod = pod.expect("the BestEffort Pod runs on node-1");
+    assert_eq!((&*pod.status.qos_class, &*pod.status.phase), ("BestEffort", "Running"));
+    assert!(pod.spec.containers[0].resources.requests.is_empty());
+    let ranked = tl.log().lines.iter().find(|l| l.message.contains("pods ranked for eviction")).expect("a ranking");
+    let list = ranked.message.split("pods=").nth(1).unwrap_or_default().to_string();
+    let order: Vec<&str> = list.trim_matches(['[', ']']).split(',').map(|k| k.trim_matches('"')).collect();
+    assert_eq!(order[0], format!("default/{}", leaker.metadata.name), "{list}");
+    assert_eq!(order[1], format!("default/{}", pod.metadata.name), "{list}");
+    assert!(order.len() > 2, "{list}");
+}
+
 /// While the taint is on, a new Pod without its toleration goes to another node.
 #[test]
 fn the_scheduler_keeps_new_pods_off_a_node_under_pressure() {

@@ -503,6 +503,9 @@ mod tests {
         // A container under its request is not named.
         let m = eviction_message(51_196 * memory::KI, &[("nginx", 9 * MI, 64 * MI)]);
         assert_eq!(m, "The node was low on resource: memory. Threshold quantity: 100Mi, available: 51196Ki. ");
+        // A BestEffort container's request is 0: any usage is above it.
+        let m = eviction_message(48 * MI, &[("nginx", 9 * MI, 0)]);
+        assert!(m.ends_with("Container nginx was using 9Mi, request is 0, has larger consumption of memory. "), "{m}");
         assert_eq!(kobj_slice(&["default/a", "kube-system/b"]), "[\"default/a\",\"kube-system/b\"]");
     }
 }

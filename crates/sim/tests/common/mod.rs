@@ -39,6 +39,7 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         // The memory model: db-0 leaks for ten seconds (far from the threshold).
         Action::on(ActionKind::LeakMemory, "default/db-0", s(95)),
         Action::on(ActionKind::StopLeak, "default/db-0", s(105)),
+        Action::on(ActionKind::CreateBestEffortPod, "node-1", s(110)),
         Action::on(ActionKind::StopRuntime, "node-2", s(100)),
         Action::on(ActionKind::StartRuntime, "node-2", s(150)),
         Action::on(ActionKind::CutNetwork, "node-1", s(160)),
