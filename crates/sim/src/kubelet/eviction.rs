@@ -22,12 +22,12 @@ use std::time::Duration;
 use crate::ctx::Ctx;
 use crate::events::{kubelet_node_ref, pod_ref};
 use crate::memory::{self, MI};
-use crate::objects::{Pod, Time, order_pod_conditions, set_pod_condition};
+use crate::objects::Pod;
 use crate::shared::Shared;
 use crate::strings::cat;
 use crate::time::{SimTime, millis, secs};
 
-use super::pods::Worker;
+use super::pods::{CONTAINER_STOP, SYSTEM_CRITICAL_PRIORITY};
 use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 
 /// `evictionHard`'s default for `memory.available`, as written in the configuration (and as
@@ -48,10 +48,6 @@ const POD_CLEANUP_TIMEOUT: Duration = secs(30);
 const POD_CLEANUP_POLL_FREQ: Duration = secs(1);
 /// `Reason`: the evicted Pod's status reason and its Event's.
 pub(crate) const REASON: &str = "Evicted";
-/// `scheduling.SystemCriticalPriority`: `IsCriticalPod` from this priority up.
-const SYSTEM_CRITICAL_PRIORITY: i32 = 2_000_000_000;
-/// How long the nginx container takes to stop on its stop signal.
-const CONTAINER_STOP: Duration = millis(300);
 /// When the loop first runs after the kubelet starts (`initializeRuntimeDependentModules`, at
 /// the first good runtime check).
 const LOOP_START: Duration = millis(400);
@@ -279,35 +275,19 @@ impl Kubelet {
                 continue;
             }
             let message = eviction_message(available, &[(container, c.usage, c.request)]);
-            self.evict_pod(h, ctx, pod, container, message);
+            self.evict_pod(h, ctx, pod, message);
             return true;
         }
         h.log(ctx, "\"Eviction manager: unable to evict any pods from the node\"".into());
         false
     }
 
-    /// `evictPod`: the `Evicted` Event, then the kill with the hard threshold's grace period. The
-    /// status function runs first: the `DisruptionTarget` condition goes out while the container
-    /// still runs (the status manager holds the terminal phase back until it has stopped).
-    fn evict_pod(
-        &mut self,
-        h: &mut Shared<Host>,
-        ctx: &mut Ctx<'_, MachineTimer>,
-        pod: &Pod,
-        container: &str,
-        message: String,
-    ) {
-        let uid = pod.metadata.uid.to_string();
-        let key = cat!(&pod.metadata.namespace, "/", &pod.metadata.name);
+    /// `evictPod`: the `Evicted` Event, then the kill with the hard threshold's grace period.
+    fn evict_pod(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod, message: String) {
         self.event(h, ctx, pod_ref(pod, None), "Warning", REASON, message.clone());
-        self.set_worker(&uid, Worker::Killing);
-        self.event(h, ctx, pod_ref(pod, Some(container)), "Normal", "Killing", cat!("Stopping container ", container));
-        let mut status = pod.status.clone();
-        let wall = Time::at(ctx.wall());
-        set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", message.clone(), wall);
-        order_pod_conditions(&mut status, pod.metadata.generation);
-        self.patch_pod_status(h, ctx, pod, status);
-        self.cold.eviction.evicted = Some((uid, key, None));
+        self.kill_abnormally(h, ctx, pod, &message);
+        let key = cat!(&pod.metadata.namespace, "/", &pod.metadata.name);
+        self.cold.eviction.evicted = Some((pod.metadata.uid.to_string(), key, None));
         let grace = secs(IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS as u64);
         self.after(ctx, CONTAINER_STOP.min(grace), KubeletTimer::Eviction(EvictionStep::Killed));
     }
@@ -317,33 +297,18 @@ impl Kubelet {
     /// cleanup begins.
     fn evicted_pod_killed(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let Some((uid, key, _)) = self.cold.eviction.evicted.clone() else { return };
-        h.touch();
-        let container = h.containers.iter().find(|c| c.pod_uid == uid).cloned();
-        h.containers.retain(|c| c.pod_uid != uid);
+        let pod = ctx.store().pod_by_uid(&uid).cloned();
+        let message = pod.as_ref().and_then(|p| p.condition("DisruptionTarget")).map(|c| c.message.to_string());
+        self.killed_abnormally(h, ctx, &uid, REASON, &message.unwrap_or_default());
         if h.leaks.iter().any(|l| l.pod_uid == uid) {
             h.leaks.retain(|l| l.pod_uid != uid);
-        }
-        let now = ctx.now;
-        self.set_worker(&uid, Worker::Killed { container: container.clone(), at: now });
-        if let Some(pod) = ctx.store().pod_by_uid(&uid).cloned() {
-            let message = pod.condition("DisruptionTarget").map(|c| c.message.to_string()).unwrap_or_default();
-            let mut status = self.terminal_status(h, ctx, &pod, container.as_ref(), now);
-            status.phase = "Failed".into();
-            status.reason = REASON.into();
-            status.message = message.clone().into();
-            let wall = Time::at(ctx.wall());
-            set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", message, wall);
-            set_pod_condition(&mut status, "Ready", "False", "PodFailed", "", wall);
-            set_pod_condition(&mut status, "ContainersReady", "False", "PodFailed", "", wall);
-            order_pod_conditions(&mut status, pod.metadata.generation);
-            self.patch_pod_status(h, ctx, &pod, status);
         }
         h.log(ctx, cat!("\"Eviction manager: pod is evicted successfully\" pod=\"", &key, "\""));
         h.log(
             ctx,
             cat!("\"Eviction manager: pods evicted, waiting for pod to be cleaned up\" pods=", kobj_slice(&[&key])),
         );
-        self.cold.eviction.evicted = Some((uid, key, Some(now)));
+        self.cold.eviction.evicted = Some((uid, key, Some(ctx.now)));
         self.after(ctx, POD_CLEANUP_POLL_FREQ, KubeletTimer::Eviction(EvictionStep::CleanupPoll));
     }
 

@@ -61,6 +61,12 @@ pub(super) enum Worker {
     Killed { container: Option<RunningContainer>, at: SimTime },
 }
 
+/// `scheduling.SystemCriticalPriority`: the priority from which a Pod is system-critical
+/// (`IsCriticalPod`; the shutdown manager's second group).
+pub(super) const SYSTEM_CRITICAL_PRIORITY: i32 = 2_000_000_000;
+/// How long the nginx container takes to stop on its stop signal (it exits at once).
+pub(super) const CONTAINER_STOP: Duration = millis(300);
+
 /// `podAttachAndMountRetryInterval`.
 const ATTACH_AND_MOUNT_RETRY: Duration = millis(300);
 
@@ -371,6 +377,60 @@ impl Kubelet {
                 self.cold.workers.remove(uid);
             }
         }
+    }
+
+    /// The kubelet kills a running Pod it will not delete (`killPodNow` with a status function:
+    /// a node shutdown, an eviction): `Killing`, then the status function's `DisruptionTarget`
+    /// condition (`TerminationByKubelet`, `message`) goes out while the container still runs (the
+    /// status manager holds the terminal phase back until it has stopped).
+    pub(super) fn kill_abnormally(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        message: &str,
+    ) {
+        self.set_worker(&pod.metadata.uid, Worker::Killing);
+        let container = pod.spec.containers[0].name.clone();
+        let stopping = format!("Stopping container {container}");
+        self.event(h, ctx, pod_ref(pod, Some(&container)), "Normal", "Killing", stopping);
+        let mut status = pod.status.clone();
+        let wall = Time::at(ctx.wall());
+        set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", message.to_string(), wall);
+        order_pod_conditions(&mut status, pod.metadata.generation);
+        self.patch_pod_status(h, ctx, pod, status);
+    }
+
+    /// The container of a Pod killed by [`Kubelet::kill_abnormally`] has stopped: its terminal
+    /// status, `Failed` (a Pod already `Succeeded` keeps it) with `reason` and `message`, and the
+    /// `DisruptionTarget` condition. The Pod is not deleted. Returns its `namespace/name`.
+    pub(super) fn killed_abnormally(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        uid: &str,
+        reason: &'static str,
+        message: &str,
+    ) -> Option<String> {
+        h.touch();
+        let container = h.containers.iter().find(|c| c.pod_uid == uid).cloned();
+        h.containers.retain(|c| c.pod_uid != uid);
+        let now = ctx.now;
+        self.set_worker(uid, Worker::Killed { container: container.clone(), at: now });
+        let pod = ctx.store().pod_by_uid(uid).cloned()?;
+        let mut status = self.terminal_status(h, ctx, &pod, container.as_ref(), now);
+        // The status function set `Failed` while the Pod was running ("unless it was already in
+        // a successful terminal phase"); the terminal status keeps it, with its reason.
+        status.phase = if pod.status.phase == "Succeeded" { "Succeeded" } else { "Failed" }.into();
+        status.reason = reason.into();
+        status.message = message.to_string().into();
+        let wall = Time::at(ctx.wall());
+        set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", message.to_string(), wall);
+        set_pod_condition(&mut status, "Ready", "False", "PodFailed", "", wall);
+        set_pod_condition(&mut status, "ContainersReady", "False", "PodFailed", "", wall);
+        order_pod_conditions(&mut status, pod.metadata.generation);
+        self.patch_pod_status(h, ctx, &pod, status);
+        Some(format!("{}/{}", pod.metadata.namespace, pod.metadata.name))
     }
 
     /// The status of a deleted Pod whose containers have stopped (`generateAPIPodStatus` with
