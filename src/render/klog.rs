@@ -27,7 +27,7 @@ pub fn source_file(line: &LogLine) -> &'static str {
                 "nodeshutdown_manager.go"
             } else if m.starts_with("\"Shutdown manager") {
                 "nodeshutdown_manager_linux.go"
-            } else if m.starts_with("\"Eviction manager") {
+            } else if m.starts_with("\"Eviction manager") || m.starts_with("\"Failed to admit pod to node") {
                 "eviction_manager.go"
             } else if m.contains("register") || m.contains("updating node status") || m.contains("update node status") {
                 "kubelet_node_status.go"

@@ -149,6 +149,35 @@ fn a_besteffort_pod_ranks_before_pods_under_their_request() {
     assert!(order.len() > 2, "{list}");
 }
 
+/// Between the round that finds the threshold met and the controller's taint, a BestEffort Pod
+/// can still be bound to the node; the kubelet's admission turns it away (`Failed`, `Evicted`,
+/// `nodeConditionMessageFmt`), as it does not tolerate the memory-pressure taint.
+#[test]
+fn a_besteffort_pod_is_not_admitted_under_memory_pressure() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let base = run(Profile::V1_34, &[leak(&leaker, 60)], 400);
+    let t = base.log().events.iter().find(|e| e.reason() == "EvictionThresholdMet").unwrap().t;
+    let tainted = base
+        .log()
+        .requests
+        .iter()
+        .find(|r| r.t > t && r.actor == Actor::NodeLifecycleController && r.path == "/api/v1/nodes/node-1")
+        .map(|r| r.t)
+        .expect("the taint");
+    let at = t + std::time::Duration::from_millis(100);
+    assert!(tainted > at + std::time::Duration::from_secs(1), "a window before the taint: {t} {tainted}");
+    let create = Action { at, kind: ActionKind::CreateBestEffortPod, machine: Some("node-1".into()) };
+    let tl = run(Profile::V1_34, &[leak(&leaker, 60), create], 400);
+    let pods = tl.at(s(400)).pods_on("node-1");
+    let pod = pods.iter().find(|p| p.metadata.name.starts_with("besteffort-")).expect("bound to node-1");
+    assert_eq!(
+        (&*pod.status.phase, &*pod.status.reason, &*pod.status.message),
+        ("Failed", "Evicted", "The node had condition: [MemoryPressure]. ")
+    );
+    let rejected = tl.log().events.iter().filter(|e| e.reason() == "Evicted").count();
+    assert_eq!(rejected, 2, "the leaker's eviction and the admission's rejection");
+}
+
 /// While the taint is on, a new Pod without its toleration goes to another node.
 #[test]
 fn the_scheduler_keeps_new_pods_off_a_node_under_pressure() {

@@ -42,6 +42,10 @@ pub(crate) const EVICTION_MONITORING_PERIOD: Duration = secs(10);
 /// `immediateEvictionGracePeriodSeconds`: the grace period of a Pod evicted for a hard
 /// threshold (1.31 and later, #124063; the 1.30–1.31 profile runs a 1.31 kubelet).
 pub(crate) const IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS: i64 = 1;
+/// `nodeConditionMessageFmt` with the one condition the simulation reports.
+const NODE_CONDITION_MESSAGE: &str = "The node had condition: [MemoryPressure]. ";
+/// The taint a BestEffort Pod must tolerate to be admitted under memory pressure.
+const TAINT_MEMORY_PRESSURE: &str = "node.kubernetes.io/memory-pressure";
 /// `podCleanupTimeout`.
 const POD_CLEANUP_TIMEOUT: Duration = secs(30);
 /// `podCleanupPollFreq`.
@@ -134,6 +138,11 @@ fn is_critical(pod: &Pod) -> bool {
         || pod.metadata.annotations.get("kubernetes.io/config.source").is_some_and(|s| s != "api")
 }
 
+/// `v1qos.GetPodQOS(pod) == BestEffort`: no container requests or limits anything.
+fn is_best_effort(pod: &Pod) -> bool {
+    pod.spec.containers.iter().all(|c| c.resources.requests.is_empty() && c.resources.limits.is_empty())
+}
+
 /// klog's `KObjSlice` in a text line: `["ns/a","ns/b"]`.
 fn kobj_slice(keys: &[&str]) -> String {
     let quoted: Vec<String> = keys.iter().map(|k| cat!("\"", k, "\"")).collect();
@@ -141,6 +150,23 @@ fn kobj_slice(keys: &[&str]) -> String {
 }
 
 impl Kubelet {
+    /// The eviction manager's `Admit`: under memory pressure alone, a BestEffort Pod is turned
+    /// away unless it is critical or tolerates the `memory-pressure:NoSchedule` taint.
+    pub(super) fn admits_under_pressure(&self, pod: &Pod) -> bool {
+        !self.cold.eviction.memory_pressure
+            || is_critical(pod)
+            || !is_best_effort(pod)
+            || pod.spec.tolerations.iter().any(|t| t.tolerates(TAINT_MEMORY_PRESSURE, "", "NoSchedule"))
+    }
+
+    /// A Pod the eviction manager's admission turned away: `Failed`, `Evicted`, with
+    /// `nodeConditionMessageFmt` (`The node had condition: [MemoryPressure]. `).
+    pub(super) fn reject_for_pressure(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
+        let key = cat!(&pod.metadata.namespace, "/", &pod.metadata.name);
+        h.log(ctx, cat!("\"Failed to admit pod to node\" pod=\"", &key, "\" nodeCondition=[MemoryPressure]"));
+        self.reject_pod(h, ctx, pod, REASON, NODE_CONDITION_MESSAGE.into());
+    }
+
     /// Asks for the loop's round `at` (at once if `at` is now), unless one is queued sooner.
     fn eviction_at(&mut self, ctx: &mut Ctx<'_, MachineTimer>, at: SimTime) {
         let m = &self.cold.eviction;

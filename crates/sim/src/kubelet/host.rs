@@ -213,7 +213,9 @@ impl Host {
         ];
         // (`"failed to update lease using latest lease, fallback to ensure lease"` is an `Info`
         // call: the Lease controller falls back to its slow path, nothing has failed yet.)
-        let info = message.starts_with("\"failed to update lease using latest lease");
+        // (The eviction manager's `"Failed to admit pod to node"` is an `InfoS` too.)
+        let info = message.starts_with("\"failed to update lease using latest lease")
+            || message.starts_with("\"Failed to admit pod to node");
         let severity =
             if !info && ERRORS.iter().any(|p| message.starts_with(p)) { Severity::Error } else { Severity::Info };
         ctx.log_line_at(self.actor.clone(), severity, message);

@@ -138,6 +138,7 @@ impl Kubelet {
             }
             match worker {
                 None if self.cold.shutdown.is_some() => self.reject_for_shutdown(h, ctx, pod),
+                None if !self.admits_under_pressure(pod) => self.reject_for_pressure(h, ctx, pod),
                 None if has_containers => {
                     // A restarted kubelet adopts containers that kept running.
                     self.set_worker(uid, Worker::Running);
@@ -377,6 +378,25 @@ impl Kubelet {
                 self.cold.workers.remove(uid);
             }
         }
+    }
+
+    /// `rejectPod`: an admission handler turned the Pod away: a Warning Event with its reason and
+    /// message, and the Pod `Failed` with them (it never runs here).
+    pub(super) fn reject_pod(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        reason: &'static str,
+        message: std::borrow::Cow<'static, str>,
+    ) {
+        self.set_worker(&pod.metadata.uid, Worker::Killed { container: None, at: ctx.now });
+        self.event(h, ctx, pod_ref(pod, None), "Warning", reason, message.to_string());
+        let mut status = pod.status.clone();
+        status.phase = "Failed".into();
+        status.reason = reason.into();
+        status.message = message;
+        self.patch_pod_status(h, ctx, pod, status);
     }
 
     /// The kubelet kills a running Pod it will not delete (`killPodNow` with a status function:

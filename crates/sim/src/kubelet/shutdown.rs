@@ -14,12 +14,12 @@
 use std::time::Duration;
 
 use crate::ctx::Ctx;
-use crate::events::{kubelet_node_ref, pod_ref};
+use crate::events::kubelet_node_ref;
 use crate::objects::Pod;
 use crate::shared::Shared;
 use crate::time::{millis, secs};
 
-use super::pods::{CONTAINER_STOP, SYSTEM_CRITICAL_PRIORITY, Worker};
+use super::pods::{CONTAINER_STOP, SYSTEM_CRITICAL_PRIORITY};
 use super::{Host, Kubelet, KubeletProcess, KubeletTimer, Machine, MachineTimer};
 
 /// `nodeShutdownReason`: the Pod status reason of a Pod killed for a node shutdown.
@@ -222,20 +222,8 @@ impl Kubelet {
 
     /// Admission while the node shuts down: the Pod is rejected (`Failed`, `NodeShutdown`).
     pub(super) fn reject_for_shutdown(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
-        self.set_worker(&pod.metadata.uid, Worker::Killed { container: None, at: ctx.now });
-        self.event(
-            h,
-            ctx,
-            pod_ref(pod, None),
-            "Warning",
-            NODE_SHUTDOWN_NOT_ADMITTED_REASON,
-            NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE.into(),
-        );
-        let mut status = pod.status.clone();
-        status.phase = "Failed".into();
-        status.reason = NODE_SHUTDOWN_NOT_ADMITTED_REASON.into();
-        status.message = NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE.into();
-        self.patch_pod_status(h, ctx, pod, status);
+        let message = NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE;
+        self.reject_pod(h, ctx, pod, NODE_SHUTDOWN_NOT_ADMITTED_REASON, message.into());
     }
 }
 
