@@ -58,6 +58,15 @@ fn a_leak_ends_in_one_eviction_a_taint_and_five_minutes_of_pressure() {
         // 64Mi a second from ~14.3Gi available: some 230 s after the leak began.
         assert!(t > s(260) && t < s(320), "{t}");
         assert_eq!(memory_pressure(&tl, t).0, "False", "{profile}: the Node learns it at the next status sync");
+        // It is the loop's first round past the crossing: ten seconds before, the threshold was
+        // not met yet (the machine's view holds what the memory model reads).
+        let available = |at: SimTime| {
+            let view = tl.at(at).machines().into_iter().find(|m| m.name == "node-1").expect("node-1");
+            nodeline_sim::memory::available(&view.containers, &view.leaks, at)
+        };
+        let before = t.saturating_sub(std::time::Duration::from_secs(10));
+        assert!(available(before) >= 100 * nodeline_sim::memory::MI, "{profile}: met before {t}");
+        assert!(available(t) < 100 * nodeline_sim::memory::MI);
         // The leaking Pod is the one evicted, and the only one.
         let evicted: Vec<_> = event("Evicted").collect();
         assert_eq!(evicted.len(), 1, "{profile}: one eviction relieves the node");
