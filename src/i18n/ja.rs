@@ -77,6 +77,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RestoreNetwork => "kubelet の通信を復旧",
         Key::CreatePod => "Pod を作成",
         Key::CreateToleratingPod => "not-ready を許容する Pod を作成",
+        Key::CreateBestEffortPod => "BestEffort の Pod を作成",
         Key::AddMachine => "マシンを追加",
         Key::AddDuplicateMachine => "同じ名前のマシンを追加",
         Key::LabelNodeRole => "node-role ラベルを付ける",
@@ -93,6 +94,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::PowerOffMachine => "マシンの電源を切る",
         Key::DeleteNodeAction => "Node を削除",
         Key::DeletePodAction => "Pod を削除",
+        Key::LeakMemoryAction => "Pod でメモリーをリークさせる",
+        Key::StopLeakAction => "メモリーリークを止める",
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
         Key::TaintNode => "taint を変更",
@@ -412,6 +415,10 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseZoneNotCut => "ゾーン {0} に切り離された Node はありません",
         Key::RefuseControlPlaneAlreadyCut => "API サーバーにはすでにどの kubelet の声も届いていません",
         Key::RefuseControlPlaneNotCut => "API サーバーから切り離された kubelet はありません",
+        Key::RefuseNoSuchPod => "Pod {0} はありません",
+        Key::RefusePodNotRunning => "Pod {0} には実行中のコンテナーがありません",
+        Key::RefusePodAlreadyLeaking => "Pod {0} はすでにメモリーをリークしています",
+        Key::RefusePodNotLeaking => "Pod {0} はメモリーをリークしていません",
         Key::LanguageSwitch => "言語: {0}",
         Key::AnnounceDeparted => {
             "あなたの操作でストーリーが変わりました。ナレーションは、その操作が引き起こすことを伝えます。"

@@ -27,6 +27,8 @@ pub fn source_file(line: &LogLine) -> &'static str {
                 "nodeshutdown_manager.go"
             } else if m.starts_with("\"Shutdown manager") {
                 "nodeshutdown_manager_linux.go"
+            } else if m.starts_with("\"Eviction manager") || m.starts_with("\"Failed to admit pod to node") {
+                "eviction_manager.go"
             } else if m.contains("register") || m.contains("updating node status") || m.contains("update node status") {
                 "kubelet_node_status.go"
             } else if m.contains("lease") {
@@ -107,6 +109,10 @@ mod tests {
             (
                 line(kubelet(), "\"Unable to update node status\" err=\"update node status exceeds retry count\""),
                 "kubelet_node_status.go",
+            ),
+            (
+                line(kubelet(), "\"Eviction manager: pods ranked for eviction\" pods=[\"default/web\"]"),
+                "eviction_manager.go",
             ),
             (line(Actor::PodGcController, "\"PodGC is force deleting Pod\" pod=\"default/db-0\""), "gc_controller.go"),
             (line(Actor::AttachDetachController, "\"attacherDetacher.DetachVolume started\""), "reconciler.go"),

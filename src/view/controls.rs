@@ -104,6 +104,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::RestoreNetwork => Key::RestoreNetwork,
         ActionKind::CreatePod => Key::CreatePod,
         ActionKind::CreateToleratingPod => Key::CreateToleratingPod,
+        ActionKind::CreateBestEffortPod => Key::CreateBestEffortPod,
         ActionKind::AddMachine => Key::AddMachine,
         ActionKind::AddDuplicateMachine => Key::AddDuplicateMachine,
         ActionKind::LabelNodeRole => Key::LabelNodeRole,
@@ -126,6 +127,8 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::RestoreControlPlane => Key::RestoreControlPlane,
         ActionKind::CutNodes => Key::CutNodes,
         ActionKind::DeletePod(_) => Key::DeletePodAction,
+        ActionKind::LeakMemory => Key::LeakMemoryAction,
+        ActionKind::StopLeak => Key::StopLeakAction,
     }
 }
 
@@ -199,7 +202,7 @@ mod tests {
                 "kill-kubelet start-kubelet",
                 "stop-runtime start-runtime",
                 "cut-network restore-network",
-                "create-pod create-tolerating-pod",
+                "create-pod create-tolerating-pod create-besteffort-pod",
                 "add-machine add-duplicate-machine",
                 "label-node-role",
                 "cordon uncordon drain",
@@ -209,7 +212,7 @@ mod tests {
             ]
         );
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
-        assert_eq!(names(typed()), "taint delete-pod");
+        assert_eq!(names(typed()), "taint delete-pod leak-memory stop-leak");
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
 

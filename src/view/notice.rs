@@ -54,6 +54,10 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::ZoneNotCut(_) => Key::RefuseZoneNotCut,
         Refusal::ControlPlaneAlreadyCut => Key::RefuseControlPlaneAlreadyCut,
         Refusal::ControlPlaneNotCut => Key::RefuseControlPlaneNotCut,
+        Refusal::NoSuchPod(_) => Key::RefuseNoSuchPod,
+        Refusal::PodNotRunning(_) => Key::RefusePodNotRunning,
+        Refusal::PodAlreadyLeaking(_) => Key::RefusePodAlreadyLeaking,
+        Refusal::PodNotLeaking(_) => Key::RefusePodNotLeaking,
     };
     lang.fill(key, &[&r.subject()])
 }
@@ -83,6 +87,10 @@ mod tests {
             Refusal::ZoneNotCut("eu-west-1b".into()),
             Refusal::ControlPlaneAlreadyCut,
             Refusal::ControlPlaneNotCut,
+            Refusal::NoSuchPod("default/web-9".into()),
+            Refusal::PodNotRunning("default/web-1".into()),
+            Refusal::PodAlreadyLeaking("default/web-1".into()),
+            Refusal::PodNotLeaking("default/web-1".into()),
         ];
         for r in &all {
             assert_eq!(refusal_text(Lang::En, r), r.to_string());

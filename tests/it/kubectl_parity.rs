@@ -228,6 +228,12 @@ fn moments() -> Vec<Moment> {
     out.push(moment("after restart", Chapter::KubeletRestart, "", s(300)));
     // A Pod with an emptyDir (and a required node affinity), for `describe pod` and `-o yaml`.
     out.push(moment("node-local cache", Chapter::Maintenance, "create-cache:node-1@30s", s(60)));
+    // Node-pressure eviction: a web Pod on node-3 leaks from 20 s; the kubelet evicts it at
+    // 250.4 s (`Failed`, `Evicted`, its message), node-3 reports MemoryPressure at 255 s and the
+    // controller taints it; five minutes after, the condition is False again and the taint gone.
+    let leak = "leak-memory:web-85df99fd58-6hj6p@20s";
+    out.push(moment("memory pressure", Chapter::Maintenance, leak, s(256)));
+    out.push(moment("memory pressure over", Chapter::Maintenance, leak, s(580)));
     // The returning kubelet has written the Terminating Pod's terminal status (541.7 s) and not
     // yet deleted it: `get pods` says Completed.
     out.push(moment(
@@ -246,6 +252,9 @@ fn cluster_at(m: &Moment) -> Cluster {
     let config = Config { epoch: WallTime(epoch_secs * 1_000_000), nodes: PARITY_FLEET, ..Config::default() };
     let mut tl = Timeline::with_actions(m.chapter, config, &m.actions);
     tl.run_until(m.t + Duration::from_micros(1));
+    let refused: Vec<String> =
+        tl.log().inputs.iter().filter_map(|i| i.rejected.as_ref().map(|r| r.to_string())).collect();
+    assert!(refused.is_empty(), "[{}] the moment's actions apply: {refused:?}", m.label);
     Cluster::from_snapshot(&tl.at(m.t), real_now())
 }
 

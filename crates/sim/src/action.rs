@@ -28,6 +28,8 @@ pub enum ActionKind {
     RestoreNetwork,
     CreatePod,
     CreateToleratingPod,
+    /// A Pod with no resource requests (BestEffort) pinned to the machine's node.
+    CreateBestEffortPod,
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,
@@ -72,6 +74,10 @@ pub enum ActionKind {
     CutNodes,
     /// `kubectl delete pod NAME [-n NS]` with its flags (`delete-pod:NS/NAME`).
     DeletePod(DeleteFlags),
+    /// The Pod's container starts leaking memory (`leak-memory:NS/NAME`).
+    LeakMemory,
+    /// The Pod's leak stops growing (`stop-leak:NS/NAME`).
+    StopLeak,
 }
 
 /// The flags of `kubectl delete pod` the simulation models, as `DeleteOptions.Complete` leaves
@@ -703,6 +709,14 @@ pub enum Refusal {
     ControlPlaneAlreadyCut,
     /// No kubelet is cut off from the API server.
     ControlPlaneNotCut,
+    /// There is no Pod `NAMESPACE/NAME`.
+    NoSuchPod(String),
+    /// The Pod has no running container.
+    PodNotRunning(String),
+    /// The Pod's container already leaks memory.
+    PodAlreadyLeaking(String),
+    /// The Pod's container does not leak memory.
+    PodNotLeaking(String),
 }
 
 impl Refusal {
@@ -726,7 +740,11 @@ impl Refusal {
             | Refusal::InvalidTaint(s)
             | Refusal::NoSuchZone(s)
             | Refusal::ZoneAlreadyCut(s)
-            | Refusal::ZoneNotCut(s) => s.clone(),
+            | Refusal::ZoneNotCut(s)
+            | Refusal::NoSuchPod(s)
+            | Refusal::PodNotRunning(s)
+            | Refusal::PodAlreadyLeaking(s)
+            | Refusal::PodNotLeaking(s) => s.clone(),
             Refusal::ControlPlaneAlreadyCut | Refusal::ControlPlaneNotCut => String::new(),
             Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
         }
@@ -763,6 +781,10 @@ impl fmt::Display for Refusal {
             Refusal::ZoneNotCut(_) => write!(f, "no node of zone {s} is cut off"),
             Refusal::ControlPlaneAlreadyCut => write!(f, "the API server already hears no kubelet"),
             Refusal::ControlPlaneNotCut => write!(f, "no kubelet is cut off from the API server"),
+            Refusal::NoSuchPod(_) => write!(f, "there is no Pod {s}"),
+            Refusal::PodNotRunning(_) => write!(f, "the Pod {s} has no running container"),
+            Refusal::PodAlreadyLeaking(_) => write!(f, "the Pod {s} already leaks memory"),
+            Refusal::PodNotLeaking(_) => write!(f, "the Pod {s} does not leak memory"),
         }
     }
 }

@@ -44,6 +44,19 @@ pub(crate) fn create_pod<T>(tolerating: bool, ctx: &mut Ctx<'_, T>) {
     ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
 }
 
+/// A Pod with no resource requests (BestEffort) pinned to `node`, as a client submits it
+/// (`besteffort-` and a random suffix, label `app=besteffort`).
+pub(crate) fn create_besteffort_pod<T>(node: &str, ctx: &mut Ctx<'_, T>) {
+    let meta = ObjectMeta {
+        generate_name: "besteffort-".into(),
+        namespace: "default".into(),
+        labels: [("app".to_string(), "besteffort".to_string())].into_iter().collect(),
+        ..ObjectMeta::default()
+    };
+    let pod = crate::workload::new_besteffort_pod(meta, node, ctx.profile);
+    ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
+}
+
 /// `kubectl create poddisruptionbudget web --selector=app=web --min-available=N` (or
 /// `--max-unavailable=N`) over the chapter's Deployment, and what kubectl prints.
 pub(crate) fn create_pdb<T>(budget: crate::action::Budget, ctx: &mut Ctx<'_, T>) {

@@ -19,6 +19,7 @@ pub mod action;
 pub mod chunked;
 pub mod flowcontrol;
 pub mod machine;
+pub mod memory;
 pub mod objects;
 pub mod patch;
 pub mod profile;
@@ -69,7 +70,7 @@ pub use kubelet::{
     NODE_STATUS_UPDATE_FREQUENCY,
 };
 pub use machine::{
-    KubeletState, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,
+    KubeletState, Leak, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,
 };
 pub use profile::Profile;
 pub use record::{

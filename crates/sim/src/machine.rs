@@ -98,6 +98,22 @@ pub struct RunningContainer {
     pub started_at: SimTime,
 }
 
+/// A container that leaks memory (the reader's `leak-memory`): from `since` (until `until`, when
+/// the reader stopped it) its working set grows at `memory::LEAK_RATE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leak {
+    pub pod_uid: Text,
+    pub since: SimTime,
+    pub until: Option<SimTime>,
+}
+
+impl Leak {
+    /// Whether the leak still grows.
+    pub fn active(&self) -> bool {
+        self.until.is_none()
+    }
+}
+
 /// What can be seen of a machine at one moment (the stage draws it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MachineView {
@@ -114,6 +130,9 @@ pub struct MachineView {
     pub containers: crate::shared::Shared<Vec<RunningContainer>>,
     /// The machine is off (a shutdown or power-off, until its kubelet is started again).
     pub powered_off: bool,
+    /// The containers that leak memory (`memory::working_sets` reads their usage at any
+    /// instant), shared with the host.
+    pub leaks: crate::shared::Shared<Vec<Leak>>,
     /// The `topology.kubernetes.io/zone` label the kubelet registers its Node with (empty
     /// without one): what the zone actions aim at.
     pub zone: String,

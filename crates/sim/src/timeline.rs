@@ -334,6 +334,14 @@ impl<'a> Snapshot<'a> {
         self.all()
     }
 
+    /// The Pod `namespace/name`.
+    pub fn pod(&self, namespace: &str, name: &str) -> Option<Arc<Pod>> {
+        match self.log.version_of_at(Kind::Pod, namespace, name, self.t).map(|c| c.object()) {
+            Some(Object::Pod(p)) => Some(p),
+            _ => None,
+        }
+    }
+
     /// The Pods bound to node `name`, by namespace and name (read from the log's by-node index,
     /// not from every Pod).
     pub fn pods_on(&self, name: &str) -> Vec<Arc<Pod>> {
@@ -432,7 +440,8 @@ impl ActionChecker<'_> {
     pub fn check(&self, kind: ActionKind, machine: Option<&str>) -> Result<(), Refusal> {
         let created = |k: ActionKind| self.created.contains(&k);
         let machines: Vec<&MachineView> = self.machines.iter().map(|m| &**m).collect();
-        check_action(kind, machine, &machines, |n| self.snapshot.node(n), self.pods, created).map(|_| ())
+        let pod = |ns: &str, name: &str| self.snapshot.pod(ns, name);
+        check_action(kind, machine, &machines, |n| self.snapshot.node(n), pod, self.pods, created).map(|_| ())
     }
 }
 

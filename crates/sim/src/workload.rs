@@ -55,6 +55,18 @@ pub(crate) fn new_pod(meta: ObjectMeta, tolerations: Vec<Toleration>, profile: P
     }
 }
 
+/// A Pod with no resource requests (QoS class BestEffort), pinned to `node` by a required node
+/// affinity on `metadata.name` (as the DaemonSet controller pins its Pods).
+pub(crate) fn new_besteffort_pod(meta: ObjectMeta, node: &str, profile: Profile) -> Pod {
+    let mut pod = new_pod(meta, Vec::new(), profile);
+    for c in pod.spec.containers.iter_mut() {
+        c.resources = Shared::new(ResourceRequirements::default());
+    }
+    pod.spec.affinity = Some(crate::objects::pinned_to(node));
+    pod.status.qos_class = "BestEffort".into();
+    pod
+}
+
 /// A new Pod's spec, with `tolerations`.
 fn pod_spec(tolerations: Vec<Toleration>) -> PodSpec {
     PodSpec {

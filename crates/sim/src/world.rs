@@ -29,7 +29,7 @@ use super::ctx::{Bus, Changes, Ctx, NoTimer};
 use super::kubectl_client;
 use super::kubelet::{Machine, MachineTimer};
 use super::machine::{KubeletState, MachineSpec, MachineView, ShutdownPeriods};
-use super::objects::Node;
+use super::objects::{Node, Pod};
 use super::profile::Profile;
 use super::queue::TimerQueue;
 use super::record::{AppliedInput, Log};
@@ -488,12 +488,13 @@ impl World {
         let views = self.views();
         let views: Vec<&MachineView> = views.iter().map(|v| &**v).collect();
         let node = |n: &str| self.core.api.nodes.get(n).cloned();
+        let pod = |ns: &str, name: &str| self.core.api.pods.get(&(ns.to_string(), name.to_string())).cloned();
         let created = |k: ActionKind| match k {
             ActionKind::CreateStatefulSet => !self.statefulsets.sets.is_empty(),
             ActionKind::CreateCache => self.replicasets.has(CACHE_DEPLOYMENT),
             _ => false,
         };
-        check_action(kind, machine, &views, node, self.core.api.pods.len(), created)
+        check_action(kind, machine, &views, node, pod, self.core.api.pods.len(), created)
     }
 
     /// What can be seen of every machine now: the view last recorded ([`World::record_machines`]
@@ -572,6 +573,10 @@ impl World {
                     spec.hostname = host.to_string();
                     self.add_machine(spec, log);
                 }
+                ActionKind::CreateBestEffortPod => {
+                    let node = self.machines[m].host.hostname.clone();
+                    self.core.with(log, no_timer, |ctx| kubectl_client::create_besteffort_pod(&node, ctx));
+                }
                 ActionKind::CreateCache => {
                     let node = self.machines[m].host.hostname.clone();
                     let spec = ReplicaSetSpec {
@@ -590,6 +595,17 @@ impl World {
                     let node = self.machines[m].host.hostname.clone();
                     let kubectl = &mut self.kubectl;
                     self.core.with(log, Timer::Kubectl, |ctx| kubectl.drain(&node, flags, ctx));
+                }
+                ActionKind::LeakMemory | ActionKind::StopLeak => {
+                    let target = action.machine.as_deref().unwrap_or_default();
+                    let (namespace, name) = split_pod(target).unwrap_or(("default", target));
+                    let key = (namespace.to_string(), name.to_string());
+                    let uid = self.core.api.pods.get(&key).map(|p| p.metadata.uid.to_string()).unwrap_or_default();
+                    if action.kind == ActionKind::LeakMemory {
+                        self.on_machine(m, log, |machine, ctx| machine.leak_memory(&uid, ctx));
+                    } else {
+                        self.on_machine(m, log, |machine, _| machine.stop_leak(&uid, now));
+                    }
                 }
                 _ => unreachable!("aims at no machine"),
             }
@@ -665,10 +681,14 @@ pub(crate) fn check_action(
     machine: Option<&str>,
     machines: &[&MachineView],
     node: impl Fn(&str) -> Option<Arc<Node>>,
+    pod: impl Fn(&str, &str) -> Option<Arc<Pod>>,
     pods: usize,
     created: impl Fn(ActionKind) -> bool,
 ) -> Result<Option<usize>, Refusal> {
     let node_exists = |n: &str| node(n).is_some();
+    if matches!(kind, ActionKind::LeakMemory | ActionKind::StopLeak) {
+        return leak_target(kind, machine.unwrap_or_default(), machines, pod).map(Some);
+    }
     match fleet_targets(kind, machine, machines) {
         Err(Refusal::NoSuchMachine(_)) => {}
         other => return other.map(|_| None),
@@ -741,6 +761,15 @@ pub(crate) fn check_action(
                 return Err(Refusal::DuplicateExists(host.to_string()));
             }
         }
+        ActionKind::CreateBestEffortPod => {
+            let v = view.expect("targets a machine");
+            if !node_exists(&v.hostname) {
+                return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));
+            }
+            if pods >= MAX_PODS {
+                return Err(Refusal::TooManyPods(MAX_PODS));
+            }
+        }
         ActionKind::CreateCache => {
             let v = view.expect("targets a machine");
             if created(kind) {
@@ -793,6 +822,7 @@ pub(crate) fn check_action(
         | ActionKind::CutNodes
         | ActionKind::CutControlPlane
         | ActionKind::RestoreControlPlane => unreachable!("checked by fleet_targets"),
+        ActionKind::LeakMemory | ActionKind::StopLeak => unreachable!("checked by leak_target"),
         ActionKind::LabelNodeRole => {
             // kubectl on the machine, with the kubelet's kubeconfig: the kubelet process need not
             // run, but the Node must exist and the machine must reach the API server.
@@ -806,6 +836,33 @@ pub(crate) fn check_action(
         }
     }
     Ok(m)
+}
+
+/// The machine running the Pod a `leak-memory` or `stop-leak` names (`[NAMESPACE/]NAME`), or why
+/// the action makes no sense: no such Pod, no running container, a leak already growing (or none
+/// to stop).
+fn leak_target(
+    kind: ActionKind,
+    target: &str,
+    machines: &[&MachineView],
+    pod: impl Fn(&str, &str) -> Option<Arc<Pod>>,
+) -> Result<usize, Refusal> {
+    let (namespace, name) = split_pod(target).unwrap_or(("default", target));
+    let key = format!("{namespace}/{name}");
+    let Some(pod) = pod(namespace, name) else { return Err(Refusal::NoSuchPod(key)) };
+    let uid = pod.metadata.uid.as_str();
+    let running = !pod.is_terminating() && pod.status.phase == "Running";
+    let m = machines
+        .iter()
+        .position(|m| m.hostname == pod.spec.node_name && m.containers.iter().any(|c| c.pod_uid == uid))
+        .filter(|_| running)
+        .ok_or_else(|| Refusal::PodNotRunning(key.clone()))?;
+    let leaking = machines[m].leaks.iter().any(|l| l.pod_uid == uid && l.active());
+    match kind {
+        ActionKind::LeakMemory if leaking => Err(Refusal::PodAlreadyLeaking(key)),
+        ActionKind::StopLeak if !leaking => Err(Refusal::PodNotLeaking(key)),
+        _ => Ok(m),
+    }
 }
 
 /// The machines a zone or control-plane action cuts or restores, or why there are none. For

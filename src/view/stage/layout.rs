@@ -505,6 +505,7 @@ mod tests {
             network_cut: false,
             containers: Vec::new().into(),
             powered_off: false,
+            leaks: Vec::new().into(),
             zone: String::new(),
         };
         let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Layout::Wide, Lang::En);

@@ -168,7 +168,7 @@ const fn typed(s: Spec) -> Spec {
 }
 
 /// Every action, in the order the notation's errors list them.
-pub const ACTIONS: [Spec; 30] = {
+pub const ACTIONS: [Spec; 33] = {
     use ActionKind as A;
     use Group as G;
     use Target as T;
@@ -186,6 +186,13 @@ pub const ACTIONS: [Spec; 30] = {
             T::None,
             G::Pods,
             "creates a Pod that tolerates the not-ready taint",
+        ),
+        spec(
+            A::CreateBestEffortPod,
+            "create-besteffort-pod",
+            T::Machine,
+            G::Pods,
+            "creates a Pod with no resource requests (BestEffort) pinned to the machine's node",
         ),
         spec(A::AddMachine, "add-machine", T::None, G::Machines, "adds a machine with a kubelet"),
         spec(
@@ -304,6 +311,20 @@ pub const ACTIONS: [Spec; 30] = {
                 "kubectl delete pod NAME [-n NAMESPACE] with its flags",
             ),
             Flags::Delete,
+        )),
+        typed(spec(
+            A::LeakMemory,
+            "leak-memory",
+            T::Pod,
+            G::Pods,
+            "the Pod's container starts leaking memory (64Mi a second)",
+        )),
+        typed(spec(
+            A::StopLeak,
+            "stop-leak",
+            T::Pod,
+            G::Pods,
+            "the Pod's leak stops growing (what it took stays taken)",
         )),
     ]
 };

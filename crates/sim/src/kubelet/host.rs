@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::apiserver::{Answer, ApiOp};
 use crate::ctx::{Client, Ctx, Io, Reply, Sender};
-use crate::machine::{MachineSpec, RunningContainer};
+use crate::machine::{Leak, MachineSpec, RunningContainer};
 use crate::objects::{ContainerImage, NodeSystemInfo, Quantities, Text};
 use crate::profile::Profile;
 use crate::record::{Actor, Severity};
@@ -42,6 +42,8 @@ pub(crate) struct Host {
     /// When the network was cut.
     pub(crate) network_cut_since: Option<SimTime>,
     pub(crate) containers: Shared<Vec<RunningContainer>>,
+    /// The containers that leak memory (the memory model, `crate::memory`).
+    pub(crate) leaks: Shared<Vec<Leak>>,
     /// The next pod IP's last octet.
     pub(crate) next_pod_ip: u32,
     /// When the image pull in progress (pulls are serialized) finishes.
@@ -155,6 +157,7 @@ impl Host {
             network_cut: false,
             network_cut_since: None,
             containers: Shared::default(),
+            leaks: Shared::default(),
             next_pod_ip: 2,
             pulls_busy_until: None,
             node_labels: spec.labels.clone().into(),
@@ -199,17 +202,20 @@ impl Host {
     /// Writes a line to the kubelet's journal. The kubelet's lines about failures are its
     /// `klog.ErrorS` calls (severity `E`); the others are `klog.InfoS`.
     pub(crate) fn log<T>(&self, ctx: &mut Ctx<'_, T>, message: String) {
-        const ERRORS: [&str; 6] = [
+        const ERRORS: [&str; 7] = [
             "\"Error",
             "\"Failed",
             "\"failed",
             "\"Unable",
             "\"Container runtime sanity check failed",
             "\"command failed",
+            "\"Eviction manager: cannot evict",
         ];
         // (`"failed to update lease using latest lease, fallback to ensure lease"` is an `Info`
         // call: the Lease controller falls back to its slow path, nothing has failed yet.)
-        let info = message.starts_with("\"failed to update lease using latest lease");
+        // (The eviction manager's `"Failed to admit pod to node"` is an `InfoS` too.)
+        let info = message.starts_with("\"failed to update lease using latest lease")
+            || message.starts_with("\"Failed to admit pod to node");
         let severity =
             if !info && ERRORS.iter().any(|p| message.starts_with(p)) { Severity::Error } else { Severity::Info };
         ctx.log_line_at(self.actor.clone(), severity, message);

@@ -13,6 +13,7 @@
 
 mod csi;
 mod events;
+mod eviction;
 mod host;
 mod lease;
 mod pods;
@@ -27,7 +28,7 @@ use crate::apiserver::ApiOp;
 use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
 use crate::flowcontrol::{KUBELET, TokenBucket};
-use crate::machine::{KubeletState, MachineSpec, MachineView, ZONE_LABEL};
+use crate::machine::{KubeletState, Leak, MachineSpec, MachineView, ZONE_LABEL};
 use crate::objects::{ContainerImage, Node};
 use crate::profile::Profile;
 use crate::record::{Actor, LeaseVersion};
@@ -133,6 +134,8 @@ pub(crate) enum KubeletTimer {
     Pod(Box<(String, PodStep)>),
     /// The node shutdown manager's next step.
     Shutdown(Box<ShutdownTimer>),
+    /// The eviction manager's next step.
+    Eviction(eviction::EvictionStep),
     /// A request's client timeout ran out: its error lines, then the loop goes on.
     TimedOut(Box<TimedOut>),
 }
@@ -217,6 +220,7 @@ impl Machine {
             network_cut: h.network_cut,
             containers: h.containers.clone(),
             powered_off: h.powered_off,
+            leaks: h.leaks.clone(),
             zone: h.node_labels.iter().find(|(k, _)| k == ZONE_LABEL).map(|(_, v)| v.clone()).unwrap_or_default(),
         }
     }
@@ -301,6 +305,9 @@ impl Machine {
         k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
         k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
         k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
+        if !self.host.leaks.is_empty() {
+            k.wake_eviction(&self.host, ctx);
+        }
         self.process = KubeletProcess::Running(Box::new(k));
     }
 
@@ -346,6 +353,25 @@ impl Machine {
         self.host.touch();
         self.host.runtime_up = true;
         self.host.runtime_down_since = None;
+    }
+
+    /// Action: the container of the Pod `uid` starts leaking memory (`leak-memory`); the eviction
+    /// manager wakes at its round when the leak will reach the threshold.
+    pub(crate) fn leak_memory(&mut self, uid: &str, ctx: &mut Ctx<'_, MachineTimer>) {
+        self.host.touch();
+        self.host.leaks.push(Leak { pod_uid: uid.into(), since: ctx.now, until: None });
+        if let KubeletProcess::Running(k) = &mut self.process {
+            k.wake_eviction(&self.host, ctx);
+        }
+    }
+
+    /// Action: the Pod's leak stops growing (`stop-leak`); what it took stays taken until its
+    /// container exits.
+    pub(crate) fn stop_leak(&mut self, uid: &str, now: SimTime) {
+        self.host.touch();
+        for leak in self.host.leaks.iter_mut().filter(|l| l.pod_uid == uid && l.active()) {
+            leak.until = Some(now);
+        }
     }
 
     /// Action: the machine's network to the API server is cut.
@@ -447,6 +473,8 @@ pub(crate) struct KubeletCold {
     workers: Shared<VecMap<String, pods::Worker>>,
     /// The node shutdown manager, once a shutdown event came. Boxed: few machines ever have one.
     shutdown: Option<Box<shutdown::ShutdownState>>,
+    /// The eviction manager.
+    eviction: eviction::EvictionManager,
     /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100): registration, the
     /// status manager's Pod reads, writes and deletes, the CSINode. The heartbeat client (node
     /// status, Lease) has no limit, and the Events have a client of their own that the kubelet
@@ -486,6 +514,7 @@ impl Kubelet {
                 pending_events: Vec::new(),
                 workers: Shared::default(),
                 shutdown: None,
+                eviction: eviction::EvictionManager::default(),
                 client: TokenBucket::client(KUBELET),
             }),
         }
@@ -605,6 +634,7 @@ impl Kubelet {
                 self.pod_step(h, ctx, &uid, step)
             }
             KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, *timer),
+            KubeletTimer::Eviction(step) => self.on_eviction_step(h, ctx, step),
             KubeletTimer::TimedOut(timed_out) => {
                 let TimedOut { lines, then } = *timed_out;
                 for line in lines {

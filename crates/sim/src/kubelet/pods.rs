@@ -61,6 +61,12 @@ pub(super) enum Worker {
     Killed { container: Option<RunningContainer>, at: SimTime },
 }
 
+/// `scheduling.SystemCriticalPriority`: the priority from which a Pod is system-critical
+/// (`IsCriticalPod`; the shutdown manager's second group).
+pub(super) const SYSTEM_CRITICAL_PRIORITY: i32 = 2_000_000_000;
+/// How long the nginx container takes to stop on its stop signal (it exits at once).
+pub(super) const CONTAINER_STOP: Duration = millis(300);
+
 /// `podAttachAndMountRetryInterval`.
 const ATTACH_AND_MOUNT_RETRY: Duration = millis(300);
 
@@ -132,6 +138,7 @@ impl Kubelet {
             }
             match worker {
                 None if self.cold.shutdown.is_some() => self.reject_for_shutdown(h, ctx, pod),
+                None if !self.admits_under_pressure(pod) => self.reject_for_pressure(h, ctx, pod),
                 None if has_containers => {
                     // A restarted kubelet adopts containers that kept running.
                     self.set_worker(uid, Worker::Running);
@@ -300,6 +307,9 @@ impl Kubelet {
                 self.event(h, ctx, cref(), "Normal", "Started", format!("Started container {container}"));
                 self.set_worker(uid, Worker::Running);
                 self.report_running(h, ctx, &pod);
+                if !h.leaks.is_empty() {
+                    self.wake_eviction(h, ctx);
+                }
             }
             PodStep::Killed => {
                 h.touch();
@@ -368,6 +378,79 @@ impl Kubelet {
                 self.cold.workers.remove(uid);
             }
         }
+    }
+
+    /// `rejectPod`: an admission handler turned the Pod away: a Warning Event with its reason and
+    /// message, and the Pod `Failed` with them (it never runs here).
+    pub(super) fn reject_pod(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        reason: &'static str,
+        message: std::borrow::Cow<'static, str>,
+    ) {
+        self.set_worker(&pod.metadata.uid, Worker::Killed { container: None, at: ctx.now });
+        self.event(h, ctx, pod_ref(pod, None), "Warning", reason, message.to_string());
+        let mut status = pod.status.clone();
+        status.phase = "Failed".into();
+        status.reason = reason.into();
+        status.message = message;
+        self.patch_pod_status(h, ctx, pod, status);
+    }
+
+    /// The kubelet kills a running Pod it will not delete (`killPodNow` with a status function:
+    /// a node shutdown, an eviction): `Killing`, then the status function's `DisruptionTarget`
+    /// condition (`TerminationByKubelet`, `message`) goes out while the container still runs (the
+    /// status manager holds the terminal phase back until it has stopped).
+    pub(super) fn kill_abnormally(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        message: &str,
+    ) {
+        self.set_worker(&pod.metadata.uid, Worker::Killing);
+        let container = pod.spec.containers[0].name.clone();
+        let stopping = format!("Stopping container {container}");
+        self.event(h, ctx, pod_ref(pod, Some(&container)), "Normal", "Killing", stopping);
+        let mut status = pod.status.clone();
+        let wall = Time::at(ctx.wall());
+        set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", message.to_string(), wall);
+        order_pod_conditions(&mut status, pod.metadata.generation);
+        self.patch_pod_status(h, ctx, pod, status);
+    }
+
+    /// The container of a Pod killed by [`Kubelet::kill_abnormally`] has stopped: its terminal
+    /// status, `Failed` (a Pod already `Succeeded` keeps it) with `reason` and `message`, and the
+    /// `DisruptionTarget` condition. The Pod is not deleted. Returns its `namespace/name`.
+    pub(super) fn killed_abnormally(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        uid: &str,
+        reason: &'static str,
+        message: &str,
+    ) -> Option<String> {
+        h.touch();
+        let container = h.containers.iter().find(|c| c.pod_uid == uid).cloned();
+        h.containers.retain(|c| c.pod_uid != uid);
+        let now = ctx.now;
+        self.set_worker(uid, Worker::Killed { container: container.clone(), at: now });
+        let pod = ctx.store().pod_by_uid(uid).cloned()?;
+        let mut status = self.terminal_status(h, ctx, &pod, container.as_ref(), now);
+        // The status function set `Failed` while the Pod was running ("unless it was already in
+        // a successful terminal phase"); the terminal status keeps it, with its reason.
+        status.phase = if pod.status.phase == "Succeeded" { "Succeeded" } else { "Failed" }.into();
+        status.reason = reason.into();
+        status.message = message.to_string().into();
+        let wall = Time::at(ctx.wall());
+        set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", message.to_string(), wall);
+        set_pod_condition(&mut status, "Ready", "False", "PodFailed", "", wall);
+        set_pod_condition(&mut status, "ContainersReady", "False", "PodFailed", "", wall);
+        order_pod_conditions(&mut status, pod.metadata.generation);
+        self.patch_pod_status(h, ctx, &pod, status);
+        Some(format!("{}/{}", pod.metadata.namespace, pod.metadata.name))
     }
 
     /// The status of a deleted Pod whose containers have stopped (`generateAPIPodStatus` with

@@ -14,12 +14,12 @@
 use std::time::Duration;
 
 use crate::ctx::Ctx;
-use crate::events::{kubelet_node_ref, pod_ref};
-use crate::objects::{Pod, Time, order_pod_conditions, set_pod_condition};
+use crate::events::kubelet_node_ref;
+use crate::objects::Pod;
 use crate::shared::Shared;
 use crate::time::{millis, secs};
 
-use super::pods::Worker;
+use super::pods::{CONTAINER_STOP, SYSTEM_CRITICAL_PRIORITY};
 use super::{Host, Kubelet, KubeletProcess, KubeletTimer, Machine, MachineTimer};
 
 /// `nodeShutdownReason`: the Pod status reason of a Pod killed for a node shutdown.
@@ -32,10 +32,6 @@ pub(crate) const NODE_SHUTDOWN_NOT_ADMITTED_REASON: &str = "NodeShutdown";
 pub(crate) const NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE: &str = "Pod was rejected as the node is shutting down.";
 /// `ShutdownStatus()`'s error, which the Ready setter reports.
 pub(crate) const NODE_SHUTTING_DOWN: &str = "node is shutting down";
-/// `scheduling.SystemCriticalPriority`.
-const SYSTEM_CRITICAL_PRIORITY: i32 = 2_000_000_000;
-/// How long a container takes to stop on its stop signal (nginx exits at once).
-const CONTAINER_STOP: Duration = millis(300);
 /// How long after the inhibitor lock is released systemd powers the machine off (inference: the
 /// rest of the shutdown transaction, stopping the kubelet unit among others).
 const POWER_OFF_AFTER_RELEASE: Duration = secs(2);
@@ -100,6 +96,7 @@ impl Machine {
         self.host.touch();
         self.process = KubeletProcess::Stopped;
         self.host.containers.clear();
+        self.host.leaks.clear();
         // (A machine that loses power writes nothing: no kubelet line, and systemd's own
         // "systemd-shutdown: Powering off." of a graceful shutdown goes to the console, not to
         // the kubelet's log.)
@@ -161,30 +158,7 @@ impl Kubelet {
             let grace = period.min(pod.spec.termination_grace_period_seconds);
             let key = format!("{}/{}", pod.metadata.namespace, pod.metadata.name);
             h.log(ctx, format!("\"Shutdown manager killing pod with gracePeriod\" pod=\"{key}\" gracePeriod={grace}"));
-            self.set_worker(uid, Worker::Killing);
-            let container = pod.spec.containers[0].name.clone();
-            self.event(
-                h,
-                ctx,
-                pod_ref(&pod, Some(&container)),
-                "Normal",
-                "Killing",
-                format!("Stopping container {container}"),
-            );
-            // The status function runs first: the DisruptionTarget condition goes out while the
-            // container still runs (the status manager holds the terminal phase back until the
-            // containers have stopped).
-            let mut status = pod.status.clone();
-            set_pod_condition(
-                &mut status,
-                "DisruptionTarget",
-                "True",
-                "TerminationByKubelet",
-                NODE_SHUTDOWN_MESSAGE,
-                Time::at(ctx.wall()),
-            );
-            order_pod_conditions(&mut status, pod.metadata.generation);
-            self.patch_pod_status(h, ctx, &pod, status);
+            self.kill_abnormally(h, ctx, &pod, NODE_SHUTDOWN_MESSAGE);
             let stop = CONTAINER_STOP.min(secs(grace.max(0) as u64));
             self.after(
                 ctx,
@@ -240,44 +214,16 @@ impl Kubelet {
     /// A killed Pod's container has stopped: its terminal status, `Failed` with the shutdown's
     /// reason and message (the Pod is not deleted).
     fn shutdown_pod_stopped(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, uid: &str) {
-        h.touch();
-        let container = h.containers.iter().find(|c| c.pod_uid == uid).cloned();
-        h.containers.retain(|c| c.pod_uid != uid);
-        let now = ctx.now;
-        self.set_worker(uid, Worker::Killed { container: container.clone(), at: now });
-        let Some(pod) = ctx.store().pod_by_uid(uid).cloned() else { return };
-        let mut status = self.terminal_status(h, ctx, &pod, container.as_ref(), now);
-        // The status function set `Failed` while the Pod was running ("unless it was already in
-        // a successful terminal phase"); the terminal status keeps it, with its reason.
-        status.phase = if pod.status.phase == "Succeeded" { "Succeeded" } else { "Failed" }.into();
-        status.reason = NODE_SHUTDOWN_REASON.into();
-        status.message = NODE_SHUTDOWN_MESSAGE.into();
-        let wall = Time::at(ctx.wall());
-        set_pod_condition(&mut status, "DisruptionTarget", "True", "TerminationByKubelet", NODE_SHUTDOWN_MESSAGE, wall);
-        set_pod_condition(&mut status, "Ready", "False", "PodFailed", "", wall);
-        set_pod_condition(&mut status, "ContainersReady", "False", "PodFailed", "", wall);
-        order_pod_conditions(&mut status, pod.metadata.generation);
-        self.patch_pod_status(h, ctx, &pod, status);
-        let key = format!("{}/{}", pod.metadata.namespace, pod.metadata.name);
+        let Some(key) = self.killed_abnormally(h, ctx, uid, NODE_SHUTDOWN_REASON, NODE_SHUTDOWN_MESSAGE) else {
+            return;
+        };
         h.log(ctx, format!("\"Shutdown manager finished killing pod\" pod=\"{key}\""));
     }
 
     /// Admission while the node shuts down: the Pod is rejected (`Failed`, `NodeShutdown`).
     pub(super) fn reject_for_shutdown(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod) {
-        self.set_worker(&pod.metadata.uid, Worker::Killed { container: None, at: ctx.now });
-        self.event(
-            h,
-            ctx,
-            pod_ref(pod, None),
-            "Warning",
-            NODE_SHUTDOWN_NOT_ADMITTED_REASON,
-            NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE.into(),
-        );
-        let mut status = pod.status.clone();
-        status.phase = "Failed".into();
-        status.reason = NODE_SHUTDOWN_NOT_ADMITTED_REASON.into();
-        status.message = NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE.into();
-        self.patch_pod_status(h, ctx, pod, status);
+        let message = NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE;
+        self.reject_pod(h, ctx, pod, NODE_SHUTDOWN_NOT_ADMITTED_REASON, message.into());
     }
 }
 

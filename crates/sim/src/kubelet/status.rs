@@ -28,6 +28,7 @@ pub(super) struct StatusInputs {
     errors: Vec<String>,
     images: Arc<Vec<ContainerImage>>,
     runtime_synced: bool,
+    memory_pressure: bool,
 }
 
 impl StatusInputs {
@@ -36,6 +37,7 @@ impl StatusInputs {
             && self.errors == other.errors
             && Arc::ptr_eq(&self.images, &other.images)
             && self.runtime_synced == other.runtime_synced
+            && self.memory_pressure == other.memory_pressure
     }
 }
 
@@ -88,17 +90,43 @@ impl Kubelet {
             }
             s.features = Some(NodeFeatures { supplemental_groups_policy: true });
         }
-        // Pressure conditions: never under pressure here. A missing condition starts Unknown and
-        // flips, so a fresh object (or one the controller marked Unknown) records an event.
-        for (ty, reason, message, event) in [
+        // Pressure conditions (`MemoryPressureCondition`, `DiskPressureCondition`,
+        // `PIDPressureCondition`): memory from the eviction manager, disk and PIDs never under
+        // pressure here. A missing condition starts Unknown and flips, so a fresh object (or one
+        // the controller marked Unknown) records an event.
+        let memory = if k.cold.eviction.memory_pressure {
             (
                 "MemoryPressure",
+                "True",
+                "KubeletHasInsufficientMemory",
+                "kubelet has insufficient memory available",
+                "NodeHasInsufficientMemory",
+            )
+        } else {
+            (
+                "MemoryPressure",
+                "False",
                 "KubeletHasSufficientMemory",
                 "kubelet has sufficient memory available",
                 "NodeHasSufficientMemory",
+            )
+        };
+        for (ty, status, reason, message, event) in [
+            memory,
+            (
+                "DiskPressure",
+                "False",
+                "KubeletHasNoDiskPressure",
+                "kubelet has no disk pressure",
+                "NodeHasNoDiskPressure",
             ),
-            ("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure", "NodeHasNoDiskPressure"),
-            ("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available", "NodeHasSufficientPID"),
+            (
+                "PIDPressure",
+                "False",
+                "KubeletHasSufficientPID",
+                "kubelet has sufficient PID available",
+                "NodeHasSufficientPID",
+            ),
         ] {
             let idx = match s.conditions.iter().position(|c| c.type_ == ty) {
                 Some(i) => i,
@@ -111,7 +139,7 @@ impl Kubelet {
             };
             let c = &mut s.conditions[idx];
             c.last_heartbeat_time = now;
-            if c.set("False", reason, message, now) {
+            if c.set(status, reason, message, now) {
                 events.push(("Normal", event, format!("Node {host} status is now: {event}")));
             }
         }
@@ -204,6 +232,7 @@ impl Kubelet {
             errors: self.ready_errors(h, ctx),
             images: self.image_cache.clone(),
             runtime_synced: k.runtime_synced_at.is_some(),
+            memory_pressure: k.cold.eviction.memory_pressure,
         };
         if !report_due && k.quiet_inputs.as_ref().is_some_and(|q| q.same_as(&inputs)) {
             self.next_status_sync(ctx);

@@ -25,7 +25,7 @@ pub(crate) fn end_of(chapter: Chapter) -> SimTime {
 
 /// A sandbox run (on top of the registration chapter) that uses every action at least once:
 /// kill/start kubelet, stop/start runtime, cut/restore network, both kinds of Pod, a new machine,
-/// a duplicate machine, the forbidden node-role label, a StatefulSet, a shutdown, a power-off, a
+/// a duplicate machine, the forbidden node-role label, a memory leak started and stopped, a StatefulSet, a shutdown, a power-off, a
 /// Node deleted, the out-of-service taint added and removed, another taint added (`kubectl taint`).
 pub(crate) fn sandbox_actions() -> Vec<Action> {
     let s = SimTime::from_secs;
@@ -36,6 +36,10 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::new(ActionKind::CreateToleratingPod, s(62)),
         Action::on(ActionKind::AddDuplicateMachine, "node-1", s(70)),
         Action::on(ActionKind::LabelNodeRole, "node-2", s(90)),
+        // The memory model: db-0 leaks for ten seconds (far from the threshold).
+        Action::on(ActionKind::LeakMemory, "default/db-0", s(95)),
+        Action::on(ActionKind::StopLeak, "default/db-0", s(105)),
+        Action::on(ActionKind::CreateBestEffortPod, "node-1", s(110)),
         Action::on(ActionKind::StopRuntime, "node-2", s(100)),
         Action::on(ActionKind::StartRuntime, "node-2", s(150)),
         Action::on(ActionKind::CutNetwork, "node-1", s(160)),

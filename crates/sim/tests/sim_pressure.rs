@@ -1,0 +1,244 @@
+//! Node-pressure eviction on a timeline: a Pod of `web` leaks memory on node-1 until the
+//! kubelet's eviction manager finds `memory.available<100Mi`; the condition, its Events, the
+//! controller's NoSchedule taint, the evicted Pod's status and Event, its replacement, and the
+//! condition's 5-minute way back to False.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use nodeline_sim::objects::Pod;
+use nodeline_sim::{
+    Action, ActionKind, Actor, Chapter, Config, Method, Profile, Refusal, Scenario, SimTime, Timeline, parse_actions,
+};
+use std::sync::Arc;
+
+fn s(secs: u64) -> SimTime {
+    SimTime::from_secs(secs)
+}
+
+/// Three nodes, a node agent and six replicas of `web` (the maintenance chapter without its
+/// maintenance), with `extra` actions, run to `until`.
+fn run(profile: Profile, extra: &[Action], until: u64) -> Timeline {
+    let mut scenario: Scenario = Chapter::Maintenance.scenario();
+    scenario.script = parse_actions("create-daemonset@2s").expect("a script");
+    let config = Config { profile, ..Config::default() };
+    let mut tl = Timeline::from_scenario(scenario, config, extra);
+    tl.run_until(s(until));
+    tl
+}
+
+/// A `web` Pod running on node-1 at 50 s.
+fn web_pod_on_node_1(profile: Profile) -> Arc<Pod> {
+    let tl = run(profile, &[], 50);
+    let pods = tl.at(s(50)).pods_on("node-1");
+    pods.into_iter().find(|p| p.metadata.name.starts_with("web-") && p.status.phase == "Running").expect("a web Pod")
+}
+
+fn leak(pod: &Pod, at: u64) -> Action {
+    Action::on(ActionKind::LeakMemory, &format!("default/{}", pod.metadata.name), s(at))
+}
+
+fn memory_pressure(tl: &Timeline, at: SimTime) -> (String, String, String) {
+    let node = tl.at(at).node("node-1").expect("node-1");
+    let c = node.status.conditions.iter().find(|c| c.type_ == "MemoryPressure").expect("MemoryPressure").clone();
+    (c.status.to_string(), c.reason.to_string(), c.message.to_string())
+}
+
+#[test]
+fn a_leak_ends_in_one_eviction_a_taint_and_five_minutes_of_pressure() {
+    for profile in Profile::ALL {
+        let leaker = web_pod_on_node_1(profile);
+        let tl = run(profile, &[leak(&leaker, 60)], 1200);
+        let log = tl.log();
+        let event = |reason: &'static str| log.events.iter().filter(move |e| e.reason() == reason);
+        // The first round that finds the threshold met: the Event on the Node.
+        let met = event("EvictionThresholdMet").next().expect("EvictionThresholdMet");
+        assert_eq!(met.message(), "Attempting to reclaim memory");
+        let t = met.t;
+        // 64Mi a second from ~14.3Gi available: some 230 s after the leak began.
+        assert!(t > s(260) && t < s(320), "{t}");
+        assert_eq!(memory_pressure(&tl, t).0, "False", "{profile}: the Node learns it at the next status sync");
+        // It is the loop's first round past the crossing: ten seconds before, the threshold was
+        // not met yet (the machine's view holds what the memory model reads).
+        let available = |at: SimTime| {
+            let view = tl.at(at).machines().into_iter().find(|m| m.name == "node-1").expect("node-1");
+            nodeline_sim::memory::available(&view.containers, &view.leaks, at)
+        };
+        let before = t.saturating_sub(std::time::Duration::from_secs(10));
+        assert!(available(before) >= 100 * nodeline_sim::memory::MI, "{profile}: met before {t}");
+        assert!(available(t) < 100 * nodeline_sim::memory::MI);
+        // The leaking Pod is the one evicted, and the only one.
+        let evicted: Vec<_> = event("Evicted").collect();
+        assert_eq!(evicted.len(), 1, "{profile}: one eviction relieves the node");
+        let message = evicted[0].message().to_string();
+        assert!(
+            message.starts_with("The node was low on resource: memory. Threshold quantity: 100Mi, available: "),
+            "{message}"
+        );
+        assert!(message.ends_with(", request is 64Mi, has larger consumption of memory. "), "{message}");
+        assert!(message.contains(". Container nginx was using "), "{message}");
+        let pod = tl.at(t + std::time::Duration::from_secs(2)).pod("default", &leaker.metadata.name).expect("kept");
+        assert_eq!((&*pod.status.phase, &*pod.status.reason, &*pod.status.message), ("Failed", "Evicted", &*message));
+        let dt = pod.condition("DisruptionTarget").expect("DisruptionTarget");
+        assert_eq!((dt.status, &*dt.reason, &*dt.message), ("True", "TerminationByKubelet", &*message));
+        let object = nodeline_sim::objects::Object::Pod(pod.clone());
+        assert_eq!(common::object_round_trip_diff(&object), None, "the evicted Pod's shape");
+        // The condition within one status sync, with its Event.
+        let (status, reason, text) = memory_pressure(&tl, t + std::time::Duration::from_secs(11));
+        assert_eq!(
+            (status.as_str(), reason.as_str(), text.as_str()),
+            ("True", "KubeletHasInsufficientMemory", "kubelet has insufficient memory available")
+        );
+        let insufficient = event("NodeHasInsufficientMemory").next().expect("NodeHasInsufficientMemory");
+        assert_eq!(insufficient.message(), "Node node-1 status is now: NodeHasInsufficientMemory");
+        // The controller's NoSchedule taint, never a kubelet's write, never NoExecute.
+        let tainted = tl.at(t + std::time::Duration::from_secs(12)).node("node-1").unwrap();
+        assert!(tainted.has_taint("node.kubernetes.io/memory-pressure", "NoSchedule"), "{profile}");
+        assert!(!tainted.has_taint("node.kubernetes.io/memory-pressure", "NoExecute"));
+        let taint_patches: Vec<_> = log
+            .requests
+            .iter()
+            .filter(|r| r.method == Method::Patch && r.path == "/api/v1/nodes/node-1" && r.t > t)
+            .map(|r| r.actor.clone())
+            .collect();
+        assert!(!taint_patches.is_empty() && taint_patches.iter().all(|a| *a == Actor::NodeLifecycleController));
+        // Five minutes after the last round that found it met (the loop counts its rounds from
+        // the evicted Pod's cleanup, a second after), at the next status sync; not before.
+        assert_eq!(memory_pressure(&tl, t + std::time::Duration::from_secs(299)).0, "True");
+        let sufficient = event("NodeHasSufficientMemory").filter(|e| e.t > t).map(|e| e.t).next().expect("back");
+        assert!(
+            sufficient >= t + std::time::Duration::from_secs(300)
+                && sufficient <= t + std::time::Duration::from_secs(322),
+            "{profile}: {sufficient} after {t}"
+        );
+        let clear = tl.at(sufficient + std::time::Duration::from_secs(1)).node("node-1").unwrap();
+        assert!(!clear.has_taint("node.kubernetes.io/memory-pressure", "NoSchedule"), "{profile}: the taint comes off");
+        // The ReplicaSet replaced it: six web Pods run again.
+        let running = tl
+            .at(s(1200))
+            .pods()
+            .into_iter()
+            .filter(|p| p.metadata.name.starts_with("web-") && p.status.phase == "Running")
+            .count();
+        assert_eq!(running, 6, "{profile}");
+    }
+}
+
+/// The same leak gives the same log, eviction and all; a fork that adds the leak is the same as the
+/// timeline built with it.
+#[test]
+fn an_eviction_is_deterministic_and_forks_alike() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let a = run(Profile::V1_34, &[leak(&leaker, 60)], 600);
+    let b = run(Profile::V1_34, &[leak(&leaker, 60)], 600);
+    assert!(a.log().events.iter().any(|e| e.reason() == "Evicted"));
+    common::assert_same_rendering(&common::canonical(a.log()), &common::canonical(b.log()), "leak");
+    let mut forked = run(Profile::V1_34, &[], 600);
+    forked.fork(leak(&leaker, 60)).expect("the leak applies");
+    forked.run_until(s(600));
+    common::assert_same_rendering(&common::canonical(a.log()), &common::canonical(forked.log()), "fork");
+}
+
+/// A BestEffort Pod (no request: any usage is above it) ranks right after the leaking Pod, before
+/// the Pods under their requests, whatever their usage.
+#[test]
+fn a_besteffort_pod_ranks_before_pods_under_their_request() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let besteffort = Action::on(ActionKind::CreateBestEffortPod, "node-1", s(30));
+    let tl = run(Profile::V1_34, &[besteffort, leak(&leaker, 60)], 400);
+    let pod = tl.at(s(50)).pods_on("node-1").into_iter().find(|p| p.metadata.name.starts_with("besteffort-"));
+    let pod = pod.expect("the BestEffort Pod runs on node-1");
+    assert_eq!((&*pod.status.qos_class, &*pod.status.phase), ("BestEffort", "Running"));
+    assert!(pod.spec.containers[0].resources.requests.is_empty());
+    let ranked = tl.log().lines.iter().find(|l| l.message.contains("pods ranked for eviction")).expect("a ranking");
+    let list = ranked.message.split("pods=").nth(1).unwrap_or_default().to_string();
+    let order: Vec<&str> = list.trim_matches(['[', ']']).split(',').map(|k| k.trim_matches('"')).collect();
+    assert_eq!(order[0], format!("default/{}", leaker.metadata.name), "{list}");
+    assert_eq!(order[1], format!("default/{}", pod.metadata.name), "{list}");
+    assert!(order.len() > 2, "{list}");
+}
+
+/// Between the round that finds the threshold met and the controller's taint, a BestEffort Pod
+/// can still be bound to the node; the kubelet's admission turns it away (`Failed`, `Evicted`,
+/// `nodeConditionMessageFmt`), as it does not tolerate the memory-pressure taint.
+#[test]
+fn a_besteffort_pod_is_not_admitted_under_memory_pressure() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let base = run(Profile::V1_34, &[leak(&leaker, 60)], 400);
+    let t = base.log().events.iter().find(|e| e.reason() == "EvictionThresholdMet").unwrap().t;
+    let tainted = base
+        .log()
+        .requests
+        .iter()
+        .find(|r| r.t > t && r.actor == Actor::NodeLifecycleController && r.path == "/api/v1/nodes/node-1")
+        .map(|r| r.t)
+        .expect("the taint");
+    let at = t + std::time::Duration::from_millis(100);
+    assert!(tainted > at + std::time::Duration::from_secs(1), "a window before the taint: {t} {tainted}");
+    let create = Action { at, kind: ActionKind::CreateBestEffortPod, machine: Some("node-1".into()) };
+    let tl = run(Profile::V1_34, &[leak(&leaker, 60), create], 400);
+    let pods = tl.at(s(400)).pods_on("node-1");
+    let pod = pods.iter().find(|p| p.metadata.name.starts_with("besteffort-")).expect("bound to node-1");
+    assert_eq!(
+        (&*pod.status.phase, &*pod.status.reason, &*pod.status.message),
+        ("Failed", "Evicted", "The node had condition: [MemoryPressure]. ")
+    );
+    let rejected = tl.log().events.iter().filter(|e| e.reason() == "Evicted").count();
+    assert_eq!(rejected, 2, "the leaker's eviction and the admission's rejection");
+}
+
+/// While the taint is on, a new Pod without its toleration goes to another node.
+#[test]
+fn the_scheduler_keeps_new_pods_off_a_node_under_pressure() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let base = run(Profile::V1_34, &[leak(&leaker, 60)], 400);
+    let t = base.log().events.iter().find(|e| e.reason() == "EvictionThresholdMet").unwrap().t;
+    let create = t.since_start().as_secs() + 30;
+    let tl = run(Profile::V1_34, &[leak(&leaker, 60), Action::new(ActionKind::CreatePod, s(create))], create + 30);
+    let node = tl.at(s(create)).node("node-1").unwrap();
+    assert!(node.has_taint("node.kubernetes.io/memory-pressure", "NoSchedule"));
+    let demo: Vec<_> =
+        tl.at(s(create + 30)).pods().into_iter().filter(|p| p.metadata.name.starts_with("demo-")).collect();
+    assert_eq!(demo.len(), 1);
+    assert!(!demo[0].spec.node_name.is_empty(), "scheduled");
+    assert_ne!(demo[0].spec.node_name, "node-1", "not onto the tainted node");
+}
+
+/// The actions make sense only for a running Pod's container: refused with a clear reason
+/// otherwise.
+#[test]
+fn leaks_are_refused_where_they_make_no_sense() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let name = format!("default/{}", leaker.metadata.name);
+    let tl = run(Profile::V1_34, &[leak(&leaker, 60)], 70);
+    let at = tl.at(s(70));
+    assert_eq!(
+        at.check_action(ActionKind::LeakMemory, Some("default/nope")),
+        Err(Refusal::NoSuchPod("default/nope".into()))
+    );
+    assert_eq!(at.check_action(ActionKind::LeakMemory, Some(&name)), Err(Refusal::PodAlreadyLeaking(name.clone())));
+    assert_eq!(at.check_action(ActionKind::StopLeak, Some(&name)), Ok(()));
+    let early = tl.at(s(1));
+    assert!(early.check_action(ActionKind::StopLeak, Some(&name)).is_err());
+    let stopped = run(Profile::V1_34, &[leak(&leaker, 60), Action::on(ActionKind::StopLeak, &name, s(80))], 700);
+    assert_eq!(
+        stopped.at(s(90)).check_action(ActionKind::StopLeak, Some(&name)),
+        Err(Refusal::PodNotLeaking(name.clone()))
+    );
+    // 20 s of leak (1.25Gi) leaves plenty: no eviction, no pressure.
+    assert!(stopped.log().events.iter().all(|e| e.reason() != "Evicted" && e.reason() != "EvictionThresholdMet"));
+    assert_eq!(memory_pressure(&stopped, s(700)).0, "False");
+    assert!(stopped.log().inputs.iter().all(|i| i.rejected.is_none()));
+}
+
+/// Without a leak, nothing of the eviction manager shows: the Nodes keep reporting sufficient
+/// memory.
+#[test]
+fn without_a_leak_nodes_have_sufficient_memory() {
+    let tl = run(Profile::V1_34, &[], 600);
+    assert!(tl.log().lines.iter().all(|l| !l.message.contains("Eviction manager")));
+    for node in tl.at(s(600)).nodes() {
+        let c = node.status.conditions.iter().find(|c| c.type_ == "MemoryPressure").unwrap();
+        assert_eq!((&*c.status, &*c.reason), ("False", "KubeletHasSufficientMemory"));
+    }
+}
