@@ -631,7 +631,7 @@ fn zone_outage_partial(timeline: &Timeline) -> Option<Derived> {
         .max()?;
     let stop = cut + Duration::from_secs(1);
     let size = timeline.at(partial).nodes().iter().filter(|n| in_zone(n, DARK_ZONE)).count();
-    let qps = zone_qps(ZoneState::PartialDisruption, size);
+    let qps = zone_qps(&timeline.config().settings(), ZoneState::PartialDisruption, size);
     let answer = if qps == 0.0 {
         "stopped"
     } else if qps < 0.1 {

@@ -28,6 +28,7 @@ const LAYERS: &[&str] = &[
     "selector",
     "action",
     "machine",
+    "settings",
     "workload",
     // what the simulation produces, and how it is set up
     "diff",

@@ -1,0 +1,260 @@
+//! The table: one row a modelled Kubernetes setting, with its name as Kubernetes spells it, its
+//! type and range, what it means and where the simulation uses it.
+
+use super::{Component, Range, Settings, Type, Value};
+use crate::profile::Profile;
+
+/// Which of [`Settings`]' fields a row is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Field {
+    NodeMonitorPeriod,
+    NodeMonitorGracePeriod,
+    NodeStartupGracePeriod,
+    NodeEvictionRate,
+    SecondaryNodeEvictionRate,
+    UnhealthyZoneThreshold,
+    LargeClusterSizeThreshold,
+    ControllerManagerQps,
+    ControllerManagerBurst,
+    NotReadyTolerationSeconds,
+    UnreachableTolerationSeconds,
+    SchedulerQps,
+    SchedulerBurst,
+    NodeStatusUpdateFrequency,
+    NodeStatusReportFrequency,
+    NodeLeaseDurationSeconds,
+    ShutdownGracePeriod,
+    ShutdownGracePeriodCriticalPods,
+    KubeletQps,
+    KubeletBurst,
+}
+
+/// One modelled Kubernetes setting.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub component: Component,
+    /// The flag's name without its dashes, or the `KubeletConfiguration` field's.
+    pub name: &'static str,
+    pub type_: Type,
+    pub range: Range,
+    /// What it means, in Kubernetes' terms.
+    pub meaning: &'static str,
+    /// Where the simulation uses the value.
+    pub used_by: &'static str,
+    pub(super) field: Field,
+}
+
+impl Row {
+    /// The setting's default in a Kubernetes release.
+    pub fn default(&self, profile: Profile) -> Value {
+        Settings::defaults(profile).value(self.field)
+    }
+
+    /// `component:name`, as the command line's `--set` takes it.
+    pub fn key(&self) -> String {
+        format!("{}:{}", self.component.name(), self.name)
+    }
+}
+
+const fn row(
+    component: Component,
+    name: &'static str,
+    type_: Type,
+    range: Range,
+    field: Field,
+    meaning: &'static str,
+    used_by: &'static str,
+) -> Row {
+    Row { component, name, type_, range, meaning, used_by, field }
+}
+
+use Component::{KubeApiserver as Apiserver, KubeControllerManager as Kcm, KubeScheduler as Scheduler, Kubelet};
+
+/// Every setting the simulation models, by component.
+pub const ROWS: [Row; 20] = [
+    row(
+        Kcm,
+        "node-monitor-period",
+        Type::Duration,
+        Range::Positive,
+        Field::NodeMonitorPeriod,
+        "how often the node lifecycle controller checks each Node's health (monitorNodeHealth)",
+        "the node lifecycle controller's monitor pass",
+    ),
+    row(
+        Kcm,
+        "node-monitor-grace-period",
+        Type::Duration,
+        Range::Positive,
+        Field::NodeMonitorGracePeriod,
+        "how long a running Node may go without a heartbeat before its conditions are set to Unknown",
+        "the node lifecycle controller: NodeNotReady, the unreachable taint",
+    ),
+    row(
+        Kcm,
+        "node-startup-grace-period",
+        Type::Duration,
+        Range::Positive,
+        Field::NodeStartupGracePeriod,
+        "how long a starting Node (no Ready condition yet) may be unresponsive before it is marked unhealthy",
+        "the node lifecycle controller, for a Node without a Ready condition",
+    ),
+    row(
+        Kcm,
+        "node-eviction-rate",
+        Type::Float,
+        Range::NonNegative,
+        Field::NodeEvictionRate,
+        "Nodes a second tainted NoExecute when their zone is healthy (or fully disrupted)",
+        "each zone's tainting queue",
+    ),
+    row(
+        Kcm,
+        "secondary-node-eviction-rate",
+        Type::Float,
+        Range::NonNegative,
+        Field::SecondaryNodeEvictionRate,
+        "Nodes a second tainted NoExecute in a partially disrupted zone larger than large-cluster-size-threshold",
+        "each zone's tainting queue",
+    ),
+    row(
+        Kcm,
+        "unhealthy-zone-threshold",
+        Type::Float,
+        Range::Fraction,
+        Field::UnhealthyZoneThreshold,
+        "the fraction of a zone's Nodes not Ready (at least 3) from which the zone is PartialDisruption",
+        "the zone states (ComputeZoneState)",
+    ),
+    row(
+        Kcm,
+        "large-cluster-size-threshold",
+        Type::Integer,
+        Range::NonNegative,
+        Field::LargeClusterSizeThreshold,
+        "a partially disrupted zone of this many Nodes or fewer is tainted at rate 0 (not at all)",
+        "each zone's tainting rate",
+    ),
+    row(
+        Kcm,
+        "kube-api-qps",
+        Type::Float,
+        Range::Positive,
+        Field::ControllerManagerQps,
+        "requests a second each controller's client may send (the garbage collector's metadata client twice that)",
+        "every controller's client",
+    ),
+    row(
+        Kcm,
+        "kube-api-burst",
+        Type::Integer,
+        Range::Positive,
+        Field::ControllerManagerBurst,
+        "requests each controller's client may send at once",
+        "every controller's client",
+    ),
+    row(
+        Apiserver,
+        "default-not-ready-toleration-seconds",
+        Type::Integer,
+        Range::NonNegative,
+        Field::NotReadyTolerationSeconds,
+        "tolerationSeconds of the not-ready:NoExecute toleration DefaultTolerationSeconds adds to every Pod",
+        "admission of new Pods",
+    ),
+    row(
+        Apiserver,
+        "default-unreachable-toleration-seconds",
+        Type::Integer,
+        Range::NonNegative,
+        Field::UnreachableTolerationSeconds,
+        "tolerationSeconds of the unreachable:NoExecute toleration DefaultTolerationSeconds adds to every Pod",
+        "admission of new Pods",
+    ),
+    row(
+        Scheduler,
+        "kube-api-qps",
+        Type::Float,
+        Range::Positive,
+        Field::SchedulerQps,
+        "requests a second kube-scheduler's client may send (clientConnection.qps)",
+        "the scheduler's client",
+    ),
+    row(
+        Scheduler,
+        "kube-api-burst",
+        Type::Integer,
+        Range::Positive,
+        Field::SchedulerBurst,
+        "requests kube-scheduler's client may send at once (clientConnection.burst)",
+        "the scheduler's client",
+    ),
+    row(
+        Kubelet,
+        "nodeStatusUpdateFrequency",
+        Type::Duration,
+        Range::Positive,
+        Field::NodeStatusUpdateFrequency,
+        "how often the kubelet computes its Node's status (and PATCHes it when it changed); its heartbeat client's timeout",
+        "every kubelet's status loop",
+    ),
+    row(
+        Kubelet,
+        "nodeStatusReportFrequency",
+        Type::Duration,
+        Range::Positive,
+        Field::NodeStatusReportFrequency,
+        "how often the kubelet PATCHes its Node's status when nothing changed",
+        "every kubelet's status loop",
+    ),
+    row(
+        Kubelet,
+        "nodeLeaseDurationSeconds",
+        Type::Integer,
+        Range::Positive,
+        Field::NodeLeaseDurationSeconds,
+        "the Lease's leaseDurationSeconds; the kubelet renews it every quarter of that",
+        "every kubelet's Lease loop",
+    ),
+    row(
+        Kubelet,
+        "shutdownGracePeriod",
+        Type::Duration,
+        Range::NonNegative,
+        Field::ShutdownGracePeriod,
+        "how long a graceful node shutdown delays the machine's power-off (0s: no graceful shutdown)",
+        "every kubelet's shutdown manager (instead of each chapter's)",
+    ),
+    row(
+        Kubelet,
+        "shutdownGracePeriodCriticalPods",
+        Type::Duration,
+        Range::NonNegative,
+        Field::ShutdownGracePeriodCriticalPods,
+        "the part of shutdownGracePeriod kept for critical Pods",
+        "every kubelet's shutdown manager (instead of each chapter's)",
+    ),
+    row(
+        Kubelet,
+        "kubeAPIQPS",
+        Type::Float,
+        Range::Positive,
+        Field::KubeletQps,
+        "requests a second the kubelet's main client may send (its heartbeats are not limited)",
+        "every kubelet's client",
+    ),
+    row(
+        Kubelet,
+        "kubeAPIBurst",
+        Type::Integer,
+        Range::Positive,
+        Field::KubeletBurst,
+        "requests the kubelet's main client may send at once",
+        "every kubelet's client",
+    ),
+];
+
+/// The row of a setting.
+pub fn row_of(component: Component, name: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|r| r.component == component && r.name == name)
+}
