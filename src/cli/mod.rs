@@ -87,6 +87,17 @@ where
         Ok(cli) => cli,
         Err(e) => return from_clap_error(&e, &args),
     };
+    let (name, sim) = match &cli.command {
+        Command::Timeline(a) => ("timeline", &a.sim),
+        Command::Objects(a) => ("objects", &a.sim),
+        Command::Kubectl(a) => ("kubectl", &a.sim),
+        Command::Quiz(a) => ("quiz", &a.sim),
+    };
+    // Each --set was checked as it was read; what only the settings together can break (the
+    // kubelet's shutdown pair) is checked here.
+    if let Err(e) = sim.settings() {
+        return Output::usage(&format!("error: invalid value for '--set': {e} (see 'nodeline {name} --help')"));
+    }
     match cli.command {
         Command::Timeline(a) => timeline::run(&a),
         Command::Objects(a) => objects::run(&a),
@@ -96,9 +107,11 @@ where
 }
 
 impl SimArgs {
-    /// The simulation's configuration: profile and seed, the default epoch.
+    /// The simulation's configuration: profile, seed, fleet size and settings, the default
+    /// epoch. (The settings were checked when the command line was read: see [`run`].)
     pub fn config(&self) -> Config {
-        Config { profile: self.k8s, seed: self.seed, nodes: self.nodes, ..Config::default() }
+        let settings = self.settings().unwrap_or_default();
+        Config { profile: self.k8s, seed: self.seed, nodes: self.nodes, settings, ..Config::default() }
     }
 
     /// The reader's actions, in time order.
@@ -211,11 +224,52 @@ mod tests {
             &["timeline", "--chapter", "registration", "--bogus"],
             &["objects", "--chapter", "registration"],
             &["objects", "--chapter", "registration", "--at", "25h"],
+            &["timeline", "--chapter", "registration", "--set", "kube-controller-manager:node-monitor-grace-perod=20s"],
+            &["timeline", "--chapter", "registration", "--set", "kubelet:nodeStatusUpdateFrequency=abc"],
+            &["timeline", "--chapter", "registration", "--set", "kube-proxy:x=1"],
+            &["timeline", "--chapter", "registration", "--set", "node-monitor-grace-period=20s"],
+            &["quiz", "--chapter", "registration", "--set", "kubelet:shutdownGracePeriodCriticalPods=30s"],
         ] {
             let out = run_args(args);
             assert_eq!(out.code, EXIT_USAGE, "{args:?}: {out:?}");
             assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
             assert!(out.stdout.is_empty());
         }
+    }
+
+    /// `--set` names a setting as Kubernetes does; a wrong one is refused by name, with the
+    /// closest known name, and a value with what was expected; a pair the kubelet would refuse,
+    /// with the kubelet's words.
+    #[test]
+    fn set_is_checked_against_the_table() {
+        let err = |args: &[&str]| run_args(&[&["timeline", "--chapter", "node-failure"][..], args].concat()).stderr;
+        assert_eq!(
+            err(&["--set", "kube-controller-manager:node-monitor-grace-perod=20s"]),
+            "error: invalid value 'kube-controller-manager:node-monitor-grace-perod=20s' for '--set \
+             <COMPONENT:NAME=VALUE>': kube-controller-manager has no flag \"node-monitor-grace-perod\" that the \
+             simulation models (did you mean \"node-monitor-grace-period\"?) (see 'nodeline timeline --help')\n"
+        );
+        assert!(
+            err(&["--set", "kube-controller-manager:large-cluster-size-threshold=1.5"])
+                .contains("large-cluster-size-threshold: expected a whole number such as 30, 0 or more, not \"1.5\"")
+        );
+        assert_eq!(
+            err(&["--set", "kubelet:shutdownGracePeriod=10s", "--set", "kubelet:shutdownGracePeriodCriticalPods=30s"]),
+            "error: invalid value for '--set': invalid configuration: shutdownGracePeriodCriticalPods 30s must be <= \
+             shutdownGracePeriod 10s (see 'nodeline timeline --help')\n"
+        );
+        // Set together the other way round, the pair is fine.
+        let out = run_args(&[
+            "timeline",
+            "--chapter",
+            "registration",
+            "--until",
+            "1s",
+            "--set",
+            "kubelet:shutdownGracePeriodCriticalPods=10s",
+            "--set",
+            "kubelet:shutdownGracePeriod=30s",
+        ]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     }
 }

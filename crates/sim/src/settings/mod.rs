@@ -89,7 +89,7 @@ impl Type {
     /// What a value of the type looks like, for a message.
     fn expected(self) -> &'static str {
         match self {
-            Type::Duration => "a duration in Go notation such as 40s, 5m0s or 1h",
+            Type::Duration => "a duration in Go notation such as 40s, 5m0s or 1h (whole microseconds)",
             Type::Float => "a number such as 0.1",
             Type::Integer => "a whole number such as 30",
         }
@@ -115,29 +115,48 @@ impl fmt::Display for Value {
     }
 }
 
-/// The values a setting takes, beyond its type.
+/// The values a setting takes, beyond its type: Kubernetes' own limits, and the simulation's
+/// where it needs one (a loop it runs, a rate it waits on, its clock's microseconds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Range {
-    /// Above zero (a period the simulation runs a loop at, a rate limit, a Lease's duration).
+    /// Above zero (a grace period, a burst, a Lease's duration).
     Positive,
     /// Zero or more.
     NonNegative,
     /// From 0 to 1.
     Fraction,
+    /// A loop's period: at least [`MIN_PERIOD`].
+    Period,
+    /// A rate that may stop: 0 (never), or at least [`MIN_RATE`] a second.
+    Rate,
+    /// A client's rate: at least [`MIN_RATE`] a second.
+    Qps,
 }
 
+/// The shortest period the simulation runs a loop at.
+pub const MIN_PERIOD: Duration = Duration::from_millis(100);
+/// The slowest rate the simulation waits on, a second (one token in 1,000 s).
+pub const MIN_RATE: f64 = 0.001;
+
 impl Range {
-    fn describe(self) -> &'static str {
+    /// The range in words, for a message.
+    pub fn describe(self) -> &'static str {
         match self {
             Range::Positive => "greater than 0",
             Range::NonNegative => "0 or more",
             Range::Fraction => "from 0 to 1",
+            Range::Period => "at least 100ms",
+            Range::Rate => "0 or at least 0.001",
+            Range::Qps => "at least 0.001",
         }
     }
 
     fn holds(self, v: Value) -> bool {
         let x = match v {
+            // The simulation's clock counts microseconds: a finer duration is not one it can keep.
+            Value::Duration(d) if d.subsec_nanos() % 1_000 != 0 => return false,
             Value::Duration(d) => d.as_secs_f64(),
+            Value::Float(x) if !x.is_finite() => return false,
             Value::Float(x) => x,
             Value::Integer(n) => n as f64,
         };
@@ -145,6 +164,9 @@ impl Range {
             Range::Positive => x > 0.0,
             Range::NonNegative => x >= 0.0,
             Range::Fraction => (0.0..=1.0).contains(&x),
+            Range::Period => x >= MIN_PERIOD.as_secs_f64(),
+            Range::Rate => x == 0.0 || x >= MIN_RATE,
+            Range::Qps => x >= MIN_RATE,
         }
     }
 }
@@ -332,7 +354,7 @@ impl Settings {
             (row.type_, value),
             (Type::Duration, Value::Duration(_)) | (Type::Float, Value::Float(_)) | (Type::Integer, Value::Integer(_))
         );
-        if !typed || !row.range.holds(value) || matches!(value, Value::Float(x) if !x.is_finite()) {
+        if !typed || !row.range.holds(value) {
             return Err(bad_value(row, &given));
         }
         self.put(row, value);

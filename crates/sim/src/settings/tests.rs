@@ -75,7 +75,11 @@ fn bad_values_are_refused_with_what_was_expected() {
     for (component, name, text, expected) in [
         ("kube-controller-manager", "node-monitor-grace-period", "abc", "a duration in Go notation"),
         ("kube-controller-manager", "node-monitor-grace-period", "-5s", "a duration in Go notation"),
-        ("kube-controller-manager", "node-monitor-period", "0s", "greater than 0"),
+        ("kube-controller-manager", "node-monitor-period", "0s", "at least 100ms"),
+        ("kube-controller-manager", "node-monitor-grace-period", "0s", "greater than 0"),
+        ("kube-controller-manager", "node-monitor-grace-period", "1500ns", "whole microseconds"),
+        ("kube-controller-manager", "node-eviction-rate", "0.00001", "0 or at least 0.001"),
+        ("kube-controller-manager", "kube-api-qps", "0", "at least 0.001"),
         ("kube-controller-manager", "large-cluster-size-threshold", "1.5", "a whole number"),
         ("kube-controller-manager", "large-cluster-size-threshold", "-1", "0 or more"),
         ("kube-controller-manager", "node-eviction-rate", "NaN", "a number"),
