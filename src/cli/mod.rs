@@ -7,6 +7,9 @@
 //! nodeline quiz     --chapter CHAPTER [--actions LIST] [--k8s ..] [--lang en|ja] [-o text|json]
 //! ```
 //!
+//! Each also takes `--set COMPONENT:NAME=VALUE` (repeatable): a Kubernetes setting from the
+//! simulation's table (`sim::settings`).
+//!
 //! Everything is computed by [`run`], which takes the arguments and returns what to print and
 //! the exit status without touching the process, so tests can call it in-process; [`main`] only
 //! does the I/O. Exit status: 0 on success, 2 for bad arguments (with one line on stderr naming

@@ -399,11 +399,17 @@ impl Settings {
     }
 
     /// These settings in `profile`: the ones set keep their values, the others take the
-    /// profile's defaults.
+    /// profile's defaults, as Kubernetes defaults them: the kubelet's `nodeStatusReportFrequency`,
+    /// when not set, is its `nodeStatusUpdateFrequency` if that is set
+    /// (`SetDefaults_KubeletConfiguration`, "for backward compatibility").
     pub fn resolved(&self, profile: Profile) -> Settings {
         let mut out = Settings::defaults(profile);
         for (row, value) in self.set_rows() {
             out.put(row, value);
+        }
+        let kubelet = Component::Kubelet;
+        if self.is_set(kubelet, "nodeStatusUpdateFrequency") && !self.is_set(kubelet, "nodeStatusReportFrequency") {
+            out.node_status_report_frequency = out.node_status_update_frequency;
         }
         out
     }

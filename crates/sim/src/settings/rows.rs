@@ -195,7 +195,7 @@ pub const ROWS: [Row; 20] = [
         Type::Duration,
         Range::Period,
         Field::NodeStatusUpdateFrequency,
-        "how often the kubelet computes its Node's status (and PATCHes it when it changed); its heartbeat client's timeout",
+        "how often the kubelet computes its Node's status (and PATCHes it when it changed); its heartbeat client's timeout (at most the Lease's duration)",
         "every kubelet's status loop",
     ),
     row(
@@ -204,7 +204,7 @@ pub const ROWS: [Row; 20] = [
         Type::Duration,
         Range::Period,
         Field::NodeStatusReportFrequency,
-        "how often the kubelet PATCHes its Node's status when nothing changed",
+        "how often the kubelet PATCHes its Node's status when nothing changed (when not set: nodeStatusUpdateFrequency if that is set)",
         "every kubelet's status loop",
     ),
     row(

@@ -138,3 +138,15 @@ fn the_constants_the_page_reads_are_the_defaults() {
         assert_eq!((gc.qps, gc.burst), (40.0, 30));
     }
 }
+
+/// The kubelet defaults `nodeStatusReportFrequency` to `nodeStatusUpdateFrequency` when only
+/// that is set, even to its own default (`SetDefaults_KubeletConfiguration`).
+#[test]
+fn the_report_frequency_follows_an_update_frequency_set_alone() {
+    let mut s = Settings::default();
+    s.set("kubelet", "nodeStatusUpdateFrequency", "10s").unwrap();
+    assert_eq!(s.resolved(Profile::V1_34).node_status_report_frequency, Duration::from_secs(10));
+    s.set("kubelet", "nodeStatusReportFrequency", "5m").unwrap();
+    assert_eq!(s.resolved(Profile::V1_34).node_status_report_frequency, Duration::from_secs(300));
+    assert_eq!(Settings::default().resolved(Profile::V1_31).node_status_report_frequency, Duration::from_secs(300));
+}
