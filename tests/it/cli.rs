@@ -505,3 +505,32 @@ fn a_shorter_grace_period_moves_node_not_ready_earlier() {
     let sooner = not_ready(&[]) - not_ready(&["--set", "kube-controller-manager:node-monitor-grace-period=20s"]);
     assert!((25_000..=35_000).contains(&sooner), "{sooner} ms sooner");
 }
+
+/// `nodeline quiz --set`: the questions' answers come from the timeline with the setting, and
+/// their explanations cite the value set.
+#[test]
+fn the_quiz_cites_the_settings_it_ran_with() {
+    let out = cli::run([
+        "nodeline",
+        "quiz",
+        "--chapter",
+        "node-failure",
+        "-o",
+        "json",
+        "--set",
+        "kube-controller-manager:node-monitor-grace-period=20s",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let quiz: Value = serde_json::from_str(&out.stdout).unwrap();
+    let unknown = quiz["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["id"] == "node-failure-unknown-after")
+        .expect("the question");
+    let seconds = unknown["answer"]["seconds"].as_f64().unwrap();
+    // Counted from the pass that saw the last renewal, written at the first pass after it: up
+    // to two monitor periods more.
+    assert!((20.0..=30.0).contains(&seconds), "{seconds}");
+    assert!(unknown["why"].as_str().unwrap().contains("(20 s in Kubernetes 1.34)"), "{}", unknown["why"]);
+}
