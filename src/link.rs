@@ -350,9 +350,11 @@ pub fn shutdown_periods(
     for (param, text) in [("shutdownGracePeriod", grace), ("shutdownGracePeriodCriticalPods", critical)] {
         let text = text.map(str::trim).filter(|t| !t.is_empty()).unwrap_or("0s");
         settings.set(Component::Kubelet.name(), param, text).map_err(|e| {
+            // A duration the parser refuses is the one refusal possible here (the names are
+            // the table's, and any duration but a negative one is in range).
             let why = match e {
                 SettingError::BadValue { detail: Some(detail), .. } => detail,
-                other => other.to_string(),
+                _ => format!("invalid duration \"{text}\""),
             };
             (param, text.to_string(), why)
         })?;
@@ -360,7 +362,7 @@ pub fn shutdown_periods(
     settings.check().map_err(|e| {
         let (name, why) = match e {
             SettingError::Refused { name, why, .. } => (name, why),
-            other => ("shutdownGracePeriod", other.to_string()),
+            _ => ("shutdownGracePeriod", String::new()),
         };
         let text = if name == "shutdownGracePeriod" { grace } else { critical };
         (name, text.unwrap_or("0s").to_string(), why)

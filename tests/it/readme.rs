@@ -33,8 +33,8 @@ fn settings() -> String {
             r.type_.name(),
             defaults.join(" | "),
             r.range.describe(),
-            r.meaning,
-            r.used_by
+            r.meaning(),
+            r.used_by()
         ));
     }
     out.push('\n');

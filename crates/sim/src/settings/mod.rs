@@ -153,8 +153,10 @@ impl Range {
 
     fn holds(self, v: Value) -> bool {
         let x = match v {
-            // The simulation's clock counts microseconds: a finer duration is not one it can keep.
-            Value::Duration(d) if d.subsec_nanos() % 1_000 != 0 => return false,
+            // The simulation's clock counts microseconds: a finer period is not one it can keep.
+            // (The kubelet's shutdown periods, the only durations that may be 0, are checked
+            // together, and refused under a second but 0, in the kubelet's words.)
+            Value::Duration(d) if d.subsec_nanos() % 1_000 != 0 && self != Range::NonNegative => return false,
             Value::Duration(d) => d.as_secs_f64(),
             Value::Float(x) if !x.is_finite() => return false,
             Value::Float(x) => x,
@@ -177,7 +179,7 @@ pub enum SettingError {
     /// No component of that name has settings here.
     UnknownComponent { component: String },
     /// The component has no modelled setting of that name.
-    UnknownSetting { component: Component, name: String, suggestion: Option<&'static str> },
+    UnknownSetting { component: Component, name: String },
     /// The value is not of the setting's type, or out of its range; `detail` is the duration
     /// parser's own complaint, when it had one.
     BadValue { component: Component, name: &'static str, expected: String, given: String, detail: Option<String> },
@@ -196,9 +198,9 @@ impl fmt::Display for SettingError {
                 }
                 Ok(())
             }
-            SettingError::UnknownSetting { component, name, suggestion } => {
+            SettingError::UnknownSetting { component, name } => {
                 write!(f, "{component} has no {} \"{name}\" that the simulation models", component.naming())?;
-                match suggestion {
+                match self.suggestion() {
                     Some(near) => write!(f, " (did you mean \"{near}\"?)"),
                     None => {
                         let known: Vec<&str> =
@@ -217,10 +219,24 @@ impl fmt::Display for SettingError {
 
 impl std::error::Error for SettingError {}
 
+impl SettingError {
+    /// For an unknown setting, the closest modelled name of its component, if it is close
+    /// enough to be a slip.
+    pub fn suggestion(&self) -> Option<&'static str> {
+        match self {
+            SettingError::UnknownSetting { component, name } => {
+                closest(name, ROWS.iter().filter(|r| r.component == *component).map(|r| r.name))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The closest of `known` to `name` (by edit distance, ignoring case and dashes), if it is close
 /// enough to be a slip.
 fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let fold = |s: &str| s.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect::<Vec<_>>();
+    let fold =
+        |s: &str| s.chars().filter(|c| *c != '-' && *c != '_').map(|c| c.to_ascii_lowercase()).collect::<Vec<_>>();
     let wanted = fold(name);
     known
         .map(|k| (edit_distance(&wanted, &fold(k)), k))
@@ -524,11 +540,7 @@ fn find(component: &str, name: &str) -> Result<&'static Row, SettingError> {
         return Err(SettingError::UnknownComponent { component: component.to_string() });
     };
     let name = name.trim();
-    row_of(c, name).ok_or_else(|| SettingError::UnknownSetting {
-        component: c,
-        name: name.to_string(),
-        suggestion: closest(name, ROWS.iter().filter(|r| r.component == c).map(|r| r.name)),
-    })
+    row_of(c, name).ok_or_else(|| SettingError::UnknownSetting { component: c, name: name.to_string() })
 }
 
 fn bad_value(row: &Row, given: &str) -> SettingError {
@@ -552,14 +564,7 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
             }
             other => other,
         })?),
-        Type::Float => {
-            let plain = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
-            let x: f64 = if plain { t.parse().map_err(|_| bad())? } else { return Err(bad()) };
-            if !x.is_finite() {
-                return Err(bad());
-            }
-            Value::Float(x)
-        }
+        Type::Float => Value::Float(parse_decimal(t).ok_or_else(bad)?),
         Type::Integer => {
             let n: i64 = t.parse().map_err(|_| bad())?;
             if n > MAX_INTEGER {
@@ -569,6 +574,57 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
         }
     };
     if row.range.holds(value) { Ok(value) } else { Err(bad()) }
+}
+
+/// A decimal number (`0.1`, `20`, `1e9`, `-2.5E-3`), as `str::parse::<f64>` reads it, for those
+/// of up to 15 significant digits and a power of ten within ±22, which it reads exactly
+/// (Clinger's fast path: one correctly rounded multiplication or division of exact values).
+/// Others are refused. (The page's WebAssembly carries no general float parser for it.)
+fn parse_decimal(text: &str) -> Option<f64> {
+    let (negative, rest) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (number, exponent) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let digits = || whole.bytes().chain(fraction.bytes());
+    if whole.len() + fraction.len() == 0 || !digits().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut mantissa: u64 = 0;
+    let mut significant = 0;
+    for d in digits().skip_while(|d| *d == b'0') {
+        significant += 1;
+        if significant > 15 {
+            return None;
+        }
+        mantissa = mantissa * 10 + u64::from(d - b'0');
+    }
+    let exponent: i32 = match exponent {
+        None => 0,
+        Some(e) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            e.parse().ok()?
+        }
+    };
+    let power = exponent - fraction.len() as i32;
+    let magnitude = if mantissa == 0 {
+        0.0
+    } else {
+        if power.abs() > 22 {
+            return None;
+        }
+        let scale = (0..power.abs()).fold(1.0_f64, |p, _| p * 10.0);
+        if power < 0 { mantissa as f64 / scale } else { mantissa as f64 * scale }
+    };
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 #[cfg(test)]

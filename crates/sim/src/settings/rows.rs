@@ -37,10 +37,6 @@ pub struct Row {
     pub name: &'static str,
     pub type_: Type,
     pub range: Range,
-    /// What it means, in Kubernetes' terms.
-    pub meaning: &'static str,
-    /// Where the simulation uses the value.
-    pub used_by: &'static str,
     pub(super) field: Field,
 }
 
@@ -54,25 +50,35 @@ impl Row {
     pub fn key(&self) -> String {
         format!("{}:{}", self.component.name(), self.name)
     }
+
+    /// What it means, in Kubernetes' terms.
+    pub fn meaning(&self) -> &'static str {
+        ABOUT[self.field as usize].0
+    }
+
+    /// Where the simulation uses the value.
+    pub fn used_by(&self) -> &'static str {
+        ABOUT[self.field as usize].1
+    }
 }
 
-const fn row(
-    component: Component,
-    name: &'static str,
-    type_: Type,
-    range: Range,
-    field: Field,
-    meaning: &'static str,
-    used_by: &'static str,
-) -> Row {
-    Row { component, name, type_, range, meaning, used_by, field }
+/// The table, written one row a setting: its rows (what the simulation reads) and their words
+/// (what the help and the documents read, kept apart so that the page, which never prints
+/// them, does not carry them).
+macro_rules! table {
+    ($(($component:expr, $name:expr, $type_:expr, $range:expr, $field:expr, $meaning:expr, $used_by:expr $(,)?)),* $(,)?) => {
+        /// Every setting the simulation models, by component (in [`Field`]'s order).
+        pub const ROWS: [Row; 20] =
+            [$(Row { component: $component, name: $name, type_: $type_, range: $range, field: $field }),*];
+        /// Each row's meaning and user, by [`Field`].
+        const ABOUT: [(&str, &str); 20] = [$(($meaning, $used_by)),*];
+    };
 }
 
 use Component::{KubeApiserver as Apiserver, KubeControllerManager as Kcm, KubeScheduler as Scheduler, Kubelet};
 
-/// Every setting the simulation models, by component.
-pub const ROWS: [Row; 20] = [
-    row(
+table! {
+    (
         Kcm,
         "node-monitor-period",
         Type::Duration,
@@ -81,7 +87,7 @@ pub const ROWS: [Row; 20] = [
         "how often the node lifecycle controller checks each Node's health (monitorNodeHealth)",
         "the node lifecycle controller's monitor pass",
     ),
-    row(
+    (
         Kcm,
         "node-monitor-grace-period",
         Type::Duration,
@@ -90,7 +96,7 @@ pub const ROWS: [Row; 20] = [
         "how long a running Node may go without a heartbeat before its conditions are set to Unknown",
         "the node lifecycle controller: NodeNotReady, the unreachable taint",
     ),
-    row(
+    (
         Kcm,
         "node-startup-grace-period",
         Type::Duration,
@@ -99,7 +105,7 @@ pub const ROWS: [Row; 20] = [
         "how long a starting Node (no Ready condition yet) may be unresponsive before it is marked unhealthy",
         "the node lifecycle controller, for a Node without a Ready condition",
     ),
-    row(
+    (
         Kcm,
         "node-eviction-rate",
         Type::Float,
@@ -108,7 +114,7 @@ pub const ROWS: [Row; 20] = [
         "Nodes a second tainted NoExecute when their zone is healthy (or fully disrupted)",
         "each zone's tainting queue",
     ),
-    row(
+    (
         Kcm,
         "secondary-node-eviction-rate",
         Type::Float,
@@ -117,7 +123,7 @@ pub const ROWS: [Row; 20] = [
         "Nodes a second tainted NoExecute in a partially disrupted zone larger than large-cluster-size-threshold",
         "each zone's tainting queue",
     ),
-    row(
+    (
         Kcm,
         "unhealthy-zone-threshold",
         Type::Float,
@@ -126,7 +132,7 @@ pub const ROWS: [Row; 20] = [
         "the fraction of a zone's Nodes not Ready (at least 3) from which the zone is PartialDisruption",
         "the zone states (ComputeZoneState)",
     ),
-    row(
+    (
         Kcm,
         "large-cluster-size-threshold",
         Type::Integer,
@@ -135,7 +141,7 @@ pub const ROWS: [Row; 20] = [
         "a partially disrupted zone of this many Nodes or fewer is tainted at rate 0 (not at all)",
         "each zone's tainting rate",
     ),
-    row(
+    (
         Kcm,
         "kube-api-qps",
         Type::Float,
@@ -144,7 +150,7 @@ pub const ROWS: [Row; 20] = [
         "requests a second each controller's client may send (the garbage collector's metadata client twice that)",
         "every controller's client",
     ),
-    row(
+    (
         Kcm,
         "kube-api-burst",
         Type::Integer,
@@ -153,7 +159,7 @@ pub const ROWS: [Row; 20] = [
         "requests each controller's client may send at once",
         "every controller's client",
     ),
-    row(
+    (
         Apiserver,
         "default-not-ready-toleration-seconds",
         Type::Integer,
@@ -162,7 +168,7 @@ pub const ROWS: [Row; 20] = [
         "tolerationSeconds of the not-ready:NoExecute toleration DefaultTolerationSeconds adds to every Pod",
         "admission of new Pods",
     ),
-    row(
+    (
         Apiserver,
         "default-unreachable-toleration-seconds",
         Type::Integer,
@@ -171,7 +177,7 @@ pub const ROWS: [Row; 20] = [
         "tolerationSeconds of the unreachable:NoExecute toleration DefaultTolerationSeconds adds to every Pod",
         "admission of new Pods",
     ),
-    row(
+    (
         Scheduler,
         "kube-api-qps",
         Type::Float,
@@ -180,7 +186,7 @@ pub const ROWS: [Row; 20] = [
         "requests a second kube-scheduler's client may send (clientConnection.qps)",
         "the scheduler's client",
     ),
-    row(
+    (
         Scheduler,
         "kube-api-burst",
         Type::Integer,
@@ -189,7 +195,7 @@ pub const ROWS: [Row; 20] = [
         "requests kube-scheduler's client may send at once (clientConnection.burst)",
         "the scheduler's client",
     ),
-    row(
+    (
         Kubelet,
         "nodeStatusUpdateFrequency",
         Type::Duration,
@@ -198,7 +204,7 @@ pub const ROWS: [Row; 20] = [
         "how often the kubelet computes its Node's status (and PATCHes it when it changed); its heartbeat client's timeout (at most the Lease's duration)",
         "every kubelet's status loop",
     ),
-    row(
+    (
         Kubelet,
         "nodeStatusReportFrequency",
         Type::Duration,
@@ -207,7 +213,7 @@ pub const ROWS: [Row; 20] = [
         "how often the kubelet PATCHes its Node's status when nothing changed (when not set: nodeStatusUpdateFrequency if that is set)",
         "every kubelet's status loop",
     ),
-    row(
+    (
         Kubelet,
         "nodeLeaseDurationSeconds",
         Type::Integer,
@@ -216,7 +222,7 @@ pub const ROWS: [Row; 20] = [
         "the Lease's leaseDurationSeconds; the kubelet renews it every quarter of that",
         "every kubelet's Lease loop",
     ),
-    row(
+    (
         Kubelet,
         "shutdownGracePeriod",
         Type::Duration,
@@ -225,7 +231,7 @@ pub const ROWS: [Row; 20] = [
         "how long a graceful node shutdown delays the machine's power-off (0s: no graceful shutdown)",
         "every kubelet's shutdown manager (instead of each chapter's)",
     ),
-    row(
+    (
         Kubelet,
         "shutdownGracePeriodCriticalPods",
         Type::Duration,
@@ -234,7 +240,7 @@ pub const ROWS: [Row; 20] = [
         "the part of shutdownGracePeriod kept for critical Pods",
         "every kubelet's shutdown manager (instead of each chapter's)",
     ),
-    row(
+    (
         Kubelet,
         "kubeAPIQPS",
         Type::Float,
@@ -243,7 +249,7 @@ pub const ROWS: [Row; 20] = [
         "requests a second the kubelet's main client may send (its heartbeats are not limited)",
         "every kubelet's client",
     ),
-    row(
+    (
         Kubelet,
         "kubeAPIBurst",
         Type::Integer,
@@ -252,7 +258,7 @@ pub const ROWS: [Row; 20] = [
         "requests the kubelet's main client may send at once",
         "every kubelet's client",
     ),
-];
+}
 
 /// The row of a setting.
 pub fn row_of(component: Component, name: &str) -> Option<&'static Row> {

@@ -21,7 +21,7 @@ fn every_row_reads_back_what_it_was_set_to() {
 fn names_are_unique_per_component_and_named_as_kubernetes_names_them() {
     for (i, a) in ROWS.iter().enumerate() {
         assert!(ROWS[..i].iter().all(|b| (b.component, b.name) != (a.component, a.name)), "{}", a.key());
-        assert!(ROWS[..i].iter().all(|b| b.field != a.field), "{}", a.key());
+        assert_eq!(a.field as usize, i, "{}: the rows are in Field's order", a.key());
         let flag = a.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
         let field = a.name.bytes().all(|b| b.is_ascii_alphanumeric()) && a.name.as_bytes()[0].is_ascii_lowercase();
         assert!(if a.component == Component::Kubelet { field } else { flag }, "{}", a.key());
@@ -57,7 +57,7 @@ fn unknown_names_are_refused_by_name_with_the_closest_known_one() {
     assert!(e.to_string().contains("(did you mean \"nodeStatusUpdateFrequency\"?)"), "{e}");
     // Real Kubernetes settings the simulation does not model are refused, never ignored.
     let e = s.set("kube-controller-manager", "terminated-pod-gc-threshold", "100").unwrap_err();
-    assert!(matches!(e, SettingError::UnknownSetting { suggestion: None, .. }), "{e:?}");
+    assert!(matches!(e, SettingError::UnknownSetting { .. }) && e.suggestion().is_none(), "{e:?}");
     assert!(e.to_string().starts_with("kube-controller-manager has no flag \"terminated-pod-gc-threshold\""));
     assert!(e.to_string().contains("; modelled: node-monitor-period, node-monitor-grace-period"), "{e}");
     let e = s.set("kube-controler-manager", "node-monitor-period", "5s").unwrap_err();
@@ -149,4 +149,19 @@ fn the_report_frequency_follows_an_update_frequency_set_alone() {
     s.set("kubelet", "nodeStatusReportFrequency", "5m").unwrap();
     assert_eq!(s.resolved(Profile::V1_34).node_status_report_frequency, Duration::from_secs(300));
     assert_eq!(Settings::default().resolved(Profile::V1_31).node_status_report_frequency, Duration::from_secs(300));
+}
+
+/// Numbers are read as `str::parse::<f64>` reads them, within the digits the reader takes.
+#[test]
+fn numbers_read_as_rust_reads_them() {
+    for text in
+        ["0.1", "0.01", "0.55", "20", "+50", "-2.5", "1e9", "1E-3", "0.001", "123456789012345", "3.", ".5", "0e99"]
+    {
+        assert_eq!(parse_decimal(text), text.parse::<f64>().ok(), "{text}");
+    }
+    for text in
+        ["", ".", "e5", "1e", "1e1234", "0x10", "1_000", "inf", "NaN", "1.2.3", "1234567890123456", "1e23", "- 1"]
+    {
+        assert_eq!(parse_decimal(text), None, "{text}");
+    }
 }
