@@ -20,8 +20,8 @@ use crate::i18n::Lang;
 use crate::playback::SPEED_LABELS;
 use crate::quiz::{self, Progress};
 use crate::sim::{
-    Action, Chapter, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, Profile, ShutdownPeriods, SimTime, format_actions,
-    format_go_duration, parse_action, parse_go_duration,
+    Action, Chapter, Component, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, Profile, SettingError, Settings, ShutdownPeriods,
+    SimTime, format_actions, format_go_duration, parse_action, parse_go_duration,
 };
 
 /// The longest playhead a link may ask for.
@@ -345,23 +345,29 @@ pub fn shutdown_periods(
     grace: Option<&str>,
     critical: Option<&str>,
 ) -> Result<ShutdownPeriods, (&'static str, String, String)> {
-    let read = |param: &'static str, text: Option<&str>| match text.map(str::trim) {
-        None | Some("") => Ok(std::time::Duration::ZERO),
-        Some(t) => parse_go_duration(t).map_err(|e| (param, t.to_string(), e.to_string())),
-    };
-    let periods = ShutdownPeriods {
-        grace: read("shutdownGracePeriod", grace)?,
-        critical: read("shutdownGracePeriodCriticalPods", critical)?,
-    };
-    periods.validate().map_err(|why| {
-        let param = if why.contains("shutdownGracePeriodCriticalPods") {
-            ("shutdownGracePeriodCriticalPods", critical)
-        } else {
-            ("shutdownGracePeriod", grace)
+    // Through the table of settings: the kubelet's two fields, then the pair checked together.
+    let mut settings = Settings::default();
+    for (param, text) in [("shutdownGracePeriod", grace), ("shutdownGracePeriodCriticalPods", critical)] {
+        let text = text.map(str::trim).filter(|t| !t.is_empty()).unwrap_or("0s");
+        settings.set(Component::Kubelet.name(), param, text).map_err(|e| {
+            // A duration the parser refuses is the one refusal possible here (the names are
+            // the table's, and any duration but a negative one is in range).
+            let why = match e {
+                SettingError::BadValue { detail: Some(detail), .. } => detail,
+                _ => format!("invalid duration \"{text}\""),
+            };
+            (param, text.to_string(), why)
+        })?;
+    }
+    settings.check().map_err(|e| {
+        let (name, why) = match e {
+            SettingError::Refused { name, why, .. } => (name, why),
+            _ => ("shutdownGracePeriod", String::new()),
         };
-        (param.0, param.1.unwrap_or("0s").to_string(), why)
+        let text = if name == "shutdownGracePeriod" { grace } else { critical };
+        (name, text.unwrap_or("0s").to_string(), why)
     })?;
-    Ok(periods)
+    Ok(settings.shutdown)
 }
 
 /// An origin as `Window.origin` reports it (`https://host[:port]`), or `None`.

@@ -261,7 +261,7 @@ pub fn Inspector() -> impl IntoView {
                     },
                 ),
                 LEASE => {
-                    let grace = ctx.profile.node_monitor_grace_period();
+                    let grace = s.timeline.config().settings().node_monitor_grace_period;
                     w.patch(
                         &body,
                         match name.and_then(|n| vm::inspect_lease(&s.timeline, n, t, grace)) {

@@ -59,7 +59,7 @@ pub struct AppCtx {
 
 /// The link's chapter with its actions, nothing computed yet.
 pub fn new_session(link: &Link) -> Session {
-    let config = Config { profile: link.profile, nodes: link.nodes, shutdown: link.shutdown, ..Config::default() };
+    let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() }.with_shutdown(link.shutdown);
     let mut session = Session::new(Timeline::with_actions(link.chapter, config, &link.actions));
     // A fleet takes long to compute: the page shows first and computes the rest after.
     session.progressive = link.chapter.is_fleet();
@@ -255,7 +255,7 @@ impl AppCtx {
     /// Starts the chapter again, with or without the reader's actions.
     pub fn load(&self, chapter: Chapter, actions: &[Action]) {
         let shutdown = self.shutdown.get_untracked();
-        let config = Config { profile: self.profile, nodes: self.nodes, shutdown, ..Config::default() };
+        let config = Config { profile: self.profile, nodes: self.nodes, ..Config::default() }.with_shutdown(shutdown);
         let timeline = Timeline::with_actions(chapter, config, actions);
         let mut session = Session::new(timeline);
         session.progressive = chapter.is_fleet();

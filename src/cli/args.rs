@@ -11,8 +11,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::i18n::Lang;
 use crate::sim::{
-    ACTIONS, Action, Chapter, DEFAULT_FLEET, DEFAULT_SEED, Flags, MAX_FLEET, MIN_FLEET, Profile, Target,
-    format_go_duration, parse_actions, parse_go_duration,
+    ACTIONS, Action, Chapter, Component, DEFAULT_FLEET, DEFAULT_SEED, Flags, MAX_FLEET, MIN_FLEET, Profile, SETTINGS,
+    SettingError, Settings, Target, format_go_duration, parse_actions, parse_go_duration,
 };
 
 /// The longest simulated time the command line runs (`--until`, `--at`).
@@ -56,6 +56,30 @@ pub fn notation_help() -> String {
         let known: Vec<String> = s.flags.known().split(", ").map(String::from).collect();
         wrap(&mut out, &head, &known, &format!("{INDENT}  "));
         first = false;
+    }
+    out.push_str(
+        "  SETTING   COMPONENT:NAME=VALUE (--set), as Kubernetes names it: a flag, or a KubeletConfiguration\n",
+    );
+    out.push_str("            field; VALUE a DURATION, a number or a whole number. Each is the --k8s release's\n");
+    out.push_str("            default unless set; the kubelet's shutdown periods, set, are every machine's instead\n");
+    // The defaults shown are the default release's; the others' differences follow.
+    let (shown, mut others) = (Profile::default(), Vec::new());
+    for p in Profile::ALL.into_iter().filter(|p| *p != shown) {
+        let differ: Vec<String> = SETTINGS
+            .iter()
+            .filter(|r| r.default(p) != r.default(shown))
+            .map(|r| format!("{}={}", r.name, r.default(p)))
+            .collect();
+        others.push(format!("{p}: {}", differ.join(", ")));
+    }
+    out.push_str(&format!("            of the chapter's. Defaults ({shown}; {}):\n", others.join("; ")));
+    for component in Component::ALL {
+        let names: Vec<String> = SETTINGS
+            .iter()
+            .filter(|r| r.component == component)
+            .map(|r| format!("{}={}", r.name, r.default(Profile::default())))
+            .collect();
+        wrap(&mut out, &format!("{INDENT}{component}: "), &names, &format!("{INDENT}  "));
     }
     out.push_str("\nThe same arguments always print the same bytes. Bad arguments exit with status 2.");
     out
@@ -221,6 +245,30 @@ pub struct SimArgs {
     /// How many nodes the fleet chapter (zone-outage) runs, spread evenly over three zones: 3 to 1000
     #[arg(long, value_name = "N", value_parser = parse_nodes, default_value_t = DEFAULT_FLEET, allow_hyphen_values = true)]
     pub nodes: usize,
+    /// A Kubernetes setting as Kubernetes names it; repeatable (see SETTING)
+    #[arg(long = "set", value_name = "COMPONENT:NAME=VALUE", value_parser = parse_setting, action = clap::ArgAction::Append)]
+    pub set: Vec<SettingArg>,
+}
+
+/// One `--set COMPONENT:NAME=VALUE`, checked against the table of settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingArg {
+    pub component: String,
+    pub name: String,
+    pub value: String,
+}
+
+impl SimArgs {
+    /// The settings `--set` gives, checked together (the kubelet's shutdown pair), over the
+    /// profile's defaults.
+    pub fn settings(&self) -> Result<Settings, SettingError> {
+        let mut settings = Settings::defaults(self.k8s.unwrap_or_default());
+        for s in &self.set {
+            settings.set(&s.component, &s.name, &s.value)?;
+        }
+        settings.check()?;
+        Ok(settings)
+    }
 }
 
 /// `nodeline timeline`.
@@ -293,6 +341,15 @@ fn parse_chapter(s: &str) -> Result<Chapter, String> {
 
 fn parse_action_list(s: &str) -> Result<ActionList, String> {
     parse_actions(s).map(ActionList).map_err(|e| e.to_string())
+}
+
+fn parse_setting(s: &str) -> Result<SettingArg, String> {
+    let form = "expected COMPONENT:NAME=VALUE, e.g. kube-controller-manager:node-monitor-grace-period=20s";
+    let (key, value) = s.split_once('=').ok_or(form)?;
+    let (component, name) = key.split_once(':').ok_or(form)?;
+    let arg = SettingArg { component: component.into(), name: name.into(), value: value.into() };
+    Settings::default().set(component, name, value).map_err(|e| e.to_string())?;
+    Ok(arg)
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {

@@ -7,6 +7,9 @@
 //! nodeline quiz     --chapter CHAPTER [--actions LIST] [--k8s ..] [--lang en|ja] [-o text|json]
 //! ```
 //!
+//! Each also takes `--set COMPONENT:NAME=VALUE` (repeatable): a Kubernetes setting from the
+//! simulation's table (`sim::settings`).
+//!
 //! Everything is computed by [`run`], which takes the arguments and returns what to print and
 //! the exit status without touching the process, so tests can call it in-process; [`main`] only
 //! does the I/O. Exit status: 0 on success, 2 for bad arguments (with one line on stderr naming
@@ -31,7 +34,8 @@ use std::time::Duration;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 
-use crate::sim::{Action, Config, Profile, Scenario, SimTime, Timeline};
+use crate::sim::settings::Settings;
+use crate::sim::{Action, Config, Scenario, SimTime, Timeline};
 
 use args::{Cli, Command, SimArgs};
 
@@ -88,6 +92,20 @@ where
         Ok(cli) => cli,
         Err(e) => return from_clap_error(&e, &args),
     };
+    let sim = match &cli.command {
+        Command::Timeline(a) => Some(("timeline", &a.sim)),
+        Command::Objects(a) => Some(("objects", &a.sim)),
+        Command::Kubectl(a) => Some(("kubectl", &a.sim)),
+        Command::Quiz(a) => Some(("quiz", &a.sim)),
+        Command::Story(_) => None,
+    };
+    // Each --set was checked as it was read; what only the settings together can break (the
+    // kubelet's shutdown pair) is checked here (and again over a story's own settings).
+    if let Some((name, sim)) = sim
+        && let Err(e) = sim.settings()
+    {
+        return Output::usage(&format!("error: invalid value for '--set': {e} (see 'nodeline {name} --help')"));
+    }
     match cli.command {
         Command::Timeline(a) => timeline::run(&a),
         Command::Objects(a) => objects::run(&a),
@@ -99,18 +117,25 @@ where
 
 impl SimArgs {
     /// What to run: the chapter's scenario (a fleet chapter at `--nodes`), or the story file's,
-    /// with the configuration (`--k8s` over the story's version, the seed, the default epoch).
-    /// A story file that cannot be read or has problems gives its report, status 2.
+    /// with the configuration: `--k8s` over the story's version, `--set` over the story's
+    /// settings, the seed, the default epoch. A story file that cannot be read or has problems
+    /// gives its report, status 2; settings that do not go together, one line, status 2.
     pub fn scenario(&self) -> Result<(Scenario, Config), Output> {
-        let config = |profile: Profile| Config { profile, seed: self.seed, nodes: self.nodes, ..Config::default() };
-        match (&self.story, self.chapter) {
+        let (scenario, profile, mut settings) = match (&self.story, self.chapter) {
             (Some(path), _) => {
                 let story = story::read(path)?;
-                Ok((story.scenario, config(self.k8s.unwrap_or(story.config.profile))))
+                (story.scenario, self.k8s.unwrap_or(story.config.profile), story.config.settings)
             }
-            (None, Some(chapter)) => Ok((chapter.scenario_for(self.nodes), config(self.k8s.unwrap_or_default()))),
-            (None, None) => Err(Output::usage("error: give --chapter or --story")),
+            (None, Some(chapter)) => {
+                (chapter.scenario_for(self.nodes), self.k8s.unwrap_or_default(), Settings::default())
+            }
+            (None, None) => return Err(Output::usage("error: give --chapter or --story")),
+        };
+        let set = self.set.iter().try_for_each(|s| settings.set(&s.component, &s.name, &s.value));
+        if let Err(e) = set.and_then(|()| settings.check()) {
+            return Err(Output::usage(&format!("error: invalid value for '--set': {e}")));
         }
+        Ok((scenario, Config { profile, seed: self.seed, nodes: self.nodes, settings, ..Config::default() }))
     }
 
     /// The reader's actions, in time order.
@@ -225,11 +250,52 @@ mod tests {
             &["timeline", "--chapter", "registration", "--bogus"],
             &["objects", "--chapter", "registration"],
             &["objects", "--chapter", "registration", "--at", "25h"],
+            &["timeline", "--chapter", "registration", "--set", "kube-controller-manager:node-monitor-grace-perod=20s"],
+            &["timeline", "--chapter", "registration", "--set", "kubelet:nodeStatusUpdateFrequency=abc"],
+            &["timeline", "--chapter", "registration", "--set", "kube-proxy:x=1"],
+            &["timeline", "--chapter", "registration", "--set", "node-monitor-grace-period=20s"],
+            &["quiz", "--chapter", "registration", "--set", "kubelet:shutdownGracePeriodCriticalPods=30s"],
         ] {
             let out = run_args(args);
             assert_eq!(out.code, EXIT_USAGE, "{args:?}: {out:?}");
             assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
             assert!(out.stdout.is_empty());
         }
+    }
+
+    /// `--set` names a setting as Kubernetes does; a wrong one is refused by name, with the
+    /// closest known name, and a value with what was expected; a pair the kubelet would refuse,
+    /// with the kubelet's words.
+    #[test]
+    fn set_is_checked_against_the_table() {
+        let err = |args: &[&str]| run_args(&[&["timeline", "--chapter", "node-failure"][..], args].concat()).stderr;
+        assert_eq!(
+            err(&["--set", "kube-controller-manager:node-monitor-grace-perod=20s"]),
+            "error: invalid value 'kube-controller-manager:node-monitor-grace-perod=20s' for '--set \
+             <COMPONENT:NAME=VALUE>': kube-controller-manager has no flag \"node-monitor-grace-perod\" that the \
+             simulation models (did you mean \"node-monitor-grace-period\"?) (see 'nodeline timeline --help')\n"
+        );
+        assert!(
+            err(&["--set", "kube-controller-manager:large-cluster-size-threshold=1.5"])
+                .contains("large-cluster-size-threshold: expected a whole number such as 30, 0 or more, not \"1.5\"")
+        );
+        assert_eq!(
+            err(&["--set", "kubelet:shutdownGracePeriod=10s", "--set", "kubelet:shutdownGracePeriodCriticalPods=30s"]),
+            "error: invalid value for '--set': invalid configuration: shutdownGracePeriodCriticalPods 30s must be <= \
+             shutdownGracePeriod 10s (see 'nodeline timeline --help')\n"
+        );
+        // Set together the other way round, the pair is fine.
+        let out = run_args(&[
+            "timeline",
+            "--chapter",
+            "registration",
+            "--until",
+            "1s",
+            "--set",
+            "kubelet:shutdownGracePeriodCriticalPods=10s",
+            "--set",
+            "kubelet:shutdownGracePeriod=30s",
+        ]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""));
     }
 }

@@ -10,9 +10,8 @@ use super::query::{self, At};
 use super::{Answer, Derived, Kind, Question, Region, seconds_between, seconds_label, whole_seconds};
 use crate::sim::objects::Object;
 use crate::sim::{
-    ActionKind, Actor, Chapter, DARK_ZONE, GC_CHECK_PERIOD, Method, NODE_MONITOR_PERIOD, NODE_STATUS_REPORT_FREQUENCY,
-    NODE_STATUS_UPDATE_FREQUENCY, SimTime, TAINT_UNREACHABLE, Timeline, ZONE_LABEL, ZoneState, carries_no_execute,
-    zone_qps,
+    ActionKind, Actor, Chapter, DARK_ZONE, GC_CHECK_PERIOD, Method, SimTime, TAINT_UNREACHABLE, Timeline, ZONE_LABEL,
+    ZoneState, carries_no_execute, zone_qps,
 };
 
 /// What the stage may not show while most questions are open: the narration and the
@@ -279,22 +278,28 @@ fn registration_report_frequency(timeline: &Timeline) -> Option<Derived> {
     let last = query::last_success_before(log, stop, &query::kubelet(NODE), Method::Patch, path)?;
     let next = query::request(log, stop, &query::kubelet(NODE), Method::Patch, path)?;
     let seconds = seconds_between(last.t, next.t);
+    let settings = timeline.config().settings();
     Some(Derived {
         stop,
         reveal: next.t,
-        answer: Answer::Time { seconds, tolerance: NODE_STATUS_UPDATE_FREQUENCY.as_secs_f64() },
+        answer: Answer::Time { seconds, tolerance: settings.node_status_update_frequency.as_secs_f64() },
         facts: vec![
             seconds_label(seconds),
-            whole_seconds(NODE_STATUS_REPORT_FREQUENCY),
-            whole_seconds(NODE_STATUS_UPDATE_FREQUENCY),
+            whole_seconds(settings.node_status_report_frequency),
+            whole_seconds(settings.node_status_update_frequency),
         ],
     })
 }
 
 /// The grace period and the version it belongs to, as an explanation cites them.
 fn grace_facts(timeline: &Timeline) -> [String; 2] {
-    let profile = timeline.config().profile;
-    [whole_seconds(profile.node_monitor_grace_period()), profile.as_str().to_string()]
+    let config = timeline.config();
+    [whole_seconds(config.settings().node_monitor_grace_period), config.profile.as_str().to_string()]
+}
+
+/// `--node-monitor-period`, the controller's pass: how precisely a time question can be answered.
+fn monitor_period(timeline: &Timeline) -> Duration {
+    timeline.config().settings().node_monitor_period
 }
 
 fn node_failure_ready(timeline: &Timeline) -> Option<Derived> {
@@ -321,8 +326,8 @@ fn node_failure_unknown_after(timeline: &Timeline) -> Option<Derived> {
     Some(Derived {
         stop,
         reveal: unknown.t,
-        answer: Answer::Time { seconds, tolerance: NODE_MONITOR_PERIOD.as_secs_f64() },
-        facts: vec![seconds_label(seconds), grace, version, whole_seconds(NODE_MONITOR_PERIOD)],
+        answer: Answer::Time { seconds, tolerance: monitor_period(timeline).as_secs_f64() },
+        facts: vec![seconds_label(seconds), grace, version, whole_seconds(monitor_period(timeline))],
     })
 }
 
@@ -357,7 +362,7 @@ fn node_failure_toleration(timeline: &Timeline) -> Option<Derived> {
     Some(Derived {
         stop,
         reveal: marked.t,
-        answer: Answer::Time { seconds, tolerance: NODE_MONITOR_PERIOD.as_secs_f64() },
+        answer: Answer::Time { seconds, tolerance: monitor_period(timeline).as_secs_f64() },
         facts: vec![seconds_label(seconds), toleration.to_string()],
     })
 }
@@ -445,7 +450,7 @@ fn kubelet_restart_order(timeline: &Timeline) -> Option<Derived> {
         renewed,
         query::request(log, stop, &query::kubelet(NODE), Method::Post, "/api/v1/nodes").map(|r| query::request_at(&r)),
     ])?;
-    Some(Derived { stop, reveal, answer: Answer::Order(order), facts: vec![whole_seconds(NODE_MONITOR_PERIOD)] })
+    Some(Derived { stop, reveal, answer: Answer::Order(order), facts: vec![whole_seconds(monitor_period(timeline))] })
 }
 
 /// The reader's kubectl's eviction POSTs from `from` on.
@@ -631,7 +636,7 @@ fn zone_outage_partial(timeline: &Timeline) -> Option<Derived> {
         .max()?;
     let stop = cut + Duration::from_secs(1);
     let size = timeline.at(partial).nodes().iter().filter(|n| in_zone(n, DARK_ZONE)).count();
-    let qps = zone_qps(ZoneState::PartialDisruption, size);
+    let qps = zone_qps(&timeline.config().settings(), ZoneState::PartialDisruption, size);
     let answer = if qps == 0.0 {
         "stopped"
     } else if qps < 0.1 {
@@ -656,7 +661,7 @@ fn zone_outage_mark(timeline: &Timeline) -> Option<Derived> {
     let cut = query::input(log, ActionKind::CutZone)?;
     let full = controller_line(log, cut, &["newState=\"FullDisruption\"", DARK_ZONE])?;
     let seconds = seconds_between(cut, full);
-    let grace = timeline.config().profile.node_monitor_grace_period();
+    let grace = timeline.config().settings().node_monitor_grace_period;
     Some(Derived {
         stop: cut + Duration::from_secs(1),
         reveal: full,

@@ -11,6 +11,7 @@ use super::question::{Ask, DEFAULT_TOLERANCE, Labelled, StoryQuestion};
 use super::{Problem, StepWords, Story, Words};
 use crate::i18n::{Segment, TARGETS, segments};
 use crate::sim::scenario::{Anchor, StepSpec};
+use crate::sim::settings::{Component, SettingError, Settings};
 use crate::sim::{
     ActionKind, Config, MAX_FLEET, MIN_FLEET, MachineSpec, Method, Profile, ReplicaSetSpec, Scenario, SimTime,
     Timeline, parse_action, parse_go_duration,
@@ -96,12 +97,22 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
     let machines = machines(&mut problems, &file.cluster);
     let names: BTreeSet<&str> = machines.iter().map(|m| m.name.as_str()).collect();
     let replicasets = deployments(&mut problems, &file.cluster.deployments);
-    if let Some(settings) = &file.settings {
-        for (component, entries) in &settings.value {
-            for (name, value) in &entries.value {
-                problems
-                    .add(value.referenced, format!("settings: {component}: {name} is not a setting nodeline models"));
+    let mut settings = Settings::default();
+    if let Some(written) = &file.settings {
+        for (component, entries) in &written.value {
+            if Component::from_name(component).is_none() {
+                let e = SettingError::UnknownComponent { component: component.clone() };
+                problems.add(entries.referenced, format!("settings: {e}"));
+                continue;
             }
+            for (name, value) in &entries.value {
+                if let Err(e) = settings.set(component, name, &value.value) {
+                    problems.add(value.referenced, format!("settings: {e}"));
+                }
+            }
+        }
+        if let Err(e) = settings.check() {
+            problems.add(written.referenced, format!("settings: {e}"));
         }
     }
     let duration = problems.duration(&file.duration, "duration").unwrap_or(Duration::ZERO);
@@ -161,7 +172,7 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
     let mut sorted = script.clone();
     crate::sim::action::sort_by_time(&mut sorted);
     let scenario = Scenario { chapter: None, machines, replicasets, script: sorted, steps, duration };
-    let config = Config { profile, ..Config::default() };
+    let config = Config { profile, settings, ..Config::default() };
     let story = Story { id: file.id.value.clone(), title, summary, scenario, config, steps: words, questions };
     held_to_its_timeline(&story, &script, &places, &file)?;
     Ok(story)

@@ -118,6 +118,9 @@ pub fn schema() -> String {
     if let Some(k8s) = schema.pointer_mut("/properties/k8s") {
         k8s["enum"] = serde_json::json!(versions);
     }
+    if let Some(settings) = schema.pointer_mut("/properties/settings") {
+        *settings = settings_schema();
+    }
     let whens = schema.pointer_mut("/$defs/When/oneOf").and_then(|w| w.as_array_mut());
     for when in whens.into_iter().flatten() {
         if let Some(input) = when.pointer_mut("/properties/input") {
@@ -127,4 +130,43 @@ pub fn schema() -> String {
     let mut out = serde_json::to_string_pretty(&schema).expect("a schema is JSON");
     out.push('\n');
     out
+}
+
+/// The `settings` key's schema, from the table of settings: each component, each setting it
+/// models with its meaning, type and 1.34 default, and nothing else.
+fn settings_schema() -> serde_json::Value {
+    use crate::sim::settings::{Component, ROWS, Type};
+    use serde_json::{Map, Value, json};
+    let mut components = Map::new();
+    for component in Component::ALL {
+        let mut names = Map::new();
+        for row in ROWS.iter().filter(|r| r.component == component) {
+            let default = row.default(crate::sim::Profile::default());
+            let (kind, pattern) = match row.type_ {
+                Type::Duration => (json!("string"), Some(r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^0$")),
+                Type::Float => (json!(["number", "string"]), None),
+                Type::Integer => (json!(["integer", "string"]), None),
+            };
+            let mut schema = json!({
+                "description": format!("{} ({}; default {default})", row.meaning(), row.type_.name()),
+                "type": kind,
+            });
+            if let Some(pattern) = pattern {
+                schema["pattern"] = json!(pattern);
+            }
+            names.insert(row.name.to_string(), schema);
+        }
+        components.insert(
+            component.name().to_string(),
+            json!({ "type": "object", "properties": Value::Object(names), "additionalProperties": false }),
+        );
+    }
+    json!({
+        "description": "Settings of the cluster's components, by component and by the name Kubernetes gives them: \
+                        kube-controller-manager's, kube-apiserver's and kube-scheduler's flags without their dashes, \
+                        the kubelet's KubeletConfiguration fields. A setting the simulation does not model is refused.",
+        "type": "object",
+        "properties": Value::Object(components),
+        "additionalProperties": false,
+    })
 }

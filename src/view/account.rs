@@ -30,8 +30,6 @@ pub const MAX_LINES: usize = 12;
 const UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 /// The taint it puts on a Node whose kubelet reports it not ready.
 const NOT_READY: &str = "node.kubernetes.io/not-ready";
-/// How often the node lifecycle controller checks the Nodes (`--node-monitor-period`).
-const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 
 /// One thing that happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -466,7 +464,8 @@ fn fleet_predictions(
 ) -> Vec<String> {
     use crate::view::fleet::{Lag, ZoneLog, rate_text};
     let now_us = now.wall().0;
-    let grace = timeline.config().profile.node_monitor_grace_period();
+    let settings = timeline.config().settings();
+    let (grace, period) = (settings.node_monitor_grace_period, settings.node_monitor_period);
     let machines = now.machines();
     // A thousand Nodes, each looked up by its hostname.
     let machines: BTreeMap<&str, &crate::sim::MachineView> = machines.iter().map(|m| (&*m.hostname, &**m)).collect();
@@ -485,7 +484,7 @@ fn fleet_predictions(
             let reported = node.condition("Ready").map(|c| c.last_heartbeat_time.0.0);
             if silent && let Some(heard) = renewed.max(reported) {
                 z.silent += 1;
-                let when = (moment_of(heard, now_us, t) + grace + NODE_MONITOR_PERIOD).max(t);
+                let when = (moment_of(heard, now_us, t) + grace + period).max(t);
                 z.first_unknown = Some(z.first_unknown.map_or(when, |w| w.min(when)));
             }
         } else {
@@ -574,7 +573,8 @@ fn toleration_seconds(pod: &Pod, key: &str) -> Option<i64> {
 fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) -> Vec<String> {
     let mut next = Vec::new();
     let now_us = now.wall().0;
-    let grace = timeline.config().profile.node_monitor_grace_period();
+    let settings = timeline.config().settings();
+    let (grace, period) = (settings.node_monitor_grace_period, settings.node_monitor_period);
     let nodes = now.nodes();
     for m in now.machines().iter() {
         let Some(node) = nodes.iter().find(|n| *n.metadata.name == *m.hostname) else { continue };
@@ -590,7 +590,7 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
                 let last = moment_of(heard, now_us, t);
                 // It notes the heartbeat at its next pass and marks the node at the first pass
                 // past the grace period: within a monitor period either side of this.
-                let when = last + grace + NODE_MONITOR_PERIOD;
+                let when = last + grace + period;
                 next.push(lang.fill(
                     Key::AccountNextUnknown,
                     &[name, &clock(last), &format_go_duration(grace), &clock(when.max(t))],

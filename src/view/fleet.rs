@@ -10,7 +10,11 @@ use std::fmt::Write;
 
 use crate::i18n::{Key, Lang};
 use crate::render::klog::klog_line;
-use crate::sim::{Actor, Log, LogLine, SimTime, WallTime, ZoneState, compute_zone_state, zone_qps};
+use crate::sim::{Actor, Log, LogLine, Settings, SimTime, WallTime, ZoneState, compute_zone_state, zone_qps};
+
+/// The controller's settings the fleet's predictions use: the defaults (the page sets none of
+/// kube-controller-manager's, and the zone rules do not differ between releases).
+static PAGE_SETTINGS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(Settings::default);
 
 pub use super::fleet_index::{FleetIndex, Readiness, TaintMark};
 use super::html::{cat, escape};
@@ -285,14 +289,14 @@ impl ZoneLog {
         }
         match self.states.iter().find(|(name, _)| name == zone) {
             Some((_, Some(s))) => *s,
-            Some((_, None)) => compute_zone_state(ready, not_ready),
+            Some((_, None)) => compute_zone_state(&PAGE_SETTINGS, ready, not_ready),
             None => ZoneState::Initial,
         }
     }
 
     /// The zone's NoExecute tainting rate (`setLimiterInZone`; 0 in master disruption mode).
     pub fn rate(&self, state: ZoneState, size: usize) -> f64 {
-        if self.master { 0.0 } else { zone_qps(state, size) }
+        if self.master { 0.0 } else { zone_qps(&PAGE_SETTINGS, state, size) }
     }
 }
 
@@ -432,7 +436,7 @@ pub fn rate_text(lang: Lang, rate: f64) -> String {
 /// its counts call for once they no longer say the zone is fully disrupted: the pass that sees
 /// it leaves the mode.
 pub fn next_state(state: ZoneState, ready: usize, not_ready: usize) -> Option<ZoneState> {
-    let counted = compute_zone_state(ready, not_ready);
+    let counted = compute_zone_state(&PAGE_SETTINGS, ready, not_ready);
     (state != ZoneState::Initial && counted != state).then_some(counted)
 }
 
@@ -827,7 +831,7 @@ mod tests {
         for s in moments {
             let f = Fleet::build(&index, tl.log(), &lines, SimTime::from_millis(s), VIEW_W);
             for (zi, z) in f.zones.iter().enumerate() {
-                let counted = compute_zone_state(z.ready, z.not_ready);
+                let counted = compute_zone_state(&PAGE_SETTINGS, z.ready, z.not_ready);
                 if z.state != ZoneState::Initial {
                     assert_eq!(z.lag == Lag::None, counted == z.state, "{s} ms: {z:?}");
                 }

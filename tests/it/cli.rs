@@ -457,3 +457,80 @@ fn closed_stdout_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+/// Every setting `--set` to its default prints each chapter's golden timeline, byte for byte (the
+/// kubelet's shutdown periods, set, are every machine's: a chapter whose machines have their own
+/// is run without them), in both releases.
+#[test]
+fn every_setting_at_its_default_prints_the_golden() {
+    use nodeline::sim::{Profile, SETTINGS};
+    for profile in Profile::ALL {
+        for chapter in Chapter::ALL.into_iter().filter(|c| !c.is_fleet()) {
+            let own_shutdown = chapter.scenario().machines.iter().any(|m| !m.shutdown_grace_period.is_zero());
+            let mut args: Vec<String> =
+                ["nodeline", "timeline", "--chapter", chapter.id(), "--k8s", profile.as_str()].map(String::from).into();
+            for row in SETTINGS.iter().filter(|r| !(own_shutdown && r.name.starts_with("shutdownGracePeriod"))) {
+                args.extend(["--set".into(), format!("{}={}", row.key(), row.default(profile))]);
+            }
+            let with = cli::run(&args);
+            let plain = cli::run(["nodeline", "timeline", "--chapter", chapter.id(), "--k8s", profile.as_str()]);
+            assert_eq!((with.code, with.stderr.as_str()), (0, ""), "{chapter}");
+            assert!(
+                with.stdout == plain.stdout,
+                "{chapter} ({profile}): the timeline differs with every setting at its default"
+            );
+            if profile == Profile::default() {
+                assert_eq!(with.stdout, std::fs::read_to_string(golden_path(chapter)).unwrap(), "{chapter}");
+            }
+        }
+    }
+}
+
+/// `--set kube-controller-manager:node-monitor-grace-period=20s`: node-1 is `NodeNotReady` 30 s
+/// sooner (within one monitor period) than with 1.34's 50 s.
+#[test]
+fn a_shorter_grace_period_moves_node_not_ready_earlier() {
+    let not_ready = |extra: &[&str]| {
+        let out = cli::run([&["nodeline", "timeline", "--chapter", "node-failure"][..], extra].concat());
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|v| {
+                v["reason"] == "NodeNotReady" && v["source"].as_str().is_some_and(|s| s.contains("node-controller"))
+            })
+            .and_then(|v| v["t_ms"].as_i64())
+            .expect("NodeNotReady")
+    };
+    let sooner = not_ready(&[]) - not_ready(&["--set", "kube-controller-manager:node-monitor-grace-period=20s"]);
+    assert!((25_000..=35_000).contains(&sooner), "{sooner} ms sooner");
+}
+
+/// `nodeline quiz --set`: the questions' answers come from the timeline with the setting, and
+/// their explanations cite the value set.
+#[test]
+fn the_quiz_cites_the_settings_it_ran_with() {
+    let out = cli::run([
+        "nodeline",
+        "quiz",
+        "--chapter",
+        "node-failure",
+        "-o",
+        "json",
+        "--set",
+        "kube-controller-manager:node-monitor-grace-period=20s",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let quiz: Value = serde_json::from_str(&out.stdout).unwrap();
+    let unknown = quiz["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["id"] == "node-failure-unknown-after")
+        .expect("the question");
+    let seconds = unknown["answer"]["seconds"].as_f64().unwrap();
+    // Counted from the pass that saw the last renewal, written at the first pass after it: up
+    // to two monitor periods more.
+    assert!((20.0..=30.0).contains(&seconds), "{seconds}");
+    assert!(unknown["why"].as_str().unwrap().contains("(20 s in Kubernetes 1.34)"), "{}", unknown["why"]);
+}

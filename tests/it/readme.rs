@@ -1,13 +1,44 @@
-//! The README's lists that the code holds: the chapters (`Chapter::ALL`) and the table of actions
-//! (the registry, `sim::ACTIONS`), each between marker comments. When a chapter or an action is
+//! The documents' lists that the code holds: the README's chapters (`Chapter::ALL`) and table of
+//! actions (the registry, `sim::ACTIONS`), and `docs/settings.md`'s table of settings
+//! (`sim::SETTINGS`), each between marker comments. When a chapter, an action or a setting is
 //! added, rewrite them with `NODELINE_BLESS=1 cargo test --test it readme::` and review the diff.
 
 use std::path::PathBuf;
 
-use nodeline::sim::{ACTIONS, Chapter, Flags, Group, Target};
+use nodeline::sim::{ACTIONS, Chapter, Flags, Group, Profile, SETTINGS, Target};
 
 fn readme() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md")
+}
+
+fn settings_doc() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/settings.md")
+}
+
+/// The table of settings: each as Kubernetes names it, its type, its default in each release,
+/// its range, what it means and where the simulation uses it.
+fn settings() -> String {
+    let releases: Vec<String> = Profile::ALL.iter().map(|p| format!("{p}")).collect();
+    let mut out = format!(
+        "\n| component | setting | type | {} | accepted | what it means | used by |\n|---|---|---|{}---|---|---|\n",
+        releases.join(" | "),
+        "---|".repeat(releases.len())
+    );
+    for r in &SETTINGS {
+        let defaults: Vec<String> = Profile::ALL.iter().map(|p| format!("`{}`", r.default(*p))).collect();
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} |\n",
+            r.component,
+            r.name,
+            r.type_.name(),
+            defaults.join(" | "),
+            r.range.describe(),
+            r.meaning(),
+            r.used_by()
+        ));
+    }
+    out.push('\n');
+    out
 }
 
 /// The chapters' ids, as the README's sentence lists them.
@@ -55,33 +86,45 @@ fn actions() -> String {
 /// The text between `<!-- name -->` and `<!-- /name -->`, and where it is.
 fn between(text: &str, name: &str) -> std::ops::Range<usize> {
     let open = format!("<!-- {name} -->");
-    let start = text.find(&open).unwrap_or_else(|| panic!("README.md has no {open}")) + open.len();
+    let start = text.find(&open).unwrap_or_else(|| panic!("no {open}")) + open.len();
     let end = start + text[start..].find(&format!("<!-- /{name} -->")).expect("a closing marker");
     start..end
 }
 
-#[test]
-fn the_readme_lists_every_chapter_and_action() {
-    let path = readme();
-    let mut text = std::fs::read_to_string(&path).expect("README.md");
+/// Rewrites (blessing) or checks the generated parts of one document.
+fn hold(path: PathBuf, parts: &[(&str, String)]) {
+    let mut text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let bless = std::env::var("NODELINE_BLESS").is_ok_and(|v| v == "1");
     let mut stale = Vec::new();
-    for (name, want) in [("chapters", chapters()), ("actions", actions())] {
+    for (name, want) in parts {
         let at = between(&text, name);
-        if text[at.clone()] != want {
-            stale.push(name);
-            text.replace_range(at, &want);
+        if text[at.clone()] != *want {
+            stale.push(*name);
+            text.replace_range(at, want);
         }
     }
     if bless {
-        std::fs::write(&path, &text).expect("writable README.md");
+        std::fs::write(&path, &text).expect("a writable document");
         return;
     }
     assert!(
         stale.is_empty(),
-        "README.md's {} differ from the code's (run `NODELINE_BLESS=1 cargo test --test it readme::` and review the diff)",
+        "{}'s {} differ from the code's (run `NODELINE_BLESS=1 cargo test --test it readme::` and review the diff)",
+        path.display(),
         stale.join(" and ")
     );
+}
+
+#[test]
+fn the_readme_lists_every_chapter_and_action() {
+    hold(readme(), &[("chapters", chapters()), ("actions", actions())]);
+}
+
+#[test]
+fn the_settings_document_lists_every_setting() {
+    hold(settings_doc(), &[("settings", settings())]);
+    let table = settings();
+    assert_eq!(table.lines().filter(|l| l.starts_with("| kube")).count(), SETTINGS.len());
 }
 
 #[test]

@@ -428,14 +428,14 @@ fn kubectl_taint_adds_first_refuses_duplicates_and_rejects_bad_targets() {
     assert!(last.rejected.as_ref().is_some_and(|r| r.to_string().contains("is not a Node and a taint")));
 }
 
-/// The sandbox's setting: `Config::shutdown` gives every kubelet the periods, overriding the
+/// The sandbox's setting: `Config::with_shutdown` gives every kubelet the periods, overriding the
 /// chapter's (chapter 2's node-1 has none, so without it a shutdown is immediate); pairs the
 /// kubelet would refuse are refused with its own message.
 #[test]
 fn the_sandbox_setting_configures_every_kubelet() {
     use nodeline::sim::ShutdownPeriods;
     let periods = ShutdownPeriods { grace: Duration::from_secs(20), critical: Duration::from_secs(5) };
-    let config = Config { shutdown: Some(periods), ..Config::default() };
+    let config = Config::default().with_shutdown(Some(periods));
     let shutdown = s(120);
     let mut timeline =
         Timeline::from_scenario(two_nodes(0, 0), config, &[Action::on(ActionKind::Shutdown, NODE_1, shutdown)]);

@@ -7,7 +7,7 @@ use std::time::Duration;
 use nodeline::i18n::Lang;
 use nodeline::render::kubectl_printer::get;
 use nodeline::sim::{
-    Chapter, Config, KubeletState, Profile, SimTime, StepTime, Timeline, ZoneState, compute_zone_state,
+    Chapter, Config, KubeletState, Profile, Settings, SimTime, StepTime, Timeline, ZoneState, compute_zone_state,
 };
 use nodeline::view::fleet::{ControllerLines, Fleet, FleetIndex};
 use nodeline::view::inspector::story_node;
@@ -144,8 +144,11 @@ fn check_fleet(s: &Session, t: SimTime, step: &Value) -> Result<(), String> {
     // summary says the cards' counts.
     let summary = values_text(&fleet, Lang::En);
     for z in &fleet.zones {
-        let from_counts =
-            if fleet.master_disruption { ZoneState::FullDisruption } else { compute_zone_state(z.ready, z.not_ready) };
+        let from_counts = if fleet.master_disruption {
+            ZoneState::FullDisruption
+        } else {
+            compute_zone_state(&Settings::default(), z.ready, z.not_ready)
+        };
         // Master disruption mode is the controller finding every node not Ready.
         if z.state != from_counts || (fleet.master_disruption && z.ready > 0) {
             return Err(format!("{}: {} above {} Ready, {} not Ready", z.name, z.state.as_str(), z.ready, z.not_ready));

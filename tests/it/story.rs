@@ -88,13 +88,37 @@ fn a_chapter_as_a_story_file_prints_what_the_chapter_prints() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A story with a setting at its Kubernetes version's default prints what the story without it
+/// prints; a setting changed changes the story.
+#[test]
+fn a_setting_at_its_default_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("nodeline-story-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
+    let run = |settings: &str| {
+        let path = dir.join("node-failure.yaml");
+        std::fs::write(&path, plain.replace("duration: 9m", &format!("{settings}duration: 9m"))).unwrap();
+        nodeline(&["timeline", "--story", path.to_str().unwrap()])
+    };
+    let without = run("");
+    assert_eq!(without.code, 0, "{}", without.stderr);
+    let defaults = "settings:\n  kube-controller-manager: {node-monitor-grace-period: 50s, node-eviction-rate: 0.1}\n  \
+                    kube-apiserver: {default-unreachable-toleration-seconds: 300}\n  \
+                    kubelet: {nodeStatusUpdateFrequency: 10s, nodeStatusReportFrequency: 5m}\n";
+    assert!(run(defaults) == without, "a story with the defaults set differs");
+    let faster = run("settings:\n  kube-controller-manager: {node-monitor-grace-period: 20s}\n");
+    assert_eq!(faster.code, 0, "{}", faster.stderr);
+    assert!(faster.stdout != without.stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Broken files: each problem printed as FILE:LINE:COLUMN: MESSAGE, status 2.
 #[test]
 fn problems_are_located() {
     let dir = std::env::temp_dir().join(format!("nodeline-story-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
-    let cases: [(&str, String, &str); 10] = [
+    let cases: [(&str, String, &str); 12] = [
         ("unknown key", good.replace("duration: 9m", "duration: 9m\ncolour: blue"), ":19:1: unknown field `colour`"),
         ("bad duration", good.replace("duration: 9m", "duration: 9 minutes"), ":18:11: duration: invalid duration"),
         (
@@ -116,9 +140,25 @@ fn problems_are_located() {
         (
             "a setting not modelled",
             good.replace("duration: 9m", "duration: 9m\nsettings:\n  kubelet: {maxPods: \"110\"}"),
-            "settings: kubelet: maxPods is not a setting",
+            ":20:22: settings: kubelet has no KubeletConfiguration field \"maxPods\" that the simulation models",
         ),
         ("not YAML", "id: [".to_string(), "node-failure.yaml:"),
+        (
+            "a misspelled setting",
+            good.replace(
+                "duration: 9m",
+                "duration: 9m\nsettings:\n  kube-controller-manager: {node-monitor-grace-perod: 20s}",
+            ),
+            "(did you mean \"node-monitor-grace-period\"?)",
+        ),
+        (
+            "a bad setting value",
+            good.replace(
+                "duration: 9m",
+                "duration: 9m\nsettings:\n  kube-apiserver: {default-unreachable-toleration-seconds: soon}",
+            ),
+            ":20:60: settings: kube-apiserver default-unreachable-toleration-seconds: expected",
+        ),
         (
             "Japanese missing in one place",
             good.replacen("\n  ja: node-1 の kubelet を止め", "\n  # node-1 の kubelet を止め", 1),

@@ -125,6 +125,8 @@ pub(crate) struct ApiServer {
     pub(crate) claims: Shared<VecMap<(String, String), Arc<super::objects::PersistentVolumeClaim>>>,
     /// PersistentVolumes, by name.
     pub(crate) volumes: Shared<VecMap<String, Arc<super::objects::PersistentVolume>>>,
+    /// What DefaultTolerationSeconds adds to new Pods.
+    default_tolerations: admission::DefaultTolerations,
 }
 
 /// The mutable context one request runs in.
@@ -159,6 +161,12 @@ impl ApiServer {
     /// Starts the resourceVersion counter where a freshly installed cluster's would be.
     pub(crate) fn with_resource_version(rv: u64) -> ApiServer {
         ApiServer { resource_version: rv, ..ApiServer::default() }
+    }
+
+    /// kube-apiserver's `--default-not-ready-toleration-seconds` and
+    /// `--default-unreachable-toleration-seconds`.
+    pub(crate) fn set_default_toleration_seconds(&mut self, not_ready: i64, unreachable: i64) {
+        self.default_tolerations = admission::DefaultTolerations::new(not_ready, unreachable);
     }
 
     /// The current version of a Node.

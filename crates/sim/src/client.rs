@@ -17,6 +17,7 @@ use super::events::{Recorder, Source};
 use super::flowcontrol::{ClientRate, TokenBucket};
 use super::objects::ObjectReference;
 use super::record::Actor;
+use super::settings::Settings;
 use super::time::SimTime;
 
 /// An Event recorded (it passed the spam filter then) and not written yet.
@@ -29,10 +30,31 @@ pub(crate) struct PendingEvent {
     pub(crate) at: SimTime,
 }
 
+/// Whose rate a client has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rate {
+    /// A kube-controller-manager controller's (`--kube-api-qps`, `--kube-api-burst`).
+    ControllerManager,
+    /// The garbage collector's metadata client (twice the QPS).
+    GarbageCollector,
+}
+
+impl Rate {
+    fn of(self, settings: &Settings) -> ClientRate {
+        match self {
+            Rate::ControllerManager => settings.controller_manager_client,
+            Rate::GarbageCollector => settings.garbage_collector_client(),
+        }
+    }
+}
+
 /// A component's client: its token bucket, the Events waiting for it and the wake-up it asked for.
 #[derive(Clone, Debug)]
 pub(crate) struct Throttled {
-    bucket: TokenBucket,
+    /// Made at the rate the settings give the first time the client is used (full, as it would
+    /// have been from the start: no token was taken before).
+    bucket: Option<TokenBucket>,
+    rate: Rate,
     events: VecDeque<PendingEvent>,
     wake: Option<SimTime>,
     /// Whether the work stopped for want of a token (it resumes on the wake-up).
@@ -43,16 +65,23 @@ pub(crate) struct Throttled {
 
 impl Throttled {
     /// A client at `rate`, its bucket full.
-    pub(crate) fn new(rate: ClientRate) -> Throttled {
-        Throttled { bucket: TokenBucket::client(rate), events: VecDeque::new(), wake: None, stopped: false, noted: 0 }
+    pub(crate) fn new(rate: Rate) -> Throttled {
+        Throttled { bucket: None, rate, events: VecDeque::new(), wake: None, stopped: false, noted: 0 }
+    }
+
+    /// The client's bucket, at the rate `settings` give it.
+    fn bucket(&mut self, settings: &Settings) -> &mut TokenBucket {
+        let rate = self.rate;
+        self.bucket.get_or_insert_with(|| TokenBucket::client(rate.of(settings)))
     }
 
     /// `Wait` for a request the component would send now: takes the token if there is one.
     /// Without one the component stops its work here (it is run again on its wake-up timer,
     /// `wake`, asked for when the next token comes).
     pub(crate) fn admit<T>(&mut self, ctx: &mut Ctx<'_, T>, wake: impl FnOnce() -> T) -> bool {
-        if self.bucket.has_token(ctx.now) {
-            self.bucket.reserve(ctx.now);
+        let bucket = self.bucket(ctx.settings);
+        if bucket.has_token(ctx.now) {
+            bucket.reserve(ctx.now);
             true
         } else {
             self.stopped = true;
@@ -64,7 +93,7 @@ impl Throttled {
     /// Whether a token is there for the next request, without taking it (the requests then sent
     /// take theirs with [`Throttled::also`]). Without one, as [`Throttled::admit`].
     pub(crate) fn ready<T>(&mut self, ctx: &mut Ctx<'_, T>, wake: impl FnOnce() -> T) -> bool {
-        if self.bucket.has_token(ctx.now) {
+        if self.bucket(ctx.settings).has_token(ctx.now) {
             true
         } else {
             self.stopped = true;
@@ -75,9 +104,10 @@ impl Throttled {
 
     /// Takes tokens for `n` more requests sent with the one just admitted: they go together, and
     /// the bucket owes their tokens (the next request waits for them).
-    pub(crate) fn also(&mut self, n: u32, now: SimTime) {
+    pub(crate) fn also<T>(&mut self, n: u32, ctx: &Ctx<'_, T>) {
+        let bucket = self.bucket(ctx.settings);
         for _ in 0..n {
-            self.bucket.reserve(now);
+            bucket.reserve(ctx.now);
         }
     }
 
@@ -88,7 +118,7 @@ impl Throttled {
 
     /// Asks for the wake-up when the next token comes, unless one is asked for by then.
     fn wait<T>(&mut self, ctx: &mut Ctx<'_, T>, wake: impl FnOnce() -> T) {
-        let Some(at) = self.bucket.ready_at(ctx.now) else { return };
+        let Some(at) = self.bucket(ctx.settings).ready_at(ctx.now) else { return };
         if self.wake.is_none_or(|w| w > at) {
             self.wake = Some(at);
             ctx.at(at, wake());
@@ -125,8 +155,8 @@ impl Throttled {
         if !recorder.spam_allows(from, &object, type_, now) {
             return;
         }
-        if self.events.is_empty() && !self.stopped && self.bucket.has_token(now) {
-            self.bucket.reserve(now);
+        if self.events.is_empty() && !self.stopped && self.bucket(ctx.settings).has_token(now) {
+            self.bucket(ctx.settings).reserve(now);
             recorder.record(ctx, from, object, type_, reason, message, now);
         } else {
             self.events.push_back(PendingEvent { object, type_, reason, message, at: now });
@@ -144,9 +174,9 @@ impl Throttled {
         wake: impl FnOnce() -> T,
     ) {
         let now = ctx.now;
-        while !self.stopped && !self.events.is_empty() && self.bucket.has_token(now) {
+        while !self.stopped && !self.events.is_empty() && self.bucket(ctx.settings).has_token(now) {
             let e = self.events.pop_front().expect("an Event waits");
-            self.bucket.reserve(now);
+            self.bucket(ctx.settings).reserve(now);
             recorder.record(ctx, Source::Controller(source), e.object, e.type_, e.reason, e.message, e.at);
         }
         if !self.events.is_empty() || self.stopped {
@@ -173,7 +203,7 @@ impl Throttled {
 impl Default for Throttled {
     /// A kube-controller-manager controller's client.
     fn default() -> Throttled {
-        Throttled::new(super::flowcontrol::KUBE_CONTROLLER_MANAGER)
+        Throttled::new(Rate::ControllerManager)
     }
 }
 

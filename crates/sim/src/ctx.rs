@@ -20,6 +20,7 @@ use super::record::{
     Actor, ChangeRange, ChangeType, EventRecord, Log, LogLine, Method, NoAnswer, Outcome, Request, Response, Severity,
 };
 use super::rng::Rng;
+use super::settings::Settings;
 use super::time::{SimTime, WallTime, millis};
 use super::vecmap::VecMap;
 
@@ -182,6 +183,8 @@ pub(crate) struct Io<'a> {
     /// The wall-clock instant `T+00:00` stands for.
     pub(crate) epoch: WallTime,
     pub(crate) profile: Profile,
+    /// The Kubernetes settings the cluster runs with.
+    pub(crate) settings: &'a Settings,
     /// The seeded generator (every draw is part of the output's determinism).
     pub(crate) rng: &'a mut Rng,
     api: &'a mut ApiServer,
@@ -203,16 +206,21 @@ impl<'a, T> std::ops::DerefMut for Ctx<'a, T> {
 }
 
 impl<'a, T> Ctx<'a, T> {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         now: SimTime,
         epoch: WallTime,
         profile: Profile,
+        settings: &'a Settings,
         rng: &'a mut Rng,
         api: &'a mut ApiServer,
         log: &'a mut Log,
         bus: &'a mut Bus,
     ) -> Ctx<'a, T> {
-        Ctx { io: Io { now, epoch, profile, rng, api, log, bus }, timers: Timers { first: None, rest: Vec::new() } }
+        Ctx {
+            io: Io { now, epoch, profile, settings, rng, api, log, bus },
+            timers: Timers { first: None, rest: Vec::new() },
+        }
     }
 
     /// The timers asked for, in the order they were asked for.

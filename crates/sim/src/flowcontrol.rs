@@ -22,10 +22,6 @@ pub struct ClientRate {
 /// (`SetDefaults_KubeControllerManagerConfiguration`), each controller its own client
 /// (`ClientBuilder.ClientOrDie(name)` builds a new clientset, so a new bucket, for each).
 pub const KUBE_CONTROLLER_MANAGER: ClientRate = ClientRate { qps: 20.0, burst: 30 };
-/// The garbage collector's metadata client, through which it reads and deletes dependents:
-/// kube-controller-manager's config with `QPS *= 2` ("each object deletion takes two API calls",
-/// `startGarbageCollectorController`), the burst left at 30.
-pub const GARBAGE_COLLECTOR: ClientRate = ClientRate { qps: 40.0, burst: 30 };
 /// kube-scheduler's client: `clientConnection.qps` 50, `burst` 100 (its `SetDefaults_`), and its
 /// Events' client is another one at the same rate (`createClients`).
 pub const KUBE_SCHEDULER: ClientRate = ClientRate { qps: 50.0, burst: 100 };

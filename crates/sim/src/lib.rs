@@ -26,6 +26,7 @@ pub mod profile;
 mod queue;
 pub mod rng;
 pub mod selector;
+pub mod settings;
 mod shared;
 mod strings;
 pub mod time;
@@ -59,16 +60,11 @@ pub use action::{
 pub use apiserver::{
     EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE, TAINT_UNREACHABLE, kubelet_may_set_label,
 };
-pub use controllers::node_lifecycle::{
-    NODE_MONITOR_PERIOD, ZoneState, carries_no_execute, compute_zone_state, zone_qps,
-};
+pub use controllers::node_lifecycle::{ZoneState, carries_no_execute, compute_zone_state, zone_qps};
 pub use controllers::persistent_volume::{PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT, provision_time};
 pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
-pub use kubelet::{
-    CNI_NOT_READY, HEARTBEAT_TIMEOUT, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL, NODE_STATUS_REPORT_FREQUENCY,
-    NODE_STATUS_UPDATE_FREQUENCY,
-};
+pub use kubelet::CNI_NOT_READY;
 pub use machine::{
     KubeletState, Leak, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,
 };
@@ -79,6 +75,11 @@ pub use record::{
 };
 pub use scenario::{
     Chapter, DARK_ZONE, DEFAULT_FLEET, MAX_FLEET, MIN_FLEET, ReplicaSetSpec, Scenario, StepSearch, StepTime, ZONES,
+};
+pub use settings::{
+    Component, HEARTBEAT_TIMEOUT, LEASE_DURATION_SECONDS, LEASE_RENEW_INTERVAL, NODE_MONITOR_PERIOD,
+    NODE_STATUS_REPORT_FREQUENCY, NODE_STATUS_UPDATE_FREQUENCY, ROWS as SETTINGS, Row as SettingRow, SettingError,
+    Settings, Value as SettingValue,
 };
 pub use shared::Shared;
 pub use strings::contains;

@@ -10,6 +10,7 @@ use crate::objects::{Node, Object, Taint};
 use crate::profile::Profile;
 use crate::record::{Actor, Log, Outcome};
 use crate::rng::Rng;
+use crate::settings::Settings;
 use crate::time::{SimTime, WallTime, format_go_duration};
 
 /// A world with no components: the store, the log and the generator a component acts on.
@@ -19,6 +20,7 @@ pub(crate) struct Probe {
     log: Log,
     rng: Rng,
     bus: Bus,
+    settings: Settings,
     /// When the timers the last input asked for are due.
     timers: Vec<SimTime>,
 }
@@ -31,6 +33,7 @@ impl Probe {
             log: Log::default(),
             rng: Rng::new(1),
             bus: Bus::default(),
+            settings: Settings::defaults(Profile::V1_34),
             timers: Vec::new(),
         }
     }
@@ -40,8 +43,16 @@ impl Probe {
     /// asked for (`timer +delay Timer`), in that order.
     pub(crate) fn input<T: std::fmt::Debug>(&mut self, f: impl FnOnce(&mut Ctx<'_, T>)) -> Vec<String> {
         let (requests, events) = (self.log.requests.len(), self.log.events.len());
-        let mut ctx =
-            Ctx::new(self.now, WallTime(0), Profile::V1_34, &mut self.rng, &mut self.api, &mut self.log, &mut self.bus);
+        let mut ctx = Ctx::new(
+            self.now,
+            WallTime(0),
+            Profile::V1_34,
+            &self.settings,
+            &mut self.rng,
+            &mut self.api,
+            &mut self.log,
+            &mut self.bus,
+        );
         f(&mut ctx);
         let timers: Vec<_> = ctx.finish().into_iter().collect();
         self.timers = timers.iter().map(|(at, _, _)| *at).collect();

@@ -35,6 +35,7 @@ use super::queue::TimerQueue;
 use super::record::{AppliedInput, Log};
 use super::rng::Rng;
 use super::scenario::{DEFAULT_FLEET, ReplicaSetSpec};
+use super::settings::Settings;
 use super::shared::Shared;
 use super::time::{SimTime, WallTime};
 use super::vecmap::VecMap;
@@ -48,18 +49,25 @@ pub struct Config {
     pub epoch: WallTime,
     /// How many nodes a fleet chapter runs (`--nodes`, `&nodes=`); other chapters ignore it.
     pub nodes: usize,
-    /// Every kubelet's shutdown periods, when the reader sets them (`&shutdownGracePeriod=`);
-    /// otherwise each machine keeps its chapter's.
-    pub shutdown: Option<ShutdownPeriods>,
+    /// The Kubernetes settings set (a story's, the command line's `--set`, the link's
+    /// `&shutdownGracePeriod=`); every other one is the profile's default. The kubelet's
+    /// shutdown periods, when set, are every machine's instead of its chapter's.
+    pub settings: Settings,
 }
 
 impl Config {
-    /// A machine as this configuration starts it.
-    fn configured(&self, spec: &MachineSpec) -> MachineSpec {
-        match &self.shutdown {
-            Some(periods) => periods.apply(spec),
-            None => spec.clone(),
+    /// The settings the cluster runs with: those set, and the profile's defaults.
+    pub fn settings(&self) -> Settings {
+        self.settings.resolved(self.profile)
+    }
+
+    /// This configuration with every kubelet's shutdown periods, when given (the page's and the
+    /// link's setting).
+    pub fn with_shutdown(mut self, periods: Option<ShutdownPeriods>) -> Config {
+        if let Some(p) = periods {
+            self.settings.set_shutdown(p);
         }
+        self
     }
 }
 
@@ -76,7 +84,7 @@ impl Default for Config {
             seed: DEFAULT_SEED,
             epoch: DEFAULT_EPOCH,
             nodes: DEFAULT_FLEET,
-            shutdown: None,
+            settings: Settings::default(),
         }
     }
 }
@@ -148,6 +156,8 @@ enum Timer {
 struct Core {
     now: SimTime,
     config: Config,
+    /// The settings resolved for the profile, as the components read them.
+    settings: Settings,
     rng: Rng,
     api: ApiServer,
     bus: Bus,
@@ -162,6 +172,7 @@ impl Core {
             self.now,
             self.config.epoch,
             self.config.profile,
+            &self.settings,
             &mut self.rng,
             &mut self.api,
             log,
@@ -214,19 +225,19 @@ pub(crate) struct World {
 impl World {
     /// A world with the given machines, nothing running yet.
     pub(crate) fn new(config: Config, machines: &[MachineSpec]) -> World {
-        let machines: Vec<MachineSpec> = machines.iter().map(|s| config.configured(s)).collect();
+        let settings = config.settings();
+        let machines: Vec<MachineSpec> = machines.iter().map(|s| settings.machine(s)).collect();
         let mut rng = Rng::new(config.seed);
         let seed = config.seed;
         let built: Vec<Machine> =
             machines.iter().enumerate().map(|(i, s)| Machine::new(s, i as u32, config.profile, &mut rng)).collect();
-        let core = Core {
-            now: SimTime::ZERO,
-            config,
-            rng,
-            api: ApiServer::with_resource_version(1_000),
-            bus: Bus::default(),
-            queue: TimerQueue::default(),
-        };
+        let mut api = ApiServer::with_resource_version(1_000);
+        api.set_default_toleration_seconds(
+            settings.not_ready_toleration_seconds,
+            settings.unreachable_toleration_seconds,
+        );
+        let core =
+            Core { now: SimTime::ZERO, config, settings, rng, api, bus: Bus::default(), queue: TimerQueue::default() };
         let mut world = World {
             core,
             machines: built,
@@ -253,7 +264,8 @@ impl World {
         }
         // Starting the world writes nothing to the log.
         let mut log = Log::default();
-        world.core.with(&mut log, Timer::NodeLifecycle, NodeLifecycle::start);
+        let nlc = &mut world.nlc;
+        world.core.with(&mut log, Timer::NodeLifecycle, |ctx| nlc.start(ctx));
         for (m, spec) in machines.iter().enumerate() {
             world.core.with(&mut log, |timer| Timer::Machine { m, timer }, |ctx| Machine::start(spec, ctx));
         }
@@ -657,7 +669,7 @@ impl World {
     }
 
     fn add_machine(&mut self, spec: MachineSpec, log: &mut Log) {
-        let spec = self.core.config.configured(&spec);
+        let spec = self.core.settings.machine(&spec);
         let m = self.machines.len();
         let machine = Machine::new(&spec, m as u32, self.core.config.profile, &mut self.core.rng);
         self.machines.push(machine);

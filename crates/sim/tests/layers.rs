@@ -29,6 +29,7 @@ const LAYERS: &[&str] = &[
     "action",
     "machine",
     "memory",
+    "settings",
     "workload",
     // what the simulation produces, and how it is set up
     "diff",

@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn a_killed_kubelet_runs_out_the_grace_period_and_the_node_goes_unknown() {
         let config = Config::default();
-        let grace = config.profile.node_monitor_grace_period();
+        let grace = config.settings().node_monitor_grace_period;
         let kill = SimTime::from_secs(90);
         let mut tl =
             Timeline::with_actions(Chapter::Registration, config, &[Action::new(ActionKind::KillKubelet, kill)]);

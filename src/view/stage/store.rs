@@ -137,7 +137,7 @@ pub(super) fn store(
 
     // kube-node-lease.
     let ns_y = if narrow { nodes_bottom + 14.0 } else { lease_col.y };
-    let grace = session.timeline.config().profile.node_monitor_grace_period();
+    let grace = session.timeline.config().settings().node_monitor_grace_period;
     let mut leases = Vec::new();
     let mut y = ns_y + 24.0;
     let card_w = lease_col.w - 2.0 * PAD;

@@ -53,17 +53,36 @@ static SERVICE_ACCOUNT_SOURCES: std::sync::LazyLock<Shared<Vec<serde_json::Value
 });
 
 /// DefaultTolerationSeconds' two tolerations, as a Pod without tolerations of its own gets them:
-/// one list shared by every such Pod (a fleet's thousands of Pods held a 448-byte list each).
-static DEFAULT_TOLERATIONS: std::sync::LazyLock<Shared<Vec<Toleration>>> = std::sync::LazyLock::new(|| {
-    let mut tolerations = Shared::default();
-    default_tolerations(&mut tolerations);
-    tolerations
-});
+/// one list shared by every such Pod (a fleet's thousands of Pods held a 448-byte list each),
+/// with kube-apiserver's `--default-not-ready-toleration-seconds` and
+/// `--default-unreachable-toleration-seconds`.
+#[derive(Clone, Debug)]
+pub(crate) struct DefaultTolerations {
+    seconds: [i64; 2],
+    list: Shared<Vec<Toleration>>,
+}
 
-/// DefaultTolerationSeconds: tolerates the not-ready and unreachable NoExecute taints for 300 s,
-/// unless the Pod tolerates them already.
-fn default_tolerations(tolerations: &mut Shared<Vec<Toleration>>) {
-    for key in [TAINT_NOT_READY, TAINT_UNREACHABLE] {
+impl DefaultTolerations {
+    pub(crate) fn new(not_ready: i64, unreachable: i64) -> DefaultTolerations {
+        let seconds = [not_ready, unreachable];
+        let mut list = Shared::default();
+        default_tolerations(&mut list, seconds);
+        DefaultTolerations { seconds, list }
+    }
+}
+
+impl Default for DefaultTolerations {
+    /// kube-apiserver's defaults, 300 s each.
+    fn default() -> DefaultTolerations {
+        let s = crate::settings::Settings::default();
+        DefaultTolerations::new(s.not_ready_toleration_seconds, s.unreachable_toleration_seconds)
+    }
+}
+
+/// DefaultTolerationSeconds: tolerates the not-ready and unreachable NoExecute taints (for 300 s
+/// by default), unless the Pod tolerates them already.
+fn default_tolerations(tolerations: &mut Shared<Vec<Toleration>>, seconds: [i64; 2]) {
+    for (key, seconds) in [TAINT_NOT_READY, TAINT_UNREACHABLE].into_iter().zip(seconds) {
         let tolerated = tolerations
             .iter()
             .any(|t| (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty()));
@@ -73,18 +92,18 @@ fn default_tolerations(tolerations: &mut Shared<Vec<Toleration>>) {
                 operator: "Exists".into(),
                 value: "".into(),
                 effect: "NoExecute".into(),
-                toleration_seconds: Some(300),
+                toleration_seconds: Some(seconds),
             });
         }
     }
 }
 
 /// Admission for new Pods: the ServiceAccount plugin's token volume, and DefaultTolerationSeconds.
-pub(super) fn admit_pod(pod: &mut Pod, rng: &mut Rng) {
+pub(super) fn admit_pod(pod: &mut Pod, rng: &mut Rng, defaults: &DefaultTolerations) {
     if pod.spec.tolerations.is_empty() {
-        pod.spec.tolerations = DEFAULT_TOLERATIONS.clone();
+        pod.spec.tolerations = defaults.list.clone();
     } else {
-        default_tolerations(&mut pod.spec.tolerations);
+        default_tolerations(&mut pod.spec.tolerations, defaults.seconds);
     }
     // ServiceAccount admission: mount the projected API token.
     if pod.spec.service_account_name.is_empty() {

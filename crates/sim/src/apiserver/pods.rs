@@ -128,7 +128,7 @@ impl ApiServer {
 
     /// `POST pods`, through admission.
     pub(super) fn create_pod(&mut self, ctx: &mut Exec<'_>, mut pod: Pod) -> Result<Object, Box<Status>> {
-        admit_pod(&mut pod, ctx.rng);
+        admit_pod(&mut pod, ctx.rng, &self.default_tolerations);
         self.new_meta(ctx, &mut pod.metadata);
         let key = (pod.metadata.namespace.to_string(), pod.metadata.name.to_string());
         if self.pods.contains_key(&key) {

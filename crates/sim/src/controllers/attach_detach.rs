@@ -226,7 +226,7 @@ impl AttachDetach {
                 if self.client.is_stopped() || !self.client.admit(ctx, || AttachDetachTimer::Reconcile) {
                     break;
                 }
-                self.client.also(1, now);
+                self.client.also(1, ctx);
                 self.detach(va, healthy || node_obj.is_none(), forced, ctx);
             } else {
                 let due = since + MAX_WAIT_FOR_UNMOUNT;

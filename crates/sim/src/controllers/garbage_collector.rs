@@ -3,13 +3,12 @@
 //! graph builder sees the Node deleted, `attemptToDeleteItem` reads each dependent, finds its
 //! owner dangling (a live GET of the Node answers 404) and deletes it with its uid as a
 //! precondition and background propagation. Its requests go through its metadata client, at
-//! twice kube-controller-manager's rate ([`GARBAGE_COLLECTOR`]); a dependent's three requests
+//! twice kube-controller-manager's rate (`Settings::garbage_collector_client`); a dependent's three requests
 //! are sent together when the first has its token.
 
 use crate::apiserver::{ApiOp, NODE_LEASE_NAMESPACE};
-use crate::client::{ClientWake, Keys, Throttled};
+use crate::client::{ClientWake, Keys, Rate, Throttled};
 use crate::ctx::{Ctx, Reply};
-use crate::flowcontrol::GARBAGE_COLLECTOR;
 use crate::objects::ObjectMeta;
 use crate::record::Actor;
 
@@ -28,7 +27,7 @@ pub(crate) struct GarbageCollector {
 
 impl Default for GarbageCollector {
     fn default() -> GarbageCollector {
-        GarbageCollector { client: Throttled::new(GARBAGE_COLLECTOR), queue: Keys::default() }
+        GarbageCollector { client: Throttled::new(Rate::GarbageCollector), queue: Keys::default() }
     }
 }
 
@@ -86,7 +85,7 @@ impl GarbageCollector {
     fn admit(&mut self, ctx: &mut Ctx<'_, ClientWake>) -> bool {
         let admitted = self.client.admit(ctx, || ClientWake);
         if admitted {
-            self.client.also(2, ctx.now);
+            self.client.also(2, ctx);
         }
         admitted
     }

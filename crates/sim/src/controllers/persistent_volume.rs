@@ -161,7 +161,7 @@ impl PersistentVolumeController {
             if claim.status.phase != "Bound" {
                 let mut wanted = PersistentVolumeClaim::clone(claim);
                 wanted.status = claim.bound_status();
-                self.client.also(1, ctx.now);
+                self.client.also(1, ctx);
                 ctx.call(ACTOR, None, ApiOp::UpdateClaimStatus(wanted));
             }
             return;
@@ -193,7 +193,7 @@ impl PersistentVolumeController {
                 many => ("WaitForPodScheduled", format!("waiting for pods {} to be scheduled", many.join(","))),
             };
             let source = Source::Controller(COMPONENT);
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             self.recorder.event_keyed(ctx, source, claim.reference(), "Normal", reason, message);
             return;
         }
@@ -205,7 +205,7 @@ impl PersistentVolumeController {
             for a in PROVISIONER_ANNOTATIONS {
                 wanted.metadata.annotations.insert(a.into(), CSI_DRIVER.into());
             }
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             match ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted)).ok() {
                 Some(Object::PersistentVolumeClaim(c)) => claim = c,
                 _ => return,
@@ -215,7 +215,7 @@ impl PersistentVolumeController {
             "Waiting for a volume to be created either by the external provisioner '{CSI_DRIVER}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered."
         );
         let source = Source::Controller(COMPONENT);
-        self.client.also(1, ctx.now);
+        self.client.also(1, ctx);
         self.recorder.event_keyed(ctx, source, claim.reference(), "Normal", "ExternalProvisioning", message);
     }
 
@@ -253,7 +253,7 @@ impl PersistentVolumeController {
         if volume.status.phase != "Bound" {
             let mut wanted = PersistentVolume::clone(volume);
             wanted.status.phase = "Bound".into();
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             if ctx.call(ACTOR, None, ApiOp::UpdateVolumeStatus(wanted)).ok().is_none() {
                 return;
             }
@@ -264,7 +264,7 @@ impl PersistentVolumeController {
             wanted.spec.volume_name = volume.metadata.name.to_string();
             wanted.metadata.annotations.insert(BIND_COMPLETED.into(), "yes".into());
             wanted.metadata.annotations.insert("pv.kubernetes.io/bound-by-controller".into(), "yes".into());
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             match ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted)).ok() {
                 Some(Object::PersistentVolumeClaim(c)) => claim = c,
                 _ => return,
@@ -272,7 +272,7 @@ impl PersistentVolumeController {
         }
         let mut wanted = PersistentVolumeClaim::clone(&claim);
         wanted.status = claim.bound_status();
-        self.client.also(1, ctx.now);
+        self.client.also(1, ctx);
         ctx.call(ACTOR, None, ApiOp::UpdateClaimStatus(wanted));
     }
 }

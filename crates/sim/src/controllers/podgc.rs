@@ -101,7 +101,7 @@ impl PodGc {
             if !self.client.admit(ctx, || PodGcTimer::Client) {
                 break;
             }
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             let orphaned = self.doomed.pop_front().expect("a Pod waits").orphaned;
             if !orphaned {
                 mark_failed_and_delete(&pod, None, ctx);
@@ -176,7 +176,7 @@ impl PodGc {
                 continue;
             }
             // The live GET takes a token too (sent now; the deletions after it wait for theirs).
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             if let Reply::Err(status) = ctx.call(ACTOR, None, ApiOp::GetNode(name.clone()))
                 && status.code == 404
             {

@@ -13,11 +13,12 @@ use std::time::Duration;
 use crate::apiserver::ApiOp;
 use crate::ctx::{Ctx, Reply};
 use crate::events::{Recorder, Source, pod_ref};
-use crate::flowcontrol::{KUBE_SCHEDULER, TokenBucket};
+use crate::flowcontrol::TokenBucket;
 use crate::objects::{BIND_COMPLETED, SELECTED_NODE};
 use crate::objects::{Node, Object, PersistentVolumeClaim, Pod, Time, order_pod_conditions, set_pod_condition};
 use crate::profile::Profile;
 use crate::record::Actor;
+use crate::settings::Settings;
 use crate::time::{SimTime, secs};
 
 /// `podMaxInUnschedulablePodsDuration`.
@@ -42,7 +43,7 @@ pub(crate) enum SchedulerTimer {
 const VOLUME_BINDING_POLL: Duration = secs(1);
 
 /// The scheduler's queue state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Scheduler {
     recorder: Recorder,
     /// Unschedulable Pods (by uid) and when they last failed.
@@ -52,23 +53,11 @@ pub(crate) struct Scheduler {
     binding: VecMap<String, String>,
     /// Its client (`clientConnection`: 50 requests a second, burst 100): placing a Pod (its
     /// binding, or its `PodScheduled=False` status) waits for a token. (Its Events go through a
-    /// client of their own at the same rate, which they never outrun: one a placement.)
-    client: TokenBucket,
+    /// client of their own at the same rate, which they never outrun: one a placement.) Made,
+    /// full, at the settings' rate when first used.
+    client: Option<TokenBucket>,
     /// When a `Client` timer is asked for.
     client_wake: Option<SimTime>,
-}
-
-impl Default for Scheduler {
-    fn default() -> Scheduler {
-        Scheduler {
-            recorder: Recorder::default(),
-            unschedulable: VecMap::default(),
-            flush_scheduled: false,
-            binding: VecMap::default(),
-            client: TokenBucket::client(KUBE_SCHEDULER),
-            client_wake: None,
-        }
-    }
 }
 
 /// Whether a node fits a Pod (the filters of [`filter`], without wording why not); `pinned` is
@@ -136,6 +125,11 @@ pub(crate) fn fit_error(reasons: &[String], profile: Profile) -> String {
 const ACTOR: Actor = Actor::Scheduler;
 
 impl Scheduler {
+    /// The client's bucket, at kube-scheduler's `--kube-api-qps` and `--kube-api-burst`.
+    fn client(&mut self, settings: &Settings) -> &mut TokenBucket {
+        self.client.get_or_insert_with(|| TokenBucket::client(settings.scheduler_client))
+    }
+
     /// Input: one of the scheduler's timers fired.
     pub(crate) fn on_timer(&mut self, timer: SchedulerTimer, ctx: &mut Ctx<'_, SchedulerTimer>) {
         match timer {
@@ -183,8 +177,8 @@ impl Scheduler {
                 }
             }
             // The rest wait for the client's next token.
-            if !self.client.has_token(ctx.now) {
-                let at = self.client.ready_at(ctx.now).expect("a client bucket refills");
+            if !self.client(ctx.settings).has_token(ctx.now) {
+                let at = self.client(ctx.settings).ready_at(ctx.now).expect("a client bucket refills");
                 if self.client_wake.is_none_or(|w| w > at) {
                     self.client_wake = Some(at);
                     ctx.at(at, SchedulerTimer::Client);
@@ -248,7 +242,7 @@ impl Scheduler {
             );
             order_pod_conditions(&mut status, pod.metadata.generation);
             if status != pod.status {
-                self.client.reserve(ctx.now);
+                self.client(ctx.settings).reserve(ctx.now);
                 ctx.call(
                     ACTOR,
                     None,
@@ -291,7 +285,7 @@ impl Scheduler {
             }
             let mut wanted = PersistentVolumeClaim::clone(&claim);
             wanted.metadata.annotations.insert(SELECTED_NODE.into(), pick.to_string());
-            self.client.reserve(ctx.now);
+            self.client(ctx.settings).reserve(ctx.now);
             ctx.call(ACTOR, None, ApiOp::UpdateClaim(wanted));
         }
         self.unschedulable.remove(&*pod.metadata.uid);
@@ -332,7 +326,7 @@ impl Scheduler {
             uid: uid.to_string(),
             node: pick.clone(),
         };
-        self.client.reserve(ctx.now);
+        self.client(ctx.settings).reserve(ctx.now);
         if let Reply::Ok(Object::Pod(bound)) = ctx.call(ACTOR, None, op) {
             self.unschedulable.remove(&*uid);
             let ns = &bound.metadata.namespace;

@@ -110,7 +110,7 @@ impl StatefulSetController {
         });
         // `getStatefulSetRevisions`: the set's first sync stores its revision before any Pod (a
         // fresh client has the token).
-        self.client.also(1, ctx.now);
+        self.client.also(1, ctx);
         ctx.call(ACTOR, None, ApiOp::Create(revision.into()));
         true
     }
@@ -195,7 +195,7 @@ impl StatefulSetController {
             let message = format!("create Claim {name} Pod {pod} in StatefulSet {} success", set.name);
             let reference = set_ref(set);
             let source = Source::Controller(COMPONENT);
-            self.client.also(1, ctx.now);
+            self.client.also(1, ctx);
             self.recorder.event_keyed(ctx, source, reference, "Normal", "SuccessfulCreate", message);
         }
         true
@@ -351,7 +351,7 @@ mod tests {
         let mut probe = Probe::new();
         let mut sets = StatefulSetController::default();
         probe.input::<ClientWake>(|ctx| assert!(sets.add(ctx)));
-        sets.client.also(40, probe.now);
+        probe.input::<ClientWake>(|ctx| sets.client.also(40, ctx));
         let from = probe.log().requests.len();
         let out = probe.input::<ClientWake>(|ctx| sets.on_change(ctx));
         assert_eq!(out, ["timer +600ms ClientWake"]);

@@ -400,7 +400,7 @@ mod tests {
                 host.leaks.push(Leak { pod_uid: pod.metadata.uid.clone(), since: SimTime::ZERO, until: None });
             }
         }
-        let mut kubelet = Kubelet::new(SimTime::ZERO, 1);
+        let mut kubelet = Kubelet::new(SimTime::ZERO, 1, crate::flowcontrol::KUBELET);
         kubelet.cold.eviction.phase = SimTime::from_secs(1000);
         let mut step = |probe: &mut Probe, at_ms: u64, step: EvictionStep| {
             probe.now = SimTime::from_millis(at_ms);

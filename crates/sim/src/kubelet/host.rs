@@ -14,12 +14,24 @@ use crate::profile::Profile;
 use crate::record::{Actor, Severity};
 use crate::rng::Rng;
 use crate::shared::Shared;
-use crate::time::SimTime;
+use crate::time::{SimTime, format_go_duration};
 
-use super::HEARTBEAT_TIMEOUT;
-
-/// The query the heartbeat client adds to every request.
-const HEARTBEAT_QUERY: &str = "timeout=10s";
+/// The query the heartbeat client adds to every request, `timeout=` and the client's timeout as
+/// Go prints it (`timeout=10s` by default). Requests keep their query as a `&'static str`, so
+/// each other timeout's is made once and kept: a handful at most, one for each setting used.
+fn heartbeat_query(timeout: std::time::Duration) -> &'static str {
+    if timeout == crate::settings::HEARTBEAT_TIMEOUT {
+        return "timeout=10s";
+    }
+    static QUERIES: std::sync::Mutex<Vec<(std::time::Duration, &'static str)>> = std::sync::Mutex::new(Vec::new());
+    let mut queries = QUERIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, q)) = queries.iter().find(|(t, _)| *t == timeout) {
+        return q;
+    }
+    let query: &'static str = Box::leak(format!("timeout={}", format_go_duration(timeout)).into_boxed_str());
+    queries.push((timeout, query));
+    query
+}
 
 /// One machine, outside Kubernetes.
 #[derive(Clone, Debug)]
@@ -188,15 +200,17 @@ impl Host {
         ctx.call_with(self.actor.clone(), Some(self.sender(Client::Main)), op, query)
     }
 
-    /// Sends a request through the kubelet's heartbeat client, which adds `timeout=10s`.
+    /// Sends a request through the kubelet's heartbeat client, which adds `timeout=10s` (its timeout).
     pub(crate) fn call_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Reply {
-        ctx.call_with(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
+        let timeout = ctx.settings.heartbeat_timeout();
+        ctx.call_with(self.actor.clone(), Some(self.sender(Client::Heartbeat(timeout))), op, heartbeat_query(timeout))
     }
 
     /// [`Host::call_heartbeat`], with the answer as the API server gave it (a renewal's compactly).
     #[allow(clippy::result_large_err)]
     pub(crate) fn send_heartbeat<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp) -> Result<Answer, Reply> {
-        ctx.send(self.actor.clone(), Some(self.sender(Client::Heartbeat(HEARTBEAT_TIMEOUT))), op, HEARTBEAT_QUERY)
+        let timeout = ctx.settings.heartbeat_timeout();
+        ctx.send(self.actor.clone(), Some(self.sender(Client::Heartbeat(timeout))), op, heartbeat_query(timeout))
     }
 
     /// Writes a line to the kubelet's journal. The kubelet's lines about failures are its

@@ -12,10 +12,7 @@ use crate::record::LeaseVersion;
 use crate::shared::Shared;
 use crate::time::{format_go_duration, millis, secs};
 
-use super::{
-    HEARTBEAT_JITTER, HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, LEASE_DURATION_SECONDS, LEASE_MAX_UPDATE_RETRIES,
-    LEASE_RENEW_INTERVAL, MachineTimer,
-};
+use super::{HEARTBEAT_JITTER, Host, Kubelet, KubeletTimer, LEASE_MAX_UPDATE_RETRIES, MachineTimer};
 
 /// `"failed to update lease using latest lease, fallback to ensure lease"`: an `Info` line in
 /// 1.34 (`klog.FromContext(ctx).Info`), the controller falling back to its slow path.
@@ -24,7 +21,10 @@ const FALLBACK: &str =
 
 impl Kubelet {
     pub(super) fn next_lease_sync(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
-        let d = ctx.rng.jitter(LEASE_RENEW_INTERVAL, HEARTBEAT_JITTER);
+        let d = {
+            let d = ctx.settings.lease_renew_interval();
+            ctx.rng.jitter(d, HEARTBEAT_JITTER)
+        };
         self.after(ctx, d, KubeletTimer::LeaseSync);
     }
 
@@ -72,7 +72,7 @@ impl Kubelet {
         let renew_time = MicroTime(ctx.wall());
         // (A renewal changes only renewTime and the resourceVersion: these fields are `base`'s.)
         let duration_kept = !ctx.profile.lease_duration_reasserted()
-            || read.base.spec.lease_duration_seconds == Some(LEASE_DURATION_SECONDS);
+            || read.base.spec.lease_duration_seconds == Some(ctx.settings.node_lease_duration_seconds as i32);
         let op = if duration_kept && !read.base.metadata.owner_references.is_empty() {
             // Only renewTime changes (every renewal but the first after a start): nothing to build.
             ApiOp::RenewLease { read, renew_time, slot: self.lease_slot }
@@ -81,7 +81,7 @@ impl Kubelet {
             let mut lease = Lease::clone(&base);
             lease.spec.renew_time = Some(renew_time);
             if ctx.profile.lease_duration_reasserted() {
-                lease.spec.lease_duration_seconds = Some(LEASE_DURATION_SECONDS);
+                lease.spec.lease_duration_seconds = Some(ctx.settings.node_lease_duration_seconds as i32);
             }
             if lease.metadata.owner_references.is_empty() {
                 match self.node_owner(h, ctx) {
@@ -142,7 +142,7 @@ impl Kubelet {
                     self.lease_sleep = millis(100);
                     KubeletTimer::LeaseEnsure { then_update: true }
                 };
-                self.timed_out(ctx, HEARTBEAT_TIMEOUT, lines, Some((Duration::ZERO, next)));
+                self.timed_out(ctx, ctx.settings.heartbeat_timeout(), lines, Some((Duration::ZERO, next)));
             }
             Err(Reply::Err(status)) => {
                 h.log(ctx, format!("\"Failed to update lease\" err=\"{}\"", status.message.replace('"', "\\\"")));
@@ -183,7 +183,7 @@ impl Kubelet {
                 lease.metadata.owner_references = vec![owner].into();
                 lease.spec = LeaseSpec {
                     holder_identity: Some(host.to_string()),
-                    lease_duration_seconds: Some(LEASE_DURATION_SECONDS),
+                    lease_duration_seconds: Some(ctx.settings.node_lease_duration_seconds as i32),
                     renew_time: Some(MicroTime(ctx.wall())),
                     ..LeaseSpec::default()
                 };
@@ -225,7 +225,7 @@ impl Kubelet {
         let next = KubeletTimer::LeaseEnsure { then_update };
         if timed_out {
             // Logged when the GET's (or the POST's) timeout runs out, then the backoff.
-            self.timed_out(ctx, HEARTBEAT_TIMEOUT, vec![line], Some((sleep, next)));
+            self.timed_out(ctx, ctx.settings.heartbeat_timeout(), vec![line], Some((sleep, next)));
         } else {
             h.log(ctx, line);
             self.after(ctx, sleep, next);
@@ -288,7 +288,7 @@ mod tests {
         for (node, lease, cut, want) in cases {
             let mut probe = Probe::new();
             let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
-            let mut kubelet = Kubelet::new(probe.now, 1);
+            let mut kubelet = Kubelet::new(probe.now, 1, crate::flowcontrol::KUBELET);
             if node {
                 probe.given(ApiOp::CreateNode(Node::new("node-1")));
             }

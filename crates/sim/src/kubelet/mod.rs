@@ -27,7 +27,7 @@ use std::time::Duration;
 use crate::apiserver::ApiOp;
 use crate::ctx::{Client, Ctx, Reply, Sender};
 use crate::events::{Recorder, kubelet_node_ref};
-use crate::flowcontrol::{KUBELET, TokenBucket};
+use crate::flowcontrol::{ClientRate, TokenBucket};
 use crate::machine::{KubeletState, Leak, MachineSpec, MachineView, ZONE_LABEL};
 use crate::objects::{ContainerImage, Node};
 use crate::profile::Profile;
@@ -43,18 +43,12 @@ pub(crate) use host::Host;
 pub(crate) use pods::PodStep;
 pub(crate) use shutdown::ShutdownTimer;
 
-/// Timeout of the heartbeat client: min(`nodeStatusUpdateFrequency`, lease duration) = 10 s.
-pub const HEARTBEAT_TIMEOUT: Duration = secs(10);
-/// `nodeStatusUpdateFrequency`.
-pub const NODE_STATUS_UPDATE_FREQUENCY: Duration = secs(10);
-/// `nodeStatusReportFrequency`.
-pub const NODE_STATUS_REPORT_FREQUENCY: Duration = secs(300);
+// `nodeStatusUpdateFrequency`, `nodeStatusReportFrequency`, `nodeLeaseDurationSeconds` (the
+// Lease renewed every quarter of it), the heartbeat client's timeout (min of the first and the
+// last) and `kubeAPIQPS`/`kubeAPIBurst` are read from `ctx.settings`.
+
 /// `nodeStatusUpdateRetry`: tries per status sync.
 const NODE_STATUS_UPDATE_RETRY: u8 = 5;
-/// `nodeLeaseDurationSeconds`.
-pub const LEASE_DURATION_SECONDS: i32 = 40;
-/// Lease renew interval: 40 s × 0.25.
-pub const LEASE_RENEW_INTERVAL: Duration = secs(10);
 /// Jitter factor of both heartbeat loops.
 const HEARTBEAT_JITTER: f64 = 0.04;
 /// `maxUpdateRetries` of the lease controller.
@@ -289,7 +283,7 @@ impl Machine {
             ctx.after(SYSTEMD_RESTART_SEC, MachineTimer::Boot);
             return;
         }
-        let mut k = Kubelet::new(ctx.now, self.generation);
+        let mut k = Kubelet::new(ctx.now, self.generation, ctx.settings.kubelet_client);
         k.cold.csi = csi::CsiInit::new(&self.host.info.boot_id, self.generation);
         let version = ctx.profile.kubelet_version();
         self.host.log(ctx, format!("\"Kubelet version\" kubeletVersion=\"{version}\""));
@@ -475,7 +469,7 @@ pub(crate) struct KubeletCold {
     shutdown: Option<Box<shutdown::ShutdownState>>,
     /// The eviction manager.
     eviction: eviction::EvictionManager,
-    /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100): registration, the
+    /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100 by default): registration, the
     /// status manager's Pod reads, writes and deletes, the CSINode. The heartbeat client (node
     /// status, Lease) has no limit, and the Events have a client of their own that the kubelet
     /// never outruns here (a few Events a Pod, far under `eventBurst` 100).
@@ -483,7 +477,7 @@ pub(crate) struct KubeletCold {
 }
 
 impl Kubelet {
-    fn new(now: SimTime, generation: u32) -> Kubelet {
+    fn new(now: SimTime, generation: u32, client: ClientRate) -> Kubelet {
         Kubelet {
             generation,
             node_cache: None,
@@ -515,7 +509,7 @@ impl Kubelet {
                 workers: Shared::default(),
                 shutdown: None,
                 eviction: eviction::EvictionManager::default(),
-                client: TokenBucket::client(KUBELET),
+                client: TokenBucket::client(client),
             }),
         }
     }
@@ -684,7 +678,7 @@ mod client_tests {
             other => panic!("{other:?}"),
         };
         let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
-        let mut kubelet = Kubelet::new(probe.now, 1);
+        let mut kubelet = Kubelet::new(probe.now, 1, crate::flowcontrol::KUBELET);
         let burst = probe.input(|ctx| {
             for _ in 0..100 {
                 kubelet.call(&host, ctx, ApiOp::GetNode("node-1".into()));

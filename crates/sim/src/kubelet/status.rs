@@ -17,8 +17,7 @@ use crate::objects::{
 };
 
 use super::{
-    HEARTBEAT_JITTER, HEARTBEAT_TIMEOUT, Host, Kubelet, KubeletTimer, MachineTimer, NODE_READY_GRACE_PERIOD,
-    NODE_STATUS_REPORT_FREQUENCY, NODE_STATUS_UPDATE_FREQUENCY, NODE_STATUS_UPDATE_RETRY,
+    HEARTBEAT_JITTER, Host, Kubelet, KubeletTimer, MachineTimer, NODE_READY_GRACE_PERIOD, NODE_STATUS_UPDATE_RETRY,
 };
 
 /// Everything the status setters depend on, to skip recomputing an unchanged status.
@@ -180,7 +179,10 @@ impl Kubelet {
         if std::mem::take(&mut self.status_out_of_band) {
             return;
         }
-        let d = ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER);
+        let d = {
+            let d = ctx.settings.node_status_update_frequency;
+            ctx.rng.jitter(d, HEARTBEAT_JITTER)
+        };
         self.after(ctx, d, KubeletTimer::SyncNodeStatus);
     }
 
@@ -225,7 +227,7 @@ impl Kubelet {
         };
         let now = ctx.now;
         let k = &*self;
-        let report_due = k.last_status_report.is_none_or(|t| now >= t + NODE_STATUS_REPORT_FREQUENCY);
+        let report_due = k.last_status_report.is_none_or(|t| now >= t + ctx.settings.node_status_report_frequency);
         // Nothing the setters read has moved since the last quiet sync: the answer is the same.
         let inputs = StatusInputs {
             base: base.clone(),
@@ -293,11 +295,17 @@ impl Kubelet {
             if std::mem::take(&mut self.status_out_of_band) {
                 None
             } else {
-                Some((ctx.rng.jitter(NODE_STATUS_UPDATE_FREQUENCY, HEARTBEAT_JITTER), KubeletTimer::SyncNodeStatus))
+                Some((
+                    {
+                        let d = ctx.settings.node_status_update_frequency;
+                        ctx.rng.jitter(d, HEARTBEAT_JITTER)
+                    },
+                    KubeletTimer::SyncNodeStatus,
+                ))
             }
         };
         if timed_out {
-            self.timed_out(ctx, HEARTBEAT_TIMEOUT, lines, then);
+            self.timed_out(ctx, ctx.settings.heartbeat_timeout(), lines, then);
             return;
         }
         for line in lines {
@@ -516,7 +524,7 @@ mod tests {
         }
         probe.given(ApiOp::CreateNode(node));
         let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
-        let mut kubelet = Kubelet::new(probe.now, 1);
+        let mut kubelet = Kubelet::new(probe.now, 1, crate::flowcontrol::KUBELET);
         kubelet.cold.registered = true;
         kubelet.runtime_synced_at = Some(probe.now);
         kubelet.pleg_relisted = true;

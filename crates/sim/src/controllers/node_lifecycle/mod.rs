@@ -43,24 +43,16 @@ use crate::ctx::{Ctx, Reply};
 use crate::events::{Recorder, Source, controller_node_ref, pod_ref};
 use crate::objects::{MicroTime, Node, NodeCondition, Object, Pod, Taint, Time, set_pod_condition};
 use crate::record::{Actor, Severity};
-use crate::time::{SimTime, millis, secs};
+use crate::time::{SimTime, millis};
 
-/// `--node-monitor-period`.
-pub const NODE_MONITOR_PERIOD: Duration = secs(5);
-/// `--node-startup-grace-period`.
-pub(crate) const NODE_STARTUP_GRACE_PERIOD: Duration = secs(60);
+// The controller's flags (`--node-monitor-period`, `--node-monitor-grace-period`,
+// `--node-startup-grace-period`, `--node-eviction-rate`, `--secondary-node-eviction-rate`,
+// `--unhealthy-zone-threshold`, `--large-cluster-size-threshold`) are read from `ctx.settings`.
+
 /// `NodeEvictionPeriod`: how often the NoExecute tainting loop runs.
 const NODE_EVICTION_PERIOD: Duration = millis(100);
-/// `--node-eviction-rate`.
-const EVICTION_QPS: f64 = 0.1;
 /// `scheduler.EvictionRateLimiterBurst`: each zone's tainting bucket holds one token.
 const EVICTION_BURST: u32 = 1;
-/// `--secondary-node-eviction-rate`.
-const SECONDARY_EVICTION_QPS: f64 = 0.01;
-/// `--unhealthy-zone-threshold`.
-const UNHEALTHY_ZONE_THRESHOLD: f64 = 0.55;
-/// `--large-cluster-size-threshold`.
-const LARGE_CLUSTER_THRESHOLD: usize = 50;
 
 /// What the controller remembers about one Node (`nodeHealthData`).
 #[derive(Clone, Copy, Debug)]
@@ -179,8 +171,10 @@ fn zone_labels(node: &Node) -> (&str, &str) {
 impl NodeLifecycle {
     /// The first monitor pass: the loop runs every 5 s from kube-controller-manager's start, at a
     /// seeded phase.
-    pub(crate) fn start(ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
-        let phase = ctx.rng.between(millis(0), millis(4_999));
+    pub(crate) fn start(&mut self, ctx: &mut Ctx<'_, NodeLifecycleTimer>) {
+        self.client.bucket = crate::flowcontrol::TokenBucket::client(ctx.settings.controller_manager_client);
+        let last = ctx.settings.node_monitor_period.saturating_sub(millis(1));
+        let phase = ctx.rng.between(millis(0), last);
         ctx.at(SimTime::ZERO + phase, NodeLifecycleTimer::Monitor);
     }
 
@@ -190,7 +184,7 @@ impl NodeLifecycle {
             // (`wait.UntilWithContext`: the next pass starts a period after this one ends.)
             NodeLifecycleTimer::Monitor => {
                 if self.monitor_node_health(ctx) {
-                    ctx.after(NODE_MONITOR_PERIOD, NodeLifecycleTimer::Monitor);
+                    ctx.after(ctx.settings.node_monitor_period, NodeLifecycleTimer::Monitor);
                 }
             }
             NodeLifecycleTimer::NoExecuteTainting => {

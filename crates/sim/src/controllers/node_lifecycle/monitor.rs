@@ -73,7 +73,7 @@ impl NodeLifecycle {
                 if !self.zone_states.contains_key(&zone) {
                     self.zone_states.insert(zone.clone(), ZoneState::Initial);
                     let now = ctx.now;
-                    let bucket = TokenBucket::new(EVICTION_QPS, EVICTION_BURST, now);
+                    let bucket = TokenBucket::new(ctx.settings.node_eviction_rate, EVICTION_BURST, now);
                     self.tainters.insert(zone.clone(), TaintQueue::new(bucket));
                     ctx.log_line(
                         ACTOR,
@@ -180,7 +180,7 @@ impl NodeLifecycle {
             }
         }
         self.handle_disruption(pass.counts.zones.into_iter().collect(), ctx);
-        ctx.after(NODE_MONITOR_PERIOD, NodeLifecycleTimer::Monitor);
+        ctx.after(ctx.settings.node_monitor_period, NodeLifecycleTimer::Monitor);
         true
     }
 
@@ -189,7 +189,7 @@ impl NodeLifecycle {
     /// one for each of its Pods still Ready.
     fn expected_requests(&self, rest: &[Text], ctx: &Ctx<'_, NodeLifecycleTimer>) -> u32 {
         let store = ctx.store();
-        let grace = ctx.profile.node_monitor_grace_period();
+        let grace = ctx.settings.node_monitor_grace_period;
         let stale = ctx.wall_at(ctx.now.saturating_sub(grace));
         let mut expected = 0;
         for name in rest {
@@ -309,8 +309,8 @@ impl NodeLifecycle {
         let current = node.condition("Ready");
         let stamps = current.map(|c| (c.last_heartbeat_time, c.last_transition_time));
         let (observed, grace) = match current {
-            Some(c) => (status_str(&c.status), ctx.profile.node_monitor_grace_period()),
-            None => ("Unknown", NODE_STARTUP_GRACE_PERIOD),
+            Some(c) => (status_str(&c.status), ctx.settings.node_monitor_grace_period),
+            None => ("Unknown", ctx.settings.node_startup_grace_period),
         };
         let created = node
             .metadata

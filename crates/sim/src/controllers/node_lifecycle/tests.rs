@@ -1,6 +1,7 @@
 //! The controller alone: inputs in, requests and timers out.
 
 use super::*;
+use crate::settings::Settings;
 use crate::testkit::{Probe, matches};
 use crate::time::WallTime;
 
@@ -119,16 +120,16 @@ fn zone_states_follow_the_worked_examples() {
         (0, 1, ZoneState::FullDisruption),
         (3, 0, ZoneState::Normal),
     ] {
-        assert_eq!(compute_zone_state(ready, not_ready), state, "{ready} ready, {not_ready} not");
+        assert_eq!(compute_zone_state(&Settings::default(), ready, not_ready), state, "{ready} ready, {not_ready} not");
     }
 }
 
 #[test]
 fn tainting_rates_follow_the_zone_size() {
-    assert_eq!(zone_qps(ZoneState::Normal, 3), 0.1);
-    assert_eq!(zone_qps(ZoneState::PartialDisruption, 50), 0.0);
-    assert_eq!(zone_qps(ZoneState::PartialDisruption, 51), 0.01);
-    assert_eq!(zone_qps(ZoneState::FullDisruption, 50), 0.1);
+    assert_eq!(zone_qps(&Settings::default(), ZoneState::Normal, 3), 0.1);
+    assert_eq!(zone_qps(&Settings::default(), ZoneState::PartialDisruption, 50), 0.0);
+    assert_eq!(zone_qps(&Settings::default(), ZoneState::PartialDisruption, 51), 0.01);
+    assert_eq!(zone_qps(&Settings::default(), ZoneState::FullDisruption, 50), 0.1);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use super::*;
 use crate::flowcontrol::TokenBucket;
 use crate::objects::Text;
+use crate::settings::Settings;
 use rustc_hash::FxHashMap;
 
 /// A zone's health, as `ComputeZoneState` classifies it.
@@ -177,19 +178,21 @@ impl ZoneCount {
 
 /// `setLimiterInZone`: the tainting rate of a zone of `size` nodes in `state` (`HealthyQPSFunc`,
 /// `ReducedQPSFunc`; master disruption mode sets 0 on its own).
-pub fn zone_qps(state: ZoneState, size: usize) -> f64 {
+pub fn zone_qps(settings: &Settings, state: ZoneState, size: usize) -> f64 {
     match state {
-        ZoneState::Normal | ZoneState::FullDisruption | ZoneState::Initial => EVICTION_QPS,
-        ZoneState::PartialDisruption if size > LARGE_CLUSTER_THRESHOLD => SECONDARY_EVICTION_QPS,
+        ZoneState::Normal | ZoneState::FullDisruption | ZoneState::Initial => settings.node_eviction_rate,
+        ZoneState::PartialDisruption if size as i64 > settings.large_cluster_size_threshold => {
+            settings.secondary_node_eviction_rate
+        }
         ZoneState::PartialDisruption => 0.0,
     }
 }
 
 /// `ComputeZoneState`.
-pub fn compute_zone_state(ready: usize, not_ready: usize) -> ZoneState {
+pub fn compute_zone_state(settings: &Settings, ready: usize, not_ready: usize) -> ZoneState {
     if not_ready > 0 && ready == 0 {
         ZoneState::FullDisruption
-    } else if not_ready > 2 && not_ready as f64 / (ready + not_ready) as f64 >= UNHEALTHY_ZONE_THRESHOLD {
+    } else if not_ready > 2 && not_ready as f64 / (ready + not_ready) as f64 >= settings.unhealthy_zone_threshold {
         ZoneState::PartialDisruption
     } else {
         ZoneState::Normal
@@ -205,7 +208,7 @@ impl NodeLifecycle {
     ) {
         let now = ctx.now;
         let new_states: Vec<(&Zone, ZoneState)> =
-            zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(c.ready, c.not_ready))).collect();
+            zone_conditions.iter().map(|(z, c)| (z, compute_zone_state(ctx.settings, c.ready, c.not_ready))).collect();
         let all_are = !new_states.is_empty() && new_states.iter().all(|(_, s)| *s == ZoneState::FullDisruption);
         for (zone, _) in &new_states {
             if !self.zone_states.contains_key(*zone) {
@@ -290,7 +293,7 @@ impl NodeLifecycle {
         state: ZoneState,
         ctx: &mut Ctx<'_, NodeLifecycleTimer>,
     ) {
-        let qps = zone_qps(state, size);
+        let qps = zone_qps(ctx.settings, state, size);
         let now = ctx.now;
         let Some(q) = self.tainters.get_mut(zone) else { return };
         if q.swap_limiter(qps, now)
