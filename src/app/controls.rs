@@ -195,22 +195,23 @@ pub fn Controls() -> impl IntoView {
         .map(|group| view! { <div class="action-group">{group.into_iter().map(button).collect_view()}</div> })
         .collect_view();
 
-    let options = move || {
-        let lang = ctx.lang.get();
-        machines
-            .get()
-            .into_iter()
-            .enumerate()
-            .map(|(i, (name, host))| {
-                let label = if name == host { name.clone() } else { lang.fill(Key::MachineHostname, &[&name, &host]) };
-                view! {
-                    <option value=i.to_string() prop:selected=move || index.get() == i>
-                        {label}
-                    </option>
-                }
-            })
-            .collect_view()
-    };
+    // The options as one string, written into the picker whenever the machines or the language
+    // change; the choice is set on the element (at a thousand machines, one view and one effect
+    // an option would cost tens of milliseconds).
+    let picker = NodeRef::<leptos::html::Select>::new();
+    Effect::new(move |_| {
+        let markup = machines.with(|m| vm::machine_options(m, ctx.lang.get()));
+        if let Some(select) = picker.get() {
+            select.set_inner_html(&markup);
+            select.set_selected_index(index.get_untracked() as i32);
+        }
+    });
+    Effect::new(move |_| {
+        let i = index.get();
+        if let Some(select) = picker.get() {
+            select.set_selected_index(i as i32);
+        }
+    });
 
     let fork = move || {
         let summary = actions.with(|a| vm::fork_summary(a))?;
@@ -234,14 +235,13 @@ pub fn Controls() -> impl IntoView {
                     <label for="sandbox-machine">{move || t(Key::ActingOn)}</label>
                     <select
                         id="sandbox-machine"
+                        node_ref=picker
                         on:change=move |ev| {
                             if let Ok(i) = event_target_value(&ev).parse::<usize>() {
                                 ctx.pick_machine(i);
                             }
                         }
-                    >
-                        {options}
-                    </select>
+                    ></select>
                 </div>
             </div>
             <p class="help">{move || t(Key::SandboxHelp)}</p>

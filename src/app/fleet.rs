@@ -41,7 +41,7 @@ pub struct FleetNow {
 impl FleetNow {
     /// Makes the memos and puts them in context.
     pub fn provide(ctx: AppCtx) {
-        let lines = Memo::new(move |_| ctx.with_session(|s| vm::ControllerLines::of(s.timeline.log())));
+        let lines = Memo::new(move |_| ctx.with_session(|s| s.lines.clone()));
         // The width the still view's fleet takes in the page (the same box as the app's): drawn
         // for it from the start, the fleet is not drawn again a frame later, moving what is below.
         let still = document().query_selector("[data-still] .fleet-svg").ok().flatten();

@@ -28,6 +28,7 @@ use leptos::prelude::*;
 use crate::i18n::Key;
 use crate::link::{self, Notice};
 use crate::sim::SimTime;
+use crate::view::session::Session;
 use state::AppCtx;
 
 /// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
@@ -56,6 +57,9 @@ async fn boot() {
         let (link, notices) = link::parse(&read.0, &read.1);
         let mut session = state::new_session(&link);
         compute_to(&mut session, SimTime::ZERO).await;
+        if link.t.is_none() {
+            compute_step(&mut session, link.step.unwrap_or(1)).await;
+        }
         let start = state::start_time(&link, &mut session);
         compute_to(&mut session, start).await;
         mark("nodeline-timeline-built");
@@ -118,27 +122,37 @@ fn mount_part<N: IntoView + 'static>(ctx: AppCtx, parent: &str, part: impl FnOnc
     .forget();
 }
 
-/// Simulated time computed between two looks at the clock.
-const SLICE: std::time::Duration = std::time::Duration::from_millis(250);
 /// Real time the start computes before it lets the browser in (ms; at a 4x slowdown, 20 ms).
 const SLICE_BUDGET_MS: f64 = 5.0;
 
-/// What [`Session::ensure`](crate::view::session::Session::ensure) does for `t`, in slices of
-/// [`SLICE_BUDGET_MS`] with the browser let in between (the same timeline: computing it in
-/// stretches is how playback computes it too).
-async fn compute_to(session: &mut crate::view::session::Session, t: SimTime) {
-    let Some(to) = session.target(t) else { return };
+/// Calls `more` until it says there is no more, letting the browser in whenever
+/// [`SLICE_BUDGET_MS`] have passed: each call computes a piece of at most
+/// [`compute::PIECE`] records, so no task is much longer than the budget.
+async fn in_slices(session: &mut Session, mut more: impl FnMut(&mut Session) -> bool) {
     let mut since = now_ms();
-    while session.timeline.horizon() < to {
-        let next = (session.timeline.horizon() + SLICE).min(to);
-        session.timeline.run_until(next);
+    while more(session) {
         if now_ms() - since > SLICE_BUDGET_MS {
             yield_to_browser().await;
             since = now_ms();
         }
     }
+}
+
+/// What [`Session::ensure`] does for `t`, in slices with the browser let in between (the same
+/// timeline: computing it in pieces is how playback and the background compute it too).
+async fn compute_to(session: &mut Session, t: SimTime) {
+    let Some(to) = session.target(t) else { return };
+    in_slices(session, |s| !s.compute_within(to, compute::PIECE)).await;
     yield_to_browser().await;
     session.refresh();
+}
+
+/// Computes a progressive timeline (a fleet) in slices until step `n` (1-based) is found, so
+/// that [`state::start_time`] finds it computed ([`Session::step_time`] would compute the
+/// stretch to it in one task: the 1,000-node fleet's first step is 170 simulated seconds in).
+async fn compute_step(session: &mut Session, n: usize) {
+    const BY: std::time::Duration = std::time::Duration::from_secs(60);
+    in_slices(session, |s| !s.step_settled(n) && !s.advance_within(BY, compute::PIECE).0).await;
 }
 
 /// The page's clock (`performance.now()`, ms). The `Performance` object is fetched once: the

@@ -137,6 +137,21 @@ pub fn clamp_machine(index: usize, machines: usize) -> usize {
     if index < machines { index } else { 0 }
 }
 
+/// The sandbox's machine picker's options, one per `(name, hostname)`, valued by index: the
+/// name, and the hostname beside it when it differs. Written as one string: a fleet has a
+/// thousand machines, and a view and an effect for each option were tens of milliseconds.
+pub fn machine_options(machines: &[(String, String)], lang: crate::i18n::Lang) -> String {
+    let mut o = String::with_capacity(machines.len() * 48);
+    for (i, (name, host)) in machines.iter().enumerate() {
+        let label = if name == host { name.clone() } else { lang.fill(Key::MachineHostname, &[name, host]) };
+        crate::view::html::cat(
+            &mut o,
+            &["<option value=\"", &i.to_string(), "\">", &crate::view::html::escape(&label), "</option>"],
+        );
+    }
+    o
+}
+
 /// The machine argument of an action: `None` for actions that take no machine and for the first
 /// machine (the notation's default, so links stay short), else the machine's name.
 pub fn machine_arg(kind: ActionKind, machines: &[String], index: usize) -> Option<String> {
@@ -183,6 +198,14 @@ pub fn fork_summary(actions: &[Action]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::sim::{Chapter, Config, SimTime, Timeline};
+
+    #[test]
+    fn machine_options_are_valued_by_index_and_escaped() {
+        let machines = [("node-1".to_string(), "node-1".to_string()), ("m<2>".to_string(), "host-2".to_string())];
+        let o = machine_options(&machines, crate::i18n::Lang::En);
+        let second = crate::i18n::Lang::En.fill(Key::MachineHostname, &["m&lt;2&gt;", "host-2"]);
+        assert_eq!(o, format!("<option value=\"0\">node-1</option><option value=\"1\">{second}</option>"));
+    }
 
     #[test]
     fn every_action_has_one_place_and_a_label() {

@@ -193,16 +193,24 @@ pub struct ControllerLines {
 impl ControllerLines {
     /// The index of `log`'s lines so far.
     pub fn of(log: &Log) -> ControllerLines {
-        let mut c = ControllerLines { scanned: log.lines.len(), ..ControllerLines::default() };
-        for (i, l) in log.lines.iter().enumerate() {
+        let mut c = ControllerLines::default();
+        c.extend(log);
+        c
+    }
+
+    /// Reads the lines `log` gained since the index was last made or extended (a timeline
+    /// computed a stretch at a time; a log cut back by a fork needs an index of its own).
+    pub fn extend(&mut self, log: &Log) {
+        for (i, l) in log.lines.range(self.scanned.min(log.lines.len())..log.lines.len()).enumerate() {
+            let i = self.scanned + i;
             if zone_line(l) {
-                c.zone.push(i);
+                self.zone.push(i);
             }
             if in_pane(l) {
-                c.pane.push(i);
+                self.pane.push(i);
             }
         }
-        c
+        self.scanned = log.lines.len();
     }
 
     /// The lines of `indexed` (an index of this) before `end`, then the unindexed ones that

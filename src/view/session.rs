@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::link;
 use crate::quiz::{self, Derived};
 use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
+use crate::view::fleet::ControllerLines;
 use crate::view::fleet_index::FleetIndex;
 use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
@@ -51,6 +52,9 @@ pub struct Session {
     /// What the fleet view and the Node pickers read every frame, kept up to the timeline's
     /// horizon.
     pub fleet: FleetIndex,
+    /// The fleet's index of kube-controller-manager's lines (its log pane, its zones' states),
+    /// kept up to the timeline's horizon.
+    pub lines: ControllerLines,
     /// The fleet's chart, read a stretch of the log at a time ([`Session::zone_chart`]).
     chart: ChartBuilder,
     /// The timeline's track, read a stretch of the log at a time ([`Session::track`]).
@@ -79,6 +83,7 @@ impl Session {
             quiz_at: None,
             progressive: false,
             fleet: FleetIndex::default(),
+            lines: ControllerLines::default(),
             chart: ChartBuilder::default(),
             track: None,
             steps_at: SimTime::ZERO,
@@ -109,12 +114,18 @@ impl Session {
     /// whole log is derived again once per [`STEPS_EVERY`] of simulated time, when a step is
     /// found, and at the end.
     pub fn advance(&mut self, by: Duration) -> (bool, bool) {
+        self.advance_within(by, usize::MAX)
+    }
+
+    /// [`Session::advance`], stopping sooner once the log has gained `records` records
+    /// ([`Timeline::run_until_within`]): the page's background computation asks for a little at
+    /// a time, so that no task of it is long even where a simulated second of a fleet is busy.
+    pub fn advance_within(&mut self, by: Duration, records: usize) -> (bool, bool) {
         let full = self.full();
         if self.timeline.horizon() >= full {
             return (true, false);
         }
-        self.timeline.run_until((self.timeline.horizon() + by).min(full));
-        self.fleet.extend(self.timeline.log());
+        self.compute_within((self.timeline.horizon() + by).min(full), records);
         // The steps are searched at every call (each search reads only the records added since
         // the last), so a step is known as soon as it is computed; the rest, which reads the
         // whole log, is derived once per stretch of simulated time, when a step is found, and at
@@ -127,6 +138,28 @@ impl Session {
         let before = std::mem::take(&mut self.steps);
         self.refresh();
         (complete, before != self.steps)
+    }
+
+    /// Computes the timeline toward `to`, stopping at an instant once the log has gained
+    /// `records` records ([`Timeline::run_until_within`]; returns whether it reached `to`), and
+    /// reads what it gained into what the fleet's stage reads of the log: its index and, in the
+    /// fleet chapter, its chart. Read a piece at a time, the whole log never has to be read in
+    /// one task (the chart of a thousand nodes' first three minutes is tens of milliseconds).
+    pub fn compute_within(&mut self, to: SimTime, records: usize) -> bool {
+        let reached = self.timeline.run_until_within(to, records);
+        self.extend_indexes();
+        if self.timeline.chapter().is_fleet() {
+            self.extend_chart(&crate::sim::ZONES);
+        }
+        reached
+    }
+
+    /// Reads what the log gained into the fleet's indexes.
+    fn extend_indexes(&mut self) {
+        self.fleet.extend(self.timeline.log());
+        if self.timeline.chapter().is_fleet() {
+            self.lines.extend(self.timeline.log());
+        }
     }
 
     /// Step `n`'s times (1-based), computing further until it is found or the timeline is
@@ -142,6 +175,12 @@ impl Session {
         }
     }
 
+    /// Whether step `n` (1-based) is found, or cannot be any more (the timeline is complete):
+    /// [`Session::step_time`] then computes nothing.
+    pub fn step_settled(&self, n: usize) -> bool {
+        self.steps.get(n.wrapping_sub(1)).is_some_and(Option::is_some) || self.complete()
+    }
+
     /// Whether step `i` (0-based) happens or may still happen (not computed that far yet).
     pub fn step_reachable(&self, i: usize) -> bool {
         self.steps.get(i).is_some_and(Option::is_some) || !self.complete()
@@ -151,7 +190,7 @@ impl Session {
     pub fn ensure(&mut self, t: SimTime) -> bool {
         match self.target(t) {
             Some(to) => {
-                self.timeline.run_until(to);
+                self.compute_within(to, usize::MAX);
                 self.refresh();
                 true
             }
@@ -187,6 +226,7 @@ impl Session {
     pub fn fork(&mut self, action: Action) -> Result<(), ForkError> {
         let result = self.timeline.fork(action);
         self.fleet = FleetIndex::default();
+        self.lines = ControllerLines::default();
         self.chart = ChartBuilder::default();
         self.track = None;
         self.quiz_at = None;
@@ -199,7 +239,7 @@ impl Session {
 
     /// Recomputes what is derived from the timeline (after it grew).
     pub fn refresh(&mut self) {
-        self.fleet.extend(self.timeline.log());
+        self.extend_indexes();
         self.steps_at = self.timeline.horizon();
         self.steps = self.step_search.resolve(self.timeline.scenario(), self.timeline.log());
         let log = self.timeline.log();
@@ -263,11 +303,16 @@ impl Session {
     /// The fleet's chart of `zones` as far as the timeline is computed, reading only what the
     /// log gained since the last call.
     pub fn zone_chart(&mut self, zones: &[&str]) -> ZoneChart {
+        self.extend_chart(zones).clone()
+    }
+
+    /// The chart of `zones` read up to the horizon (read anew if the story's end moved).
+    fn extend_chart(&mut self, zones: &[&str]) -> &ZoneChart {
         let end = self.end();
         if !self.chart.is_for(zones, end) {
             self.chart = ChartBuilder::new(zones, end);
         }
-        self.chart.extend(self.timeline.log(), self.timeline.horizon()).clone()
+        self.chart.extend(self.timeline.log(), self.timeline.horizon())
     }
 
     /// The timeline's track as far as it is computed, reading only what the log gained since the
@@ -352,8 +397,11 @@ mod tests {
         // The questions are derived when asked.
         s.ask(true);
         assert_eq!(s.quiz, whole.quiz);
-        // The fleet's index, extended stretch by stretch, is the one of the whole log.
+        // The fleet's indexes and chart, extended stretch by stretch, are those of the whole log.
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
+        assert_eq!(s.lines, ControllerLines::of(s.timeline.log()));
+        let zones = crate::sim::ZONES;
+        assert_eq!(s.zone_chart(&zones), ZoneChart::build(s.timeline.log(), &zones, s.end(), s.timeline.horizon()));
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
     }
@@ -390,13 +438,14 @@ mod tests {
         s.fork(action).expect("a zone to cut");
         s.ensure(SimTime::from_secs(200));
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
+        assert_eq!(s.lines, ControllerLines::of(s.timeline.log()));
         assert_ne!(s.fleet, before);
         // The significant moments, read again from the cut, are those of the forked log.
         assert_eq!(s.significant, significant_of(&s));
         assert!(s.significant.contains(&SimTime::from_secs(60)), "the action's moment");
     }
 
-    /// The page's start computes a chapter in slices, letting the browser in between
+    /// The page's start computes a chapter in pieces, letting the browser in between
     /// (`app::boot`): up to [`Session::target`], then [`Session::refresh`]. That must be the
     /// timeline [`Session::ensure`] computes in one go.
     #[test]
@@ -407,10 +456,11 @@ mod tests {
             assert!(whole.ensure(SimTime::ZERO));
             let mut sliced = Session::new(Timeline::with_actions(chapter, config, &[]));
             let to = sliced.target(SimTime::ZERO).expect("nothing is computed yet");
-            while sliced.timeline.horizon() < to {
-                let next = (sliced.timeline.horizon() + Duration::from_millis(250)).min(to);
-                sliced.timeline.run_until(next);
+            let mut pieces = 0;
+            while !sliced.compute_within(to, 17) {
+                pieces += 1;
             }
+            assert!(pieces > 3, "{chapter:?}: {pieces} pieces");
             sliced.refresh();
             assert_eq!(sliced.timeline.horizon(), whole.timeline.horizon(), "{chapter:?}");
             assert_eq!(sliced.target(SimTime::ZERO), None, "{chapter:?}: computed far enough");

@@ -5,7 +5,9 @@
 //! for load, frame, scrub and memory figures with ratios to the baseline, and Lighthouse with its
 //! default mobile settings (simulated slow 4G, 4x CPU slowdown) on the first step of every chapter
 //! and on the baseline, both served with gzip, median of 5 runs, with the bytes the page fetched
-//! before it was interactive (gzip and brotli). Results also go to `target/bench/results.json`.
+//! before it was interactive (gzip and brotli); `--page QUERY` (repeated) with `--mobile-only`
+//! runs Lighthouse on those pages alone, `--runs N` times each, with each run's long tasks.
+//! Results also go to `target/bench/results.json`.
 //! Last, the simulation's own figures: the 1,000-node hour built in the page's wasm beside the
 //! native build (`bench_sim.rs`).
 
@@ -16,7 +18,7 @@ use crate::util::{Paths, Result, bail, cmd, run};
 use crate::{build_site, install, size};
 
 /// What `cargo xtask bench` measures.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Options {
     pub(crate) skip_install: bool,
     /// Reuse `dist/` and the baseline and floor already built into `target/bench/`.
@@ -27,6 +29,10 @@ pub(crate) struct Options {
     pub(crate) sim_only: bool,
     /// Only the fleet chapter's figures (`tests/e2e/bench/fleet.mjs`).
     pub(crate) fleet_only: bool,
+    /// With `mobile_only`: Lighthouse on these pages only (queries, `?chapter=…`), nothing else.
+    pub(crate) pages: Vec<String>,
+    /// With `mobile_only`: Lighthouse runs per page (the median is printed; default 5).
+    pub(crate) runs: Option<u32>,
 }
 
 pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
@@ -49,7 +55,8 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
     } else {
         build_site(paths)?;
     }
-    let baseline = page("minimal")?;
+    // Named pages are measured alone: no baseline (the site stands in for it, unused).
+    let baseline = if o.pages.is_empty() { page("minimal")? } else { paths.dist.clone() };
     let floor = if o.mobile_only || o.fleet_only { None } else { Some(page("floor")?) };
     let simwasm = if o.mobile_only || o.fleet_only { None } else { Some(page("simwasm")?) };
 
@@ -60,8 +67,10 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
     if gz > size::BUDGET_GZIP {
         println!("NOT MET: {} bytes over the {}-byte budget", gz - size::BUDGET_GZIP, size::BUDGET_GZIP);
     }
-    println!("\n==> baseline first load");
-    print!("{}", size::report(&size::first_load(&baseline)?));
+    if o.pages.is_empty() {
+        println!("\n==> baseline first load");
+        print!("{}", size::report(&size::first_load(&baseline)?));
+    }
     if let Some(floor) = floor {
         println!("\n==> size floor: the baseline plus the simulation, renderers and catalogues, no views");
         let floor_assets = size::first_load(&floor)?;
@@ -81,6 +90,7 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
     let app = Server::start_offering("127.0.0.1:0", &paths.dist, &[], Some(crate::server::CSP), Accept::GZIP)?;
     let base = Server::start_offering("127.0.0.1:0", &baseline, &[], None, Accept::GZIP)?;
     let json = out.join("results.json");
+    std::fs::create_dir_all(&out).map_err(|e| crate::util::Error(format!("cannot create {}: {e}", out.display())))?;
     println!("\n==> browser figures (headless Chromium and Lighthouse; several minutes)");
     let node = cmd(paths, "node")
         .arg(paths.e2e_dir.join("bench").join("bench.mjs"))
@@ -99,6 +109,8 @@ pub(crate) fn bench(paths: &Paths, o: Options) -> Result<()> {
                 ""
             },
         )
+        .env("NODELINE_BENCH_PAGES", o.pages.join("\n"))
+        .env("NODELINE_BENCH_RUNS", o.runs.map(|n| n.to_string()).unwrap_or_default())
         .current_dir(&paths.e2e_dir)
         .status();
     app.stop();

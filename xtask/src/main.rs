@@ -5,7 +5,7 @@
 //! cargo xtask serve  [--port N] [--skip-install] [--no-build]
 //! cargo xtask test   [--skip-install] [--e2e-only | --engines-only] [--no-build] [--grep PATTERN] [-- PLAYWRIGHT ARGS]
 //! cargo xtask bundle [--skip-install] [--no-build] [--out DIR]
-//! cargo xtask bench  [--skip-install] [--no-build] [--mobile-only | --sim-only | --fleet-only]
+//! cargo xtask bench  [--skip-install] [--no-build] [--mobile-only [--page QUERY]... [--runs N] | --sim-only | --fleet-only]
 //! ```
 //!
 //! Every command first installs what is missing (see `install.rs`), so a fresh machine with
@@ -70,6 +70,9 @@ Commands:
              --sim-only     only the simulation's figures: the 1,000-node hour built in the
                             page's wasm (bench/simwasm, headless Chromium) and natively
              --fleet-only   only the fleet chapter's figures at 150 and 1,000 nodes
+             --page QUERY   with --mobile-only: Lighthouse on this page only (a query such as
+                            `?chapter=zone-outage&nodes=1000`; repeat for several)
+             --runs N       with --mobile-only: Lighthouse runs per page (default 5; the median)
   help     Print this help.
 
 Options for every command:
@@ -102,6 +105,8 @@ struct Options {
     mobile_only: bool,
     sim_only: bool,
     fleet_only: bool,
+    pages: Vec<String>,
+    runs: Option<u32>,
 }
 
 fn parse(command: &str, args: &[String]) -> Result<Options> {
@@ -115,6 +120,16 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
             ("bench", "--mobile-only") => o.mobile_only = true,
             ("bench", "--sim-only") => o.sim_only = true,
             ("bench", "--fleet-only") => o.fleet_only = true,
+            ("bench", "--page") => o.pages.push(value("--page")?),
+            ("bench", "--runs") => {
+                let v = value("--runs")?;
+                o.runs = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or_else(|| util::Error(format!("--runs: not a positive count: {v}")))?,
+                );
+            }
             ("bundle", "--out") => o.out = Some(value("--out")?.into()),
             ("bundle", a) if a.starts_with("--out=") => o.out = Some(a["--out=".len()..].into()),
             ("serve", "--port") => {
@@ -134,6 +149,9 @@ fn parse(command: &str, args: &[String]) -> Result<Options> {
             }
             (_, a) => bail!("unknown option for `{command}`: {a}\n\n{USAGE}"),
         }
+    }
+    if command == "bench" && (!o.pages.is_empty() || o.runs.is_some()) && !o.mobile_only {
+        bail!("`--page` and `--runs` only make sense with `--mobile-only`");
     }
     if command == "test" && o.no_build && !o.e2e_only {
         bail!("`--no-build` only makes sense with `--e2e-only`");
@@ -171,6 +189,8 @@ fn main() -> ExitCode {
                     mobile_only,
                     sim_only,
                     fleet_only,
+                    pages: o.pages,
+                    runs: o.runs,
                 },
             )
         }),
@@ -289,6 +309,20 @@ mod tests {
         assert!(parse("test", &args(&["--no-build"])).is_err());
         assert!(parse("test", &args(&["--bogus"])).is_err());
         assert!(parse("build", &args(&["--out", "x"])).is_err());
+    }
+
+    #[test]
+    fn parses_bench_pages() {
+        let o = parse(
+            "bench",
+            &args(&["--mobile-only", "--page", "?chapter=zone-outage", "--page", "?embed=1", "--runs", "3"]),
+        )
+        .unwrap();
+        assert_eq!(o.pages, args(&["?chapter=zone-outage", "?embed=1"]));
+        assert_eq!(o.runs, Some(3));
+        assert!(parse("bench", &args(&["--page", "?chapter=zone-outage"])).is_err(), "only with --mobile-only");
+        assert!(parse("bench", &args(&["--mobile-only", "--runs", "0"])).is_err());
+        assert!(parse("bench", &args(&["--mobile-only", "--page"])).is_err());
     }
 
     #[test]

@@ -159,14 +159,28 @@ impl Timeline {
 
     /// Computes the timeline up to `t`.
     pub fn run_until(&mut self, t: SimTime) {
+        self.run_until_within(t, usize::MAX);
+    }
+
+    /// Computes the timeline toward `t`, but no further than the first instant at which the log
+    /// has gained at least `records` records (everything before that instant has run, nothing
+    /// at it), so a caller can compute a little at a time: how much is its choice, by the size
+    /// of the log, never a clock. Returns whether it reached `t`. Computed in such pieces, the
+    /// timeline is the one [`Timeline::run_until`] computes at once, checkpoints included:
+    /// stopping at an instant is what making a checkpoint does.
+    pub fn run_until_within(&mut self, t: SimTime, records: usize) -> bool {
+        let stop = self.log.len().saturating_add(records);
         while self.world.now() < t {
+            if self.log.len() >= stop {
+                return false;
+            }
             let last = self.checkpoints.last().expect("a checkpoint at zero");
             let boundary = last.t + CHECKPOINT_EVERY;
             let records = last.records + CHECKPOINT_RECORDS;
             let target = t.min(boundary);
             // Paused every THIN_EVERY records to thin: a checkpoint a fork can do without goes as
             // soon as the horizon has moved far enough, not at the next one made.
-            let reached = self.advance(target, records.min(self.log.len() + THIN_EVERY));
+            let reached = self.advance(target, records.min(self.log.len() + THIN_EVERY).min(stop));
             if reached == boundary || (reached < target && self.log.len() >= records) {
                 self.checkpoints.push(Checkpoint {
                     t: reached,
@@ -178,6 +192,7 @@ impl Timeline {
             }
             self.thin_checkpoints();
         }
+        true
     }
 
     /// Drops the checkpoints a fork can do without: walking back from the newest, a checkpoint

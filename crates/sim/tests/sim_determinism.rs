@@ -190,3 +190,34 @@ fn steps_searched_a_stretch_at_a_time_are_the_steps_of_the_whole_log() {
     }
     assert!(changed_by_a_fork >= 2, "the forks changed the steps of {changed_by_a_fork} chapters");
 }
+
+/// The page computes a fleet a little at a time, stopping once the log has gained a number of
+/// records (`Timeline::run_until_within`): in such pieces the timeline is the one computed at
+/// once, to the byte, with the same checkpoints, so a fork from either gives the same story.
+#[test]
+fn a_timeline_computed_a_few_records_at_a_time_is_the_timeline_computed_at_once() {
+    let config = Config { nodes: 120, ..Config::default() };
+    let end = SimTime::ZERO + Chapter::ZoneOutage.scenario_for(config.nodes).duration;
+    let mut whole = Timeline::new(Chapter::ZoneOutage, config.clone());
+    whole.run_until(end);
+    let mut sliced = Timeline::new(Chapter::ZoneOutage, config);
+    let mut pieces = 0;
+    while !sliced.run_until_within(end, 499) {
+        pieces += 1;
+        assert!(sliced.horizon() < end);
+    }
+    assert!(pieces > 50, "{pieces} pieces");
+    assert_eq!(sliced.horizon(), whole.horizon());
+    assert_eq!(sliced.checkpoints(), whole.checkpoints());
+    assert!(whole.checkpoints() > 1, "a checkpoint past the first");
+    if let Some(d) = rendering_difference(&canonical(whole.log()), &canonical(sliced.log())) {
+        panic!("computed at once (left) and a few records at a time (right) differ: {d}");
+    }
+    // A piece stops at an instant once the log has gained as many records, not before.
+    let mut t = Timeline::new(Chapter::ZoneOutage, Config { nodes: 120, ..Config::default() });
+    assert!(!t.run_until_within(end, 500));
+    assert!(t.log().len() >= 500 && t.horizon() > SimTime::ZERO);
+    // Forked from either, the same story.
+    let cut = Action::on(ActionKind::CutZone, "eu-west-1a", SimTime::from_secs(200));
+    fork_and_compare(&mut sliced, cut.clone(), std::slice::from_ref(&cut));
+}

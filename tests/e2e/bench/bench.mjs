@@ -5,6 +5,8 @@
 // the deterministic one (bytes before interactive); these are measurements.
 // NODELINE_BENCH_ONLY=mobile runs only the phone figures (Lighthouse, bytes before interactive);
 // NODELINE_BENCH_ONLY=fleet only the fleet chapter's (fleet.mjs).
+// NODELINE_BENCH_PAGES (queries, one a line) with mobile: Lighthouse on those pages alone, each
+// run's long tasks printed; NODELINE_BENCH_RUNS: Lighthouse runs per page (default 5).
 import { chromium } from '@playwright/test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -164,7 +166,9 @@ const PAGES = {
   'embed': '?embed=1&chapter=node-failure&step=3',
   'zone 1000': '?chapter=zone-outage&nodes=1000',
 };
-const LIGHTHOUSE_RUNS = 5;
+const LIGHTHOUSE_RUNS = Number(process.env.NODELINE_BENCH_RUNS) || 5;
+/** Pages named on the command line (`cargo xtask bench --mobile-only --page QUERY`): measured alone. */
+const ONLY_PAGES = (process.env.NODELINE_BENCH_PAGES ?? '').split('\n').filter((q) => q !== '');
 
 /**
  * Lighthouse 12.8 with its default settings (mobile: a Moto G Power sized screen, simulated slow
@@ -194,6 +198,8 @@ async function lighthouseMobile(url, runs = LIGHTHOUSE_RUNS) {
         totalBytes: a('total-byte-weight'),
         lcpElement: lcpItems[0]?.node?.selector ?? null,
         version: lhr.lighthouseVersion,
+        // The main thread's long tasks as Lighthouse simulates them (start, duration, ms).
+        longTasks: (lhr.audits['long-tasks']?.details?.items ?? []).map((t) => [Math.round(t.startTime), Math.round(t.duration)]),
       });
     } finally {
       await chrome.kill();
@@ -211,6 +217,8 @@ async function lighthouseMobile(url, runs = LIGHTHOUSE_RUNS) {
     cls: round(med('cls'), 3),
     totalBytes: med('totalBytes'),
     scores: samples.map((x) => x.score),
+    tbts: samples.map((x) => Math.round(x.tbtMs)),
+    longTasks: samples.map((x) => x.longTasks),
     lcpElement: samples[0].lcpElement,
     lighthouse: samples[0].version,
   };
@@ -365,6 +373,19 @@ if (fleetOnly) {
 
 // ---- phones: Lighthouse mobile on each chapter's first step and on the baseline, and bytes
 results.mobile = { chapters: {} };
+if (ONLY_PAGES.length > 0) {
+  for (const query of ONLY_PAGES) results.mobile.chapters[query] = await lighthouseMobile(`${appUrl}${query}`);
+  await browser.close();
+  writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');
+  console.log(`Lighthouse, mobile defaults (slow 4G, 4x CPU), served with gzip, median of ${LIGHTHOUSE_RUNS}:`);
+  for (const query of ONLY_PAGES) {
+    const r = results.mobile.chapters[query];
+    console.log(lh(query, r));
+    console.log(`    TBT of each run: ${r.tbts.join(', ')} ms`);
+    r.longTasks.forEach((tasks, i) => console.log(`    run ${i + 1} long tasks [start, ms]: ${tasks.map((t) => `[${t[0]}, ${t[1]}]`).join(' ')}`));
+  }
+  process.exit(0);
+}
 for (const chapter of CHAPTERS) {
   results.mobile.chapters[chapter] = await lighthouseMobile(`${appUrl}?chapter=${chapter}&step=1`);
   console.log(`lighthouse ${chapter}: ${JSON.stringify(results.mobile.chapters[chapter])}`);
@@ -388,7 +409,9 @@ results.machine = { browser: browser.version(), node: process.version, platform:
 await browser.close();
 
 writeFileSync(outJson, JSON.stringify(results, null, 2) + '\n');
-const kb = (b) => `${round(b / 1000, 1)} KB`;
+function kb(b) {
+  return `${round(b / 1000, 1)} KB`;
+}
 const lines = [`browser ${results.machine.browser}`];
 if (!mobileOnly) {
   lines.push(
@@ -401,8 +424,9 @@ if (!mobileOnly) {
     `memory: JS heap ${kb(results.app.memory.afterSim10m.jsHeapBytes)} -> ${kb(results.app.memory.afterSim1h.jsHeapBytes)}, wasm ${kb(results.app.memory.afterSim10m.wasmBytes)} -> ${kb(results.app.memory.afterSim1h.wasmBytes)} from simulated 10 min to 1 h (growth ${kb(results.app.memory.growthFrom10mTo1hBytes.jsHeap)} JS, ${kb(results.app.memory.growthFrom10mTo1hBytes.wasm)} wasm)`,
   );
 }
-const lh = (name, r) =>
-  `  ${name.padEnd(16)} score ${String(r.score).padStart(3)} (${r.scores.join(', ')})  FCP ${r.fcpMs} ms  LCP ${r.lcpMs} ms  TBT ${r.tbtMs} ms  interactive ${r.interactiveMs} ms  SI ${r.speedIndexMs} ms  CLS ${r.cls}  ${kb(r.totalBytes)}  (LCP element: ${r.lcpElement})`;
+function lh(name, r) {
+  return `  ${name.padEnd(16)} score ${String(r.score).padStart(3)} (${r.scores.join(', ')})  FCP ${r.fcpMs} ms  LCP ${r.lcpMs} ms  TBT ${r.tbtMs} ms  interactive ${r.interactiveMs} ms  SI ${r.speedIndexMs} ms  CLS ${r.cls}  ${kb(r.totalBytes)}  (LCP element: ${r.lcpElement})`;
+}
 const bytes = (name, b) =>
   `  ${name.padEnd(16)} before interactive: ${b.beforeInteractive.files} files, gzip ${kb(b.beforeInteractive.gzip)}, brotli ${kb(b.beforeInteractive.brotli)}, as served ${kb(b.beforeInteractive.served)}; everything loaded: ${b.everything.files} files, gzip ${kb(b.everything.gzip)}, brotli ${kb(b.everything.brotli)}`;
 lines.push(
