@@ -602,7 +602,9 @@ keys! {
     AnnounceNodeStatus,
     AnnouncePodEvicted,
     // embed and shipping
-    PosterIntro,
+    NoScriptIntro,
+    StaticPageIntro,
+    StillLoading,
     // kubectl panel
     TabYaml,
     TabKubectl,
