@@ -35,7 +35,8 @@ if (params.theme === "light" || params.theme === "dark") root.setAttribute("data
 if (embed) root.setAttribute("data-embed", "");
 root.setAttribute("lang", state.lang);
 var other = state.chapter !== first || state.lang !== LANGS[0] || state.step !== 1;
-var loading = !plain;
+// Without WebAssembly the app never comes: the still view is the page, and moves as told.
+var loading = !plain && typeof WebAssembly === "object";
 var status = null;
 if (other && !files) {
   // The single file carries only the first step: the line alone until the app starts.

@@ -79,3 +79,19 @@ test('static build: a link only the app can show stands as its step, dimmed, wit
   await expect(page.getByRole('link', { name: /^Play from step \d+:/ })).toHaveCount(6);
   app.expectNoErrors();
 });
+
+test('static build: without WebAssembly such a link leaves its step as the page, with no loading line', async ({ page }) => {
+  // A browser that cannot run the app: the still view is all it will get, so it is not held back.
+  await page.addInitScript(() => {
+    delete (window as unknown as { WebAssembly?: unknown }).WebAssembly;
+  });
+  await page.goto('./?chapter=node-failure&step=3&t=2m', { waitUntil: 'commit' });
+  const still = page.locator('main[data-still]');
+  await expect(still.locator('section.narration .step-of')).toHaveText('Step 3 of 6');
+  await expect(page.locator('html')).toHaveAttribute('data-still-ready', '');
+  await expect(still).not.toHaveAttribute('inert', '');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the simulation for this link…' })).toHaveCount(0);
+  // And it moves between steps as it does for any link.
+  await page.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: /^Play from step 4:/ }).click();
+  await expect(still.locator('section.narration .step-of')).toHaveText('Step 4 of 6');
+});
