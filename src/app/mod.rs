@@ -35,8 +35,8 @@ use state::AppCtx;
 /// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
 /// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link
 /// points, the rest by [`compute`] once every part is mounted); the header, narration and stage
-/// are mounted and the poster (the story as static text, see [`crate::view::poster`]) taken out
-/// of the page in the same task, so nothing is shown or announced twice; then each further part
+/// are mounted in the same task as the still view ([`crate::view::still`]) gives its place over,
+/// so nothing is shown or announced twice; then each further part
 /// of the page is added below what is shown, after the browser has painted the last (its style
 /// and layout in a frame of their own); a linked step starts playing once the controls are
 /// there. Should the start fail, the story stays readable.
@@ -78,9 +78,6 @@ async fn boot() {
     // The still view (`crate::view::still`) gives its place to the page in the same task: its
     // script sees the page's `<main>` arrive, keeps its timeline bar in place until the page's
     // own is mounted below, and gives the focus to the same control.
-    if let Some(poster) = document().get_element_by_id(crate::view::poster::POSTER_ID) {
-        poster.remove();
-    }
     mark("nodeline-first-part");
     // Each part below what is shown: the timeline and controls under the stage, the inspector
     // under the narration (on a phone, both under the stage: style/layout.css).

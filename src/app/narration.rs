@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::state::AppCtx;
 use crate::i18n::Key;
 use crate::view::account;
-use crate::view::poster::{Words, paragraphs};
+use crate::view::pages::{Words, paragraphs};
 
 /// Whether a click is a plain left click (not one that opens a new tab or window).
 fn plain_click(ev: &leptos::ev::MouseEvent) -> bool {
@@ -114,7 +114,7 @@ pub fn Narration() -> impl IntoView {
         }
         text().steps.get(step.get() - 1).map(|s| s.title).unwrap_or_default()
     };
-    // The step's paragraphs, written as markup (`poster::paragraphs`) and made anew each step
+    // The step's paragraphs, written as markup (`pages::paragraphs`) and made anew each step
     // (text nodes kept from one step to the next would count as shifted when their words move);
     // a term highlights what it names while hovered or focused (one listener each for the block).
     let body = move || {
@@ -205,7 +205,7 @@ pub fn Narration() -> impl IntoView {
             </p>
             // The room of the chapter's longest title and longest text: every step's title and
             // text laid out, unseen, in the same grid cells as the current one's, so moving
-            // between steps (and the app replacing the poster) moves nothing.
+            // between steps (and the app replacing the still view) moves nothing.
             <div class="narration-room">
                 <h2 id="narration-title">{title}</h2>
                 {title_sizers}

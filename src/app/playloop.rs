@@ -12,7 +12,7 @@ use super::now_ms;
 use super::state::AppCtx;
 
 /// Starts the loop whenever playback starts, once the page is `shown` (a page being built behind
-/// its poster does not play yet: the story starts where the link points when the reader sees it).
+/// its still view does not play yet: the story starts where the link points when the reader sees it).
 pub(super) fn run(ctx: AppCtx, shown: Signal<bool>) {
     let running = StoredValue::new(false);
     Effect::new(move |_| {

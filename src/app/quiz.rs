@@ -46,10 +46,14 @@ thread_local! {
 type Listener = Closure<dyn FnMut(web_sys::Event)>;
 
 /// Listens for clicks on the stage's machines (by delegation, on the stage) and gives `pick` the
-/// clicked machine's node name.
+/// clicked machine's node name. The page's own stage: a question can open as the page mounts,
+/// while the still view (`[data-still]`, its stage first in the document) is still giving its
+/// place over.
 fn listen_on_stage(pick: impl Fn(String) + 'static) {
     stop_listening_on_stage();
-    let Some(stage) = document().query_selector("section.stage").ok().flatten() else { return };
+    let Some(stage) = document().query_selector("main:not([data-still]) section.stage").ok().flatten() else {
+        return;
+    };
     let handler = Listener::new(move |ev: web_sys::Event| {
         let machine = ev
             .target()

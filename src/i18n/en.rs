@@ -412,9 +412,13 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AnnounceNodeStatus => "{0} is now {1}.",
         Key::AnnouncePodEvicted => "Pod {0} was evicted by the taint eviction controller.",
         // embed and shipping
-        Key::PosterIntro => {
-            "This page is an interactive simulation: it needs JavaScript and WebAssembly. Until it runs, here is the whole story as text, with a link to play each step."
+        Key::NoScriptIntro => {
+            "nodeline is an interactive simulation: it plays with JavaScript and WebAssembly. Without them, read the story step by step, each step with its stage at that moment:"
         }
+        Key::StaticPageIntro => {
+            "This is nodeline's story as pages, one a step, for reading without JavaScript. To play it, the page needs JavaScript and WebAssembly: “Play from this step” opens it there."
+        }
+        Key::StillLoading => "Loading the simulation for this link…",
         // kubectl panel
         Key::TabYaml => "YAML",
         Key::TabKubectl => "kubectl",

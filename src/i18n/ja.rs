@@ -425,9 +425,13 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::AnnounceNodeStatus => "{0} が {1} になりました。",
         Key::AnnouncePodEvicted => "taint eviction controller が Pod {0} を退避させました。",
-        Key::PosterIntro => {
-            "このページは対話型のシミュレーションで、JavaScript と WebAssembly が必要です。動き出すまでの間、筋書き全体を文章で載せています。各ステップのリンクからそのステップを再生できます。"
+        Key::NoScriptIntro => {
+            "nodeline は対話型のシミュレーションで、JavaScript と WebAssembly で動きます。それらがなくても、筋書きをステップごとに、その時点のステージとともに読めます。"
         }
+        Key::StaticPageIntro => {
+            "これは JavaScript なしで読むための、ステップごとのページに分けた nodeline の筋書きです。再生には JavaScript と WebAssembly が必要です。「このステップから再生」でその場面から開きます。"
+        }
+        Key::StillLoading => "このリンクのシミュレーションを読み込んでいます…",
         // kubectl panel
         Key::TabYaml => "YAML",
         Key::TabKubectl => "kubectl",

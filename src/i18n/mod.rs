@@ -609,7 +609,9 @@ keys! {
     AnnounceNodeStatus,
     AnnouncePodEvicted,
     // embed and shipping
-    PosterIntro,
+    NoScriptIntro,
+    StaticPageIntro,
+    StillLoading,
     // kubectl panel
     TabYaml,
     TabKubectl,

@@ -21,7 +21,7 @@ use crate::sim::{Action, ActionKind, Actor, Chapter, KubeletState, SimTime, Snap
 use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
 use crate::view::notice::refusal_text;
-use crate::view::poster::{Words, paragraphs};
+use crate::view::pages::{Words, paragraphs};
 
 /// The most lines of what happened an account shows (the earliest are counted, not shown).
 pub const MAX_LINES: usize = 12;
@@ -61,7 +61,7 @@ impl Account {
     /// its moment) and what comes next, as HTML (`` `code` `` as `<code>`).
     pub fn markup(&self, lang: Lang) -> String {
         let mut o = String::with_capacity(2048);
-        let para = |o: &mut String, text: &str| paragraphs(o, &[text], Words::Poster);
+        let para = |o: &mut String, text: &str| paragraphs(o, &[text], Words::Plain);
         o.push_str("<p class=\"account-headline\">");
         para(&mut o, &self.headline);
         cat(&mut o, &["</p><h3 class=\"account-head\">", lang.text(Key::AccountHappened), "</h3>"]);

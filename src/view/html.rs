@@ -1,5 +1,5 @@
 //! Writing markup as strings: the one escaper for text in HTML and SVG, and the one way to join
-//! the parts of a string ([`cat`]). The page's markup (stage, inspector, poster) is written as
+//! the parts of a string ([`cat`]). The page's markup (stage, inspector, still view) is written as
 //! strings: string writers cost a fraction of the code size of typed view trees, and the markup
 //! can be checked natively.
 

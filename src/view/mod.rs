@@ -9,7 +9,7 @@ pub mod fleet_index;
 pub mod html;
 pub mod inspector;
 pub mod notice;
-pub mod poster;
+pub mod pages;
 pub mod quiz;
 pub mod session;
 pub mod stage;

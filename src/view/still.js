@@ -1,4 +1,5 @@
-// The still view's script (src/view/still.rs writes STEPS, ALIASES, LANGS and DIR before it).
+// The still view's script (src/view/still.rs writes STEPS, ALIASES, LANGS, LOADING and DIR
+// before it).
 // It reads the link as crate::link::parse does (the query, then the fragment), shows the step it
 // names from the pre-rendered steps, lets the reader move between steps, chapters and languages
 // before the app arrives (the address kept up to date), and hands the place over to the app.
@@ -12,7 +13,8 @@ search.forEach(function (v, k) { if (!(k in params)) params[k] = v; });
 var seen = {};
 hash.forEach(function (v, k) { if (!seen[k]) { params[k] = v; seen[k] = 1; } });
 // A link that asks for more than a step of the story as told (actions, a time, another size or
-// release, question mode...) is shown by the app alone; meanwhile the poster stands.
+// release, question mode...) is the app's alone. Meanwhile the chapter's step (the one it names,
+// else the first) stands dimmed and inert, with a line that says the app is on its way.
 var PLAIN = ["chapter", "scheme", "step", "lang", "theme", "embed", "autoplay", "speed", "origin"];
 var plain = Object.keys(params).every(function (k) { return PLAIN.indexOf(k) >= 0; });
 var first = Object.keys(STEPS)[0];
@@ -33,15 +35,21 @@ if (params.theme === "light" || params.theme === "dark") root.setAttribute("data
 if (embed) root.setAttribute("data-embed", "");
 root.setAttribute("lang", state.lang);
 var other = state.chapter !== first || state.lang !== LANGS[0] || state.step !== 1;
-if (!plain || (other && !files)) {
+// Without WebAssembly the app never comes: the still view is the page, and moves as told.
+var loading = !plain && typeof WebAssembly === "object";
+var status = null;
+if (other && !files) {
+  // The single file carries only the first step: the line alone until the app starts.
+  loading = true;
   root.setAttribute("data-still-off", "");
   // Not shown, so not in the page either (the page's labels and landmarks are the app's).
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-still]").forEach(function (e) { e.remove(); });
   });
-  return;
+} else {
+  root.setAttribute("data-still-on", "");
 }
-root.setAttribute("data-still-on", "");
+if (loading) root.setAttribute("data-still-loading", "");
 
 // The pre-rendered chapters: the one in the page, and those the chapter files bring.
 var views = {};
@@ -133,6 +141,12 @@ var lay = function () {
   var main = document.querySelector("main[data-still]");
   if (!main) return;
   main.id = "story";
+  if (loading) {
+    // Not the story the link asks for: seen, not used.
+    main.setAttribute("inert", "");
+    var top = document.querySelector("header[data-still]");
+    if (top) top.setAttribute("inert", "");
+  }
   if (embed) {
     main.classList.add("embed");
     var header = document.querySelector("header[data-still]");
@@ -288,7 +302,9 @@ var arrive = function (appMain) {
   }
   if (main) main.remove();
   if (header) header.remove();
+  if (status) status.remove();
   root.removeAttribute("data-still-on");
+  root.removeAttribute("data-still-loading");
   if (focus && focus.path) {
     var target = at(document.querySelector(focus.top === "MAIN" ? "main#story" : "header.site-header"), focus.path);
     if (target && target.focus) target.focus();
@@ -307,6 +323,19 @@ var watch = new MutationObserver(function (records) {
 
 var start = function () {
   ready = true;
+  // The offline single file runs the app as it loads: its page may be there already.
+  var mounted = document.querySelector("main:not([data-still])");
+  if (mounted) {
+    arrive(mounted);
+    return;
+  }
+  if (loading) {
+    status = document.createElement("p");
+    status.className = "still-status";
+    status.setAttribute("role", "status");
+    status.textContent = LOADING[state.lang];
+    document.body.insertBefore(status, document.body.firstChild);
+  }
   done();
   watch.observe(document.body, { childList: true });
 };

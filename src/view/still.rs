@@ -12,19 +12,23 @@
 //! `data-x` (a fraction of the track) for the still script to set; and which drawing of the stage
 //! fits its width, decided by the script as the app decides it ([`Layout::for_width`]), by media
 //! queries without JavaScript (`style/still.css`).
+//!
+//! The same writers make the static pages readers without JavaScript get
+//! ([`crate::view::pages`]): each step's header, stage and narration with links between the pages
+//! ([`Links::Static`]) instead of the app's.
 
 use crate::i18n::{Key, Lang};
 use crate::link::{self, Link};
 use crate::playback::{DEFAULT_SPEED, SPEEDS};
 use crate::sim::{Chapter, Profile, SimTime};
 use crate::view::html::{cat, escape};
-use crate::view::poster::{Words, paragraphs, step_href};
+use crate::view::pages::{self, Words, paragraphs, step_href};
 use crate::view::session::Session;
 use crate::view::stage::{Layout, Scene, Timing, caption, leases_markup, scene_markup};
 use crate::view::track::{self, EventClass, RequestClass, Track, VIEW_WIDTH};
 use crate::view::{fleet, zonechart};
 
-/// The mark in `index.html` the build puts the first step's still view in (before the poster).
+/// The mark in `index.html` the build puts the first step's still view in.
 pub const MARK: &str = "<!-- nodeline:still -->";
 /// The attribute every element of the still view carries (the app and the script find them by it).
 pub const ATTR: &str = "data-still";
@@ -54,8 +58,32 @@ pub const LEGEND_REQUESTS: [(RequestClass, Key); 8] = [
 pub const LEGEND_EVENTS: [(EventClass, Key); 2] =
     [(EventClass::Normal, Key::TrackLegendNormal), (EventClass::Warning, Key::TrackLegendWarning)];
 
-/// The header, as `chrome::Header` writes it for `chapter` in `lang`.
-pub fn header(lang: Lang, chapter: Chapter) -> String {
+/// Where the still view's links go.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Links {
+    /// The app's (`?chapter=…`): the still view in `index.html` and its step files, whose script
+    /// takes the clicks while the app loads.
+    App,
+    /// The static pages' ([`pages::page_href`]), for readers without JavaScript: a chapter, a
+    /// language or a step is another page in the same folder; "Play from this step" opens the app.
+    /// Controls that need a script (the timeline bar, question mode, "Read this step") are left
+    /// out, the step's text is shown open.
+    Static,
+}
+
+impl Links {
+    /// The link to step `n` of `chapter` in `lang` (the app's plays it; a static page shows it).
+    fn step(self, lang: Lang, chapter: Chapter, n: usize) -> String {
+        match self {
+            Links::App => step_href(lang, chapter, n),
+            Links::Static => pages::page_href(chapter, lang, n),
+        }
+    }
+}
+
+/// The header, as `chrome::Header` writes it for `chapter` in `lang` (at step `n`: a static
+/// page's language switch keeps it).
+pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links) -> String {
     let t = |k| escape(lang.text(k));
     let mut o = String::with_capacity(4096);
     cat(
@@ -71,7 +99,10 @@ pub fn header(lang: Lang, chapter: Chapter) -> String {
         ],
     );
     for c in Chapter::ALL {
-        let href = format!("?chapter={}&lang={}", c.id(), lang.code());
+        let href = match links {
+            Links::App => format!("?chapter={}&lang={}", c.id(), lang.code()),
+            Links::Static => pages::page_href(c, lang, 1),
+        };
         let current = if c == chapter { " aria-current=\"page\" class=\"current\"" } else { "" };
         cat(
             &mut o,
@@ -90,18 +121,23 @@ pub fn header(lang: Lang, chapter: Chapter) -> String {
             ],
         );
     }
-    cat(
-        &mut o,
-        &[
-            "</ol></nav><div class=\"header-tools\"><button type=\"button\" class=\"secondary quiz-switch\" aria-pressed=\"false\">",
-            &t(Key::QuizSwitch),
-            "</button><nav class=\"lang-switch\" aria-label=\"",
-            &t(Key::Language),
-            "\"><ul>",
-        ],
-    );
+    o.push_str("</ol></nav><div class=\"header-tools\">");
+    if links == Links::App {
+        cat(
+            &mut o,
+            &[
+                "<button type=\"button\" class=\"secondary quiz-switch\" aria-pressed=\"false\">",
+                &t(Key::QuizSwitch),
+                "</button>",
+            ],
+        );
+    }
+    cat(&mut o, &["<nav class=\"lang-switch\" aria-label=\"", &t(Key::Language), "\"><ul>"]);
     for l in Lang::ALL {
-        let href = format!("?{}", link::to_query(&Link { chapter, lang: Some(l), ..Link::default() }));
+        let href = match links {
+            Links::App => format!("?{}", link::to_query(&Link { chapter, lang: Some(l), ..Link::default() })),
+            Links::Static => pages::page_href(chapter, l, n),
+        };
         let current = if l == lang { " aria-current=\"true\" class=\"current\"" } else { "" };
         cat(
             &mut o,
@@ -474,43 +510,61 @@ fn timeline(o: &mut String, tr: &Track, chapter: Chapter, n: usize, at: SimTime,
     );
 }
 
-/// The narration panel at step `n`, as `app::narration` writes it (the story as told).
-fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
+/// The narration panel at step `n`, as `app::narration` writes it (the story as told). A static
+/// page's is open, without the toggle and the unseen copies that size the app's.
+fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang, links: Links) {
     let text = lang.chapter(chapter);
     let step = &text.steps[n - 1];
+    let app = links == Links::App;
     cat(
         o,
         &[
-            "<section class=\"narration panel\" aria-labelledby=\"narration-title\"><p class=\"step-of\">",
+            if app {
+                "<section class=\"narration panel\" aria-labelledby=\"narration-title\"><p class=\"step-of\">"
+            } else {
+                "<section class=\"narration panel open\" aria-labelledby=\"narration-title\"><p class=\"step-of\">"
+            },
             &escape(&lang.fill(Key::StepOf, &[&n.to_string(), &text.steps.len().to_string()])),
             "</p><div class=\"narration-room\"><h2 id=\"narration-title\">",
             &escape(step.title),
             "</h2>",
         ],
     );
-    for s in text.steps {
+    let sizers = if app { text.steps } else { &[] };
+    for s in sizers {
         cat(o, &["<p class=\"narration-sizer sizer-title\">", &escape(s.title), "</p>"]);
     }
-    cat(
-        o,
-        &[
-            "</div><button type=\"button\" class=\"secondary narration-toggle\" aria-expanded=\"false\" aria-controls=\"narration-more\">",
-            &escape(lang.text(Key::ReadStep)),
-            "</button><div id=\"narration-more\" class=\"narration-more\"><div class=\"narration-room\"><div class=\"step-body narration-body\">",
-        ],
-    );
-    paragraphs(o, step.body, Words::Narration);
     o.push_str("</div>");
-    for s in text.steps {
+    if app {
+        cat(
+            o,
+            &[
+                "<button type=\"button\" class=\"secondary narration-toggle\" aria-expanded=\"false\" aria-controls=\"narration-more\">",
+                &escape(lang.text(Key::ReadStep)),
+                "</button>",
+            ],
+        );
+    }
+    o.push_str(
+        "<div id=\"narration-more\" class=\"narration-more\"><div class=\"narration-room\"><div class=\"step-body narration-body\">",
+    );
+    // A static page's terms point at nothing a script could highlight: its words are text.
+    paragraphs(o, step.body, if app { Words::Narration } else { Words::Plain });
+    o.push_str("</div>");
+    for s in sizers {
         o.push_str("<div class=\"narration-sizer step-body\">");
         paragraphs(o, s.body, Words::Unseen);
         o.push_str("</div>");
     }
+    let play = match links {
+        Links::App => step_href(lang, chapter, n),
+        Links::Static => pages::app_href(lang, chapter, n),
+    };
     cat(
         o,
         &[
             "</div><p class=\"play-from\"><a href=\"",
-            &escape(&step_href(lang, chapter, n)),
+            &escape(&play),
             "\" data-play=\"",
             &n.to_string(),
             "\"><span aria-hidden=\"true\" class=\"play-glyph\">▶</span>",
@@ -527,16 +581,24 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
     for (i, s) in text.steps.iter().enumerate() {
         let m = i + 1;
         let (class, current) = if m == n { (" class=\"current\"", " aria-current=\"step\"") } else { ("", "") };
+        // The app's step list plays from the step; a static page's opens its page, named by its title.
+        let label = match links {
+            Links::App => [
+                "\" aria-label=\"",
+                &escape(&format!("{} {}", lang.fill(Key::PlayFromStep, &[&m.to_string()]), s.title)),
+                "\"",
+            ]
+            .concat(),
+            Links::Static => "\"".to_owned(),
+        };
         cat(
             o,
             &[
                 "<li",
                 class,
                 "><a href=\"",
-                &escape(&step_href(lang, chapter, m)),
-                "\" aria-label=\"",
-                &escape(&format!("{} {}", lang.fill(Key::PlayFromStep, &[&m.to_string()]), s.title)),
-                "\"",
+                &escape(&links.step(lang, chapter, m)),
+                &label,
                 current,
                 " data-step=\"",
                 &m.to_string(),
@@ -551,8 +613,9 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
 
 /// The still view of step `n` (1-based) of the session's chapter in `lang`: `<main>` with the
 /// stage at the step's moment, the timeline bar and the narration. The session is computed
-/// through (its track is read whole).
-pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang) -> String {
+/// through (its track is read whole). A static page's has, in place of the timeline bar, links
+/// to the previous and the next step ([`pages::pager`]).
+pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang, links: Links) -> String {
     // The page runs the chapters only.
     let chapter = session.timeline.chapter().unwrap_or_default();
     let at = session.step_time(n).map_or(SimTime::ZERO, |s| s.moment);
@@ -566,7 +629,10 @@ pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang) -> 
             lang.code(),
             "\" data-step=\"",
             &n.to_string(),
-            "\" tabindex=\"-1\" aria-busy=\"true\"><div class=\"col-main\">",
+            match links {
+                Links::App => "\" tabindex=\"-1\" aria-busy=\"true\"><div class=\"col-main\">",
+                Links::Static => "\" id=\"story\"><div class=\"col-main\">",
+            },
         ],
     );
     if chapter.is_fleet() {
@@ -574,9 +640,12 @@ pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang) -> 
     } else {
         stage(&mut o, session, at, lang);
     }
-    timeline(&mut o, track, chapter, n, at, lang);
+    match links {
+        Links::App => timeline(&mut o, track, chapter, n, at, lang),
+        Links::Static => pages::pager(&mut o, chapter, n, lang),
+    }
     o.push_str("</div><div class=\"col-side\">");
-    narration(&mut o, chapter, n, lang);
+    narration(&mut o, chapter, n, lang, links);
     o.push_str("</div></main>");
     o
 }
@@ -590,18 +659,39 @@ pub fn session(chapter: Chapter) -> Session {
     session
 }
 
-/// Every step's still view of `chapter` in each language: `(lang, header, steps)`.
-pub fn chapter_views(chapter: Chapter) -> Vec<(Lang, String, Vec<String>)> {
+/// A step of a chapter as the build writes it: its still view, and its static page's header and
+/// view.
+pub struct StepViews {
+    pub lang: Lang,
+    pub n: usize,
+    /// The still view's header (the same for every step of the chapter) and `<main>`.
+    pub header: String,
+    pub view: String,
+    /// The static page's.
+    pub page_header: String,
+    pub page_view: String,
+}
+
+/// Every step of `chapter` in each language, in [`Lang::ALL`] order, then step by step.
+pub fn chapter_views(chapter: Chapter) -> Vec<StepViews> {
     let mut session = session(chapter);
     let track = Track::of(&session);
     let count = chapter.scenario().steps.len();
-    Lang::ALL
-        .into_iter()
-        .map(|lang| {
-            let steps = (1..=count).map(|n| step_view(&mut session, &track, n, lang)).collect();
-            (lang, header(lang, chapter), steps)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(count * Lang::ALL.len());
+    for lang in Lang::ALL {
+        let header = header(lang, chapter, 1, Links::App);
+        for n in 1..=count {
+            out.push(StepViews {
+                lang,
+                n,
+                header: header.clone(),
+                view: step_view(&mut session, &track, n, lang, Links::App),
+                page_header: self::header(lang, chapter, n, Links::Static),
+                page_view: step_view(&mut session, &track, n, lang, Links::Static),
+            });
+        }
+    }
+    out
 }
 
 /// A JavaScript string literal of `s` (a JSON string is one).
@@ -628,7 +718,8 @@ pub fn step_file(chapter: Chapter, lang: Lang, n: usize, header: &str, view: &st
     )
 }
 
-/// The still script: what it knows of the chapters and languages, then `still.js`.
+/// The still script: what it knows of the chapters and languages (and, in each language, what it
+/// says while the app loads a link it cannot show as told), then `still.js`.
 pub fn script() -> String {
     let chapters: Vec<String> =
         Chapter::ALL.iter().map(|c| format!("{}:{}", js_string(c.id()), c.scenario().steps.len())).collect();
@@ -638,11 +729,14 @@ pub fn script() -> String {
         .filter_map(|a| Chapter::from_id(a).map(|c| format!("{}:{}", js_string(a), js_string(c.id()))))
         .collect();
     let langs: Vec<String> = Lang::ALL.iter().map(|l| js_string(l.code())).collect();
+    let loading: Vec<String> =
+        Lang::ALL.iter().map(|l| format!("{}:{}", js_string(l.code()), js_string(l.text(Key::StillLoading)))).collect();
     format!(
-        "(function () {{\n\"use strict\";\nvar STEPS = {{{}}};\nvar ALIASES = {{{}}};\nvar LANGS = [{}];\nvar DIR = {};\n{}}})();\n",
+        "(function () {{\n\"use strict\";\nvar STEPS = {{{}}};\nvar ALIASES = {{{}}};\nvar LANGS = [{}];\nvar LOADING = {{{}}};\nvar DIR = {};\n{}}})();\n",
         chapters.join(","),
         aliases.join(","),
         langs.join(","),
+        loading.join(","),
         js_string(DIR),
         bare_script(include_str!("still.js"))
     )
@@ -667,12 +761,15 @@ mod tests {
     #[test]
     fn a_step_is_its_moment_with_its_narration_and_timeline() {
         let views = chapter_views(Chapter::NodeFailure);
-        assert_eq!(views.len(), Lang::ALL.len());
-        let (lang, header, steps) = &views[0];
+        let count = Chapter::NodeFailure.scenario().steps.len();
+        assert_eq!(views.len(), Lang::ALL.len() * count);
+        let lang = &views[0].lang;
+        let header = &views[0].header;
+        let steps: Vec<&String> = views.iter().filter(|v| v.lang == Lang::En).map(|v| &v.view).collect();
         assert_eq!(*lang, Lang::En);
-        assert_eq!(steps.len(), Chapter::NodeFailure.scenario().steps.len());
+        assert_eq!(steps.len(), count);
         assert!(header.contains("aria-current=\"page\" class=\"current\" data-chapter=\"node-failure\""), "{header}");
-        let three = &steps[2];
+        let three = steps[2];
         let title = Lang::En.chapter(Chapter::NodeFailure).steps[2].title;
         assert!(three.contains(&format!("<h2 id=\"narration-title\">{}</h2>", escape(title))), "{three}");
         assert!(three.contains("<svg class=\"stage-svg wide\"") && three.contains("<svg class=\"stage-svg narrow\""));
@@ -680,7 +777,7 @@ mod tests {
         assert!(three.contains("Unknown"), "step 3's stage shows the node Unknown");
         assert!(three.contains("aria-current=\"step\" data-step=\"3\""));
         // Nothing a strict Content-Security-Policy refuses.
-        for s in steps.iter().chain([header]) {
+        for s in views.iter().flat_map(|v| [&v.view, &v.header, &v.page_view, &v.page_header]) {
             assert!(!s.contains("<script") && !s.contains("<style"));
             for (i, _) in s.match_indices("=\"") {
                 let name = &s[s[..i].rfind([' ', '<']).unwrap() + 1..i];
@@ -693,10 +790,45 @@ mod tests {
     }
 
     #[test]
+    fn a_static_page_links_pages_and_needs_no_script() {
+        let views = chapter_views(Chapter::KubeletRestart);
+        let count = Chapter::KubeletRestart.scenario().steps.len();
+        let v = views.iter().find(|v| v.lang == Lang::Ja && v.n == 2).unwrap();
+        let text = Lang::Ja.chapter(Chapter::KubeletRestart);
+        // The step's stage, its text open, its links to the other pages and to the app.
+        assert!(v.page_view.contains("<svg class=\"stage-svg wide\""));
+        assert!(v.page_view.contains("<section class=\"narration panel open\""));
+        for p in text.steps[1].body {
+            let mut para = String::new();
+            paragraphs(&mut para, &[p], Words::Plain);
+            assert!(v.page_view.contains(&para), "{p}");
+        }
+        for m in 1..=count {
+            let href = pages::page_href(Chapter::KubeletRestart, Lang::Ja, m);
+            let current = if m == 2 { " aria-current=\"step\"" } else { "" };
+            assert!(v.page_view.contains(&format!("<a href=\"{href}\"{current} data-step=\"{m}\">")), "step {m}");
+        }
+        assert!(v.page_view.contains("<a rel=\"prev\" href=\"kubelet-restart.ja.1.html\">"));
+        assert!(v.page_view.contains("<a rel=\"next\" href=\"kubelet-restart.ja.3.html\">"));
+        assert!(v.page_view.contains("href=\"../?chapter=kubelet-restart&amp;step=2&amp;lang=ja\""));
+        assert!(v.page_header.contains("href=\"node-failure.ja.1.html\""));
+        assert!(v.page_header.contains("href=\"kubelet-restart.en.2.html\""), "the other language, same step");
+        // Nothing that needs a script: no timeline bar, no question mode, no toggle, no unseen copy.
+        for gone in
+            ["<button", "class=\"timeline\"", "narration-sizer", "aria-busy", "?chapter=kubelet-restart&amp;lang"]
+        {
+            assert!(!v.page_view.contains(gone) && !v.page_header.contains(gone), "{gone}");
+        }
+        // The still view itself keeps the app's links and controls.
+        assert!(v.view.contains("class=\"tl-play\"") && v.header.contains("quiz-switch"));
+        assert!(!v.view.contains(".html\""));
+    }
+
+    #[test]
     fn a_fleet_step_draws_the_fleet_and_its_chart() {
         let mut session = session(Chapter::ZoneOutage);
         let track = Track::of(&session);
-        let view = step_view(&mut session, &track, 3, Lang::En);
+        let view = step_view(&mut session, &track, 3, Lang::En, Links::App);
         assert!(view.contains("<section class=\"stage fleet-stage\""), "{}", &view[..400]);
         assert!(view.contains("<svg class=\"fleet-svg\"") && view.contains("<svg class=\"chart-svg\""));
         assert!(view.contains("PartialDisruption"), "step 3's zone is in partial disruption");
@@ -710,6 +842,7 @@ mod tests {
         }
         assert!(js.contains("\"cluster-node-failure\":\"node-failure\""));
         assert!(js.contains("\"en\"") && js.contains("\"ja\""));
+        assert!(js.contains(&format!("\"ja\":{}", js_string(Lang::Ja.text(Key::StillLoading)))));
         assert_eq!(
             bare_script("// a note\n  var a = \"//x\";\n\n\tif (a) b(); // kept\n"),
             "var a = \"//x\";\nif (a) b(); // kept\n"

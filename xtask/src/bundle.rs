@@ -1,8 +1,10 @@
 //! `cargo xtask bundle`: the offline docs bundle, made from the built site.
 //!
-//! * `nodeline.html`: the whole app in one file (the wasm as base64, the JS glue and the CSS
-//!   inline, the favicon as a `data:` URL) that runs from `file://` with no server and fetches
-//!   nothing; its own `Content-Security-Policy` (by hash) says so to the browser.
+//! * `nodeline.html`: the whole app in one file (the wasm as base64, the JS glue, the still
+//!   script and the CSS inline, the favicon as a `data:` URL) that runs from `file://` with no
+//!   server and fetches nothing; its own `Content-Security-Policy` (by hash) says so to the
+//!   browser. It shows the first step's still view until the app starts; the static pages for
+//!   readers without JavaScript stay in the folder (the page's `<noscript>` links to them go).
 //! * `nodeline-offline.zip`: one folder, `nodeline/`, with the built site as it is, that single
 //!   file, and a short README for the docs author.
 
@@ -13,7 +15,7 @@ use sha2::Digest;
 
 use crate::archive;
 use crate::html::{self, closing, unsafe_in_raw_text};
-use crate::site::{LOADER_PREFIX, POSTER_PREFIX};
+use crate::site::{LOADER_PREFIX, STILL_PREFIX};
 use crate::util::{Result, bail, read};
 
 /// The single-file app's name (in the output folder and in the archive).
@@ -69,17 +71,30 @@ fn data_type(name: &str) -> Result<&'static str> {
 /// The built site (`dist`, finished by `site::finish`) as one self-contained HTML page.
 pub(crate) fn single_file(dist: &Path) -> Result<String> {
     let page = read(&dist.join("index.html"))?;
-    if page.contains(nodeline::view::poster::MARK) || !page.contains(nodeline::view::poster::POSTER_ID) {
-        bail!("{} is not a finished build (no poster): run `cargo xtask build`", dist.display());
+    let still = nodeline::view::still::MARK;
+    if page.contains(still) || page.contains(nodeline::view::pages::MARK) || !page.contains(STILL_PREFIX) {
+        bail!("{} is not a finished build (no still view): run `cargo xtask build`", dist.display());
     }
     let mut styles = String::new();
     let mut script = None;
-    let mut poster_script = None;
+    let mut still_script = None;
+    // The end of the `<noscript>` block (its links go to pages the single file does not carry).
+    let mut skip_to = 0;
     // (start, end, replacement), in document order; `None`: the place of the one <style>.
     let mut edits: Vec<(usize, usize, Option<String>)> = Vec::new();
     let mut style_at = None;
     for (name, tag) in html::all_tags(&page) {
+        if tag.start < skip_to {
+            continue;
+        }
         match name.as_str() {
+            "noscript" => {
+                let Some((_, after)) = closing(&page, tag.end, "noscript") else {
+                    bail!("index.html: <noscript> never ends")
+                };
+                edits.push((tag.start, after, Some(String::new())));
+                skip_to = after;
+            }
             "link" => {
                 let href = tag.attr("href").unwrap_or_default().trim_start_matches("./").to_owned();
                 match tag.attr("rel").unwrap_or_default() {
@@ -110,7 +125,7 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
             "script" => {
                 let Some(src) = tag.attr("src") else { bail!("index.html has an inline script") };
                 let src = src.trim_start_matches("./");
-                if src.starts_with(POSTER_PREFIX) {
+                if src.starts_with(STILL_PREFIX) {
                     let code = read(&dist.join(src))?;
                     if unsafe_in_raw_text(&code, "script") {
                         bail!("{src} cannot be inlined: it contains </script, <script or <!--");
@@ -119,7 +134,7 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
                         bail!("index.html: script never ends")
                     };
                     edits.push((tag.start, after, Some(format!("<script>{code}</script>"))));
-                    poster_script = Some(code);
+                    still_script = Some(code);
                     continue;
                 }
                 if !src.starts_with(LOADER_PREFIX) {
@@ -179,7 +194,7 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
     out.push_str(&page[at..]);
 
     // Only what is in the file may run or style the page, and it may fetch nothing at all.
-    let scripts = [Some(&script), poster_script.as_ref()].into_iter().flatten().map(|s| csp_hash(s));
+    let scripts = [Some(&script), still_script.as_ref()].into_iter().flatten().map(|s| csp_hash(s));
     let policy = format!(
         "default-src 'none'; script-src {} 'wasm-unsafe-eval'; style-src {}; img-src data:; base-uri 'none'; form-action 'none'",
         scripts.collect::<Vec<_>>().join(" "),
@@ -264,22 +279,22 @@ mod tests {
 <html lang="en">
   <head>
     <meta charset="utf-8" />
-    <script src="./{POSTER_PREFIX}0123456789abcdef.js" integrity="sha384-p"></script>
+    <script src="./{STILL_PREFIX}0123456789abcdef.js" integrity="sha384-p"></script>
     <link rel="icon" href="./favicon-1.svg" integrity="sha384-a"/>
     <link rel="stylesheet" href="./main-1.css" integrity="sha384-b"/>
     <link rel="stylesheet" href="./layout-1.css" integrity="sha384-c"/>
 <script type="module" src="./{LOADER_PREFIX}0123456789abcdef.js" integrity="sha384-d"></script>
   <link rel="modulepreload" href="./app-1.js" crossorigin="anonymous" integrity="sha384-e"><link rel="preload" href="./app-1_bg.wasm" crossorigin="anonymous" as="fetch" type="application/wasm"></head>
   <body>
-    <div id="{}"><a href="?chapter=registration&amp;step=1&amp;lang=en">Play</a></div>
+    <noscript><div class="nojs"><p>Without JavaScript:</p><ol><li><a href="steps/registration.en.1.html">1</a></li></ol></div></noscript>
+    <main data-still=""><a href="?chapter=registration&amp;step=1&amp;lang=en">Play</a></main>
   </body>
 </html>
-"#,
-            nodeline::view::poster::POSTER_ID
+"#
         );
         std::fs::write(dir.join("index.html"), page).unwrap();
         std::fs::write(
-            dir.join(format!("{POSTER_PREFIX}0123456789abcdef.js")),
+            dir.join(format!("{STILL_PREFIX}0123456789abcdef.js")),
             "document.documentElement.dataset.x = 1;\n",
         )
         .unwrap();
@@ -319,11 +334,13 @@ mod tests {
             assert!(!page.contains(gone), "{gone} left in {page}");
         }
         assert!(page.contains(r#"<a href="?chapter=registration&amp;step=1&amp;lang=en">"#));
-        // The policy allows exactly the inline scripts and style it carries: the poster's first.
+        // The links to the static pages go with their block: the single file does not carry them.
+        assert!(!page.contains("noscript") && !page.contains("steps/") && page.contains("<main data-still"), "{page}");
+        // The policy allows exactly the inline scripts and style it carries: the still script first.
         let scripts = html::tags(&page, "script");
         assert_eq!(scripts.len(), 2);
-        let (poster_close, _) = closing(&page, scripts[0].end, "script").unwrap();
-        assert_eq!(&page[scripts[0].end..poster_close], "document.documentElement.dataset.x = 1;\n");
+        let (still_close, _) = closing(&page, scripts[0].end, "script").unwrap();
+        assert_eq!(&page[scripts[0].end..still_close], "document.documentElement.dataset.x = 1;\n");
         let (close, _) = closing(&page, scripts[1].end, "script").unwrap();
         let styles = html::tags(&page, "style");
         let (style_close, _) = closing(&page, styles[0].end, "style").unwrap();
@@ -334,7 +351,7 @@ mod tests {
             .unwrap();
         assert!(policy.starts_with("default-src 'none'; script-src 'sha256-"), "{policy}");
         assert!(policy.contains(&csp_hash(&page[scripts[1].end..close])), "{policy}");
-        assert!(policy.contains(&csp_hash(&page[scripts[0].end..poster_close])), "{policy}");
+        assert!(policy.contains(&csp_hash(&page[scripts[0].end..still_close])), "{policy}");
         assert!(page.find("Content-Security-Policy").unwrap() < scripts[0].start, "the policy comes first");
         assert!(policy.contains(&csp_hash(&page[styles[0].end..style_close])), "{policy}");
         let _ = std::fs::remove_dir_all(dir);
@@ -356,8 +373,10 @@ mod tests {
         let page = std::fs::read_to_string(&index).unwrap();
         std::fs::write(&index, page.replace("</body>", "<img src=\"./x.png\"></body>")).unwrap();
         assert!(single_file(&dir).is_err());
-        std::fs::write(&index, page.replace(nodeline::view::poster::POSTER_ID, "x")).unwrap();
+        std::fs::write(&index, page.replace("<main data-still", nodeline::view::still::MARK)).unwrap();
         assert!(single_file(&dir).is_err(), "an unfinished build");
+        std::fs::write(&index, page.replace("</noscript>", "")).unwrap();
+        assert!(single_file(&dir).is_err(), "a <noscript> that never ends");
         let _ = std::fs::remove_dir_all(dir);
     }
 
@@ -385,8 +404,8 @@ mod tests {
                 "nodeline/index.html",
                 "nodeline/layout-1.css",
                 "nodeline/main-1.css",
-                "nodeline/nodeline-poster-0123456789abcdef.js",
                 "nodeline/nodeline-start-0123456789abcdef.js",
+                "nodeline/nodeline-still-0123456789abcdef.js",
                 "nodeline/public/",
                 "nodeline/public/embed-example.html",
                 "nodeline/nodeline.html",

@@ -34,8 +34,9 @@ const USAGE: &str = "\
 cargo xtask <command> [options]
 
 Commands:
-  build    Install missing tools, then build the release site into dist/ (with the poster: every
-           step's text for readers without JavaScript; the loader in a file of its own).
+  build    Install missing tools, then build the release site into dist/ (with every step's still
+           view, a static page a step for readers without JavaScript; the loader in a file of
+           its own).
   serve    `build`, then serve dist/ on http://127.0.0.1:PORT/ (and under /docs/k8s/nodeline/),
            with the Content-Security-Policy the README documents.
              --port N       port to listen on (default 8080; 0 picks a free one)
@@ -206,7 +207,8 @@ fn main() -> ExitCode {
 }
 
 /// Builds the release site into `dist/` with trunk (offline: tools and crates are local), then
-/// finishes it (`site::finish`: the poster in, the loader out, the page checked) and writes the
+/// finishes it (`site::finish`: the still views and static pages in, the loader out, the pages
+/// checked) and writes the
 /// precompressed copies (`compress::precompress`: `NAME.gz` and `NAME.br` beside each file).
 pub(crate) fn build_site(paths: &Paths) -> Result<()> {
     let mut c = cmd(paths, "trunk");

@@ -1,33 +1,34 @@
 //! What `cargo xtask build` does to trunk's output, so the site ships anywhere:
 //!
-//! 1. the poster (every chapter and step as text, from the app's catalogue: `nodeline::view::poster`)
-//!    replaces the `<!-- nodeline:poster -->` mark in `index.html`;
+//! 1. the `<noscript>` block (`nodeline::view::pages::noscript`: a line and every chapter's link to
+//!    its static pages, in each language) replaces the `<!-- nodeline:nojs -->` mark in `index.html`;
 //! 2. trunk's inline loader script moves into its own file (`nodeline-start-HASH.js`), so the
 //!    page runs under `script-src 'self' 'wasm-unsafe-eval'` with no hash or `'unsafe-inline'`;
 //! 3. trunk's style sheets (one per file in `style/`) become one file (`nodeline-HASH.css`), without
 //!    their comments and indentation: on a phone's slow network every render-blocking request
 //!    costs a round trip before the first paint;
-//! 4. the poster's script (`nodeline::view::poster::script`: the poster shows the chapter and step
-//!    the link names while the app loads) goes into its own file, `nodeline-poster-HASH.js`, loaded
-//!    first in `<head>`;
+//! 4. the still view's script (`nodeline::view::still::script`: it shows the step the link names
+//!    and swaps steps until the app arrives) goes into its own file, `nodeline-still-HASH.js`,
+//!    loaded first in `<head>`;
 //! 5. the WebAssembly is fetched after the first paint: trunk's `<link rel=preload>` of it goes,
-//!    and the loader waits for the first paint before it calls `init` (on a phone's slow network the
-//!    module's download would otherwise share the bandwidth with the style sheet and hold the
-//!    poster's first paint back; the poster is what a reader reads meanwhile, and the largest
-//!    paint);
+//!    and the loader waits for the first paint (and the still view's step) before it calls `init`
+//!    (on a phone's slow network the module's download would otherwise share the bandwidth with
+//!    the style sheet and the step, and hold the first view back);
 //! 6. the still view (`nodeline::view::still`: the first view of a step, its stage, timeline and
 //!    narration, in the app's own markup) of the first chapter's first step replaces the
 //!    `<!-- nodeline:still -->` mark, and every chapter's steps in every language go into files of
-//!    their own (`still/CHAPTER.LANG.STEP.js`), which the poster script's still part loads when the
-//!    link names another step; the simulation runs here, natively;
-//! 7. the page is checked: no inline script or style left, no root-absolute or remote URL (the
+//!    their own (`still/CHAPTER.LANG.STEP.js`), which the still script loads when the link names
+//!    another step; every step is also a static page for readers without JavaScript
+//!    (`steps/CHAPTER.LANG.STEP.html`, `nodeline::view::pages::page`); the simulation runs here,
+//!    natively;
+//! 7. the pages are checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
 
 use std::path::Path;
 
 use base64::Engine;
 use nodeline::sim::Chapter;
-use nodeline::view::{poster, still};
+use nodeline::view::{pages, still};
 use sha2::Digest;
 
 use crate::html::{self, closing, tags};
@@ -37,8 +38,8 @@ use crate::util::{Result, bail, read};
 pub(crate) const LOADER_PREFIX: &str = "nodeline-start-";
 /// The prefix of the one style sheet's file name.
 pub(crate) const STYLE_PREFIX: &str = "nodeline-style-";
-/// The prefix of the poster script's file name.
-pub(crate) const POSTER_PREFIX: &str = "nodeline-poster-";
+/// The prefix of the still script's file name.
+pub(crate) const STILL_PREFIX: &str = "nodeline-still-";
 
 /// `sha384-…`, the Subresource Integrity value of `bytes` (as trunk writes for the other assets).
 pub(crate) fn sri(bytes: &[u8]) -> String {
@@ -60,7 +61,7 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
     }
     let page = one_style_sheet(dist, &page)?;
     let page = still_views(dist, &page)?;
-    let (page, (name, body)) = poster_script(&page)?;
+    let (page, (name, body)) = still_script(&page)?;
     std::fs::write(dist.join(name), body)?;
     check_page(&page)?;
     std::fs::write(&index, page)?;
@@ -69,11 +70,11 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
 
 /// The finished page, and the loader file to write (its name and text).
 fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
-    let marks = page.matches(poster::MARK).count();
+    let marks = page.matches(pages::MARK).count();
     if marks != 1 {
-        bail!("index.html must hold the mark {} exactly once (found {marks})", poster::MARK);
+        bail!("index.html must hold the mark {} exactly once (found {marks})", pages::MARK);
     }
-    let page = page.replacen(poster::MARK, &poster::html(), 1);
+    let page = page.replacen(pages::MARK, &pages::noscript(), 1);
 
     let inline: Vec<_> = tags(&page, "script").into_iter().filter(|t| t.attr("src").is_none()).collect();
     match inline.as_slice() {
@@ -96,16 +97,17 @@ fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
 }
 
 /// What trunk's loader waits for before it fetches the WebAssembly: the browser's report of the
-/// first paint (the poster), then a task. A frame callback is not enough: it runs before the
-/// frame is painted, so the fetch could start a few milliseconds before the paint it should
-/// follow. Where paint timing is missing, a frame then a task; in a tab that never paints (hidden),
+/// first contentful paint (the still view, or the line that says the app is on its way; a first
+/// paint of the background alone does not count), then a task. A frame callback is not enough: it
+/// runs before the frame is painted, so the fetch could start a few milliseconds before the paint
+/// it should follow. Where paint timing is missing, a frame then a task; in a tab that never paints (hidden),
 /// at most 500 ms.
 ///
 /// Then, where the still view waits for the step the link names (`data-still-wait`: its file is on
 /// its way), until that step is shown and a frame painted, at most 3 s: the step is the page's
 /// largest paint, and a phone's network should bring it before the WebAssembly.
 const FIRST_PAINT: &str = "await new Promise((r) => { let go = () => { go = () => {}; r(); }; \
-try { const o = new PerformanceObserver(() => { o.disconnect(); setTimeout(() => go()); }); \
+try { const o = new PerformanceObserver((l) => { if (l.getEntriesByName('first-contentful-paint').length) { o.disconnect(); setTimeout(() => go()); } }); \
 o.observe({ type: 'paint', buffered: true }); } catch (_) { requestAnimationFrame(() => setTimeout(() => go())); } \
 setTimeout(() => go(), 500); });\n\
 await new Promise((r) => { const d = document.documentElement; \
@@ -136,35 +138,52 @@ fn without_wasm_preload(page: &str) -> String {
 }
 
 /// The page with the first chapter's first step in its first language at the still view's mark;
-/// every chapter's still file written into `dist/still/`.
+/// every step's still file written into `dist/still/`, and its static page into `dist/steps/`
+/// (checked as the page is).
 fn still_views(dist: &Path, page: &str) -> Result<String> {
     let marks = page.matches(still::MARK).count();
     if marks != 1 {
         bail!("index.html must hold the mark {} exactly once (found {marks})", still::MARK);
     }
+    let head = static_head(page);
     let dir = dist.join(still::DIR);
+    let pages = dist.join(pages::DIR);
     std::fs::create_dir_all(&dir)?;
+    std::fs::create_dir_all(&pages)?;
     let mut first = None;
     for chapter in Chapter::ALL {
-        for (lang, header, steps) in still::chapter_views(chapter) {
+        for v in still::chapter_views(chapter) {
             if first.is_none() {
-                first = Some(format!("{header}\n{}", steps[0]));
+                first = Some(format!("{}\n{}", v.header, v.view));
             }
-            for (i, view) in steps.iter().enumerate() {
-                let file = still::step_file(chapter, lang, i + 1, &header, view);
-                std::fs::write(dir.join(still::file_name(chapter, lang, i + 1)), file)?;
-            }
+            let file = still::step_file(chapter, v.lang, v.n, &v.header, &v.view);
+            std::fs::write(dir.join(still::file_name(chapter, v.lang, v.n)), file)?;
+            let page = pages::page(chapter, v.lang, v.n, &head, &v.page_header, &v.page_view);
+            let name = pages::page_href(chapter, v.lang, v.n);
+            check_page(&page).map_err(|e| crate::util::Error(format!("{}/{name}: {e}", pages::DIR)))?;
+            std::fs::write(pages.join(name), page)?;
         }
     }
     let Some(first) = first else { bail!("no chapter to show") };
     Ok(page.replacen(still::MARK, &first, 1))
 }
 
-/// The page with the poster's script linked at the top of `<head>` (after `<meta charset>`, before
+/// What a static page links in its `<head>`, one folder below the page: the page's style sheet
+/// and icon.
+fn static_head(page: &str) -> String {
+    let mut head = String::new();
+    for tag in tags(page, "link").into_iter().filter(|t| matches!(t.attr("rel"), Some("stylesheet" | "icon"))) {
+        head.push_str(&page[tag.start..tag.end].replacen("href=\"./", "href=\"../", 1));
+        head.push('\n');
+    }
+    head
+}
+
+/// The page with the still script linked at the top of `<head>` (after `<meta charset>`, before
 /// the style sheets, so it runs before the first paint and waits for nothing), and that file.
-fn poster_script(page: &str) -> Result<(String, (String, String))> {
-    let body = poster::script() + &still::script();
-    let name = format!("{POSTER_PREFIX}{}.js", short_hash(body.as_bytes()));
+fn still_script(page: &str) -> Result<(String, (String, String))> {
+    let body = still::script();
+    let name = format!("{STILL_PREFIX}{}.js", short_hash(body.as_bytes()));
     let Some(charset) = tags(page, "meta").into_iter().find(|t| t.attr("charset").is_some()) else {
         bail!("index.html has no <meta charset>");
     };
@@ -281,13 +300,13 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
   <link rel="modulepreload" href="./nodeline-1.js" crossorigin="anonymous" integrity="sha384-b"><link rel="preload" href="./nodeline-1_bg.wasm" crossorigin="anonymous" integrity="sha384-c" as="fetch" type="application/wasm"></head>
   <body>
     <!-- a note -->
-    <!-- nodeline:poster -->
+    <!-- nodeline:nojs -->
   </body>
 </html>
 "#;
 
     #[test]
-    fn puts_the_poster_in_and_the_loader_out() {
+    fn puts_the_noscript_links_in_and_the_loader_out() {
         let (page, loader) = finish_page(TRUNK).unwrap();
         let (name, body) = loader.unwrap();
         assert!(name.starts_with(LOADER_PREFIX) && name.ends_with(".js") && name.len() == LOADER_PREFIX.len() + 19);
@@ -298,9 +317,10 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         assert!(!page.contains("_bg.wasm") && page.contains(r#"<link rel="modulepreload" href="./nodeline-1.js""#));
         let wait = body.find(FIRST_PAINT).unwrap();
         assert!(wait < body.find("const wasm = await init(").unwrap(), "{body}");
-        assert!(page.contains(r#"<div id="nodeline-poster""#));
-        assert!(page.contains("Play from step 4: Not Ready"));
-        assert!(!page.contains(poster::MARK));
+        assert!(page.contains(r#"<noscript><div class="nojs">"#));
+        assert!(page.contains(r#"<a href="steps/node-failure.en.1.html">"#));
+        assert!(page.contains(r#"<a href="steps/node-failure.ja.1.html">"#));
+        assert!(!page.contains(pages::MARK));
         check_page(&page).unwrap();
         // The same input, the same file name: caches can keep it forever.
         assert_eq!(finish_page(TRUNK).unwrap().1.unwrap().0, name);
@@ -309,7 +329,7 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
     #[test]
     fn refuses_a_page_it_cannot_finish() {
         assert!(finish_page("<body></body>").is_err(), "no mark");
-        let twice = TRUNK.replace("<!-- a note -->", poster::MARK);
+        let twice = TRUNK.replace("<!-- a note -->", pages::MARK);
         assert!(finish_page(&twice).is_err(), "two marks");
         let two_scripts = TRUNK.replace("</head>", "<script>alert(1)</script></head>");
         assert!(finish_page(&two_scripts).is_err());
@@ -338,15 +358,36 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
     }
 
     #[test]
-    fn links_the_poster_script_before_anything_else_loads() {
+    fn links_the_still_script_before_anything_else_loads() {
         let (finished, _) = finish_page(&TRUNK.replace("<head>", "<head><meta charset=\"utf-8\">")).unwrap();
-        let (page, (name, body)) = poster_script(&finished).unwrap();
-        assert!(name.starts_with(POSTER_PREFIX) && name.ends_with(".js"));
-        assert_eq!(body, poster::script() + &still::script());
+        let (page, (name, body)) = still_script(&finished).unwrap();
+        assert!(name.starts_with(STILL_PREFIX) && name.ends_with(".js"));
+        assert_eq!(body, still::script());
         let at = page.find(&format!(r#"<script src="./{name}" integrity="sha384-"#)).unwrap();
         assert!(at < page.find("stylesheet").unwrap() && at > page.find("<meta charset").unwrap());
         check_page(&page).unwrap();
-        assert!(poster_script("<head></head>").is_err(), "no <meta charset>");
+        assert!(still_script("<head></head>").is_err(), "no <meta charset>");
+    }
+
+    #[test]
+    fn a_static_page_links_the_style_sheet_and_icon_one_folder_up() {
+        let page = r#"<head><meta charset="utf-8"><link rel="icon" href="./f-1.svg" integrity="sha384-a"/>
+<link rel="stylesheet" href="./nodeline-style-1.css" integrity="sha384-b"/><link rel="modulepreload" href="./a.js"></head>"#;
+        assert_eq!(
+            static_head(page),
+            "<link rel=\"icon\" href=\"../f-1.svg\" integrity=\"sha384-a\"/>\n\
+             <link rel=\"stylesheet\" href=\"../nodeline-style-1.css\" integrity=\"sha384-b\"/>\n"
+        );
+        // A whole static page passes the same checks as index.html.
+        let page = pages::page(
+            Chapter::Registration,
+            nodeline::i18n::Lang::En,
+            2,
+            &static_head(page),
+            "<header></header>",
+            "<main></main>",
+        );
+        check_page(&page).unwrap();
     }
 
     #[test]

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { CHAPTERS } from '../pages/chapters';
 import { anyNodeCard, nodeCardName, stepFacts } from '../pages/step-facts';
 import { baseUrl, expect, test } from './fixtures';
-import { CSP_REPORTS, PROVOKED, Reader } from './reader';
+import { CSP_REPORTS, type Locator, PROVOKED, Reader } from './reader';
 import { Driver } from './webdriver';
 
 // A reader's journeys, once per engine (Firefox ESR, WebKitGTK). Every test ends by checking
@@ -308,6 +308,38 @@ test.describe('a reader, in every engine', () => {
     await reader.pause.click();
     await reader.chapterLink(3).click();
     await reader.chapterLink(3).expectAttribute('aria-current', 'page');
+    await reader.expectNoProblems();
+  });
+
+  test('the static pages: a step, its neighbours, another chapter and the other language, with no script', async ({ reader }) => {
+    // The pages readers without JavaScript get (index.html's <noscript> links to them): plain
+    // links between pages, each page its step's stage and text.
+    const visit = async (rel: string) => {
+      await reader.session.navigate(new URL(rel, reader.baseUrl).href);
+      await reader.probe();
+    };
+    const narration = reader.root.locator('section.narration');
+    const title = narration.getByRole('heading', { level: 2 });
+    const follow = async (link: Locator, page: RegExp) => {
+      await link.click();
+      await expect.poll(() => reader.session.execute<string>('return location.pathname;')).toMatch(page);
+      await reader.probe();
+    };
+    await visit('./steps/node-failure.en.1.html');
+    await title.expectText('Two nodes, two heartbeats');
+    await reader.stage.expectVisible();
+    await follow(reader.main.getByRole('link', { name: 'Next step' }), /node-failure\.en\.2\.html$/);
+    await narration.locator('.step-of').expectText('Step 2 of 6');
+    await follow(
+      reader.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: 'The grace period runs out: Unknown' }),
+      /node-failure\.en\.3\.html$/,
+    );
+    await title.expectText('The grace period runs out: Unknown');
+    await narration.getByRole('link', { name: 'Play from this step' }).expectAttribute('href', '../?chapter=node-failure&step=3&lang=en');
+    await follow(reader.chapterLink(3), /kubelet-restart\.en\.1\.html$/);
+    await reader.chapterLink(3).expectAttribute('aria-current', 'page');
+    await follow(reader.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: '日本語' }), /kubelet-restart\.ja\.1\.html$/);
+    await narration.locator('.step-of').expectText('ステップ 1 / 4');
     await reader.expectNoProblems();
   });
 

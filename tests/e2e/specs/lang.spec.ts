@@ -102,8 +102,10 @@ test.describe('Japanese edition', () => {
     await expect(page).toHaveURL(/[?&]lang=ja(&|$)/);
     await expect(page).toHaveURL(/[?&]chapter=node-failure(&|$)/);
 
-    // The shared link opens in Japanese at the same moment.
+    // The shared link opens in Japanese at the same moment (the still view stands, dimmed, until
+    // the app that shows the moment arrives).
     await page.reload();
+    await expect(app.main).not.toHaveAttribute('aria-busy', 'true');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
     expect(parseClock(await page.getByLabel(ja.clock, { exact: true }).innerText())).toBe(before);
 
@@ -134,19 +136,24 @@ test.describe('Japanese edition', () => {
     });
   }
 
-  test('without JavaScript the poster tells the story in Japanese too', async ({ browser, baseURL }) => {
+  test('without JavaScript the static pages tell the story in Japanese too', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
     await page.goto('./');
-    const ja = page.locator('section[lang="ja"]');
-    await expect(ja.getByRole('heading', { level: 2, name: 'nodeline' })).toBeVisible();
-    await expect(ja.getByRole('heading', { level: 3, name: 'unreachable の taint、300 秒のカウントダウン開始' })).toBeVisible();
-    await expect(ja.getByRole('link', { name: /^ステップ 4 から再生: unreachable/ })).toHaveAttribute(
+    const ja = page.locator('.nojs-lang[lang="ja"]');
+    await expect(ja).toContainText('JavaScript と WebAssembly で動きます');
+    await ja.getByRole('link', { name: '第 2 章 Node の障害と Pod の復旧', exact: true }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+    const steps = page.getByRole('navigation', { name: 'この章のステップ' });
+    await steps.getByRole('link', { name: /^unreachable の taint/ }).click();
+    const narration = page.locator('section.narration');
+    await expect(narration.getByRole('heading', { level: 2 })).toHaveText('unreachable の taint、300 秒のカウントダウン開始');
+    await expect(narration.getByRole('link', { name: 'このステップから再生' })).toHaveAttribute(
       'href',
-      '?chapter=node-failure&step=4&lang=ja',
+      '../?chapter=node-failure&step=4&lang=ja',
     );
     // Kubernetes identifiers are as Kubernetes prints them.
-    await expect(ja.locator('code', { hasText: 'Kubelet stopped posting node status.' })).toBeVisible();
+    await expect(narration.locator('code', { hasText: 'tolerationSeconds: 300' })).toBeVisible();
     await context.close();
   });
 });

@@ -30,34 +30,44 @@ for (const [where, prefix] of [
   });
 }
 
-test('static build: the poster shows the story until the app mounts, then gives way to it', async ({ page }) => {
+test('static build: a link only the app can show stands as its step, dimmed, with a line, until the app mounts', async ({ page }) => {
   const app = new AppPage(page);
   // Hold the WebAssembly back to see the page as a reader on a slow network does.
   const release = await holdWasm(page);
-  // Not waiting for `load`: the held wasm delays it. A link the still view cannot show (another
-  // Kubernetes release: still.spec.ts has the still view), so the poster stands.
+  // Not waiting for `load`: the held wasm delays it. A link the still view cannot show as told
+  // (another Kubernetes release: still.spec.ts has the links it shows): its chapter's step stands,
+  // not a blank page, marked as what it is.
   await page.goto('./?chapter=registration&step=2&k8s=1.31', { waitUntil: 'commit' });
-  const poster = page.locator('#nodeline-poster');
-  await expect(poster).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1, name: 'nodeline' })).toBeVisible();
-  // While the app loads, the poster starts where the link points: chapter 1 from step 2; the
-  // rest of the story is in the page (for readers without JavaScript), not shown.
-  await expect(page.getByRole('heading', { level: 2, name: 'Chapter 1 Node registration' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 3, name: 'The kubelet POSTs its Node' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 3, name: 'A machine with a kubelet, and no Node yet' })).toBeHidden();
-  await expect(page.locator('section.poster-lang[lang="en"] .poster-chapter[data-chapter="kubelet-restart"]')).toBeHidden();
-  await expect(page.locator('section.poster-lang[lang="ja"]')).toBeHidden();
-  await expect(page.getByRole('link', { name: /^Play from step 4: Not Ready/ })).toHaveAttribute(
-    'href',
-    '?chapter=registration&step=4&lang=en',
-  );
-  await expect(page.getByRole('main')).toHaveCount(0);
+  const loading = page.getByRole('status').filter({ hasText: 'Loading the simulation for this link…' });
+  await expect(loading).toBeVisible();
+  const still = page.locator('main[data-still]');
+  await expect(still).toBeVisible();
+  await expect(still.locator('#narration-title')).toHaveText('The kubelet POSTs its Node');
+  // Seen, not used: its controls would open the story as told, not the link's.
+  await expect(still).toHaveAttribute('inert', '');
+  await expect(page.locator('header[data-still]')).toHaveAttribute('inert', '');
+  await expect(page.locator('html')).toHaveAttribute('data-still-loading', '');
+  // Layout shifts from here on, while the app takes the still view's place.
+  await page.evaluate(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+        if (!e.hadRecentInput) w.__shift += e.value;
+      }
+    }).observe({ type: 'layout-shift' });
+  });
 
   release();
   await expect(app.main).toBeVisible();
-  await expect(poster).toHaveCount(0);
-  // The WebAssembly was asked for only after the poster was painted (nothing preloads it: on a
-  // phone's network it would hold the first paint back).
+  await expect(loading).toHaveCount(0);
+  await expect(app.status).toContainText('Step 2 of 6');
+  await expect(page.locator('[data-still]')).toHaveCount(0);
+  await expect(page.locator('html')).not.toHaveAttribute('data-still-loading', '');
+  const shift = await page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+  expect(shift, 'layout shift while the app took over').toBeLessThanOrEqual(0.02);
+  // The WebAssembly was asked for only after the first paint (nothing preloads it: on a phone's
+  // network it would hold the first paint back).
   const [painted, fetched] = await page.evaluate(() => [
     performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
     performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'))?.startTime ?? -1,
@@ -68,4 +78,20 @@ test('static build: the poster shows the story until the app mounts, then gives 
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
   await expect(page.getByRole('link', { name: /^Play from step \d+:/ })).toHaveCount(6);
   app.expectNoErrors();
+});
+
+test('static build: without WebAssembly such a link leaves its step as the page, with no loading line', async ({ page }) => {
+  // A browser that cannot run the app: the still view is all it will get, so it is not held back.
+  await page.addInitScript(() => {
+    delete (window as unknown as { WebAssembly?: unknown }).WebAssembly;
+  });
+  await page.goto('./?chapter=node-failure&step=3&t=2m', { waitUntil: 'commit' });
+  const still = page.locator('main[data-still]');
+  await expect(still.locator('section.narration .step-of')).toHaveText('Step 3 of 6');
+  await expect(page.locator('html')).toHaveAttribute('data-still-ready', '');
+  await expect(still).not.toHaveAttribute('inert', '');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the simulation for this link…' })).toHaveCount(0);
+  // And it moves between steps as it does for any link.
+  await page.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: /^Play from step 4:/ }).click();
+  await expect(still.locator('section.narration .step-of')).toHaveText('Step 4 of 6');
 });
