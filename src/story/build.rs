@@ -1,12 +1,12 @@
 //! From a story file to a [`Story`]: every value checked where it stands, then the story run
 //! once, to hold its actions and steps to its own timeline.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use serde_saphyr::{Location, Spanned};
 
-use super::file::{self, StoryFile, When};
+use super::file::{self, StoryFile, Values, When};
 use super::question::{Ask, DEFAULT_TOLERANCE, Labelled, StoryQuestion};
 use super::{Problem, StepWords, Story, Words};
 use crate::i18n::{Segment, TARGETS, segments};
@@ -151,7 +151,7 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
     let mut words = Vec::new();
     for (i, step) in file.steps.value.iter().enumerate() {
         let what = format!("step {}", i + 1);
-        let anchor = anchor(&mut problems, &step.when, &what);
+        let anchor = anchor_of(&mut problems, &step.when, &what);
         let shows = step.shows.as_ref().and_then(|s| anchor_of(&mut problems, s, &what));
         let lead = problems.optional_duration(&step.lead, &format!("{what}: lead"), Duration::ZERO);
         let after = problems.optional_duration(&step.after, &format!("{what}: after"), Duration::ZERO);
@@ -358,7 +358,7 @@ fn machines(problems: &mut Problems, cluster: &file::Cluster) -> Vec<MachineSpec
         spec.cni_ready_after = m.cni_ready_after.as_ref().and_then(|d| problems.duration(d, "cniReadyAfter"));
         spec.labels = m.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         if let Some(kubelet) = &m.kubelet {
-            machine_kubelet(problems, &mut spec, &kubelet.value);
+            machine_kubelet(problems, &mut spec, kubelet);
         }
         out.push(spec);
     }
@@ -372,37 +372,27 @@ fn machines(problems: &mut Problems, cluster: &file::Cluster) -> Vec<MachineSpec
     out
 }
 
-/// A machine's own kubelet settings.
-fn machine_kubelet(problems: &mut Problems, spec: &mut MachineSpec, settings: &BTreeMap<String, Spanned<String>>) {
-    let mut periods = crate::sim::ShutdownPeriods {
-        grace: spec.shutdown_grace_period,
-        critical: spec.shutdown_grace_period_critical_pods,
-    };
-    let mut place = None;
-    for (name, value) in settings {
-        let what = format!("kubelet: {name}");
-        match name.as_str() {
-            "shutdownGracePeriod" => periods.grace = problems.duration(value, &what).unwrap_or(periods.grace),
-            "shutdownGracePeriodCriticalPods" => {
-                periods.critical = problems.duration(value, &what).unwrap_or(periods.critical)
-            }
-            _ => {
-                problems.add(
-                    value.referenced,
-                    format!(
-                        "{what} is not a setting a machine sets for itself; accepted: {}",
-                        MACHINE_KUBELET.join(", ")
-                    ),
-                );
-                continue;
-            }
+/// A machine's own kubelet settings, read by the table of settings (over the story's, for this
+/// machine only).
+fn machine_kubelet(problems: &mut Problems, spec: &mut MachineSpec, written: &Spanned<Values>) {
+    let mut own = Settings::default();
+    for (name, value) in &written.value {
+        if !MACHINE_KUBELET.contains(&name.as_str()) {
+            problems.add(
+                value.referenced,
+                format!(
+                    "kubelet: {name} is not a setting a machine sets for itself; accepted: {}",
+                    MACHINE_KUBELET.join(", ")
+                ),
+            );
+        } else if let Err(e) = own.set("kubelet", name, &value.value) {
+            problems.add(value.referenced, format!("kubelet: {e}"));
         }
-        place = Some(value.referenced);
     }
-    if let (Some(at), Err(e)) = (place, periods.validate()) {
-        problems.add(at, format!("kubelet: {e}"));
+    if let Err(e) = own.check() {
+        problems.add(written.referenced, format!("kubelet: {e}"));
     }
-    *spec = periods.apply(spec);
+    *spec = own.machine(spec);
 }
 
 /// The Deployments, as ReplicaSets the simulation starts.
@@ -429,10 +419,6 @@ fn deployments(problems: &mut Problems, deployments: &[file::Deployment]) -> Vec
     out
 }
 
-fn anchor(problems: &mut Problems, when: &Spanned<When>, what: &str) -> Option<Anchor> {
-    anchor_of(problems, when, what)
-}
-
 /// The anchor a `when` (or `shows`) names.
 fn anchor_of(problems: &mut Problems, when: &Spanned<When>, what: &str) -> Option<Anchor> {
     let at = when.referenced;
@@ -457,9 +443,7 @@ fn anchor_of(problems: &mut Problems, when: &Spanned<When>, what: &str) -> Optio
         When::Request { method, path_ends } => {
             let methods = [Method::Get, Method::Post, Method::Put, Method::Patch, Method::Delete];
             match methods.into_iter().find(|m| m.as_str() == method) {
-                Some(m) if path_ends.starts_with('/') || !path_ends.is_empty() => {
-                    Some(Anchor::request(m, path_ends.clone()))
-                }
+                Some(m) if !path_ends.is_empty() => Some(Anchor::request(m, path_ends.clone())),
                 Some(_) => refuse("request: pathEnds is empty".into()),
                 None => refuse(format!("request: method \"{method}\": accepted: GET, POST, PUT, PATCH, DELETE")),
             }

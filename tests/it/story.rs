@@ -118,7 +118,7 @@ fn problems_are_located() {
     let dir = std::env::temp_dir().join(format!("nodeline-story-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
-    let cases: [(&str, String, &str); 12] = [
+    let cases: [(&str, String, &str); 13] = [
         ("unknown key", good.replace("duration: 9m", "duration: 9m\ncolour: blue"), ":19:1: unknown field `colour`"),
         ("bad duration", good.replace("duration: 9m", "duration: 9 minutes"), ":18:11: duration: invalid duration"),
         (
@@ -143,6 +143,14 @@ fn problems_are_located() {
             ":20:22: settings: kubelet has no KubeletConfiguration field \"maxPods\" that the simulation models",
         ),
         ("not YAML", "id: [".to_string(), "node-failure.yaml:"),
+        (
+            "a machine's shutdown pair the kubelet refuses",
+            good.replace(
+                "    - name: node-1\n",
+                "    - name: node-1\n      kubelet: {shutdownGracePeriod: 10s, shutdownGracePeriodCriticalPods: 20s}\n",
+            ),
+            ":12:16: kubelet: invalid configuration: shutdownGracePeriodCriticalPods 20s must be <= shutdownGracePeriod 10s",
+        ),
         (
             "a misspelled setting",
             good.replace(
