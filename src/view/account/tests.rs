@@ -265,3 +265,20 @@ fn the_fleet_account_says_when_a_zone_changes_state_and_when_tainting_stops() {
     assert!(next.contains("becomes `PartialDisruption` at the node lifecycle controller's next pass"), "{next}");
     assert_eq!(at(&tl, 245, Lang::En).next, ["Nothing more is expected to change until you act again."]);
 }
+
+#[test]
+fn memory_actions_are_told_by_what_they_do() {
+    let tl = timeline(Chapter::NodeFailure, "leak-memory:web-74fb665767-fk28h@1m40s", Profile::V1_34);
+    let a = at(&tl, 110, Lang::En);
+    assert_eq!(a.headline, "You changed the story at 1:40: the Pod web-74fb665767-fk28h started leaking memory.");
+    let ja = at(&tl, 110, Lang::Ja);
+    assert!(ja.headline.contains("Pod web-74fb665767-fk28h がメモリリークを開始"), "{}", ja.headline);
+    let pod = "web-74fb665767-fk28h";
+    for (action, words) in [
+        (format!("stop-leak:{pod}@1m40s"), format!("the Pod {pod}'s leak stopped growing")),
+        ("create-besteffort-pod:node-2@1m40s".to_string(), "a BestEffort Pod created on node-2".to_string()),
+    ] {
+        let action = parse_actions(&action).expect("an action").remove(0);
+        assert_eq!(action_words(Lang::En, &action, "node-1"), words);
+    }
+}
