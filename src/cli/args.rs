@@ -16,7 +16,7 @@ use crate::sim::{
 };
 
 /// The longest simulated time the command line runs (`--until`, `--at`).
-pub const MAX_TIME: Duration = Duration::from_secs(24 * 3600);
+pub const MAX_TIME: Duration = crate::story::MAX_DURATION;
 
 /// How wide the help's lists are wrapped.
 const HELP_WIDTH: usize = 100;

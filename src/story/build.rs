@@ -17,7 +17,7 @@ use crate::sim::{
     Timeline, parse_action, parse_go_duration,
 };
 
-/// The longest story (as the command line's `--until`).
+/// The longest story, and the longest time the command line runs (`--until`, `--at`).
 pub const MAX_DURATION: Duration = Duration::from_secs(24 * 3600);
 
 /// When a Deployment is created unless the story says.
