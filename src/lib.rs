@@ -15,7 +15,6 @@ pub mod link;
 pub mod playback;
 pub mod quiz;
 pub mod render;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod story;
 pub mod view;
 

@@ -179,6 +179,15 @@ pub enum StoryCommand {
         #[arg(value_name = "PATH", required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Check story files and write each in the form the page reads (ID.story), for a site's stories/ folder.
+    Build {
+        /// The story files
+        #[arg(value_name = "PATH", required = true)]
+        paths: Vec<PathBuf>,
+        /// The folder to write into [default: each file's own folder]
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Print the JSON Schema of story files (as stories/story.schema.json holds it).
     Schema,
     /// Print a chapter as a story file: a start for a story of your own.

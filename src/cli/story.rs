@@ -1,5 +1,6 @@
-//! `nodeline story`: checks story files (`check`) and prints their JSON Schema (`schema`); and
-//! reads the story that `--story PATH` runs.
+//! `nodeline story`: checks story files (`check`), writes them in the form the page reads
+//! (`build`), prints their JSON Schema (`schema`) or a chapter as one (`export`); and reads the
+//! story that `--story PATH` runs.
 
 use std::path::Path;
 
@@ -11,6 +12,7 @@ use super::{EXIT_USAGE, Output};
 pub(super) fn run(command: &StoryCommand) -> Output {
     match command {
         StoryCommand::Check { paths } => check(paths),
+        StoryCommand::Build { paths, out } => build(paths, out.as_deref()),
         StoryCommand::Schema => Output::ok(story::schema(), Vec::new()),
         StoryCommand::Export { chapter, nodes, k8s } => Output::ok(story::export(*chapter, *nodes, *k8s), Vec::new()),
     }
@@ -23,11 +25,11 @@ fn check(paths: &[std::path::PathBuf]) -> Output {
     for path in paths {
         match read(path) {
             Ok(story) => out.stdout.push_str(&format!(
-                "{}: ok: {} steps, {} machines, {} actions\n",
+                "{}: ok: {}, {}, {}\n",
                 path.display(),
-                story.steps.len(),
-                story.scenario.machines.len(),
-                story.scenario.script.len()
+                count(story.steps.len(), "step"),
+                count(story.scenario.machines.len(), "machine"),
+                count(story.scenario.script.len(), "action")
             )),
             Err(report) => {
                 out.stderr.push_str(&report.stderr);
@@ -36,6 +38,38 @@ fn check(paths: &[std::path::PathBuf]) -> Output {
         }
     }
     out
+}
+
+/// Checks every file and writes each good one as `ID.story` (into `out`, else beside it): `PATH ->
+/// WRITTEN` on stdout for each, every problem of the others on stderr, status 2 if any has one
+/// (nothing is written for a story with a problem).
+fn build(paths: &[std::path::PathBuf], out_dir: Option<&Path>) -> Output {
+    let mut out = Output::default();
+    for path in paths {
+        let story = match read(path) {
+            Ok(story) => story,
+            Err(report) => {
+                out.stderr.push_str(&report.stderr);
+                out.code = EXIT_USAGE;
+                continue;
+            }
+        };
+        let dir = out_dir.or_else(|| path.parent()).unwrap_or(Path::new("."));
+        let target = dir.join(format!("{}.{}", story.id, story::compact::EXTENSION));
+        match std::fs::write(&target, story::compact::write(&story)) {
+            Ok(()) => out.stdout.push_str(&format!("{} -> {}\n", path.display(), target.display())),
+            Err(e) => {
+                out.stderr.push_str(&format!("{}: cannot write: {e}\n", target.display()));
+                out.code = EXIT_USAGE;
+            }
+        }
+    }
+    out
+}
+
+/// `n things`, or `1 thing`.
+fn count(n: usize, thing: &str) -> String {
+    if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}s") }
 }
 
 /// The story file at `path`, checked; or its report (every problem, located), status 2.

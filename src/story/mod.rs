@@ -7,8 +7,12 @@
 //! derived from those types ([`schema`]), so an editor with a YAML language server completes and
 //! checks a story as it is typed.
 
+#[cfg(not(target_arch = "wasm32"))]
 mod build;
+pub mod compact;
+#[cfg(not(target_arch = "wasm32"))]
 mod export;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod file;
 mod question;
 
@@ -16,12 +20,14 @@ use std::fmt;
 
 use crate::sim::{Config, Scenario};
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use build::MAX_DURATION;
+#[cfg(not(target_arch = "wasm32"))]
 pub use export::{SCHEMA_LINE, export};
 pub use question::{Ask, Labelled, StoryQuestion};
 
 /// A story, checked: what to simulate, and its words.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Story {
     pub id: String,
     pub title: Words,
@@ -59,6 +65,7 @@ pub struct Problem {
     pub message: String,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Problem {
     /// A problem at `at` (a value's place as the YAML reader found it).
     pub(crate) fn at(at: serde_saphyr::Location, message: impl Into<String>) -> Problem {
@@ -85,6 +92,7 @@ impl fmt::Display for Report<'_> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Reads and checks a story file's text. `id` is the id its file name gives (`NAME.yaml`), when
 /// it has one: the story's `id` must be the same.
 pub fn load(text: &str, id: Option<&str>) -> Result<Story, Vec<Problem>> {
@@ -95,6 +103,7 @@ pub fn load(text: &str, id: Option<&str>) -> Result<Story, Vec<Problem>> {
     build::build(file, id)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The YAML reader's error as a problem: its place, and its message without the place (which the
 /// report prints in front) and without the quoted source it adds.
 fn yaml_problem(e: &serde_saphyr::Error) -> Problem {
@@ -109,6 +118,7 @@ fn yaml_problem(e: &serde_saphyr::Error) -> Problem {
     Problem { line, column, message: message.to_string() }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The JSON Schema of story files, as `stories/story.schema.json` holds it. The values that
 /// come from nodeline's own lists (Kubernetes versions, action names) are enumerated from them.
 pub fn schema() -> String {
@@ -132,6 +142,7 @@ pub fn schema() -> String {
     out
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The `settings` key's schema, from the table of settings: each component, each setting it
 /// models with its meaning, type and 1.34 default, and nothing else.
 fn settings_schema() -> serde_json::Value {

@@ -19,10 +19,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("i18n", &[]),
     ("quiz", &["i18n"]),
     ("link", &["i18n", "playback", "quiz"]),
-    ("story", &["i18n", "quiz"]),
+    ("story", &["i18n", "link", "quiz"]),
     ("view", &["embed", "i18n", "link", "playback", "quiz", "render"]),
     ("cli", &["i18n", "link", "quiz", "render", "story"]),
-    ("app", &["embed", "i18n", "link", "playback", "quiz", "render", "view"]),
+    ("app", &["embed", "i18n", "link", "playback", "quiz", "render", "story", "view"]),
 ];
 
 /// The top-level crate modules a source text names as `crate::m` or in `crate::{m, …}`, comments

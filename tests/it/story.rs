@@ -319,3 +319,45 @@ fn random_edits_never_panic_and_are_always_located() {
     }
     assert!(failed > 100, "the edits break most files: {failed} of 160");
 }
+
+/// Every story, and every chapter as one, read back from the page's form is the same story.
+#[test]
+fn the_page_s_form_reads_back_as_the_story() {
+    let mut texts: Vec<(String, String)> =
+        story_files().iter().map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap())).collect();
+    for chapter in Chapter::ALL {
+        texts.push((chapter.id().to_string(), story::export(chapter, DEFAULT_FLEET, Profile::default())));
+    }
+    texts.push(("1.31".into(), story::export(Chapter::NodeGoesAway, DEFAULT_FLEET, Profile::V1_31)));
+    for (name, text) in texts {
+        let loaded = story::load(&text, None).unwrap_or_else(|p| panic!("{name}: {p:?}"));
+        let form = story::compact::write(&loaded);
+        assert!(form.starts_with(story::compact::HEADER), "{name}");
+        let read = story::compact::read(&form).unwrap_or_else(|p| panic!("{name}: {p:?}\n{form}"));
+        assert!(read == loaded, "{name}: the page's form reads back otherwise");
+    }
+}
+
+/// `story build` writes the page's form beside the file or into `--out`; a story with a problem
+/// is reported and not written.
+#[test]
+fn story_build_writes_the_page_s_form() {
+    let dir = std::env::temp_dir().join(format!("nodeline-story-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = stories().join("two-nodes-fail.yaml");
+    let out = nodeline(&["story", "build", source.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    let written = dir.join("two-nodes-fail.story");
+    assert_eq!(out.stdout, format!("{} -> {}\n", source.display(), written.display()));
+    let form = std::fs::read_to_string(&written).unwrap();
+    let text = std::fs::read_to_string(&source).unwrap();
+    assert!(story::compact::read(&form).unwrap() == story::load(&text, None).unwrap());
+    let bad = dir.join("bad.yaml");
+    std::fs::write(&bad, text.replace("id: two-nodes-fail", "id: bad").replace("duration: 10m", "duration: ten"))
+        .unwrap();
+    let out = nodeline(&["story", "build", bad.to_str().unwrap()]);
+    assert_eq!(out.code, EXIT_USAGE);
+    assert!(out.stderr.contains("duration: invalid duration"), "{}", out.stderr);
+    assert!(!dir.join("bad.story").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
