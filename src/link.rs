@@ -9,6 +9,8 @@
 //!                                         a sandbox session: the same timeline, at the same moment
 //! &embed=1 &theme=light|dark &lang=en|ja &origin=https://docs.example &k8s=1.31 &speed=10
 //! &quiz=1&progress=rw-                    question mode, with the answers so far (see `crate::quiz`)
+//! ?story=two-nodes-fail&step=3            a story file of the site's (`stories/ID.story`, see
+//!                                         `crate::story`) instead of a chapter
 //! &shutdownGracePeriod=30s&shutdownGracePeriodCriticalPods=10s
 //!                                         every kubelet's graceful node shutdown settings
 //! ```
@@ -41,6 +43,9 @@ pub enum Theme {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
     pub chapter: Chapter,
+    /// A story of the site's to tell instead of the chapter: its id (`stories/ID.story`). Its
+    /// steps are known once it is read, so its `step` is checked then.
+    pub story: Option<String>,
     /// 1-based step, already clamped to the chapter's steps.
     pub step: Option<usize>,
     /// Whether to start playing; `None` leaves it to the page (play for step links).
@@ -71,6 +76,7 @@ impl Default for Link {
     fn default() -> Link {
         Link {
             chapter: Chapter::Registration,
+            story: None,
             step: None,
             autoplay: None,
             t: None,
@@ -94,6 +100,8 @@ impl Default for Link {
 pub enum Problem {
     /// Not a chapter; the first chapter is used.
     UnknownChapter,
+    /// Not a story id (lowercase letters, digits and dashes); the chapter is shown.
+    BadStory,
     /// Not a step number; the chapter starts at its first step.
     BadStep,
     /// A step number out of range; the nearest step (given) is used.
@@ -137,6 +145,16 @@ pub struct Notice {
     /// The value as given, shortened; to be shown as text, never as markup.
     pub value: String,
     pub problem: Problem,
+}
+
+/// Whether `s` is a DNS label (RFC 1123), as a story's id, a Node's or a Deployment's name must
+/// be: a story link's id is one, so the page fetches nothing but `stories/ID.story` of its site.
+pub fn is_dns_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
 }
 
 fn shorten(s: &str) -> String {
@@ -235,6 +253,10 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 Some(c) => link.chapter = c,
                 None => notice(k, v, Problem::UnknownChapter),
             },
+            "story" => match is_dns_label(v) {
+                true => link.story = Some(v.clone()),
+                false => notice(k, v, Problem::BadStory),
+            },
             "step" => step_text = Some(v.clone()),
             "progress" => progress_text = Some(v.clone()),
             "shutdownGracePeriod" => grace_text = Some(v.clone()),
@@ -310,7 +332,8 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
         }
     }
     if let Some(v) = step_text {
-        let count = link.chapter.scenario().steps.len();
+        // A story's steps are counted once it is read (the page clamps the step then).
+        let count = if link.story.is_some() { i64::MAX as usize } else { link.chapter.scenario().steps.len() };
         match v.trim().parse::<i64>() {
             Ok(n) if (1..=count as i64).contains(&n) => link.step = Some(n as usize),
             Ok(n) => {
@@ -328,6 +351,11 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 notices.push(Notice { param: param.into(), value: shorten(&value), problem: Problem::BadShutdown(why) })
             }
         }
+    }
+    // Question mode asks the chapters' questions; a story's are not asked on the page.
+    if link.story.is_some() {
+        link.quiz = false;
+        progress_text = None;
     }
     if let Some(v) = progress_text {
         let (progress, ok) = Progress::parse(&v, quiz::questions(link.chapter).len());
@@ -384,7 +412,10 @@ fn valid_origin(s: &str) -> Option<String> {
 
 /// The canonical query string for a link (without `?`), with only what differs from defaults.
 pub fn to_query(link: &Link) -> String {
-    let mut parts = vec![format!("chapter={}", link.chapter.id())];
+    let mut parts = vec![match &link.story {
+        Some(id) => format!("story={id}"),
+        None => format!("chapter={}", link.chapter.id()),
+    }];
     if let Some(s) = link.step {
         parts.push(format!("step={s}"));
     }
@@ -437,6 +468,23 @@ pub fn to_query(link: &Link) -> String {
 mod tests {
     use super::*;
     use crate::sim::ActionKind;
+
+    #[test]
+    fn reads_a_story_link() {
+        let (l, n) = parse("?story=two-nodes-fail&step=12&quiz=1&progress=r", "");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(
+            (l.story.as_deref(), l.step, l.quiz, l.progress.is_none()),
+            (Some("two-nodes-fail"), Some(12), false, true)
+        );
+        assert!(to_query(&l).starts_with("story=two-nodes-fail&step=12"), "{}", to_query(&l));
+        assert_eq!(parse(&format!("?{}", to_query(&l)), "").0, l);
+        for bad in ["../index", "Two", "a/b", "", "-x", "x%2Fy"] {
+            let (l, n) = parse(&format!("?story={bad}"), "");
+            assert_eq!(l.story, None, "{bad}");
+            assert_eq!(n[0].problem, Problem::BadStory, "{bad}");
+        }
+    }
 
     #[test]
     fn reads_and_validates_the_shutdown_periods() {

@@ -122,8 +122,8 @@ pub(super) fn sync_document(ctx: AppCtx) {
                 let _ = html.remove_attribute("data-theme");
             }
         }
-        let chapter = lang.chapter(ctx.chapter.get()).title;
-        document().set_title(&format!("{chapter} — {}", lang.text(Key::AppTitle)));
+        let title = ctx.texts(lang).title;
+        document().set_title(&format!("{title} — {}", lang.text(Key::AppTitle)));
     });
 }
 
@@ -134,6 +134,7 @@ pub(super) fn sync_url(ctx: AppCtx) {
     Effect::new(move |answers_before: Option<Option<String>>| {
         ctx.rev.track();
         ctx.chapter.track();
+        ctx.story.track();
         ctx.lang.track();
         // Question mode's answers are written at once, playing or not.
         let answers =
@@ -177,8 +178,11 @@ pub fn Header() -> impl IntoView {
     let t = move |k: Key| ctx.lang.get().text(k);
     Effect::new(move |_| {
         ctx.chapter.track();
+        ctx.story.track();
         request_animation_frame(show_current_chapter);
     });
+    // The site's stories, after the chapters ("more stories").
+    let more = RwSignal::new(super::stories::listed());
     view! {
         <header class="site-header">
             <div class="brand">
@@ -190,7 +194,7 @@ pub fn Header() -> impl IntoView {
                     {Chapter::ALL
                         .into_iter()
                         .map(|chapter| {
-                            let current = move || ctx.chapter.get() == chapter;
+                            let current = move || ctx.story.get().is_none() && ctx.chapter.get() == chapter;
                             view! {
                                 <li>
                                     <a
@@ -211,6 +215,12 @@ pub fn Header() -> impl IntoView {
                             }
                         })
                         .collect_view()}
+                    <Show when=move || !more.with(Vec::is_empty)>
+                        <li class="more-stories">{move || t(Key::MoreStories)}</li>
+                    </Show>
+                    <For each=move || more.get() key=|(id, _)| id.clone() let((id, title))>
+                        <StoryLink id title />
+                    </For>
                 </ol>
             </nav>
             <div class="header-tools">
@@ -221,6 +231,30 @@ pub fn Header() -> impl IntoView {
                 </span>
             </div>
         </header>
+    }
+}
+
+/// A story of the site's in the chapter list: followed, it is told in place.
+#[component]
+fn StoryLink(id: String, title: crate::story::Words) -> impl IntoView {
+    let ctx = AppCtx::get();
+    let id = StoredValue::new(id);
+    let current = move || ctx.story.get().is_some_and(|l| id.with_value(|id| l.story.id == *id));
+    view! {
+        <li>
+            <a
+                href=move || format!("?story={}&lang={}", id.get_value(), ctx.lang.get().code())
+                aria-current=move || current().then_some("page")
+                class:current=current
+                on:click=move |ev| {
+                    ev.prevent_default();
+                    super::stories::open_in_place(ctx, id.get_value());
+                }
+            >
+                <span class="chapter-number">{move || ctx.lang.get().text(Key::StoryLabel)}</span>
+                <span class="chapter-title">{move || title.get(ctx.lang.get()).to_string()}</span>
+            </a>
+        </li>
     }
 }
 
@@ -306,7 +340,7 @@ pub fn LiveRegion() -> impl IntoView {
     let watched = Memo::new(move |_| {
         let step = ctx.current_step();
         let t = ctx.t();
-        let watched = if ctx.chapter.get().is_fleet() {
+        let watched = if ctx.is_fleet() {
             fleet.with(|f| Watched::fleet(f, step))
         } else {
             ctx.with_session(|s| Watched::at(&s.at(t), step))
@@ -318,7 +352,7 @@ pub fn LiveRegion() -> impl IntoView {
     let text = Memo::new(move |last: Option<&String>| {
         let now = watched.get();
         let lang = ctx.lang.get();
-        let chapter = lang.chapter(ctx.chapter.get_untracked());
+        let chapter = untrack(|| ctx.texts(lang));
         let title = chapter.steps.get(now.step.wrapping_sub(1)).map(|s| s.title).unwrap_or_default();
         let (said_in, mut before) = previous.get_value();
         previous.set_value((Some(lang), now.clone()));

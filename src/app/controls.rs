@@ -161,7 +161,7 @@ pub fn Controls() -> impl IntoView {
         }
     };
     let fleet_group = move || {
-        ctx.chapter.get().is_fleet().then(|| {
+        ctx.is_fleet().then(|| {
             let zones = crate::sim::ZONES
                 .iter()
                 .map(|z| view! { <option value=*z prop:selected=move || zone.get() == *z>{*z}</option> })
@@ -220,7 +220,7 @@ pub fn Controls() -> impl IntoView {
         Some(view! {
             <div class="fork">
                 <p>{before} <code class="notation">{summary}</code> {after}</p>
-                <button type="button" class="secondary" on:click=move |_| ctx.load(ctx.chapter.get_untracked(), &[])>
+                <button type="button" class="secondary" on:click=move |_| ctx.restart(&[])>
                     {move || t(Key::ResetSandbox)}
                 </button>
             </div>
@@ -247,7 +247,7 @@ pub fn Controls() -> impl IntoView {
             <p class="help">{move || t(Key::SandboxHelp)}</p>
             {fleet_group}
             <div class="action-groups">{groups}</div>
-            {move || (!ctx.chapter.get().is_fleet()).then(|| view! { <super::shutdown::ShutdownSettings /> })}
+            {move || (!ctx.is_fleet()).then(|| view! { <super::shutdown::ShutdownSettings /> })}
             {fork}
         </section>
     }

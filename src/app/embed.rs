@@ -12,7 +12,6 @@ use wasm_bindgen::prelude::*;
 
 use super::state::AppCtx;
 use crate::embed::{self, Command};
-use crate::sim::Chapter;
 use crate::view::quiz::Value;
 
 /// The attribute on `<html>` that tells the style sheets the page is embedded.
@@ -93,14 +92,20 @@ pub(super) fn install(ctx: AppCtx) {
     }
 
     // The state as the narration shows it (step 1 before step 1's moment); sent when it changes.
-    let state = move || (ctx.chapter.get(), ctx.current_step().max(1), ctx.playback.with(|p| p.playing));
+    let state = move || {
+        ctx.chapter.track();
+        ctx.story.track();
+        (ctx.told_id(), ctx.current_step().max(1), ctx.playback.with(|p| p.playing))
+    };
     let send_state = {
         let parent = Rc::clone(&parent);
-        move |(chapter, step, playing): (Chapter, usize, bool)| {
+        move |(told, step, playing): (&'static str, usize, bool)| {
+            // A story of the site's is named as `story`, a chapter as `chapter`.
+            let key = if ctx.story.get_untracked().is_some() { "story" } else { "chapter" };
             parent.post(
                 embed::STATE,
                 &[
-                    ("chapter", JsValue::from(chapter.id())),
+                    (key, JsValue::from(told)),
                     ("step", step.into()),
                     ("steps", ctx.session.with_value(|s| s.steps.len()).into()),
                     ("playing", playing.into()),
@@ -109,7 +114,7 @@ pub(super) fn install(ctx: AppCtx) {
         }
     };
     let sent = send_state.clone();
-    Effect::new(move |last: Option<(Chapter, usize, bool)>| {
+    Effect::new(move |last: Option<(&'static str, usize, bool)>| {
         let now = state();
         if last != Some(now) {
             sent(now);

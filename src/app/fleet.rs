@@ -48,7 +48,7 @@ impl FleetNow {
         let first = still.map(|svg| svg.get_bounding_client_rect().width().round()).filter(|w| *w > 0.0);
         let width = RwSignal::new(first.unwrap_or(vm::VIEW_W));
         let fleet = Memo::new(move |_| {
-            if !ctx.chapter.get().is_fleet() {
+            if !ctx.is_fleet() {
                 return Fleet::default();
             }
             let at = ctx.t();

@@ -21,15 +21,18 @@ pub mod quiz;
 pub mod shutdown;
 pub mod stage;
 pub mod state;
+pub mod stories;
 pub mod timeline;
 
 use leptos::prelude::*;
 
 use crate::i18n::Key;
-use crate::link::{self, Notice};
+use crate::link::{self, Link, Notice};
 use crate::sim::SimTime;
+use crate::view::notice::{StoryFailure, story_failure_texts};
 use crate::view::session::Session;
 use state::AppCtx;
+use stories::Loaded;
 
 /// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
 /// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
@@ -53,9 +56,10 @@ async fn boot() {
     // the app was on its way: the app starts where the reader is when it is ready, not where
     // the page was opened.
     let mut read = address();
-    let (link, notices, session) = loop {
-        let (link, notices) = link::parse(&read.0, &read.1);
-        let mut session = state::new_session(&link);
+    let (link, notices, story, failure, session) = loop {
+        let (mut link, mut notices) = link::parse(&read.0, &read.1);
+        let (story, failure) = open_story(&mut link, &mut notices).await;
+        let mut session = state::new_session(&link, story);
         compute_to(&mut session, SimTime::ZERO).await;
         if link.t.is_none() {
             compute_step(&mut session, link.step.unwrap_or(1)).await;
@@ -66,13 +70,18 @@ async fn boot() {
         yield_to_browser().await;
         let now = address();
         if now == read {
-            break (link, notices, session);
+            break (link, notices, story, failure, session);
         }
         read = now;
     };
     let lang = link.lang.unwrap_or_else(chrome::browser_lang);
 
-    let ctx = AppCtx::from_session(&link, lang, chrome::prefers_reduced_motion(), session);
+    let ctx = AppCtx::from_session(&link, story, lang, chrome::prefers_reduced_motion(), session);
+    for text in
+        failure.map(|(id, f)| story_failure_texts(lang, &id, &crate::view::stories::path(&id), &f)).unwrap_or_default()
+    {
+        ctx.notify(text);
+    }
     let (playing, busy) = (RwSignal::new(false), RwSignal::new(true));
     leptos::mount::mount_to_body(move || page(ctx, notices, playing.into(), busy.into(), false));
     // The still view (`crate::view::still`) gives its place to the page in the same task: its
@@ -103,6 +112,35 @@ async fn boot() {
     // The moment the page is interactive: the story is simulated and every control is mounted
     // (`cargo xtask bench` measures navigation to this mark).
     mark("nodeline-interactive");
+}
+
+/// Reads the story the link names, if any. A story read sets the link's Kubernetes version to
+/// its own and clamps the link's step to its steps; one that cannot be read leaves the link to
+/// its chapter, and gives why (its id and the failure).
+async fn open_story(
+    link: &mut Link,
+    notices: &mut Vec<Notice>,
+) -> (Option<&'static Loaded>, Option<(String, StoryFailure)>) {
+    let Some(id) = link.story.clone() else { return (None, None) };
+    match stories::open(&id).await {
+        Ok(loaded) => {
+            link.profile = loaded.story.config.profile;
+            let count = loaded.story.steps.len();
+            if let Some(n) = link.step.filter(|n| *n > count) {
+                link.step = Some(count);
+                notices.push(Notice {
+                    param: "step".into(),
+                    value: n.to_string(),
+                    problem: link::Problem::StepOutOfRange { used: count },
+                });
+            }
+            (Some(loaded), None)
+        }
+        Err(failure) => {
+            link.story = None;
+            (None, Some((id, failure)))
+        }
+    }
 }
 
 /// Mounts a part of the page at the end of the element `parent` names, for the page's lifetime
@@ -290,12 +328,12 @@ fn page(ctx: AppCtx, notices: Vec<Notice>, playing: Signal<bool>, busy: Signal<b
                 <h1 class="sr-only">
                     {move || {
                         let lang = ctx.lang.get();
-                        format!("{} — {}", lang.chapter(ctx.chapter.get()).title, lang.text(Key::AppTitle))
+                        format!("{} — {}", ctx.texts(lang).title, lang.text(Key::AppTitle))
                     }}
                 </h1>
             </Show>
             <div class="col-main">
-                <Show when=move || ctx.chapter.get().is_fleet() fallback=|| view! { <stage::Stage /> }>
+                <Show when=move || ctx.is_fleet() fallback=|| view! { <stage::Stage /> }>
                     <fleet::FleetStage />
                 </Show>
                 {whole.then(|| view! { <timeline::TimelineBar /> })}

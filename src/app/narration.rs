@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use super::state::AppCtx;
-use crate::i18n::Key;
+use crate::i18n::{Key, Lang};
 use crate::view::account;
 use crate::view::pages::{Words, paragraphs};
 
@@ -67,9 +67,10 @@ pub fn Narration() -> impl IntoView {
     let reached = Memo::new(move |_| {
         ctx.with_session(|s| (0..s.steps.len()).map(|i| s.step_reachable(i)).collect::<Vec<bool>>())
     });
-    let text = move || ctx.lang.get().chapter(ctx.chapter.get());
+    let text = move || ctx.texts(ctx.lang.get());
     let link = move |n: usize| {
         ctx.chapter.track();
+        ctx.story.track();
         ctx.lang.track();
         ctx.step_link(n)
     };
@@ -99,6 +100,7 @@ pub fn Narration() -> impl IntoView {
         step.track();
         ctx.lang.track();
         ctx.chapter.track();
+        ctx.story.track();
         if prev.is_some() {
             ctx.highlight.set(None);
         }
@@ -192,6 +194,9 @@ pub fn Narration() -> impl IntoView {
     // On narrow screens the step's text is a tap away (style/panels.css shows the button there
     // only; wide screens show the text whatever it says).
     let open = RwSignal::new(false);
+    // A story of the site's written in English only, told in the Japanese page: its words are
+    // English, and a line says so.
+    let english_only = move || ctx.lang.get() == Lang::Ja && ctx.story.get().is_some_and(|l| l.english_only());
 
     view! {
         <section
@@ -199,10 +204,15 @@ pub fn Narration() -> impl IntoView {
             class:departed=move || departed.get()
             class:open=move || open.get()
             aria-labelledby="narration-title"
+            lang=move || english_only().then_some(Lang::En.code())
         >
             <p class="step-of" hidden=move || departed.get()>
                 {step_of}
             </p>
+            // A story of the site's written in English only, in the Japanese page.
+            <Show when=english_only>
+                <p class="story-language" lang=Lang::Ja.code()>{move || ctx.lang.get().text(Key::StoryEnglishOnly)}</p>
+            </Show>
             // The room of the chapter's longest title and longest text: every step's title and
             // text laid out, unseen, in the same grid cells as the current one's, so moving
             // between steps (and the app replacing the still view) moves nothing.

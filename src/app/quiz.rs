@@ -223,10 +223,12 @@ pub(super) fn install(ctx: AppCtx) {
 pub fn QuizSwitch() -> impl IntoView {
     let ctx = AppCtx::get();
     let on = move || ctx.quiz.with(|q| q.enabled);
+    // Question mode asks the chapters' questions: a story of the site's is told without it.
     view! {
         <button
             type="button"
             class="secondary quiz-switch"
+            hidden=move || ctx.story.get().is_some()
             aria-pressed=move || if on() { "true" } else { "false" }
             on:click=move |_| {
                 ctx.quiz.update(|q| {

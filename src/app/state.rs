@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::Lang;
+use crate::i18n::{ChapterText, Lang};
 use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
 use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, ShutdownPeriods, SimTime, Timeline};
@@ -13,6 +13,8 @@ use crate::view::notice::notice_text;
 use crate::view::quiz::QuizState;
 use crate::view::session::Session;
 use crate::view::track;
+
+use super::stories::Loaded;
 
 /// A notice shown at the top of the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +34,8 @@ pub struct AppCtx {
     /// fast-forwarding.
     pub rate: RwSignal<(f64, bool)>,
     pub chapter: RwSignal<Chapter>,
+    /// The story of the site's told instead of the chapter (`?story=ID`), while one is.
+    pub story: RwSignal<Option<&'static Loaded>>,
     pub lang: RwSignal<Lang>,
     pub theme: RwSignal<Option<Theme>>,
     /// The stage element narration points at, while hovered or focused.
@@ -57,12 +61,25 @@ pub struct AppCtx {
     next_notice: StoredValue<u64>,
 }
 
-/// The link's chapter with its actions, nothing computed yet.
-pub fn new_session(link: &Link) -> Session {
-    let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() }.with_shutdown(link.shutdown);
-    let mut session = Session::new(Timeline::with_actions(link.chapter, config, &link.actions));
+/// The link's chapter (or the story read for it) with its actions, nothing computed yet.
+pub fn new_session(link: &Link, story: Option<&'static Loaded>) -> Session {
+    let timeline = match story {
+        // A story says its own Kubernetes version and settings; the link's shutdown periods
+        // (the page's own setting) go over them.
+        Some(l) => Timeline::from_scenario(
+            l.story.scenario.clone(),
+            l.story.config.clone().with_shutdown(link.shutdown),
+            &link.actions,
+        ),
+        None => {
+            let config =
+                Config { profile: link.profile, nodes: link.nodes, ..Config::default() }.with_shutdown(link.shutdown);
+            Timeline::with_actions(link.chapter, config, &link.actions)
+        }
+    };
+    let mut session = Session::new(timeline);
     // A fleet takes long to compute: the page shows first and computes the rest after.
-    session.progressive = link.chapter.is_fleet();
+    session.progressive = story.is_none() && link.chapter.is_fleet();
     session
 }
 
@@ -92,15 +109,21 @@ impl AppCtx {
     /// Builds the state from a parsed link, computing the chapter at once (see
     /// [`super::boot`] for the page's start, which computes it in slices first).
     pub fn new(link: &Link, lang: Lang, reduced_motion: bool) -> AppCtx {
-        let mut session = new_session(link);
+        let mut session = new_session(link, None);
         session.ensure(SimTime::ZERO);
         let start = start_time(link, &mut session);
         session.ensure(start);
-        AppCtx::from_session(link, lang, reduced_motion, session)
+        AppCtx::from_session(link, None, lang, reduced_motion, session)
     }
 
     /// Builds the state from a parsed link and its session, computed past the link's moment.
-    pub fn from_session(link: &Link, lang: Lang, reduced_motion: bool, mut session: Session) -> AppCtx {
+    pub fn from_session(
+        link: &Link,
+        story: Option<&'static Loaded>,
+        lang: Lang,
+        reduced_motion: bool,
+        mut session: Session,
+    ) -> AppCtx {
         let start = start_time(link, &mut session);
         session.ensure(start);
         let mut playback = Playback::new(start, session.end());
@@ -114,6 +137,7 @@ impl AppCtx {
             playback: RwSignal::new(playback),
             rate: RwSignal::new((1.0, false)),
             chapter: RwSignal::new(link.chapter),
+            story: RwSignal::new(story),
             lang: RwSignal::new(lang),
             theme: RwSignal::new(link.theme),
             highlight: RwSignal::new(None),
@@ -129,6 +153,28 @@ impl AppCtx {
             shutdown: RwSignal::new(link.shutdown),
             quiz: RwSignal::new(QuizState::from_link(link)),
             next_notice: StoredValue::new(0),
+        }
+    }
+
+    /// The words of what the page tells, the chapter's or the story's, in `lang` (tracked).
+    pub fn texts(&self, lang: Lang) -> &'static ChapterText {
+        match self.story.get() {
+            Some(l) => l.text(lang),
+            None => lang.chapter(self.chapter.get()),
+        }
+    }
+
+    /// Whether the page tells the fleet chapter (tracked; a story is told on the stage of a
+    /// few machines).
+    pub fn is_fleet(&self) -> bool {
+        self.story.get().is_none() && self.chapter.get().is_fleet()
+    }
+
+    /// The id of what the page tells: the chapter's or the story's (untracked).
+    pub fn told_id(&self) -> &'static str {
+        match self.story.get_untracked() {
+            Some(l) => &l.story.id,
+            None => self.chapter.get_untracked().id(),
         }
     }
 
@@ -252,17 +298,38 @@ impl AppCtx {
         result.map_err(|e| e.0)
     }
 
-    /// Starts the chapter again, with or without the reader's actions.
+    /// Tells `chapter` from its start, with or without the reader's actions.
     pub fn load(&self, chapter: Chapter, actions: &[Action]) {
-        let shutdown = self.shutdown.get_untracked();
-        let config = Config { profile: self.profile, nodes: self.nodes, ..Config::default() }.with_shutdown(shutdown);
-        let timeline = Timeline::with_actions(chapter, config, actions);
-        let mut session = Session::new(timeline);
-        session.progressive = chapter.is_fleet();
+        self.start(chapter, None, actions);
+    }
+
+    /// Tells a story of the site's from its start, with or without the reader's actions.
+    pub fn load_story(&self, story: &'static Loaded, actions: &[Action]) {
+        self.quiz.update(|q| q.enabled = false);
+        self.start(self.chapter.get_untracked(), Some(story), actions);
+    }
+
+    /// Starts what the page tells (the chapter, or the story) again, with or without the
+    /// reader's actions.
+    pub fn restart(&self, actions: &[Action]) {
+        self.start(self.chapter.get_untracked(), self.story.get_untracked(), actions);
+    }
+
+    fn start(&self, chapter: Chapter, story: Option<&'static Loaded>, actions: &[Action]) {
+        let link = Link {
+            chapter,
+            actions: actions.to_vec(),
+            profile: self.profile,
+            nodes: self.nodes,
+            shutdown: self.shutdown.get_untracked(),
+            ..Link::default()
+        };
+        let mut session = new_session(&link, story);
         session.ensure(SimTime::ZERO);
         let end = session.end();
         self.session.set_value(session);
         self.chapter.set(chapter);
+        self.story.set(story);
         self.machine.set(0);
         self.machine_picked.set(false);
         self.rev.update(|r| *r += 1);
@@ -280,7 +347,7 @@ impl AppCtx {
         let t = self.playback.get_untracked().t;
         let actions = self.session.with_value(|s| s.timeline.actions());
         self.shutdown.set(Some(periods));
-        self.load(self.chapter.get_untracked(), &actions);
+        self.restart(&actions);
         self.seek(t);
     }
 
@@ -292,6 +359,7 @@ impl AppCtx {
         let (quiz, progress) = self.quiz.with_untracked(|q| (q.enabled, q.progress(chapter)));
         Link {
             chapter,
+            story: self.story.get_untracked().map(|l| l.story.id.clone()),
             step: None,
             autoplay: Some(playback.playing),
             t: Some(SimTime::from_millis(playback.t.as_millis())),
@@ -313,6 +381,7 @@ impl AppCtx {
     pub fn step_link(&self, n: usize) -> String {
         let link = Link {
             chapter: self.chapter.get_untracked(),
+            story: self.story.get_untracked().map(|l| l.story.id.clone()),
             step: Some(n),
             lang: Some(self.lang.get_untracked()),
             profile: self.profile,

@@ -295,7 +295,7 @@ pub fn TimelineBar() -> impl IntoView {
     // chosen (found, or pending while the story is computed), and its moment.
     let describe = move |lang: crate::i18n::Lang, m: &track::Marker| {
         let n = m.n;
-        let title_text = lang.chapter(ctx.chapter.get()).steps.get(n - 1).map(|s| s.title).unwrap_or_default();
+        let title_text = ctx.texts(lang).steps.get(n - 1).map(|s| s.title).unwrap_or_default();
         // Not found yet, while the story is still computed: it may happen, and choosing it
         // computes up to it (as the narration's step list does).
         let pending = m.t.is_none() && computing.get();

@@ -232,6 +232,21 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NotesTitle => "Notices",
         Key::Dismiss => "Dismiss",
         Key::NoticeUnknownChapter => "There is no chapter \"{1}\" ({0}); showing the first chapter.",
+        Key::NoticeBadStory => {
+            "\"{1}\" is not a story's name ({0}: lowercase letters, digits and dashes); showing the first chapter."
+        }
+        Key::NoticeStoryMissing => "There is no story \"{0}\" on this site ({1}: {2}); showing the first chapter.",
+        Key::NoticeStoryUnreachable => "The story \"{0}\" could not be fetched ({1}); showing the first chapter.",
+        Key::NoticeStoryBroken => {
+            "The story \"{0}\" could not be read; showing the first chapter. Its problems follow."
+        }
+        Key::NoticeStoryProblem => "{0}:{1}: {2}",
+        Key::NoticeStorySingleFile => {
+            "The story \"{0}\" cannot be opened in nodeline.html, which reads nothing from outside itself: open it on the site. Showing the first chapter."
+        }
+        Key::StoryLabel => "Story",
+        Key::MoreStories => "More stories",
+        Key::StoryEnglishOnly => "This story is written in English only.",
         Key::NoticeBadStep => "\"{1}\" is not a step number ({0}); starting at the first step.",
         Key::NoticeStepOutOfRange => "There is no step {1} in this chapter ({0}); using step {2}.",
         Key::NoticeBadFlag => "\"{1}\" is not 0 or 1 ({0}); ignored.",

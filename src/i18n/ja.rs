@@ -240,6 +240,19 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NotesTitle => "お知らせ",
         Key::Dismiss => "閉じる",
         Key::NoticeUnknownChapter => "「{1}」という章はありません ({0})。最初の章を表示します。",
+        Key::NoticeBadStory => {
+            "「{1}」はストーリーの名前ではありません ({0}: 英小文字、数字、ダッシュ)。最初の章を表示します。"
+        }
+        Key::NoticeStoryMissing => "このサイトにストーリー「{0}」はありません ({1}: {2})。最初の章を表示します。",
+        Key::NoticeStoryUnreachable => "ストーリー「{0}」を取得できませんでした ({1})。最初の章を表示します。",
+        Key::NoticeStoryBroken => "ストーリー「{0}」を読めませんでした。最初の章を表示します。問題は次のとおりです。",
+        Key::NoticeStoryProblem => "{0}:{1}: {2}",
+        Key::NoticeStorySingleFile => {
+            "ストーリー「{0}」は、外から何も読まない nodeline.html では開けません。サイトで開いてください。最初の章を表示します。"
+        }
+        Key::StoryLabel => "ストーリー",
+        Key::MoreStories => "ほかのストーリー",
+        Key::StoryEnglishOnly => "このストーリーは英語だけで書かれています。",
         Key::NoticeBadStep => "「{1}」はステップ番号ではありません ({0})。最初のステップから始めます。",
         Key::NoticeStepOutOfRange => "この章にステップ {1} はありません ({0})。ステップ {2} を使います。",
         Key::NoticeBadFlag => "「{1}」は 0 でも 1 でもありません ({0})。無視しました。",

@@ -10,6 +10,7 @@ use super::file::{self, StoryFile, Values, When};
 use super::question::{Ask, DEFAULT_TOLERANCE, Labelled, StoryQuestion};
 use super::{Problem, StepWords, Story, Words};
 use crate::i18n::{Segment, TARGETS, segments};
+use crate::link::is_dns_label;
 use crate::sim::scenario::{Anchor, StepSpec};
 use crate::sim::settings::{Component, SettingError, Settings};
 use crate::sim::{
@@ -52,15 +53,6 @@ impl Problems {
     fn optional_duration(&mut self, value: &Option<Spanned<String>>, what: &str, default: Duration) -> Duration {
         value.as_ref().and_then(|v| self.duration(v, what)).unwrap_or(default)
     }
-}
-
-/// Whether `s` is a DNS label (RFC 1123), as Node and Deployment names must be.
-fn is_dns_label(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 63
-        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
 }
 
 /// Checks `file` and builds the story; `id` is the one its file name gives.

@@ -49,7 +49,13 @@ pub const EXTENSION: &str = "story";
 
 /// Reads a story in the page's form. A problem names the line (column 1) it is on.
 pub fn read(text: &str) -> Result<Story, Vec<Problem>> {
-    let mut r = Reader::default();
+    read_as(text, None)
+}
+
+/// Reads a story in the page's form that must have the id `id` when one is given (the name it
+/// was fetched by: `stories/ID.story`).
+pub fn read_as(text: &str, id: Option<&str>) -> Result<Story, Vec<Problem>> {
+    let mut r = Reader { expected: id.map(String::from), ..Reader::default() };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l.trim_end_matches('\r')));
     match lines.next() {
         Some((_, HEADER)) => {}
@@ -256,6 +262,8 @@ struct QuestionDraft {
 
 #[derive(Default)]
 struct Reader {
+    /// The id the story must have, if any.
+    expected: Option<String>,
     line: u64,
     problems: Vec<Problem>,
     id: Option<String>,
@@ -299,7 +307,12 @@ impl Reader {
     fn entry(&mut self, key: &str, value: &str) {
         let (line, ja) = (self.line, key.ends_with(".ja"));
         match key {
-            "id" => self.id = Some(value.to_string()),
+            "id" => {
+                if let Some(expected) = self.expected.as_deref().filter(|e| *e != value) {
+                    self.problem(format!("id: \"{}\" is not the file's name ({expected})", shorten(value)));
+                }
+                self.id = Some(value.to_string());
+            }
             "title" | "title.ja" => set_words(&mut self.title, value, ja),
             "summary" | "summary.ja" => set_words(&mut self.summary, value, ja),
             "k8s" => match Profile::parse(value) {
@@ -604,5 +617,7 @@ mod tests {
         assert!(lines.iter().any(|(n, m)| *n == 5 && m.starts_with("duration: ")), "{lines:?}");
         assert!(lines.iter().any(|(n, m)| *n == 6 && *m == "step.lead: before any step"), "{lines:?}");
         assert!(lines.iter().any(|(n, m)| *n == 8 && m.contains("not KEY=VALUE")), "{lines:?}");
+        let other = read_as(&text.replace("duration=soon", "duration=1m"), Some("y")).unwrap_err();
+        assert_eq!((other[0].line, other[0].message.as_str()), (2, "id: \"x\" is not the file's name (y)"));
     }
 }

@@ -14,5 +14,6 @@ pub mod quiz;
 pub mod session;
 pub mod stage;
 pub mod still;
+pub mod stories;
 pub mod track;
 pub mod zonechart;

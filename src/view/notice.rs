@@ -4,10 +4,41 @@ use crate::i18n::{Key, Lang};
 use crate::link::{Notice, Problem};
 use crate::sim::Refusal;
 
+/// Why a story of the site's could not be opened (`?story=ID`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum StoryFailure {
+    /// The site answered with this HTTP status (404: no such file).
+    Missing { status: u16 },
+    /// The request failed (the browser's reason).
+    Unreachable(String),
+    /// The file is not a story in the page's form, or not this one: each problem with its line.
+    Broken(Vec<crate::story::Problem>),
+    /// The page is the single-file `nodeline.html`, which fetches nothing.
+    SingleFile,
+}
+
+/// The notices for a story that could not be opened: what happened, then each problem of a
+/// broken file as `story check` prints it (`FILE:LINE: MESSAGE`).
+pub fn story_failure_texts(lang: Lang, id: &str, path: &str, failure: &StoryFailure) -> Vec<String> {
+    match failure {
+        StoryFailure::Missing { status } => {
+            vec![lang.fill(Key::NoticeStoryMissing, &[id, path, &format!("HTTP {status}")])]
+        }
+        StoryFailure::Unreachable(why) => vec![lang.fill(Key::NoticeStoryUnreachable, &[id, why])],
+        StoryFailure::SingleFile => vec![lang.fill(Key::NoticeStorySingleFile, &[id])],
+        StoryFailure::Broken(problems) => std::iter::once(lang.fill(Key::NoticeStoryBroken, &[id]))
+            .chain(
+                problems.iter().map(|p| lang.fill(Key::NoticeStoryProblem, &[path, &p.line.to_string(), &p.message])),
+            )
+            .collect(),
+    }
+}
+
 /// The text of a link notice.
 pub fn notice_text(lang: Lang, n: &Notice) -> String {
     let (key, extra) = match &n.problem {
         Problem::UnknownChapter => (Key::NoticeUnknownChapter, String::new()),
+        Problem::BadStory => (Key::NoticeBadStory, String::new()),
         Problem::BadStep => (Key::NoticeBadStep, String::new()),
         Problem::StepOutOfRange { used } => (Key::NoticeStepOutOfRange, used.to_string()),
         Problem::BadFlag => (Key::NoticeBadFlag, String::new()),
@@ -98,5 +129,26 @@ mod tests {
                 assert!(refusal_text(lang, r).contains(&r.subject()), "{lang}: {r}");
             }
         }
+    }
+
+    #[test]
+    fn a_story_that_cannot_be_opened_says_why_and_where() {
+        let path = "stories/x.story";
+        let missing = story_failure_texts(Lang::En, "x", path, &StoryFailure::Missing { status: 404 });
+        assert_eq!(
+            missing,
+            ["There is no story \"x\" on this site (stories/x.story: HTTP 404); showing the first chapter."]
+        );
+        let problem = crate::story::Problem { line: 7, column: 1, message: "duration: invalid duration".into() };
+        for lang in Lang::ALL {
+            let broken = story_failure_texts(lang, "x", path, &StoryFailure::Broken(vec![problem.clone()]));
+            assert_eq!(broken.len(), 2, "{lang}");
+            assert!(broken[0].contains("\"x\"") || broken[0].contains("「x」"), "{lang}: {}", broken[0]);
+            assert_eq!(broken[1], "stories/x.story:7: duration: invalid duration", "{lang}");
+        }
+        let single = story_failure_texts(Lang::En, "x", path, &StoryFailure::SingleFile);
+        assert!(single[0].starts_with("The story \"x\" cannot be opened in nodeline.html"), "{}", single[0]);
+        let ja = story_failure_texts(Lang::Ja, "x", path, &StoryFailure::Unreachable("TypeError".into()));
+        assert!(ja[0].contains("ストーリー「x」") && ja[0].contains("TypeError"), "{}", ja[0]);
     }
 }

@@ -38,7 +38,10 @@ var other = state.chapter !== first || state.lang !== LANGS[0] || state.step !==
 // Without WebAssembly the app never comes: the still view is the page, and moves as told.
 var loading = !plain && typeof WebAssembly === "object";
 var status = null;
-if (other && !files) {
+// A story of the site's (`?story=ID`) has no pre-rendered steps: the line alone until the app
+// has read it (without WebAssembly, the first chapter as told).
+var story = params.story !== undefined && typeof WebAssembly === "object";
+if ((other && !files) || story) {
   // The single file carries only the first step: the line alone until the app starts.
   loading = true;
   root.setAttribute("data-still-off", "");

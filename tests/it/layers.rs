@@ -20,7 +20,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("quiz", &["i18n"]),
     ("link", &["i18n", "playback", "quiz"]),
     ("story", &["i18n", "link", "quiz"]),
-    ("view", &["embed", "i18n", "link", "playback", "quiz", "render"]),
+    ("view", &["embed", "i18n", "link", "playback", "quiz", "render", "story"]),
     ("cli", &["i18n", "link", "quiz", "render", "story"]),
     ("app", &["embed", "i18n", "link", "playback", "quiz", "render", "story", "view"]),
 ];

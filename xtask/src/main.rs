@@ -218,6 +218,7 @@ pub(crate) fn build_site(paths: &Paths) -> Result<()> {
         bail!("trunk finished but {} has no index.html", paths.dist.display());
     }
     site::finish(&paths.dist)?;
+    site::stories(&paths.root.join("stories"), &paths.dist)?;
     compress::precompress(&paths.dist)?;
     Ok(())
 }

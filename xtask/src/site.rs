@@ -23,6 +23,10 @@
 //!    natively;
 //! 7. the pages are checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
+//! 8. ([`stories`], after the page is finished) every story file of `stories/` is checked and
+//!    written in the form the page reads (`stories/ID.story`, `nodeline::story::compact`), and
+//!    their list into `index.html` (`nodeline::view::stories`: hidden links the page's chapter
+//!    list shows as "more stories").
 
 use std::path::Path;
 
@@ -63,6 +67,38 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
     let page = still_views(dist, &page)?;
     let (page, (name, body)) = still_script(&page)?;
     std::fs::write(dist.join(name), body)?;
+    check_page(&page)?;
+    std::fs::write(&index, page)?;
+    Ok(())
+}
+
+/// Checks every story file in `source` (`stories/*.yaml`) and writes each in the page's form into
+/// `dist/stories/`, and their list into `index.html`; a story with a problem stops the build with
+/// its report.
+pub(crate) fn stories(source: &Path, dist: &Path) -> Result<()> {
+    use nodeline::story::{self, Report, compact};
+    let mut files: Vec<_> = std::fs::read_dir(source)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    let out = dist.join(nodeline::view::stories::DIR);
+    std::fs::create_dir_all(&out)?;
+    let mut listed = Vec::new();
+    for path in &files {
+        let id = path.file_stem().and_then(|s| s.to_str());
+        let loaded = story::load(&read(path)?, id).map_err(|problems| {
+            let file = path.display().to_string();
+            crate::util::Error(Report { file: &file, problems: &problems }.to_string())
+        })?;
+        std::fs::write(out.join(format!("{}.{}", loaded.id, compact::EXTENSION)), compact::write(&loaded))?;
+        listed.push(loaded);
+    }
+    // The list goes into the page, before its end: the chapter list reads it from there.
+    let index = dist.join("index.html");
+    let page = read(&index)?;
+    let Some(end) = page.rfind("</body>") else { bail!("index.html has no </body>") };
+    let page = format!("{}{}\n{}", &page[..end], nodeline::view::stories::list_markup(&listed), &page[end..]);
     check_page(&page)?;
     std::fs::write(&index, page)?;
     Ok(())

@@ -1,0 +1,160 @@
+//! Stories of the site's (`?story=ID`): read from `stories/ID.story`, the form `nodeline story
+//! build` and `cargo xtask build` write ([`crate::story::compact`]), on the page's own origin and
+//! nowhere else. A story read is kept for the page's lifetime, with its words in the shape the
+//! chapters' have, so every part of the page reads a story's words as it reads a chapter's.
+
+use std::cell::RefCell;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::i18n::{ChapterText, Lang, StepText};
+use crate::link::is_dns_label;
+use crate::story::{Story, Words, compact};
+use crate::view::notice::StoryFailure;
+
+/// A story read, with its words in each language.
+#[derive(Debug)]
+pub struct Loaded {
+    pub story: &'static Story,
+    en: ChapterText,
+    ja: ChapterText,
+}
+
+impl Loaded {
+    /// Its words in `lang` (English where the story has no Japanese).
+    pub fn text(&self, lang: Lang) -> &ChapterText {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Ja => &self.ja,
+        }
+    }
+
+    /// Whether the story has no Japanese (the Japanese page shows its English, and says so).
+    pub fn english_only(&self) -> bool {
+        self.story.title.ja.is_none()
+    }
+}
+
+thread_local! {
+    /// Every story read so far, by id: each is read once, and its words live as long as the page.
+    static READ: RefCell<Vec<&'static Loaded>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Keeps a story for the page's lifetime, with its words as chapters' are.
+fn keep(story: Story) -> &'static Loaded {
+    let story: &'static Story = Box::leak(Box::new(story));
+    let words = |lang: Lang| {
+        let get = |w: &'static Words| -> &'static str {
+            match lang {
+                Lang::Ja => w.ja.as_deref().unwrap_or(&w.en),
+                Lang::En => &w.en,
+            }
+        };
+        let steps: Vec<StepText> = story
+            .steps
+            .iter()
+            .map(|s| {
+                let paragraphs = match (lang, &s.ja) {
+                    (Lang::Ja, Some(ja)) => ja,
+                    _ => &s.en,
+                };
+                let body: Vec<&'static str> = paragraphs.iter().map(String::as_str).collect();
+                StepText { title: get(&s.title), body: Box::leak(body.into_boxed_slice()) }
+            })
+            .collect();
+        ChapterText {
+            title: get(&story.title),
+            summary: get(&story.summary),
+            steps: Box::leak(steps.into_boxed_slice()),
+        }
+    };
+    let loaded: &'static Loaded = Box::leak(Box::new(Loaded { story, en: words(Lang::En), ja: words(Lang::Ja) }));
+    READ.with(|r| r.borrow_mut().push(loaded));
+    loaded
+}
+
+/// The story `id` of the page's site, read once. `id` is a DNS label (the link's parser lets
+/// nothing else through), so the address stays in the site's `stories/`.
+pub async fn open(id: &str) -> Result<&'static Loaded, StoryFailure> {
+    debug_assert!(is_dns_label(id), "{id}");
+    if let Some(loaded) = READ.with(|r| r.borrow().iter().copied().find(|l| l.story.id == id)) {
+        return Ok(loaded);
+    }
+    if !may_fetch() {
+        return Err(StoryFailure::SingleFile);
+    }
+    let path = crate::view::stories::path(id);
+    let text = fetch_text(&path).await?;
+    let story = compact::read_as(&text, Some(id)).map_err(StoryFailure::Broken)?;
+    Ok(keep(story))
+}
+
+/// Whether the page may fetch from its site: not the single-file `nodeline.html`, whose own
+/// policy (the one page with a `<meta>` Content-Security-Policy) lets it fetch nothing at all.
+fn may_fetch() -> bool {
+    document().query_selector("meta[http-equiv=\"Content-Security-Policy\"]").ok().flatten().is_none()
+}
+
+/// The text at `path` on the page's own site.
+async fn fetch_text(path: &str) -> Result<String, StoryFailure> {
+    let unreachable = |e: wasm_bindgen::JsValue| {
+        StoryFailure::Unreachable(
+            e.as_string().or_else(|| js_sys::JSON::stringify(&e).ok().map(String::from)).unwrap_or_default(),
+        )
+    };
+    let response = JsFuture::from(window().fetch_with_str(path)).await.map_err(unreachable)?;
+    let response: web_sys::Response = response.dyn_into().map_err(unreachable)?;
+    if !response.ok() {
+        return Err(StoryFailure::Missing { status: response.status() });
+    }
+    let text = JsFuture::from(response.text().map_err(unreachable)?).await.map_err(unreachable)?;
+    text.as_string().ok_or_else(|| StoryFailure::Unreachable("not text".into()))
+}
+
+/// The site's stories as the build listed them in the page (`view::stories::list_markup`), for
+/// the chapter list's "more stories": none where the page cannot fetch them.
+pub fn listed() -> Vec<(String, Words)> {
+    let selector = format!("#{}", crate::view::stories::LIST_ID);
+    let Some(list) = document().query_selector(&selector).ok().flatten() else { return Vec::new() };
+    if !may_fetch() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut item = list.first_element_child();
+    while let Some(li) = item {
+        if let Some(a) = li.first_element_child() {
+            let href = a.get_attribute("href").unwrap_or_default();
+            if let Some(id) = crate::view::stories::id_of(&href) {
+                let en = a.text_content().unwrap_or_default();
+                out.push((id.to_string(), Words { en, ja: a.get_attribute("data-ja") }));
+            }
+        }
+        item = li.next_element_sibling();
+    }
+    out
+}
+
+/// Opens the story `id` in place (the chapter list's links); one that cannot be read leaves the
+/// page as it is, and says why.
+pub fn open_in_place(ctx: super::state::AppCtx, id: String) {
+    wasm_bindgen_futures::spawn_local(async move {
+        match open(&id).await {
+            // A story of another Kubernetes version is another page (the version is the page's).
+            Ok(loaded) if loaded.story.config.profile != ctx.profile => {
+                let _ =
+                    window().location().set_search(&format!("?story={id}&lang={}", ctx.lang.get_untracked().code()));
+            }
+            Ok(loaded) => ctx.load_story(loaded, &[]),
+            Err(failure) => {
+                let lang = ctx.lang.get_untracked();
+                for text in
+                    crate::view::notice::story_failure_texts(lang, &id, &crate::view::stories::path(&id), &failure)
+                {
+                    ctx.notify(text);
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,68 @@
+//! The site's stories in the page (`stories/ID.story`, see [`crate::story::compact`]): where they
+//! are, and the list the build writes into `index.html` for the chapter list's "more stories"
+//! (hidden markup the app reads: no request, and nothing to run).
+
+use std::fmt::Write;
+
+use super::html::escape;
+use crate::story::Story;
+
+/// The folder of the site's stories, beside `index.html`.
+pub const DIR: &str = "stories";
+
+/// The id of the hidden list in `index.html`.
+pub const LIST_ID: &str = "nodeline-stories";
+
+/// Where the story `id` is, relative to the page.
+pub fn path(id: &str) -> String {
+    format!("{DIR}/{id}.{}", crate::story::compact::EXTENSION)
+}
+
+/// The hidden list of `stories`: a link each (`?story=ID`), its English title as its text and
+/// its Japanese one, when it has one, in `data-ja`.
+pub fn list_markup<'a>(stories: impl IntoIterator<Item = &'a Story>) -> String {
+    let mut o = format!("<ul id=\"{LIST_ID}\" hidden>");
+    for s in stories {
+        let _ = write!(o, "<li><a href=\"?story={}\"", escape(&s.id));
+        if let Some(ja) = &s.title.ja {
+            let _ = write!(o, " data-ja=\"{}\"", escape(ja));
+        }
+        let _ = write!(o, ">{}</a></li>", escape(&s.title.en));
+    }
+    o.push_str("</ul>");
+    o
+}
+
+/// The id a link of the list names (`?story=ID`), when it is one.
+pub fn id_of(href: &str) -> Option<&str> {
+    href.strip_prefix("?story=").filter(|id| crate::link::is_dns_label(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::story::Words;
+
+    #[test]
+    fn the_list_names_each_story_and_escapes_its_titles() {
+        let story = |id: &str, en: &str, ja: Option<&str>| Story {
+            id: id.into(),
+            title: Words { en: en.into(), ja: ja.map(String::from) },
+            summary: Words { en: String::new(), ja: None },
+            scenario: crate::sim::Chapter::Registration.scenario(),
+            config: crate::sim::Config::default(),
+            steps: Vec::new(),
+            questions: Vec::new(),
+        };
+        let list = list_markup(&[story("two", "A <b> & \"c\"", Some("二")), story("x", "X", None)]);
+        assert_eq!(
+            list,
+            "<ul id=\"nodeline-stories\" hidden><li><a href=\"?story=two\" data-ja=\"二\">A &lt;b&gt; &amp; &quot;c&quot;</a></li>\
+             <li><a href=\"?story=x\">X</a></li></ul>"
+        );
+        assert_eq!(id_of("?story=two"), Some("two"));
+        assert_eq!(id_of("?story=../x"), None);
+        assert_eq!(id_of("https://elsewhere/?story=x"), None);
+        assert_eq!(path("two"), "stories/two.story");
+    }
+}
