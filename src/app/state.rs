@@ -79,7 +79,7 @@ pub fn new_session(link: &Link, story: Option<&'static Loaded>) -> Session {
     };
     let mut session = Session::new(timeline);
     // A fleet takes long to compute: the page shows first and computes the rest after.
-    session.progressive = story.is_none() && link.chapter.is_fleet();
+    session.progressive = session.timeline.scenario().fleet;
     session
 }
 
@@ -164,10 +164,12 @@ impl AppCtx {
         }
     }
 
-    /// Whether the page tells the fleet chapter (tracked; a story is told on the stage of a
-    /// few machines).
+    /// Whether the page tells a fleet: the fleet chapter, or a story of a fleet (tracked).
     pub fn is_fleet(&self) -> bool {
-        self.story.get().is_none() && self.chapter.get().is_fleet()
+        match self.story.get() {
+            Some(l) => l.story.scenario.fleet,
+            None => self.chapter.get().is_fleet(),
+        }
     }
 
     /// The id of what the page tells: the chapter's or the story's (untracked).

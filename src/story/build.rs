@@ -163,7 +163,8 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
     }
     let mut sorted = script.clone();
     crate::sim::action::sort_by_time(&mut sorted);
-    let scenario = Scenario { chapter: None, machines, replicasets, script: sorted, steps, duration };
+    let fleet = file.cluster.fleet.is_some();
+    let scenario = Scenario { chapter: None, fleet, machines, replicasets, script: sorted, steps, duration };
     let config = Config { profile, settings, ..Config::default() };
     let story = Story { id: file.id.value.clone(), title, summary, scenario, config, steps: words, questions };
     held_to_its_timeline(&story, &script, &places, &file)?;

@@ -92,7 +92,7 @@ pub fn write(story: &Story) -> String {
         o.line("k8s", story.config.profile.as_str());
     }
     let machines = &story.scenario.machines;
-    if machines.len() >= MIN_FLEET && *machines == crate::sim::scenario::fleet(machines.len()) {
+    if story.scenario.fleet {
         o.line("fleet", &machines.len().to_string());
     } else {
         for m in machines {
@@ -563,6 +563,7 @@ impl Reader {
             summary: self.summary.unwrap_or_else(|| Words { en: String::new(), ja: None }),
             scenario: Scenario {
                 chapter: None,
+                fleet: self.fleet.is_some(),
                 machines,
                 replicasets: self.replicasets,
                 script: self.script,

@@ -25,7 +25,7 @@ pub fn export(chapter: Chapter, nodes: usize, profile: Profile) -> String {
         let _ = writeln!(o, "k8s: {}", quoted(profile.as_str()));
     }
     o.push_str("cluster:\n");
-    if chapter.is_fleet() {
+    if scenario.fleet {
         let _ = writeln!(o, "  fleet: {}", scenario.machines.len());
     } else {
         o.push_str("  machines:\n");

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{ChangeType, Node, Object, Pod};
-use crate::sim::{Action, ActionKind, Actor, Chapter, KubeletState, SimTime, Snapshot, Timeline, format_go_duration};
+use crate::sim::{Action, ActionKind, Actor, KubeletState, SimTime, Snapshot, Timeline, format_go_duration};
 use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
 use crate::view::notice::refusal_text;
@@ -142,7 +142,7 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang, index: &ControllerLi
         facts.push(i.seq, i.t, lang.fill(key, &[&text]), !i.scripted);
     }
 
-    if timeline.chapter().is_some_and(Chapter::is_fleet) {
+    if timeline.scenario().fleet {
         fleet_facts(timeline, departed, t, lang, &mut facts);
     } else {
         node_facts(timeline, &before, departed, t, lang, &mut facts);
@@ -152,7 +152,7 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang, index: &ControllerLi
     let earlier = lines.len().saturating_sub(MAX_LINES);
     lines.drain(..earlier);
     let now = timeline.at(t);
-    let next = if timeline.chapter().is_some_and(Chapter::is_fleet) {
+    let next = if timeline.scenario().fleet {
         fleet_predictions(timeline, &now, t, lang, index)
     } else {
         predictions(timeline, &now, t, lang)

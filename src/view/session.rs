@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::{self, Derived};
-use crate::sim::{Action, Chapter, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
+use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
 use crate::view::fleet::ControllerLines;
 use crate::view::fleet_index::FleetIndex;
 use crate::view::track::{Track, TrackBuilder};
@@ -148,7 +148,7 @@ impl Session {
     pub fn compute_within(&mut self, to: SimTime, records: usize) -> bool {
         let reached = self.timeline.run_until_within(to, records);
         self.extend_indexes();
-        if self.timeline.chapter().is_some_and(Chapter::is_fleet) {
+        if self.timeline.scenario().fleet {
             self.extend_chart(&crate::sim::ZONES);
         }
         reached
@@ -157,7 +157,7 @@ impl Session {
     /// Reads what the log gained into the fleet's indexes.
     fn extend_indexes(&mut self) {
         self.fleet.extend(self.timeline.log());
-        if self.timeline.chapter().is_some_and(Chapter::is_fleet) {
+        if self.timeline.scenario().fleet {
             self.lines.extend(self.timeline.log());
         }
     }

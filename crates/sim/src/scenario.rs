@@ -106,7 +106,8 @@ impl Chapter {
         }
     }
 
-    /// Whether the chapter is a fleet (its size set by `--nodes` / `&nodes=`).
+    /// Whether the chapter is a fleet (its size set by `--nodes` / `&nodes=`; its scenario's
+    /// [`Scenario::fleet`]).
     pub fn is_fleet(self) -> bool {
         self == Chapter::ZoneOutage
     }
@@ -199,6 +200,9 @@ pub struct StepTime {
 pub struct Scenario {
     /// The chapter it is, or `None` for a story file's.
     pub chapter: Option<Chapter>,
+    /// Whether it is told as a fleet: its machines are [`fleet`]'s, in zones, and the page draws
+    /// them as the zones' node cells (the fleet chapter, a story's `cluster.fleet`).
+    pub fleet: bool,
     pub machines: Vec<MachineSpec>,
     pub replicasets: Vec<ReplicaSetSpec>,
     /// Inputs the chapter applies by itself.
@@ -229,6 +233,7 @@ fn registration() -> Scenario {
     node.cni_ready_after = Some(secs(40));
     Scenario {
         chapter: Some(Chapter::Registration),
+        fleet: false,
         machines: vec![node],
         replicasets: Vec::new(),
         script: vec![
@@ -263,6 +268,7 @@ fn node_failure() -> Scenario {
     let (machines, replicasets) = two_nodes();
     Scenario {
         chapter: Some(Chapter::NodeFailure),
+        fleet: false,
         machines,
         replicasets,
         script: vec![Action::new(ActionKind::KillKubelet, SimTime::from_secs(120))],
@@ -282,6 +288,7 @@ fn kubelet_restart() -> Scenario {
     let (machines, replicasets) = two_nodes();
     Scenario {
         chapter: Some(Chapter::KubeletRestart),
+        fleet: false,
         machines,
         replicasets,
         script: vec![
@@ -312,6 +319,7 @@ fn node_goes_away() -> Scenario {
     let at = SimTime::from_secs;
     Scenario {
         chapter: Some(Chapter::NodeGoesAway),
+        fleet: false,
         machines: vec![node1, node2, node3],
         replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 2, created_after: secs(5) }],
         script: vec![
@@ -392,6 +400,7 @@ pub fn benchmark(n: usize) -> Scenario {
     let mut scenario = Chapter::Registration.scenario();
     scenario.script.clear();
     scenario.machines = fleet(n);
+    scenario.fleet = true;
     scenario.replicasets = vec![ReplicaSetSpec {
         deployment: "web".into(),
         replicas: BENCHMARK_PODS_PER_NODE * n as i32,
@@ -427,6 +436,7 @@ fn zone_outage(n: usize) -> Scenario {
     script.push(Action::new(ActionKind::RestoreControlPlane, at(1050) + later));
     Scenario {
         chapter: Some(Chapter::ZoneOutage),
+        fleet: true,
         machines: fleet(n),
         replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: n as i32, created_after: deployed }],
         script,

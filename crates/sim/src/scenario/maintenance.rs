@@ -17,6 +17,7 @@ pub(super) fn maintenance() -> Scenario {
     let drain = DrainFlags { ignore_daemonsets: true, ..DrainFlags::default() };
     Scenario {
         chapter: Some(Chapter::Maintenance),
+        fleet: false,
         machines: vec![MachineSpec::new("node-1"), MachineSpec::new("node-2"), MachineSpec::new("node-3")],
         replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 6, created_after: secs(5) }],
         script: vec![

@@ -1,0 +1,113 @@
+import { expect, test, type Page } from '@playwright/test';
+import { AppPage } from '../pages/app-page';
+
+// A site's stories (`?story=ID`, src/app/stories.rs): story files the build wrote into
+// `stories/ID.story`, told as a chapter is told, listed after the chapters as "more stories";
+// a story that cannot be read leaves the first chapter, with notices that say why and where.
+
+/** The narration panel, named by its step's title. */
+function narration(page: Page, title: string) {
+  return page.getByRole('region', { name: title });
+}
+
+/** The chapter list's link to a story, by its title. */
+function storyLink(page: Page, title: string) {
+  return page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: `Story ${title}` });
+}
+
+test.describe("a site's stories", () => {
+  test('?story=ID opens the story at its step, in the chapter list and the address', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('?story=two-nodes-fail&step=3&autoplay=0');
+    await expect(narration(page, 'Both Unknown in the same pass')).toContainText('Step 3 of 7');
+    await expect(narration(page, 'Both Unknown in the same pass')).toContainText('PartialDisruption');
+    await expect(storyLink(page, 'Two nodes fail at once')).toHaveAttribute('aria-current', 'page');
+    await expect(app.chapterLink(1)).not.toHaveAttribute('aria-current', 'page');
+    await expect(page).toHaveTitle(/^Two nodes fail at once — /);
+    // The story's third machine is on the stage.
+    const stage = page.getByRole('region', { name: 'Stage', exact: true });
+    await expect(stage.getByRole('group', { name: /^Machine node-3 \(/ })).toBeVisible();
+    // Playing from a step keeps the story in the link.
+    const play = narration(page, 'Both Unknown in the same pass').getByRole('link', { name: 'Play from this step' });
+    await expect(play).toHaveAttribute('href', /^\?story=two-nodes-fail&step=3/);
+    await expect(page).toHaveURL(/\?story=two-nodes-fail&/);
+    await expect(app.notices).toBeHidden();
+    app.expectNoErrors();
+  });
+
+  test('in Japanese, and a step past the last is the last', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('?story=two-nodes-fail&step=40&autoplay=0&lang=ja');
+    await expect(page.getByRole('status')).toContainText('7');
+    await expect(app.notices).toContainText('40');
+    await expect(page.getByRole('navigation', { name: '章' }).getByRole('link', { name: 'ストーリー 2 台の Node が同時に落ちる' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  });
+
+  test('more stories: opened in place from the chapter list, and back to a chapter', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('?chapter=node-failure&autoplay=0');
+    const list = page.getByRole('navigation', { name: 'Chapters' });
+    await expect(list).toContainText('More stories');
+    await storyLink(page, 'Node failure, tuned for fast failover').click();
+    await expect(narration(page, 'The same two nodes, other settings')).toBeVisible();
+    await expect(storyLink(page, 'Node failure, tuned for fast failover')).toHaveAttribute('aria-current', 'page');
+    await expect(page).toHaveURL(/\?story=short-toleration/);
+    // A chapter of the list leaves the story.
+    await app.chapterLink(2).click();
+    await expect(app.chapterLink(2)).toHaveAttribute('aria-current', 'page');
+    await expect(page).toHaveURL(/\?chapter=node-failure/);
+    app.expectNoErrors();
+  });
+
+  test('a story that is not on the site leaves the first chapter and says so', async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('?story=nowhere');
+    await expect(app.notices).toContainText(
+      'There is no story "nowhere" on this site (stories/nowhere.story: HTTP 404); showing the first chapter.',
+    );
+    await expect(app.chapterLink(1)).toHaveAttribute('aria-current', 'page');
+    // The only error is the missing file itself.
+    expect(app.errors.filter((e) => !e.includes('nowhere.story'))).toEqual([]);
+  });
+
+  test('a broken story file is answered line by line, and a bad name never fetched', async ({ page }) => {
+    await page.route('**/stories/broken.story', (route) =>
+      route.fulfill({ contentType: 'text/plain', body: 'nodeline-story=1\nid=broken\ntitle=T\nsummary=S\nduration=soon\nstep=at:1s\n' }),
+    );
+    const app = new AppPage(page);
+    await app.goto('?story=broken');
+    await expect(app.notices).toContainText('The story "broken" could not be read; showing the first chapter.');
+    await expect(app.notices).toContainText('stories/broken.story:5: duration: invalid duration "soon"');
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await app.goto('?story=..%2Findex');
+    await expect(app.notices).toContainText('is not a story\'s name');
+    expect(requests.filter((u) => u.includes('.story'))).toEqual([]);
+    app.expectNoErrors();
+  });
+
+  test('a story in English only is told in English in the Japanese page, which says so', async ({ page }) => {
+    const text = [
+      'nodeline-story=1',
+      'id=plain',
+      'title=Only%20English',
+      'summary=S',
+      'machine=node-1',
+      'duration=2m',
+      'step=at:30s',
+      'step.title=One%20node%20registered',
+      'step.text=The%20kubelet%20registered%20the%20Node.',
+    ].join('\n');
+    await page.route('**/stories/plain.story', (route) => route.fulfill({ contentType: 'text/plain', body: text }));
+    const app = new AppPage(page);
+    await app.goto('?story=plain&lang=ja&autoplay=0');
+    const panel = narration(page, 'One node registered');
+    await expect(panel).toContainText('このストーリーは英語だけで書かれています。');
+    await expect(panel).toHaveAttribute('lang', 'en');
+    await expect(panel).toContainText('The kubelet registered the Node.');
+    app.expectNoErrors();
+  });
+});
