@@ -437,6 +437,7 @@ pub(super) fn text(key: Key) -> &'static str {
             "This is nodeline's story as pages, one a step, for reading without JavaScript. To play it, the page needs JavaScript and WebAssembly: “Play from this step” opens it there."
         }
         Key::StillLoading => "Loading the simulation for this link…",
+        Key::StillFailed => "The simulation could not be loaded here: the steps are shown as told, without playing.",
         // kubectl panel
         Key::TabYaml => "YAML",
         Key::TabKubectl => "kubectl",

@@ -448,6 +448,9 @@ pub(super) fn text(key: Key) -> &'static str {
             "これは JavaScript なしで読むための、ステップごとのページに分けた nodeline の筋書きです。再生には JavaScript と WebAssembly が必要です。「このステップから再生」でその場面から開きます。"
         }
         Key::StillLoading => "このリンクのシミュレーションを読み込んでいます…",
+        Key::StillFailed => {
+            "ここではシミュレーションを読み込めませんでした。ステップは再生せずに、書かれたとおりに表示します。"
+        }
         // kubectl panel
         Key::TabYaml => "YAML",
         Key::TabKubectl => "kubectl",

@@ -624,6 +624,7 @@ keys! {
     NoScriptIntro,
     StaticPageIntro,
     StillLoading,
+    StillFailed,
     // kubectl panel
     TabYaml,
     TabKubectl,

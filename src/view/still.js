@@ -1,4 +1,4 @@
-// The still view's script (src/view/still.rs writes STEPS, ALIASES, LANGS, LOADING and DIR
+// The still view's script (src/view/still.rs writes STEPS, ALIASES, LANGS, LOADING, FAILED and DIR
 // before it).
 // It reads the link as crate::link::parse does (the query, then the fragment), shows the step it
 // names from the pre-rendered steps, lets the reader move between steps, chapters and languages
@@ -342,5 +342,20 @@ var start = function () {
   done();
   watch.observe(document.body, { childList: true });
 };
+// The app could not start (its WebAssembly was not fetched or not compiled: the loader says so
+// with this event): the still view is the page and moves as told, with a line that says why.
+document.addEventListener("nodeline-app-failed", function () {
+  if (taken) return;
+  loading = false;
+  root.removeAttribute("data-still-loading");
+  document.querySelectorAll("[data-still][inert]").forEach(function (e) { e.removeAttribute("inert"); });
+  if (!status) {
+    status = document.createElement("p");
+    status.className = "still-status";
+    status.setAttribute("role", "status");
+    document.body.insertBefore(status, document.body.firstChild);
+  }
+  status.textContent = FAILED[state.lang];
+});
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();

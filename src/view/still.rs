@@ -719,7 +719,8 @@ pub fn step_file(chapter: Chapter, lang: Lang, n: usize, header: &str, view: &st
 }
 
 /// The still script: what it knows of the chapters and languages (and, in each language, what it
-/// says while the app loads a link it cannot show as told), then `still.js`.
+/// says while the app loads a link it cannot show as told, and when the app cannot start), then
+/// `still.js`.
 pub fn script() -> String {
     let chapters: Vec<String> =
         Chapter::ALL.iter().map(|c| format!("{}:{}", js_string(c.id()), c.scenario().steps.len())).collect();
@@ -729,14 +730,18 @@ pub fn script() -> String {
         .filter_map(|a| Chapter::from_id(a).map(|c| format!("{}:{}", js_string(a), js_string(c.id()))))
         .collect();
     let langs: Vec<String> = Lang::ALL.iter().map(|l| js_string(l.code())).collect();
-    let loading: Vec<String> =
-        Lang::ALL.iter().map(|l| format!("{}:{}", js_string(l.code()), js_string(l.text(Key::StillLoading)))).collect();
+    let said = |key: Key| -> String {
+        let by_lang: Vec<String> =
+            Lang::ALL.iter().map(|l| format!("{}:{}", js_string(l.code()), js_string(l.text(key)))).collect();
+        by_lang.join(",")
+    };
     format!(
-        "(function () {{\n\"use strict\";\nvar STEPS = {{{}}};\nvar ALIASES = {{{}}};\nvar LANGS = [{}];\nvar LOADING = {{{}}};\nvar DIR = {};\n{}}})();\n",
+        "(function () {{\n\"use strict\";\nvar STEPS = {{{}}};\nvar ALIASES = {{{}}};\nvar LANGS = [{}];\nvar LOADING = {{{}}};\nvar FAILED = {{{}}};\nvar DIR = {};\n{}}})();\n",
         chapters.join(","),
         aliases.join(","),
         langs.join(","),
-        loading.join(","),
+        said(Key::StillLoading),
+        said(Key::StillFailed),
         js_string(DIR),
         bare_script(include_str!("still.js"))
     )
@@ -843,6 +848,7 @@ mod tests {
         assert!(js.contains("\"cluster-node-failure\":\"node-failure\""));
         assert!(js.contains("\"en\"") && js.contains("\"ja\""));
         assert!(js.contains(&format!("\"ja\":{}", js_string(Lang::Ja.text(Key::StillLoading)))));
+        assert!(js.contains(&format!("var FAILED = {{\"en\":{}", js_string(Lang::En.text(Key::StillFailed)))));
         assert_eq!(
             bare_script("// a note\n  var a = \"//x\";\n\n\tif (a) b(); // kept\n"),
             "var a = \"//x\";\nif (a) b(); // kept\n"

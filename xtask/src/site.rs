@@ -157,8 +157,16 @@ fn after_first_paint(loader: &str) -> Result<String> {
     if loader.matches(init).count() != 1 {
         bail!("trunk's loader should call `{init}` once: {loader}");
     }
-    Ok(loader.replacen(init, &format!("{FIRST_PAINT}{init}"), 1))
+    let at = loader.find(init).unwrap_or_default();
+    let Some(end) = loader[at..].find(");").map(|e| at + e + 1) else {
+        bail!("trunk's loader: its `{init}` call never ends: {loader}");
+    };
+    Ok(format!("{}{FIRST_PAINT}{}{APP_FAILED}{}", &loader[..at], &loader[at..end], &loader[end..]))
 }
+
+/// What the loader does when the app cannot start (its WebAssembly not fetched or not compiled):
+/// it tells the still view (`nodeline-app-failed`), which becomes the page, and fails as before.
+const APP_FAILED: &str = ".catch((e) => { document.dispatchEvent(new Event('nodeline-app-failed')); throw e; })";
 
 /// The page without trunk's `<link rel="preload" as="fetch">` of the WebAssembly (the loader
 /// fetches it after the first paint).
@@ -353,6 +361,13 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         assert!(!page.contains("_bg.wasm") && page.contains(r#"<link rel="modulepreload" href="./nodeline-1.js""#));
         let wait = body.find(FIRST_PAINT).unwrap();
         assert!(wait < body.find("const wasm = await init(").unwrap(), "{body}");
+        // A module that cannot be fetched or compiled tells the still view, which becomes the page.
+        assert!(
+            body.contains(&format!(
+                "const wasm = await init({{ module_or_path: './nodeline-1_bg.wasm' }}){APP_FAILED};"
+            )),
+            "{body}"
+        );
         assert!(page.contains(r#"<noscript><div class="nojs">"#));
         assert!(page.contains(r#"<a href="steps/node-failure.en.1.html">"#));
         assert!(page.contains(r#"<a href="steps/node-failure.ja.1.html">"#));

@@ -95,3 +95,21 @@ test('static build: without WebAssembly such a link leaves its step as the page,
   await page.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: /^Play from step 4:/ }).click();
   await expect(still.locator('section.narration .step-of')).toHaveText('Step 4 of 6');
 });
+
+test('static build: when the WebAssembly cannot be fetched, the still view is the page, and says why', async ({ page }) => {
+  await page.route('**/*.wasm', (route) => route.abort());
+  // A link only the app can show: its step stood dimmed with the loading line until the loader
+  // failed; then the step is the page, and the line says what happened.
+  await page.goto('./?chapter=registration&step=2&k8s=1.31', { waitUntil: 'commit' });
+  const failed = page.getByRole('status').filter({ hasText: 'The simulation could not be loaded here' });
+  await expect(failed).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the simulation for this link…' })).toHaveCount(0);
+  const still = page.locator('main[data-still]');
+  await expect(still).not.toHaveAttribute('inert', '');
+  await expect(page.locator('html')).not.toHaveAttribute('data-still-loading', '');
+  await page.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: /^Play from step 3:/ }).click();
+  await expect(still.locator('section.narration .step-of')).toHaveText('Step 3 of 6');
+  // In Japanese, in Japanese.
+  await page.goto('./?chapter=registration&step=2&lang=ja', { waitUntil: 'commit' });
+  await expect(page.getByRole('status').filter({ hasText: 'ここではシミュレーションを読み込めませんでした' })).toBeVisible();
+});
