@@ -1,4 +1,4 @@
-// The still view's script (src/view/still.rs writes STEPS, ALIASES, LANGS, LOADING, FAILED and DIR
+// The still view's script (src/view/still.rs writes STEPS, STARTS, ALIASES, LANGS, LOADING, FAILED and DIR
 // before it).
 // It reads the link as crate::link::parse does (the query, then the fragment), shows the step it
 // names from the pre-rendered steps, lets the reader move between steps, chapters and languages
@@ -29,6 +29,21 @@ var state = {
   lang: prefs.map(function (c) { return c ? primary(c) : null; }).filter(Boolean)[0] || LANGS[0],
   step: /^[0-9]+$/.test(params.step || "") ? Number(params.step) : 1
 };
+// A link that names a time and no step stands at the step that time falls in, as the app will
+// (the last step started by then), when nothing else in the link changes the chapter's story.
+var millis = function (text) {
+  var units = { h: 3600000, m: 60000, s: 1000, ms: 1, us: 0.001, "µs": 0.001, ns: 0.000001 };
+  var all = /^((\d+(\.\d+)?)(h|ms|m|s|us|µs|ns))+$/.test(text) || text === "0";
+  if (!all) return -1;
+  var total = 0;
+  text.replace(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g, function (_, n, u) { total += Number(n) * units[u]; return ""; });
+  return total;
+};
+var asTold = ["actions", "k8s", "nodes", "shutdownGracePeriod", "shutdownGracePeriodCriticalPods", "story"];
+if (params.t !== undefined && params.step === undefined && asTold.every(function (k) { return params[k] === undefined; })) {
+  var at = millis(params.t);
+  (STARTS[state.chapter] || []).forEach(function (start, i) { if (start >= 0 && at >= start) state.step = i + 1; });
+}
 if (state.step < 1 || state.step > STEPS[state.chapter]) state.step = 1;
 var embed = params.embed === "1" || params.embed === "true";
 if (params.theme === "light" || params.theme === "dark") root.setAttribute("data-theme", params.theme);

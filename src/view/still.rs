@@ -724,6 +724,18 @@ pub fn step_file(chapter: Chapter, lang: Lang, n: usize, header: &str, view: &st
 pub fn script() -> String {
     let chapters: Vec<String> =
         Chapter::ALL.iter().map(|c| format!("{}:{}", js_string(c.id()), c.scenario().steps.len())).collect();
+    // Where each step starts (ms), as the app finds it in the chapter as told: a link that names
+    // a time stands at the step that time falls in.
+    let starts: Vec<String> = Chapter::ALL
+        .iter()
+        .map(|c| {
+            let mut s = session(*c);
+            let count = c.scenario().steps.len();
+            let starts: Vec<String> =
+                (1..=count).map(|n| s.step_time(n).map_or(-1, |t| t.start.as_millis() as i64).to_string()).collect();
+            format!("{}:[{}]", js_string(c.id()), starts.join(","))
+        })
+        .collect();
     let aliases = ["cluster-node-registration", "cluster-node-failure", "cluster-node-restart"];
     let aliases: Vec<String> = aliases
         .iter()
@@ -736,8 +748,9 @@ pub fn script() -> String {
         by_lang.join(",")
     };
     format!(
-        "(function () {{\n\"use strict\";\nvar STEPS = {{{}}};\nvar ALIASES = {{{}}};\nvar LANGS = [{}];\nvar LOADING = {{{}}};\nvar FAILED = {{{}}};\nvar DIR = {};\n{}}})();\n",
+        "(function () {{\n\"use strict\";\nvar STEPS = {{{}}};\nvar STARTS = {{{}}};\nvar ALIASES = {{{}}};\nvar LANGS = [{}];\nvar LOADING = {{{}}};\nvar FAILED = {{{}}};\nvar DIR = {};\n{}}})();\n",
         chapters.join(","),
+        starts.join(","),
         aliases.join(","),
         langs.join(","),
         said(Key::StillLoading),
@@ -849,6 +862,11 @@ mod tests {
         assert!(js.contains("\"en\"") && js.contains("\"ja\""));
         assert!(js.contains(&format!("\"ja\":{}", js_string(Lang::Ja.text(Key::StillLoading)))));
         assert!(js.contains(&format!("var FAILED = {{\"en\":{}", js_string(Lang::En.text(Key::StillFailed)))));
+        // Each chapter's steps' starts, in order, as the app finds them.
+        let mut s = session(Chapter::NodeFailure);
+        let starts: Vec<String> = (1..=6).map(|n| s.step_time(n).unwrap().start.as_millis().to_string()).collect();
+        assert!(js.contains(&format!("\"node-failure\":[{}]", starts.join(","))), "{js}");
+        assert!(starts.windows(2).all(|w| w[0].parse::<u64>().unwrap() < w[1].parse::<u64>().unwrap()));
         assert_eq!(
             bare_script("// a note\n  var a = \"//x\";\n\n\tif (a) b(); // kept\n"),
             "var a = \"//x\";\nif (a) b(); // kept\n"

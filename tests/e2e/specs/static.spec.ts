@@ -113,3 +113,18 @@ test('static build: when the WebAssembly cannot be fetched, the still view is th
   await page.goto('./?chapter=registration&step=2&lang=ja', { waitUntil: 'commit' });
   await expect(page.getByRole('status').filter({ hasText: 'ここではシミュレーションを読み込めませんでした' })).toBeVisible();
 });
+
+test('static build: a link that names a time stands at the step that time falls in, as the app does', async ({ page }) => {
+  const app = new AppPage(page);
+  const release = await holdWasm(page);
+  await page.goto('./?chapter=node-failure&t=3m30s', { waitUntil: 'commit' });
+  const still = page.locator('main[data-still]');
+  await expect(page.locator('html')).toHaveAttribute('data-still-ready', '');
+  const shown = await still.locator('section.narration .step-of').innerText();
+  expect(shown).not.toBe('Step 1 of 6');
+  release();
+  await expect(app.main).toBeVisible();
+  await expect(page.locator('[data-still]')).toHaveCount(0);
+  await expect(page.locator('section.narration .step-of')).toHaveText(shown);
+  app.expectNoErrors();
+});
