@@ -159,6 +159,9 @@ var lay = function () {
   var main = document.querySelector("main[data-still]");
   if (!main) return;
   main.id = "story";
+  // Busy while the app is on its way; without WebAssembly it never comes: the still view is the
+  // page, and assistive technologies should not wait for it.
+  if (typeof WebAssembly !== "object") main.removeAttribute("aria-busy");
   if (loading) {
     // Not the story the link asks for: seen, not used.
     main.setAttribute("inert", "");
@@ -363,6 +366,8 @@ document.addEventListener("nodeline-app-failed", function () {
   if (taken) return;
   loading = false;
   root.removeAttribute("data-still-loading");
+  var main = document.querySelector("main[data-still]");
+  if (main) main.removeAttribute("aria-busy");
   document.querySelectorAll("[data-still][inert]").forEach(function (e) { e.removeAttribute("inert"); });
   if (!status) {
     status = document.createElement("p");

@@ -90,6 +90,7 @@ test('static build: without WebAssembly such a link leaves its step as the page,
   await expect(still.locator('section.narration .step-of')).toHaveText('Step 3 of 6');
   await expect(page.locator('html')).toHaveAttribute('data-still-ready', '');
   await expect(still).not.toHaveAttribute('inert', '');
+  await expect(still).not.toHaveAttribute('aria-busy', 'true');
   await expect(page.getByRole('status').filter({ hasText: 'Loading the simulation for this link…' })).toHaveCount(0);
   // And it moves between steps as it does for any link.
   await page.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: /^Play from step 4:/ }).click();
@@ -106,6 +107,7 @@ test('static build: when the WebAssembly cannot be fetched, the still view is th
   await expect(page.getByRole('status').filter({ hasText: 'Loading the simulation for this link…' })).toHaveCount(0);
   const still = page.locator('main[data-still]');
   await expect(still).not.toHaveAttribute('inert', '');
+  await expect(still).not.toHaveAttribute('aria-busy', 'true');
   await expect(page.locator('html')).not.toHaveAttribute('data-still-loading', '');
   await page.getByRole('navigation', { name: 'Steps of this chapter' }).getByRole('link', { name: /^Play from step 3:/ }).click();
   await expect(still.locator('section.narration .step-of')).toHaveText('Step 3 of 6');
