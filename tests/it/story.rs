@@ -319,3 +319,76 @@ fn random_edits_never_panic_and_are_always_located() {
     }
     assert!(failed > 100, "the edits break most files: {failed} of 160");
 }
+
+/// `stories/node-pressure.yaml` in both releases: each step stands where its words say (the
+/// round that meets the threshold, the evicted Pod and its replacement, the condition and the
+/// controller's taint, five minutes of pressure with memory to spare, both gone), and its
+/// questions' answers are what the narration explains.
+#[test]
+fn the_node_pressure_story_stands_where_it_says() {
+    use nodeline::sim::{SimTime, Timeline, memory};
+    let text = std::fs::read_to_string(stories().join("node-pressure.yaml")).unwrap();
+    let story = story::load(&text, Some("node-pressure")).expect("a good story");
+    const TAINT: &str = "node.kubernetes.io/memory-pressure";
+    for profile in Profile::ALL {
+        let config = nodeline::sim::Config { profile, ..story.config.clone() };
+        let mut tl = Timeline::from_scenario(story.scenario.clone(), config, &[]);
+        tl.run_until(SimTime::ZERO + story.scenario.duration);
+        let steps: Vec<SimTime> = tl.steps().into_iter().map(|s| s.expect("every step happens").moment).collect();
+        assert_eq!(steps.len(), 10);
+        let pressure = |t: SimTime| {
+            let node = tl.at(t).node("node-1").expect("node-1");
+            let c = node.condition("MemoryPressure").expect("MemoryPressure").clone();
+            (c.status.to_string(), node.has_taint(TAINT, "NoSchedule"))
+        };
+        let pod = |t: SimTime, name: &str| tl.at(t).pod("default", name).expect(name);
+        let available = |t: SimTime| {
+            let view = tl.at(t).machines().into_iter().find(|m| m.name == "node-1").expect("node-1");
+            memory::available(&view.containers, &view.leaks, t)
+        };
+        let evicted = |p: &nodeline::sim::objects::Pod| p.condition("DisruptionTarget").is_some();
+        // Step 3: usage climbing, no pressure yet.
+        assert!(available(steps[2]) < 12 * 1024 * memory::MI && available(steps[2]) > 100 * memory::MI);
+        assert_eq!(pressure(steps[2]), ("False".to_string(), false), "{profile}");
+        // Step 4: the first ranked, the first leak, is being evicted; the Node does not know yet.
+        assert!(evicted(&pod(steps[3], "web-74fb665767-7slr6")), "{profile}");
+        assert!(!evicted(&pod(steps[3], "web-74fb665767-cfjs7")));
+        assert_eq!(pressure(steps[3]).0, "False");
+        // Step 5: Failed, Evicted; its replacement runs on node-2.
+        let first = pod(steps[4], "web-74fb665767-7slr6");
+        assert_eq!((&*first.status.phase, &*first.status.reason), ("Failed", "Evicted"));
+        let on_2 = |t: SimTime| tl.at(t).pods_on("node-2").iter().filter(|p| p.status.phase == "Running").count();
+        assert_eq!(on_2(steps[4]), 4, "{profile}: the replacement runs on node-2");
+        // Step 6: the condition, then the controller's taint.
+        assert_eq!(pressure(steps[5]), ("True".to_string(), true), "{profile}");
+        // Step 7: the second leak is evicted, before the BestEffort Pod.
+        assert!(evicted(&pod(steps[6], "web-74fb665767-cfjs7")), "{profile}");
+        let besteffort = tl.at(steps[9]).pods_on("node-1");
+        let besteffort = besteffort.iter().find(|p| p.metadata.name.starts_with("besteffort-")).expect("kept");
+        assert_eq!(&*besteffort.status.phase, "Running", "{profile}: the BestEffort Pod is never evicted");
+        // Step 8: the replacement on node-2, past the taint.
+        assert_eq!(on_2(steps[7]), 5, "{profile}");
+        // Step 9: memory to spare, pressure still reported.
+        assert!(available(steps[8]) > 1024 * memory::MI);
+        assert_eq!(pressure(steps[8]), ("True".to_string(), true), "{profile}");
+        // Step 10: False, the taint off.
+        assert_eq!(pressure(steps[9]), ("False".to_string(), false), "{profile}");
+        let k8s = if profile == Profile::V1_34 { "1.34" } else { "1.31" };
+        let path = stories().join("node-pressure.yaml");
+        let json = nodeline(&["quiz", "--story", path.to_str().unwrap(), "--k8s", k8s, "-o", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        let q = &doc["questions"];
+        assert_eq!(
+            q[0]["answer"],
+            serde_json::json!([
+                "The kubelet evicts a Pod",
+                "The Node's MemoryPressure condition turns True",
+                "node-1 is tainted memory-pressure:NoSchedule"
+            ])
+        );
+        assert_eq!(q[1]["answer"], "web-74fb665767-cfjs7, the Pod still leaking");
+        assert_eq!(q[2]["answer"], "node-2");
+        let seconds = q[3]["answer"]["seconds"].as_f64().unwrap();
+        assert!((300.0..=322.0).contains(&seconds), "{profile}: {seconds}");
+    }
+}
