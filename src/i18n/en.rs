@@ -166,6 +166,15 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextStuck => {
             "The Pod {0} stays Terminating on {1}: no kubelet confirms it stopped. Deleting the Node or tainting it `node.kubernetes.io/out-of-service` lets PodGC remove it."
         }
+        Key::AccountNextPressureEvict => {
+            "{0}'s `memory.available` is under `{1}` (`evictionHard`): at each round (every 10 s) the kubelet's eviction manager evicts one Pod, the first of its ranking (usage above request, then lower priority, then larger usage), until it is back above."
+        }
+        Key::AccountNextPressureLeak => {
+            "A leak is using up {0}'s memory: `memory.available` falls under `{1}` at about {2}, and the kubelet's eviction manager then evicts one Pod a round."
+        }
+        Key::AccountNextPressureClears => {
+            "The threshold was last met on {0} at {1}: the kubelet reports `MemoryPressure` until `evictionPressureTransitionPeriod` ({3}) has passed, from about {2} (at its next round, then its next status update), and the node lifecycle controller then takes the `node.kubernetes.io/memory-pressure:NoSchedule` taint off."
+        }
         Key::AccountNextPending => "The Pod {0} waits for a node it can run on.",
         Key::AccountNextRetry => {
             "kubectl retries the eviction every 5 s: the PodDisruptionBudget {0} allows {1} disruptions ({2} Pods healthy, {3} needed), so each try gets 429 until the budget allows a disruption again."

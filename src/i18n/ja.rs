@@ -172,6 +172,15 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextStuck => {
             "Pod {0} は {1} で Terminating のままです。停止を確認する kubelet がいないためです。Node を削除するか `node.kubernetes.io/out-of-service` の taint を付けると、PodGC が削除します。"
         }
+        Key::AccountNextPressureEvict => {
+            "{0} の `memory.available` は `{1}` (`evictionHard`) を下回っています。kubelet のエビクションマネージャーはラウンドごと (10 秒ごと) に、順位 (要求を超えた使用量、次に低い優先度、次に大きい使用量) の先頭の Pod を 1 つ退去させ、しきい値を上回るまで続けます。"
+        }
+        Key::AccountNextPressureLeak => {
+            "リークが {0} のメモリを使い尽くしつつあります。`memory.available` は {2} ごろ `{1}` を下回り、kubelet のエビクションマネージャーはその後 1 ラウンドに 1 つずつ Pod を退去させます。"
+        }
+        Key::AccountNextPressureClears => {
+            "{0} で最後にしきい値に達したのは {1} です。kubelet は `evictionPressureTransitionPeriod` ({3}) が過ぎるまで `MemoryPressure` を報告し、{2} ごろから (次のラウンド、続いて次のステータス更新で) 外します。その後ノードライフサイクルコントローラーが `node.kubernetes.io/memory-pressure:NoSchedule` の taint を外します。"
+        }
         Key::AccountNextPending => "Pod {0} は実行できるノードを待っています。",
         Key::AccountNextRetry => {
             "kubectl は 5 秒ごとに退避を再試行します。PodDisruptionBudget {0} が許す中断は {1} 件（正常な Pod {2} 個、必要 {3} 個）なので、バジェットが再び中断を許すまで毎回 429 が返ります。"
