@@ -277,6 +277,7 @@ pub fn action_words(lang: Lang, action: &Action, first_machine: &str) -> String 
         ActionKind::RestoreNetwork => Key::AccountNetworkRestored,
         ActionKind::CreatePod | ActionKind::CreateToleratingPod => Key::AccountPodCreated,
         ActionKind::CreateBestEffortPod => Key::AccountBestEffortCreated,
+        ActionKind::CreatePriorityPod => Key::AccountPriorityPodCreated,
         ActionKind::LeakMemory => Key::AccountMemoryLeaking,
         ActionKind::StopLeak => Key::AccountLeakStopped,
         ActionKind::Shutdown => Key::AccountShutdown,

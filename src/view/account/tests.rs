@@ -277,6 +277,10 @@ fn memory_actions_are_told_by_what_they_do() {
     for (action, words) in [
         (format!("stop-leak:{pod}@1m40s"), format!("the Pod {pod}'s leak stopped growing")),
         ("create-besteffort-pod:node-2@1m40s".to_string(), "a BestEffort Pod created on node-2".to_string()),
+        (
+            "create-priority-pod:node-2@1m40s".to_string(),
+            "a Pod of PriorityClass `high-priority` (priority 1000000) created on node-2".to_string(),
+        ),
     ] {
         let action = parse_actions(&action).expect("an action").remove(0);
         assert_eq!(action_words(Lang::En, &action, "node-1"), words);
