@@ -19,7 +19,7 @@ use crate::i18n::{Key, Lang};
 use crate::sim::objects::{ChangeType, Node, Object, Pod};
 use crate::sim::{
     Action, ActionKind, Actor, Chapter, EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES,
-    EVICTION_PRESSURE_TRANSITION_PERIOD, KubeletState, SimTime, Snapshot, Timeline, format_go_duration, memory,
+    KubeletState, SimTime, Snapshot, Timeline, format_go_duration, memory,
 };
 use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
@@ -668,6 +668,7 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
 /// with it.
 fn memory_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang, next: &mut Vec<String>) {
     let events = &timeline.log().events;
+    let transition = timeline.config().settings().eviction_pressure_transition_period;
     let nodes = now.nodes();
     for m in now.machines().iter().filter(|m| m.kubelet == KubeletState::Running && !m.powered_off) {
         let name = &*m.hostname;
@@ -688,9 +689,9 @@ fn memory_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang:
             .last();
         let reported = nodes.iter().find(|n| *n.metadata.name == *name).and_then(|n| n.condition("MemoryPressure"));
         let Some(met) = met else { continue };
-        let clears = met + EVICTION_PRESSURE_TRANSITION_PERIOD;
+        let clears = met + transition;
         if clears > t || reported.is_some_and(|c| c.status == "True") {
-            let period = format_go_duration(EVICTION_PRESSURE_TRANSITION_PERIOD);
+            let period = format_go_duration(transition);
             next.push(lang.fill(Key::AccountNextPressureClears, &[name, &clock(met), &clock(clears.max(t)), &period]));
         }
     }

@@ -315,3 +315,35 @@ fn a_priority_pod_needs_a_registered_node() {
     assert!(early.check_action(ActionKind::CreatePriorityPod, Some("node-1")).is_err());
     assert_eq!(tl.at(s(5)).check_action(ActionKind::CreatePriorityPod, Some("node-1")), Ok(()));
 }
+
+/// `evictionPressureTransitionPeriod` set to one minute: the condition comes back to `False` a
+/// minute (and up to a round and a status sync) after the last round that met the threshold,
+/// and the controller's taint with it.
+#[test]
+fn the_transition_period_is_the_kubelets_setting() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let mut scenario: Scenario = Chapter::Maintenance.scenario();
+    scenario.script = parse_actions("create-daemonset@2s").expect("a script");
+    let mut config = Config::default();
+    config.settings.set("kubelet", "evictionPressureTransitionPeriod", "1m").expect("a setting");
+    let mut tl = Timeline::from_scenario(scenario, config, &[leak(&leaker, 60)]);
+    tl.run_until(s(600));
+    let log = tl.log();
+    let met = log.events.iter().rfind(|e| e.reason() == "EvictionThresholdMet").map(|e| e.t).expect("met");
+    let back = log
+        .events
+        .iter()
+        .find(|e| e.reason() == "NodeHasSufficientMemory" && e.t > met)
+        .map(|e| e.t)
+        .expect("back to False");
+    let after = back.saturating_since(met);
+    assert!(after >= std::time::Duration::from_secs(60) && after <= std::time::Duration::from_secs(82), "{after:?}");
+    assert!(
+        !tl.at(back + std::time::Duration::from_secs(1))
+            .node("node-1")
+            .unwrap()
+            .has_taint("node.kubernetes.io/memory-pressure", "NoSchedule")
+    );
+    // Below the simulation's shortest period, refused by the table.
+    assert!(Config::default().settings.set("kubelet", "evictionPressureTransitionPeriod", "0s").is_err());
+}

@@ -341,3 +341,21 @@ fn memory_pressure_is_predicted_to_clear_after_the_transition_period() {
     let gone = next_at(back + Duration::from_secs(1), Lang::En);
     assert!(!gone.contains("MemoryPressure") && !gone.contains("memory.available"), "{gone}");
 }
+
+/// The prediction reads the kubelet's `evictionPressureTransitionPeriod`, when set.
+#[test]
+fn the_predicted_transition_is_the_kubelets_setting() {
+    let actions = parse_actions("leak-memory:web-74fb665767-fk28h@1m40s").expect("actions");
+    let mut config = Config::default();
+    config.settings.set("kubelet", "evictionPressureTransitionPeriod", "2m").expect("a setting");
+    let mut tl = Timeline::with_actions(Chapter::NodeFailure, config, &actions);
+    tl.run_until(SimTime::from_secs(900));
+    let met = tl.log().events.iter().find(|e| e.reason() == "EvictionThresholdMet").expect("met").t;
+    let a = account(&tl, met + Duration::from_secs(20), Lang::En, &ControllerLines::default()).expect("an account");
+    let next = a.next.join("\n");
+    let want = format!(
+        "`evictionPressureTransitionPeriod` (2m0s) has passed, from about {}",
+        clock(met + Duration::from_secs(120))
+    );
+    assert!(next.contains(&want), "{next}");
+}

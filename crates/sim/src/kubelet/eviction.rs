@@ -35,7 +35,8 @@ use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 pub const EVICTION_HARD_MEMORY_AVAILABLE: &str = "100Mi";
 /// [`EVICTION_HARD_MEMORY_AVAILABLE`] in bytes.
 pub const EVICTION_HARD_MEMORY_AVAILABLE_BYTES: u64 = 100 * MI;
-/// `evictionPressureTransitionPeriod`.
+/// `evictionPressureTransitionPeriod` by default (`SetDefaults_KubeletConfiguration`); the
+/// kubelet reads the setting's value.
 pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = secs(300);
 /// `evictionMonitoringPeriod` (`pkg/kubelet/kubelet.go`), the loop's `monitoringInterval`.
 pub const EVICTION_MONITORING_PERIOD: Duration = secs(10);
@@ -233,7 +234,8 @@ impl Kubelet {
         if met {
             self.cold.eviction.last_met = Some(now);
         }
-        let pressure = self.cold.eviction.last_met.is_some_and(|t| now - t < EVICTION_PRESSURE_TRANSITION_PERIOD);
+        let period = ctx.settings.eviction_pressure_transition_period;
+        let pressure = self.cold.eviction.last_met.is_some_and(|t| now - t < period);
         if pressure != self.cold.eviction.memory_pressure {
             self.cold.eviction.memory_pressure = pressure;
         }
