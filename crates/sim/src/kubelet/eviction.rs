@@ -35,9 +35,8 @@ use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 pub const EVICTION_HARD_MEMORY_AVAILABLE: &str = "100Mi";
 /// [`EVICTION_HARD_MEMORY_AVAILABLE`] in bytes.
 pub const EVICTION_HARD_MEMORY_AVAILABLE_BYTES: u64 = 100 * MI;
-/// `evictionPressureTransitionPeriod` by default (`SetDefaults_KubeletConfiguration`); the
-/// kubelet reads the setting's value.
-pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = secs(300);
+/// `evictionPressureTransitionPeriod` by default; the kubelet reads the setting's value.
+pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = crate::settings::EVICTION_PRESSURE_TRANSITION_PERIOD;
 /// `evictionMonitoringPeriod` (`pkg/kubelet/kubelet.go`), the loop's `monitoringInterval`.
 pub const EVICTION_MONITORING_PERIOD: Duration = secs(10);
 /// `immediateEvictionGracePeriodSeconds`: the grace period of a Pod evicted for a hard

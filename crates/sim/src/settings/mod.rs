@@ -329,7 +329,7 @@ impl Settings {
             node_lease_duration_seconds: LEASE_DURATION_SECONDS as i64,
             shutdown: ShutdownPeriods { grace: Duration::ZERO, critical: Duration::ZERO },
             kubelet_client: flowcontrol::KUBELET,
-            eviction_pressure_transition_period: crate::kubelet::EVICTION_PRESSURE_TRANSITION_PERIOD,
+            eviction_pressure_transition_period: EVICTION_PRESSURE_TRANSITION_PERIOD,
             set: 0,
         }
     }
@@ -529,6 +529,9 @@ pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 pub const NODE_STATUS_UPDATE_FREQUENCY: Duration = Duration::from_secs(10);
 /// The kubelet's `nodeStatusReportFrequency` by default.
 pub const NODE_STATUS_REPORT_FREQUENCY: Duration = Duration::from_secs(300);
+/// The kubelet's `evictionPressureTransitionPeriod` by default (`SetDefaults_KubeletConfiguration`
+/// turns an unset, zero, period into it).
+pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = Duration::from_secs(300);
 /// The kubelet's `nodeLeaseDurationSeconds` by default.
 pub const LEASE_DURATION_SECONDS: i32 = 40;
 /// The Lease's renew interval by default: 40 s × 0.25.
