@@ -74,6 +74,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::CreatePod => "Create Pod",
         Key::CreateToleratingPod => "Create Pod tolerating not-ready",
         Key::CreateBestEffortPod => "Create BestEffort Pod",
+        Key::CreatePriorityPod => "Create high-priority Pod",
         Key::AddMachine => "Add machine",
         Key::AddDuplicateMachine => "Add machine with duplicate name",
         Key::LabelNodeRole => "Label node-role",
@@ -125,6 +126,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNetworkRestored => "{0}'s network restored",
         Key::AccountPodCreated => "a Pod created",
         Key::AccountBestEffortCreated => "a BestEffort Pod created on {0}",
+        Key::AccountPriorityPodCreated => "a Pod of PriorityClass `high-priority` (priority 1000000) created on {0}",
         Key::AccountMemoryLeaking => "the Pod {0} started leaking memory",
         Key::AccountLeakStopped => "the Pod {0}'s leak stopped growing",
         Key::AccountShutdown => "{0} shut down (`systemctl poweroff`)",
@@ -165,6 +167,15 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::AccountNextStuck => {
             "The Pod {0} stays Terminating on {1}: no kubelet confirms it stopped. Deleting the Node or tainting it `node.kubernetes.io/out-of-service` lets PodGC remove it."
+        }
+        Key::AccountNextPressureEvict => {
+            "{0}'s `memory.available` is under `{1}` (`evictionHard`): at each round (every 10 s) the kubelet's eviction manager evicts one Pod, the first of its ranking (usage above request, then lower priority, then larger usage), until it is back above."
+        }
+        Key::AccountNextPressureLeak => {
+            "A leak is using up {0}'s memory: `memory.available` falls under `{1}` at about {2}, and the kubelet's eviction manager then evicts one Pod a round."
+        }
+        Key::AccountNextPressureClears => {
+            "The threshold was last met on {0} at {1}: the kubelet reports `MemoryPressure` until `evictionPressureTransitionPeriod` ({3}) has passed, from about {2} (at its next round, then its next status update), and the node lifecycle controller then takes the `node.kubernetes.io/memory-pressure:NoSchedule` taint off."
         }
         Key::AccountNextPending => "The Pod {0} waits for a node it can run on.",
         Key::AccountNextRetry => {

@@ -78,6 +78,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::CreatePod => "Pod を作成",
         Key::CreateToleratingPod => "not-ready を許容する Pod を作成",
         Key::CreateBestEffortPod => "BestEffort の Pod を作成",
+        Key::CreatePriorityPod => "優先度の高い Pod を作成",
         Key::AddMachine => "マシンを追加",
         Key::AddDuplicateMachine => "同じ名前のマシンを追加",
         Key::LabelNodeRole => "node-role ラベルを付ける",
@@ -129,6 +130,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNetworkRestored => "{0} のネットワークを復旧",
         Key::AccountPodCreated => "Pod を作成",
         Key::AccountBestEffortCreated => "{0} に BestEffort の Pod を作成",
+        Key::AccountPriorityPodCreated => "{0} に PriorityClass `high-priority` (優先度 1000000) の Pod を作成",
         Key::AccountMemoryLeaking => "Pod {0} がメモリリークを開始",
         Key::AccountLeakStopped => "Pod {0} のメモリリークが止まった",
         Key::AccountShutdown => "{0} をシャットダウン（`systemctl poweroff`）",
@@ -171,6 +173,15 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::AccountNextStuck => {
             "Pod {0} は {1} で Terminating のままです。停止を確認する kubelet がいないためです。Node を削除するか `node.kubernetes.io/out-of-service` の taint を付けると、PodGC が削除します。"
+        }
+        Key::AccountNextPressureEvict => {
+            "{0} の `memory.available` は `{1}` (`evictionHard`) を下回っています。kubelet のエビクションマネージャーはラウンドごと (10 秒ごと) に、順位 (要求を超えた使用量、次に低い優先度、次に大きい使用量) の先頭の Pod を 1 つ退去させ、しきい値を上回るまで続けます。"
+        }
+        Key::AccountNextPressureLeak => {
+            "リークが {0} のメモリを使い尽くしつつあります。`memory.available` は {2} ごろ `{1}` を下回り、kubelet のエビクションマネージャーはその後 1 ラウンドに 1 つずつ Pod を退去させます。"
+        }
+        Key::AccountNextPressureClears => {
+            "{0} で最後にしきい値に達したのは {1} です。kubelet は `evictionPressureTransitionPeriod` ({3}) が過ぎるまで `MemoryPressure` を報告し、{2} ごろから (次のラウンド、続いて次のステータス更新で) 外します。その後ノードライフサイクルコントローラーが `node.kubernetes.io/memory-pressure:NoSchedule` の taint を外します。"
         }
         Key::AccountNextPending => "Pod {0} は実行できるノードを待っています。",
         Key::AccountNextRetry => {

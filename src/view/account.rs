@@ -17,7 +17,10 @@ use std::time::Duration;
 
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{ChangeType, Node, Object, Pod};
-use crate::sim::{Action, ActionKind, Actor, KubeletState, SimTime, Snapshot, Timeline, format_go_duration};
+use crate::sim::{
+    Action, ActionKind, Actor, EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, KubeletState,
+    SimTime, Snapshot, Timeline, format_go_duration, memory,
+};
 use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
 use crate::view::notice::refusal_text;
@@ -274,6 +277,7 @@ pub fn action_words(lang: Lang, action: &Action, first_machine: &str) -> String 
         ActionKind::RestoreNetwork => Key::AccountNetworkRestored,
         ActionKind::CreatePod | ActionKind::CreateToleratingPod => Key::AccountPodCreated,
         ActionKind::CreateBestEffortPod => Key::AccountBestEffortCreated,
+        ActionKind::CreatePriorityPod => Key::AccountPriorityPodCreated,
         ActionKind::LeakMemory => Key::AccountMemoryLeaking,
         ActionKind::StopLeak => Key::AccountLeakStopped,
         ActionKind::Shutdown => Key::AccountShutdown,
@@ -643,6 +647,7 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
             next.push(lang.fill(Key::AccountNextStuck, &[&pod.metadata.name, name]));
         }
     }
+    memory_predictions(timeline, now, t, lang, &mut next);
     for pod in now.pods().iter().filter(|p| p.spec.node_name.is_empty() && !p.is_terminating()) {
         next.push(lang.fill(Key::AccountNextPending, &[&pod.metadata.name]));
     }
@@ -653,6 +658,43 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
         next.push(lang.text(Key::AccountNextNothing).to_string());
     }
     next
+}
+
+/// What each running kubelet's eviction manager does next, from the machine's memory at `t` and
+/// the rules of `pkg/kubelet/eviction`: under the hard threshold it evicts one Pod a round; a
+/// growing leak takes the machine there at a moment the memory model gives; once the threshold
+/// is clear, `MemoryPressure` stays until `evictionPressureTransitionPeriod` has passed since the
+/// last round that found it met (its `EvictionThresholdMet` Event), and the controller's taint
+/// with it.
+fn memory_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang, next: &mut Vec<String>) {
+    let events = &timeline.log().events;
+    let transition = timeline.config().settings().eviction_pressure_transition_period;
+    let nodes = now.nodes();
+    for m in now.machines().iter().filter(|m| m.kubelet == KubeletState::Running && !m.powered_off) {
+        let name = &*m.hostname;
+        let threshold = EVICTION_HARD_MEMORY_AVAILABLE;
+        if memory::available(&m.containers, &m.leaks, t) < EVICTION_HARD_MEMORY_AVAILABLE_BYTES {
+            next.push(lang.fill(Key::AccountNextPressureEvict, &[name, threshold]));
+            continue;
+        }
+        if let Some(at) = memory::crosses_at(&m.containers, &m.leaks, t, EVICTION_HARD_MEMORY_AVAILABLE_BYTES) {
+            next.push(lang.fill(Key::AccountNextPressureLeak, &[name, threshold, &clock(at)]));
+            continue;
+        }
+        let met = events
+            .iter()
+            .take_while(|e| e.t <= t)
+            .filter(|e| e.reason() == "EvictionThresholdMet" && e.object.kind == "Node" && *e.object.name == *name)
+            .map(|e| e.t)
+            .last();
+        let reported = nodes.iter().find(|n| *n.metadata.name == *name).and_then(|n| n.condition("MemoryPressure"));
+        let Some(met) = met else { continue };
+        let clears = met + transition;
+        if clears > t || reported.is_some_and(|c| c.status == "True") {
+            let period = format_go_duration(transition);
+            next.push(lang.fill(Key::AccountNextPressureClears, &[name, &clock(met), &clock(clears.max(t)), &period]));
+        }
+    }
 }
 
 /// A drain still running at `t`: kubectl retrying a refused eviction, or waiting for the Pods

@@ -105,6 +105,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::CreatePod => Key::CreatePod,
         ActionKind::CreateToleratingPod => Key::CreateToleratingPod,
         ActionKind::CreateBestEffortPod => Key::CreateBestEffortPod,
+        ActionKind::CreatePriorityPod => Key::CreatePriorityPod,
         ActionKind::AddMachine => Key::AddMachine,
         ActionKind::AddDuplicateMachine => Key::AddDuplicateMachine,
         ActionKind::LabelNodeRole => Key::LabelNodeRole,
@@ -235,7 +236,7 @@ mod tests {
             ]
         );
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
-        assert_eq!(names(typed()), "taint delete-pod leak-memory stop-leak");
+        assert_eq!(names(typed()), "taint delete-pod create-priority-pod leak-memory stop-leak");
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
 

@@ -234,6 +234,8 @@ fn moments() -> Vec<Moment> {
     let leak = "leak-memory:web-85df99fd58-6hj6p@20s";
     out.push(moment("memory pressure", Chapter::Maintenance, leak, s(256)));
     out.push(moment("memory pressure over", Chapter::Maintenance, leak, s(580)));
+    // A Pod of PriorityClass high-priority: the class listed, the Pod described with its class.
+    out.push(moment("high-priority pod", Chapter::Maintenance, "create-priority-pod:node-1@30s", s(60)));
     // The returning kubelet has written the Terminating Pod's terminal status (541.7 s) and not
     // yet deleted it: `get pods` says Completed.
     out.push(moment(
@@ -459,6 +461,9 @@ const MAINTENANCE: &[(&str, Check)] = &[
     ("get ds -n kube-system -o wide", Check::ServerAges),
     ("get daemonsets.apps -A -o yaml", Check::ServerAges),
     ("get pods -A -o wide", Check::ServerAges),
+    ("get pc", Check::ServerAges),
+    ("get priorityclasses.scheduling.k8s.io -o yaml", Check::ServerAges),
+    ("get priorityclass -o json", Check::Json),
 ];
 
 /// Commands run at every moment of chapter 6: the StatefulSet, its claim and volume, and the

@@ -407,3 +407,85 @@ fn random_edits_of_the_page_s_form_never_panic_and_are_always_located() {
     }
     assert!(failed > 150, "the edits break most forms: {failed} of 400");
 }
+
+/// `stories/node-pressure.yaml` in both releases: each step stands where its words say (the
+/// round that meets the threshold, the evicted Pod and its replacement, the condition and the
+/// controller's taint, the BestEffort Pod then the high-priority Pod evicted in consecutive
+/// rounds, a new Pod kept off the tainted node, five minutes of pressure with memory to spare,
+/// both gone), and its questions' answers are what the narration explains.
+#[test]
+fn the_node_pressure_story_stands_where_it_says() {
+    use nodeline::sim::{SimTime, Timeline, memory};
+    let text = std::fs::read_to_string(stories().join("node-pressure.yaml")).unwrap();
+    let story = story::load(&text, Some("node-pressure")).expect("a good story");
+    const TAINT: &str = "node.kubernetes.io/memory-pressure";
+    for profile in Profile::ALL {
+        let config = nodeline::sim::Config { profile, ..story.config.clone() };
+        let mut tl = Timeline::from_scenario(story.scenario.clone(), config, &[]);
+        tl.run_until(SimTime::ZERO + story.scenario.duration);
+        let steps: Vec<SimTime> = tl.steps().into_iter().map(|s| s.expect("every step happens").moment).collect();
+        assert_eq!(steps.len(), 11);
+        let pressure = |t: SimTime| {
+            let node = tl.at(t).node("node-1").expect("node-1");
+            let c = node.condition("MemoryPressure").expect("MemoryPressure").clone();
+            (c.status.to_string(), node.has_taint(TAINT, "NoSchedule"))
+        };
+        let pod = |t: SimTime, name: &str| tl.at(t).pod("default", name).expect(name);
+        let available = |t: SimTime| {
+            let view = tl.at(t).machines().into_iter().find(|m| m.name == "node-1").expect("node-1");
+            memory::available(&view.containers, &view.leaks, t)
+        };
+        let evicted = |t: SimTime, name: &str| pod(t, name).condition("DisruptionTarget").is_some();
+        let (first, besteffort, high) = ("web-74fb665767-7slr6", "besteffort-dvndt", "priority-d7qfs");
+        // Step 1: the high-priority Pod's priority, from its class.
+        assert_eq!(pod(steps[0], high).spec.priority, 1_000_000);
+        assert_eq!(&*pod(steps[0], besteffort).status.qos_class, "BestEffort");
+        // Step 3: usage climbing, no pressure yet.
+        assert!(available(steps[2]) < 12 * 1024 * memory::MI && available(steps[2]) > 100 * memory::MI);
+        assert_eq!(pressure(steps[2]), ("False".to_string(), false), "{profile}");
+        // Step 4: the first ranked is being evicted; the Node does not know yet.
+        assert!(evicted(steps[3], first), "{profile}");
+        assert!(!evicted(steps[3], high) && !evicted(steps[3], besteffort));
+        assert_eq!(pressure(steps[3]).0, "False");
+        // Step 5: Failed, Evicted; its replacement runs on node-2.
+        let p = pod(steps[4], first);
+        assert_eq!((&*p.status.phase, &*p.status.reason), ("Failed", "Evicted"));
+        let on_2 = |t: SimTime| tl.at(t).pods_on("node-2").iter().filter(|p| p.status.phase == "Running").count();
+        assert_eq!(on_2(steps[4]), 4, "{profile}: the replacement runs on node-2");
+        // Step 6: the condition, then the controller's taint.
+        assert_eq!(pressure(steps[5]), ("True".to_string(), true), "{profile}");
+        // Step 7: the BestEffort Pod goes before the high-priority leak; step 8: the next round.
+        assert!(evicted(steps[6], besteffort) && !evicted(steps[6], high), "{profile}");
+        assert!(evicted(steps[7], high), "{profile} {steps:?}");
+        assert!(steps[7].saturating_since(steps[6]) < std::time::Duration::from_secs(5), "{profile}: at once");
+        // Step 9: a new Pod on node-2, node-1 still tainted.
+        let demo = tl.at(steps[8]).pods().into_iter().find(|p| p.metadata.name.starts_with("demo-")).expect("demo");
+        assert_eq!((demo.spec.node_name.as_str(), &*demo.status.phase), ("node-2", "Running"), "{profile}");
+        assert_eq!(pressure(steps[8]), ("True".to_string(), true));
+        // Step 10: memory to spare, pressure still reported.
+        assert!(available(steps[9]) > 1024 * memory::MI);
+        assert_eq!(pressure(steps[9]), ("True".to_string(), true), "{profile}");
+        // Step 11: False, the taint off; the web Pods not leaking never moved.
+        assert_eq!(pressure(steps[10]), ("False".to_string(), false), "{profile}");
+        assert_eq!(&*pod(steps[10], "web-74fb665767-sx2s9").status.phase, "Running");
+        let k8s = if profile == Profile::V1_34 { "1.34" } else { "1.31" };
+        let path = stories().join("node-pressure.yaml");
+        let json = nodeline(&["quiz", "--story", path.to_str().unwrap(), "--k8s", k8s, "-o", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        let q = &doc["questions"];
+        assert_eq!(
+            q[0]["answer"],
+            serde_json::json!([
+                "The kubelet evicts a Pod",
+                "The Node's MemoryPressure condition turns True",
+                "node-1 is tainted memory-pressure:NoSchedule"
+            ])
+        );
+        assert_eq!(q[1]["answer"], "besteffort-dvndt, the BestEffort Pod using about 10Mi");
+        let next = q[2]["answer"]["seconds"].as_f64().unwrap();
+        assert!((1.0..=2.5).contains(&next), "{profile}: {next}");
+        assert_eq!(q[3]["answer"], "node-2");
+        let seconds = q[4]["answer"]["seconds"].as_f64().unwrap();
+        assert!((300.0..=322.0).contains(&seconds), "{profile}: {seconds}");
+    }
+}

@@ -30,6 +30,9 @@ pub enum ActionKind {
     CreateToleratingPod,
     /// A Pod with no resource requests (BestEffort) pinned to the machine's node.
     CreateBestEffortPod,
+    /// The PriorityClass `high-priority` (if there is none) and a Pod of that class pinned to
+    /// the machine's node.
+    CreatePriorityPod,
     AddMachine,
     AddDuplicateMachine,
     LabelNodeRole,

@@ -125,6 +125,8 @@ pub(crate) struct ApiServer {
     pub(crate) claims: Shared<VecMap<(String, String), Arc<super::objects::PersistentVolumeClaim>>>,
     /// PersistentVolumes, by name.
     pub(crate) volumes: Shared<VecMap<String, Arc<super::objects::PersistentVolume>>>,
+    /// PriorityClasses, by name.
+    pub(crate) priority_classes: Shared<VecMap<String, Arc<super::objects::PriorityClass>>>,
     /// What DefaultTolerationSeconds adds to new Pods.
     default_tolerations: admission::DefaultTolerations,
 }

@@ -57,6 +57,37 @@ pub(crate) fn create_besteffort_pod<T>(node: &str, ctx: &mut Ctx<'_, T>) {
     ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
 }
 
+/// The PriorityClass the reader's high-priority Pods name.
+pub(crate) const HIGH_PRIORITY_CLASS: &str = "high-priority";
+/// Its value: above every Pod of the default priority (0), far below the system-critical
+/// classes (2000000000 and more), so a Pod of it can still be evicted.
+pub(crate) const HIGH_PRIORITY_VALUE: i32 = 1_000_000;
+
+/// `kubectl apply` of the PriorityClass [`HIGH_PRIORITY_CLASS`] when the cluster has none, then
+/// a Pod of that class pinned to `node` (`priority-` and a random suffix, label `app=priority`,
+/// the workload's requests): the Priority admission plugin gives it the class's value. A Pod's
+/// priority cannot be changed once it exists; a higher one is a new Pod naming a class.
+pub(crate) fn create_priority_pod<T>(node: &str, ctx: &mut Ctx<'_, T>) {
+    if !ctx.store().priority_classes.contains_key(HIGH_PRIORITY_CLASS) {
+        let class = crate::objects::PriorityClass::new(
+            HIGH_PRIORITY_CLASS,
+            HIGH_PRIORITY_VALUE,
+            "Pods that other Pods are evicted before under node pressure.",
+        );
+        ctx.call(Actor::Kubectl, None, ApiOp::Create(class.into()));
+    }
+    let meta = ObjectMeta {
+        generate_name: "priority-".into(),
+        namespace: "default".into(),
+        labels: [("app".to_string(), "priority".to_string())].into_iter().collect(),
+        ..ObjectMeta::default()
+    };
+    let mut pod = new_pod(meta, Vec::new(), ctx.profile);
+    pod.spec.priority_class_name = HIGH_PRIORITY_CLASS.into();
+    pod.spec.affinity = Some(crate::objects::pinned_to(node));
+    ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
+}
+
 /// `kubectl create poddisruptionbudget web --selector=app=web --min-available=N` (or
 /// `--max-unavailable=N`) over the chapter's Deployment, and what kubectl prints.
 pub(crate) fn create_pdb<T>(budget: crate::action::Budget, ctx: &mut Ctx<'_, T>) {

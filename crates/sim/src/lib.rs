@@ -64,7 +64,10 @@ pub use controllers::node_lifecycle::{ZoneState, carries_no_execute, compute_zon
 pub use controllers::persistent_volume::{PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT, provision_time};
 pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
-pub use kubelet::CNI_NOT_READY;
+pub use kubelet::{
+    CNI_NOT_READY, EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, EVICTION_MONITORING_PERIOD,
+    EVICTION_PRESSURE_TRANSITION_PERIOD,
+};
 pub use machine::{
     KubeletState, Leak, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,
 };

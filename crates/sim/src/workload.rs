@@ -83,6 +83,7 @@ fn pod_spec(tolerations: Vec<Toleration>) -> PodSpec {
         affinity: None,
         scheduler_name: "default-scheduler".into(),
         tolerations: tolerations.into(),
+        priority_class_name: String::new(),
         priority: 0,
         enable_service_links: true,
         preemption_policy: "PreemptLowerPriority".into(),

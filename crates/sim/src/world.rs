@@ -589,6 +589,10 @@ impl World {
                     let node = self.machines[m].host.hostname.clone();
                     self.core.with(log, no_timer, |ctx| kubectl_client::create_besteffort_pod(&node, ctx));
                 }
+                ActionKind::CreatePriorityPod => {
+                    let node = self.machines[m].host.hostname.clone();
+                    self.core.with(log, no_timer, |ctx| kubectl_client::create_priority_pod(&node, ctx));
+                }
                 ActionKind::CreateCache => {
                     let node = self.machines[m].host.hostname.clone();
                     let spec = ReplicaSetSpec {
@@ -773,7 +777,7 @@ pub(crate) fn check_action(
                 return Err(Refusal::DuplicateExists(host.to_string()));
             }
         }
-        ActionKind::CreateBestEffortPod => {
+        ActionKind::CreateBestEffortPod | ActionKind::CreatePriorityPod => {
             let v = view.expect("targets a machine");
             if !node_exists(&v.hostname) {
                 return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));

@@ -242,3 +242,108 @@ fn without_a_leak_nodes_have_sufficient_memory() {
         assert_eq!((&*c.status, &*c.reason), ("False", "KubeletHasSufficientMemory"));
     }
 }
+
+/// `create-priority-pod`: the PriorityClass `high-priority` once, and a Pod naming it, given its
+/// value by the Priority admission plugin. Leaking beside a BestEffort Pod, the high-priority Pod
+/// ranks after it (both use more than their request; lower priority first), so the BestEffort
+/// Pod, using a few megabytes, is evicted first; the leak takes back what that freed at once,
+/// and the next round, right after the cleanup, evicts the high-priority Pod.
+#[test]
+fn priority_orders_pods_above_their_request() {
+    let creates = [
+        Action::on(ActionKind::CreatePriorityPod, "node-1", s(30)),
+        Action::on(ActionKind::CreateBestEffortPod, "node-1", s(31)),
+        Action::on(ActionKind::CreatePriorityPod, "node-2", s(32)),
+    ];
+    let first = run(Profile::V1_34, &creates, 50);
+    let at = first.at(s(50));
+    let classes: Vec<_> = at
+        .objects()
+        .into_iter()
+        .filter_map(|o| match o {
+            nodeline_sim::objects::Object::PriorityClass(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(classes.len(), 1, "the class is created once");
+    assert_eq!((&*classes[0].metadata.name, classes[0].value), ("high-priority", 1_000_000));
+    let class = nodeline_sim::objects::Object::PriorityClass(classes[0].clone());
+    assert_eq!(common::object_round_trip_diff(&class), None, "the PriorityClass's shape");
+    let creates_of_class = first
+        .log()
+        .requests
+        .iter()
+        .filter(|r| r.method == Method::Post && r.path == "/apis/scheduling.k8s.io/v1/priorityclasses")
+        .count();
+    assert_eq!(creates_of_class, 1);
+    let on_1 = at.pods_on("node-1");
+    let high = on_1.iter().find(|p| p.metadata.name.starts_with("priority-")).expect("on node-1").clone();
+    assert_eq!((&*high.spec.priority_class_name, high.spec.priority), ("high-priority", 1_000_000));
+    assert_eq!(&*high.status.phase, "Running");
+    assert_eq!(common::object_round_trip_diff(&nodeline_sim::objects::Object::Pod(high.clone())), None);
+    let besteffort = on_1.iter().find(|p| p.metadata.name.starts_with("besteffort-")).expect("on node-1").clone();
+
+    let mut actions = creates.to_vec();
+    actions.push(leak(&high, 60));
+    let tl = run(Profile::V1_34, &actions, 700);
+    let log = tl.log();
+    let evicted: Vec<(SimTime, String)> =
+        log.events.iter().filter(|e| e.reason() == "Evicted").map(|e| (e.t, e.object.name.to_string())).collect();
+    assert_eq!(evicted.len(), 2, "{evicted:?}");
+    assert_eq!(evicted[0].1, besteffort.metadata.name, "lower priority first, though it uses almost nothing");
+    assert_eq!(evicted[1].1, high.metadata.name);
+    // One a round: the second in the round the cleanup of the first starts, a few seconds on.
+    let gap = evicted[1].0.saturating_since(evicted[0].0);
+    assert!(gap >= std::time::Duration::from_secs(1) && gap < std::time::Duration::from_secs(10), "{gap:?}");
+    let ranked: Vec<&str> =
+        log.lines.iter().filter(|l| l.message.contains("pods ranked for eviction")).map(|l| &*l.message).collect();
+    let be = format!("\"default/{}\"", besteffort.metadata.name);
+    let hi = format!("\"default/{}\"", high.metadata.name);
+    assert!(ranked[0].find(&be).unwrap() < ranked[0].find(&hi).unwrap(), "{}", ranked[0]);
+    // The Pods under their request rank after both, whatever their priority.
+    let web = ranked[0].find("\"default/web-").expect("a web Pod ranked");
+    assert!(web > ranked[0].find(&hi).unwrap(), "{}", ranked[0]);
+    let message = log.events.iter().find(|e| e.reason() == "Evicted").unwrap().message().to_string();
+    assert!(message.ends_with(", request is 0, has larger consumption of memory. "), "{message}");
+}
+
+/// The action makes sense once the machine's Node is registered, as `create-besteffort-pod`.
+#[test]
+fn a_priority_pod_needs_a_registered_node() {
+    let tl = run(Profile::V1_34, &[], 5);
+    let early = tl.at(SimTime::ZERO);
+    assert!(early.check_action(ActionKind::CreatePriorityPod, Some("node-1")).is_err());
+    assert_eq!(tl.at(s(5)).check_action(ActionKind::CreatePriorityPod, Some("node-1")), Ok(()));
+}
+
+/// `evictionPressureTransitionPeriod` set to one minute: the condition comes back to `False` a
+/// minute (and up to a round and a status sync) after the last round that met the threshold,
+/// and the controller's taint with it.
+#[test]
+fn the_transition_period_is_the_kubelets_setting() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let mut scenario: Scenario = Chapter::Maintenance.scenario();
+    scenario.script = parse_actions("create-daemonset@2s").expect("a script");
+    let mut config = Config::default();
+    config.settings.set("kubelet", "evictionPressureTransitionPeriod", "1m").expect("a setting");
+    let mut tl = Timeline::from_scenario(scenario, config, &[leak(&leaker, 60)]);
+    tl.run_until(s(600));
+    let log = tl.log();
+    let met = log.events.iter().rfind(|e| e.reason() == "EvictionThresholdMet").map(|e| e.t).expect("met");
+    let back = log
+        .events
+        .iter()
+        .find(|e| e.reason() == "NodeHasSufficientMemory" && e.t > met)
+        .map(|e| e.t)
+        .expect("back to False");
+    let after = back.saturating_since(met);
+    assert!(after >= std::time::Duration::from_secs(60) && after <= std::time::Duration::from_secs(82), "{after:?}");
+    assert!(
+        !tl.at(back + std::time::Duration::from_secs(1))
+            .node("node-1")
+            .unwrap()
+            .has_taint("node.kubernetes.io/memory-pressure", "NoSchedule")
+    );
+    // Below the simulation's shortest period, refused by the table.
+    assert!(Config::default().settings.set("kubelet", "evictionPressureTransitionPeriod", "0s").is_err());
+}

@@ -38,6 +38,9 @@ pub fn describe_pod(pod: &Pod, cluster: &Cluster, show_events: bool) -> String {
     w.put(0, &["Name:\t", &meta.name, "\n"]);
     w.put(0, &["Namespace:\t", &meta.namespace, "\n"]);
     w.put(0, &["Priority:\t", &spec.priority.to_string(), "\n"]);
+    if !spec.priority_class_name.is_empty() {
+        w.put(0, &["Priority Class Name:\t", &spec.priority_class_name, "\n"]);
+    }
     if !spec.service_account_name.is_empty() {
         w.put(0, &["Service Account:\t", &spec.service_account_name, "\n"]);
     }

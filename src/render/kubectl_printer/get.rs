@@ -14,8 +14,8 @@
 use std::fmt::Write as _;
 
 use super::get_storage::{
-    CLAIM_COLUMNS, REVISION_COLUMNS, STATEFULSET_COLUMNS, VOLUME_ATTACHMENT_COLUMNS, VOLUME_COLUMNS, claim_row,
-    revision_row, statefulset_row, volume_attachment_row, volume_row,
+    CLAIM_COLUMNS, PRIORITY_CLASS_COLUMNS, REVISION_COLUMNS, STATEFULSET_COLUMNS, VOLUME_ATTACHMENT_COLUMNS,
+    VOLUME_COLUMNS, claim_row, priority_class_row, revision_row, statefulset_row, volume_attachment_row, volume_row,
 };
 use super::tabwriter::TabWriter;
 use super::{escape_terminal, since};
@@ -125,6 +125,7 @@ impl Table {
                 Object::ControllerRevision(r) => revision_row(r, now),
                 Object::PersistentVolumeClaim(c) => claim_row(c, now),
                 Object::PersistentVolume(v) => volume_row(v, now),
+                Object::PriorityClass(c) => priority_class_row(c, now),
             })
             .collect();
         Table { kind, columns: columns(kind), rows }
@@ -146,6 +147,7 @@ pub fn columns(kind: Kind) -> &'static [Column] {
         Kind::PersistentVolumeClaim => CLAIM_COLUMNS,
         Kind::PersistentVolume => VOLUME_COLUMNS,
         Kind::VolumeAttachment => VOLUME_ATTACHMENT_COLUMNS,
+        Kind::PriorityClass => PRIORITY_CLASS_COLUMNS,
     }
 }
 

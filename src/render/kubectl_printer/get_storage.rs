@@ -1,12 +1,14 @@
-//! The API server's rows for StatefulSets, PersistentVolumeClaims, PersistentVolumes and
-//! VolumeAttachments (`pkg/printers/internalversion/printers.go`, Kubernetes 1.32: the column
-//! definitions and `printStatefulSet`, `printPersistentVolumeClaim`, `printPersistentVolume`,
-//! `printVolumeAttachment`).
+//! The API server's rows for StatefulSets, PersistentVolumeClaims, PersistentVolumes,
+//! VolumeAttachments and PriorityClasses (`pkg/printers/internalversion/printers.go`, Kubernetes
+//! 1.32: the column definitions and `printStatefulSet`, `printPersistentVolumeClaim`,
+//! `printPersistentVolume`, `printVolumeAttachment`, `printPriorityClass`).
 
 use super::get::{Column, Row};
 use super::since;
 use crate::sim::WallTime;
-use crate::sim::objects::{ControllerRevision, PersistentVolume, PersistentVolumeClaim, StatefulSet, VolumeAttachment};
+use crate::sim::objects::{
+    ControllerRevision, PersistentVolume, PersistentVolumeClaim, PriorityClass, StatefulSet, VolumeAttachment,
+};
 
 const fn col(name: &'static str, priority: u8) -> Column {
     Column { name, priority, is_name: false, type_: "string" }
@@ -117,6 +119,30 @@ pub fn revision_row(rev: &ControllerRevision, now: WallTime) -> Row {
         ],
         namespace: rev.metadata.namespace.to_string(),
         name: rev.metadata.name.to_string(),
+    }
+}
+
+/// The PriorityClass columns.
+pub const PRIORITY_CLASS_COLUMNS: &[Column] = &[
+    NAME,
+    Column { name: "Value", priority: 0, is_name: false, type_: "integer" },
+    Column { name: "Global-Default", priority: 0, is_name: false, type_: "boolean" },
+    col("Age", 0),
+    col("PreemptionPolicy", 0),
+];
+
+/// `printPriorityClass`: name, value, whether it is the global default, age, preemption policy.
+pub fn priority_class_row(class: &PriorityClass, now: WallTime) -> Row {
+    Row {
+        cells: vec![
+            class.metadata.name.to_string(),
+            class.value.to_string(),
+            class.global_default.to_string(),
+            since(now, class.metadata.creation_timestamp.map(|t| t.0)),
+            class.preemption_policy.to_string(),
+        ],
+        namespace: String::new(),
+        name: class.metadata.name.to_string(),
     }
 }
 

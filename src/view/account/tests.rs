@@ -277,8 +277,85 @@ fn memory_actions_are_told_by_what_they_do() {
     for (action, words) in [
         (format!("stop-leak:{pod}@1m40s"), format!("the Pod {pod}'s leak stopped growing")),
         ("create-besteffort-pod:node-2@1m40s".to_string(), "a BestEffort Pod created on node-2".to_string()),
+        (
+            "create-priority-pod:node-2@1m40s".to_string(),
+            "a Pod of PriorityClass `high-priority` (priority 1000000) created on node-2".to_string(),
+        ),
     ] {
         let action = parse_actions(&action).expect("an action").remove(0);
         assert_eq!(action_words(Lang::En, &action, "node-1"), words);
     }
+}
+
+/// What comes next under memory pressure, predicted from the machine's memory and the rules, not
+/// read from the log ahead: the leak's crossing of the threshold, an eviction while under it,
+/// then `MemoryPressure` kept for `evictionPressureTransitionPeriod` after the last round that
+/// met it, and nothing once the condition and the taint are gone.
+#[test]
+fn memory_pressure_is_predicted_to_clear_after_the_transition_period() {
+    let tl = timeline(Chapter::NodeFailure, "leak-memory:web-74fb665767-fk28h@1m40s", Profile::V1_34);
+    let log = tl.log();
+    let met = log.events.iter().find(|e| e.reason() == "EvictionThresholdMet").expect("met");
+    let (met, node) = (met.t, met.object.name.to_string());
+    let next_at = |t: SimTime, lang: Lang| {
+        account(&tl, t, lang, &ControllerLines::default()).expect("an account").next.join("\n")
+    };
+    // The leak: its crossing, within one 10 s round before the round that found it.
+    let next = next_at(SimTime::from_secs(110), Lang::En);
+    let leak = format!("A leak is using up {node}'s memory: `memory.available` falls under `100Mi` at about ");
+    let i = next.find(&leak).unwrap_or_else(|| panic!("{next}"));
+    let when = next[i + leak.len()..].split(',').next().unwrap().to_string();
+    let (m, s) = when.split_once(':').unwrap();
+    let crossing = m.parse::<u64>().unwrap() * 60 + s.parse::<u64>().unwrap();
+    let met_s = met.since_start().as_secs();
+    assert!(crossing <= met_s && crossing + 11 >= met_s, "{when} against {met}");
+    // The eviction done, the threshold clear: the condition stays five minutes from the round.
+    let after = met + Duration::from_secs(20);
+    let clears = clock(met + Duration::from_secs(300));
+    let next = next_at(after, Lang::En);
+    let want = format!(
+        "The threshold was last met on {node} at {}: the kubelet reports `MemoryPressure` until \
+         `evictionPressureTransitionPeriod` (5m0s) has passed, from about {clears} (at its next round, then its next \
+         status update), and the node lifecycle controller then takes the \
+         `node.kubernetes.io/memory-pressure:NoSchedule` taint off.",
+        clock(met)
+    );
+    assert!(next.contains(&want), "{next}");
+    assert!(!next.contains("A leak is using up"), "{next}");
+    let ja = next_at(after, Lang::Ja);
+    assert!(ja.contains(&format!("{node} で最後にしきい値に達したのは {} です。", clock(met))), "{ja}");
+    assert!(ja.contains(&format!("{clears} ごろから")), "{ja}");
+    // What happened agrees: the condition went False within a round and a status sync of it.
+    let back = log
+        .events
+        .iter()
+        .find(|e| e.reason() == "NodeHasSufficientMemory" && e.t > met && *e.object.name == *node)
+        .expect("back to False")
+        .t;
+    assert!(back >= met + Duration::from_secs(300) && back <= met + Duration::from_secs(322), "{back} {met}");
+    // Still said while the Node reports it, a moment past the period; gone once it is False.
+    let late = met + Duration::from_secs(301);
+    if late < back {
+        assert!(next_at(late, Lang::En).contains("The threshold was last met on"), "the Node still says True");
+    }
+    let gone = next_at(back + Duration::from_secs(1), Lang::En);
+    assert!(!gone.contains("MemoryPressure") && !gone.contains("memory.available"), "{gone}");
+}
+
+/// The prediction reads the kubelet's `evictionPressureTransitionPeriod`, when set.
+#[test]
+fn the_predicted_transition_is_the_kubelets_setting() {
+    let actions = parse_actions("leak-memory:web-74fb665767-fk28h@1m40s").expect("actions");
+    let mut config = Config::default();
+    config.settings.set("kubelet", "evictionPressureTransitionPeriod", "2m").expect("a setting");
+    let mut tl = Timeline::with_actions(Chapter::NodeFailure, config, &actions);
+    tl.run_until(SimTime::from_secs(900));
+    let met = tl.log().events.iter().find(|e| e.reason() == "EvictionThresholdMet").expect("met").t;
+    let a = account(&tl, met + Duration::from_secs(20), Lang::En, &ControllerLines::default()).expect("an account");
+    let next = a.next.join("\n");
+    let want = format!(
+        "`evictionPressureTransitionPeriod` (2m0s) has passed, from about {}",
+        clock(met + Duration::from_secs(120))
+    );
+    assert!(next.contains(&want), "{next}");
 }

@@ -168,7 +168,7 @@ const fn typed(s: Spec) -> Spec {
 }
 
 /// Every action, in the order the notation's errors list them.
-pub const ACTIONS: [Spec; 33] = {
+pub const ACTIONS: [Spec; 34] = {
     use ActionKind as A;
     use Group as G;
     use Target as T;
@@ -311,6 +311,14 @@ pub const ACTIONS: [Spec; 33] = {
                 "kubectl delete pod NAME [-n NAMESPACE] with its flags",
             ),
             Flags::Delete,
+        )),
+        typed(spec(
+            A::CreatePriorityPod,
+            "create-priority-pod",
+            T::Machine,
+            G::Pods,
+            "creates the PriorityClass high-priority (value 1000000) if there is none, and a Pod of that class pinned \
+             to the machine's node",
         )),
         typed(spec(
             A::LeakMemory,

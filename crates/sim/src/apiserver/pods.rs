@@ -128,6 +128,7 @@ impl ApiServer {
 
     /// `POST pods`, through admission.
     pub(super) fn create_pod(&mut self, ctx: &mut Exec<'_>, mut pod: Pod) -> Result<Object, Box<Status>> {
+        self.admit_priority(&mut pod)?;
         admit_pod(&mut pod, ctx.rng, &self.default_tolerations);
         self.new_meta(ctx, &mut pod.metadata);
         let key = (pod.metadata.namespace.to_string(), pod.metadata.name.to_string());
@@ -135,6 +136,23 @@ impl ApiServer {
             return Err(already_exists(Kind::Pod, &key.1));
         }
         Ok(self.store_pod(ctx, pod, ChangeType::Added))
+    }
+
+    /// The Priority admission plugin (`plugin/pkg/admission/priority`) for a Pod that names a
+    /// PriorityClass: its value and preemption policy into the Pod, or 403 when there is no such
+    /// class. (A Pod naming none keeps priority 0: the simulation's clusters have no
+    /// `globalDefault` class.)
+    fn admit_priority(&self, pod: &mut Pod) -> Result<(), Box<Status>> {
+        if pod.spec.priority_class_name.is_empty() {
+            return Ok(());
+        }
+        let Some(class) = self.priority_classes.get(&pod.spec.priority_class_name) else {
+            let why = format!("no PriorityClass with name {} was found", pod.spec.priority_class_name);
+            return Err(forbidden(Kind::Pod, &pod.metadata.name, why));
+        };
+        pod.spec.priority = class.value;
+        pod.spec.preemption_policy = class.preemption_policy.into();
+        Ok(())
     }
 
     /// `GET pods/NAME`.

@@ -87,6 +87,7 @@ kept! {
     ControllerRevision => revisions: (String, String) = by_namespace;
     PersistentVolumeClaim => claims: (String, String) = by_namespace, admit = ApiServer::admit_claim;
     PersistentVolume => volumes: String = by_name, admit = ApiServer::admit_volume;
+    PriorityClass => priority_classes: String = by_name;
 }
 
 /// Nodes count in `membership` (the node lifecycle controller pairs its entries with them).

@@ -32,13 +32,13 @@ use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 
 /// `evictionHard`'s default for `memory.available`, as written in the configuration (and as
 /// the eviction message prints the threshold quantity).
-pub(crate) const EVICTION_HARD_MEMORY_AVAILABLE: &str = "100Mi";
+pub const EVICTION_HARD_MEMORY_AVAILABLE: &str = "100Mi";
 /// [`EVICTION_HARD_MEMORY_AVAILABLE`] in bytes.
-const EVICTION_HARD_MEMORY_AVAILABLE_BYTES: u64 = 100 * MI;
-/// `evictionPressureTransitionPeriod`.
-pub(crate) const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = secs(300);
+pub const EVICTION_HARD_MEMORY_AVAILABLE_BYTES: u64 = 100 * MI;
+/// `evictionPressureTransitionPeriod` by default; the kubelet reads the setting's value.
+pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = crate::settings::EVICTION_PRESSURE_TRANSITION_PERIOD;
 /// `evictionMonitoringPeriod` (`pkg/kubelet/kubelet.go`), the loop's `monitoringInterval`.
-pub(crate) const EVICTION_MONITORING_PERIOD: Duration = secs(10);
+pub const EVICTION_MONITORING_PERIOD: Duration = secs(10);
 /// `immediateEvictionGracePeriodSeconds`: the grace period of a Pod evicted for a hard
 /// threshold (1.31 and later, #124063; the 1.30–1.31 profile runs a 1.31 kubelet).
 pub(crate) const IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS: i64 = 1;
@@ -233,7 +233,8 @@ impl Kubelet {
         if met {
             self.cold.eviction.last_met = Some(now);
         }
-        let pressure = self.cold.eviction.last_met.is_some_and(|t| now - t < EVICTION_PRESSURE_TRANSITION_PERIOD);
+        let period = ctx.settings.eviction_pressure_transition_period;
+        let pressure = self.cold.eviction.last_met.is_some_and(|t| now - t < period);
         if pressure != self.cold.eviction.memory_pressure {
             self.cold.eviction.memory_pressure = pressure;
         }

@@ -22,6 +22,11 @@ mod runtime;
 mod shutdown;
 mod status;
 
+pub use eviction::{
+    EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, EVICTION_MONITORING_PERIOD,
+    EVICTION_PRESSURE_TRANSITION_PERIOD,
+};
+
 use std::time::Duration;
 
 use crate::apiserver::ApiOp;

@@ -167,6 +167,10 @@ kinds! {
         kind: "PersistentVolume", api_version: "v1", plural: "persistentvolumes",
         singular: "persistentvolume", short_names: ["pv"], namespaced: false,
     }
+    PriorityClass {
+        kind: "PriorityClass", api_version: "scheduling.k8s.io/v1", plural: "priorityclasses",
+        singular: "priorityclass", short_names: ["pc"], namespaced: false,
+    }
 }
 
 /// A kind of object the store holds: its [`Kind`], and its value out of an [`Object`].

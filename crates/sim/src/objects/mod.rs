@@ -11,6 +11,7 @@ mod meta;
 mod node;
 mod pod;
 mod policy;
+mod scheduling;
 mod status;
 mod text;
 mod volume;
@@ -42,6 +43,7 @@ pub use pod::{
 pub use policy::{
     Condition, IntOrPercent, LabelSelector, PdbSpec, PdbStatus, PodDisruptionBudget, set_disruption_allowed,
 };
+pub use scheduling::PriorityClass;
 pub use status::{Status, StatusCause, StatusDetails, StatusMeta};
 pub use text::Text;
 pub use volume::{

@@ -90,6 +90,10 @@ pub struct PodSpec {
     pub scheduler_name: Cow<'static, str>,
     #[serde(skip_serializing_if = "no_items")]
     pub tolerations: Shared<Vec<Toleration>>,
+    /// `spec.priorityClassName`: the PriorityClass whose value the Priority admission plugin
+    /// writes into `priority`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
     pub priority: i32,
     pub enable_service_links: bool,
     pub preemption_policy: Cow<'static, str>,

@@ -294,6 +294,8 @@ pub struct Settings {
     pub shutdown: ShutdownPeriods,
     /// KubeletConfiguration `kubeAPIQPS` and `kubeAPIBurst`.
     pub kubelet_client: ClientRate,
+    /// KubeletConfiguration `evictionPressureTransitionPeriod`.
+    pub eviction_pressure_transition_period: Duration,
     /// Which rows were set (bit `i` for `ROWS[i]`); the others follow the profile.
     set: u32,
 }
@@ -327,6 +329,7 @@ impl Settings {
             node_lease_duration_seconds: LEASE_DURATION_SECONDS as i64,
             shutdown: ShutdownPeriods { grace: Duration::ZERO, critical: Duration::ZERO },
             kubelet_client: flowcontrol::KUBELET,
+            eviction_pressure_transition_period: EVICTION_PRESSURE_TRANSITION_PERIOD,
             set: 0,
         }
     }
@@ -479,6 +482,7 @@ impl Settings {
             Field::ShutdownGracePeriodCriticalPods => d(self.shutdown.critical),
             Field::KubeletQps => Value::Float(self.kubelet_client.qps),
             Field::KubeletBurst => Value::Integer(self.kubelet_client.burst.into()),
+            Field::EvictionPressureTransitionPeriod => d(self.eviction_pressure_transition_period),
         }
     }
 
@@ -513,6 +517,7 @@ impl Settings {
             Field::ShutdownGracePeriodCriticalPods => self.shutdown.critical = d,
             Field::KubeletQps => self.kubelet_client.qps = x,
             Field::KubeletBurst => self.kubelet_client.burst = burst,
+            Field::EvictionPressureTransitionPeriod => self.eviction_pressure_transition_period = d,
         }
     }
 }
@@ -524,6 +529,9 @@ pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 pub const NODE_STATUS_UPDATE_FREQUENCY: Duration = Duration::from_secs(10);
 /// The kubelet's `nodeStatusReportFrequency` by default.
 pub const NODE_STATUS_REPORT_FREQUENCY: Duration = Duration::from_secs(300);
+/// The kubelet's `evictionPressureTransitionPeriod` by default (`SetDefaults_KubeletConfiguration`
+/// turns an unset, zero, period into it).
+pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = Duration::from_secs(300);
 /// The kubelet's `nodeLeaseDurationSeconds` by default.
 pub const LEASE_DURATION_SECONDS: i32 = 40;
 /// The Lease's renew interval by default: 40 s × 0.25.

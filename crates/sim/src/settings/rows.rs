@@ -27,6 +27,7 @@ pub(super) enum Field {
     ShutdownGracePeriodCriticalPods,
     KubeletQps,
     KubeletBurst,
+    EvictionPressureTransitionPeriod,
 }
 
 /// One modelled Kubernetes setting.
@@ -68,10 +69,10 @@ impl Row {
 macro_rules! table {
     ($(($component:expr, $name:expr, $type_:expr, $range:expr, $field:expr, $meaning:expr, $used_by:expr $(,)?)),* $(,)?) => {
         /// Every setting the simulation models, by component (in [`Field`]'s order).
-        pub const ROWS: [Row; 20] =
+        pub const ROWS: [Row; 21] =
             [$(Row { component: $component, name: $name, type_: $type_, range: $range, field: $field }),*];
         /// Each row's meaning and user, by [`Field`].
-        const ABOUT: [(&str, &str); 20] = [$(($meaning, $used_by)),*];
+        const ABOUT: [(&str, &str); 21] = [$(($meaning, $used_by)),*];
     };
 }
 
@@ -257,6 +258,16 @@ table! {
         Field::KubeletBurst,
         "requests the kubelet's main client may send at once",
         "every kubelet's client",
+    ),
+    (
+        Kubelet,
+        "evictionPressureTransitionPeriod",
+        Type::Duration,
+        Range::Period,
+        Field::EvictionPressureTransitionPeriod,
+        "how long the kubelet keeps reporting a pressure condition after the last eviction round that found its \
+         threshold met (the kubelet turns 0s into its default; set the default instead)",
+        "every kubelet's eviction manager (MemoryPressure)",
     ),
 }
 

@@ -40,6 +40,8 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::LeakMemory, "default/db-0", s(95)),
         Action::on(ActionKind::StopLeak, "default/db-0", s(105)),
         Action::on(ActionKind::CreateBestEffortPod, "node-1", s(110)),
+        // A PriorityClass and a Pod naming it (the Priority admission plugin's value).
+        Action::on(ActionKind::CreatePriorityPod, "node-1", s(112)),
         Action::on(ActionKind::StopRuntime, "node-2", s(100)),
         Action::on(ActionKind::StartRuntime, "node-2", s(150)),
         Action::on(ActionKind::CutNetwork, "node-1", s(160)),
@@ -182,6 +184,7 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
         }
         Object::PersistentVolume(_) => round_trip_diff::<k8s_openapi::api::core::v1::PersistentVolume>(&value),
         Object::ControllerRevision(_) => round_trip_diff::<k8s_openapi::api::apps::v1::ControllerRevision>(&value),
+        Object::PriorityClass(_) => round_trip_diff::<k8s_openapi::api::scheduling::v1::PriorityClass>(&value),
     }
 }
 
