@@ -25,6 +25,7 @@ use crate::view::html::{cat, escape};
 use crate::view::pages::{self, Words, paragraphs, step_href};
 use crate::view::session::Session;
 use crate::view::stage::{Layout, Scene, Timing, caption, leases_markup, scene_markup};
+use crate::view::stories::Listed;
 use crate::view::track::{self, EventClass, RequestClass, Track, VIEW_WIDTH};
 use crate::view::{fleet, zonechart};
 
@@ -82,8 +83,9 @@ impl Links {
 }
 
 /// The header, as `chrome::Header` writes it for `chapter` in `lang` (at step `n`: a static
-/// page's language switch keeps it).
-pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links) -> String {
+/// page's language switch keeps it), with the site's `stories` after the chapters (the app's
+/// links only: a story needs the app).
+pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[Listed]) -> String {
     let t = |k| escape(lang.text(k));
     let mut o = String::with_capacity(4096);
     cat(
@@ -120,6 +122,25 @@ pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links) -> String {
                 "</span></a></li>",
             ],
         );
+    }
+    if links == Links::App && !stories.is_empty() {
+        cat(&mut o, &["<li class=\"more-stories\">", &t(Key::MoreStories), "</li>"]);
+        for (id, title) in stories {
+            cat(
+                &mut o,
+                &[
+                    "<li><a href=\"?story=",
+                    &escape(id),
+                    "&amp;lang=",
+                    lang.code(),
+                    "\"><span class=\"chapter-number\">",
+                    &t(Key::StoryLabel),
+                    "</span><span class=\"chapter-title\">",
+                    &escape(title.get(lang)),
+                    "</span></a></li>",
+                ],
+            );
+        }
     }
     o.push_str("</ol></nav><div class=\"header-tools\">");
     if links == Links::App {
@@ -673,20 +694,20 @@ pub struct StepViews {
 }
 
 /// Every step of `chapter` in each language, in [`Lang::ALL`] order, then step by step.
-pub fn chapter_views(chapter: Chapter) -> Vec<StepViews> {
+pub fn chapter_views(chapter: Chapter, stories: &[Listed]) -> Vec<StepViews> {
     let mut session = session(chapter);
     let track = Track::of(&session);
     let count = chapter.scenario().steps.len();
     let mut out = Vec::with_capacity(count * Lang::ALL.len());
     for lang in Lang::ALL {
-        let header = header(lang, chapter, 1, Links::App);
+        let header = header(lang, chapter, 1, Links::App, stories);
         for n in 1..=count {
             out.push(StepViews {
                 lang,
                 n,
                 header: header.clone(),
                 view: step_view(&mut session, &track, n, lang, Links::App),
-                page_header: self::header(lang, chapter, n, Links::Static),
+                page_header: self::header(lang, chapter, n, Links::Static, stories),
                 page_view: step_view(&mut session, &track, n, lang, Links::Static),
             });
         }
@@ -778,7 +799,7 @@ mod tests {
 
     #[test]
     fn a_step_is_its_moment_with_its_narration_and_timeline() {
-        let views = chapter_views(Chapter::NodeFailure);
+        let views = chapter_views(Chapter::NodeFailure, &[]);
         let count = Chapter::NodeFailure.scenario().steps.len();
         assert_eq!(views.len(), Lang::ALL.len() * count);
         let lang = &views[0].lang;
@@ -809,7 +830,7 @@ mod tests {
 
     #[test]
     fn a_static_page_links_pages_and_needs_no_script() {
-        let views = chapter_views(Chapter::KubeletRestart);
+        let views = chapter_views(Chapter::KubeletRestart, &[]);
         let count = Chapter::KubeletRestart.scenario().steps.len();
         let v = views.iter().find(|v| v.lang == Lang::Ja && v.n == 2).unwrap();
         let text = Lang::Ja.chapter(Chapter::KubeletRestart);
@@ -840,6 +861,27 @@ mod tests {
         // The still view itself keeps the app's links and controls.
         assert!(v.view.contains("class=\"tl-play\"") && v.header.contains("quiz-switch"));
         assert!(!v.view.contains(".html\""));
+    }
+
+    #[test]
+    fn the_header_lists_the_site_s_stories_after_the_chapters() {
+        let two = crate::story::Words { en: "Two nodes fail".into(), ja: Some("二台".into()) };
+        let stories = [("two-nodes-fail".to_string(), two)];
+        let app = header(Lang::Ja, Chapter::NodeFailure, 1, Links::App, &stories);
+        let chapters = app.find("data-chapter=\"node-goes-away\"").unwrap();
+        let more = app.find("<li class=\"more-stories\">ほかのストーリー</li>").expect("the label");
+        assert!(chapters < more, "{app}");
+        assert!(
+            app.contains(
+                "<li><a href=\"?story=two-nodes-fail&amp;lang=ja\"><span class=\"chapter-number\">ストーリー</span>\
+                 <span class=\"chapter-title\">二台</span></a></li></ol>"
+            ),
+            "{app}"
+        );
+        // A static page is for readers without JavaScript: a story needs the app.
+        assert!(!header(Lang::En, Chapter::NodeFailure, 1, Links::Static, &stories).contains("story"));
+        // No stories, no label.
+        assert!(!header(Lang::En, Chapter::NodeFailure, 1, Links::App, &[]).contains("more-stories"));
     }
 
     #[test]

@@ -7,6 +7,9 @@ use std::fmt::Write;
 use super::html::escape;
 use crate::story::Story;
 
+/// A story of the site's as the chapter list shows it: its id and its title.
+pub type Listed = (String, crate::story::Words);
+
 /// The folder of the site's stories, beside `index.html`.
 pub const DIR: &str = "stories";
 

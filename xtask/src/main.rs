@@ -217,8 +217,7 @@ pub(crate) fn build_site(paths: &Paths) -> Result<()> {
     if !paths.dist.join("index.html").is_file() {
         bail!("trunk finished but {} has no index.html", paths.dist.display());
     }
-    site::finish(&paths.dist)?;
-    site::stories(&paths.root.join("stories"), &paths.dist)?;
+    site::finish(&paths.dist, &paths.root.join("stories"))?;
     compress::precompress(&paths.dist)?;
     Ok(())
 }

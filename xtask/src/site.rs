@@ -23,15 +23,16 @@
 //!    natively;
 //! 7. the pages are checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
-//! 8. ([`stories`], after the page is finished) every story file of `stories/` is checked and
-//!    written in the form the page reads (`stories/ID.story`, `nodeline::story::compact`), and
-//!    their list into `index.html` (`nodeline::view::stories`: hidden links the page's chapter
-//!    list shows as "more stories").
+//! 8. every story file of `stories/` is checked and written in the form the page reads
+//!    (`stories/ID.story`, `nodeline::story::compact`), first: the still view's chapter list shows
+//!    them after the chapters, as the app's does, and their list goes into `index.html`
+//!    (`nodeline::view::stories`: hidden links the app's chapter list reads).
 
 use std::path::Path;
 
 use base64::Engine;
 use nodeline::sim::Chapter;
+use nodeline::view::stories::{self, Listed};
 use nodeline::view::{pages, still};
 use sha2::Digest;
 
@@ -56,7 +57,9 @@ pub(crate) fn short_hash(bytes: &[u8]) -> String {
 }
 
 /// Rewrites `dist/index.html` as described above; writes the loader file next to it.
-pub(crate) fn finish(dist: &Path) -> Result<()> {
+pub(crate) fn finish(dist: &Path, stories_dir: &Path) -> Result<()> {
+    let told = stories(stories_dir, dist)?;
+    let listed: Vec<Listed> = told.iter().map(|s| (s.id.clone(), s.title.clone())).collect();
     let index = dist.join("index.html");
     let page = read(&index)?;
     let (page, loader) = finish_page(&page)?;
@@ -64,7 +67,10 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
         std::fs::write(dist.join(&name), body)?;
     }
     let page = one_style_sheet(dist, &page)?;
-    let page = still_views(dist, &page)?;
+    let page = still_views(dist, &page, &listed)?;
+    // The list of stories goes into the page, before its end: the chapter list reads it there.
+    let Some(end) = page.rfind("</body>") else { bail!("index.html has no </body>") };
+    let page = format!("{}{}\n{}", &page[..end], stories::list_markup(&told), &page[end..]);
     let (page, (name, body)) = still_script(&page)?;
     std::fs::write(dist.join(name), body)?;
     check_page(&page)?;
@@ -73,9 +79,9 @@ pub(crate) fn finish(dist: &Path) -> Result<()> {
 }
 
 /// Checks every story file in `source` (`stories/*.yaml`) and writes each in the page's form into
-/// `dist/stories/`, and their list into `index.html`; a story with a problem stops the build with
-/// its report.
-pub(crate) fn stories(source: &Path, dist: &Path) -> Result<()> {
+/// `dist/stories/`; a story with a problem stops the build with its report. Returns them, in the
+/// order of their file names.
+fn stories(source: &Path, dist: &Path) -> Result<Vec<nodeline::story::Story>> {
     use nodeline::story::{self, Report, compact};
     let mut files: Vec<_> = std::fs::read_dir(source)?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -84,7 +90,7 @@ pub(crate) fn stories(source: &Path, dist: &Path) -> Result<()> {
     files.sort();
     let out = dist.join(nodeline::view::stories::DIR);
     std::fs::create_dir_all(&out)?;
-    let mut listed = Vec::new();
+    let mut told = Vec::new();
     for path in &files {
         let id = path.file_stem().and_then(|s| s.to_str());
         let loaded = story::load(&read(path)?, id).map_err(|problems| {
@@ -92,16 +98,9 @@ pub(crate) fn stories(source: &Path, dist: &Path) -> Result<()> {
             crate::util::Error(Report { file: &file, problems: &problems }.to_string())
         })?;
         std::fs::write(out.join(format!("{}.{}", loaded.id, compact::EXTENSION)), compact::write(&loaded))?;
-        listed.push(loaded);
+        told.push(loaded);
     }
-    // The list goes into the page, before its end: the chapter list reads it from there.
-    let index = dist.join("index.html");
-    let page = read(&index)?;
-    let Some(end) = page.rfind("</body>") else { bail!("index.html has no </body>") };
-    let page = format!("{}{}\n{}", &page[..end], nodeline::view::stories::list_markup(&listed), &page[end..]);
-    check_page(&page)?;
-    std::fs::write(&index, page)?;
-    Ok(())
+    Ok(told)
 }
 
 /// The finished page, and the loader file to write (its name and text).
@@ -184,7 +183,7 @@ fn without_wasm_preload(page: &str) -> String {
 /// The page with the first chapter's first step in its first language at the still view's mark;
 /// every step's still file written into `dist/still/`, and its static page into `dist/steps/`
 /// (checked as the page is).
-fn still_views(dist: &Path, page: &str) -> Result<String> {
+fn still_views(dist: &Path, page: &str, stories: &[Listed]) -> Result<String> {
     let marks = page.matches(still::MARK).count();
     if marks != 1 {
         bail!("index.html must hold the mark {} exactly once (found {marks})", still::MARK);
@@ -196,7 +195,7 @@ fn still_views(dist: &Path, page: &str) -> Result<String> {
     std::fs::create_dir_all(&pages)?;
     let mut first = None;
     for chapter in Chapter::ALL {
-        for v in still::chapter_views(chapter) {
+        for v in still::chapter_views(chapter, stories) {
             if first.is_none() {
                 first = Some(format!("{}\n{}", v.header, v.view));
             }

@@ -122,7 +122,7 @@ test('static build: a link that names a time stands at the step that time falls 
   await page.goto('./?chapter=node-failure&t=3m30s', { waitUntil: 'commit' });
   const still = page.locator('main[data-still]');
   await expect(page.locator('html')).toHaveAttribute('data-still-ready', '');
-  const shown = await still.locator('section.narration .step-of').innerText();
+  const shown = (await still.locator('section.narration .step-of').textContent()) ?? '';
   expect(shown).not.toBe('Step 1 of 6');
   release();
   await expect(app.main).toBeVisible();

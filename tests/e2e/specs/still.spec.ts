@@ -168,7 +168,9 @@ for (const [id, step, width, height] of [
     const url = `./?chapter=${id}&step=${step}&autoplay=0`;
     const viewport = { width, height };
     const still = await browser.newPage({ baseURL, viewport });
-    await withoutWasm(still);
+    // The still view as a reader sees it while the app is on its way (its WebAssembly held back,
+    // not refused: a refused one puts the line that says so over the page).
+    await holdWasm(still);
     await still.goto(url);
     await expect(still.locator('html')).toHaveAttribute('data-still-ready', '');
     const before = await shots(still);
