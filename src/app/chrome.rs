@@ -181,8 +181,13 @@ pub fn Header() -> impl IntoView {
         ctx.story.track();
         request_animation_frame(show_current_chapter);
     });
-    // The site's stories, after the chapters ("more stories").
-    let more = RwSignal::new(super::stories::listed());
+    // The site's stories, after the chapters ("more stories"): listed once, by the build.
+    let listed = super::stories::listed();
+    let more_stories = (!listed.is_empty()).then(|| {
+        let label = view! { <li class="more-stories">{move || t(Key::MoreStories)}</li> };
+        let links = listed.into_iter().map(|(id, title)| view! { <StoryLink id title /> }).collect_view();
+        (label, links)
+    });
     view! {
         <header class="site-header">
             <div class="brand">
@@ -215,12 +220,7 @@ pub fn Header() -> impl IntoView {
                             }
                         })
                         .collect_view()}
-                    <Show when=move || !more.with(Vec::is_empty)>
-                        <li class="more-stories">{move || t(Key::MoreStories)}</li>
-                    </Show>
-                    <For each=move || more.get() key=|(id, _)| id.clone() let((id, title))>
-                        <StoryLink id title />
-                    </For>
+                    {more_stories}
                 </ol>
             </nav>
             <div class="header-tools">
