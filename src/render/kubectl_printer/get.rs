@@ -125,6 +125,8 @@ impl Table {
                 Object::ControllerRevision(r) => revision_row(r, now),
                 Object::PersistentVolumeClaim(c) => claim_row(c, now),
                 Object::PersistentVolume(v) => volume_row(v, now),
+                Object::CertificateSigningRequest(c) => super::describe_csr::csr_row(c, now),
+                Object::Secret(secret) => super::describe_csr::secret_row(secret, now),
             })
             .collect();
         Table { kind, columns: columns(kind), rows }
@@ -146,6 +148,8 @@ pub fn columns(kind: Kind) -> &'static [Column] {
         Kind::PersistentVolumeClaim => CLAIM_COLUMNS,
         Kind::PersistentVolume => VOLUME_COLUMNS,
         Kind::VolumeAttachment => VOLUME_ATTACHMENT_COLUMNS,
+        Kind::CertificateSigningRequest => super::describe_csr::CSR_COLUMNS,
+        Kind::Secret => super::describe_csr::SECRET_COLUMNS,
     }
 }
 

@@ -87,6 +87,8 @@ kept! {
     ControllerRevision => revisions: (String, String) = by_namespace;
     PersistentVolumeClaim => claims: (String, String) = by_namespace, admit = ApiServer::admit_claim;
     PersistentVolume => volumes: String = by_name, admit = ApiServer::admit_volume;
+    CertificateSigningRequest => csrs: String = by_name;
+    Secret => secrets: (String, String) = by_namespace;
 }
 
 /// Nodes count in `membership` (the node lifecycle controller pairs its entries with them).
