@@ -406,6 +406,10 @@ impl ApiServer {
             ApiOp::GetCsr(name) => self.get::<super::objects::CertificateSigningRequest, str>(&name, &name),
             ApiOp::UpdateCsrApproval(csr) => self.update_csr(ctx, csr, true),
             ApiOp::UpdateCsrStatus(csr) => self.update_csr(ctx, csr, false),
+            ApiOp::GetSecret { namespace, name } => {
+                let key = (namespace, name);
+                self.get::<super::objects::Secret, _>(&key, &key.1)
+            }
             ApiOp::DeleteSecret { namespace, name } => {
                 let key = (namespace, name);
                 self.delete::<super::objects::Secret, _>(ctx, &key, &key.1, None)

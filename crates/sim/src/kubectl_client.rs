@@ -14,7 +14,7 @@ pub(crate) use taint::taint;
 use crate::action::TaintEdit;
 use crate::apiserver::{ApiOp, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE};
 use crate::ctx::{Ctx, Reply};
-use crate::objects::{Object, ObjectMeta, Toleration};
+use crate::objects::{ObjectMeta, Toleration};
 use crate::record::Actor;
 use crate::workload::new_pod;
 
@@ -78,7 +78,8 @@ pub(crate) fn create_bootstrap_token<T>(ctx: &mut Ctx<'_, T>) {
     }
 }
 
-/// `kubectl certificate approve NAME` (`approve`) or `deny NAME`: the resource builder's GET,
+/// `kubectl certificate approve NAME` (`approve`) or `deny NAME`: the resource builder's GET and
+/// the typed client's,
 /// the condition added unless it is there (`addConditionIfNeeded`, with kubectl's reason and
 /// message and `lastUpdateTime` now), the approval PUT, and the line it prints. A CSR with the
 /// opposite condition is kubectl's error.
@@ -89,14 +90,14 @@ pub(crate) fn certificate<T>(name: &str, approve: bool, ctx: &mut Ctx<'_, T>) {
     } else {
         ("denied", "Denied", "Approved", "KubectlDeny", "This CSR was denied by kubectl certificate deny.")
     };
-    let csr = match ctx.call(Actor::Kubectl, None, ApiOp::GetCsr(name.to_string())) {
-        Reply::Ok(Object::CertificateSigningRequest(csr)) => csr,
-        Reply::Err(status) => {
+    // The resource builder's GET, then the typed client's own GET of what it found.
+    for _ in 0..2 {
+        if let Reply::Err(status) = ctx.call(Actor::Kubectl, None, ApiOp::GetCsr(name.to_string())) {
             ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message));
             return;
         }
-        _ => return,
-    };
+    }
+    let Some(csr) = ctx.store().csrs.get(name).cloned() else { return };
     if csr.condition(opposite).is_some() {
         ctx.log_line(
             Actor::KubectlStderr,
@@ -123,17 +124,21 @@ pub(crate) fn certificate<T>(name: &str, approve: bool, ctx: &mut Ctx<'_, T>) {
 }
 
 /// `kubectl -n kube-system delete secret bootstrap-token-<id>`: the bootstrap token's Secret
-/// deleted (the bootstrap token authenticator then accepts the token no more).
+/// deleted (the bootstrap token authenticator then accepts the token no more), then kubectl's wait
+/// (`--wait`): a GET, and a Secret without finalizers is already gone.
 pub(crate) fn delete_bootstrap_token<T>(ctx: &mut Ctx<'_, T>) {
     let name = format!("bootstrap-token-{}", crate::machine::BOOTSTRAP_TOKEN_ID);
     let namespace = crate::apiserver::BOOTSTRAP_TOKEN_NAMESPACE.to_string();
-    match ctx.call(Actor::Kubectl, None, ApiOp::DeleteSecret { namespace, name: name.clone() }) {
+    let op = ApiOp::DeleteSecret { namespace: namespace.clone(), name: name.clone() };
+    match ctx.call(Actor::Kubectl, None, op) {
         Reply::Ok(_) => ctx.log_line(Actor::Kubectl, format!("secret \"{name}\" deleted")),
         Reply::Err(status) => {
-            ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message))
+            ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message));
+            return;
         }
-        Reply::Timeout => {}
+        Reply::Timeout => return,
     }
+    ctx.call(Actor::Kubectl, None, ApiOp::GetSecret { namespace, name });
 }
 
 /// A Pod with no resource requests (BestEffort) pinned to `node`, as a client submits it

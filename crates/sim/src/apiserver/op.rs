@@ -158,6 +158,11 @@ pub(crate) enum ApiOp {
     /// csrsigning's `PUT certificatesigningrequests/NAME/status` (`UpdateStatus`) with the
     /// certificate.
     UpdateCsrStatus(crate::objects::CertificateSigningRequest),
+    /// `GET secrets/NAME` (kubectl's wait after a delete).
+    GetSecret {
+        namespace: String,
+        name: String,
+    },
     /// `kubectl delete secret -n NAMESPACE NAME` (the bootstrap token's).
     DeleteSecret {
         namespace: String,
@@ -228,6 +233,7 @@ impl ApiOp {
             ApiOp::UpdateCsrApproval(c) => (Put, at(Kind::CertificateSigningRequest, "", &c.metadata.name, "approval")),
             ApiOp::UpdateCsrStatus(c) => (Put, at(Kind::CertificateSigningRequest, "", &c.metadata.name, "status")),
             ApiOp::DeleteSecret { namespace, name } => (Delete, at(Kind::Secret, namespace, name, "")),
+            ApiOp::GetSecret { namespace, name } => (Get, at(Kind::Secret, namespace, name, "")),
         };
         method
     }
@@ -241,7 +247,8 @@ impl ApiOp {
             | ApiOp::GetLease(_)
             | ApiOp::GetPod { .. }
             | ApiOp::GetDaemonSet { .. }
-            | ApiOp::GetCsr(_) => None,
+            | ApiOp::GetCsr(_)
+            | ApiOp::GetSecret { .. } => None,
             ApiOp::UpdateCsrApproval(c) | ApiOp::UpdateCsrStatus(c) => {
                 obj(Object::CertificateSigningRequest(Arc::new(c.clone())))
             }
