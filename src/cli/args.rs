@@ -142,7 +142,8 @@ Answered: get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachme
 [NAME...] [-n NS|-A] [-o wide|yaml|json|name] [--no-headers] [--show-kind] [--ignore-not-found],
 describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment|csr [NAME] [--show-events=false], and
 the commands that change the cluster (cordon, uncordon, drain, taint, delete node, delete pod,
-certificate approve|deny, delete secret bootstrap-token-07401b -n kube-system).
+certificate approve|deny, delete secret bootstrap-token-07401b -n kube-system, delete
+clusterrolebinding kubeadm:node-autoapprove-bootstrap).
 Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1";
 
 /// The subcommands.

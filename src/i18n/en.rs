@@ -95,6 +95,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ApproveCsrAction => "Approve the certificate signing request",
         Key::DenyCsrAction => "Deny the certificate signing request",
         Key::DeleteBootstrapTokenAction => "Delete the bootstrap token",
+        Key::DeleteAutoApproveBindingAction => "Remove the CSR auto-approval binding",
         Key::TaintOutOfService => "Taint out-of-service",
         Key::UntaintOutOfService => "Remove out-of-service taint",
         Key::TaintNode => "Change a taint",

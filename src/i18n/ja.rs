@@ -99,6 +99,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ApproveCsrAction => "証明書署名要求を承認する",
         Key::DenyCsrAction => "証明書署名要求を拒否する",
         Key::DeleteBootstrapTokenAction => "ブートストラップトークンを削除する",
+        Key::DeleteAutoApproveBindingAction => "CSR の自動承認のバインディングを削除する",
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
         Key::TaintNode => "taint を変更",

@@ -345,6 +345,7 @@ keys! {
     ApproveCsrAction,
     DenyCsrAction,
     DeleteBootstrapTokenAction,
+    DeleteAutoApproveBindingAction,
     TaintOutOfService,
     UntaintOutOfService,
     TaintNode,

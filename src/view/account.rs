@@ -253,6 +253,9 @@ fn kubectl_line(action: &Action, node: &str) -> Option<String> {
         ActionKind::DeleteBootstrapToken => {
             format!("kubectl -n kube-system delete secret bootstrap-token-{}", crate::sim::machine::BOOTSTRAP_TOKEN_ID)
         }
+        ActionKind::DeleteAutoApproveBinding => {
+            "kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap".to_string()
+        }
         ActionKind::CreatePdb(budget) => {
             let flag = match budget {
                 crate::sim::Budget::MinAvailable(v) => format!("--min-available={v}"),

@@ -132,6 +132,7 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::ApproveCsr => Key::ApproveCsrAction,
         ActionKind::DenyCsr => Key::DenyCsrAction,
         ActionKind::DeleteBootstrapToken => Key::DeleteBootstrapTokenAction,
+        ActionKind::DeleteAutoApproveBinding => Key::DeleteAutoApproveBindingAction,
     }
 }
 
@@ -240,7 +241,7 @@ mod tests {
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
         assert_eq!(
             names(typed()),
-            "taint delete-pod leak-memory stop-leak approve-csr deny-csr delete-bootstrap-token"
+            "taint delete-pod leak-memory stop-leak approve-csr deny-csr delete-bootstrap-token delete-autoapprove-binding"
         );
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }

@@ -84,6 +84,9 @@ pub enum ActionKind {
     DenyCsr,
     /// `kubectl -n kube-system delete secret bootstrap-token-<id>`: the bootstrap token is gone.
     DeleteBootstrapToken,
+    /// `kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap`: csrapproving's
+    /// SubjectAccessReview for `nodeclient` is refused from then on.
+    DeleteAutoApproveBinding,
 }
 
 /// The flags of `kubectl delete pod` the simulation models, as `DeleteOptions.Complete` leaves

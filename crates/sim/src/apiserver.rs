@@ -22,6 +22,7 @@ pub(crate) use op::ApiOp;
 
 pub use admission::kubelet_may_set_label;
 pub(crate) use certificates::BOOTSTRAP_TOKEN_NAMESPACE;
+pub use certificates::NODE_AUTOAPPROVE_BINDING;
 pub(crate) use certificates::unauthorized;
 pub use policy::EVICTION_429;
 

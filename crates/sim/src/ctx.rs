@@ -621,6 +621,40 @@ impl Io<'_> {
         });
     }
 
+    /// `DELETE` of a ClusterRoleBinding (only kubeadm's `nodeclient` binding exists here, as a
+    /// flag of the API server's RBAC), and the wait's GET after it (404): `Err` with the
+    /// NotFound message when there is no such binding.
+    pub(crate) fn delete_cluster_role_binding(&mut self, actor: Actor, name: &str) -> Result<(), String> {
+        let path = format!("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/{name}");
+        let exists = name == super::apiserver::NODE_AUTOAPPROVE_BINDING && !self.api.nodeclient_unbound;
+        let seq = self.log.seq();
+        let interned = self.log.intern(&path);
+        let body = serde_json::json!({ "propagationPolicy": "Background" });
+        self.log.requests.push(Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor: actor.clone(),
+            node: Text::default(),
+            method: Method::Delete,
+            path: interned,
+            query: "".into(),
+            content_type: Some(super::record::ContentType::Json),
+            outcome: Outcome::Code(if exists { 200 } else { 404 }),
+            no_answer: None,
+            body: Some(super::record::Body::Json(body.into())),
+            response: None,
+            changes: ChangeRange::default(),
+        });
+        let not_found = format!("clusterrolebindings.rbac.authorization.k8s.io \"{name}\" not found");
+        if !exists {
+            return Err(not_found);
+        }
+        self.api.nodeclient_unbound = true;
+        self.log_answer(actor, &path, "", 404);
+        Ok(())
+    }
+
     /// Logs a `GET` of a path that is no object's (`/healthz`) and its answer's code.
     pub(crate) fn log_answer(&mut self, actor: Actor, path: &str, query: &'static str, code: u16) {
         let seq = self.log.seq();

@@ -141,6 +141,20 @@ pub(crate) fn delete_bootstrap_token<T>(ctx: &mut Ctx<'_, T>) {
     ctx.call(Actor::Kubectl, None, ApiOp::GetSecret { namespace, name });
 }
 
+/// `kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap`: kubeadm's binding of
+/// `system:certificates.k8s.io:certificatesigningrequests:nodeclient` to its bootstrap tokens'
+/// group deleted (ClusterRoleBindings are not stored objects here: the API server keeps only
+/// whether this one exists), then kubectl's wait (a GET, 404).
+pub(crate) fn delete_autoapprove_binding<T>(ctx: &mut Ctx<'_, T>) {
+    let name = crate::apiserver::NODE_AUTOAPPROVE_BINDING;
+    match ctx.delete_cluster_role_binding(Actor::Kubectl, name) {
+        Ok(()) => {
+            ctx.log_line(Actor::Kubectl, format!("clusterrolebinding.rbac.authorization.k8s.io \"{name}\" deleted"))
+        }
+        Err(message) => ctx.log_line(Actor::KubectlStderr, format!("Error from server (NotFound): {message}")),
+    }
+}
+
 /// A Pod with no resource requests (BestEffort) pinned to `node`, as a client submits it
 /// (`besteffort-` and a random suffix, label `app=besteffort`).
 pub(crate) fn create_besteffort_pod<T>(node: &str, ctx: &mut Ctx<'_, T>) {

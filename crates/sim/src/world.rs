@@ -691,6 +691,9 @@ impl World {
             ActionKind::DeleteBootstrapToken => {
                 self.core.with(log, no_timer, kubectl_client::delete_bootstrap_token);
             }
+            ActionKind::DeleteAutoApproveBinding => {
+                self.core.with(log, no_timer, kubectl_client::delete_autoapprove_binding);
+            }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
                 self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
@@ -846,7 +849,8 @@ pub(crate) fn check_action(
         | ActionKind::DeletePod(_)
         | ActionKind::ApproveCsr
         | ActionKind::DenyCsr
-        | ActionKind::DeleteBootstrapToken => {}
+        | ActionKind::DeleteBootstrapToken
+        | ActionKind::DeleteAutoApproveBinding => {}
         ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
             let v = view.expect("targets a machine");
             let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.to_string())) };

@@ -342,3 +342,53 @@ fn a_denied_csr_stops_the_kubelet() {
         .expect("a second POST");
     assert_eq!(conflict.outcome, Outcome::Code(409));
 }
+
+/// kubeadm's binding that lets bootstrap tokens' CSRs be approved is deleted: csrapproving still
+/// asks its SubjectAccessReview, is refused, approves nothing and logs why (V(4)); the CSR stays
+/// `Pending` and the kubelet waits on its watch. The reader's `kubectl certificate approve` then
+/// does what the controller did not: csrsigning signs, the kubelet writes its files and registers.
+#[test]
+fn without_the_binding_the_csr_stays_pending_until_approved_by_hand() {
+    let pending = late_bootstrap("delete-autoapprove-binding@5s", SimTime::from_secs(30));
+    let log = pending.log();
+    let delete = log.requests.iter().find(|r| r.method == Method::Delete).expect("kubectl's DELETE");
+    assert_eq!(
+        &*delete.path,
+        "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:node-autoapprove-bootstrap"
+    );
+    assert_eq!(delete.outcome, Outcome::Code(200));
+    let csr = the_csr(&pending, SimTime::from_secs(30));
+    let name = csr.metadata.name.to_string();
+    assert_eq!(csr.condition_text(), "Pending");
+    assert!(
+        log.requests
+            .iter()
+            .any(|r| r.actor == Actor::CsrApprovingController && r.path.ends_with("/subjectaccessreviews"))
+    );
+    assert!(log.requests.iter().all(|r| !r.path.ends_with("/approval")), "nothing approved");
+    let line = format!(
+        "\"sync certificate request failed\" csr=\"{name}\" err=\"recognized csr \\\"{name}\\\" as [nodeclient] but subject access review was not approved\""
+    );
+    assert!(
+        log.lines.iter().any(|l| l.actor == Actor::CsrApprovingController && *l.message == *line),
+        "the approver's line"
+    );
+    assert!(log.requests.iter().all(|r| &*r.path != "/api/v1/nodes"), "no Node while the CSR waits");
+
+    let approved =
+        late_bootstrap(&format!("delete-autoapprove-binding@5s,approve-csr:{name}@20s"), SimTime::from_secs(30));
+    let log = approved.log();
+    let csr = the_csr(&approved, SimTime::from_secs(30));
+    let condition = csr.condition("Approved").expect("approved");
+    assert_eq!(
+        (condition.reason, condition.message.as_str()),
+        ("KubectlApprove", "This CSR was approved by kubectl certificate approve.")
+    );
+    assert_eq!(csr.condition_text(), "Approved,Issued");
+    let approval = log.requests.iter().find(|r| r.path.ends_with("/approval")).expect("the approval");
+    assert_eq!((approval.actor.clone(), approval.t), (Actor::Kubectl, SimTime::from_secs(20)));
+    let signed = log.requests.iter().find(|r| r.actor == Actor::CsrSigningController).expect("signed");
+    assert_eq!(signed.t, SimTime::from_secs(20) + Duration::from_millis(1));
+    let register = log.requests.iter().find(|r| &*r.path == "/api/v1/nodes").expect("registered");
+    assert_eq!(register.t, SimTime::from_secs(20) + Duration::from_millis(452));
+}

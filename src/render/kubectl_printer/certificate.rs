@@ -75,6 +75,43 @@ pub fn parse_delete_secret(args: &[String]) -> Option<Result<Change, Output>> {
     })
 }
 
+/// Parses `delete clusterrolebinding kubeadm:node-autoapprove-bootstrap` (also
+/// `clusterrolebindings`, `…rbac.authorization.k8s.io`, `TYPE/NAME`): `None` when `args` deletes
+/// something else. Only that binding is simulated.
+pub fn parse_delete_binding(args: &[String]) -> Option<Result<Change, Output>> {
+    let at = args.iter().position(|a| a == "delete")?;
+    let rest: Vec<String> = args[..at].iter().chain(&args[at + 1..]).cloned().collect();
+    let p = parse_flags("delete", DELETE_FLAGS, &rest).ok()?;
+    let is_binding = |r: &str| {
+        matches!(
+            r.to_ascii_lowercase().as_str(),
+            "clusterrolebinding"
+                | "clusterrolebindings"
+                | "clusterrolebinding.rbac.authorization.k8s.io"
+                | "clusterrolebindings.rbac.authorization.k8s.io"
+        )
+    };
+    let names: Vec<String> = match p.args.split_first() {
+        Some((resource, names)) if is_binding(resource) => names.to_vec(),
+        Some((one, [])) => match one.split_once('/') {
+            Some((resource, name)) if is_binding(resource) => vec![name.to_string()],
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let binding = crate::sim::NODE_AUTOAPPROVE_BINDING;
+    Some(match names.as_slice() {
+        [name] if name == binding => Ok(Change {
+            kind: ActionKind::DeleteAutoApproveBinding,
+            node: String::new(),
+            taint: None,
+            ignore_not_found: false,
+        }),
+        [] => Err(fail("error: resource(s) were provided, but no name was specified".into())),
+        _ => Err(fail(format!("error: nodeline's kubectl deletes one ClusterRoleBinding: {binding}"))),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +136,8 @@ mod tests {
         assert_eq!(d.action(SimTime::ZERO).to_string(), "delete-bootstrap-token@0s");
         assert!(parse_delete_secret(&words("delete secret other -n kube-system")).unwrap().is_err());
         assert_eq!(parse_delete_secret(&words("delete pod web")), None);
+        let b = parse_delete_binding(&words("delete clusterrolebinding kubeadm:node-autoapprove-bootstrap")).unwrap();
+        assert_eq!(b.unwrap().action(SimTime::ZERO).to_string(), "delete-autoapprove-binding@0s");
+        assert!(parse_delete_binding(&words("delete clusterrolebinding other")).unwrap().is_err());
     }
 }

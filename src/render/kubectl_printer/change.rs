@@ -46,7 +46,11 @@ impl Change {
     pub fn names_node(&self) -> bool {
         !matches!(
             self.kind,
-            ActionKind::DeletePod(_) | ActionKind::ApproveCsr | ActionKind::DenyCsr | ActionKind::DeleteBootstrapToken
+            ActionKind::DeletePod(_)
+                | ActionKind::ApproveCsr
+                | ActionKind::DenyCsr
+                | ActionKind::DeleteBootstrapToken
+                | ActionKind::DeleteAutoApproveBinding
         )
     }
 
@@ -114,6 +118,11 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
         && let Some(secret) = super::certificate::parse_delete_secret(args)
     {
         return Some(secret);
+    }
+    if command_word(args) == Some("delete")
+        && let Some(binding) = super::certificate::parse_delete_binding(args)
+    {
+        return Some(binding);
     }
     if command_word(args) == Some("certificate") {
         return super::certificate::parse(args);

@@ -331,7 +331,8 @@ nodeline answers kubectl's read commands for the simulated cluster at the playhe
   kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...],
   kubectl taint nodes NODE KEY[=VALUE]:EFFECT[-] [--overwrite], kubectl delete node NODE,
   kubectl delete pod NAME [-n NAMESPACE] [--grace-period=N] [--force] [--now] [--wait=false],
-  kubectl certificate approve|deny CSR, kubectl -n kube-system delete secret bootstrap-token-07401b
+  kubectl certificate approve|deny CSR, kubectl -n kube-system delete secret bootstrap-token-07401b,
+  kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap
   (in the page and in `nodeline kubectl`: the command becomes an action at the playhead)
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the

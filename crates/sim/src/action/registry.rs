@@ -172,7 +172,7 @@ const fn typed(s: Spec) -> Spec {
 }
 
 /// Every action, in the order the notation's errors list them.
-pub const ACTIONS: [Spec; 36] = {
+pub const ACTIONS: [Spec; 37] = {
     use ActionKind as A;
     use Group as G;
     use Target as T;
@@ -350,6 +350,13 @@ pub const ACTIONS: [Spec; 36] = {
             T::None,
             G::Role,
             "kubectl -n kube-system delete secret bootstrap-token-07401b: the bootstrap token no longer authenticates",
+        )),
+        typed(spec(
+            A::DeleteAutoApproveBinding,
+            "delete-autoapprove-binding",
+            T::None,
+            G::Role,
+            "kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap: no CSR of a bootstrap token is auto-approved",
         )),
     ]
 };

@@ -8,6 +8,10 @@ use super::{ApiServer, Caller, Exec};
 use crate::objects::{CertificateSigningRequest, CsrStatus, Object, Status, StatusMeta, Time};
 use crate::record::ChangeType;
 
+/// kubeadm's ClusterRoleBinding that lets its bootstrap tokens' CSRs be auto-approved
+/// (`nodeclient`).
+pub const NODE_AUTOAPPROVE_BINDING: &str = "kubeadm:node-autoapprove-bootstrap";
+
 /// The namespace bootstrap tokens' Secrets live in.
 pub(crate) const BOOTSTRAP_TOKEN_NAMESPACE: &str = "kube-system";
 

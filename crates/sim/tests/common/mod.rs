@@ -71,6 +71,7 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::new(ActionKind::DeleteBootstrapToken, s(670)),
         Action::on(ActionKind::ApproveCsr, "node-csr-missing", s(675)),
         Action::on(ActionKind::DenyCsr, "node-csr-missing", s(680)),
+        Action::new(ActionKind::DeleteAutoApproveBinding, s(685)),
     ]
 }
 
