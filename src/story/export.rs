@@ -88,6 +88,9 @@ fn machine(o: &mut String, m: &MachineSpec) {
     if m.bootstrap {
         o.push_str("      bootstrap: true\n");
     }
+    if m.server_tls_bootstrap {
+        o.push_str("      serverTLSBootstrap: true\n");
+    }
     if !m.labels.is_empty() {
         o.push_str("      labels:\n");
         for (k, v) in &m.labels {

@@ -196,6 +196,11 @@ pub struct Machine {
     /// registers its Node. Default `false`: it starts with its credentials.
     #[serde(default)]
     pub bootstrap: bool,
+    /// The kubelet's `serverTLSBootstrap`: it asks for its serving certificate with a
+    /// CertificateSigningRequest (`kubernetes.io/kubelet-serving`) once it knows its Node's
+    /// addresses; no controller approves it (`kubectl certificate approve`). Default `false`.
+    #[serde(default, rename = "serverTLSBootstrap")]
+    pub server_tls_bootstrap: bool,
 }
 
 /// A Deployment (`kubectl create deployment NAME --image=nginx --replicas=N`).

@@ -195,11 +195,13 @@ struct Moment {
     t: SimTime,
     /// The chapter's cluster with its first machine bootstrapping (its TLS bootstrap).
     bootstrap: bool,
+    /// Its kubelet with `serverTLSBootstrap` as well.
+    serving: bool,
 }
 
 fn moment(label: &str, chapter: Chapter, actions: &str, t: SimTime) -> Moment {
     let actions = if actions.is_empty() { Vec::new() } else { parse_actions(actions).expect("actions parse") };
-    Moment { label: label.into(), chapter, actions, t, bootstrap: false }
+    Moment { label: label.into(), chapter, actions, t, bootstrap: false, serving: false }
 }
 
 /// A moment of chapter 1's cluster whose node-1 starts with only a bootstrap token.
@@ -252,6 +254,22 @@ fn moments() -> Vec<Moment> {
         out.push(bootstrap_moment(label, "", t));
     }
     out.push(bootstrap_moment("csr denied", &format!("deny-csr:{BOOTSTRAP_CSR}@500us"), s(5)));
+    // With serverTLSBootstrap: the serving CSR pending, then approved by hand and issued.
+    let pending = Moment { serving: true, ..bootstrap_moment("serving csr pending", "", s(5)) };
+    let mut tl = timeline_of(&pending, Config::default());
+    tl.run_until(s(5));
+    let serving_csr = tl
+        .at(s(5))
+        .all::<nodeline::sim::objects::CertificateSigningRequest>()
+        .into_iter()
+        .find(|c| c.spec.signer_name == "kubernetes.io/kubelet-serving")
+        .expect("a serving CSR")
+        .metadata
+        .name
+        .to_string();
+    out.push(pending);
+    let approve = format!("approve-csr:{serving_csr}@30s");
+    out.push(Moment { serving: true, ..bootstrap_moment("serving csr issued", &approve, s(40)) });
     out.push(moment(
         "terminal status before delete",
         Chapter::NodeFailure,
@@ -280,6 +298,7 @@ fn timeline_of(m: &Moment, config: Config) -> Timeline {
         let mut scenario = m.chapter.scenario();
         scenario.chapter = None;
         scenario.machines[0].bootstrap = true;
+        scenario.machines[0].server_tls_bootstrap = m.serving;
         Timeline::from_scenario(scenario, config, &m.actions)
     } else {
         Timeline::with_actions(m.chapter, config, &m.actions)

@@ -36,6 +36,10 @@ pub struct MachineSpec {
     /// bootstrap token's): its kubelet asks for its client certificate with a
     /// CertificateSigningRequest before it registers. Off: it starts with its credentials.
     pub bootstrap: bool,
+    /// `serverTLSBootstrap: true`: the kubelet asks for its serving certificate with a
+    /// CertificateSigningRequest (`kubernetes.io/kubelet-serving`), which nothing approves by
+    /// itself.
+    pub server_tls_bootstrap: bool,
 }
 
 impl MachineSpec {
@@ -50,11 +54,13 @@ impl MachineSpec {
             shutdown_grace_period: std::time::Duration::ZERO,
             shutdown_grace_period_critical_pods: std::time::Duration::ZERO,
             bootstrap: false,
+            server_tls_bootstrap: false,
         }
     }
 }
 
-/// The kubelet's client certificate on its machine, once its TLS bootstrap is done: the file
+/// A certificate the kubelet wrote on its machine (its client certificate once its TLS bootstrap
+/// is done, or its serving certificate): the file
 /// `certificate_store.go` writes in `/var/lib/kubelet/pki` (certificate and key in one PEM, the
 /// symlink `kubelet-client-current.pem` pointing at it), and the certificate's validity.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,6 +179,9 @@ pub struct MachineView {
     /// The client certificate its kubelet's bootstrap wrote (`None` until then, and for a
     /// machine that started with its credentials).
     pub client_certificate: Option<std::sync::Arc<ClientCertificate>>,
+    /// The serving certificate its kubelet's certificate manager wrote (`serverTLSBootstrap`):
+    /// `kubelet-server-<time>.pem`, with the symlink `kubelet-server-current.pem`.
+    pub serving_certificate: Option<std::sync::Arc<ClientCertificate>>,
 }
 
 /// The zone label a cloud provider sets on its machines' Nodes.

@@ -392,3 +392,125 @@ fn without_the_binding_the_csr_stays_pending_until_approved_by_hand() {
     let register = log.requests.iter().find(|r| &*r.path == "/api/v1/nodes").expect("registered");
     assert_eq!(register.t, SimTime::from_secs(20) + Duration::from_millis(452));
 }
+
+/// Chapter 1's cluster with node-1 bootstrapping and `serverTLSBootstrap`, and the reader's
+/// `actions`.
+fn serving(actions: &str, until: SimTime) -> Timeline {
+    let mut scenario = Chapter::Registration.scenario();
+    scenario.chapter = None;
+    scenario.machines[0].bootstrap = true;
+    scenario.machines[0].server_tls_bootstrap = true;
+    let actions = nodeline_sim::parse_actions(actions).expect("actions parse");
+    let mut timeline = Timeline::from_scenario(scenario, Config::default(), &actions);
+    timeline.run_until(until);
+    timeline
+}
+
+/// With `serverTLSBootstrap`, once the kubelet has seen its Node's addresses it asks, as
+/// `system:node:node-1`, for a serving certificate (`kubernetes.io/kubelet-serving`, a name the
+/// API server generates, the Node's hostname and IP as subject alternative names); csrapproving
+/// recognizes no such request and asks nothing: it stays `Pending`. Approved by hand, it is
+/// signed and written, and the next rotation is set between 70 % and 90 % of its life.
+#[test]
+fn a_serving_csr_stays_pending_until_approved_by_hand() {
+    let pending = serving("", SimTime::from_secs(60));
+    let log = pending.log();
+    let csrs = pending.at(SimTime::from_secs(60)).all::<CertificateSigningRequest>();
+    let serving_csr =
+        csrs.iter().find(|c| c.spec.signer_name == "kubernetes.io/kubelet-serving").expect("a serving CSR");
+    let name = serving_csr.metadata.name.to_string();
+    assert!(name.starts_with("csr-") && name.len() == 9, "{name}");
+    assert_eq!(serving_csr.spec.username, "system:node:node-1");
+    assert_eq!(serving_csr.spec.groups, ["system:nodes", "system:authenticated"]);
+    assert_eq!(serving_csr.spec.usages, ["digital signature", "server auth"]);
+    assert_eq!(
+        request_subject(&serving_csr.spec.request),
+        Some(("system:node:node-1".to_string(), vec!["system:nodes".to_string()]))
+    );
+    assert_eq!(
+        nodeline_sim::objects::request_sans(&serving_csr.spec.request),
+        (vec!["node-1".to_string()], vec!["10.0.0.11".to_string()])
+    );
+    assert_eq!(serving_csr.condition_text(), "Pending");
+    let post = log
+        .requests
+        .iter()
+        .filter(|r| r.method == Method::Post && r.path.ends_with("/certificatesigningrequests"))
+        .nth(1)
+        .expect("the serving CSR's POST");
+    let registered = log.requests.iter().find(|r| &*r.path == "/api/v1/nodes").expect("registered").t;
+    assert_eq!(post.actor, kubelet());
+    assert!(post.t > registered && post.t < registered + Duration::from_secs(3), "{:?} after {:?}", post.t, registered);
+    let sars = log.requests.iter().filter(|r| r.path.ends_with("/subjectaccessreviews")).count();
+    assert_eq!(sars, 1, "only the client CSR's review: a serving CSR is recognized by no recognizer");
+    assert_eq!(pending.at(SimTime::from_secs(60)).machines()[0].serving_certificate, None);
+
+    let approved = serving(&format!("approve-csr:{name}@30s"), SimTime::from_secs(60));
+    let log = approved.log();
+    let signed =
+        log.requests.iter().find(|r| r.actor == Actor::CsrSigningController && r.path.contains(&name)).expect("signed");
+    assert_eq!(signed.t, SimTime::from_secs(30) + Duration::from_millis(1));
+    let cert = approved.at(SimTime::from_secs(60)).machines()[0].serving_certificate.clone().expect("written");
+    assert_eq!(cert.file, "kubelet-server-2026-03-02-09-00-30.pem");
+    let lines: Vec<&str> = log.lines.iter().filter(|l| l.actor == kubelet()).map(|l| &*l.message).collect();
+    let deadline = lines
+        .iter()
+        .find(|l| l.starts_with("\"Certificate rotation deadline determined\""))
+        .expect("the deadline line");
+    assert!(
+        deadline.starts_with(
+            "\"Certificate rotation deadline determined\" expiration=\"2027-03-02 08:55:30 +0000 UTC\" deadline=\""
+        ),
+        "{deadline}"
+    );
+    assert!(deadline.ends_with("logger=\"kubernetes.io/kubelet-serving\""), "{deadline}");
+    // The deadline, 70 % to 90 % of the year less 5 minutes from notBefore.
+    let (not_before, not_after) = (cert.not_before.0, cert.not_after.0);
+    let wait = lines.iter().find(|l| l.starts_with("\"Waiting for next certificate rotation\"")).expect("the wait");
+    let sleep = wait.split('"').nth(3).expect("sleep=\"…\"");
+    let sleep = nodeline_sim::parse_go_duration(sleep).map(|d| d.as_micros() as i64);
+    let at = SimTime::from_secs(30) + Duration::from_millis(2);
+    let now = Config::default().epoch.0 + at.as_micros() as i64;
+    let fraction = |s: i64| (now + s - not_before) as f64 / (not_after - not_before) as f64;
+    // (The sleep is printed to the microsecond; a year exceeds the notation's week, so it is
+    // parsed only when it is short.)
+    if let Ok(s) = sleep {
+        assert!((0.7..=0.9).contains(&fraction(s)), "{wait}");
+    }
+    assert!(lines.contains(&"\"Rotating certificates\" logger=\"kubernetes.io/kubelet-serving\""));
+}
+
+/// Not approved in 15 minutes: the manager logs that its request was not signed and, after its
+/// backoff (2 s, jitter 0.1), sends a new one with a new key: two `Pending` requests.
+#[test]
+fn an_unsigned_serving_csr_is_asked_again_after_fifteen_minutes() {
+    let timeline = serving("", SimTime::from_secs(17 * 60));
+    let serving: Vec<_> = timeline
+        .at(SimTime::from_secs(17 * 60))
+        .all::<CertificateSigningRequest>()
+        .into_iter()
+        .filter(|c| c.spec.signer_name == "kubernetes.io/kubelet-serving")
+        .collect();
+    assert_eq!(serving.len(), 2, "a second request");
+    assert!(serving.iter().all(|c| c.condition_text() == "Pending"));
+    let log = timeline.log();
+    let failed = log
+        .lines
+        .iter()
+        .find(|l| l.message.starts_with("\"Certificate request was not signed\""))
+        .expect("the failure");
+    assert_eq!(
+        &*failed.message,
+        "\"Certificate request was not signed\" err=\"timed out waiting for the condition\" logger=\"kubernetes.io/kubelet-serving\""
+    );
+    let posts: Vec<SimTime> = log
+        .requests
+        .iter()
+        .filter(|r| r.method == Method::Post && r.path.ends_with("/certificatesigningrequests") && r.actor == kubelet())
+        .map(|r| r.t)
+        .collect();
+    assert_eq!(posts.len(), 2);
+    assert_eq!(failed.t, posts[0] + Duration::from_secs(15 * 60));
+    let gap = posts[1] - failed.t;
+    assert!((Duration::from_secs(2)..=Duration::from_millis(2200)).contains(&gap), "{gap:?}");
+}

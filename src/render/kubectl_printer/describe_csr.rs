@@ -9,7 +9,7 @@ use super::get::{Column, Row};
 use super::tabwriter::TabWriter;
 use super::{Cluster, human_duration, rfc1123z, since};
 use crate::sim::WallTime;
-use crate::sim::objects::{CertificateSigningRequest, Secret, StringMap, request_subject};
+use crate::sim::objects::{CertificateSigningRequest, Secret, StringMap, request_sans, request_subject};
 
 const fn col(name: &'static str) -> Column {
     Column { name, priority: 0, is_name: false, type_: "string" }
@@ -100,6 +100,15 @@ pub fn describe_csr(csr: &CertificateSigningRequest, cluster: &Cluster, show_eve
     w.put(0, &["\tSerial Number:\t\n"]);
     if !orgs.is_empty() {
         w.put(0, &["\tOrganization:\t", &orgs.join("\n\t\t"), "\n"]);
+    }
+    let (dns, ips) = request_sans(&csr.spec.request);
+    if !dns.is_empty() || !ips.is_empty() {
+        w.put(0, &["Subject Alternative Names:\n"]);
+        for (title, values) in [("DNS Names", &dns), ("IP Addresses", &ips)] {
+            if !values.is_empty() {
+                w.put(0, &["\t", title, ":\t", &values.join("\n\t\t"), "\n"]);
+            }
+        }
     }
     if show_events {
         let mut events = search_events(cluster, "CertificateSigningRequest", meta);

@@ -509,6 +509,7 @@ mod tests {
             zone: String::new(),
             bootstrap: false,
             client_certificate: None,
+            serving_certificate: None,
         };
         let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Layout::Wide, Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);

@@ -74,7 +74,7 @@ fn csr_request(hostname: &str, key: u32) -> String {
 }
 
 /// `2006-01-02-15-04-05`, the layout of `certificate_store.go`'s file names.
-fn file_stamp(t: WallTime) -> String {
+pub(super) fn file_stamp(t: WallTime) -> String {
     t.rfc3339().trim_end_matches('Z').replace(['T', ':'], "-")
 }
 

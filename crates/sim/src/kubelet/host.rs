@@ -71,6 +71,12 @@ pub(crate) struct Host {
     pub(crate) bootstrap: bool,
     /// The client certificate the bootstrap wrote.
     pub(crate) client_certificate: Option<Arc<crate::machine::ClientCertificate>>,
+    /// `serverTLSBootstrap`: the kubelet asks for a serving certificate.
+    pub(crate) server_tls_bootstrap: bool,
+    /// The serving certificate, once issued.
+    pub(crate) serving_certificate: Option<Arc<crate::machine::ClientCertificate>>,
+    /// How many serving keys the certificate manager has made (each request has a new one).
+    pub(crate) serving_key: u32,
     /// Which private key `kubelet-client.key.tmp` holds (kept across the kubelet's restarts
     /// until the bootstrap is done, so its CSR keeps its name).
     pub(crate) bootstrap_key: u32,
@@ -185,6 +191,9 @@ impl Host {
             bootstrap: spec.bootstrap,
             client_certificate: None,
             bootstrap_key: 0,
+            server_tls_bootstrap: spec.server_tls_bootstrap,
+            serving_certificate: None,
+            serving_key: 0,
             touched: true,
         }
     }

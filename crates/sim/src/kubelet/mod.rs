@@ -20,6 +20,7 @@ mod lease;
 mod pods;
 mod register;
 mod runtime;
+mod serving;
 mod shutdown;
 mod status;
 
@@ -135,6 +136,9 @@ pub(crate) enum KubeletTimer {
     TimedOut(Box<TimedOut>),
     /// The TLS bootstrap's next step.
     Bootstrap(bootstrap::BootstrapStep),
+    /// The serving certificate manager's next step (`serverTLSBootstrap`; boxed, as the Pod
+    /// worker's step is, to keep every queued timer small).
+    Serving(Box<serving::ServingStep>),
 }
 
 /// What a loop does when a request it sent times out, once the timeout has run: the call returns
@@ -221,6 +225,7 @@ impl Machine {
             zone: h.node_labels.iter().find(|(k, _)| k == ZONE_LABEL).map(|(_, v)| v.clone()).unwrap_or_default(),
             bootstrap: h.bootstrap,
             client_certificate: h.client_certificate.clone(),
+            serving_certificate: h.serving_certificate.clone(),
         }
     }
 
@@ -303,8 +308,14 @@ impl Machine {
         self.process = KubeletProcess::Running(Box::new(k));
     }
 
-    /// Input: a CertificateSigningRequest changed (the bootstrap's watch).
+    /// Input: a CertificateSigningRequest changed (the bootstrap's watch, the serving
+    /// certificate manager's).
     pub(crate) fn on_csr_change(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if let KubeletProcess::Running(k) = &mut self.process
+            && k.cold.serving.is_some()
+        {
+            k.serving_watch(&mut self.host, ctx);
+        }
         if let KubeletProcess::Running(k) = &mut self.process
             && k.cold.bootstrap.is_some()
         {
@@ -486,6 +497,8 @@ pub(crate) struct KubeletCold {
     bootstrap: Option<bootstrap::Bootstrap>,
     /// The CSR the bootstrap's watch last saw approved without a certificate (logged once).
     bootstrap_approved_seen: Option<String>,
+    /// The serving certificate manager, with `serverTLSBootstrap`.
+    serving: Option<serving::Serving>,
     /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100 by default): registration, the
     /// status manager's Pod reads, writes and deletes, the CSINode. The heartbeat client (node
     /// status, Lease) has no limit, and the Events have a client of their own that the kubelet
@@ -528,6 +541,7 @@ impl Kubelet {
                 eviction: eviction::EvictionManager::default(),
                 bootstrap: None,
                 bootstrap_approved_seen: None,
+                serving: None,
                 client: TokenBucket::client(client),
             }),
         }
@@ -551,6 +565,9 @@ impl Kubelet {
         k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
         if !h.leaks.is_empty() {
             k.wake_eviction(h, ctx);
+        }
+        if h.server_tls_bootstrap {
+            k.start_serving(h, ctx);
         }
     }
 
@@ -670,6 +687,7 @@ impl Kubelet {
             KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, *timer),
             KubeletTimer::Eviction(step) => self.on_eviction_step(h, ctx, step),
             KubeletTimer::Bootstrap(step) => self.bootstrap_step(h, ctx, step),
+            KubeletTimer::Serving(step) => self.serving_step(h, ctx, *step),
             KubeletTimer::TimedOut(timed_out) => {
                 let TimedOut { lines, then } = *timed_out;
                 for line in lines {

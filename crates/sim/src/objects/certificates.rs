@@ -197,6 +197,23 @@ const P256_G: [u8; 65] = [
 /// are the 64 bytes given (the simulation signs nothing: kubectl and the approver parse a request,
 /// they do not check its signature).
 pub fn certificate_request(cn: &str, organizations: &[&str], signature: &[u8; 64]) -> Vec<u8> {
+    certificate_request_with_sans(cn, organizations, &[], &[], signature)
+}
+
+/// `extensionRequest` (PKCS #9) and `subjectAltName`.
+const OID_EXTENSION_REQUEST: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x0e];
+const OID_SUBJECT_ALT_NAME: &[u8] = &[0x55, 0x1d, 0x11];
+
+/// [`certificate_request`] with subject alternative names (a serving certificate's: the node's
+/// DNS names and IPv4 addresses), in an `extensionRequest` attribute as `x509.CreateCertificateRequest`
+/// writes them.
+pub fn certificate_request_with_sans(
+    cn: &str,
+    organizations: &[&str],
+    dns_names: &[&str],
+    ips: &[[u8; 4]],
+    signature: &[u8; 64],
+) -> Vec<u8> {
     let attribute =
         |oid: &[u8], value: &str| der(0x31, &der(0x30, &[der(0x06, oid), der(0x0c, value.as_bytes())].concat()));
     let mut subject = Vec::new();
@@ -206,7 +223,22 @@ pub fn certificate_request(cn: &str, organizations: &[&str], signature: &[u8; 64
     subject.extend(attribute(OID_CN, cn));
     let algorithm = der(0x30, &[der(0x06, OID_EC_PUBLIC_KEY), der(0x06, OID_P256)].concat());
     let key = der(0x30, &[algorithm, der(0x03, &[&[0u8][..], &P256_G[..]].concat())].concat());
-    let info = der(0x30, &[der(0x02, &[0]), der(0x30, &subject), key, vec![0xa0, 0x00]].concat());
+    let attributes = if dns_names.is_empty() && ips.is_empty() {
+        vec![0xa0, 0x00]
+    } else {
+        let mut names = Vec::new();
+        for d in dns_names {
+            names.extend(der(0x82, d.as_bytes()));
+        }
+        for ip in ips {
+            names.extend(der(0x87, ip));
+        }
+        let san = der(0x30, &[der(0x06, OID_SUBJECT_ALT_NAME), der(0x04, &der(0x30, &names))].concat());
+        let extensions = der(0x30, &san);
+        let attribute = der(0x30, &[der(0x06, OID_EXTENSION_REQUEST), der(0x31, &extensions)].concat());
+        der(0xa0, &attribute)
+    };
+    let info = der(0x30, &[der(0x02, &[0]), der(0x30, &subject), key, attributes].concat());
     // r and s as positive INTEGERs of 32 bytes (the high bit cleared, no leading zero byte).
     let int = |b: &[u8]| {
         let mut v = b.to_vec();
@@ -229,6 +261,45 @@ fn read_der(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
         _ => return None,
     };
     Some((tag, rest.get(..len)?, rest.get(len..)?))
+}
+
+/// The subject alternative names of a request the simulation wrote: its DNS names and IP
+/// addresses (dotted), empty without any.
+pub fn request_sans(request: &str) -> (Vec<String>, Vec<String>) {
+    let read = || -> Option<(Vec<String>, Vec<String>)> {
+        let pem = String::from_utf8(base64_decode(request)?).ok()?;
+        let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+        let der = base64_decode(&body)?;
+        let (_, request, _) = read_der(&der)?;
+        let (_, info, _) = read_der(request)?;
+        let (_, _, rest) = read_der(info)?; // version
+        let (_, _, rest) = read_der(rest)?; // subject
+        let (_, _, rest) = read_der(rest)?; // key
+        let (_, attributes, _) = read_der(rest)?;
+        if attributes.is_empty() {
+            return Some((Vec::new(), Vec::new()));
+        }
+        let (_, attribute, _) = read_der(attributes)?;
+        let (_, _, set) = read_der(attribute)?;
+        let (_, extensions, _) = read_der(set)?;
+        let (_, extension_list, _) = read_der(extensions)?;
+        let (_, extension, _) = read_der(extension_list)?;
+        let (_, _, value) = read_der(extension)?;
+        let (_, octets, _) = read_der(value)?;
+        let (_, mut names, _) = read_der(octets)?;
+        let (mut dns, mut ips) = (Vec::new(), Vec::new());
+        while !names.is_empty() {
+            let (tag, value, next) = read_der(names)?;
+            match tag {
+                0x82 => dns.push(String::from_utf8(value.to_vec()).ok()?),
+                0x87 => ips.push(value.iter().map(u8::to_string).collect::<Vec<_>>().join(".")),
+                _ => {}
+            }
+            names = next;
+        }
+        Some((dns, ips))
+    };
+    read().unwrap_or_default()
 }
 
 /// The subject of a request (`spec.request`, base64 of a PEM `CERTIFICATE REQUEST`): its common
@@ -340,6 +411,12 @@ mod tests {
             request_subject(&request),
             Some(("system:node:node-1".to_string(), vec!["system:nodes".to_string()]))
         );
+        assert_eq!(request_sans(&request), (vec![], vec![]));
+        let der =
+            certificate_request_with_sans("system:node:n", &["system:nodes"], &["n"], &[[10, 0, 0, 11]], &[1; 64]);
+        let request = base64(pem("CERTIFICATE REQUEST", &der).as_bytes());
+        assert_eq!(request_subject(&request).map(|s| s.0), Some("system:node:n".to_string()));
+        assert_eq!(request_sans(&request), (vec!["n".to_string()], vec!["10.0.0.11".to_string()]));
     }
 
     #[test]

@@ -27,8 +27,8 @@ pub use apps::{
 };
 pub use certificates::{
     BOOTSTRAP_TOKEN_TYPE, CertificateSigningRequest, CsrCondition, CsrSpec, CsrStatus, SIGNER_KUBELET_CLIENT,
-    SIGNER_KUBELET_SERVING, Secret, base64, base64_decode, base64_raw_url, certificate_request, certificate_validity,
-    issued_certificate, pem, request_subject,
+    SIGNER_KUBELET_SERVING, Secret, base64, base64_decode, base64_raw_url, certificate_request,
+    certificate_request_with_sans, certificate_validity, issued_certificate, pem, request_sans, request_subject,
 };
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventRecorder, EventSeries, EventSource, EventVersion};
