@@ -514,3 +514,47 @@ fn an_unsigned_serving_csr_is_asked_again_after_fifteen_minutes() {
     let gap = posts[1] - failed.t;
     assert!((Duration::from_secs(2)..=Duration::from_millis(2200)).contains(&gap), "{gap:?}");
 }
+
+/// With `--cluster-signing-duration` 1h, the serving certificate approved at 30 s is rotated at a
+/// deadline between 70 % and 90 % of its hour (not backdated at its end: under 8 h): the manager
+/// logs the wait, and at the deadline sends a new request, `Pending` again.
+#[test]
+fn a_serving_certificate_is_rotated_between_70_and_90_percent_of_its_life() {
+    let mut scenario = Chapter::Registration.scenario();
+    scenario.chapter = None;
+    scenario.machines[0].bootstrap = true;
+    scenario.machines[0].server_tls_bootstrap = true;
+    let mut config = Config::default();
+    config.settings.set("kube-controller-manager", "cluster-signing-duration", "1h").expect("a setting");
+    let first = serving("", SimTime::from_secs(5)).at(SimTime::from_secs(5)).all::<CertificateSigningRequest>();
+    let name = first
+        .iter()
+        .find(|c| c.spec.signer_name == "kubernetes.io/kubelet-serving")
+        .expect("pending")
+        .metadata
+        .name
+        .to_string();
+    let actions = nodeline_sim::parse_actions(&format!("approve-csr:{name}@30s")).expect("actions parse");
+    let mut timeline = Timeline::from_scenario(scenario, config, &actions);
+    timeline.run_until(SimTime::from_secs(3600));
+    let log = timeline.log();
+    let wait = log
+        .lines
+        .iter()
+        .find(|l| l.message.starts_with("\"Waiting for next certificate rotation\""))
+        .expect("the wait");
+    let sleep = nodeline_sim::parse_go_duration(wait.message.split('"').nth(3).expect("sleep")).expect("a duration");
+    let cert = timeline.at(SimTime::from_secs(60)).machines()[0].serving_certificate.clone().expect("written");
+    let life = (cert.not_after.0 - cert.not_before.0) as f64;
+    let now = Config::default().epoch.0 + wait.t.as_micros() as i64;
+    let fraction = (now + sleep.as_micros() as i64 - cert.not_before.0) as f64 / life;
+    assert!((0.7..=0.9).contains(&fraction), "{fraction}");
+    let posts: Vec<SimTime> = log
+        .requests
+        .iter()
+        .filter(|r| r.method == Method::Post && r.path.ends_with("/certificatesigningrequests") && r.actor == kubelet())
+        .map(|r| r.t)
+        .collect();
+    assert_eq!(posts.len(), 2, "the rotation's request: {posts:?}");
+    assert_eq!(posts[1], wait.t + sleep, "sent at the deadline");
+}
