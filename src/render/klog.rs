@@ -28,6 +28,7 @@ pub fn source_file(line: &LogLine) -> &'static str {
         Actor::Kubelet(_) if m.starts_with("csr for this node") || m.starts_with("certificate signing request ") => {
             "csr.go"
         }
+        Actor::Kubelet(_) if m.ends_with("logger=\"kubernetes.io/kubelet-serving\"") => "certificate_manager.go",
         Actor::Kubelet(_) => {
             if m.starts_with("\"Shutdown manager killing pod")
                 || m.starts_with("\"Shutdown manager finished killing pod")
