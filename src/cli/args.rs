@@ -138,10 +138,12 @@ const KUBECTL_HELP: &str = "\
 Output: exactly what the page's kubectl panel shows for `kubectl ARGS...` at the end of the
 millisecond given by --at: kubectl's own output on stdout, its errors on stderr, its exit status
 (0, or 1 when kubectl would fail). Ages are counted to that moment; times print in UTC.
-Answered: get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachments [NAME...]
-[-n NS|-A] [-o wide|yaml|json|name] [--no-headers] [--show-kind] [--ignore-not-found], describe
-node|pod|csinode|pdb|sts|pvc|pv|volumeattachment [NAME] [--show-events=false], and the commands
-that change the cluster (cordon, uncordon, drain, taint, delete node, delete pod).
+Answered: get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachments|csr|secrets
+[NAME...] [-n NS|-A] [-o wide|yaml|json|name] [--no-headers] [--show-kind] [--ignore-not-found],
+describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment|csr [NAME] [--show-events=false], and
+the commands that change the cluster (cordon, uncordon, drain, taint, delete node, delete pod,
+certificate approve|deny, delete secret bootstrap-token-07401b -n kube-system, delete
+clusterrolebinding kubeadm:node-autoapprove-bootstrap).
 Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1";
 
 /// The subcommands.

@@ -16,6 +16,19 @@ pub fn source_file(line: &LogLine) -> &'static str {
         Actor::TaintEvictionController => "taint_eviction.go",
         Actor::PodGcController => "gc_controller.go",
         Actor::AttachDetachController => "reconciler.go",
+        Actor::CsrApprovingController | Actor::CsrSigningController => "certificate_controller.go",
+        Actor::Kubelet(_)
+            if m.starts_with("\"Using bootstrap kubeconfig")
+                || m.starts_with("\"Waiting for client certificate")
+                || m.starts_with("\"Failed to connect to apiserver")
+                || m.starts_with("\"Error waiting for apiserver") =>
+        {
+            "bootstrap.go"
+        }
+        Actor::Kubelet(_) if m.starts_with("csr for this node") || m.starts_with("certificate signing request ") => {
+            "csr.go"
+        }
+        Actor::Kubelet(_) if m.ends_with("logger=\"kubernetes.io/kubelet-serving\"") => "certificate_manager.go",
         Actor::Kubelet(_) => {
             if m.starts_with("\"Shutdown manager killing pod")
                 || m.starts_with("\"Shutdown manager finished killing pod")

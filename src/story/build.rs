@@ -350,6 +350,8 @@ fn machines(problems: &mut Problems, cluster: &file::Cluster) -> Vec<MachineSpec
         };
         spec.cni_ready_after = m.cni_ready_after.as_ref().and_then(|d| problems.duration(d, "cniReadyAfter"));
         spec.labels = m.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        spec.bootstrap = m.bootstrap;
+        spec.server_tls_bootstrap = m.server_tls_bootstrap;
         if let Some(kubelet) = &m.kubelet {
             machine_kubelet(problems, &mut spec, kubelet);
         }

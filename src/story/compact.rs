@@ -14,6 +14,7 @@
 //! machine=node-1                      starts a machine; the keys below are the last machine's
 //! machine.kubelet-start=2m|never  machine.cni-ready-after=12s  machine.label=KEY%3DVALUE
 //! machine.shutdown=30s,10s            shutdownGracePeriod, shutdownGracePeriodCriticalPods
+//! machine.bootstrap=true  machine.server-tls-bootstrap=true   the kubelet's TLS bootstrap
 //! deployment=web,3,5s                 name, replicas, created after
 //! set=kube-controller-manager:node-monitor-grace-period=20s
 //! action=kill-kubelet:node-1@2m       the link notation
@@ -107,6 +108,12 @@ pub fn write(story: &Story) -> String {
             }
             for (k, v) in &m.labels {
                 o.line("machine.label", &format!("{k}={v}"));
+            }
+            if m.bootstrap {
+                o.line("machine.bootstrap", "true");
+            }
+            if m.server_tls_bootstrap {
+                o.line("machine.server-tls-bootstrap", "true");
             }
             if !m.shutdown_grace_period.is_zero() || !m.shutdown_grace_period_critical_pods.is_zero() {
                 let pair = format!(
@@ -343,6 +350,18 @@ impl Reader {
                     }
                 }
                 None => self.problem("machine.label: KEY=VALUE expected"),
+            },
+            "machine.bootstrap" | "machine.server-tls-bootstrap" => match value {
+                "true" | "false" => {
+                    if let Some(m) = Self::last(&mut self.machines, &mut self.problems, line, key) {
+                        if key == "machine.bootstrap" {
+                            m.bootstrap = value == "true";
+                        } else {
+                            m.server_tls_bootstrap = value == "true";
+                        }
+                    }
+                }
+                _ => self.problem(format!("{key}: true or false")),
             },
             "machine.shutdown" => {
                 let pair = value.split_once(',');

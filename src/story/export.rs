@@ -85,6 +85,12 @@ fn machine(o: &mut String, m: &MachineSpec) {
     if let Some(d) = m.cni_ready_after {
         let _ = writeln!(o, "      cniReadyAfter: {}", duration(d));
     }
+    if m.bootstrap {
+        o.push_str("      bootstrap: true\n");
+    }
+    if m.server_tls_bootstrap {
+        o.push_str("      serverTLSBootstrap: true\n");
+    }
     if !m.labels.is_empty() {
         o.push_str("      labels:\n");
         for (k, v) in &m.labels {

@@ -190,6 +190,17 @@ pub struct Machine {
     #[serde(default)]
     #[schemars(with = "Option<BTreeMap<String, SettingValue>>")]
     pub kubelet: Option<Spanned<Values>>,
+    /// The machine starts with only a bootstrap kubeconfig (a bootstrap token's, as `kubeadm
+    /// join` leaves it): its kubelet asks for its client certificate with a
+    /// CertificateSigningRequest, which kube-controller-manager approves and signs, before it
+    /// registers its Node. Default `false`: it starts with its credentials.
+    #[serde(default)]
+    pub bootstrap: bool,
+    /// The kubelet's `serverTLSBootstrap`: it asks for its serving certificate with a
+    /// CertificateSigningRequest (`kubernetes.io/kubelet-serving`) once it knows its Node's
+    /// addresses; no controller approves it (`kubectl certificate approve`). Default `false`.
+    #[serde(default, rename = "serverTLSBootstrap")]
+    pub server_tls_bootstrap: bool,
 }
 
 /// A Deployment (`kubectl create deployment NAME --image=nginx --replicas=N`).

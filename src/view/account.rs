@@ -251,6 +251,14 @@ fn kubectl_line(action: &Action, node: &str) -> Option<String> {
             let (ns, name) = target.split_once('/').unwrap_or(("default", target));
             format!("kubectl delete pod {name} -n {ns}")
         }
+        ActionKind::ApproveCsr => format!("kubectl certificate approve {target}"),
+        ActionKind::DenyCsr => format!("kubectl certificate deny {target}"),
+        ActionKind::DeleteBootstrapToken => {
+            format!("kubectl -n kube-system delete secret bootstrap-token-{}", crate::sim::machine::BOOTSTRAP_TOKEN_ID)
+        }
+        ActionKind::DeleteAutoApproveBinding => {
+            "kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap".to_string()
+        }
         ActionKind::CreatePdb(budget) => {
             let flag = match budget {
                 crate::sim::Budget::MinAvailable(v) => format!("--min-available={v}"),

@@ -130,6 +130,10 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::DeletePod(_) => Key::DeletePodAction,
         ActionKind::LeakMemory => Key::LeakMemoryAction,
         ActionKind::StopLeak => Key::StopLeakAction,
+        ActionKind::ApproveCsr => Key::ApproveCsrAction,
+        ActionKind::DenyCsr => Key::DenyCsrAction,
+        ActionKind::DeleteBootstrapToken => Key::DeleteBootstrapTokenAction,
+        ActionKind::DeleteAutoApproveBinding => Key::DeleteAutoApproveBindingAction,
     }
 }
 
@@ -236,7 +240,10 @@ mod tests {
             ]
         );
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
-        assert_eq!(names(typed()), "taint delete-pod create-priority-pod leak-memory stop-leak");
+        assert_eq!(
+            names(typed()),
+            "taint delete-pod create-priority-pod leak-memory stop-leak approve-csr deny-csr delete-bootstrap-token delete-autoapprove-binding"
+        );
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
 

@@ -74,7 +74,7 @@ impl RequestClass {
             };
         }
         match r.actor {
-            Actor::Kubelet(_) => RequestClass::Kubelet,
+            Actor::Kubelet(_) | Actor::KubeletBootstrap(_) => RequestClass::Kubelet,
             Actor::Scheduler => RequestClass::Scheduler,
             Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => RequestClass::Client,
             Actor::DaemonSetController | Actor::DisruptionController => RequestClass::Controller,
@@ -89,7 +89,9 @@ impl RequestClass {
             | Actor::AttachDetachController
             | Actor::CsiAttacher
             | Actor::PersistentVolumeController
-            | Actor::CsiProvisioner => RequestClass::Controller,
+            | Actor::CsiProvisioner
+            | Actor::CsrApprovingController
+            | Actor::CsrSigningController => RequestClass::Controller,
         }
     }
 

@@ -460,7 +460,7 @@ fn discovery(path: &str) -> Option<Value> {
         "/api" => json!({"kind": "APIVersions", "versions": ["v1"],
                          "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]}),
         "/apis" => json!({"kind": "APIGroupList", "apiVersion": "v1",
-                          "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps"), group("scheduling.k8s.io")]}),
+                          "groups": [group("coordination.k8s.io"), group("events.k8s.io"), group("storage.k8s.io"), group("policy"), group("apps"), group("scheduling.k8s.io"), group("certificates.k8s.io")]}),
         "/api/v1" => {
             let mut resources = kinds_of("v1");
             resources.push(json!({"name": "pods/eviction", "singularName": "", "namespaced": true,

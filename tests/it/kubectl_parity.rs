@@ -193,11 +193,20 @@ struct Moment {
     chapter: Chapter,
     actions: Vec<Action>,
     t: SimTime,
+    /// The chapter's cluster with its first machine bootstrapping (its TLS bootstrap).
+    bootstrap: bool,
+    /// Its kubelet with `serverTLSBootstrap` as well.
+    serving: bool,
 }
 
 fn moment(label: &str, chapter: Chapter, actions: &str, t: SimTime) -> Moment {
     let actions = if actions.is_empty() { Vec::new() } else { parse_actions(actions).expect("actions parse") };
-    Moment { label: label.into(), chapter, actions, t }
+    Moment { label: label.into(), chapter, actions, t, bootstrap: false, serving: false }
+}
+
+/// A moment of chapter 1's cluster whose node-1 starts with only a bootstrap token.
+fn bootstrap_moment(label: &str, actions: &str, t: SimTime) -> Moment {
+    Moment { bootstrap: true, ..moment(label, Chapter::Registration, actions, t) }
 }
 
 fn moments() -> Vec<Moment> {
@@ -238,6 +247,31 @@ fn moments() -> Vec<Moment> {
     out.push(moment("high-priority pod", Chapter::Maintenance, "create-priority-pod:node-1@30s", s(60)));
     // The returning kubelet has written the Terminating Pod's terminal status (541.7 s) and not
     // yet deleted it: `get pods` says Completed.
+    // The TLS bootstrap: the CSR pending, approved, issued, and the Node registered; a CSR the
+    // reader denied before the approver's pass.
+    let us = |n: u64| SimTime::ZERO + Duration::from_micros(n);
+    for (label, t) in
+        [("csr pending", us(500)), ("csr approved", us(1500)), ("csr issued", us(2500)), ("bootstrapped", s(60))]
+    {
+        out.push(bootstrap_moment(label, "", t));
+    }
+    out.push(bootstrap_moment("csr denied", &format!("deny-csr:{BOOTSTRAP_CSR}@500us"), s(5)));
+    // With serverTLSBootstrap: the serving CSR pending, then approved by hand and issued.
+    let pending = Moment { serving: true, ..bootstrap_moment("serving csr pending", "", s(5)) };
+    let mut tl = timeline_of(&pending, Config::default());
+    tl.run_until(s(5));
+    let serving_csr = tl
+        .at(s(5))
+        .all::<nodeline::sim::objects::CertificateSigningRequest>()
+        .into_iter()
+        .find(|c| c.spec.signer_name == "kubernetes.io/kubelet-serving")
+        .expect("a serving CSR")
+        .metadata
+        .name
+        .to_string();
+    out.push(pending);
+    let approve = format!("approve-csr:{serving_csr}@30s");
+    out.push(Moment { serving: true, ..bootstrap_moment("serving csr issued", &approve, s(40)) });
     out.push(moment(
         "terminal status before delete",
         Chapter::NodeFailure,
@@ -252,12 +286,25 @@ fn cluster_at(m: &Moment) -> Cluster {
     let now = real_now();
     let epoch_secs = (now.0 - m.t.as_micros() as i64).div_euclid(1_000_000);
     let config = Config { epoch: WallTime(epoch_secs * 1_000_000), nodes: PARITY_FLEET, ..Config::default() };
-    let mut tl = Timeline::with_actions(m.chapter, config, &m.actions);
+    let mut tl = timeline_of(m, config);
     tl.run_until(m.t + Duration::from_micros(1));
     let refused: Vec<String> =
         tl.log().inputs.iter().filter_map(|i| i.rejected.as_ref().map(|r| r.to_string())).collect();
     assert!(refused.is_empty(), "[{}] the moment's actions apply: {refused:?}", m.label);
     Cluster::from_snapshot(&tl.at(m.t), real_now())
+}
+
+/// The moment's timeline, not yet run.
+fn timeline_of(m: &Moment, config: Config) -> Timeline {
+    if m.bootstrap {
+        let mut scenario = m.chapter.scenario();
+        scenario.chapter = None;
+        scenario.machines[0].bootstrap = true;
+        scenario.machines[0].server_tls_bootstrap = m.serving;
+        Timeline::from_scenario(scenario, config, &m.actions)
+    } else {
+        Timeline::with_actions(m.chapter, config, &m.actions)
+    }
 }
 
 fn with_now(c: &Cluster, now: WallTime) -> Cluster {
@@ -511,6 +558,27 @@ const GOES_AWAY: &[(&str, Check)] = &[
     ("describe controllerrevision nope", Check::ClientAges),
 ];
 
+/// node-1's CSR's name in chapter 1's cluster (its key is drawn from the hostname).
+const BOOTSTRAP_CSR: &str = "node-csr-lYzdjsM0t4oaGEjgiigRY8gkoaguPuQcJ4FM0nXSme8";
+
+/// Commands run at every moment of a TLS bootstrap: the CSR and the bootstrap token's Secret.
+const BOOTSTRAP: &[(&str, Check)] = &[
+    ("get csr", Check::ServerAges),
+    ("get csr -o wide", Check::ServerAges),
+    ("get certificatesigningrequests -o yaml", Check::ServerAges),
+    ("get csr -o json", Check::Json),
+    ("get certificatesigningrequests.certificates.k8s.io -o name", Check::ServerAges),
+    ("get csr node-csr-lYzdjsM0t4oaGEjgiigRY8gkoaguPuQcJ4FM0nXSme8", Check::ServerAges),
+    ("get csr nope", Check::ServerAges),
+    ("describe csr", Check::ClientAges),
+    ("describe certificatesigningrequest node-csr", Check::ClientAges),
+    ("describe csr --show-events=false", Check::ClientAges),
+    ("describe csr nope", Check::ClientAges),
+    ("get secrets -n kube-system", Check::ServerAges),
+    ("get secret -n kube-system -o yaml", Check::ServerAges),
+    ("get secrets -A --show-kind", Check::ServerAges),
+];
+
 #[test]
 fn kubectl_prints_what_nodeline_prints() {
     let Some(path) = require_kubectl() else { return };
@@ -539,6 +607,11 @@ fn kubectl_prints_what_nodeline_prints() {
                     }
                     if m.chapter == Chapter::Maintenance {
                         for (args, check) in MAINTENANCE {
+                            n += check_one(&k, id, &served, args, *check, &mut local);
+                        }
+                    }
+                    if m.bootstrap {
+                        for (args, check) in BOOTSTRAP {
                             n += check_one(&k, id, &served, args, *check, &mut local);
                         }
                     }
@@ -624,13 +697,17 @@ fn check_change(
     t: SimTime,
     line: &str,
 ) -> Option<String> {
+    check_change_at(k, server, id, moment(line, chapter, actions, t), line)
+}
+
+/// [`check_change`] at the moment `m` (a chapter's, or a TLS bootstrap's).
+fn check_change_at(k: &Kubectl, server: &Server, id: usize, m: Moment, line: &str) -> Option<String> {
     use nodeline::render::kubectl_printer::change;
     use nodeline::render::kubectl_printer::entry::{CommandLine, Ran};
     use nodeline::sim::Response;
-    let m = moment(line, chapter, actions, t);
     let argv = words(line);
     let cluster = cluster_at(&m);
-    let mut tl = Timeline::with_actions(chapter, Config::default(), &m.actions);
+    let mut tl = timeline_of(&m, Config::default());
     tl.run_until(m.t);
     // The simulation: the command at the moment, run until kubectl exits.
     let ran = CommandLine::parse(&argv, &tl.at(m.t)).run(m.t, |c| {
@@ -839,6 +916,36 @@ fn real_kubectl_taint_and_delete_node_print_what_nodeline_prints() {
         (968, "", s(100), "delete node nope --ignore-not-found"),
     ] {
         failures.extend(check_change(&k, &server, id, Chapter::NodeGoesAway, actions, t, line));
+    }
+    cleanup(&dir);
+    let unknown = server.state.unknown.lock().unwrap();
+    assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
+    assert!(failures.is_empty(), "{} differences:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// The real `kubectl certificate approve|deny` and `kubectl delete secret` of a TLS bootstrap:
+/// a CSR approved or denied by hand before the approver's pass, approving one already approved
+/// (no request but the GET), denying an approved one (kubectl's error), a missing CSR, kubectl's
+/// argument errors, and the bootstrap token's Secret deleted ([`check_change`]).
+#[test]
+fn real_kubectl_certificate_and_delete_secret_print_what_nodeline_prints() {
+    let Some(path) = require_kubectl() else { return };
+    let dir = temp_dir();
+    let server = Server::start();
+    let k = Kubectl { path, dir: dir.clone(), port: server.port };
+    let us = |n: u64| SimTime::ZERO + Duration::from_micros(n);
+    let csr = BOOTSTRAP_CSR;
+    let mut failures = Vec::new();
+    for (id, t, line) in [
+        (980, us(500), format!("certificate approve {csr}")),
+        (981, us(500), format!("certificate deny {csr}")),
+        (982, SimTime::from_secs(5), format!("certificate approve {csr}")),
+        (983, SimTime::from_secs(5), format!("certificate deny {csr}")),
+        (984, SimTime::from_secs(5), "certificate approve nope".to_string()),
+        (985, SimTime::from_secs(5), "certificate approve".to_string()),
+        (986, SimTime::from_secs(5), "-n kube-system delete secret bootstrap-token-07401b".to_string()),
+    ] {
+        failures.extend(check_change_at(&k, &server, id, bootstrap_moment(&line, "", t), &line));
     }
     cleanup(&dir);
     let unknown = server.state.unknown.lock().unwrap();

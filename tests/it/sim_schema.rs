@@ -96,7 +96,15 @@ fn chapter_objects_match_the_published_schemas() {
     let sandbox = crate::common::sandbox_timeline(Config::default());
     let at: Vec<SimTime> = (1..=4).map(|i| SimTime::ZERO + Duration::from_secs(i * 180)).collect();
     add_objects(&mut items, &mut legend, "sandbox", &sandbox, &at);
-    for kind in ["Node", "CSINode", "Lease", "Pod", "Event"] {
+    // A machine's TLS bootstrap: the token's Secret, the CSR pending, approved, issued.
+    let mut scenario = Chapter::Registration.scenario();
+    scenario.chapter = None;
+    scenario.machines[0].bootstrap = true;
+    let mut bootstrap = Timeline::from_scenario(scenario, Config::default(), &[]);
+    bootstrap.run_until(SimTime::from_secs(60));
+    let at: Vec<SimTime> = [0, 1, 2, 60_000].map(|ms| SimTime::ZERO + Duration::from_micros(ms * 1000 + 500)).into();
+    add_objects(&mut items, &mut legend, "bootstrap", &bootstrap, &at);
+    for kind in ["Node", "CSINode", "Lease", "Pod", "Event", "CertificateSigningRequest", "Secret"] {
         assert!(items.iter().any(|i| i["kind"] == kind), "no {kind} to validate");
     }
     let (ok, output) = validate(&list(items), "chapters");

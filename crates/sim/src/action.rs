@@ -81,6 +81,15 @@ pub enum ActionKind {
     LeakMemory,
     /// The Pod's leak stops growing (`stop-leak:NS/NAME`).
     StopLeak,
+    /// `kubectl certificate approve NAME` (`approve-csr:NAME`).
+    ApproveCsr,
+    /// `kubectl certificate deny NAME` (`deny-csr:NAME`).
+    DenyCsr,
+    /// `kubectl -n kube-system delete secret bootstrap-token-<id>`: the bootstrap token is gone.
+    DeleteBootstrapToken,
+    /// `kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap`: csrapproving's
+    /// SubjectAccessReview for `nodeclient` is refused from then on.
+    DeleteAutoApproveBinding,
 }
 
 /// The flags of `kubectl delete pod` the simulation models, as `DeleteOptions.Complete` leaves
@@ -485,6 +494,15 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
                 "\"{t}\" is not a Pod ([NAMESPACE/]NAME, lowercase letters, digits, '-' and '.')"
             )));
         }
+        (Target::Csr, None) => {
+            return Err(err(format!("{name} needs a CertificateSigningRequest's name, e.g. {name}:csr-8vx2k@2m")));
+        }
+        (Target::Csr, Some(t)) if is_csr_name(t) => Some(t.to_string()),
+        (Target::Csr, Some(t)) => {
+            return Err(err(format!(
+                "\"{t}\" is not a CertificateSigningRequest's name (letters, digits, '-', '_' and '.')"
+            )));
+        }
         (Target::ZoneCount, Some(t)) => {
             return Err(err(format!(
                 "\"{t}\" is not ZONE/K (a zone name, '/', and a number of nodes from 1 to {MAX_CUT_NODES})"
@@ -526,6 +544,12 @@ pub fn split_pod(target: &str) -> Option<(&str, &str)> {
     let (ns, name) = target.split_once('/').unwrap_or(("default", target));
     let subdomain = !name.is_empty() && name.len() <= 253 && name.split('.').all(is_dns_label);
     (is_dns_label(ns) && subdomain).then_some((ns, name))
+}
+
+/// A CSR's name as the notation takes it (the API accepts any name; the kubelet's are
+/// `node-csr-` and base64url).
+fn is_csr_name(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 253 && s.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 fn is_dns_label(s: &str) -> bool {

@@ -8,6 +8,7 @@
 //! from the kinds' table), `admission` the admission plugins, `pods` the Pods and their indexes.
 
 mod admission;
+mod certificates;
 mod errors;
 mod list;
 mod node_delete;
@@ -20,6 +21,9 @@ mod store;
 pub(crate) use op::ApiOp;
 
 pub use admission::kubelet_may_set_label;
+pub(crate) use certificates::BOOTSTRAP_TOKEN_NAMESPACE;
+pub use certificates::NODE_AUTOAPPROVE_BINDING;
+pub(crate) use certificates::unauthorized;
 pub use policy::EVICTION_429;
 
 use admission::forbidden_labels;
@@ -62,6 +66,9 @@ pub(crate) const VA_FINALIZER: &str = "external-attacher/pd-csi-storage-gke-io";
 pub(crate) enum Caller<'a> {
     /// A kubelet, authenticated as `system:node:<name>`.
     Node(&'a str),
+    /// A kubelet with its bootstrap kubeconfig, authenticated by the bootstrap token `<id>` as
+    /// `system:bootstrap:<id>` (while the token's Secret exists).
+    Bootstrap(&'a str),
     /// A control-plane component or an administrator: not restricted.
     Trusted,
 }
@@ -127,6 +134,13 @@ pub(crate) struct ApiServer {
     pub(crate) volumes: Shared<VecMap<String, Arc<super::objects::PersistentVolume>>>,
     /// PriorityClasses, by name.
     pub(crate) priority_classes: Shared<VecMap<String, Arc<super::objects::PriorityClass>>>,
+    /// CertificateSigningRequests, by name.
+    pub(crate) csrs: Shared<VecMap<String, Arc<super::objects::CertificateSigningRequest>>>,
+    /// Secrets (only bootstrap tokens'), by namespace and name.
+    pub(crate) secrets: Shared<VecMap<(String, String), Arc<super::objects::Secret>>>,
+    /// The ClusterRoleBinding `kubeadm:node-autoapprove-bootstrap` is gone: RBAC no longer
+    /// lets bootstrap tokens' users have their CSRs approved (`nodeclient`).
+    pub(crate) nodeclient_unbound: bool,
     /// What DefaultTolerationSeconds adds to new Pods.
     default_tolerations: admission::DefaultTolerations,
 }
@@ -276,6 +290,12 @@ impl ApiServer {
 
     /// [`ApiServer::execute`], answering with the object.
     fn apply(&mut self, ctx: &mut Exec<'_>, caller: Caller<'_>, op: ApiOp) -> Result<Object, Box<Status>> {
+        // The bootstrap token authenticator: no Secret, no user.
+        if let Caller::Bootstrap(id) = caller
+            && !self.bootstrap_token_valid(id)
+        {
+            return Err(unauthorized());
+        }
         // NodeRestriction: a kubelet may only touch its own Node and Lease.
         if let Caller::Node(me) = caller {
             let target = match &op {
@@ -382,7 +402,21 @@ impl ApiServer {
                 node.spec.pod_cidrs = vec![cidr];
                 Ok(self.store_changed(ctx, current, node))
             }
+            ApiOp::Create(Object::CertificateSigningRequest(csr)) => {
+                self.create_csr(ctx, caller, Arc::unwrap_or_clone(csr))
+            }
             ApiOp::Create(object) => self.create(ctx, object),
+            ApiOp::GetCsr(name) => self.get::<super::objects::CertificateSigningRequest, str>(&name, &name),
+            ApiOp::UpdateCsrApproval(csr) => self.update_csr(ctx, csr, true),
+            ApiOp::UpdateCsrStatus(csr) => self.update_csr(ctx, csr, false),
+            ApiOp::GetSecret { namespace, name } => {
+                let key = (namespace, name);
+                self.get::<super::objects::Secret, _>(&key, &key.1)
+            }
+            ApiOp::DeleteSecret { namespace, name } => {
+                let key = (namespace, name);
+                self.delete::<super::objects::Secret, _>(ctx, &key, &key.1, None)
+            }
             ApiOp::GetCsiNode(name) => self.get::<CsiNode, str>(&name, &name),
             ApiOp::GetLease(name) => self
                 .leases

@@ -50,6 +50,8 @@ pub(crate) struct Sender<'a> {
     pub(crate) hostname: &'a str,
     pub(crate) network_cut: bool,
     pub(crate) client: Client,
+    /// The bootstrap token's id, while the kubelet has only its bootstrap kubeconfig.
+    pub(crate) bootstrap: Option<&'a str>,
 }
 
 /// Which of the kubelet's two API clients sends a request: what a cut network does to it.
@@ -101,6 +103,8 @@ pub(crate) struct Bus {
     pub(crate) dirty_pods: bool,
     /// The Pods changed since the last reconcile pass.
     pub(crate) changed_pods: VecMap<(String, String), ()>,
+    /// Whether a CertificateSigningRequest changed since the last reconcile pass.
+    pub(crate) dirty_csrs: bool,
     /// The nodes whose bound Pods changed since the last reconcile pass.
     pub(crate) pod_nodes: VecMap<String, ()>,
     /// Whether the next reconcile pass is a resync (every object counts as changed).
@@ -509,6 +513,7 @@ impl Io<'_> {
     fn execute(&mut self, from: Option<Sender<'_>>, op: ApiOp) -> super::apiserver::ApiResult {
         let idx = self.log.requests.len() as u32;
         let caller = match from {
+            Some(Sender { bootstrap: Some(id), .. }) => Caller::Bootstrap(id),
             Some(s) => Caller::Node(s.hostname),
             None => Caller::Trusted,
         };
@@ -539,6 +544,10 @@ impl Io<'_> {
                 Kind::Node => {
                     watched = true;
                     self.bus.dirty_nodes.add(change.name().to_string());
+                }
+                Kind::CertificateSigningRequest => {
+                    watched = true;
+                    self.bus.dirty_csrs = true;
                 }
                 Kind::Pod => {
                     watched = true;
@@ -607,6 +616,86 @@ impl Io<'_> {
             outcome: Outcome::Code(200),
             no_answer: None,
             body: None,
+            response: None,
+            changes: ChangeRange::default(),
+        });
+    }
+
+    /// `DELETE` of a ClusterRoleBinding (only kubeadm's `nodeclient` binding exists here, as a
+    /// flag of the API server's RBAC), and the wait's GET after it (404): `Err` with the
+    /// NotFound message when there is no such binding.
+    pub(crate) fn delete_cluster_role_binding(&mut self, actor: Actor, name: &str) -> Result<(), String> {
+        let path = format!("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/{name}");
+        let exists = name == super::apiserver::NODE_AUTOAPPROVE_BINDING && !self.api.nodeclient_unbound;
+        let seq = self.log.seq();
+        let interned = self.log.intern(&path);
+        let body = serde_json::json!({ "propagationPolicy": "Background" });
+        self.log.requests.push(Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor: actor.clone(),
+            node: Text::default(),
+            method: Method::Delete,
+            path: interned,
+            query: "".into(),
+            content_type: Some(super::record::ContentType::Json),
+            outcome: Outcome::Code(if exists { 200 } else { 404 }),
+            no_answer: None,
+            body: Some(super::record::Body::Json(body.into())),
+            response: None,
+            changes: ChangeRange::default(),
+        });
+        let not_found = format!("clusterrolebindings.rbac.authorization.k8s.io \"{name}\" not found");
+        if !exists {
+            return Err(not_found);
+        }
+        self.api.nodeclient_unbound = true;
+        self.log_answer(actor, &path, "", 404);
+        Ok(())
+    }
+
+    /// Logs a `GET` of a path that is no object's (`/healthz`) and its answer's code.
+    pub(crate) fn log_answer(&mut self, actor: Actor, path: &str, query: &'static str, code: u16) {
+        let seq = self.log.seq();
+        let path = self.log.intern(path);
+        self.log.requests.push(Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor,
+            node: Text::default(),
+            method: Method::Get,
+            path,
+            query: query.into(),
+            content_type: None,
+            outcome: Outcome::Code(code),
+            no_answer: None,
+            body: None,
+            response: None,
+            changes: ChangeRange::default(),
+        });
+    }
+
+    /// Logs a create the API server answers with an object that is not stored, which the log
+    /// does not keep (a SubjectAccessReview: `POST` with its body, a 201 whose answer is the
+    /// review with `status.allowed`).
+    pub(crate) fn log_create(&mut self, actor: Actor, path: &str, body: serde_json::Value) {
+        let seq = self.log.seq();
+        let path = self.log.intern(path);
+        self.log.requests.push(Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor,
+            node: Text::default(),
+            method: Method::Post,
+            path,
+            query: "".into(),
+            content_type: Some(super::record::ContentType::Json),
+            outcome: Outcome::Code(201),
+            no_answer: None,
+            body: Some(super::record::Body::Json(body.into())),
             response: None,
             changes: ChangeRange::default(),
         });

@@ -44,6 +44,117 @@ pub(crate) fn create_pod<T>(tolerating: bool, ctx: &mut Ctx<'_, T>) {
     ctx.call(Actor::Kubectl, None, ApiOp::CreatePod(pod));
 }
 
+/// `kubeadm token create` on the control plane, before any machine joins (it runs as
+/// `kubernetes-admin`): the bootstrap token's Secret in `kube-system`, valid 24 h (`--ttl`'s
+/// default), for authentication and signing, with kubeadm's extra group; kubeadm prints the token.
+pub(crate) fn create_bootstrap_token<T>(ctx: &mut Ctx<'_, T>) {
+    use crate::machine::{BOOTSTRAP_TOKEN_ID, BOOTSTRAP_TOKEN_SECRET};
+    use crate::objects::{BOOTSTRAP_TOKEN_TYPE, ObjectMeta, Secret, base64};
+    let expiration = (ctx.wall() + std::time::Duration::from_secs(24 * 3600)).rfc3339();
+    let data = [
+        ("auth-extra-groups", "system:bootstrappers:kubeadm:default-node-token"),
+        ("expiration", expiration.as_str()),
+        ("token-id", BOOTSTRAP_TOKEN_ID),
+        ("token-secret", BOOTSTRAP_TOKEN_SECRET),
+        ("usage-bootstrap-authentication", "true"),
+        ("usage-bootstrap-signing", "true"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), base64(v.as_bytes())))
+    .collect();
+    let secret = Secret {
+        kind: "Secret",
+        api_version: "v1",
+        metadata: ObjectMeta {
+            name: format!("bootstrap-token-{BOOTSTRAP_TOKEN_ID}").into(),
+            namespace: crate::apiserver::BOOTSTRAP_TOKEN_NAMESPACE.into(),
+            ..ObjectMeta::default()
+        },
+        data,
+        type_: BOOTSTRAP_TOKEN_TYPE,
+    };
+    if let Reply::Ok(_) = ctx.call(Actor::Kubectl, None, ApiOp::Create(secret.into())) {
+        ctx.log_line(Actor::Kubectl, format!("{BOOTSTRAP_TOKEN_ID}.{BOOTSTRAP_TOKEN_SECRET}"));
+    }
+}
+
+/// `kubectl certificate approve NAME` (`approve`) or `deny NAME`: the resource builder's GET and
+/// the typed client's,
+/// the condition added unless it is there (`addConditionIfNeeded`, with kubectl's reason and
+/// message and `lastUpdateTime` now), the approval PUT, and the line it prints. A CSR with the
+/// opposite condition is kubectl's error.
+pub(crate) fn certificate<T>(name: &str, approve: bool, ctx: &mut Ctx<'_, T>) {
+    use crate::objects::{CsrCondition, Time};
+    let (verb, kind, opposite, reason, message) = if approve {
+        ("approved", "Approved", "Denied", "KubectlApprove", "This CSR was approved by kubectl certificate approve.")
+    } else {
+        ("denied", "Denied", "Approved", "KubectlDeny", "This CSR was denied by kubectl certificate deny.")
+    };
+    // The resource builder's GET, then the typed client's own GET of what it found.
+    for _ in 0..2 {
+        if let Reply::Err(status) = ctx.call(Actor::Kubectl, None, ApiOp::GetCsr(name.to_string())) {
+            ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message));
+            return;
+        }
+    }
+    let Some(csr) = ctx.store().csrs.get(name).cloned() else { return };
+    if csr.condition(opposite).is_some() {
+        ctx.log_line(
+            Actor::KubectlStderr,
+            format!("error: certificate signing request \"{name}\" is already {opposite}"),
+        );
+        return;
+    }
+    if csr.condition(kind).is_none() {
+        let mut next = crate::objects::CertificateSigningRequest::clone(&csr);
+        next.status.conditions.push(CsrCondition {
+            type_: kind,
+            status: "True",
+            reason,
+            message: message.into(),
+            last_update_time: Some(Time::at(ctx.wall())),
+            last_transition_time: None,
+        });
+        if let Reply::Err(status) = ctx.call(Actor::Kubectl, None, ApiOp::UpdateCsrApproval(next)) {
+            ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message));
+            return;
+        }
+    }
+    ctx.log_line(Actor::Kubectl, format!("certificatesigningrequest.certificates.k8s.io/{name} {verb}"));
+}
+
+/// `kubectl -n kube-system delete secret bootstrap-token-<id>`: the bootstrap token's Secret
+/// deleted (the bootstrap token authenticator then accepts the token no more), then kubectl's wait
+/// (`--wait`): a GET, and a Secret without finalizers is already gone.
+pub(crate) fn delete_bootstrap_token<T>(ctx: &mut Ctx<'_, T>) {
+    let name = format!("bootstrap-token-{}", crate::machine::BOOTSTRAP_TOKEN_ID);
+    let namespace = crate::apiserver::BOOTSTRAP_TOKEN_NAMESPACE.to_string();
+    let op = ApiOp::DeleteSecret { namespace: namespace.clone(), name: name.clone() };
+    match ctx.call(Actor::Kubectl, None, op) {
+        Reply::Ok(_) => ctx.log_line(Actor::Kubectl, format!("secret \"{name}\" deleted")),
+        Reply::Err(status) => {
+            ctx.log_line(Actor::KubectlStderr, format!("Error from server ({}): {}", status.reason, status.message));
+            return;
+        }
+        Reply::Timeout => return,
+    }
+    ctx.call(Actor::Kubectl, None, ApiOp::GetSecret { namespace, name });
+}
+
+/// `kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap`: kubeadm's binding of
+/// `system:certificates.k8s.io:certificatesigningrequests:nodeclient` to its bootstrap tokens'
+/// group deleted (ClusterRoleBindings are not stored objects here: the API server keeps only
+/// whether this one exists), then kubectl's wait (a GET, 404).
+pub(crate) fn delete_autoapprove_binding<T>(ctx: &mut Ctx<'_, T>) {
+    let name = crate::apiserver::NODE_AUTOAPPROVE_BINDING;
+    match ctx.delete_cluster_role_binding(Actor::Kubectl, name) {
+        Ok(()) => {
+            ctx.log_line(Actor::Kubectl, format!("clusterrolebinding.rbac.authorization.k8s.io \"{name}\" deleted"))
+        }
+        Err(message) => ctx.log_line(Actor::KubectlStderr, format!("Error from server (NotFound): {message}")),
+    }
+}
+
 /// A Pod with no resource requests (BestEffort) pinned to `node`, as a client submits it
 /// (`besteffort-` and a random suffix, label `app=besteffort`).
 pub(crate) fn create_besteffort_pod<T>(node: &str, ctx: &mut Ctx<'_, T>) {

@@ -58,7 +58,8 @@ pub use action::{
     TaintEdit, Target, format_actions, parse_action, parse_actions, split_pod, split_taint_target,
 };
 pub use apiserver::{
-    EVICTION_429, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE, TAINT_UNREACHABLE, kubelet_may_set_label,
+    EVICTION_429, NODE_AUTOAPPROVE_BINDING, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE,
+    TAINT_UNREACHABLE, kubelet_may_set_label,
 };
 pub use controllers::node_lifecycle::{ZoneState, carries_no_execute, compute_zone_state, zone_qps};
 pub use controllers::persistent_volume::{PROVISION_MAX, PROVISION_MIN, PROVISIONER_COMPONENT, provision_time};

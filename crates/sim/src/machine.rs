@@ -6,6 +6,13 @@
 use super::objects::Text;
 use super::time::{SimTime, format_go_duration};
 
+/// The id of the bootstrap token a bootstrapping machine is given (`kubeadm token create`'s
+/// `[a-z0-9]{6}.[a-z0-9]{16}`; the example of the Kubernetes documentation, "Authenticating with
+/// Bootstrap Tokens").
+pub const BOOTSTRAP_TOKEN_ID: &str = "07401b";
+/// The secret half of the bootstrap token.
+pub const BOOTSTRAP_TOKEN_SECRET: &str = "f395accd246ae52d";
+
 /// How a machine starts, as a scenario describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MachineSpec {
@@ -25,6 +32,14 @@ pub struct MachineSpec {
     /// default: no graceful node shutdown).
     pub shutdown_grace_period: std::time::Duration,
     pub shutdown_grace_period_critical_pods: std::time::Duration,
+    /// The machine starts with only a bootstrap kubeconfig (`--bootstrap-kubeconfig`, the
+    /// bootstrap token's): its kubelet asks for its client certificate with a
+    /// CertificateSigningRequest before it registers. Off: it starts with its credentials.
+    pub bootstrap: bool,
+    /// `serverTLSBootstrap: true`: the kubelet asks for its serving certificate with a
+    /// CertificateSigningRequest (`kubernetes.io/kubelet-serving`), which nothing approves by
+    /// itself.
+    pub server_tls_bootstrap: bool,
 }
 
 impl MachineSpec {
@@ -38,9 +53,32 @@ impl MachineSpec {
             labels: Vec::new(),
             shutdown_grace_period: std::time::Duration::ZERO,
             shutdown_grace_period_critical_pods: std::time::Duration::ZERO,
+            bootstrap: false,
+            server_tls_bootstrap: false,
         }
     }
 }
+
+/// A certificate the kubelet wrote on its machine (its client certificate once its TLS bootstrap
+/// is done, or its serving certificate): the file
+/// `certificate_store.go` writes in `/var/lib/kubelet/pki` (certificate and key in one PEM, the
+/// symlink `kubelet-client-current.pem` pointing at it), and the certificate's validity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientCertificate {
+    /// `kubelet-client-<YYYY-MM-DD-HH-MM-SS>.pem`.
+    pub file: String,
+    /// The CertificateSigningRequest it was issued for.
+    pub csr: String,
+    pub not_before: super::time::WallTime,
+    pub not_after: super::time::WallTime,
+}
+
+/// The kubelet's directory of certificates (`--cert-dir`'s default).
+pub const KUBELET_PKI_DIR: &str = "/var/lib/kubelet/pki";
+/// The kubeconfig the kubelet bootstraps with (kubeadm's `--bootstrap-kubeconfig`).
+pub const BOOTSTRAP_KUBECONFIG: &str = "/etc/kubernetes/bootstrap-kubelet.conf";
+/// The kubeconfig the kubelet writes once it has its certificate (kubeadm's `--kubeconfig`).
+pub const KUBECONFIG: &str = "/etc/kubernetes/kubelet.conf";
 
 /// The kubelet's graceful node shutdown settings, as the reader sets them for every machine
 /// (`KubeletConfiguration` `shutdownGracePeriod` and `shutdownGracePeriodCriticalPods`).
@@ -136,6 +174,14 @@ pub struct MachineView {
     /// The `topology.kubernetes.io/zone` label the kubelet registers its Node with (empty
     /// without one): what the zone actions aim at.
     pub zone: String,
+    /// The machine started with only a bootstrap kubeconfig ([`BOOTSTRAP_KUBECONFIG`]).
+    pub bootstrap: bool,
+    /// The client certificate its kubelet's bootstrap wrote (`None` until then, and for a
+    /// machine that started with its credentials).
+    pub client_certificate: Option<std::sync::Arc<ClientCertificate>>,
+    /// The serving certificate its kubelet's certificate manager wrote (`serverTLSBootstrap`):
+    /// `kubelet-server-<time>.pem`, with the symlink `kubelet-server-current.pem`.
+    pub serving_certificate: Option<std::sync::Arc<ClientCertificate>>,
 }
 
 /// The zone label a cloud provider sets on its machines' Nodes.

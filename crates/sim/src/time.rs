@@ -117,6 +117,18 @@ pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 /// `time.ParseDuration` does, limited to non-negative values up to [`MAX_DURATION`]. A bare
 /// `0` is accepted, as in Go.
 pub fn parse_go_duration(text: &str) -> Result<Duration, DurationError> {
+    parse_go_duration_up_to(text, MAX_DURATION, "longer than a week")
+}
+
+/// The longest certificate validity a setting takes (`--cluster-signing-duration`): ten years.
+pub const MAX_VALIDITY: Duration = Duration::from_secs(10 * 365 * 24 * 3600);
+
+/// [`parse_go_duration`] up to [`MAX_VALIDITY`] (a certificate's validity, a year by default).
+pub fn parse_validity(text: &str) -> Result<Duration, DurationError> {
+    parse_go_duration_up_to(text, MAX_VALIDITY, "longer than ten years")
+}
+
+fn parse_go_duration_up_to(text: &str, max: Duration, too_long: &str) -> Result<Duration, DurationError> {
     let err = |why: &str| DurationError(format!("invalid duration \"{text}\": {why}"));
     let s = text.trim();
     if s.is_empty() {
@@ -167,8 +179,8 @@ pub fn parse_go_duration(text: &str) -> Result<Duration, DurationError> {
             part += u128::from(d - b'0') * scale;
         }
         total_ns += part;
-        if total_ns > MAX_DURATION.as_nanos() {
-            return Err(err("longer than a week"));
+        if total_ns > max.as_nanos() {
+            return Err(err(too_long));
         }
     }
     Ok(Duration::from_nanos(total_ns as u64))

@@ -13,6 +13,7 @@ use super::action::{Action, ActionKind, Refusal, Target, split_pod, split_taint_
 use super::apiserver::{ApiServer, TAINT_OUT_OF_SERVICE};
 use super::client::ClientWake;
 use super::controllers::attach_detach::{AttachDetach, AttachDetachTimer};
+use super::controllers::certificates::CertificateControllers;
 use super::controllers::daemonset::DaemonSetController;
 use super::controllers::disruption::{DisruptionController, DisruptionTimer};
 use super::controllers::garbage_collector::GarbageCollector;
@@ -148,6 +149,8 @@ enum Timer {
     Reconcile,
     /// A full resync (a new ReplicaSet appears): every controller reconciles.
     Resync,
+    /// `kubeadm token create`, before the machines that bootstrap start.
+    BootstrapToken,
 }
 
 /// What every component shares: the clock, the configuration, the generator, the store, the
@@ -215,6 +218,8 @@ pub(crate) struct World {
     statefulsets: StatefulSetController,
     attach_detach: AttachDetach,
     persistent_volumes: PersistentVolumeController,
+    /// `csrapproving` and `csrsigning`.
+    certificates: CertificateControllers,
     /// The machines of each hostname (two, when the reader adds a duplicate).
     hosts: Shared<VecMap<String, Vec<usize>>>,
     /// Machines whose visible state may have changed since it was last recorded.
@@ -255,6 +260,7 @@ impl World {
             statefulsets: StatefulSetController::default(),
             attach_detach: AttachDetach::default(),
             persistent_volumes: PersistentVolumeController::new(seed),
+            certificates: CertificateControllers,
             hosts: Shared::default(),
             dirty_machines: (0..machines.len()).map(|m| (m, ())).collect(),
             last_views: vec![None; machines.len()],
@@ -264,6 +270,10 @@ impl World {
         }
         // Starting the world writes nothing to the log.
         let mut log = Log::default();
+        // A machine that bootstraps needs a bootstrap token (made first, at T+00:00).
+        if machines.iter().any(|m| m.bootstrap) {
+            world.core.at(SimTime::ZERO, Timer::BootstrapToken);
+        }
         let nlc = &mut world.nlc;
         world.core.with(&mut log, Timer::NodeLifecycle, |ctx| nlc.start(ctx));
         for (m, spec) in machines.iter().enumerate() {
@@ -358,6 +368,9 @@ impl World {
                 self.core.bus.reconcile_pending = false;
                 self.reconcile(log);
             }
+            Timer::BootstrapToken => {
+                self.core.with(log, no_timer, kubectl_client::create_bootstrap_token);
+            }
             Timer::Resync => {
                 self.core.bus.dirty_pods = true;
                 self.core.bus.resync = true;
@@ -404,6 +417,16 @@ impl World {
         let pods = std::mem::take(&mut self.core.bus.changed_pods);
         let pod_nodes = std::mem::take(&mut self.core.bus.pod_nodes);
         let all = std::mem::take(&mut self.core.bus.resync);
+        if std::mem::take(&mut self.core.bus.dirty_csrs) {
+            // The kubelets' watches of their CSRs, then the certificate controllers' informer.
+            for m in 0..self.machines.len() {
+                if self.machines[m].kubelet().is_some() {
+                    self.on_machine(m, log, |machine, ctx| machine.on_csr_change(ctx));
+                }
+            }
+            let certificates = &mut self.certificates;
+            self.core.with(log, no_timer, |ctx| certificates.on_change(ctx));
+        }
         let changes = Changes { nodes: &nodes, pods: &pods, all };
         for name in nodes.keys() {
             let (nlc, ttl, ipam) = (&mut self.nlc, &mut self.ttl, &mut self.ipam);
@@ -664,6 +687,17 @@ impl World {
                 let (namespace, name) = split_pod(target).unwrap_or(("default", target));
                 self.core.with(log, no_timer, |ctx| kubectl_client::delete_pod(namespace, name, flags, ctx));
             }
+            ActionKind::ApproveCsr | ActionKind::DenyCsr => {
+                let name = action.machine.clone().unwrap_or_default();
+                let approve = action.kind == ActionKind::ApproveCsr;
+                self.core.with(log, no_timer, |ctx| kubectl_client::certificate(&name, approve, ctx));
+            }
+            ActionKind::DeleteBootstrapToken => {
+                self.core.with(log, no_timer, kubectl_client::delete_bootstrap_token);
+            }
+            ActionKind::DeleteAutoApproveBinding => {
+                self.core.with(log, no_timer, kubectl_client::delete_autoapprove_binding);
+            }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
                 self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
@@ -812,8 +846,15 @@ pub(crate) fn check_action(
                 return Err(Refusal::NodeNotRegistered(v.hostname.to_string()));
             }
         }
-        // The reader's kubectl: a Pod that is not there gets the API server's NotFound.
-        ActionKind::CreatePdb(_) | ActionKind::CreateDaemonSet | ActionKind::DeletePod(_) => {}
+        // The reader's kubectl: a Pod, a CSR or a Secret that is not there gets the API server's
+        // NotFound.
+        ActionKind::CreatePdb(_)
+        | ActionKind::CreateDaemonSet
+        | ActionKind::DeletePod(_)
+        | ActionKind::ApproveCsr
+        | ActionKind::DenyCsr
+        | ActionKind::DeleteBootstrapToken
+        | ActionKind::DeleteAutoApproveBinding => {}
         ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
             let v = view.expect("targets a machine");
             let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.to_string())) };

@@ -58,6 +58,7 @@ const COMPONENTS: &[&str] = &[
     "controllers::daemonset",
     "controllers::disruption",
     "controllers::attach_detach",
+    "controllers::certificates",
     "controllers::garbage_collector",
     "controllers::node_ipam",
     "controllers::node_lifecycle",

@@ -172,6 +172,7 @@ fn every_setting_at_the_ends_of_its_range_runs() {
         let ends: &[&str] = match (row.type_, row.range) {
             (Type::Duration, Range::Period) => &["100ms", "168h"],
             (Type::Duration, Range::Positive) => &["1us", "168h"],
+            (Type::Duration, Range::Validity) => &["1us", "87600h"],
             (Type::Duration, _) => &["0s", "168h"],
             (Type::Float, Range::Fraction) => &["0", "1"],
             (Type::Float, Range::Rate) => &["0", "0.001", "1e9"],

@@ -116,6 +116,26 @@ fn fork_and_compare(timeline: &mut Timeline, action: Action, actions: &[Action])
     }
 }
 
+/// A machine's TLS bootstrap forks as any chapter does: the binding deleted before the kubelet
+/// starts, then its CSR approved by hand while it waits (every later request, the CSR's
+/// signing and the files, computed again), then the token deleted before either.
+#[test]
+fn a_bootstrap_forks_as_it_is_built() {
+    let mut scenario = Chapter::Registration.scenario();
+    scenario.chapter = None;
+    scenario.machines[0].bootstrap = true;
+    scenario.machines[0].kubelet_start = Some(std::time::Duration::from_secs(10));
+    let mut t = Timeline::from_scenario(scenario, Config::default(), &[]);
+    t.run_until(SimTime::from_secs(120));
+    let unbind = Action::new(ActionKind::DeleteAutoApproveBinding, ms(5_000));
+    fork_and_compare(&mut t, unbind.clone(), std::slice::from_ref(&unbind));
+    let csr = "node-csr-lYzdjsM0t4oaGEjgiigRY8gkoaguPuQcJ4FM0nXSme8";
+    let approve = Action::on(ActionKind::ApproveCsr, csr, ms(30_000));
+    fork_and_compare(&mut t, approve.clone(), &[unbind, approve]);
+    let token = Action::new(ActionKind::DeleteBootstrapToken, ms(2_000));
+    fork_and_compare(&mut t, token.clone(), &[token]);
+}
+
 #[test]
 fn forking_is_building_with_the_combined_actions() {
     // Two forks in a row on the node-failure chapter, computed to its end.

@@ -134,6 +134,24 @@ fn every_sandbox_object_round_trips_through_k8s_openapi() {
     assert!(tally.bindings > 0);
 }
 
+/// A machine's TLS bootstrap, approved and signed, and another denied by the reader: the token's
+/// Secret, every CSR version and body, round-trip.
+#[test]
+fn every_bootstrap_object_round_trips_through_k8s_openapi() {
+    let mut tally = Tally::default();
+    for actions in ["", "deny-csr:node-csr-lYzdjsM0t4oaGEjgiigRY8gkoaguPuQcJ4FM0nXSme8@500us"] {
+        let mut scenario = Chapter::Registration.scenario();
+        scenario.chapter = None;
+        scenario.machines[0].bootstrap = true;
+        let actions = nodeline_sim::parse_actions(actions).expect("actions parse");
+        let mut timeline = Timeline::from_scenario(scenario, Config::default(), &actions);
+        timeline.run_until(SimTime::from_secs(30));
+        check_timeline("bootstrap", &timeline, &mut tally);
+    }
+    assert_clean(&tally);
+    assert!(tally.kinds.contains("CertificateSigningRequest") && tally.kinds.contains("Secret"), "{:?}", tally.kinds);
+}
+
 #[test]
 fn the_comparison_catches_an_invented_field() {
     let timeline = common::chapter_timeline(Chapter::Registration, Config::default());

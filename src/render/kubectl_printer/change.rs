@@ -44,7 +44,14 @@ pub struct Change {
 impl Change {
     /// Whether the command names a node (which must exist before anything is sent).
     pub fn names_node(&self) -> bool {
-        !matches!(self.kind, ActionKind::DeletePod(_))
+        !matches!(
+            self.kind,
+            ActionKind::DeletePod(_)
+                | ActionKind::ApproveCsr
+                | ActionKind::DenyCsr
+                | ActionKind::DeleteBootstrapToken
+                | ActionKind::DeleteAutoApproveBinding
+        )
     }
 
     fn on(kind: ActionKind, node: String) -> Change {
@@ -57,7 +64,8 @@ impl Change {
             Some(spec) => format!("{}/{spec}", self.node),
             None => self.node.clone(),
         };
-        Action { at, kind: self.kind, machine: Some(target) }
+        // (An action aimed at nothing, as deleting the bootstrap token, has no target.)
+        Action { at, kind: self.kind, machine: Some(target).filter(|t| !t.is_empty()) }
     }
 
     /// What kubectl prints when the Node does not exist: the API server's NotFound, or nothing
@@ -105,6 +113,19 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
         && let Some(pod) = super::delete_pod::parse(args)
     {
         return Some(pod);
+    }
+    if command_word(args) == Some("delete")
+        && let Some(secret) = super::certificate::parse_delete_secret(args)
+    {
+        return Some(secret);
+    }
+    if command_word(args) == Some("delete")
+        && let Some(binding) = super::certificate::parse_delete_binding(args)
+    {
+        return Some(binding);
+    }
+    if command_word(args) == Some("certificate") {
+        return super::certificate::parse(args);
     }
     let name = command_of(args)?;
     let at = args.iter().position(|a| a == name).expect("found above");

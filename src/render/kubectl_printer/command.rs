@@ -325,12 +325,14 @@ pub(super) fn parse_flags_simulating(
 const HELP: &str = "\
 nodeline answers kubectl's read commands for the simulated cluster at the playhead:
 
-  kubectl get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachments [NAME ...] [-n NAMESPACE | -A]
-      [-o wide|yaml|json|name]
-  kubectl describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment [NAME]
+  kubectl get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachments|csr|secrets [NAME ...]
+      [-n NAMESPACE | -A] [-o wide|yaml|json|name]
+  kubectl describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment|csr [NAME]
   kubectl cordon|uncordon NODE, kubectl drain NODE [--ignore-daemonsets --force ...],
   kubectl taint nodes NODE KEY[=VALUE]:EFFECT[-] [--overwrite], kubectl delete node NODE,
-  kubectl delete pod NAME [-n NAMESPACE] [--grace-period=N] [--force] [--now] [--wait=false]
+  kubectl delete pod NAME [-n NAMESPACE] [--grace-period=N] [--force] [--now] [--wait=false],
+  kubectl certificate approve|deny CSR, kubectl -n kube-system delete secret bootstrap-token-07401b,
+  kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap
   (in the page and in `nodeline kubectl`: the command becomes an action at the playhead)
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
@@ -393,7 +395,7 @@ pub fn run(args: &[String], cluster: &Cluster) -> Output {
 }
 
 /// The kinds `describe` prints, in the order its refusal names them.
-const DESCRIBED: [Kind; 9] = [
+const DESCRIBED: [Kind; 10] = [
     Kind::Node,
     Kind::Pod,
     Kind::CsiNode,
@@ -403,6 +405,7 @@ const DESCRIBED: [Kind; 9] = [
     Kind::PersistentVolume,
     Kind::VolumeAttachment,
     Kind::ControllerRevision,
+    Kind::CertificateSigningRequest,
 ];
 
 /// `kubectl describe` of one object: the kind's describer, or kubectl's generic one for a kind
@@ -416,6 +419,7 @@ fn describe_object(object: &Object, cluster: &Cluster, show_events: bool) -> Str
         Object::StatefulSet(s) => describe_storage::describe_statefulset(s, cluster, show_events),
         Object::PersistentVolumeClaim(c) => describe_storage::describe_claim(c, cluster, show_events),
         Object::PersistentVolume(v) => describe_storage::describe_volume(v, cluster, show_events),
+        Object::CertificateSigningRequest(c) => super::describe_csr::describe_csr(c, cluster, show_events),
         o => describe_generic::describe_generic(o.kind().as_str(), o.meta(), &o.to_json(), cluster, show_events),
     }
 }

@@ -126,6 +126,8 @@ impl Table {
                 Object::PersistentVolumeClaim(c) => claim_row(c, now),
                 Object::PersistentVolume(v) => volume_row(v, now),
                 Object::PriorityClass(c) => priority_class_row(c, now),
+                Object::CertificateSigningRequest(c) => super::describe_csr::csr_row(c, now),
+                Object::Secret(secret) => super::describe_csr::secret_row(secret, now),
             })
             .collect();
         Table { kind, columns: columns(kind), rows }
@@ -148,6 +150,8 @@ pub fn columns(kind: Kind) -> &'static [Column] {
         Kind::PersistentVolume => VOLUME_COLUMNS,
         Kind::VolumeAttachment => VOLUME_ATTACHMENT_COLUMNS,
         Kind::PriorityClass => PRIORITY_CLASS_COLUMNS,
+        Kind::CertificateSigningRequest => super::describe_csr::CSR_COLUMNS,
+        Kind::Secret => super::describe_csr::SECRET_COLUMNS,
     }
 }
 

@@ -25,11 +25,13 @@
 //! `now` that ages are measured from), so the page, the command line and the tests print the
 //! same bytes.
 
+pub mod certificate;
 pub mod change;
 pub mod command;
 pub mod delete_pod;
 pub mod describe;
 pub mod describe_csinode;
+pub mod describe_csr;
 pub mod describe_generic;
 pub mod describe_pdb;
 pub mod describe_pod;

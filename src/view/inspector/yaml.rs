@@ -54,7 +54,8 @@ pub fn parse_value(value: &str) -> Option<ObjectKey> {
 
 /// The Nodes, each followed by the CSINode it owns, then the Leases and Pods at the snapshot's
 /// instant, then (chapter 6) the StatefulSets, their ControllerRevisions, PersistentVolumeClaims, PersistentVolumes and
-/// VolumeAttachments.
+/// VolumeAttachments, then (a machine's TLS bootstrap) the CertificateSigningRequests and the
+/// bootstrap token's Secret.
 pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
     let csinodes = snapshot.csinodes();
     let mut out: Vec<Choice> = Vec::new();
@@ -97,6 +98,14 @@ pub fn choices(snapshot: &Snapshot<'_>) -> Vec<Choice> {
             .iter()
             .map(|v| Choice::of(ObjectKey::cluster(Kind::VolumeAttachment, &v.metadata.name))),
     );
+    // A bootstrapping machine's CertificateSigningRequests, and the bootstrap token's Secret.
+    out.extend(
+        snapshot
+            .all::<crate::sim::objects::CertificateSigningRequest>()
+            .iter()
+            .map(|c| Choice::of(ObjectKey::cluster(Kind::CertificateSigningRequest, &c.metadata.name))),
+    );
+    out.extend(snapshot.all::<crate::sim::objects::Secret>().iter().map(|s| namespaced(Kind::Secret, &s.metadata)));
     out
 }
 
@@ -295,7 +304,7 @@ mod tests {
         for choice in &c {
             assert_eq!(parse_value(&choice.value).as_ref(), Some(&choice.key));
         }
-        assert_eq!(parse_value("Secret//x"), None);
+        assert_eq!(parse_value("ConfigMap//x"), None);
         assert_eq!(parse_value("Node//"), None);
         let markup = choices_markup(&c, &c[2].key);
         assert!(markup.contains(r#"<option value="Node//node-2" selected>Node node-2</option>"#), "{markup}");

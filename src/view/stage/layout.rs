@@ -507,6 +507,9 @@ mod tests {
             powered_off: false,
             leaks: Vec::new().into(),
             zone: String::new(),
+            bootstrap: false,
+            client_certificate: None,
+            serving_certificate: None,
         };
         let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Layout::Wide, Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);

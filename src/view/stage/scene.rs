@@ -124,7 +124,7 @@ impl Sender {
     /// The sender of a request.
     pub fn of(actor: &Actor) -> Sender {
         match actor {
-            Actor::Kubelet(m) => Sender::Machine(m.to_string()),
+            Actor::Kubelet(m) | Actor::KubeletBootstrap(m) => Sender::Machine(m.to_string()),
             Actor::NodeLifecycleController => Sender::NodeLifecycle,
             Actor::TaintEvictionController => Sender::TaintEviction,
             Actor::ReplicaSetController | Actor::DaemonSetController | Actor::DisruptionController => {
@@ -137,7 +137,9 @@ impl Sender {
             | Actor::AttachDetachController
             | Actor::CsiAttacher
             | Actor::PersistentVolumeController
-            | Actor::CsiProvisioner => Sender::PodGc,
+            | Actor::CsiProvisioner
+            | Actor::CsrApprovingController
+            | Actor::CsrSigningController => Sender::PodGc,
             Actor::Scheduler => Sender::Scheduler,
             Actor::Kubectl | Actor::KubectlAsNode(_) | Actor::KubectlStderr => Sender::Kubectl,
         }

@@ -23,6 +23,8 @@ pub enum Target {
     /// A machine's Node and one taint argument of `kubectl taint` (`:NODE/KEY[=VALUE]:EFFECT`, or
     /// `:NODE/KEY[:EFFECT]-` to remove; required).
     NodeTaint,
+    /// A CertificateSigningRequest (`:NAME`, required).
+    Csr,
 }
 
 impl Target {
@@ -35,6 +37,7 @@ impl Target {
             Target::ZoneCount => "ZONE/K",
             Target::Pod => "[NAMESPACE/]NAME",
             Target::NodeTaint => "NODE/TAINT",
+            Target::Csr => "CSR",
         }
     }
 
@@ -47,6 +50,7 @@ impl Target {
             Target::ZoneCount => "the first K connected nodes of a zone",
             Target::Pod => "a Pod, in default when no namespace is given",
             Target::NodeTaint => "a Node and a taint: KEY[=VALUE]:EFFECT adds, KEY[:EFFECT]- removes",
+            Target::Csr => "a CertificateSigningRequest's name",
         }
     }
 }
@@ -168,7 +172,7 @@ const fn typed(s: Spec) -> Spec {
 }
 
 /// Every action, in the order the notation's errors list them.
-pub const ACTIONS: [Spec; 34] = {
+pub const ACTIONS: [Spec; 38] = {
     use ActionKind as A;
     use Group as G;
     use Target as T;
@@ -334,6 +338,34 @@ pub const ACTIONS: [Spec; 34] = {
             G::Pods,
             "the Pod's leak stops growing (what it took stays taken)",
         )),
+        typed(spec(
+            A::ApproveCsr,
+            "approve-csr",
+            T::Csr,
+            G::Role,
+            "kubectl certificate approve CSR: the Approved condition (KubectlApprove)",
+        )),
+        typed(spec(
+            A::DenyCsr,
+            "deny-csr",
+            T::Csr,
+            G::Role,
+            "kubectl certificate deny CSR: the Denied condition (KubectlDeny)",
+        )),
+        typed(spec(
+            A::DeleteBootstrapToken,
+            "delete-bootstrap-token",
+            T::None,
+            G::Role,
+            "kubectl -n kube-system delete secret bootstrap-token-07401b: the bootstrap token no longer authenticates",
+        )),
+        typed(spec(
+            A::DeleteAutoApproveBinding,
+            "delete-autoapprove-binding",
+            T::None,
+            G::Role,
+            "kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap: no CSR of a bootstrap token is auto-approved",
+        )),
     ]
 };
 
@@ -405,6 +437,7 @@ mod tests {
             Target::ZoneCount => ":eu-west-1b/2".into(),
             Target::Pod => ":default/web-1".into(),
             Target::NodeTaint => ":node-1/dedicated=db:NoSchedule".into(),
+            Target::Csr => ":node-csr-Ab_9-x".into(),
         };
         for s in &ACTIONS {
             let flags = if s.flags == Flags::Budget { "+min-available=1" } else { "" };

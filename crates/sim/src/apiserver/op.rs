@@ -150,6 +150,24 @@ pub(crate) enum ApiOp {
     UpdateClaimStatus(crate::objects::PersistentVolumeClaim),
     /// The PV controller's `PUT persistentvolumes/NAME/status`.
     UpdateVolumeStatus(crate::objects::PersistentVolume),
+    /// `GET certificatesigningrequests/NAME`.
+    GetCsr(String),
+    /// csrapproving's (or `kubectl certificate approve|deny`'s) `PUT
+    /// certificatesigningrequests/NAME/approval` (`UpdateApproval`).
+    UpdateCsrApproval(crate::objects::CertificateSigningRequest),
+    /// csrsigning's `PUT certificatesigningrequests/NAME/status` (`UpdateStatus`) with the
+    /// certificate.
+    UpdateCsrStatus(crate::objects::CertificateSigningRequest),
+    /// `GET secrets/NAME` (kubectl's wait after a delete).
+    GetSecret {
+        namespace: String,
+        name: String,
+    },
+    /// `kubectl delete secret -n NAMESPACE NAME` (the bootstrap token's).
+    DeleteSecret {
+        namespace: String,
+        name: String,
+    },
 }
 
 impl ApiOp {
@@ -211,6 +229,11 @@ impl ApiOp {
                 (Put, at(Kind::PersistentVolumeClaim, &c.metadata.namespace, &c.metadata.name, "status"))
             }
             ApiOp::UpdateVolumeStatus(v) => (Put, at(Kind::PersistentVolume, "", &v.metadata.name, "status")),
+            ApiOp::GetCsr(name) => (Get, at(Kind::CertificateSigningRequest, "", name, "")),
+            ApiOp::UpdateCsrApproval(c) => (Put, at(Kind::CertificateSigningRequest, "", &c.metadata.name, "approval")),
+            ApiOp::UpdateCsrStatus(c) => (Put, at(Kind::CertificateSigningRequest, "", &c.metadata.name, "status")),
+            ApiOp::DeleteSecret { namespace, name } => (Delete, at(Kind::Secret, namespace, name, "")),
+            ApiOp::GetSecret { namespace, name } => (Get, at(Kind::Secret, namespace, name, "")),
         };
         method
     }
@@ -223,7 +246,15 @@ impl ApiOp {
             | ApiOp::GetCsiNode(_)
             | ApiOp::GetLease(_)
             | ApiOp::GetPod { .. }
-            | ApiOp::GetDaemonSet { .. } => None,
+            | ApiOp::GetDaemonSet { .. }
+            | ApiOp::GetCsr(_)
+            | ApiOp::GetSecret { .. } => None,
+            ApiOp::UpdateCsrApproval(c) | ApiOp::UpdateCsrStatus(c) => {
+                obj(Object::CertificateSigningRequest(Arc::new(c.clone())))
+            }
+            ApiOp::DeleteSecret { .. } => {
+                Some((json_body(serde_json::json!({ "propagationPolicy": "Background" })), JSON))
+            }
             ApiOp::Create(o) => obj(o.clone()),
             ApiOp::PatchNodeUnschedulable { unschedulable, .. } => Some((
                 json_body(if *unschedulable {

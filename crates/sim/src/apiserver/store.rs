@@ -88,6 +88,8 @@ kept! {
     PersistentVolumeClaim => claims: (String, String) = by_namespace, admit = ApiServer::admit_claim;
     PersistentVolume => volumes: String = by_name, admit = ApiServer::admit_volume;
     PriorityClass => priority_classes: String = by_name;
+    CertificateSigningRequest => csrs: String = by_name;
+    Secret => secrets: (String, String) = by_namespace;
 }
 
 /// Nodes count in `membership` (the node lifecycle controller pairs its entries with them).

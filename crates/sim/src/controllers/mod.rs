@@ -2,6 +2,7 @@
 //! and its timers and acts only through its [`crate::ctx::Ctx`].
 
 pub(crate) mod attach_detach;
+pub(crate) mod certificates;
 pub(crate) mod daemonset;
 pub(crate) mod disruption;
 pub(crate) mod garbage_collector;

@@ -67,6 +67,19 @@ pub(crate) struct Host {
     pub(crate) shutdown_periods: (std::time::Duration, std::time::Duration),
     /// The machine is off.
     pub(crate) powered_off: bool,
+    /// The machine started with only a bootstrap kubeconfig.
+    pub(crate) bootstrap: bool,
+    /// The client certificate the bootstrap wrote.
+    pub(crate) client_certificate: Option<Arc<crate::machine::ClientCertificate>>,
+    /// `serverTLSBootstrap`: the kubelet asks for a serving certificate.
+    pub(crate) server_tls_bootstrap: bool,
+    /// The serving certificate, once issued.
+    pub(crate) serving_certificate: Option<Arc<crate::machine::ClientCertificate>>,
+    /// How many serving keys the certificate manager has made (each request has a new one).
+    pub(crate) serving_key: u32,
+    /// Which private key `kubelet-client.key.tmp` holds (kept across the kubelet's restarts
+    /// until the bootstrap is done, so its CSR keeps its name).
+    pub(crate) bootstrap_key: u32,
     /// Whether the visible state may have changed since it was last recorded.
     pub(crate) touched: bool,
 }
@@ -175,6 +188,12 @@ impl Host {
             node_labels: spec.labels.clone().into(),
             shutdown_periods: (spec.shutdown_grace_period, spec.shutdown_grace_period_critical_pods),
             powered_off: false,
+            bootstrap: spec.bootstrap,
+            client_certificate: None,
+            bootstrap_key: 0,
+            server_tls_bootstrap: spec.server_tls_bootstrap,
+            serving_certificate: None,
+            serving_key: 0,
             touched: true,
         }
     }
@@ -186,7 +205,14 @@ impl Host {
 
     /// How the kubelet's requests leave this machine, through `client`.
     fn sender(&self, client: Client) -> Sender<'_> {
-        Sender { hostname: &self.hostname, network_cut: self.network_cut, client }
+        Sender { hostname: &self.hostname, network_cut: self.network_cut, client, bootstrap: None }
+    }
+
+    /// Sends a request as this machine's kubelet with its bootstrap kubeconfig (the bootstrap
+    /// token's identity), with a query.
+    pub(crate) fn call_bootstrap<T>(&self, ctx: &mut Ctx<'_, T>, op: ApiOp, query: &'static str) -> Reply {
+        let sender = Sender { bootstrap: Some(crate::machine::BOOTSTRAP_TOKEN_ID), ..self.sender(Client::Main) };
+        ctx.call_with(Actor::KubeletBootstrap(self.name.as_str().into()), Some(sender), op, query)
     }
 
     /// Sends a request as this machine's kubelet, through its main client.

@@ -11,6 +11,7 @@
 //! CSI plugin's CSINode), and [`events`] (the kubelet's event queue while it cannot reach the API
 //! server).
 
+mod bootstrap;
 mod csi;
 mod events;
 mod eviction;
@@ -19,6 +20,7 @@ mod lease;
 mod pods;
 mod register;
 mod runtime;
+mod serving;
 mod shutdown;
 mod status;
 
@@ -137,6 +139,11 @@ pub(crate) enum KubeletTimer {
     Eviction(eviction::EvictionStep),
     /// A request's client timeout ran out: its error lines, then the loop goes on.
     TimedOut(Box<TimedOut>),
+    /// The TLS bootstrap's next step.
+    Bootstrap(bootstrap::BootstrapStep),
+    /// The serving certificate manager's next step (`serverTLSBootstrap`; boxed, as the Pod
+    /// worker's step is, to keep every queued timer small).
+    Serving(Box<serving::ServingStep>),
 }
 
 /// What a loop does when a request it sent times out, once the timeout has run: the call returns
@@ -221,6 +228,9 @@ impl Machine {
             powered_off: h.powered_off,
             leaks: h.leaks.clone(),
             zone: h.node_labels.iter().find(|(k, _)| k == ZONE_LABEL).map(|(_, v)| v.clone()).unwrap_or_default(),
+            bootstrap: h.bootstrap,
+            client_certificate: h.client_certificate.clone(),
+            serving_certificate: h.serving_certificate.clone(),
         }
     }
 
@@ -269,7 +279,9 @@ impl Machine {
 
     /// Input: the informers saw Nodes or Pods change; the kubelet brings its Pods in line.
     pub(crate) fn on_change(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
-        if let KubeletProcess::Running(k) = &mut self.process {
+        if let KubeletProcess::Running(k) = &mut self.process
+            && k.cold.bootstrap.is_none()
+        {
             k.sync_pods(&mut self.host, ctx);
         }
     }
@@ -292,22 +304,33 @@ impl Machine {
         k.cold.csi = csi::CsiInit::new(&self.host.info.boot_id, self.generation);
         let version = ctx.profile.kubelet_version();
         self.host.log(ctx, format!("\"Kubelet version\" kubeletVersion=\"{version}\""));
-        // The CSI plugin's init (inside NewMainKubelet) starts its CSINode goroutine.
-        k.after(ctx, Duration::ZERO, KubeletTimer::CsiWait);
-        k.after(ctx, millis(350), KubeletTimer::BirthCry);
-        k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
-        k.after(ctx, millis(420), KubeletTimer::LeaseSync);
-        k.after(ctx, millis(440), KubeletTimer::ImageCache);
-        // The fast status goroutine, the status loop and registration start together; the
-        // fast status poll reads the lister before the first POST.
-        k.after(ctx, millis(450), KubeletTimer::FastStatus);
-        k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
-        k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
-        k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
-        if !self.host.leaks.is_empty() {
-            k.wake_eviction(&self.host, ctx);
+        if self.host.bootstrap && self.host.client_certificate.is_none() {
+            // `LoadClientCert` runs before the rest of the kubelet is built.
+            k.start_bootstrap(&mut self.host, ctx);
+        } else {
+            k.start_loops(&mut self.host, ctx);
         }
         self.process = KubeletProcess::Running(Box::new(k));
+    }
+
+    /// Input: a CertificateSigningRequest changed (the bootstrap's watch, the serving
+    /// certificate manager's).
+    pub(crate) fn on_csr_change(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if let KubeletProcess::Running(k) = &mut self.process
+            && k.cold.serving.is_some()
+        {
+            k.serving_watch(&mut self.host, ctx);
+        }
+        if let KubeletProcess::Running(k) = &mut self.process
+            && k.cold.bootstrap.is_some()
+        {
+            k.bootstrap_watch(&mut self.host, ctx);
+            if let Some(why) = k.exit.take() {
+                self.host.touch();
+                self.process = KubeletProcess::Restarting { why };
+                ctx.after(SYSTEMD_RESTART_SEC, MachineTimer::Boot);
+            }
+        }
     }
 
     /// Action: systemd is asked to start the kubelet (now, or as a new machine boots).
@@ -404,7 +427,8 @@ impl Machine {
         let h = &self.host;
         let name = h.hostname.clone();
         let actor = Actor::KubectlAsNode(name.as_str().into());
-        let sender = Sender { hostname: &h.hostname, network_cut: h.network_cut, client: Client::Main };
+        let sender =
+            Sender { hostname: &h.hostname, network_cut: h.network_cut, client: Client::Main, bootstrap: None };
         ctx.call(actor.clone(), Some(sender), ApiOp::GetNode(name.to_string()));
         let labels = [("node-role.kubernetes.io/worker".to_string(), String::new())].into_iter().collect();
         ctx.call_with(
@@ -474,6 +498,12 @@ pub(crate) struct KubeletCold {
     shutdown: Option<Box<shutdown::ShutdownState>>,
     /// The eviction manager.
     eviction: eviction::EvictionManager,
+    /// The TLS bootstrap, while it runs (nothing else of the kubelet has started).
+    bootstrap: Option<bootstrap::Bootstrap>,
+    /// The CSR the bootstrap's watch last saw approved without a certificate (logged once).
+    bootstrap_approved_seen: Option<String>,
+    /// The serving certificate manager, with `serverTLSBootstrap`.
+    serving: Option<serving::Serving>,
     /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100 by default): registration, the
     /// status manager's Pod reads, writes and deletes, the CSINode. The heartbeat client (node
     /// status, Lease) has no limit, and the Events have a client of their own that the kubelet
@@ -514,8 +544,35 @@ impl Kubelet {
                 workers: Shared::default(),
                 shutdown: None,
                 eviction: eviction::EvictionManager::default(),
+                bootstrap: None,
+                bootstrap_approved_seen: None,
+                serving: None,
                 client: TokenBucket::client(client),
             }),
+        }
+    }
+
+    /// The kubelet's loops, from `NewMainKubelet` on: the CSI plugin's init, the birth cry, the
+    /// runtime check, the Lease, the image cache, the status loops and registration.
+    fn start_loops(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
+        let k = self;
+        // The CSI plugin's init (inside NewMainKubelet) starts its CSINode goroutine.
+        k.after(ctx, Duration::ZERO, KubeletTimer::CsiWait);
+        k.after(ctx, millis(350), KubeletTimer::BirthCry);
+        k.after(ctx, millis(400), KubeletTimer::RuntimeCheck);
+        k.after(ctx, millis(420), KubeletTimer::LeaseSync);
+        k.after(ctx, millis(440), KubeletTimer::ImageCache);
+        // The fast status goroutine, the status loop and registration start together; the
+        // fast status poll reads the lister before the first POST.
+        k.after(ctx, millis(450), KubeletTimer::FastStatus);
+        k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
+        k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
+        k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
+        if !h.leaks.is_empty() {
+            k.wake_eviction(h, ctx);
+        }
+        if h.server_tls_bootstrap {
+            k.start_serving(h, ctx);
         }
     }
 
@@ -634,6 +691,8 @@ impl Kubelet {
             }
             KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, *timer),
             KubeletTimer::Eviction(step) => self.on_eviction_step(h, ctx, step),
+            KubeletTimer::Bootstrap(step) => self.bootstrap_step(h, ctx, step),
+            KubeletTimer::Serving(step) => self.serving_step(h, ctx, *step),
             KubeletTimer::TimedOut(timed_out) => {
                 let TimedOut { lines, then } = *timed_out;
                 for line in lines {

@@ -171,6 +171,14 @@ kinds! {
         kind: "PriorityClass", api_version: "scheduling.k8s.io/v1", plural: "priorityclasses",
         singular: "priorityclass", short_names: ["pc"], namespaced: false,
     }
+    CertificateSigningRequest {
+        kind: "CertificateSigningRequest", api_version: "certificates.k8s.io/v1", plural: "certificatesigningrequests",
+        singular: "certificatesigningrequest", short_names: ["csr"], namespaced: false,
+    }
+    Secret {
+        kind: "Secret", api_version: "v1", plural: "secrets",
+        singular: "secret", short_names: [], namespaced: true,
+    }
 }
 
 /// A kind of object the store holds: its [`Kind`], and its value out of an [`Object`].
@@ -322,6 +330,9 @@ mod tests {
             ("csinodes.v1.storage.k8s.io", Some(Kind::CsiNode)),
             ("pvc", Some(Kind::PersistentVolumeClaim)),
             ("sts.apps", Some(Kind::StatefulSet)),
+            ("csr", Some(Kind::CertificateSigningRequest)),
+            ("certificatesigningrequests", Some(Kind::CertificateSigningRequest)),
+            ("csr.certificates.k8s.io", Some(Kind::CertificateSigningRequest)),
             ("csinodes.v1.", None),
             ("nodes.apps", None),
             ("leases.v2.coordination.k8s.io", None),

@@ -3,6 +3,7 @@
 //! simulation emits through `k8s-openapi`'s types, so a misspelt or invented field fails.
 
 mod apps;
+mod certificates;
 mod csinode;
 mod event;
 mod kind;
@@ -24,6 +25,11 @@ use serde::Serialize;
 pub use apps::{
     ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus, PodTemplateSpec, StatefulSet, StatefulSetSpec,
     StatefulSetStatus, TemplateMeta,
+};
+pub use certificates::{
+    BOOTSTRAP_TOKEN_TYPE, CertificateSigningRequest, CsrCondition, CsrSpec, CsrStatus, SIGNER_KUBELET_CLIENT,
+    SIGNER_KUBELET_SERVING, Secret, base64, base64_decode, base64_raw_url, certificate_request,
+    certificate_request_with_sans, certificate_validity, issued_certificate, pem, request_sans, request_subject,
 };
 pub use csinode::{CsiNode, CsiNodeDriver, CsiNodeSpec, MIGRATED_PLUGINS, MIGRATED_PLUGINS_ANNOTATION};
 pub use event::{Event, EventRecorder, EventSeries, EventSource, EventVersion};

@@ -8,6 +8,14 @@ use std::sync::Arc;
 pub enum Actor {
     /// The kubelet on a machine, named by the machine.
     Kubelet(Arc<str>),
+    /// The kubelet on a machine (named by the machine) with only its bootstrap kubeconfig: it
+    /// authenticates with the bootstrap token, as `system:bootstrap:<id>`.
+    KubeletBootstrap(Arc<str>),
+    /// kube-controller-manager's `csrapproving` controller.
+    CsrApprovingController,
+    /// kube-controller-manager's `csrsigning` controller (its `csrsigning-kubelet-client` and
+    /// `csrsigning-kubelet-serving` loops).
+    CsrSigningController,
     /// kube-controller-manager's node lifecycle controller.
     NodeLifecycleController,
     /// kube-controller-manager's taint eviction controller.
@@ -52,6 +60,10 @@ impl Actor {
     pub fn user(&self, node_name: &str) -> String {
         match self {
             Actor::Kubelet(_) => format!("system:node:{node_name}"),
+            Actor::KubeletBootstrap(_) => format!("system:bootstrap:{}", crate::machine::BOOTSTRAP_TOKEN_ID),
+            Actor::CsrApprovingController | Actor::CsrSigningController => {
+                "system:serviceaccount:kube-system:certificate-controller".into()
+            }
             Actor::NodeLifecycleController => "system:serviceaccount:kube-system:node-controller".into(),
             Actor::TaintEvictionController => "system:kube-controller-manager".into(),
             Actor::ReplicaSetController => "system:serviceaccount:kube-system:replicaset-controller".into(),
@@ -76,7 +88,7 @@ impl Actor {
     /// The machine a kubelet runs on.
     pub fn machine(&self) -> Option<&str> {
         match self {
-            Actor::Kubelet(m) => Some(&**m),
+            Actor::Kubelet(m) | Actor::KubeletBootstrap(m) => Some(&**m),
             _ => None,
         }
     }
@@ -86,6 +98,11 @@ impl fmt::Display for Actor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Actor::Kubelet(m) => write!(f, "kubelet/{m}"),
+            Actor::KubeletBootstrap(m) => {
+                write!(f, "kubelet/{m} (system:bootstrap:{})", crate::machine::BOOTSTRAP_TOKEN_ID)
+            }
+            Actor::CsrApprovingController => f.write_str("csrapproving"),
+            Actor::CsrSigningController => f.write_str("csrsigning"),
             Actor::NodeLifecycleController => f.write_str("node-lifecycle-controller"),
             Actor::TaintEvictionController => f.write_str("taint-eviction-controller"),
             Actor::ReplicaSetController => f.write_str("replicaset-controller"),

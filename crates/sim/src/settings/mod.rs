@@ -15,7 +15,7 @@ use std::time::Duration;
 use super::flowcontrol::{self, ClientRate};
 use super::machine::{MachineSpec, ShutdownPeriods};
 use super::profile::Profile;
-use super::time::{format_go_duration, parse_go_duration};
+use super::time::{format_go_duration, parse_go_duration, parse_validity};
 
 mod rows;
 use rows::Field;
@@ -125,6 +125,8 @@ pub enum Range {
     NonNegative,
     /// From 0 to 1.
     Fraction,
+    /// A certificate's validity: above zero, at most ten years (`time::MAX_VALIDITY`).
+    Validity,
     /// A loop's period: at least [`MIN_PERIOD`].
     Period,
     /// A rate that may stop: 0 (never), or at least [`MIN_RATE`] a second.
@@ -145,6 +147,7 @@ impl Range {
             Range::Positive => "greater than 0",
             Range::NonNegative => "0 or more",
             Range::Fraction => "from 0 to 1",
+            Range::Validity => "greater than 0, at most 87600h",
             Range::Period => "at least 100ms",
             Range::Rate => "0 or at least 0.001",
             Range::Qps => "at least 0.001",
@@ -163,7 +166,7 @@ impl Range {
             Value::Integer(n) => n as f64,
         };
         match self {
-            Range::Positive => x > 0.0,
+            Range::Positive | Range::Validity => x > 0.0,
             Range::NonNegative => x >= 0.0,
             Range::Fraction => (0.0..=1.0).contains(&x),
             Range::Period => x >= MIN_PERIOD.as_secs_f64(),
@@ -278,6 +281,8 @@ pub struct Settings {
     pub large_cluster_size_threshold: i64,
     /// kube-controller-manager `--kube-api-qps` and `--kube-api-burst`.
     pub controller_manager_client: ClientRate,
+    /// kube-controller-manager `--cluster-signing-duration`.
+    pub cluster_signing_duration: Duration,
     /// kube-apiserver `--default-not-ready-toleration-seconds`.
     pub not_ready_toleration_seconds: i64,
     /// kube-apiserver `--default-unreachable-toleration-seconds`.
@@ -321,6 +326,8 @@ impl Settings {
             unhealthy_zone_threshold: 0.55,
             large_cluster_size_threshold: 50,
             controller_manager_client: flowcontrol::KUBE_CONTROLLER_MANAGER,
+            // 8760h (`csrsigningconfig` `RecommendedDefaultCSRSigningControllerConfiguration`).
+            cluster_signing_duration: Duration::from_secs(365 * 24 * 3600),
             not_ready_toleration_seconds: 300,
             unreachable_toleration_seconds: 300,
             scheduler_client: flowcontrol::KUBE_SCHEDULER,
@@ -471,6 +478,7 @@ impl Settings {
             Field::LargeClusterSizeThreshold => Value::Integer(self.large_cluster_size_threshold),
             Field::ControllerManagerQps => Value::Float(self.controller_manager_client.qps),
             Field::ControllerManagerBurst => Value::Integer(self.controller_manager_client.burst.into()),
+            Field::ClusterSigningDuration => d(self.cluster_signing_duration),
             Field::NotReadyTolerationSeconds => Value::Integer(self.not_ready_toleration_seconds),
             Field::UnreachableTolerationSeconds => Value::Integer(self.unreachable_toleration_seconds),
             Field::SchedulerQps => Value::Float(self.scheduler_client.qps),
@@ -506,6 +514,7 @@ impl Settings {
             Field::LargeClusterSizeThreshold => self.large_cluster_size_threshold = n,
             Field::ControllerManagerQps => self.controller_manager_client.qps = x,
             Field::ControllerManagerBurst => self.controller_manager_client.burst = burst,
+            Field::ClusterSigningDuration => self.cluster_signing_duration = d,
             Field::NotReadyTolerationSeconds => self.not_ready_toleration_seconds = n,
             Field::UnreachableTolerationSeconds => self.unreachable_toleration_seconds = n,
             Field::SchedulerQps => self.scheduler_client.qps = x,
@@ -566,6 +575,14 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
     let t = text.trim();
     let bad = || bad_value(row, text);
     let value = match row.type_ {
+        Type::Duration if row.range == Range::Validity => {
+            Value::Duration(parse_validity(t).map_err(|e| match bad() {
+                SettingError::BadValue { component, name, expected, given, .. } => {
+                    SettingError::BadValue { component, name, expected, given, detail: Some(e.0) }
+                }
+                other => other,
+            })?)
+        }
         Type::Duration => Value::Duration(parse_go_duration(t).map_err(|e| match bad() {
             SettingError::BadValue { component, name, expected, given, .. } => {
                 SettingError::BadValue { component, name, expected, given, detail: Some(e.0) }

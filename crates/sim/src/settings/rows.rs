@@ -16,6 +16,7 @@ pub(super) enum Field {
     LargeClusterSizeThreshold,
     ControllerManagerQps,
     ControllerManagerBurst,
+    ClusterSigningDuration,
     NotReadyTolerationSeconds,
     UnreachableTolerationSeconds,
     SchedulerQps,
@@ -69,10 +70,10 @@ impl Row {
 macro_rules! table {
     ($(($component:expr, $name:expr, $type_:expr, $range:expr, $field:expr, $meaning:expr, $used_by:expr $(,)?)),* $(,)?) => {
         /// Every setting the simulation models, by component (in [`Field`]'s order).
-        pub const ROWS: [Row; 21] =
+        pub const ROWS: [Row; 22] =
             [$(Row { component: $component, name: $name, type_: $type_, range: $range, field: $field }),*];
         /// Each row's meaning and user, by [`Field`].
-        const ABOUT: [(&str, &str); 21] = [$(($meaning, $used_by)),*];
+        const ABOUT: [(&str, &str); 22] = [$(($meaning, $used_by)),*];
     };
 }
 
@@ -159,6 +160,15 @@ table! {
         Field::ControllerManagerBurst,
         "requests each controller's client may send at once",
         "every controller's client",
+    ),
+    (
+        Kcm,
+        "cluster-signing-duration",
+        Type::Duration,
+        Range::Validity,
+        Field::ClusterSigningDuration,
+        "how long the certificates csrsigning issues are valid (a request's expirationSeconds may shorten it)",
+        "csrsigning: the certificate a bootstrapping kubelet gets (its notAfter)",
     ),
     (
         Apiserver,

@@ -68,6 +68,12 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::TaintOutOfService, "node-1", s(600)),
         Action::on(ActionKind::Taint { overwrite: false }, "node-1/example.com/dedicated=db:NoSchedule", s(620)),
         Action::on(ActionKind::UntaintOutOfService, "node-1", s(660)),
+        // The TLS bootstrap's commands, in a cluster whose machines have their credentials: no
+        // token, no CSR (the API server's NotFound; `sim_bootstrap` runs them where they act).
+        Action::new(ActionKind::DeleteBootstrapToken, s(670)),
+        Action::on(ActionKind::ApproveCsr, "node-csr-missing", s(675)),
+        Action::on(ActionKind::DenyCsr, "node-csr-missing", s(680)),
+        Action::new(ActionKind::DeleteAutoApproveBinding, s(685)),
     ]
 }
 
@@ -185,6 +191,10 @@ pub(crate) fn object_round_trip_diff(object: &Object) -> Option<String> {
         Object::PersistentVolume(_) => round_trip_diff::<k8s_openapi::api::core::v1::PersistentVolume>(&value),
         Object::ControllerRevision(_) => round_trip_diff::<k8s_openapi::api::apps::v1::ControllerRevision>(&value),
         Object::PriorityClass(_) => round_trip_diff::<k8s_openapi::api::scheduling::v1::PriorityClass>(&value),
+        Object::CertificateSigningRequest(_) => {
+            round_trip_diff::<k8s_openapi::api::certificates::v1::CertificateSigningRequest>(&value)
+        }
+        Object::Secret(_) => round_trip_diff::<k8s_openapi::api::core::v1::Secret>(&value),
     }
 }
 
