@@ -268,6 +268,32 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+
+    /// `text`'s lines with one to three random edits past the first line: a line removed, two
+    /// swapped, a value (what follows `separator`) replaced by one of `garbage`, or a key's first
+    /// letter changed.
+    fn edit(&mut self, text: &str, separator: &str, garbage: &[&str]) -> Vec<String> {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        for _ in 0..1 + self.below(3) {
+            let i = 1 + self.below(lines.len() - 1);
+            match self.below(4) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => {
+                    let j = 1 + self.below(lines.len() - 1);
+                    lines.swap(i, j);
+                }
+                2 => {
+                    let line = &lines[i];
+                    let cut = line.find(separator).map_or(line.len(), |c| c + separator.len());
+                    lines[i] = format!("{}{}", &line[..cut], garbage[self.below(garbage.len())]);
+                }
+                _ => lines[i] = lines[i].replacen(|c: char| c.is_ascii_alphabetic(), "Z", 1),
+            }
+        }
+        lines
+    }
 }
 
 /// Random edits of the chapters as story files (a line removed, two lines swapped, a value
@@ -282,28 +308,7 @@ fn random_edits_never_panic_and_are_always_located() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let mut failed = 0;
     for round in 0..160 {
-        let mut lines: Vec<String> = texts[round % texts.len()].lines().map(String::from).collect();
-        for _ in 0..1 + rng.below(3) {
-            let i = 1 + rng.below(lines.len() - 1);
-            match rng.below(4) {
-                0 => {
-                    lines.remove(i);
-                }
-                1 => {
-                    let j = 1 + rng.below(lines.len() - 1);
-                    lines.swap(i, j);
-                }
-                2 => {
-                    let line = &lines[i];
-                    let cut = line.find(": ").map_or(line.len(), |c| c + 2);
-                    lines[i] = format!("{}{}", &line[..cut], garbage[rng.below(garbage.len())]);
-                }
-                _ => {
-                    let line = lines[i].clone();
-                    lines[i] = line.replacen(|c: char| c.is_ascii_alphabetic(), "Z", 1);
-                }
-            }
-        }
+        let lines = rng.edit(&texts[round % texts.len()], ": ", &garbage);
         let text = lines.join("\n");
         match story::load(&text, None) {
             Ok(_) => {}
@@ -377,24 +382,7 @@ fn random_edits_of_the_page_s_form_never_panic_and_are_always_located() {
     let mut rng = Rng(0x5eed_1234_abcd_0002);
     let mut failed = 0;
     for round in 0..400 {
-        let mut lines: Vec<String> = forms[round % forms.len()].lines().map(String::from).collect();
-        for _ in 0..1 + rng.below(3) {
-            let i = 1 + rng.below(lines.len() - 1);
-            match rng.below(4) {
-                0 => {
-                    lines.remove(i);
-                }
-                1 => {
-                    let j = 1 + rng.below(lines.len() - 1);
-                    lines.swap(i, j);
-                }
-                2 => {
-                    let cut = lines[i].find('=').map_or(0, |c| c + 1);
-                    lines[i] = format!("{}{}", &lines[i][..cut], garbage[rng.below(garbage.len())]);
-                }
-                _ => lines[i] = lines[i].replacen(|c: char| c.is_ascii_alphabetic(), "Z", 1),
-            }
-        }
+        let lines = rng.edit(&forms[round % forms.len()], "=", &garbage);
         let count = lines.len() as u64;
         if let Err(problems) = story::compact::read(&lines.join("\n")) {
             failed += 1;

@@ -601,24 +601,7 @@ impl Io<'_> {
     /// not keep (`GET /api/v1/pods?fieldSelector=…`, `GET /api/v1`): a 200 with no body. The
     /// reader reads the same store through [`Ctx::store`] at the same instant.
     pub(crate) fn log_read(&mut self, actor: Actor, path: String, query: impl Into<std::borrow::Cow<'static, str>>) {
-        let seq = self.log.seq();
-        let path = self.log.intern(&path);
-        self.log.requests.push(Request {
-            seq,
-            t: self.now,
-            end: self.now,
-            actor,
-            node: Text::default(),
-            method: Method::Get,
-            path,
-            query: query.into(),
-            content_type: None,
-            outcome: Outcome::Code(200),
-            no_answer: None,
-            body: None,
-            response: None,
-            changes: ChangeRange::default(),
-        });
+        self.log_answer(actor, &path, query, 200);
     }
 
     /// `DELETE` of a ClusterRoleBinding (only kubeadm's `nodeclient` binding exists here, as a
@@ -656,7 +639,13 @@ impl Io<'_> {
     }
 
     /// Logs a `GET` of a path that is no object's (`/healthz`) and its answer's code.
-    pub(crate) fn log_answer(&mut self, actor: Actor, path: &str, query: &'static str, code: u16) {
+    pub(crate) fn log_answer(
+        &mut self,
+        actor: Actor,
+        path: &str,
+        query: impl Into<std::borrow::Cow<'static, str>>,
+        code: u16,
+    ) {
         let seq = self.log.seq();
         let path = self.log.intern(path);
         self.log.requests.push(Request {

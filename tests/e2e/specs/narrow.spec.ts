@@ -236,9 +236,11 @@ test.describe('the header on a phone is short', () => {
       const nav = header.getByRole('navigation').first();
       const current = nav.locator('a[aria-current="page"]');
       await expect(current).toContainText(lang === 'en' ? 'A node goes away' : '6');
-      // The current chapter (the last) is scrolled into the row's view; every chapter is in the row.
+      // The current chapter (the last) is scrolled into the row's view; every chapter, and every
+      // story of the site after them, is in the row.
       await expect(current).toBeInViewport({ ratio: 1 });
-      await expect(nav.getByRole('link')).toHaveCount(6);
+      await expect(nav.getByRole('link', { name: lang === 'en' ? /^Chapter \d/ : /^第 \d 章/ })).toHaveCount(6);
+      await expect(nav.getByRole('link', { name: lang === 'en' ? /^Story / : /^ストーリー / })).toHaveCount(4);
       const tops = await nav.getByRole('link').evaluateAll((links) => links.map((l) => Math.round(l.getBoundingClientRect().top)));
       expect(new Set(tops).size, 'one row').toBe(1);
       app.expectNoErrors();

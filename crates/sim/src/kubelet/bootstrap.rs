@@ -195,13 +195,7 @@ impl Kubelet {
             return;
         }
         let Some(csr) = ctx.store().csrs.get(name.as_str()).cloned() else { return };
-        for c in &csr.status.conditions {
-            let why = match c.type_ {
-                "Denied" => "certificate signing request is denied",
-                "Failed" => "certificate signing request failed",
-                _ => continue,
-            };
-            let why = format!("{why}, reason: {}, message: {}", c.reason, c.message);
+        if let Some(why) = csr.refusal() {
             self.bootstrap_failed(h, ctx, &why);
             return;
         }

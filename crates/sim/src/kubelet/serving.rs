@@ -201,13 +201,8 @@ impl Kubelet {
             return;
         }
         let Some(csr) = ctx.store().csrs.get(name.as_str()).cloned() else { return };
-        for c in &csr.status.conditions {
-            let why = match c.type_ {
-                "Denied" => "certificate signing request is denied",
-                "Failed" => "certificate signing request failed",
-                _ => continue,
-            };
-            self.serving_failed(h, ctx, attempt, &format!("{why}, reason: {}, message: {}", c.reason, c.message));
+        if let Some(why) = csr.refusal() {
+            self.serving_failed(h, ctx, attempt, &why);
             return;
         }
         if csr.condition("Approved").is_none() || csr.status.certificate.is_empty() {

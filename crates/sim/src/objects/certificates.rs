@@ -87,6 +87,19 @@ impl CertificateSigningRequest {
         self.status.conditions.iter().find(|c| c.type_ == type_)
     }
 
+    /// Why a client waiting for its certificate gives up, as client-go's `WaitForCertificate`
+    /// says it: a `Denied` or `Failed` condition, with its reason and message.
+    pub fn refusal(&self) -> Option<String> {
+        self.status.conditions.iter().find_map(|c| {
+            let why = match c.type_ {
+                "Denied" => "certificate signing request is denied",
+                "Failed" => "certificate signing request failed",
+                _ => return None,
+            };
+            Some(format!("{why}, reason: {}, message: {}", c.reason, c.message))
+        })
+    }
+
     /// Whether it is Approved or Denied (`GetCertApprovalCondition`).
     pub fn approved_or_denied(&self) -> (bool, bool) {
         (self.condition("Approved").is_some(), self.condition("Denied").is_some())
