@@ -610,25 +610,9 @@ impl Io<'_> {
     pub(crate) fn delete_cluster_role_binding(&mut self, actor: Actor, name: &str) -> Result<(), String> {
         let path = format!("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/{name}");
         let exists = name == super::apiserver::NODE_AUTOAPPROVE_BINDING && !self.api.nodeclient_unbound;
-        let seq = self.log.seq();
-        let interned = self.log.intern(&path);
         let body = serde_json::json!({ "propagationPolicy": "Background" });
-        self.log.requests.push(Request {
-            seq,
-            t: self.now,
-            end: self.now,
-            actor: actor.clone(),
-            node: Text::default(),
-            method: Method::Delete,
-            path: interned,
-            query: "".into(),
-            content_type: Some(super::record::ContentType::Json),
-            outcome: Outcome::Code(if exists { 200 } else { 404 }),
-            no_answer: None,
-            body: Some(super::record::Body::Json(body.into())),
-            response: None,
-            changes: ChangeRange::default(),
-        });
+        let code = if exists { 200 } else { 404 };
+        self.log_unstored(actor.clone(), Method::Delete, &path, "".into(), Some(body), code);
         let not_found = format!("clusterrolebindings.rbac.authorization.k8s.io \"{name}\" not found");
         if !exists {
             return Err(not_found);
@@ -646,30 +630,27 @@ impl Io<'_> {
         query: impl Into<std::borrow::Cow<'static, str>>,
         code: u16,
     ) {
-        let seq = self.log.seq();
-        let path = self.log.intern(path);
-        self.log.requests.push(Request {
-            seq,
-            t: self.now,
-            end: self.now,
-            actor,
-            node: Text::default(),
-            method: Method::Get,
-            path,
-            query: query.into(),
-            content_type: None,
-            outcome: Outcome::Code(code),
-            no_answer: None,
-            body: None,
-            response: None,
-            changes: ChangeRange::default(),
-        });
+        self.log_unstored(actor, Method::Get, path, query.into(), None, code);
     }
 
     /// Logs a create the API server answers with an object that is not stored, which the log
     /// does not keep (a SubjectAccessReview: `POST` with its body, a 201 whose answer is the
     /// review with `status.allowed`).
     pub(crate) fn log_create(&mut self, actor: Actor, path: &str, body: serde_json::Value) {
+        self.log_unstored(actor, Method::Post, path, "".into(), Some(body), 201);
+    }
+
+    /// Logs a request that changes no stored object, with its JSON body if it has one and its
+    /// answer's code.
+    fn log_unstored(
+        &mut self,
+        actor: Actor,
+        method: Method,
+        path: &str,
+        query: std::borrow::Cow<'static, str>,
+        body: Option<serde_json::Value>,
+        code: u16,
+    ) {
         let seq = self.log.seq();
         let path = self.log.intern(path);
         self.log.requests.push(Request {
@@ -678,13 +659,13 @@ impl Io<'_> {
             end: self.now,
             actor,
             node: Text::default(),
-            method: Method::Post,
+            method,
             path,
-            query: "".into(),
-            content_type: Some(super::record::ContentType::Json),
-            outcome: Outcome::Code(201),
+            query,
+            content_type: body.is_some().then_some(super::record::ContentType::Json),
+            outcome: Outcome::Code(code),
             no_answer: None,
-            body: Some(super::record::Body::Json(body.into())),
+            body: body.map(|b| super::record::Body::Json(b.into())),
             response: None,
             changes: ChangeRange::default(),
         });
