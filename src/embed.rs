@@ -13,6 +13,10 @@
 //!                  {type: "nodeline:quizdone", chapter: "node-failure", answered: 5, correct: 4, total: 5}
 //! ```
 //!
+//! A story of the site's (`?story=ID`) is named `story: "ID"` where a chapter is named
+//! `chapter`; a story's question ids are the ones its file gives, and a choice's or an order's
+//! answer is given in the options' English words.
+//!
 //! The embed obeys only its parent window, and only the origin named by `&origin=` when there is
 //! one (its messages then go to that origin only; otherwise to any parent, as they say nothing
 //! private). Anything else — another window, another origin, an unknown `type`, a step that is

@@ -352,13 +352,14 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
             }
         }
     }
-    // Question mode asks the chapters' questions; a story's are not asked on the page.
-    if link.story.is_some() {
-        link.quiz = false;
-        progress_text = None;
-    }
     if let Some(v) = progress_text {
-        let (progress, ok) = Progress::parse(&v, quiz::questions(link.chapter).len());
+        // A story's questions are counted once it is read ([`Progress::fit`]); until then each
+        // character of the text (up to a story's longest list) is one.
+        let count = match link.story {
+            Some(_) => v.chars().count().min(MAX_STORY_PROGRESS),
+            None => quiz::questions(link.chapter).len(),
+        };
+        let (progress, ok) = Progress::parse(&v, count);
         if !ok {
             notices.push(Notice { param: "progress".into(), value: shorten(&v), problem: Problem::BadProgress });
         }
@@ -464,6 +465,10 @@ pub fn to_query(link: &Link) -> String {
     parts.join("&")
 }
 
+/// The most answers a story link's `progress` is read for before the story is (its questions
+/// are counted then).
+const MAX_STORY_PROGRESS: usize = 64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,8 +479,8 @@ mod tests {
         let (l, n) = parse("?story=two-nodes-fail&step=12&quiz=1&progress=r", "");
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(
-            (l.story.as_deref(), l.step, l.quiz, l.progress.is_none()),
-            (Some("two-nodes-fail"), Some(12), false, true)
+            (l.story.as_deref(), l.step, l.quiz, l.progress.clone().and_then(|p| p.to_param())),
+            (Some("two-nodes-fail"), Some(12), true, Some("r".to_string()))
         );
         assert!(to_query(&l).starts_with("story=two-nodes-fail&step=12"), "{}", to_query(&l));
         assert_eq!(parse(&format!("?{}", to_query(&l)), "").0, l);

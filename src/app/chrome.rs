@@ -138,7 +138,7 @@ pub(super) fn sync_url(ctx: AppCtx) {
         ctx.lang.track();
         // Question mode's answers are written at once, playing or not.
         let answers =
-            ctx.quiz.with(|q| q.enabled.then(|| q.progress(ctx.chapter.get_untracked())).and_then(|p| p.to_param()));
+            ctx.quiz.with(|q| q.enabled.then(|| q.progress(ctx.questions_untracked())).and_then(|p| p.to_param()));
         let playing = ctx.playback.with(|p| p.playing);
         if playing && answers_before.as_ref().is_none_or(|b| *b == answers) {
             // The playhead moves every frame; the URL catches up when playback stops.

@@ -100,12 +100,10 @@ pub(super) fn install(ctx: AppCtx) {
     let send_state = {
         let parent = Rc::clone(&parent);
         move |(told, step, playing): (&'static str, usize, bool)| {
-            // A story of the site's is named as `story`, a chapter as `chapter`.
-            let key = if ctx.story.get_untracked().is_some() { "story" } else { "chapter" };
             parent.post(
                 embed::STATE,
                 &[
-                    (key, JsValue::from(told)),
+                    (told_key(ctx), JsValue::from(told)),
                     ("step", step.into()),
                     ("steps", ctx.session.with_value(|s| s.steps.len()).into()),
                     ("playing", playing.into()),
@@ -157,6 +155,12 @@ pub(super) fn install(ctx: AppCtx) {
     on_cleanup(move || handle.remove());
 }
 
+/// The key that names what is told in a message: `story` for a story of the site's, else
+/// `chapter`.
+fn told_key(ctx: AppCtx) -> &'static str {
+    if ctx.story.get_untracked().is_some() { "story" } else { "chapter" }
+}
+
 /// An answer as a JavaScript value: a string, an array of strings, or a number.
 fn js_value(value: &Value) -> JsValue {
     match value {
@@ -179,7 +183,7 @@ fn install_quiz(ctx: AppCtx, parent: Rc<Parent>) {
             p.post(
                 embed::ANSWER,
                 &[
-                    ("chapter", JsValue::from(ctx.chapter.get_untracked().id())),
+                    (told_key(ctx), JsValue::from(ctx.told_id())),
                     ("question", JsValue::from(a.id)),
                     ("answer", js_value(&a.value)),
                     ("correct", a.right.into()),
@@ -191,13 +195,12 @@ fn install_quiz(ctx: AppCtx, parent: Rc<Parent>) {
     Effect::new(move |was_done: Option<bool>| {
         let done = ctx.quiz.with(|q| q.enabled) && ctx.playback.with(|p| p.at_end() && !p.playing);
         if done && was_done == Some(false) {
-            let chapter = ctx.chapter.get_untracked();
-            let progress = ctx.quiz.with_untracked(|q| q.progress(chapter));
+            let progress = ctx.quiz.with_untracked(|q| q.progress(ctx.questions_untracked()));
             let total = ctx.session.with_value(|s| s.quiz.iter().filter(|d| d.is_some()).count());
             parent.post(
                 embed::QUIZ_DONE,
                 &[
-                    ("chapter", JsValue::from(chapter.id())),
+                    (told_key(ctx), JsValue::from(ctx.told_id())),
                     ("answered", progress.answered().into()),
                     ("correct", progress.right().into()),
                     ("total", total.into()),

@@ -134,10 +134,19 @@ async fn open_story(
                     problem: link::Problem::StepOutOfRange { used: count },
                 });
             }
+            if let Some(progress) = link.progress.take() {
+                let text = progress.to_param().unwrap_or_default();
+                let (progress, ok) = progress.fit(loaded.story.questions.len());
+                if !ok {
+                    notices.push(Notice { param: "progress".into(), value: text, problem: link::Problem::BadProgress });
+                }
+                link.progress = progress.to_param().is_some().then_some(progress);
+            }
             (Some(loaded), None)
         }
         Err(failure) => {
             link.story = None;
+            link.progress = None;
             (None, Some((id, failure)))
         }
     }

@@ -22,8 +22,9 @@ use super::state::AppCtx;
 use crate::i18n::{Key, Segment, segments};
 use crate::link::{self, Link};
 use crate::playback::Playback;
-use crate::quiz::{self, Answer, Derived, Kind, Question, Response};
+use crate::quiz::{self, Answer, Derived, Kind, Response};
 use crate::sim::SimTime;
+use crate::story::Asked;
 use crate::view::quiz::{self as vm, Open};
 
 /// The attribute on `<html>` naming what is hidden while a question is asked.
@@ -81,10 +82,9 @@ fn stop_listening_on_stage() {
 }
 
 /// The open question and what the timeline says of it.
-fn current(ctx: AppCtx) -> Option<(Open, &'static Question, Derived)> {
+fn current(ctx: AppCtx) -> Option<(Open, Asked<'static>, Derived)> {
     let open = ctx.quiz.with(|q| q.open.clone())?;
-    let chapter = ctx.chapter.get();
-    let q = quiz::questions(chapter).get(open.index)?;
+    let q = ctx.questions().get(open.index)?;
     let d = ctx.with_session(|s| s.quiz.get(open.index).cloned().flatten())?;
     Some((open, q, d))
 }
@@ -106,7 +106,7 @@ fn open_at_start(ctx: AppCtx) {
 /// Called by the animation-frame loop after each frame moved the playhead from `from`: stops
 /// playback at a question that is due and opens it. Playing on while a question waits skips it.
 pub(super) fn intercept(ctx: AppCtx, from: SimTime, playback: &mut Playback) {
-    let chapter = ctx.chapter.get_untracked();
+    let questions = ctx.questions_untracked();
     let (enabled, asking) = ctx.quiz.with_untracked(|q| (q.enabled, q.asking()));
     if !enabled {
         return;
@@ -121,7 +121,7 @@ pub(super) fn intercept(ctx: AppCtx, from: SimTime, playback: &mut Playback) {
     let due = ctx.session.with_value(|s| {
         let from = vm::asked_from(&s.steps, from);
         ctx.quiz.with_untracked(|q| {
-            vm::due(&s.quiz, &q.progress(chapter), &q.skipped, from, playback.t)
+            vm::due(&s.quiz, &q.progress(questions), &q.skipped, from, playback.t)
                 .and_then(|i| s.quiz[i].as_ref().map(|d| (i, d.stop)))
         })
     });
@@ -177,13 +177,13 @@ fn rich(text: &str) -> AnyView {
 }
 
 /// Keeps `<html data-quiz-conceal>` in step with the question waiting for an answer, and starts
-/// a new pass over the questions when the chapter changes.
+/// a new pass over the questions when what is told changes (another chapter or story).
 pub(super) fn install(ctx: AppCtx) {
     open_at_start(ctx);
     Effect::new(move |_| {
         let conceal = ctx.quiz.with(|q| {
             let open = q.open.as_ref().filter(|o| o.result.is_none())?;
-            quiz::questions(ctx.chapter.get()).get(open.index).map(vm::conceal)
+            ctx.questions().get(open.index).map(vm::conceal)
         });
         let Some(html) = document().document_element() else { return };
         match conceal {
@@ -195,12 +195,12 @@ pub(super) fn install(ctx: AppCtx) {
             }
         }
     });
-    Effect::new(move |prev: Option<crate::sim::Chapter>| {
-        let chapter = ctx.chapter.get();
-        if prev.is_some_and(|p| p != chapter) {
+    Effect::new(move |prev: Option<String>| {
+        let told = ctx.questions().key();
+        if prev.is_some_and(|p| p != told) {
             ctx.quiz.update(vm::QuizState::new_pass);
         }
-        chapter
+        told
     });
     // Going back before a skipped question's stop asks it again.
     Effect::new(move |_| {
@@ -223,12 +223,12 @@ pub(super) fn install(ctx: AppCtx) {
 pub fn QuizSwitch() -> impl IntoView {
     let ctx = AppCtx::get();
     let on = move || ctx.quiz.with(|q| q.enabled);
-    // Question mode asks the chapters' questions: a story of the site's is told without it.
+    // A story of the site's without questions is told without question mode.
     view! {
         <button
             type="button"
             class="secondary quiz-switch"
-            hidden=move || ctx.story.get().is_some()
+            hidden=move || ctx.questions().is_empty()
             aria-pressed=move || if on() { "true" } else { "false" }
             on:click=move |_| {
                 ctx.quiz.update(|q| {
@@ -242,7 +242,7 @@ pub fn QuizSwitch() -> impl IntoView {
     }
 }
 
-/// The question on screen, the progress line, and the chapter's summary at its end.
+/// The question on screen, the progress line, and the summary at the story's end.
 #[component]
 pub fn QuizPanel() -> impl IntoView {
     let ctx = AppCtx::get();
@@ -265,13 +265,13 @@ pub fn QuizPanel() -> impl IntoView {
     let bad_seconds = RwSignal::new(false);
     // A new question: a fresh answer, and the focus on the question.
     Effect::new(move |prev: Option<Option<(usize, bool)>>| {
-        let now = open.with(|o| o.as_ref().map(|(open, q, _)| (open.index, open.result.is_some(), *q)));
+        let now = open.with(|o| o.as_ref().map(|(open, q, _)| (open.index, open.result.is_some(), q.option_count())));
         let key = now.map(|(i, answered, _)| (i, answered));
-        if let Some((_, false, q)) = now
+        if let Some((_, false, options)) = now
             && prev.flatten() != key
         {
             choice.set(None);
-            order.set((0..q.options.len()).collect());
+            order.set((0..options).collect());
             seconds.set(String::new());
             bad_seconds.set(false);
             focus_soon(PANEL_ID);
@@ -280,7 +280,7 @@ pub fn QuizPanel() -> impl IntoView {
     });
     // A "which node" question: the stage's machines pick its answer too, and the stage marks
     // the node picked.
-    let picking = Memo::new(move |_| ctx.quiz.with(|q| q.picking_node(ctx.chapter.get())));
+    let picking = Memo::new(move |_| ctx.quiz.with(|q| q.picking_node(ctx.questions())));
     Effect::new(move |_| {
         let picked = picking
             .get()
@@ -312,13 +312,13 @@ pub fn QuizPanel() -> impl IntoView {
     let total = move || ctx.with_session(|s| s.quiz.iter().filter(|d| d.is_some()).count());
     let progress_line = move || {
         let lang = ctx.lang.get();
-        let progress = ctx.quiz.with(|q| q.progress(ctx.chapter.get()));
+        let progress = ctx.quiz.with(|q| q.progress(ctx.questions()));
         vm::progress_text(lang, &progress, total())
     };
 
     let submit = move || {
         let Some((open, q, d)) = open.get_untracked() else { return };
-        let response = match q.kind {
+        let response = match q.kind() {
             Kind::Choice => choice.get_untracked().map(Response::Choice),
             Kind::Node => choice.get_untracked().map(Response::Node),
             Kind::Order => Some(Response::Order(order.get_untracked())),
@@ -329,15 +329,15 @@ pub fn QuizPanel() -> impl IntoView {
             }
         };
         let Some(response) = response else {
-            if q.kind == Kind::Time {
+            if q.kind() == Kind::Time {
                 focus_soon("quiz-seconds");
             }
             return;
         };
-        let chapter = ctx.chapter.get_untracked();
+        let questions = ctx.questions_untracked();
         let lang = ctx.lang.get_untracked();
         ctx.quiz.update(|s| {
-            let right = s.answer(chapter, open.index, &d, response);
+            let right = s.answer(questions, open.index, &d, response);
             // What the live region says.
             let seq = s.said.as_ref().map_or(0, |(n, _)| n + 1);
             s.said = Some((seq, vm::result_text(lang, q, &d, right)));
@@ -373,19 +373,19 @@ pub fn QuizPanel() -> impl IntoView {
             return ().into_any();
         }
         let lang = ctx.lang.get();
-        let labels = vm::options(lang, q);
-        match (&q.kind, &d.answer) {
+        let labels = q.labels(lang);
+        match (q.kind(), &d.answer) {
             (Kind::Choice, _) | (Kind::Node, Answer::Node { .. }) => {
                 let names: Vec<String> = match &d.answer {
                     Answer::Node { nodes, .. } => nodes.clone(),
                     _ => Vec::new(),
                 };
-                let items: Vec<(usize, AnyView)> = if q.kind == Kind::Node {
+                let items: Vec<(usize, AnyView)> = if q.kind() == Kind::Node {
                     names.into_iter().enumerate().map(|(i, n)| (i, n.into_any())).collect()
                 } else {
                     labels.iter().enumerate().map(|(i, l)| (i, rich(l).into_any())).collect()
                 };
-                let node = q.kind == Kind::Node;
+                let node = q.kind() == Kind::Node;
                 let legend = if node { t(Key::QuizNodes) } else { t(Key::QuizRegion) };
                 let described = if node { "quiz-prompt quiz-pick-help" } else { PROMPT_ID };
                 view! {
@@ -416,16 +416,15 @@ pub fn QuizPanel() -> impl IntoView {
                 .into_any()
             }
             (Kind::Order, _) => {
-                let count = q.options.len();
+                let count = q.option_count();
                 let row = move |pos: usize| {
                     let item = move || order.with(|o| o.get(pos).copied().unwrap_or(0));
                     let label = move || {
-                        let labels = vm::options(ctx.lang.get(), q);
+                        let labels = q.labels(ctx.lang.get());
                         labels.get(item()).map(|l| rich(l)).into_any()
                     };
-                    let plain_label = move || {
-                        vm::options(ctx.lang.get(), q).get(item()).map(|l| crate::i18n::plain(l)).unwrap_or_default()
-                    };
+                    let plain_label =
+                        move || q.labels(ctx.lang.get()).get(item()).map(|l| crate::i18n::plain(l)).unwrap_or_default();
                     let mover = move |up: bool| {
                         move |_| {
                             order.update(|o| vm::move_item(o, pos, up));
@@ -502,7 +501,7 @@ pub fn QuizPanel() -> impl IntoView {
         let lang = ctx.lang.get();
         let verdict = lang.text(if right { Key::QuizRight } else { Key::QuizWrong });
         let answer =
-            (!right || q.kind == Kind::Time).then(|| lang.fill(Key::QuizAnswerWas, &[&vm::answer_text(lang, q, &d)]));
+            (!right || q.kind() == Kind::Time).then(|| lang.fill(Key::QuizAnswerWas, &[&q.answer_text(lang, &d)]));
         Some(view! {
             <div class="quiz-result" class:right=right class:wrong=!right>
                 <p class="quiz-verdict">
@@ -510,7 +509,7 @@ pub fn QuizPanel() -> impl IntoView {
                     " "
                     {answer}
                 </p>
-                <p>{rich(&vm::why(lang, q, &d))}</p>
+                <p>{rich(&q.why(lang, &d))}</p>
                 <button type="button" id=CONTINUE_ID on:click=move |_| go_on()>
                     {t(Key::QuizContinue)}
                 </button>
@@ -522,11 +521,11 @@ pub fn QuizPanel() -> impl IntoView {
         let (open, q, d) = open.get()?;
         let lang = ctx.lang.get();
         let n = open.index + 1;
-        let of = lang.fill(Key::QuizQuestionOf, &[&n.to_string(), &quiz::questions(q.chapter).len().to_string()]);
+        let of = lang.fill(Key::QuizQuestionOf, &[&n.to_string(), &ctx.questions().len().to_string()]);
         let asking = open.result.is_none();
         Some(view! {
             <h2 id="quiz-title">{of}</h2>
-            <p id=PROMPT_ID class="quiz-prompt">{rich(&vm::prompt(lang, q, &d))}</p>
+            <p id=PROMPT_ID class="quiz-prompt">{rich(&q.prompt(lang, &d))}</p>
             <form
                 class="quiz-form"
                 on:submit=move |ev: ev::SubmitEvent| {
@@ -540,7 +539,7 @@ pub fn QuizPanel() -> impl IntoView {
                         <button
                             type="submit"
                             disabled=move || {
-                                matches!(q.kind, Kind::Choice | Kind::Node) && choice.get().is_none()
+                                matches!(q.kind(), Kind::Choice | Kind::Node) && choice.get().is_none()
                             }
                         >
                             {t(Key::QuizCheck)}
@@ -561,10 +560,10 @@ pub fn QuizPanel() -> impl IntoView {
             return None;
         }
         let lang = ctx.lang.get();
-        let chapter = ctx.chapter.get();
-        let progress = ctx.quiz.with(|q| q.progress(chapter));
-        let s = ctx.with_session(|s| vm::summary(lang, chapter, &s.quiz, &s.steps, &progress));
-        let titles = lang.chapter(chapter).steps;
+        let questions = ctx.questions();
+        let progress = ctx.quiz.with(|q| q.progress(questions));
+        let s = ctx.with_session(|s| vm::summary(lang, questions, &s.quiz, &s.steps, &progress));
+        let titles = ctx.texts(lang).steps;
         let step_title = |n: usize| {
             let title = titles.get(n.wrapping_sub(1)).map(|s| s.title).unwrap_or_default();
             format!("{} {title}", lang.fill(Key::PlayFromStep, &[&n.to_string()]))
@@ -576,7 +575,8 @@ pub fn QuizPanel() -> impl IntoView {
                 let href = {
                     let base = ctx.link();
                     let link = Link {
-                        chapter,
+                        chapter: base.chapter,
+                        story: base.story,
                         step: Some(m.step),
                         lang: Some(lang),
                         profile: base.profile,

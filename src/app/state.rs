@@ -9,6 +9,7 @@ use crate::i18n::{ChapterText, Lang};
 use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
 use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, ShutdownPeriods, SimTime, Timeline};
+use crate::story::Questions;
 use crate::view::notice::notice_text;
 use crate::view::quiz::QuizState;
 use crate::view::session::Session;
@@ -77,10 +78,15 @@ pub fn new_session(link: &Link, story: Option<&'static Loaded>) -> Session {
             Timeline::with_actions(link.chapter, config, &link.actions)
         }
     };
-    let mut session = Session::new(timeline);
+    let mut session = Session::with_questions(timeline, Some(questions_of(link.chapter, story)));
     // A fleet takes long to compute: the page shows first and computes the rest after.
     session.progressive = session.timeline.scenario().fleet;
     session
+}
+
+/// The questions of the chapter, or of the story when there is one.
+fn questions_of(chapter: Chapter, story: Option<&'static Loaded>) -> Questions<'static> {
+    story.map_or(Questions::Chapter(chapter), Loaded::questions)
 }
 
 /// Whether the link plays at once: its `autoplay`, else when it names a step and no time.
@@ -151,7 +157,7 @@ impl AppCtx {
             profile: link.profile,
             nodes: link.nodes,
             shutdown: RwSignal::new(link.shutdown),
-            quiz: RwSignal::new(QuizState::from_link(link)),
+            quiz: RwSignal::new(QuizState::from_link(link, questions_of(link.chapter, story))),
             next_notice: StoredValue::new(0),
         }
     }
@@ -162,6 +168,16 @@ impl AppCtx {
             Some(l) => l.text(lang),
             None => lang.chapter(self.chapter.get()),
         }
+    }
+
+    /// The questions of what the page tells, the chapter's or the story's (tracked).
+    pub fn questions(&self) -> Questions<'static> {
+        questions_of(self.chapter.get(), self.story.get())
+    }
+
+    /// The same, untracked.
+    pub fn questions_untracked(&self) -> Questions<'static> {
+        questions_of(self.chapter.get_untracked(), self.story.get_untracked())
     }
 
     /// Whether the page tells a fleet: the fleet chapter, or a story of a fleet (tracked).
@@ -307,7 +323,9 @@ impl AppCtx {
 
     /// Tells a story of the site's from its start, with or without the reader's actions.
     pub fn load_story(&self, story: &'static Loaded, actions: &[Action]) {
-        self.quiz.update(|q| q.enabled = false);
+        if story.questions().is_empty() {
+            self.quiz.update(|q| q.enabled = false);
+        }
         self.start(self.chapter.get_untracked(), Some(story), actions);
     }
 
@@ -358,7 +376,7 @@ impl AppCtx {
         let actions = self.session.with_value(|s| s.timeline.actions());
         let playback = self.playback.get_untracked();
         let chapter = self.chapter.get_untracked();
-        let (quiz, progress) = self.quiz.with_untracked(|q| (q.enabled, q.progress(chapter)));
+        let (quiz, progress) = self.quiz.with_untracked(|q| (q.enabled, q.progress(self.questions_untracked())));
         Link {
             chapter,
             story: self.story.get_untracked().map(|l| l.story.id.clone()),

@@ -11,7 +11,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::i18n::{ChapterText, Lang, StepText};
 use crate::link::is_dns_label;
-use crate::story::{Story, Words, compact};
+use crate::story::{Questions, Story, Words, compact};
 use crate::view::notice::StoryFailure;
 
 /// A story read, with its words in each language.
@@ -29,6 +29,11 @@ impl Loaded {
             Lang::En => &self.en,
             Lang::Ja => &self.ja,
         }
+    }
+
+    /// Its questions.
+    pub fn questions(&self) -> Questions<'static> {
+        Questions::Story(&self.story.id, &self.story.questions)
     }
 
     /// Whether the story has no Japanese (the Japanese page shows its English, and says so).

@@ -3,10 +3,11 @@
 
 use serde_json::{Value, json};
 
-use crate::i18n::{Key, Lang, plain};
+use crate::i18n::{Key, plain};
 use crate::link::{self, Link};
 use crate::quiz::{self, Answer, Derived, Kind};
-use crate::sim::SimTime;
+use crate::sim::{Profile, SimTime};
+use crate::story::Questions;
 
 use super::Output;
 use super::args::{QuizArgs, QuizFormat};
@@ -49,65 +50,43 @@ pub(super) fn run(args: &QuizArgs) -> Output {
     };
     let profile = timeline.config().profile;
     let steps = timeline.steps();
-    let (title, total, asked): (String, usize, Vec<Asked>) = match (&story, args.sim.chapter) {
-        (Some(story), _) => {
-            let asked = story
-                .questions
-                .iter()
-                .enumerate()
-                .filter_map(|(i, q)| {
-                    let derived = q.derive(&timeline)?;
-                    Some(Asked {
-                        number: i + 1,
-                        id: q.id.clone(),
-                        kind: q.kind(),
-                        prompt: q.prompt(lang).to_string(),
-                        values: q.labels(Lang::En).iter().map(|l| plain(l)).collect(),
-                        labels: q.labels(lang).iter().map(|l| l.to_string()).collect(),
-                        why: q.why(lang, &derived),
-                        derived,
-                    })
-                })
-                .collect();
-            (story.title.get(lang).to_string(), story.questions.len(), asked)
-        }
-        (None, Some(chapter)) => {
-            let questions = quiz::questions(chapter);
-            let asked = questions
-                .iter()
-                .enumerate()
-                .filter_map(|(i, q)| {
-                    let derived = q.derive(&timeline)?;
-                    Some(Asked {
-                        number: i + 1,
-                        id: q.id.to_string(),
-                        kind: q.kind,
-                        prompt: quiz::prompt(lang, q, &derived),
-                        values: q.options.iter().map(|v| v.to_string()).collect(),
-                        labels: quiz::options(lang, q).iter().map(|l| l.to_string()).collect(),
-                        why: quiz::why(lang, q, &derived),
-                        derived,
-                    })
-                })
-                .collect();
-            (lang.chapter(chapter).title.to_string(), questions.len(), asked)
-        }
+    let (title, questions) = match (&story, args.sim.chapter) {
+        (Some(story), _) => (story.title.get(lang).to_string(), Questions::Story(&story.id, &story.questions)),
+        (None, Some(chapter)) => (lang.chapter(chapter).title.to_string(), Questions::Chapter(chapter)),
         (None, None) => return Output::usage("error: give --chapter or --story"),
     };
-    // A chapter's questions link to their stop in the page; the page does not open story files.
-    let link = |stop: SimTime| {
-        args.sim.chapter.filter(|_| story.is_none()).map(|chapter| {
-            let l = Link {
-                chapter,
-                step: Some(quiz::step_at(&steps, stop)),
-                lang: Some(lang),
-                profile,
-                quiz: true,
-                actions: args.sim.actions().to_vec(),
-                ..Link::default()
-            };
-            format!("?{}", link::to_query(&l))
+    let total = questions.len();
+    let asked: Vec<Asked> = questions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, q)| {
+            let derived = q.derive(&timeline)?;
+            Some(Asked {
+                number: i + 1,
+                id: q.id().to_string(),
+                kind: q.kind(),
+                prompt: q.prompt(lang, &derived),
+                values: q.values(),
+                labels: q.labels(lang).iter().map(|l| l.to_string()).collect(),
+                why: q.why(lang, &derived),
+                derived,
+            })
         })
+        .collect();
+    // Each question links to its stop in the page: a chapter's, or a story's as the site that
+    // holds the story in its `stories/` folder opens it (`?story=ID`).
+    let link = |stop: SimTime| {
+        let l = Link {
+            chapter: args.sim.chapter.unwrap_or_default(),
+            story: story.as_ref().map(|s| s.id.clone()),
+            step: Some(quiz::step_at(&steps, stop)),
+            lang: Some(lang),
+            profile: if story.is_some() { Profile::default() } else { profile },
+            quiz: true,
+            actions: args.sim.actions().to_vec(),
+            ..Link::default()
+        };
+        format!("?{}", link::to_query(&l))
     };
     let stdout = match args.output {
         QuizFormat::Json => {
@@ -160,10 +139,8 @@ pub(super) fn run(args: &QuizArgs) -> Output {
                     ));
                 }
                 out.push_str(&format!("{}\n{}\n", lang.fill(Key::QuizAnswerWas, &[&answer_words(q)]), plain(&q.why),));
-                if let Some(link) = link(d.stop) {
-                    out.push_str(&link);
-                    out.push('\n');
-                }
+                out.push_str(&link(d.stop));
+                out.push('\n');
             }
             out
         }

@@ -195,11 +195,6 @@ fn whole_seconds(d: Duration) -> String {
     seconds_label(d.as_secs_f64())
 }
 
-/// A chapter's questions with what a timeline says of each (in the chapter's order).
-pub fn derive_all(timeline: &Timeline) -> Vec<Option<Derived>> {
-    timeline.chapter().map_or(&[][..], questions).iter().map(|q| q.derive(timeline)).collect()
-}
-
 /// The 1-based step the playhead is in at `t` (the step a reader plays again from its lead-in
 /// to see the moment again), or 1.
 pub fn step_at(steps: &[Option<StepTime>], t: SimTime) -> usize {
@@ -227,15 +222,14 @@ pub fn options(lang: Lang, q: &Question) -> Vec<&'static str> {
     lang.question(q.id).map(|t| t.options.to_vec()).unwrap_or_default()
 }
 
-/// The right answer in words (plain text).
-pub fn answer_text(lang: Lang, q: &Question, derived: &Derived) -> String {
-    let labels = options(lang, q);
+/// The right answer in words (plain text), given the options' labels in the order shown.
+pub fn answer_words(labels: &[&str], derived: &Derived) -> String {
     let label = |i: usize| labels.get(i).map(|l| plain(l)).unwrap_or_default();
     match &derived.answer {
         Answer::Choice(i) => label(*i),
         Answer::Order(order) => order.iter().map(|i| label(*i)).collect::<Vec<_>>().join(" → "),
         Answer::Time { seconds, .. } => format!("{} s", seconds_label(*seconds)),
-        Answer::Node { nodes, right } => nodes[*right].clone(),
+        Answer::Node { nodes, right } => nodes.get(*right).cloned().unwrap_or_default(),
     }
 }
 

@@ -59,6 +59,14 @@ impl Progress {
         (Progress(marks), ok)
     }
 
+    /// The same marks for `count` questions (a story's, once it is read): extra ones are
+    /// dropped; the second value says whether none of them was an answer.
+    pub fn fit(mut self, count: usize) -> (Progress, bool) {
+        let ok = self.0.iter().skip(count).all(|m| *m == Mark::Open);
+        self.0.resize(count, Mark::Open);
+        (self, ok)
+    }
+
     /// The URL form (`None` when nothing is answered: the parameter is left out).
     pub fn to_param(&self) -> Option<String> {
         self.0.iter().any(|m| *m != Mark::Open).then(|| self.0.iter().map(|m| m.code()).collect())
@@ -112,6 +120,15 @@ mod tests {
         q.set(1, true);
         q.set(7, false);
         assert_eq!(q.to_param().as_deref(), Some("-r"));
+    }
+
+    #[test]
+    fn fits_a_count_known_later() {
+        let (p, _) = Progress::parse("rw", 2);
+        assert_eq!(p.clone().fit(3), (Progress(vec![Mark::Right, Mark::Wrong, Mark::Open]), true));
+        assert_eq!(p.clone().fit(1), (Progress(vec![Mark::Right]), false));
+        let (open, _) = Progress::parse("r--", 3);
+        assert_eq!(open.fit(1), (Progress(vec![Mark::Right]), true));
     }
 
     #[test]

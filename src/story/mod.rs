@@ -7,6 +7,7 @@
 //! derived from those types ([`schema`]), so an editor with a YAML language server completes and
 //! checks a story as it is typed.
 
+mod asked;
 #[cfg(not(target_arch = "wasm32"))]
 mod build;
 pub mod compact;
@@ -20,6 +21,7 @@ use std::fmt;
 
 use crate::sim::{Config, Scenario};
 
+pub use asked::{Asked, Questions};
 #[cfg(not(target_arch = "wasm32"))]
 pub use build::MAX_DURATION;
 #[cfg(not(target_arch = "wasm32"))]

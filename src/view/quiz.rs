@@ -4,14 +4,14 @@
 
 use crate::i18n::{Key, Lang, plain};
 use crate::link::Link;
-use crate::quiz::{self, Answer, Derived, Kind, Mark, Progress, Question, Response};
-pub use crate::quiz::{answer_text, options, prompt, why};
-use crate::sim::{Chapter, SimTime, StepTime};
+use crate::quiz::{self, Answer, Derived, Kind, Mark, Progress, Response};
+use crate::sim::{SimTime, StepTime};
+use crate::story::{Asked, Questions};
 
 /// The question on screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Open {
-    /// The question's index in its chapter.
+    /// The question's index among the questions of what is told.
     pub index: usize,
     /// The reader's answer and whether it was right, once given.
     pub result: Option<(Response, bool)>,
@@ -22,7 +22,7 @@ pub struct Open {
 pub struct Answered {
     /// Counts answers, so that two equal answers are two messages.
     pub seq: u64,
-    pub id: &'static str,
+    pub id: String,
     pub value: Value,
     pub right: bool,
 }
@@ -40,8 +40,9 @@ pub enum Value {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct QuizState {
     pub enabled: bool,
-    /// Each chapter's progress (the URL keeps the current chapter's).
-    pub progress: Vec<(Chapter, Progress)>,
+    /// Each chapter's or story's progress, by [`Questions::key`] (the URL keeps the current
+    /// one's).
+    pub progress: Vec<(String, Progress)>,
     pub open: Option<Open>,
     /// Questions passed over with Skip: not asked again until the playhead goes back before
     /// them.
@@ -56,34 +57,36 @@ pub struct QuizState {
 }
 
 impl QuizState {
-    /// The state a link asks for.
-    pub fn from_link(link: &Link) -> QuizState {
+    /// The state a link asks for, whose questions are `questions`.
+    pub fn from_link(link: &Link, questions: Questions) -> QuizState {
         QuizState {
             enabled: link.quiz,
-            progress: link.progress.clone().map(|p| vec![(link.chapter, p)]).unwrap_or_default(),
+            progress: link.progress.clone().map(|p| vec![(questions.key(), p)]).unwrap_or_default(),
             ..QuizState::default()
         }
     }
 
-    /// A chapter's progress.
-    pub fn progress(&self, chapter: Chapter) -> Progress {
+    /// The progress through `questions`.
+    pub fn progress(&self, questions: Questions) -> Progress {
+        let key = questions.key();
         self.progress
             .iter()
-            .find(|(c, _)| *c == chapter)
+            .find(|(k, _)| *k == key)
             .map(|(_, p)| p.clone())
-            .unwrap_or_else(|| Progress::new(quiz::questions(chapter).len()))
+            .unwrap_or_else(|| Progress::new(questions.len()))
     }
 
-    /// Records an answer to question `index` of `chapter`.
-    pub fn answer(&mut self, chapter: Chapter, index: usize, derived: &Derived, response: Response) -> bool {
-        let Some(q) = quiz::questions(chapter).get(index) else { return false };
+    /// Records an answer to question `index` of `questions`.
+    pub fn answer(&mut self, questions: Questions, index: usize, derived: &Derived, response: Response) -> bool {
+        let Some(q) = questions.get(index) else { return false };
         let right = derived.answer.accepts(&response);
-        let mut progress = self.progress(chapter);
+        let mut progress = self.progress(questions);
         progress.set(index, right);
-        self.progress.retain(|(c, _)| *c != chapter);
-        self.progress.push((chapter, progress));
+        let key = questions.key();
+        self.progress.retain(|(k, _)| *k != key);
+        self.progress.push((key, progress));
         let seq = self.answered.as_ref().map_or(0, |a| a.seq + 1);
-        self.answered = Some(Answered { seq, id: q.id, value: value(q, derived, &response), right });
+        self.answered = Some(Answered { seq, id: q.id().to_string(), value: value(q, derived, &response), right });
         self.open = Some(Open { index, result: Some((response, right)) });
         right
     }
@@ -99,14 +102,14 @@ impl QuizState {
         self.open.as_ref().is_some_and(|o| o.result.is_none())
     }
 
-    /// Whether a "which node" question of `chapter` waits for its answer: a click on a machine
+    /// Whether a "which node" question of `questions` waits for its answer: a click on a machine
     /// on the stage then picks that node.
-    pub fn picking_node(&self, chapter: Chapter) -> bool {
+    pub fn picking_node(&self, questions: Questions) -> bool {
         self.open
             .as_ref()
             .filter(|o| o.result.is_none())
-            .and_then(|o| quiz::questions(chapter).get(o.index))
-            .is_some_and(|q| q.kind == Kind::Node)
+            .and_then(|o| questions.get(o.index))
+            .is_some_and(|q| q.kind() == Kind::Node)
     }
 }
 
@@ -147,22 +150,21 @@ pub fn due(
 }
 
 /// What the page says after an answer: right or not, the answer when it was not, and why.
-pub fn result_text(lang: Lang, q: &Question, derived: &Derived, right: bool) -> String {
+pub fn result_text(lang: Lang, q: Asked, derived: &Derived, right: bool) -> String {
     let mut parts = vec![lang.text(if right { Key::QuizRight } else { Key::QuizWrong }).to_string()];
     if !right || matches!(derived.answer, Answer::Time { .. }) {
-        parts.push(lang.fill(Key::QuizAnswerWas, &[&answer_text(lang, q, derived)]));
+        parts.push(lang.fill(Key::QuizAnswerWas, &[&q.answer_text(lang, derived)]));
     }
-    parts.push(plain(&why(lang, q, derived)));
+    parts.push(plain(&q.why(lang, derived)));
     parts.join(" ")
 }
 
 /// An answer as the embed reports it.
-pub fn value(q: &Question, derived: &Derived, response: &Response) -> Value {
+pub fn value(q: Asked, derived: &Derived, response: &Response) -> Value {
+    let values = q.values();
     match response {
-        Response::Choice(i) => Value::Text(q.options.get(*i).copied().unwrap_or_default().to_string()),
-        Response::Order(order) => {
-            Value::List(order.iter().filter_map(|i| q.options.get(*i)).map(|s| s.to_string()).collect())
-        }
+        Response::Choice(i) => Value::Text(values.get(*i).cloned().unwrap_or_default()),
+        Response::Order(order) => Value::List(order.iter().filter_map(|i| values.get(*i)).cloned().collect()),
         Response::Seconds(s) => Value::Number(*s),
         Response::Node(i) => match &derived.answer {
             Answer::Node { nodes, .. } => Value::Text(nodes.get(*i).cloned().unwrap_or_default()),
@@ -190,8 +192,8 @@ pub fn move_item(order: &mut [usize], at: usize, up: bool) {
 }
 
 /// The `data-quiz-conceal` value for an open question: the regions it hides.
-pub fn conceal(q: &Question) -> String {
-    q.conceal.iter().map(|r| r.id()).collect::<Vec<_>>().join(" ")
+pub fn conceal(q: Asked) -> String {
+    q.conceal().iter().map(|r| r.id()).collect::<Vec<_>>().join(" ")
 }
 
 /// One line of the chapter's summary: a question answered wrong, and the step to replay.
@@ -213,15 +215,15 @@ pub struct Summary {
     pub missed: Vec<Missed>,
 }
 
-/// The summary of `chapter` for a timeline whose questions are `derived` and steps `steps`.
+/// The summary of `questions` for a timeline that says `derived` of them and whose steps are
+/// `steps`.
 pub fn summary(
     lang: Lang,
-    chapter: Chapter,
+    questions: Questions,
     derived: &[Option<Derived>],
     steps: &[Option<StepTime>],
     progress: &Progress,
 ) -> Summary {
-    let questions = quiz::questions(chapter);
     let missed = derived
         .iter()
         .enumerate()
@@ -231,7 +233,7 @@ pub fn summary(
             Some(Missed {
                 index: i,
                 step: quiz::step_at(steps, d.stop),
-                prompt: plain(&prompt(lang, &questions[i], d)),
+                prompt: plain(&questions.get(i)?.prompt(lang, d)),
             })
         })
         .collect();
@@ -251,12 +253,14 @@ pub fn progress_text(lang: Lang, progress: &Progress, total: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Config, Timeline};
+    use crate::sim::{Chapter, Config, Timeline};
+
+    const NODE_FAILURE: Questions = Questions::Chapter(Chapter::NodeFailure);
 
     fn node_failure() -> (Timeline, Vec<Option<Derived>>) {
         let mut tl = Timeline::new(Chapter::NodeFailure, Config::default());
         tl.run_until(SimTime::from_secs(800));
-        let derived = quiz::derive_all(&tl);
+        let derived = NODE_FAILURE.derive_all(&tl);
         (tl, derived)
     }
 
@@ -310,14 +314,14 @@ mod tests {
         let (_, derived) = node_failure();
         let mut state = QuizState { enabled: true, ..QuizState::default() };
         let d = derived[0].as_ref().unwrap();
-        let q = &quiz::questions(Chapter::NodeFailure)[0];
-        assert!(!state.answer(Chapter::NodeFailure, 0, d, Response::Choice(1)));
-        assert_eq!(state.progress(Chapter::NodeFailure).to_param().as_deref(), Some("w----"));
+        let q = NODE_FAILURE.get(0).unwrap();
+        assert!(!state.answer(NODE_FAILURE, 0, d, Response::Choice(1)));
+        assert_eq!(state.progress(NODE_FAILURE).to_param().as_deref(), Some("w----"));
         let said = result_text(Lang::En, q, d, false);
         assert!(said.starts_with("Not quite. The answer: Unknown. "), "{said}");
         assert!(said.contains("--node-monitor-grace-period (50 s in Kubernetes 1.34)"), "{said}");
         let a = state.answered.clone().unwrap();
-        assert_eq!((a.id, a.value, a.right), ("node-failure-ready", Value::Text("False".into()), false));
+        assert_eq!((a.id.as_str(), a.value, a.right), ("node-failure-ready", Value::Text("False".into()), false));
         assert!(!state.asking());
         let said = result_text(Lang::Ja, q, d, true);
         assert!(said.starts_with("正解です。"), "{said}");
@@ -327,7 +331,7 @@ mod tests {
     fn the_summary_points_at_the_step_to_play_again() {
         let (tl, derived) = node_failure();
         let (progress, _) = Progress::parse("rw-wr", derived.len());
-        let s = summary(Lang::En, Chapter::NodeFailure, &derived, &tl.steps(), &progress);
+        let s = summary(Lang::En, NODE_FAILURE, &derived, &tl.steps(), &progress);
         assert_eq!((s.answered, s.right, s.total), (4, 2, 5));
         let steps: Vec<(usize, usize)> = s.missed.iter().map(|m| (m.index, m.step)).collect();
         assert_eq!(steps, [(1, 2), (3, 4)]);
@@ -337,21 +341,21 @@ mod tests {
     #[test]
     fn only_an_open_node_question_picks_from_the_stage() {
         let (_, derived) = node_failure();
-        let node = quiz::questions(Chapter::NodeFailure).iter().position(|q| q.kind == Kind::Node).unwrap();
+        let node = NODE_FAILURE.iter().position(|q| q.kind() == Kind::Node).unwrap();
         let mut state = QuizState { enabled: true, ..QuizState::default() };
-        assert!(!state.picking_node(Chapter::NodeFailure), "no question open");
+        assert!(!state.picking_node(NODE_FAILURE), "no question open");
         state.open = Some(Open { index: 0, result: None });
-        assert!(!state.picking_node(Chapter::NodeFailure), "a choice question");
+        assert!(!state.picking_node(NODE_FAILURE), "a choice question");
         state.open = Some(Open { index: node, result: None });
-        assert!(state.picking_node(Chapter::NodeFailure));
-        assert!(!state.picking_node(Chapter::KubeletRestart), "another chapter's question");
+        assert!(state.picking_node(NODE_FAILURE));
+        assert!(!state.picking_node(Questions::Chapter(Chapter::KubeletRestart)), "another chapter's question");
         let d = derived[node].as_ref().unwrap();
         assert_eq!(node_choice(d, "node-1"), Some(0));
         assert_eq!(node_choice(d, "node-2"), Some(1));
         assert_eq!(node_choice(d, "node-9"), None);
         assert_eq!(node_choice(derived[0].as_ref().unwrap(), "node-1"), None, "not a node question");
-        state.answer(Chapter::NodeFailure, node, d, Response::Node(1));
-        assert!(!state.picking_node(Chapter::NodeFailure), "answered");
+        state.answer(NODE_FAILURE, node, d, Response::Node(1));
+        assert!(!state.picking_node(NODE_FAILURE), "answered");
     }
 
     #[test]

@@ -3,8 +3,9 @@
 use std::time::Duration;
 
 use crate::link;
-use crate::quiz::{self, Derived};
+use crate::quiz::Derived;
 use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
+use crate::story::Questions;
 use crate::view::fleet::ControllerLines;
 use crate::view::fleet_index::FleetIndex;
 use crate::view::track::{Track, TrackBuilder};
@@ -41,6 +42,8 @@ pub struct Session {
     /// each stretch: deriving reads the whole log, tens of milliseconds for a thousand nodes in
     /// the page, a long task if it came on top of a stretch while the reader plays.
     pub quiz: Vec<Option<Derived>>,
+    /// Whose questions [`Session::quiz`] derives: the chapter's, a story's, or none.
+    pub questions: Option<Questions<'static>>,
     /// Question mode is on.
     asking: bool,
     /// How far the timeline was computed when the questions were last derived.
@@ -69,8 +72,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// Wraps a timeline.
+    /// Wraps a timeline, with its chapter's questions.
     pub fn new(timeline: Timeline) -> Session {
+        let questions = timeline.chapter().map(Questions::Chapter);
+        Session::with_questions(timeline, questions)
+    }
+
+    /// Wraps a timeline whose questions are `questions`.
+    pub fn with_questions(timeline: Timeline, questions: Option<Questions<'static>>) -> Session {
         let mut s = Session {
             timeline,
             steps: Vec::new(),
@@ -79,6 +88,7 @@ impl Session {
             log_moments: Vec::new(),
             scanned: (0, 0, 0),
             quiz: Vec::new(),
+            questions,
             asking: false,
             quiz_at: None,
             progressive: false,
@@ -270,7 +280,7 @@ impl Session {
 
     fn derive_quiz(&mut self) {
         if self.quiz_at != Some(self.steps_at) {
-            self.quiz = quiz::derive_all(&self.timeline);
+            self.quiz = self.questions.map(|q| q.derive_all(&self.timeline)).unwrap_or_default();
             self.quiz_at = Some(self.steps_at);
         }
     }

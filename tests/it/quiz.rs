@@ -177,7 +177,7 @@ fn a_story_the_reader_changed_drops_the_questions_it_no_longer_contains() {
     let actions = nodeline::sim::parse_actions("start-kubelet@2m20s").unwrap();
     let mut tl = Timeline::with_actions(Chapter::NodeFailure, Config::default(), &actions);
     tl.run_until(SimTime::from_secs(800));
-    let derived = quiz::derive_all(&tl);
+    let derived = nodeline::story::Questions::Chapter(Chapter::NodeFailure).derive_all(&tl);
     assert!(derived.iter().skip(1).all(Option::is_none), "{derived:?}");
 }
 

@@ -225,8 +225,8 @@ fn quiz_prints_a_story_s_questions() {
     let kinds: Vec<&str> = doc["questions"].as_array().unwrap().iter().map(|q| q["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["choice", "time", "order", "node"]);
     assert_eq!(doc["questions"][1]["answer"]["seconds"], 10.0);
-    // The page does not open story files: no link.
-    assert!(doc["questions"][0]["link"].is_null());
+    // Each question links to its stop in the page, which opens the story from its site.
+    assert_eq!(doc["questions"][0]["link"], "?story=two-nodes-fail&step=3&lang=en&quiz=1");
     // A question whose moment never comes is a located problem.
     let broken = std::fs::read_to_string(stories().join("two-nodes-fail.yaml"))
         .unwrap()
@@ -476,4 +476,47 @@ fn the_node_pressure_story_stands_where_it_says() {
         let seconds = q[4]["answer"]["seconds"].as_f64().unwrap();
         assert!((300.0..=322.0).contains(&seconds), "{profile}: {seconds}");
     }
+}
+
+/// The page asks a story's questions as it asks a chapter's: read from the page's form, derived
+/// from the story's timeline, answered and kept apart from any chapter's progress.
+#[test]
+fn the_page_asks_a_story_s_questions() {
+    use nodeline::i18n::Lang;
+    use nodeline::quiz::{Answer, Response};
+    use nodeline::sim::{SimTime, Timeline};
+    use nodeline::story::Questions;
+    use nodeline::view::quiz::{QuizState, Value, result_text};
+
+    let text = std::fs::read_to_string(stories().join("two-nodes-fail.yaml")).unwrap();
+    let story = story::compact::read(&story::compact::write(&story::load(&text, None).unwrap())).unwrap();
+    let questions = Questions::Story(&story.id, &story.questions);
+    let mut tl = Timeline::from_scenario(story.scenario.clone(), story.config.clone(), &[]);
+    tl.run_until(SimTime::ZERO + story.scenario.duration + std::time::Duration::from_secs(180));
+    let derived = questions.derive_all(&tl);
+    assert_eq!(derived.len(), 4);
+    assert!(derived.iter().all(Option::is_some), "{derived:?}");
+    // The choice question: answered wrong, then the progress and the embed's value say so.
+    let d = derived[0].as_ref().unwrap();
+    let Answer::Choice(right) = d.answer else { panic!("{:?}", d.answer) };
+    let wrong = (right + 1) % questions.get(0).unwrap().option_count();
+    let mut state = QuizState { enabled: true, ..QuizState::default() };
+    assert!(!state.answer(questions, 0, d, Response::Choice(wrong)));
+    assert_eq!(state.progress(questions).to_param().as_deref(), Some("w---"));
+    assert_eq!(state.progress(Questions::Chapter(Chapter::NodeFailure)).to_param(), None, "a chapter's is apart");
+    let answered = state.answered.clone().unwrap();
+    assert_eq!(answered.id, story.questions[0].id);
+    let label = nodeline::i18n::plain(story.questions[0].labels(Lang::En)[wrong]);
+    assert_eq!(answered.value, Value::Text(label));
+    let q = questions.get(0).unwrap();
+    let said = result_text(Lang::En, q, d, false);
+    assert!(said.starts_with("Not quite. The answer: "), "{said}");
+    assert!(said.ends_with(&nodeline::i18n::plain(&q.why(Lang::En, d))), "{said}");
+    // Japanese words where the story has them.
+    assert_eq!(q.prompt(Lang::Ja, d), story.questions[0].prompt(Lang::Ja));
+    assert_ne!(q.prompt(Lang::Ja, d), q.prompt(Lang::En, d));
+    // The node question picks from the stage.
+    let node = questions.iter().position(|q| q.kind() == nodeline::quiz::Kind::Node).unwrap();
+    state.open = Some(nodeline::view::quiz::Open { index: node, result: None });
+    assert!(state.picking_node(questions));
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { AppPage } from '../pages/app-page';
+import { QuizPage } from '../pages/quiz';
 
 // A site's stories (`?story=ID`, src/app/stories.rs): story files the build wrote into
 // `stories/ID.story`, told as a chapter is told, listed after the chapters as "more stories";
@@ -89,6 +90,28 @@ test.describe("a site's stories", () => {
     app.expectNoErrors();
   });
 
+  test("question mode asks the story's own questions and keeps the answers in the link", async ({ page }) => {
+    const quiz = new QuizPage(page);
+    // Step 7's lead-in is the stop of the story's second question ("which Pod is evicted next").
+    await quiz.goto('?story=node-pressure&quiz=1&step=7&speed=0.1');
+    await expect(quiz.questionHeading(2, 5)).toBeVisible();
+    // A story's question hides everything that could tell.
+    await expect(page.locator('html')).toHaveAttribute('data-quiz-conceal', 'narration track inspector fleet');
+    await expect(quiz.narration).toBeHidden();
+    await quiz.option('besteffort-dvndt, the BestEffort Pod using about 10Mi').check();
+    await quiz.check.click();
+    await expect(quiz.status).toContainText('Right.');
+    await expect(quiz.status).toContainText('priority decides before usage');
+    await quiz.expectProgressParam('-r---');
+    expect(quiz.params().get('story')).toBe('node-pressure');
+    // A shared link shares the answers.
+    const shared = quiz.params();
+    shared.set('autoplay', '0');
+    await quiz.goto(`./?${shared.toString()}`);
+    await expect(quiz.progress).toHaveText('Questions: 1 of 5 answered, 1 right');
+    quiz.expectNoErrors();
+  });
+
   test('a story in English only is told in English in the Japanese page, which says so', async ({ page }) => {
     const text = [
       'nodeline-story=1',
@@ -108,6 +131,8 @@ test.describe("a site's stories", () => {
     await expect(panel).toContainText('このストーリーは英語だけで書かれています。');
     await expect(panel).toHaveAttribute('lang', 'en');
     await expect(panel).toContainText('The kubelet registered the Node.');
+    // A story without questions has no question mode.
+    await expect(page.getByRole('button', { name: '問題', exact: true })).toBeHidden();
     app.expectNoErrors();
   });
 });
