@@ -51,6 +51,11 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RuntimeUp => "containerd 稼働中",
         Key::RuntimeDown => "containerd 停止",
         Key::CniNotReady => "CNI 設定なし: NetworkReady=false",
+        Key::BootstrapOnly => "ブートストラップトークンのみ、証明書なし",
+        Key::BootstrapOnlyLabel => {
+            "kubelet が持つのはブートストラップ用 kubeconfig {0} だけで、{1} にはまだ証明書がありません"
+        }
+        Key::CertificateLink => "{0} ({1} へのシンボリックリンク)",
         Key::NetworkOk => "API サーバーへの通信あり",
         Key::NetworkCut => "API サーバーへの通信が切断",
         Key::ContainersRunning => "コンテナ {0} 個が稼働中",

@@ -297,6 +297,11 @@ keys! {
     RuntimeUp,
     RuntimeDown,
     CniNotReady,
+    /// A machine's credentials on the stage, before its client certificate is issued.
+    BootstrapOnly,
+    BootstrapOnlyLabel,
+    /// A current certificate's symlink and the file it points at.
+    CertificateLink,
     NetworkOk,
     NetworkCut,
     ContainersRunning,

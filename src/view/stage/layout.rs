@@ -76,6 +76,8 @@ pub(super) const GAP: f32 = 6.0;
 #[derive(Clone, Copy)]
 struct MachineMetrics {
     header: f32,
+    /// Rows of the kubelet's credentials ([`credential_rows`]).
+    credentials: usize,
     cni: bool,
     rows: usize,
     volumes: usize,
@@ -86,6 +88,7 @@ impl MachineMetrics {
         let n = m.containers.len();
         MachineMetrics {
             header: if ip_inline(m, w, ch_mono) { 26.0 } else { 40.0 },
+            credentials: credential_count(m),
             cni: !m.cni_ready,
             rows: if n > MAX_CONTAINER_ROWS { MAX_CONTAINER_ROWS } else { n },
             volumes,
@@ -100,9 +103,53 @@ impl MachineMetrics {
         24.0 + if self.cni { ROW_H + 4.0 } else { 0.0 } + 18.0 + self.rows as f32 * (ROW_H + 2.0) + 6.0
     }
 
-    fn height(&self) -> f32 {
-        self.header + CHIP_H + GAP + self.runtime_h() + GAP + self.volumes_h() + CHIP_H + PAD
+    fn credentials_h(&self) -> f32 {
+        self.credentials as f32 * (ROW_H + GAP)
     }
+
+    fn height(&self) -> f32 {
+        self.header + CHIP_H + GAP + self.credentials_h() + self.runtime_h() + GAP + self.volumes_h() + CHIP_H + PAD
+    }
+}
+
+/// How many rows a machine's credentials take: none for a machine that started with them; for
+/// one that bootstraps them, its client credentials and, once issued, its serving certificate.
+fn credential_count(m: &MachineView) -> usize {
+    if m.bootstrap { 1 + usize::from(m.serving_certificate.is_some()) } else { 0 }
+}
+
+/// The rows of a bootstrapping machine's credentials, the first at `first`: the bootstrap
+/// kubeconfig alone until the client certificate is issued, then each current certificate's
+/// symlink in `/var/lib/kubelet/pki` (the file it points at in the accessible name).
+fn credential_rows(m: &MachineView, first: Rect, ch_mono: f32, lang: Lang) -> Vec<StateChip> {
+    use crate::sim::machine::{BOOTSTRAP_KUBECONFIG, KUBELET_PKI_DIR};
+    if !m.bootstrap {
+        return Vec::new();
+    }
+    let part = |text: &str| lang.fill(Key::StagePart, &[&m.name, text]);
+    let link = |rect: Rect, kind: &str, file: &str| {
+        let current = format!("kubelet-{kind}-current.pem");
+        let path = format!("{KUBELET_PKI_DIR}/{current}");
+        StateChip {
+            rect,
+            health: Health::Ok,
+            text: fit(&current, rect.w - 30.0, ch_mono),
+            label: part(&lang.fill(Key::CertificateLink, &[&path, file])),
+        }
+    };
+    let mut rows = vec![match &m.client_certificate {
+        Some(cert) => link(first, "client", &cert.file),
+        None => StateChip {
+            rect: first,
+            health: Health::Warn,
+            text: fit(lang.text(Key::BootstrapOnly), first.w - 30.0, CH_SANS),
+            label: part(&lang.fill(Key::BootstrapOnlyLabel, &[BOOTSTRAP_KUBECONFIG, KUBELET_PKI_DIR])),
+        },
+    }];
+    if let Some(cert) = &m.serving_certificate {
+        rows.push(link(Rect { y: first.y + ROW_H + GAP, ..first }, "server", &cert.file));
+    }
+    rows
 }
 
 fn ip_inline(m: &MachineView, w: f32, ch_mono: f32) -> bool {
@@ -132,6 +179,8 @@ fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, layout: 
         label: part(lang.text(key)),
     };
     y += CHIP_H + GAP;
+    let credentials = credential_rows(m, Rect::new(x, y, inner_w, ROW_H), ch_mono, lang);
+    y += metrics.credentials_h();
 
     // containerd, with the containers it runs inside its box.
     let rt_rect = Rect::new(x, y, inner_w, rect.bottom() - PAD - CHIP_H - GAP - metrics.volumes_h() - y);
@@ -206,6 +255,7 @@ fn machine_box(m: &MachineView, volumes: &[AttachedVolume], rect: Rect, layout: 
         ip_inline: metrics.header < 30.0,
         label: lang.fill(Key::Machine, &[&format!("{} ({})", m.name, m.ip)]),
         kubelet,
+        credentials,
         runtime: RuntimeBox { rect: rt_rect, chip, cni, containers },
         volumes,
         network,
@@ -517,6 +567,69 @@ mod tests {
         assert_eq!(b.runtime.chip.health, Health::Down);
         assert_eq!(b.runtime.chip.label, "node-1: containerd stopped");
         assert_eq!(b.runtime.containers.title, "no containers");
+    }
+
+    /// A machine that bootstraps its credentials shows them, one row each, under its kubelet: the
+    /// bootstrap kubeconfig alone, then the symlinks in `/var/lib/kubelet/pki`; the box grows to
+    /// hold them and a machine with its credentials has none.
+    #[test]
+    fn a_bootstrapping_machine_shows_its_credentials() {
+        use crate::sim::machine::ClientCertificate;
+        use crate::sim::time::WallTime;
+        let cert = |file: &str| {
+            Some(std::sync::Arc::new(ClientCertificate {
+                file: file.into(),
+                csr: "csr".into(),
+                not_before: WallTime(0),
+                not_after: WallTime(1),
+            }))
+        };
+        let mut m = MachineView {
+            name: "node-1".into(),
+            hostname: "node-1".into(),
+            ip: "10.0.0.11".into(),
+            kubelet: KubeletState::Running,
+            runtime_up: true,
+            cni_ready: true,
+            network_cut: false,
+            containers: Vec::new().into(),
+            powered_off: false,
+            leaks: Vec::new().into(),
+            zone: String::new(),
+            bootstrap: false,
+            client_certificate: None,
+            serving_certificate: None,
+        };
+        let rect = Rect::new(0.0, 0.0, 360.0, 240.0);
+        let height = |m: &MachineView| MachineMetrics::of(m, 0, 360.0, 7.8).height();
+        let plain = height(&m);
+        assert!(machine_box(&m, &[], rect, Layout::Wide, Lang::En).credentials.is_empty());
+        m.bootstrap = true;
+        let b = machine_box(&m, &[], rect, Layout::Wide, Lang::En);
+        assert_eq!(b.credentials.len(), 1);
+        assert_eq!(b.credentials[0].health, Health::Warn);
+        assert_eq!(b.credentials[0].text, "bootstrap token only, no certificate");
+        assert_eq!(
+            b.credentials[0].label,
+            "node-1: the kubelet has only its bootstrap kubeconfig, /etc/kubernetes/bootstrap-kubelet.conf; no \
+             certificate in /var/lib/kubelet/pki yet"
+        );
+        assert_eq!(height(&m), plain + ROW_H + GAP);
+        assert!(b.credentials[0].rect.bottom() < b.runtime.rect.y, "above containerd");
+        m.client_certificate = cert("kubelet-client-2026-01-01-00-00-05.pem");
+        m.serving_certificate = cert("kubelet-server-2026-01-01-00-02-10.pem");
+        let b = machine_box(&m, &[], rect, Layout::Wide, Lang::En);
+        let texts: Vec<&str> = b.credentials.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["kubelet-client-current.pem", "kubelet-server-current.pem"]);
+        assert_eq!(
+            b.credentials[1].label,
+            "node-1: /var/lib/kubelet/pki/kubelet-server-current.pem, a symlink to kubelet-server-2026-01-01-00-02-10.pem"
+        );
+        assert!(b.credentials.iter().all(|c| c.health == Health::Ok));
+        assert_eq!(height(&m), plain + 2.0 * (ROW_H + GAP));
+        assert!(b.credentials[1].rect.y > b.credentials[0].rect.bottom());
+        let ja = machine_box(&m, &[], rect, Layout::Wide, Lang::Ja);
+        assert!(ja.credentials[0].label.contains("へのシンボリックリンク"), "{}", ja.credentials[0].label);
     }
 
     /// Chapter 6: node-2 powered off is drawn as off (not as a stopped kubelet), its volume is

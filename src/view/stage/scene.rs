@@ -71,6 +71,10 @@ pub struct MachineBox {
     /// The accessible name: `Machine node-1 (10.0.0.11)`.
     pub label: String,
     pub kubelet: StateChip,
+    /// A machine that bootstraps its credentials: what the kubelet holds, one row each (its
+    /// bootstrap kubeconfig only, then the current client and serving certificates in
+    /// `/var/lib/kubelet/pki`). Empty for a machine that started with them.
+    pub credentials: Vec<StateChip>,
     pub runtime: RuntimeBox,
     /// The volumes attached (or being attached) to the machine's Node, one row each.
     pub volumes: Vec<VolumeRow>,

@@ -139,6 +139,14 @@ pub fn machines_markup(machines: &[MachineBox]) -> String {
             text(&mut o, "mono muted", r.x + 10.0, r.y + 33.0, &m.ip);
         }
         state_chip(&mut o, &m.kubelet, "kubelet", "kubelet");
+        for c in &m.credentials {
+            group(&mut o, &format!("credentials {}", c.health.class()), Some(&c.label), Some("kubelet"));
+            rect(&mut o, c.rect, "frame", 3.0);
+            icon(&mut o, c.health, c.rect.x + 12.0, c.rect.cy());
+            let class = if c.health == Health::Ok { "mono" } else { "small" };
+            text(&mut o, class, c.rect.x + 24.0, c.rect.cy() + 3.5, &c.text);
+            o.push_str("</g>");
+        }
 
         let rt = &m.runtime;
         let chip = &rt.chip;
