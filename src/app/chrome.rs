@@ -12,6 +12,7 @@ use crate::link::{self, Theme};
 use crate::sim::{Chapter, Refusal};
 use crate::view::announce::{Watched, announcement};
 use crate::view::notice::refusal_text;
+use crate::view::stories::{self, Listed};
 
 thread_local! {
     /// The language the error panel speaks (a panic cannot read signals).
@@ -181,12 +182,17 @@ pub fn Header() -> impl IntoView {
         ctx.story.track();
         request_animation_frame(show_current_chapter);
     });
-    // The site's stories, after the chapters ("more stories"): listed once, by the build.
+    // The site's stories, listed once, by the build: each before the chapter it names, the rest
+    // after the chapters ("more stories").
     let listed = super::stories::listed();
-    let more_stories = (!listed.is_empty()).then(|| {
+    let link = |s: &Listed| {
+        let (id, title) = (s.id.clone(), s.title.clone());
+        view! { <StoryLink id title /> }
+    };
+    let more: Vec<_> = stories::after_chapters(&listed).map(link).collect();
+    let more_stories = (!more.is_empty()).then(|| {
         let label = view! { <li class="more-stories">{move || t(Key::MoreStories)}</li> };
-        let links = listed.into_iter().map(|(id, title)| view! { <StoryLink id title /> }).collect_view();
-        (label, links)
+        (label, more.collect_view())
     });
     view! {
         <header class="site-header">
@@ -200,7 +206,9 @@ pub fn Header() -> impl IntoView {
                         .into_iter()
                         .map(|chapter| {
                             let current = move || ctx.story.get().is_none() && ctx.chapter.get() == chapter;
+                            let first: Vec<_> = stories::before(&listed, chapter).map(link).collect();
                             view! {
+                                {first}
                                 <li>
                                     <a
                                         href=move || format!("?chapter={}&lang={}", chapter.id(), ctx.lang.get().code())

@@ -11,8 +11,10 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::i18n::{ChapterText, Lang, StepText};
 use crate::link::is_dns_label;
+use crate::sim::Chapter;
 use crate::story::{Questions, Story, Words, compact};
 use crate::view::notice::StoryFailure;
+use crate::view::stories::Listed;
 
 /// A story read, with its words in each language.
 #[derive(Debug)]
@@ -119,8 +121,8 @@ async fn fetch_text(path: &str) -> Result<String, StoryFailure> {
 }
 
 /// The site's stories as the build listed them in the page (`view::stories::list_markup`), for
-/// the chapter list's "more stories": none where the page cannot fetch them.
-pub fn listed() -> Vec<(String, Words)> {
+/// the chapter list: none where the page cannot fetch them.
+pub fn listed() -> Vec<Listed> {
     let selector = format!("#{}", crate::view::stories::LIST_ID);
     let Some(list) = document().query_selector(&selector).ok().flatten() else { return Vec::new() };
     if !may_fetch() {
@@ -133,7 +135,8 @@ pub fn listed() -> Vec<(String, Words)> {
             let href = a.get_attribute("href").unwrap_or_default();
             if let Some(id) = crate::view::stories::id_of(&href) {
                 let en = a.text_content().unwrap_or_default();
-                out.push((id.to_string(), Words { en, ja: a.get_attribute("data-ja") }));
+                let before = a.get_attribute("data-before").and_then(|c| Chapter::from_id(&c));
+                out.push(Listed { id: id.to_string(), title: Words { en, ja: a.get_attribute("data-ja") }, before });
             }
         }
         item = li.next_element_sibling();

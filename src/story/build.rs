@@ -14,7 +14,7 @@ use crate::link::is_dns_label;
 use crate::sim::scenario::{Anchor, StepSpec};
 use crate::sim::settings::{Component, SettingError, Settings};
 use crate::sim::{
-    ActionKind, Config, MAX_FLEET, MIN_FLEET, MachineSpec, Method, Profile, ReplicaSetSpec, Scenario, SimTime,
+    ActionKind, Chapter, Config, MAX_FLEET, MIN_FLEET, MachineSpec, Method, Profile, ReplicaSetSpec, Scenario, SimTime,
     Timeline, parse_action, parse_go_duration,
 };
 
@@ -86,6 +86,17 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
     let languages = Languages::of(&file);
     let title = languages.words(&mut problems, &file.title, "title");
     let summary = languages.words(&mut problems, &file.summary, "summary");
+    let list_before = file.list_before.as_ref().and_then(|before| {
+        let chapter = Chapter::from_id(&before.value);
+        if chapter.is_none() {
+            let ids: Vec<&str> = Chapter::ALL.iter().map(|c| c.id()).collect();
+            problems.add(
+                before.referenced,
+                format!("listBefore: there is no chapter \"{}\"; the chapters are {}", before.value, ids.join(", ")),
+            );
+        }
+        chapter
+    });
     let machines = machines(&mut problems, &file.cluster);
     let names: BTreeSet<&str> = machines.iter().map(|m| m.name.as_str()).collect();
     let replicasets = deployments(&mut problems, &file.cluster.deployments);
@@ -166,7 +177,8 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
     let fleet = file.cluster.fleet.is_some();
     let scenario = Scenario { chapter: None, fleet, machines, replicasets, script: sorted, steps, duration };
     let config = Config { profile, settings, ..Config::default() };
-    let story = Story { id: file.id.value.clone(), title, summary, scenario, config, steps: words, questions };
+    let story =
+        Story { id: file.id.value.clone(), title, summary, list_before, scenario, config, steps: words, questions };
     held_to_its_timeline(&story, &script, &places, &file)?;
     Ok(story)
 }

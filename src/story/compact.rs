@@ -9,6 +9,7 @@
 //! title=Two%20nodes%20fail%20at%20once
 //! title.ja=...                        a text's Japanese, when the story has it
 //! summary=... summary.ja=...
+//! list-before=registration          the chapter the chapter list shows the story before
 //! k8s=1.34
 //! fleet=150                           or, a machine each:
 //! machine=node-1                      starts a machine; the keys below are the last machine's
@@ -38,8 +39,8 @@ use super::{Problem, StepWords, Story, Words};
 use crate::link::decode;
 use crate::sim::scenario::{Anchor, StepSpec};
 use crate::sim::{
-    ActionKind, Config, MAX_FLEET, MIN_FLEET, MachineSpec, Method, Profile, ReplicaSetSpec, Scenario, Settings,
-    parse_action, parse_go_duration,
+    ActionKind, Chapter, Config, MAX_FLEET, MIN_FLEET, MachineSpec, Method, Profile, ReplicaSetSpec, Scenario,
+    Settings, parse_action, parse_go_duration,
 };
 
 /// The first line of the form, with its version.
@@ -89,6 +90,9 @@ pub fn write(story: &Story) -> String {
     o.line("id", &story.id);
     o.words("title", &story.title);
     o.words("summary", &story.summary);
+    if let Some(chapter) = story.list_before {
+        o.line("list-before", chapter.id());
+    }
     if story.config.profile != Profile::default() {
         o.line("k8s", story.config.profile.as_str());
     }
@@ -277,6 +281,7 @@ struct Reader {
     title: Option<Words>,
     summary: Option<Words>,
     profile: Profile,
+    list_before: Option<Chapter>,
     fleet: Option<usize>,
     machines: Vec<MachineSpec>,
     replicasets: Vec<ReplicaSetSpec>,
@@ -322,6 +327,10 @@ impl Reader {
             }
             "title" | "title.ja" => set_words(&mut self.title, value, ja),
             "summary" | "summary.ja" => set_words(&mut self.summary, value, ja),
+            "list-before" => match Chapter::from_id(value) {
+                Some(c) => self.list_before = Some(c),
+                None => self.problem(format!("list-before: there is no chapter \"{}\"", shorten(value))),
+            },
             "k8s" => match Profile::parse(value) {
                 Some(p) => self.profile = p,
                 None => self.problem(format!("k8s: \"{}\" is not a version nodeline simulates", shorten(value))),
@@ -580,6 +589,7 @@ impl Reader {
             id: self.id.unwrap_or_default(),
             title: self.title.unwrap_or_else(|| Words { en: String::new(), ja: None }),
             summary: self.summary.unwrap_or_else(|| Words { en: String::new(), ja: None }),
+            list_before: self.list_before,
             scenario: Scenario {
                 chapter: None,
                 fleet: self.fleet.is_some(),

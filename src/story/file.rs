@@ -23,6 +23,12 @@ pub struct StoryFile {
     /// One sentence on what the story shows, per language.
     #[schemars(with = "Texts")]
     pub summary: Spanned<Texts>,
+    /// Where the page's chapter list shows the story: before the chapter with this id
+    /// (`registration`, `node-failure`, …). Without it the story is listed after the chapters,
+    /// among "more stories".
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub list_before: Option<Spanned<String>>,
     /// The Kubernetes version the cluster runs: `"1.34"` (the default) or `"1.31"` (1.30 and
     /// 1.31 behave alike for everything the simulation shows).
     #[serde(default)]

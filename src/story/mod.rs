@@ -19,7 +19,7 @@ mod question;
 
 use std::fmt;
 
-use crate::sim::{Config, Scenario};
+use crate::sim::{Chapter, Config, Scenario};
 
 pub use asked::{Asked, Questions};
 #[cfg(not(target_arch = "wasm32"))]
@@ -34,6 +34,9 @@ pub struct Story {
     pub id: String,
     pub title: Words,
     pub summary: Words,
+    /// The chapter the page's chapter list shows the story before (`listBefore`); `None`: after
+    /// the chapters, among "more stories".
+    pub list_before: Option<Chapter>,
     /// The cluster and its script. `scenario.chapter` is `None`.
     pub scenario: Scenario,
     /// The configuration the story sets (its Kubernetes version); seed and epoch as by default.

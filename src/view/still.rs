@@ -25,7 +25,7 @@ use crate::view::html::{cat, escape};
 use crate::view::pages::{self, Words, paragraphs, step_href};
 use crate::view::session::Session;
 use crate::view::stage::{Layout, Scene, Timing, caption, leases_markup, scene_markup};
-use crate::view::stories::Listed;
+use crate::view::stories::{self, Listed};
 use crate::view::track::{self, EventClass, RequestClass, Track, VIEW_WIDTH};
 use crate::view::{fleet, zonechart};
 
@@ -83,10 +83,26 @@ impl Links {
 }
 
 /// The header, as `chrome::Header` writes it for `chapter` in `lang` (at step `n`: a static
-/// page's language switch keeps it), with the site's `stories` after the chapters (the app's
-/// links only: a story needs the app).
+/// page's language switch keeps it), with the site's `stories` before the chapters they name
+/// and the rest after them (the app's links only: a story needs the app).
 pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[Listed]) -> String {
     let t = |k| escape(lang.text(k));
+    let story_item = |o: &mut String, s: &Listed| {
+        cat(
+            o,
+            &[
+                "<li><a href=\"?story=",
+                &escape(&s.id),
+                "&amp;lang=",
+                lang.code(),
+                "\"><span class=\"chapter-number\">",
+                &t(Key::StoryLabel),
+                "</span><span class=\"chapter-title\">",
+                &escape(s.title.get(lang)),
+                "</span></a></li>",
+            ],
+        )
+    };
     let mut o = String::with_capacity(4096);
     cat(
         &mut o,
@@ -101,6 +117,11 @@ pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[L
         ],
     );
     for c in Chapter::ALL {
+        if links == Links::App {
+            for s in stories::before(stories, c) {
+                story_item(&mut o, s);
+            }
+        }
         let href = match links {
             Links::App => format!("?chapter={}&lang={}", c.id(), lang.code()),
             Links::Static => pages::page_href(c, lang, 1),
@@ -123,23 +144,11 @@ pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[L
             ],
         );
     }
-    if links == Links::App && !stories.is_empty() {
+    let more: Vec<&Listed> = stories::after_chapters(stories).collect();
+    if links == Links::App && !more.is_empty() {
         cat(&mut o, &["<li class=\"more-stories\">", &t(Key::MoreStories), "</li>"]);
-        for (id, title) in stories {
-            cat(
-                &mut o,
-                &[
-                    "<li><a href=\"?story=",
-                    &escape(id),
-                    "&amp;lang=",
-                    lang.code(),
-                    "\"><span class=\"chapter-number\">",
-                    &t(Key::StoryLabel),
-                    "</span><span class=\"chapter-title\">",
-                    &escape(title.get(lang)),
-                    "</span></a></li>",
-                ],
-            );
+        for s in more {
+            story_item(&mut o, s);
         }
     }
     o.push_str("</ol></nav><div class=\"header-tools\">");
@@ -866,7 +875,7 @@ mod tests {
     #[test]
     fn the_header_lists_the_site_s_stories_after_the_chapters() {
         let two = crate::story::Words { en: "Two nodes fail".into(), ja: Some("二台".into()) };
-        let stories = [("two-nodes-fail".to_string(), two)];
+        let stories = [Listed { id: "two-nodes-fail".into(), title: two, before: None }];
         let app = header(Lang::Ja, Chapter::NodeFailure, 1, Links::App, &stories);
         let chapters = app.find("data-chapter=\"node-goes-away\"").unwrap();
         let more = app.find("<li class=\"more-stories\">ほかのストーリー</li>").expect("the label");
@@ -882,6 +891,18 @@ mod tests {
         assert!(!header(Lang::En, Chapter::NodeFailure, 1, Links::Static, &stories).contains("story"));
         // No stories, no label.
         assert!(!header(Lang::En, Chapter::NodeFailure, 1, Links::App, &[]).contains("more-stories"));
+        // A story listed before a chapter comes just before it, and no label then.
+        let tls = crate::story::Words { en: "Before the Node".into(), ja: None };
+        let first = [Listed { id: "tls-bootstrap".into(), title: tls, before: Some(Chapter::Registration) }];
+        let app = header(Lang::En, Chapter::NodeFailure, 1, Links::App, &first);
+        assert!(
+            app.contains(
+                "<ol><li><a href=\"?story=tls-bootstrap&amp;lang=en\"><span class=\"chapter-number\">Story</span>\
+                 <span class=\"chapter-title\">Before the Node</span></a></li><li><a href=\"?chapter=registration"
+            ),
+            "{app}"
+        );
+        assert!(!app.contains("more-stories"), "{app}");
     }
 
     #[test]

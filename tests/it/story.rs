@@ -520,3 +520,24 @@ fn the_page_asks_a_story_s_questions() {
     state.open = Some(nodeline::view::quiz::Open { index: node, result: None });
     assert!(state.picking_node(questions));
 }
+
+/// `listBefore` names a chapter, or is a located problem; the page's form keeps it.
+#[test]
+fn a_story_is_listed_before_the_chapter_it_names() {
+    let text = std::fs::read_to_string(stories().join("tls-bootstrap.yaml")).unwrap();
+    let loaded = story::load(&text, None).unwrap();
+    assert_eq!(loaded.list_before, Some(Chapter::Registration));
+    assert!(story::compact::write(&loaded).contains("\nlist-before=registration\n"));
+    let markup = nodeline::view::stories::list_markup([&loaded]);
+    assert!(markup.contains(" data-before=\"registration\""), "{markup}");
+    let bad = text.replace("listBefore: registration", "listBefore: chapter-one");
+    let problems = story::load(&bad, None).unwrap_err();
+    let line = text.lines().position(|l| l.starts_with("listBefore:")).unwrap() as u64 + 1;
+    assert_eq!(problems[0].line, line, "{problems:?}");
+    assert!(
+        problems[0]
+            .message
+            .starts_with("listBefore: there is no chapter \"chapter-one\"; the chapters are registration,"),
+        "{problems:?}"
+    );
+}
