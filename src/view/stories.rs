@@ -17,6 +17,13 @@ pub struct Listed {
     pub before: Option<Chapter>,
 }
 
+impl Listed {
+    /// How the chapter list shows `story`.
+    pub fn of(story: &Story) -> Listed {
+        Listed { id: story.id.clone(), title: story.title.clone(), before: story.list_before }
+    }
+}
+
 /// The stories listed before `chapter`, in the site's order.
 pub fn before(stories: &[Listed], chapter: Chapter) -> impl Iterator<Item = &Listed> {
     stories.iter().filter(move |s| s.before == Some(chapter))

@@ -59,7 +59,7 @@ pub(crate) fn short_hash(bytes: &[u8]) -> String {
 /// Rewrites `dist/index.html` as described above; writes the loader file next to it.
 pub(crate) fn finish(dist: &Path, stories_dir: &Path) -> Result<()> {
     let told = stories(stories_dir, dist)?;
-    let listed: Vec<Listed> = told.iter().map(|s| (s.id.clone(), s.title.clone())).collect();
+    let listed: Vec<Listed> = told.iter().map(Listed::of).collect();
     let index = dist.join("index.html");
     let page = read(&index)?;
     let (page, loader) = finish_page(&page)?;
