@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::state::AppCtx;
 use crate::i18n::Key;
-use crate::sim::ActionKind;
+use crate::sim::{ActionKind, Target};
 use crate::view::controls::{self as vm, ButtonState};
 use crate::view::notice::refusal_text;
 
@@ -41,11 +41,26 @@ pub fn Controls() -> impl IntoView {
     });
     let index = Memo::new(move |_| vm::clamp_machine(ctx.machine.get(), machines.with(Vec::len)));
     let names = Memo::new(move |_| machines.with(|m| m.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()));
+    // The Pods a Pod's memory actions can aim at (their containers change only with a new
+    // machine record), and the one picked: the reader's choice while it runs, else the first.
+    let pods = Memo::new(move |_| {
+        records.track();
+        let at = ctx.playback.with_untracked(|p| p.t);
+        ctx.with_session(|s| vm::pod_targets(&s.at(at)))
+    });
+    let pod_choice = RwSignal::new(None::<String>);
+    let pod = Memo::new(move |_| {
+        pods.with(|p| {
+            let chosen = pod_choice.get().filter(|c| p.iter().any(|(t, _)| t == c));
+            chosen.or_else(|| p.first().map(|(t, _)| t.clone()))
+        })
+    });
     let states = Memo::new(move |_| {
         tick.track();
         let at = ctx.playback.with_untracked(|p| p.t);
         let machine = names.with(|n| vm::machine_arg(ActionKind::KillKubelet, n, index.get()));
-        ctx.with_session(|s| vm::button_states(&s.at(at), machine.as_deref()))
+        let pod = pod.get();
+        ctx.with_session(|s| vm::button_states(&s.at(at), machine.as_deref(), pod.as_deref()))
     });
     let actions = Memo::new(move |_| ctx.with_session(|s| s.timeline.actions()));
 
@@ -77,8 +92,11 @@ pub fn Controls() -> impl IntoView {
             ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &why)]));
             return;
         }
-        let machine = names.with_untracked(|n| vm::machine_arg(kind, n, index.get_untracked()));
-        if let Err(e) = ctx.act(kind, machine) {
+        let target = match kind.target() {
+            Target::Pod => pod.get_untracked(),
+            _ => names.with_untracked(|n| vm::machine_arg(kind, n, index.get_untracked())),
+        };
+        if let Err(e) = ctx.act(kind, target) {
             ctx.notify(lang.fill(Key::ActionUnavailable, &[&refusal_text(lang, &e)]));
         }
     };
@@ -190,9 +208,40 @@ pub fn Controls() -> impl IntoView {
         })
     };
 
+    // The Pod picker, before the actions aimed at a Pod: its options written as one string, as
+    // the machine picker's are.
+    let pod_picker = NodeRef::<leptos::html::Select>::new();
+    Effect::new(move |_| {
+        let markup = pods.with(|p| vm::pod_options(p));
+        if let Some(select) = pod_picker.get() {
+            select.set_inner_html(&markup);
+            let at = pods.with(|p| pod.with(|c| p.iter().position(|(t, _)| Some(t) == c.as_ref())));
+            select.set_selected_index(at.map_or(-1, |i| i as i32));
+        }
+    });
+    let pod_pick = move || {
+        view! {
+            <div class="pod-pick">
+                <label for="sandbox-pod">{move || t(Key::PodPick)}</label>
+                <select
+                    id="sandbox-pod"
+                    node_ref=pod_picker
+                    on:change=move |ev| pod_choice.set(Some(event_target_value(&ev)))
+                ></select>
+            </div>
+        }
+    };
     let groups = vm::groups()
         .into_iter()
-        .map(|group| view! { <div class="action-group">{group.into_iter().map(button).collect_view()}</div> })
+        .map(|group| {
+            let aimed_at_a_pod = group.iter().any(|k| k.target() == Target::Pod);
+            view! {
+                <div class="action-group">
+                    {aimed_at_a_pod.then(pod_pick)}
+                    {group.into_iter().map(button).collect_view()}
+                </div>
+            }
+        })
         .collect_view();
 
     // The options as one string, written into the picker whenever the machines or the language

@@ -442,6 +442,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseNoSuchPod => "there is no Pod {0}",
         Key::RefusePodNotRunning => "the Pod {0} has no running container",
         Key::RefusePodAlreadyLeaking => "the Pod {0} already leaks memory",
+        Key::RefuseNoPodRunning => "no Pod is running",
+        Key::PodPick => "Pod",
         Key::RefusePodNotLeaking => "the Pod {0} does not leak memory",
         Key::LanguageSwitch => "Language: {0}",
         Key::AnnounceDeparted => "Your actions changed the story: the narration now tells what they cause.",

@@ -454,6 +454,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::RefuseNoSuchPod => "Pod {0} はありません",
         Key::RefusePodNotRunning => "Pod {0} には実行中のコンテナーがありません",
         Key::RefusePodAlreadyLeaking => "Pod {0} はすでにメモリーをリークしています",
+        Key::RefuseNoPodRunning => "実行中の Pod がありません",
+        Key::PodPick => "Pod",
         Key::RefusePodNotLeaking => "Pod {0} はメモリーをリークしていません",
         Key::LanguageSwitch => "言語: {0}",
         Key::AnnounceDeparted => {

@@ -629,6 +629,9 @@ keys! {
     RefuseNoSuchPod,
     RefusePodNotRunning,
     RefusePodAlreadyLeaking,
+    RefuseNoPodRunning,
+    /// The sandbox's Pod picker, for the memory actions.
+    PodPick,
     RefusePodNotLeaking,
     LanguageSwitch,
     AnnounceDeparted,

@@ -176,17 +176,51 @@ pub struct ButtonState {
 }
 
 /// Every action's availability at the snapshot's instant, aimed at `machine` (`None`: the first
-/// machine), in [`groups`] order.
-pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>) -> Vec<ButtonState> {
+/// machine) or, for a Pod's memory, at `pod` (`None`: no Pod runs), in [`groups`] order.
+pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>, pod: Option<&str>) -> Vec<ButtonState> {
     let checker = snapshot.action_checker();
     groups()
         .into_iter()
         .flatten()
         .map(|kind| {
-            let m = if kind.targets_machine() { machine } else { None };
-            ButtonState { kind, unavailable: checker.check(kind, m).err() }
+            let unavailable = match kind.target() {
+                Target::Pod => match pod {
+                    Some(pod) => checker.check(kind, Some(pod)).err(),
+                    None => Some(Refusal::NoPodRunning),
+                },
+                Target::Machine => checker.check(kind, machine).err(),
+                _ => checker.check(kind, None).err(),
+            };
+            ButtonState { kind, unavailable }
         })
         .collect()
+}
+
+/// The Pods the memory actions can aim at: each Pod with a container running on a machine, as
+/// `(target, label)`: the target in the notation (`NAME` in `default`, else `NAMESPACE/NAME`), the
+/// label with its machine (`web-74fb665767-7slr6 (node-1)`), in the machines' order.
+pub fn pod_targets(snapshot: &Snapshot<'_>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for m in snapshot.machines() {
+        for c in m.containers.iter() {
+            let target =
+                if &*c.namespace == "default" { c.pod.to_string() } else { format!("{}/{}", c.namespace, c.pod) };
+            if !out.iter().any(|(t, _)| *t == target) {
+                out.push((target.clone(), format!("{target} ({})", m.name)));
+            }
+        }
+    }
+    out
+}
+
+/// The Pod picker's options, valued by target ([`pod_targets`]), escaped.
+pub fn pod_options(pods: &[(String, String)]) -> String {
+    let mut o = String::with_capacity(pods.len() * 64);
+    for (target, label) in pods {
+        let (target, label) = (crate::view::html::escape(target), crate::view::html::escape(label));
+        crate::view::html::cat(&mut o, &["<option value=\"", &target, "\">", &label, "</option>"]);
+    }
+    o
 }
 
 /// The machines' names at the snapshot's instant.
@@ -230,7 +264,8 @@ mod tests {
                 "kill-kubelet start-kubelet",
                 "stop-runtime start-runtime",
                 "cut-network restore-network",
-                "create-pod create-tolerating-pod create-besteffort-pod",
+                "create-pod create-tolerating-pod create-besteffort-pod create-priority-pod",
+                "leak-memory stop-leak",
                 "add-machine add-duplicate-machine",
                 "label-node-role",
                 "cordon uncordon drain",
@@ -242,7 +277,7 @@ mod tests {
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
         assert_eq!(
             names(typed()),
-            "taint delete-pod create-priority-pod leak-memory stop-leak approve-csr deny-csr delete-bootstrap-token delete-autoapprove-binding"
+            "taint delete-pod approve-csr deny-csr delete-bootstrap-token delete-autoapprove-binding"
         );
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }
@@ -300,18 +335,36 @@ mod tests {
     fn availability_comes_from_the_simulation() {
         let mut tl = Timeline::new(Chapter::Registration, Config::default());
         tl.run_until(SimTime::from_secs(100));
-        let states = button_states(&tl.at(SimTime::from_secs(90)), None);
+        let states = button_states(&tl.at(SimTime::from_secs(90)), None, None);
         assert_eq!(states.len(), ActionKind::ALL.len() - fleet_group().len() - typed().len());
+        assert_eq!(unavailable(&states, ActionKind::LeakMemory).unwrap(), "no Pod is running");
         assert_eq!(unavailable(&states, ActionKind::KillKubelet), None);
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(unavailable(&states, ActionKind::StartKubelet).unwrap(), "the kubelet on node-1 is already running");
         assert_eq!(unavailable(&states, ActionKind::RestoreNetwork).unwrap(), "the network of node-1 is not cut");
         assert_eq!(unavailable(&states, ActionKind::StartRuntime).unwrap(), "containerd on node-1 is already running");
         // A machine that does not exist is explained too.
-        let states = button_states(&tl.at(SimTime::from_secs(90)), Some("node-9"));
+        let states = button_states(&tl.at(SimTime::from_secs(90)), Some("node-9"), None);
         assert!(unavailable(&states, ActionKind::KillKubelet).unwrap().contains("no machine named node-9"));
         assert_eq!(unavailable(&states, ActionKind::CreatePod), None);
         assert_eq!(machine_names(&tl.at(SimTime::from_secs(90))), ["node-1"]);
+        // A Pod's memory: the running Pods, each with its machine, and the actions aimed at one.
+        let at = tl.at(SimTime::from_secs(90));
+        let pods = pod_targets(&at);
+        assert_eq!(
+            pods,
+            [
+                ("demo-dq4ck".to_string(), "demo-dq4ck (node-1)".to_string()),
+                ("tolerant-bwbt7".to_string(), "tolerant-bwbt7 (node-1)".to_string())
+            ]
+        );
+        assert_eq!(pod_options(&pods[..1]), "<option value=\"demo-dq4ck\">demo-dq4ck (node-1)</option>");
+        let states = button_states(&at, None, Some("demo-dq4ck"));
+        assert_eq!(unavailable(&states, ActionKind::LeakMemory), None);
+        assert_eq!(
+            unavailable(&states, ActionKind::StopLeak).unwrap(),
+            "the Pod default/demo-dq4ck does not leak memory"
+        );
     }
 
     #[test]
@@ -338,7 +391,7 @@ mod tests {
         tl.run_until(SimTime::from_secs(100));
         let action = Action::new(ActionKind::KillKubelet, SimTime::from_secs(90));
         tl.fork(action.clone()).unwrap();
-        let states = button_states(&tl.at(SimTime::from_secs(91)), None);
+        let states = button_states(&tl.at(SimTime::from_secs(91)), None, None);
         assert!(unavailable(&states, ActionKind::KillKubelet).is_some());
         assert_eq!(unavailable(&states, ActionKind::StartKubelet), None);
         // kubectl with the node's credentials needs the machine, not the kubelet process.

@@ -89,6 +89,7 @@ pub fn refusal_text(lang: Lang, r: &Refusal) -> String {
         Refusal::PodNotRunning(_) => Key::RefusePodNotRunning,
         Refusal::PodAlreadyLeaking(_) => Key::RefusePodAlreadyLeaking,
         Refusal::PodNotLeaking(_) => Key::RefusePodNotLeaking,
+        Refusal::NoPodRunning => Key::RefuseNoPodRunning,
     };
     lang.fill(key, &[&r.subject()])
 }
@@ -122,6 +123,7 @@ mod tests {
             Refusal::PodNotRunning("default/web-1".into()),
             Refusal::PodAlreadyLeaking("default/web-1".into()),
             Refusal::PodNotLeaking("default/web-1".into()),
+            Refusal::NoPodRunning,
         ];
         for r in &all {
             assert_eq!(refusal_text(Lang::En, r), r.to_string());

@@ -744,6 +744,8 @@ pub enum Refusal {
     PodAlreadyLeaking(String),
     /// The Pod's container does not leak memory.
     PodNotLeaking(String),
+    /// No Pod runs anywhere, so none can be aimed at.
+    NoPodRunning,
 }
 
 impl Refusal {
@@ -772,7 +774,7 @@ impl Refusal {
             | Refusal::PodNotRunning(s)
             | Refusal::PodAlreadyLeaking(s)
             | Refusal::PodNotLeaking(s) => s.clone(),
-            Refusal::ControlPlaneAlreadyCut | Refusal::ControlPlaneNotCut => String::new(),
+            Refusal::ControlPlaneAlreadyCut | Refusal::ControlPlaneNotCut | Refusal::NoPodRunning => String::new(),
             Refusal::TooManyPods(n) | Refusal::TooManyMachines(n) => n.to_string(),
         }
     }
@@ -812,6 +814,7 @@ impl fmt::Display for Refusal {
             Refusal::PodNotRunning(_) => write!(f, "the Pod {s} has no running container"),
             Refusal::PodAlreadyLeaking(_) => write!(f, "the Pod {s} already leaks memory"),
             Refusal::PodNotLeaking(_) => write!(f, "the Pod {s} does not leak memory"),
+            Refusal::NoPodRunning => write!(f, "no Pod is running"),
         }
     }
 }

@@ -28,6 +28,29 @@ test.describe('running out of memory', () => {
     app.expectNoErrors();
   });
 
+  test("the sandbox leaks memory in the Pod picked, stops the leak, and adds the story's Pods", async ({ page }) => {
+    const app = new KubectlPage(page);
+    await app.goto(`${STORY}&step=1&autoplay=0`);
+    const picker = page.getByRole('combobox', { name: 'Pod', exact: true });
+    await expect(picker.getByRole('option')).toHaveCount(8);
+    await picker.selectOption({ label: 'web-74fb665767-2r2n4 (node-2)' });
+    await expect(app.action('Stop the memory leak')).toHaveAccessibleDescription(
+      'Not now: the Pod default/web-74fb665767-2r2n4 does not leak memory',
+    );
+    await app.action('Leak memory in Pod').click();
+    await expect(app.forkNotice).toContainText(/leak-memory:web-74fb665767-2r2n4@50s/);
+    await expect(app.action('Leak memory in Pod')).toHaveAttribute('aria-disabled', 'true');
+    await app.action('Stop the memory leak').click();
+    await expect(app.forkNotice).toContainText(/stop-leak:web-74fb665767-2r2n4@50s/);
+    // The story's other Pods, from buttons: a high-priority Pod and a BestEffort Pod on node-2.
+    await app.machinePicker.selectOption({ label: 'node-2' });
+    await app.action('Create high-priority Pod').click();
+    await expect(app.forkNotice).toContainText(/create-priority-pod:node-2@50s/);
+    await app.action('Create BestEffort Pod').click();
+    await expect(app.forkNotice).toContainText(/create-besteffort-pod:node-2@50s/);
+    app.expectNoErrors();
+  });
+
   test('the embed tells the story in Japanese, from a step', async ({ page }) => {
     const app = new KubectlPage(page);
     await app.goto(`${STORY}&step=4&autoplay=0&embed=1&lang=ja`);

@@ -103,6 +103,8 @@ pub enum Group {
     Runtime,
     Network,
     Pods,
+    /// A Pod's memory, aimed at a running Pod.
+    Memory,
     Machines,
     Role,
     Maintenance,
@@ -115,11 +117,12 @@ pub enum Group {
 
 impl Group {
     /// Every group, in the page's order.
-    pub const ALL: [Group; 11] = [
+    pub const ALL: [Group; 12] = [
         Group::Kubelet,
         Group::Runtime,
         Group::Network,
         Group::Pods,
+        Group::Memory,
         Group::Machines,
         Group::Role,
         Group::Maintenance,
@@ -139,7 +142,8 @@ pub struct Spec {
     pub name: &'static str,
     pub target: Target,
     pub group: Group,
-    /// Taken only typed (the kubectl panel, a link): no button names a taint or a Pod.
+    /// Taken only typed (the kubectl panel, a link): no button names a taint, a Pod to delete or
+    /// a CSR.
     pub typed: bool,
     pub flags: Flags,
     /// What it does to the cluster, in one line (the README's table). The page never shows it,
@@ -316,28 +320,22 @@ pub const ACTIONS: [Spec; 38] = {
             ),
             Flags::Delete,
         )),
-        typed(spec(
+        spec(
             A::CreatePriorityPod,
             "create-priority-pod",
             T::Machine,
             G::Pods,
             "creates the PriorityClass high-priority (value 1000000) if there is none, and a Pod of that class pinned \
              to the machine's node",
-        )),
-        typed(spec(
+        ),
+        spec(
             A::LeakMemory,
             "leak-memory",
             T::Pod,
-            G::Pods,
+            G::Memory,
             "the Pod's container starts leaking memory (64Mi a second)",
-        )),
-        typed(spec(
-            A::StopLeak,
-            "stop-leak",
-            T::Pod,
-            G::Pods,
-            "the Pod's leak stops growing (what it took stays taken)",
-        )),
+        ),
+        spec(A::StopLeak, "stop-leak", T::Pod, G::Memory, "the Pod's leak stops growing (what it took stays taken)"),
         typed(spec(
             A::ApproveCsr,
             "approve-csr",
