@@ -417,12 +417,17 @@ fn current(h: &Host, which: Managed) -> Option<Arc<ClientCertificate>> {
 mod tests {
     use super::*;
 
-    /// The deadline is 70 % of the life at the generator's 0 and 90 % at its 1.
+    /// The deadline is 70 % of the life at the generator's 0, 90 % (to the microsecond) at its 1,
+    /// and between them for any draw.
     #[test]
     fn the_deadline_is_between_70_and_90_percent_of_the_life() {
         let nb = WallTime(1_000_000_000);
         let na = WallTime(nb.0 + 1_000_000);
         assert_eq!(rotation_deadline(nb, na, 0.0), WallTime(nb.0 + 700_000));
-        assert_eq!(rotation_deadline(nb, na, 1.0), WallTime(nb.0 + 900_000));
+        assert!((nb.0 + 899_999..=nb.0 + 900_000).contains(&rotation_deadline(nb, na, 1.0).0));
+        for u in [0.1, 0.25, 0.5, 0.75, 0.999] {
+            let d = rotation_deadline(nb, na, u).0 - nb.0;
+            assert!((700_000..=900_000).contains(&d), "{u}: {d}");
+        }
     }
 }
