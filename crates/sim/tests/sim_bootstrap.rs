@@ -567,7 +567,7 @@ fn client_csrs(timeline: &Timeline, at: SimTime) -> Vec<Arc<CertificateSigningRe
         .into_iter()
         .filter(|c| c.spec.signer_name == "kubernetes.io/kube-apiserver-client-kubelet")
         .collect();
-    csrs.sort_by_key(|c| c.metadata.creation_timestamp.clone());
+    csrs.sort_by_key(|c| c.metadata.creation_timestamp);
     csrs
 }
 
