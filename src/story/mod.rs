@@ -162,6 +162,7 @@ fn settings_schema() -> serde_json::Value {
                 Type::Duration => (json!("string"), Some(r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^0$")),
                 Type::Float => (json!(["number", "string"]), None),
                 Type::Integer => (json!(["integer", "string"]), None),
+                Type::Boolean => (json!(["boolean", "string"]), None),
             };
             let mut schema = json!({
                 "description": format!("{} ({}; default {default})", row.meaning(), row.type_.name()),

@@ -179,6 +179,7 @@ fn every_setting_at_the_ends_of_its_range_runs() {
             (Type::Float, _) => &["0.001", "1e9"],
             (Type::Integer, Range::Positive) => &["1", "2147483647"],
             (Type::Integer, _) => &["0", "2147483647"],
+            (Type::Boolean, _) => &["false", "true"],
         };
         for value in ends {
             let mut settings = Settings::default();

@@ -558,3 +558,155 @@ fn a_serving_certificate_is_rotated_between_70_and_90_percent_of_its_life() {
     assert_eq!(posts.len(), 2, "the rotation's request: {posts:?}");
     assert_eq!(posts[1], wait.t + sleep, "sent at the deadline");
 }
+
+/// The client CSRs in the order they were created.
+fn client_csrs(timeline: &Timeline, at: SimTime) -> Vec<Arc<CertificateSigningRequest>> {
+    let mut csrs: Vec<_> = timeline
+        .at(at)
+        .all::<CertificateSigningRequest>()
+        .into_iter()
+        .filter(|c| c.spec.signer_name == "kubernetes.io/kube-apiserver-client-kubelet")
+        .collect();
+    csrs.sort_by_key(|c| c.metadata.creation_timestamp);
+    csrs
+}
+
+/// With `rotateCertificates`, the client certificate manager bootstraps: no wait for
+/// `/healthz`, a request with an empty name that the API server names `csr-` and five
+/// characters, sent with the bootstrap token and approved through `nodeclient`; the rest of the
+/// kubelet starts once the certificate is written.
+#[test]
+fn with_rotation_the_bootstrap_csr_is_named_by_the_api_server() {
+    let timeline = bootstrap_timeline(&[("kubelet", "rotateCertificates", "true")], SimTime::from_secs(5));
+    let log = timeline.log();
+    assert!(!log.requests.iter().any(|r| &*r.path == "/healthz"), "the manager does not wait for /healthz");
+    let post = log
+        .requests
+        .iter()
+        .find(|r| r.method == Method::Post && r.path.ends_with("/certificatesigningrequests"))
+        .expect("the CSR's POST");
+    assert_eq!((post.t, post.actor.clone()), (ms(0), bootstrapping()));
+    let Some(nodeline_sim::record::Body::Object(Object::CertificateSigningRequest(sent))) = &post.body else {
+        panic!("the POST carries a CSR: {:?}", post.body)
+    };
+    assert!(sent.metadata.name.is_empty(), "an empty name");
+    assert_eq!(&*sent.metadata.generate_name, "csr-");
+    let csr = the_csr(&timeline, SimTime::from_secs(5));
+    let name = csr.metadata.name.to_string();
+    let suffix = name.strip_prefix("csr-").expect("csr-…");
+    assert_eq!(suffix.len(), 5, "{name}");
+    assert_eq!(csr.spec.username, "system:bootstrap:07401b");
+    assert_eq!(csr.spec.usages, ["digital signature", "client auth"]);
+    let approved = csr.condition("Approved").expect("approved");
+    assert_eq!(approved.message, "Auto approving kubelet client certificate after SubjectAccessReview.");
+    let lines: Vec<(SimTime, String)> =
+        log.lines.iter().filter(|l| l.actor == kubelet()).map(|l| (l.t, l.message.to_string())).take(6).collect();
+    let logger = "logger=\"kubernetes.io/kube-apiserver-client-kubelet\"";
+    let want = [
+        (ms(0), "\"Kubelet version\" kubeletVersion=\"v1.34.1\"".to_string()),
+        (ms(0), "\"Client rotation is on, will bootstrap in background\"".into()),
+        (
+            ms(0),
+            "/etc/kubernetes/kubelet.conf written (user default-auth, client-certificate \
+             /var/lib/kubelet/pki/kubelet-client-current.pem)"
+                .into(),
+        ),
+        (ms(0), "\"Starting client certificate rotation\"".into()),
+        (ms(0), format!("\"Certificate rotation is enabled\" {logger}")),
+        (ms(0), format!("\"Rotating certificates\" {logger}")),
+    ];
+    assert_eq!(lines, want);
+    let cert = timeline.at(ms(4)).machines()[0].client_certificate.clone().expect("the certificate");
+    assert_eq!(cert.file, "kubelet-client-2026-03-02-09-00-00.pem");
+    assert_eq!(cert.csr, name);
+    let registered = log.requests.iter().find(|r| &*r.path == "/api/v1/nodes").expect("registered");
+    assert_eq!(registered.actor, kubelet());
+    assert!(registered.t > ms(3), "after the certificate");
+}
+
+/// At the deadline (70 % to 90 % of the certificate's life, backdating included) the kubelet
+/// asks again as `system:node:node-1`; csrapproving asks `selfnodeclient` and approves with its
+/// own message, csrsigning signs, and the kubelet writes a new file and moves the symlink.
+#[test]
+fn a_rotated_client_certificate_is_renewed_through_selfnodeclient() {
+    let settings =
+        [("kubelet", "rotateCertificates", "true"), ("kube-controller-manager", "cluster-signing-duration", "10m")];
+    let end = SimTime::from_secs(12 * 60);
+    let timeline = bootstrap_timeline(&settings, end);
+    let log = timeline.log();
+    let csrs = client_csrs(&timeline, end);
+    assert_eq!(csrs.len(), 2, "the bootstrap's request and one renewal");
+    let (first, renewal) = (&csrs[0], &csrs[1]);
+    for csr in &csrs {
+        assert!(csr.metadata.name.starts_with("csr-") && csr.metadata.name.len() == 9, "{}", csr.metadata.name);
+        assert_eq!(csr.condition_text(), "Approved,Issued");
+    }
+    assert_eq!(renewal.spec.username, "system:node:node-1");
+    assert_eq!(renewal.spec.groups, ["system:nodes", "system:authenticated"]);
+    let approved = renewal.condition("Approved").expect("approved");
+    assert_eq!((approved.status, approved.reason), ("True", "AutoApproved"));
+    assert_eq!(approved.message, "Auto approving self kubelet client certificate after SubjectAccessReview.");
+    let post = log
+        .requests
+        .iter()
+        .filter(|r| r.method == Method::Post && r.path.ends_with("/certificatesigningrequests"))
+        .nth(1)
+        .expect("the renewal's POST");
+    assert_eq!(post.actor, kubelet(), "sent with the certificate it has");
+    let sars: Vec<_> = log.requests.iter().filter(|r| r.path.ends_with("/subjectaccessreviews")).collect();
+    assert_eq!(sars.len(), 2);
+    let body = sars[1].body.as_ref().and_then(|b| b.json()).expect("a JSON body");
+    assert_eq!(body["spec"]["resourceAttributes"]["subresource"], "selfnodeclient");
+    assert_eq!(body["spec"]["user"], "system:node:node-1");
+    assert_eq!(sars[1].t, post.t + Duration::from_millis(1));
+    // The deadline: between 70 % and 90 % of the first certificate's life after its notBefore.
+    let (not_before, not_after) = certificate_validity(&first.status.certificate).expect("a certificate");
+    assert_eq!(not_after.0 - not_before.0, 15 * 60 * 1_000_000, "10 minutes, backdated 5 (not at its end)");
+    let epoch = Config::default().epoch.0;
+    let fraction = (epoch + post.t.as_micros() as i64 - not_before.0) as f64 / (not_after.0 - not_before.0) as f64;
+    assert!((0.7..=0.9).contains(&fraction), "{fraction}");
+    let waits: Vec<_> = log
+        .lines
+        .iter()
+        .filter(|l| l.actor == kubelet() && l.message.starts_with("\"Waiting for next certificate rotation\""))
+        .collect();
+    assert!(waits[0].message.ends_with("logger=\"kubernetes.io/kube-apiserver-client-kubelet\""));
+    let sleep =
+        nodeline_sim::parse_go_duration(waits[0].message.split('"').nth(3).expect("sleep")).expect("a duration");
+    assert_eq!(post.t, waits[0].t + sleep, "sent at the deadline");
+    // The files: a second PEM, the symlink moved to it.
+    let cert = timeline.at(end).machines()[0].client_certificate.clone().expect("the certificate");
+    assert_eq!(cert.csr, renewal.metadata.name.to_string());
+    assert_ne!(cert.file, "kubelet-client-2026-03-02-09-00-00.pem");
+    assert!(cert.file.starts_with("kubelet-client-2026-03-02-09-0"), "{}", cert.file);
+    let written: Vec<_> = log
+        .lines
+        .iter()
+        .filter(|l| l.actor == kubelet() && l.message.contains("kubelet-client-current.pem points at it"))
+        .collect();
+    assert_eq!(written.len(), 2);
+    assert!(written[1].message.contains(&cert.file), "{}", written[1].message);
+}
+
+/// A kubelet restarted with a certificate loads it and waits for its deadline: no request.
+#[test]
+fn a_restarted_kubelet_keeps_its_rotated_certificate_until_the_deadline() {
+    let mut scenario = Chapter::Registration.scenario();
+    scenario.chapter = None;
+    scenario.machines[0].bootstrap = true;
+    let mut config = Config::default();
+    config.settings.set("kubelet", "rotateCertificates", "true").expect("a setting");
+    let actions = nodeline_sim::parse_actions("kill-kubelet:node-1@30s,start-kubelet:node-1@40s").expect("actions");
+    let mut timeline = Timeline::from_scenario(scenario, config, &actions);
+    timeline.run_until(SimTime::from_secs(90));
+    let log = timeline.log();
+    let posts =
+        log.requests.iter().filter(|r| r.method == Method::Post && r.path.ends_with("/certificatesigningrequests"));
+    assert_eq!(posts.count(), 1);
+    let loading = log
+        .lines
+        .iter()
+        .find(|l| l.message.starts_with("\"Loading cert/key pair from a file\""))
+        .expect("the restart loads its certificate");
+    assert_eq!(loading.t, SimTime::from_secs(40));
+}

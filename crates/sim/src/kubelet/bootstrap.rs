@@ -41,6 +41,9 @@ pub(crate) enum Bootstrap {
     WaitingForServer(SimTime),
     /// `WaitForCertificate`: watching the CSR named here.
     Watching(String),
+    /// `rotateCertificates`: the client certificate manager asks for the certificate; the rest
+    /// of the kubelet waits for it.
+    InBackground,
 }
 
 /// A kubelet bootstrap timer.
@@ -84,6 +87,26 @@ impl Kubelet {
         h.log(ctx, "\"Using bootstrap kubeconfig to generate TLS client cert, key and kubeconfig file\"".into());
         self.cold.bootstrap = Some(Bootstrap::WaitingForServer(ctx.now));
         self.after(ctx, Duration::ZERO, KubeletTimer::Bootstrap(BootstrapStep::Healthz));
+    }
+
+    /// The start with `rotateCertificates` (`cmd/kubelet/app/server.go`
+    /// `buildKubeletClientConfig`): `LoadClientConfig` writes the kubeconfig pointing at the
+    /// certificate store (when it has no valid certificate yet), then the client certificate
+    /// manager starts. The rest of the kubelet starts once the manager has a certificate.
+    pub(super) fn start_client_rotation(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
+        h.log(ctx, "\"Client rotation is on, will bootstrap in background\"".into());
+        let current = format!("{KUBELET_PKI_DIR}/kubelet-client-current.pem");
+        if h.client_certificate.is_some() {
+            h.log(ctx, format!("\"Loading cert/key pair from a file\" filePath=\"{current}\""));
+        } else {
+            h.log(ctx, format!("{KUBECONFIG} written (user default-auth, client-certificate {current})"));
+            self.cold.bootstrap = Some(Bootstrap::InBackground);
+        }
+        h.log(ctx, "\"Starting client certificate rotation\"".into());
+        self.start_manager(h, ctx, super::cert_manager::Managed::Client);
+        if h.client_certificate.is_some() {
+            self.start_loops(h, ctx);
+        }
     }
 
     /// One `GET /healthz` of `waitForServer`; once it answers, the CSR.

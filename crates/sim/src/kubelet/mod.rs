@@ -12,6 +12,7 @@
 //! server).
 
 mod bootstrap;
+mod cert_manager;
 mod csi;
 mod events;
 mod eviction;
@@ -20,7 +21,6 @@ mod lease;
 mod pods;
 mod register;
 mod runtime;
-mod serving;
 mod shutdown;
 mod status;
 
@@ -141,9 +141,10 @@ pub(crate) enum KubeletTimer {
     TimedOut(Box<TimedOut>),
     /// The TLS bootstrap's next step.
     Bootstrap(bootstrap::BootstrapStep),
-    /// The serving certificate manager's next step (`serverTLSBootstrap`; boxed, as the Pod
-    /// worker's step is, to keep every queued timer small).
-    Serving(Box<serving::ServingStep>),
+    /// A certificate manager's next step (the client certificate's with `rotateCertificates`,
+    /// the serving certificate's with `serverTLSBootstrap`; boxed, as the Pod worker's step is,
+    /// to keep every queued timer small).
+    Certificate(Box<(cert_manager::Managed, cert_manager::ManagerStep)>),
 }
 
 /// What a loop does when a request it sent times out, once the timeout has run: the call returns
@@ -304,7 +305,11 @@ impl Machine {
         k.cold.csi = csi::CsiInit::new(&self.host.info.boot_id, self.generation);
         let version = ctx.profile.kubelet_version();
         self.host.log(ctx, format!("\"Kubelet version\" kubeletVersion=\"{version}\""));
-        if self.host.bootstrap && self.host.client_certificate.is_none() {
+        if self.host.bootstrap && ctx.settings.rotate_certificates {
+            // `rotateCertificates` with a bootstrap kubeconfig: the client certificate manager
+            // (the rest of the kubelet starts once it has a certificate).
+            k.start_client_rotation(&mut self.host, ctx);
+        } else if self.host.bootstrap && self.host.client_certificate.is_none() {
             // `LoadClientCert` runs before the rest of the kubelet is built.
             k.start_bootstrap(&mut self.host, ctx);
         } else {
@@ -313,13 +318,18 @@ impl Machine {
         self.process = KubeletProcess::Running(Box::new(k));
     }
 
-    /// Input: a CertificateSigningRequest changed (the bootstrap's watch, the serving
-    /// certificate manager's).
+    /// Input: a CertificateSigningRequest changed (the bootstrap's watch, the certificate
+    /// managers').
     pub(crate) fn on_csr_change(&mut self, ctx: &mut Ctx<'_, MachineTimer>) {
+        if let KubeletProcess::Running(k) = &mut self.process
+            && k.cold.client_manager.is_some()
+        {
+            k.manager_watch(&mut self.host, ctx, cert_manager::Managed::Client);
+        }
         if let KubeletProcess::Running(k) = &mut self.process
             && k.cold.serving.is_some()
         {
-            k.serving_watch(&mut self.host, ctx);
+            k.manager_watch(&mut self.host, ctx, cert_manager::Managed::Serving);
         }
         if let KubeletProcess::Running(k) = &mut self.process
             && k.cold.bootstrap.is_some()
@@ -502,8 +512,10 @@ pub(crate) struct KubeletCold {
     bootstrap: Option<bootstrap::Bootstrap>,
     /// The CSR the bootstrap's watch last saw approved without a certificate (logged once).
     bootstrap_approved_seen: Option<String>,
+    /// The client certificate manager, with `rotateCertificates` and a bootstrap kubeconfig.
+    client_manager: Option<cert_manager::Manager>,
     /// The serving certificate manager, with `serverTLSBootstrap`.
-    serving: Option<serving::Serving>,
+    serving: Option<cert_manager::Manager>,
     /// The main client's token bucket (`kubeAPIQPS` 50, `kubeAPIBurst` 100 by default): registration, the
     /// status manager's Pod reads, writes and deletes, the CSINode. The heartbeat client (node
     /// status, Lease) has no limit, and the Events have a client of their own that the kubelet
@@ -546,6 +558,7 @@ impl Kubelet {
                 eviction: eviction::EvictionManager::default(),
                 bootstrap: None,
                 bootstrap_approved_seen: None,
+                client_manager: None,
                 serving: None,
                 client: TokenBucket::client(client),
             }),
@@ -572,7 +585,7 @@ impl Kubelet {
             k.wake_eviction(h, ctx);
         }
         if h.server_tls_bootstrap {
-            k.start_serving(h, ctx);
+            k.start_manager(h, ctx, cert_manager::Managed::Serving);
         }
     }
 
@@ -692,7 +705,10 @@ impl Kubelet {
             KubeletTimer::Shutdown(timer) => self.on_shutdown_timer(h, ctx, *timer),
             KubeletTimer::Eviction(step) => self.on_eviction_step(h, ctx, step),
             KubeletTimer::Bootstrap(step) => self.bootstrap_step(h, ctx, step),
-            KubeletTimer::Serving(step) => self.serving_step(h, ctx, *step),
+            KubeletTimer::Certificate(step) => {
+                let (which, step) = *step;
+                self.manager_step(h, ctx, which, step);
+            }
             KubeletTimer::TimedOut(timed_out) => {
                 let TimedOut { lines, then } = *timed_out;
                 for line in lines {

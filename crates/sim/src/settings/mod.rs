@@ -74,6 +74,8 @@ pub enum Type {
     Float,
     /// `int32` (`int64` for the toleration seconds).
     Integer,
+    /// `bool`.
+    Boolean,
 }
 
 impl Type {
@@ -83,6 +85,7 @@ impl Type {
             Type::Duration => "duration",
             Type::Float => "float",
             Type::Integer => "integer",
+            Type::Boolean => "boolean",
         }
     }
 
@@ -92,6 +95,7 @@ impl Type {
             Type::Duration => "a duration in Go notation such as 40s, 5m0s or 1h (whole microseconds)",
             Type::Float => "a number such as 0.1",
             Type::Integer => "a whole number such as 30",
+            Type::Boolean => "true or false",
         }
     }
 }
@@ -102,6 +106,7 @@ pub enum Value {
     Duration(Duration),
     Float(f64),
     Integer(i64),
+    Boolean(bool),
 }
 
 impl fmt::Display for Value {
@@ -111,6 +116,7 @@ impl fmt::Display for Value {
             Value::Duration(d) => f.write_str(&format_go_duration(*d)),
             Value::Float(x) => write!(f, "{x}"),
             Value::Integer(n) => write!(f, "{n}"),
+            Value::Boolean(b) => write!(f, "{b}"),
         }
     }
 }
@@ -133,6 +139,8 @@ pub enum Range {
     Rate,
     /// A client's rate: at least [`MIN_RATE`] a second.
     Qps,
+    /// Either value (a boolean).
+    Either,
 }
 
 /// The shortest period the simulation runs a loop at.
@@ -151,6 +159,7 @@ impl Range {
             Range::Period => "at least 100ms",
             Range::Rate => "0 or at least 0.001",
             Range::Qps => "at least 0.001",
+            Range::Either => "true or false",
         }
     }
 
@@ -164,6 +173,7 @@ impl Range {
             Value::Float(x) if !x.is_finite() => return false,
             Value::Float(x) => x,
             Value::Integer(n) => n as f64,
+            Value::Boolean(_) => return self == Range::Either,
         };
         match self {
             Range::Positive | Range::Validity => x > 0.0,
@@ -172,6 +182,7 @@ impl Range {
             Range::Period => x >= MIN_PERIOD.as_secs_f64(),
             Range::Rate => x == 0.0 || x >= MIN_RATE,
             Range::Qps => x >= MIN_RATE,
+            Range::Either => false,
         }
     }
 }
@@ -301,6 +312,8 @@ pub struct Settings {
     pub kubelet_client: ClientRate,
     /// KubeletConfiguration `evictionPressureTransitionPeriod`.
     pub eviction_pressure_transition_period: Duration,
+    /// KubeletConfiguration `rotateCertificates`.
+    pub rotate_certificates: bool,
     /// Which rows were set (bit `i` for `ROWS[i]`); the others follow the profile.
     set: u32,
 }
@@ -337,6 +350,9 @@ impl Settings {
             shutdown: ShutdownPeriods { grace: Duration::ZERO, critical: Duration::ZERO },
             kubelet_client: flowcontrol::KUBELET,
             eviction_pressure_transition_period: EVICTION_PRESSURE_TRANSITION_PERIOD,
+            // Not defaulted by `SetDefaults_KubeletConfiguration`: Go's `false` (kubeadm writes
+            // `true`).
+            rotate_certificates: false,
             set: 0,
         }
     }
@@ -378,7 +394,10 @@ impl Settings {
         let given = value.to_string();
         let typed = matches!(
             (row.type_, value),
-            (Type::Duration, Value::Duration(_)) | (Type::Float, Value::Float(_)) | (Type::Integer, Value::Integer(_))
+            (Type::Duration, Value::Duration(_))
+                | (Type::Float, Value::Float(_))
+                | (Type::Integer, Value::Integer(_))
+                | (Type::Boolean, Value::Boolean(_))
         );
         if !typed || !row.range.holds(value) {
             return Err(bad_value(row, &given));
@@ -491,6 +510,7 @@ impl Settings {
             Field::KubeletQps => Value::Float(self.kubelet_client.qps),
             Field::KubeletBurst => Value::Integer(self.kubelet_client.burst.into()),
             Field::EvictionPressureTransitionPeriod => d(self.eviction_pressure_transition_period),
+            Field::RotateCertificates => Value::Boolean(self.rotate_certificates),
         }
     }
 
@@ -502,6 +522,7 @@ impl Settings {
             Value::Duration(d) => (d, 0.0, 0),
             Value::Float(x) => (Duration::ZERO, x, 0),
             Value::Integer(n) => (Duration::ZERO, 0.0, n),
+            Value::Boolean(b) => (Duration::ZERO, 0.0, i64::from(b)),
         };
         let burst = u32::try_from(n).unwrap_or(u32::MAX);
         match row.field {
@@ -527,6 +548,7 @@ impl Settings {
             Field::KubeletQps => self.kubelet_client.qps = x,
             Field::KubeletBurst => self.kubelet_client.burst = burst,
             Field::EvictionPressureTransitionPeriod => self.eviction_pressure_transition_period = d,
+            Field::RotateCertificates => self.rotate_certificates = n != 0,
         }
     }
 }
@@ -564,7 +586,10 @@ fn bad_value(row: &Row, given: &str) -> SettingError {
     SettingError::BadValue {
         component: row.component,
         name: row.name,
-        expected: format!("{}, {}", row.type_.expected(), row.range.describe()),
+        expected: match row.range {
+            Range::Either => row.type_.expected().to_string(),
+            range => format!("{}, {}", row.type_.expected(), range.describe()),
+        },
         given: given.to_string(),
         detail: None,
     }
@@ -597,6 +622,12 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
             }
             Value::Integer(n)
         }
+        // A `bool` field of the KubeletConfiguration's YAML or JSON: `true` or `false`.
+        Type::Boolean => match t {
+            "true" => Value::Boolean(true),
+            "false" => Value::Boolean(false),
+            _ => return Err(bad()),
+        },
     };
     if row.range.holds(value) { Ok(value) } else { Err(bad()) }
 }

@@ -29,6 +29,7 @@ pub(super) enum Field {
     KubeletQps,
     KubeletBurst,
     EvictionPressureTransitionPeriod,
+    RotateCertificates,
 }
 
 /// One modelled Kubernetes setting.
@@ -70,10 +71,10 @@ impl Row {
 macro_rules! table {
     ($(($component:expr, $name:expr, $type_:expr, $range:expr, $field:expr, $meaning:expr, $used_by:expr $(,)?)),* $(,)?) => {
         /// Every setting the simulation models, by component (in [`Field`]'s order).
-        pub const ROWS: [Row; 22] =
+        pub const ROWS: [Row; 23] =
             [$(Row { component: $component, name: $name, type_: $type_, range: $range, field: $field }),*];
         /// Each row's meaning and user, by [`Field`].
-        const ABOUT: [(&str, &str); 22] = [$(($meaning, $used_by)),*];
+        const ABOUT: [(&str, &str); 23] = [$(($meaning, $used_by)),*];
     };
 }
 
@@ -278,6 +279,16 @@ table! {
         "how long the kubelet keeps reporting a pressure condition after the last eviction round that found its \
          threshold met (the kubelet turns 0s into its default; set the default instead)",
         "every kubelet's eviction manager (MemoryPressure)",
+    ),
+    (
+        Kubelet,
+        "rotateCertificates",
+        Type::Boolean,
+        Range::Either,
+        Field::RotateCertificates,
+        "the kubelet's client certificate goes through its certificate manager: requested (csr-…) and renewed \
+         at 70 to 90 % of its life (not defaulted, so false; kubeadm sets true)",
+        "the kubelet of a machine with a bootstrap kubeconfig (instead of its one-off TLS bootstrap)",
     ),
 }
 
