@@ -104,7 +104,22 @@ fn chapter_objects_match_the_published_schemas() {
     bootstrap.run_until(SimTime::from_secs(60));
     let at: Vec<SimTime> = [0, 1, 2, 60_000].map(|ms| SimTime::ZERO + Duration::from_micros(ms * 1000 + 500)).into();
     add_objects(&mut items, &mut legend, "bootstrap", &bootstrap, &at);
-    for kind in ["Node", "CSINode", "Lease", "Pod", "Event", "CertificateSigningRequest", "Secret"] {
+    // The story files': the evicted Pods and the PriorityClass of node-pressure, the rotated
+    // certificates of tls-bootstrap, each at moments through its story.
+    for id in ["node-pressure", "tls-bootstrap"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("stories").join(format!("{id}.yaml"));
+        let story = nodeline::story::load(&std::fs::read_to_string(path).unwrap(), None).unwrap();
+        let end = story.scenario.duration;
+        let mut timeline = Timeline::from_scenario(story.scenario, story.config, &[]);
+        timeline.run_until(SimTime::ZERO + end);
+        let at: Vec<SimTime> = (1..=4).map(|i| SimTime::ZERO + end * i / 4).collect();
+        add_objects(&mut items, &mut legend, id, &timeline, &at);
+    }
+    assert!(
+        items.iter().any(|i| i["kind"] == "Pod" && i["status"]["reason"] == "Evicted"),
+        "no evicted Pod to validate"
+    );
+    for kind in ["Node", "CSINode", "Lease", "Pod", "Event", "CertificateSigningRequest", "Secret", "PriorityClass"] {
         assert!(items.iter().any(|i| i["kind"] == kind), "no {kind} to validate");
     }
     let (ok, output) = validate(&list(items), "chapters");
