@@ -17,7 +17,9 @@ use super::machine::{MachineSpec, ShutdownPeriods};
 use super::profile::Profile;
 use super::time::{format_go_duration, parse_go_duration, parse_validity};
 
+mod eviction;
 mod rows;
+pub use eviction::{DEFAULT_EVICTION_HARD, MEMORY_AVAILABLE, Quantity, soft_eviction_grace_period};
 use rows::Field;
 pub use rows::{ROWS, Row, row_of};
 
@@ -74,6 +76,10 @@ pub enum Type {
     Float,
     /// `int32` (`int64` for the toleration seconds).
     Integer,
+    /// `map[string]string` from an eviction signal to a threshold (`evictionHard`, `evictionSoft`).
+    Thresholds,
+    /// `map[string]string` from an eviction signal to a grace period (`evictionSoftGracePeriod`).
+    GracePeriods,
 }
 
 impl Type {
@@ -83,6 +89,8 @@ impl Type {
             Type::Duration => "duration",
             Type::Float => "float",
             Type::Integer => "integer",
+            Type::Thresholds => "threshold map",
+            Type::GracePeriods => "duration map",
         }
     }
 
@@ -92,6 +100,8 @@ impl Type {
             Type::Duration => "a duration in Go notation such as 40s, 5m0s or 1h (whole microseconds)",
             Type::Float => "a number such as 0.1",
             Type::Integer => "a whole number such as 30",
+            Type::Thresholds => "SIGNAL<QUANTITY entries such as memory.available<500Mi",
+            Type::GracePeriods => "SIGNAL=DURATION entries such as memory.available=1m30s",
         }
     }
 }
@@ -102,6 +112,10 @@ pub enum Value {
     Duration(Duration),
     Float(f64),
     Integer(i64),
+    /// A threshold map: the `memory.available` threshold, or none.
+    Threshold(Option<Quantity>),
+    /// A grace period map: the `memory.available` grace period, or none.
+    GracePeriod(Option<Duration>),
 }
 
 impl fmt::Display for Value {
@@ -111,6 +125,8 @@ impl fmt::Display for Value {
             Value::Duration(d) => f.write_str(&format_go_duration(*d)),
             Value::Float(x) => write!(f, "{x}"),
             Value::Integer(n) => write!(f, "{n}"),
+            Value::Threshold(q) => f.write_str(&eviction::threshold_text(*q)),
+            Value::GracePeriod(d) => f.write_str(&eviction::grace_period_text(*d)),
         }
     }
 }
@@ -133,6 +149,10 @@ pub enum Range {
     Rate,
     /// A client's rate: at least [`MIN_RATE`] a second.
     Qps,
+    /// Any `int32`.
+    Int32,
+    /// An eviction map: the signal `memory.available` only (checked as it is read).
+    MemoryAvailable,
 }
 
 /// The shortest period the simulation runs a loop at.
@@ -151,6 +171,8 @@ impl Range {
             Range::Period => "at least 100ms",
             Range::Rate => "0 or at least 0.001",
             Range::Qps => "at least 0.001",
+            Range::Int32 => "a whole number from -2147483648 to 2147483647",
+            Range::MemoryAvailable => "the signal memory.available only; {} for none",
         }
     }
 
@@ -164,6 +186,10 @@ impl Range {
             Value::Float(x) if !x.is_finite() => return false,
             Value::Float(x) => x,
             Value::Integer(n) => n as f64,
+            Value::Threshold(q) => return self == Range::MemoryAvailable && q.is_none_or(|q| q.bytes > 0),
+            Value::GracePeriod(d) => {
+                return self == Range::MemoryAvailable && d.is_none_or(|d| d.subsec_nanos() % 1_000 == 0);
+            }
         };
         match self {
             Range::Positive | Range::Validity => x > 0.0,
@@ -172,6 +198,8 @@ impl Range {
             Range::Period => x >= MIN_PERIOD.as_secs_f64(),
             Range::Rate => x == 0.0 || x >= MIN_RATE,
             Range::Qps => x >= MIN_RATE,
+            Range::Int32 => (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&x),
+            Range::MemoryAvailable => false,
         }
     }
 }
@@ -301,6 +329,14 @@ pub struct Settings {
     pub kubelet_client: ClientRate,
     /// KubeletConfiguration `evictionPressureTransitionPeriod`.
     pub eviction_pressure_transition_period: Duration,
+    /// KubeletConfiguration `evictionHard`: its `memory.available` threshold, if any.
+    pub eviction_hard: Option<Quantity>,
+    /// KubeletConfiguration `evictionSoft`: its `memory.available` threshold, if any.
+    pub eviction_soft: Option<Quantity>,
+    /// KubeletConfiguration `evictionSoftGracePeriod`: its `memory.available` grace period.
+    pub eviction_soft_grace_period: Option<Duration>,
+    /// KubeletConfiguration `evictionMaxPodGracePeriod`, in seconds.
+    pub eviction_max_pod_grace_period: i64,
     /// Which rows were set (bit `i` for `ROWS[i]`); the others follow the profile.
     set: u32,
 }
@@ -337,6 +373,10 @@ impl Settings {
             shutdown: ShutdownPeriods { grace: Duration::ZERO, critical: Duration::ZERO },
             kubelet_client: flowcontrol::KUBELET,
             eviction_pressure_transition_period: EVICTION_PRESSURE_TRANSITION_PERIOD,
+            eviction_hard: Some(DEFAULT_EVICTION_HARD),
+            eviction_soft: None,
+            eviction_soft_grace_period: None,
+            eviction_max_pod_grace_period: 0,
             set: 0,
         }
     }
@@ -378,7 +418,11 @@ impl Settings {
         let given = value.to_string();
         let typed = matches!(
             (row.type_, value),
-            (Type::Duration, Value::Duration(_)) | (Type::Float, Value::Float(_)) | (Type::Integer, Value::Integer(_))
+            (Type::Duration, Value::Duration(_))
+                | (Type::Float, Value::Float(_))
+                | (Type::Integer, Value::Integer(_))
+                | (Type::Thresholds, Value::Threshold(_))
+                | (Type::GracePeriods, Value::GracePeriod(_))
         );
         if !typed || !row.range.holds(value) {
             return Err(bad_value(row, &given));
@@ -406,8 +450,17 @@ impl Settings {
     }
 
     /// Checks what one setting alone cannot: the kubelet's shutdown pair, as the kubelet
-    /// validates it (`ValidateKubeletConfiguration`; the message is the kubelet's).
+    /// validates it (`ValidateKubeletConfiguration`), and a soft eviction threshold's grace
+    /// period (`ParseThresholdConfig`); the messages are the kubelet's.
     pub fn check(&self) -> Result<(), SettingError> {
+        if self.eviction_soft.is_some() && self.eviction_soft_grace_period.is_none() {
+            return Err(SettingError::Refused {
+                component: Component::Kubelet,
+                name: "evictionSoft",
+                given: Value::Threshold(self.eviction_soft).to_string(),
+                why: format!("grace period must be specified for the soft eviction threshold {MEMORY_AVAILABLE}"),
+            });
+        }
         self.shutdown.validate().map_err(|why| {
             let name = if why.contains("shutdownGracePeriodCriticalPods") {
                 "shutdownGracePeriodCriticalPods"
@@ -491,6 +544,10 @@ impl Settings {
             Field::KubeletQps => Value::Float(self.kubelet_client.qps),
             Field::KubeletBurst => Value::Integer(self.kubelet_client.burst.into()),
             Field::EvictionPressureTransitionPeriod => d(self.eviction_pressure_transition_period),
+            Field::EvictionHard => Value::Threshold(self.eviction_hard),
+            Field::EvictionSoft => Value::Threshold(self.eviction_soft),
+            Field::EvictionSoftGracePeriod => Value::GracePeriod(self.eviction_soft_grace_period),
+            Field::EvictionMaxPodGracePeriod => Value::Integer(self.eviction_max_pod_grace_period),
         }
     }
 
@@ -502,6 +559,12 @@ impl Settings {
             Value::Duration(d) => (d, 0.0, 0),
             Value::Float(x) => (Duration::ZERO, x, 0),
             Value::Integer(n) => (Duration::ZERO, 0.0, n),
+            Value::Threshold(_) | Value::GracePeriod(_) => (Duration::ZERO, 0.0, 0),
+        };
+        let (threshold, grace) = match value {
+            Value::Threshold(q) => (q, None),
+            Value::GracePeriod(g) => (None, g),
+            _ => (None, None),
         };
         let burst = u32::try_from(n).unwrap_or(u32::MAX);
         match row.field {
@@ -527,6 +590,10 @@ impl Settings {
             Field::KubeletQps => self.kubelet_client.qps = x,
             Field::KubeletBurst => self.kubelet_client.burst = burst,
             Field::EvictionPressureTransitionPeriod => self.eviction_pressure_transition_period = d,
+            Field::EvictionHard => self.eviction_hard = threshold,
+            Field::EvictionSoft => self.eviction_soft = threshold,
+            Field::EvictionSoftGracePeriod => self.eviction_soft_grace_period = grace,
+            Field::EvictionMaxPodGracePeriod => self.eviction_max_pod_grace_period = n,
         }
     }
 }
@@ -570,6 +637,11 @@ fn bad_value(row: &Row, given: &str) -> SettingError {
     }
 }
 
+/// A value the kubelet (or the simulation, for a signal it does not model) refuses, with why.
+fn refused(row: &Row, given: &str, why: String) -> SettingError {
+    SettingError::Refused { component: row.component, name: row.name, given: given.to_string(), why }
+}
+
 /// A row's value from its text.
 fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
     let t = text.trim();
@@ -592,10 +664,16 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
         Type::Float => Value::Float(parse_decimal(t).ok_or_else(bad)?),
         Type::Integer => {
             let n: i64 = t.parse().map_err(|_| bad())?;
-            if n > MAX_INTEGER {
+            if !(-MAX_INTEGER - 1..=MAX_INTEGER).contains(&n) {
                 return Err(bad());
             }
             Value::Integer(n)
+        }
+        Type::Thresholds => {
+            Value::Threshold(eviction::parse_thresholds(row.name, t).map_err(|why| refused(row, text, why))?)
+        }
+        Type::GracePeriods => {
+            Value::GracePeriod(eviction::parse_grace_periods(row.name, t).map_err(|why| refused(row, text, why))?)
         }
     };
     if row.range.holds(value) { Ok(value) } else { Err(bad()) }
