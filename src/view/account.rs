@@ -17,10 +17,7 @@ use std::time::Duration;
 
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{ChangeType, Node, Object, Pod};
-use crate::sim::{
-    Action, ActionKind, Actor, EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, KubeletState,
-    SimTime, Snapshot, Timeline, format_go_duration, memory,
-};
+use crate::sim::{Action, ActionKind, Actor, KubeletState, SimTime, Snapshot, Timeline, format_go_duration, memory};
 use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
 use crate::view::notice::refusal_text;
@@ -676,18 +673,21 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
 /// with it.
 fn memory_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang, next: &mut Vec<String>) {
     let events = &timeline.log().events;
-    let transition = timeline.config().settings().eviction_pressure_transition_period;
+    let settings = timeline.config().settings();
+    let transition = settings.eviction_pressure_transition_period;
     let nodes = now.nodes();
     for m in now.machines().iter().filter(|m| m.kubelet == KubeletState::Running && !m.powered_off) {
         let name = &*m.hostname;
-        let threshold = EVICTION_HARD_MEMORY_AVAILABLE;
-        if memory::available(&m.containers, &m.leaks, t) < EVICTION_HARD_MEMORY_AVAILABLE_BYTES {
-            next.push(lang.fill(Key::AccountNextPressureEvict, &[name, threshold]));
-            continue;
-        }
-        if let Some(at) = memory::crosses_at(&m.containers, &m.leaks, t, EVICTION_HARD_MEMORY_AVAILABLE_BYTES) {
-            next.push(lang.fill(Key::AccountNextPressureLeak, &[name, threshold, &clock(at)]));
-            continue;
+        if let Some(hard) = settings.eviction_hard {
+            let threshold = &hard.to_string();
+            if memory::available(&m.containers, &m.leaks, t) < hard.bytes {
+                next.push(lang.fill(Key::AccountNextPressureEvict, &[name, threshold]));
+                continue;
+            }
+            if let Some(at) = memory::crosses_at(&m.containers, &m.leaks, t, hard.bytes) {
+                next.push(lang.fill(Key::AccountNextPressureLeak, &[name, threshold, &clock(at)]));
+                continue;
+            }
         }
         let met = events
             .iter()
