@@ -178,6 +178,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextPressureLeak => {
             "A leak is using up {0}'s memory: `memory.available` falls under `{1}` at about {2}, and the kubelet's eviction manager then evicts one Pod a round."
         }
+        Key::AccountNextPressureSoft => {
+            "{0}'s `memory.available` is under `{1}` (`evictionSoft`): the kubelet reports `MemoryPressure` from the round that first found it, and once the threshold has been met for `evictionSoftGracePeriod` ({2}) its eviction manager evicts one Pod a round."
+        }
         Key::AccountNextPressureClears => {
             "The threshold was last met on {0} at {1}: the kubelet reports `MemoryPressure` until `evictionPressureTransitionPeriod` ({3}) has passed, from about {2} (at its next round, then its next status update), and the node lifecycle controller then takes the `node.kubernetes.io/memory-pressure:NoSchedule` taint off."
         }

@@ -415,6 +415,7 @@ keys! {
     AccountNextStuck,
     AccountNextPressureEvict,
     AccountNextPressureLeak,
+    AccountNextPressureSoft,
     AccountNextPressureClears,
     AccountNextPending,
     AccountNextRetry,
