@@ -58,35 +58,37 @@ pub fn memory_view(timeline: &Timeline, node: &str, t: SimTime) -> Option<Memory
     let machine = snap.machines().into_iter().find(|m| *m.hostname == *node)?;
     let quantity = |q: &crate::sim::objects::Quantities| q.get("memory").cloned().unwrap_or_default();
     let sets = memory::working_sets(&machine.containers, &machine.leaks, t);
-    let pods = snap.pods_on(node);
-    let mut containers: Vec<ContainerMemory> = machine
-        .containers
-        .iter()
-        .zip(&sets)
-        .filter_map(|(c, usage)| {
-            let pod = pods.iter().find(|p| p.metadata.uid == c.pod_uid)?;
-            let request = memory::memory_request(pod, &c.name);
+    // The Pods by namespace and name, each running container of theirs.
+    let mut containers = Vec::new();
+    for pod in snap.pods_on(node) {
+        for (c, usage) in machine.containers.iter().zip(&sets).filter(|(c, _)| c.pod_uid == pod.metadata.uid) {
+            let request = memory::memory_request(&pod, &c.name);
             let spec = pod.spec.containers.iter().find(|s| s.name == *c.name);
-            Some(ContainerMemory {
-                pod: format!("{}/{}", pod.metadata.namespace, pod.metadata.name),
+            containers.push(ContainerMemory {
+                pod: cat_key(&pod.metadata.namespace, &pod.metadata.name),
                 container: c.name.to_string(),
                 usage: memory::format_bytes(*usage),
                 request: memory::format_bytes(request),
                 limit: spec.and_then(|s| s.resources.limits.get("memory").cloned()),
                 above: *usage > request,
-            })
-        })
-        .collect();
-    containers.sort_by(|a, b| (&a.pod, &a.container).cmp(&(&b.pod, &b.container)));
+            });
+        }
+    }
     let thresholds = Thresholds::of(&timeline.config().settings());
     Some(MemoryView {
         capacity: quantity(&n.status.capacity),
         allocatable: quantity(&n.status.allocatable),
         available: memory::format_bytes(memory::available(&machine.containers, &machine.leaks, t)),
-        hard: thresholds.hard.map(|q| q.to_string()),
-        soft: thresholds.soft.map(|(q, grace)| (q.to_string(), format_go_duration(grace))),
+        hard: thresholds.hard.map(|q| q.text()),
+        soft: thresholds.soft.map(|(q, grace)| (q.text(), format_go_duration(grace))),
         containers,
     })
+}
+
+fn cat_key(namespace: &str, name: &str) -> String {
+    let mut key = String::with_capacity(namespace.len() + name.len() + 1);
+    cat(&mut key, &[namespace, "/", name]);
+    key
 }
 
 /// The section: a table of the machine's memory, then one of its containers.

@@ -147,7 +147,7 @@ impl Thresholds {
 pub(crate) fn eviction_message(threshold: Quantity, available: u64, containers: &[(&str, u64, u64)]) -> String {
     let mut message = cat!(
         "The node was low on resource: memory. Threshold quantity: ",
-        &threshold.to_string(),
+        &threshold.text(),
         ", available: ",
         memory::format_bytes(available),
         ". "

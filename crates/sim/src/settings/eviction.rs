@@ -9,10 +9,10 @@
 //! (`--eviction-soft-grace-period`), entries separated by commas; `{}` (or nothing) is the
 //! empty map.
 
-use std::fmt;
 use std::time::Duration;
 
 use crate::memory::{KI, MI, format_bytes};
+use crate::strings::{cat, decimal};
 use crate::time::{format_go_duration, parse_go_duration};
 
 /// The one signal the simulation models.
@@ -66,18 +66,18 @@ impl Quantity {
     }
 }
 
-impl fmt::Display for Quantity {
+impl Quantity {
     /// As `Quantity.String()` prints it: the largest suffix of its kind that divides it.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    pub fn text(&self) -> String {
         if self.binary {
-            return f.write_str(&format_bytes(self.bytes));
+            return format_bytes(self.bytes);
         }
         let (mut v, mut exp) = (self.bytes, 0);
         while v != 0 && v.is_multiple_of(1000) && exp < 6 {
             v /= 1000;
             exp += 1;
         }
-        write!(f, "{v}{}", ["", "k", "M", "G", "T", "P", "E"][exp])
+        cat!(decimal(v), ["", "k", "M", "G", "T", "P", "E"][exp])
     }
 }
 
@@ -87,29 +87,36 @@ pub const DEFAULT_EVICTION_HARD: Quantity = Quantity::binary(100 * MI);
 /// Why an eviction map was refused: the message, ready to print.
 pub(super) type Refusal = String;
 
-/// The entries of a map's text: `(signal, value)` in order, split at `<` or `=`.
-fn entries<'a>(text: &'a str, field: &str, separators: &[char]) -> Result<Vec<(&'a str, &'a str)>, Refusal> {
+/// The entries of a map's text: `(signal, value)` in order, split at `<` (a threshold map's, or
+/// `=`) or `=` (a grace period map's).
+fn entries<'a>(text: &'a str, field: &str, thresholds: bool) -> Result<Vec<(&'a str, &'a str)>, Refusal> {
     let t = text.trim();
+    let mut out = Vec::new();
     if t.is_empty() || t == "{}" {
-        return Ok(Vec::new());
+        return Ok(out);
     }
-    t.split(',')
-        .map(|entry| {
-            let entry = entry.trim();
-            let at = entry.find(separators).ok_or_else(|| {
-                format!(
-                    "kubelet {field}: expected SIGNAL{}VALUE entries separated by commas, such as {}, not \"{entry}\"",
-                    separators[0],
-                    example(field)
-                )
-            })?;
-            Ok((entry[..at].trim(), entry[at + 1..].trim()))
-        })
-        .collect()
-}
-
-fn example(field: &str) -> &'static str {
-    if field == "evictionSoftGracePeriod" { "memory.available=1m30s" } else { "memory.available<500Mi" }
+    for entry in t.split(',') {
+        let entry = entry.trim();
+        let at = if thresholds { entry.find(['<', '=']) } else { entry.find('=') };
+        let Some(at) = at else {
+            let form = if thresholds {
+                "SIGNAL<QUANTITY, such as memory.available<500Mi"
+            } else {
+                "SIGNAL=DURATION, such as memory.available=1m30s"
+            };
+            return Err(cat!(
+                "kubelet ",
+                field,
+                ": expected entries ",
+                form,
+                ", separated by commas, not \"",
+                entry,
+                "\""
+            ));
+        };
+        out.push((entry[..at].trim(), entry[at + 1..].trim()));
+    }
+    Ok(out)
 }
 
 /// Refuses a signal the simulation does not model: by name when the kubelet knows it, with the
@@ -118,12 +125,15 @@ fn signal(field: &str, name: &str) -> Result<(), Refusal> {
     if name == MEMORY_AVAILABLE {
         Ok(())
     } else if OTHER_SIGNALS.contains(&name) {
-        Err(format!(
-            "kubelet {field}: the simulation models the eviction signal memory.available only, not \"{name}\" \
-             (its memory model feeds no other)"
+        Err(cat!(
+            "kubelet ",
+            field,
+            ": the simulation models the eviction signal memory.available only, not \"",
+            name,
+            "\" (its memory model feeds no other)"
         ))
     } else {
-        Err(format!("kubelet {field}: unsupported eviction signal {name}"))
+        Err(cat!("kubelet ", field, ": unsupported eviction signal ", name))
     }
 }
 
@@ -131,20 +141,21 @@ fn signal(field: &str, name: &str) -> Result<(), Refusal> {
 /// (`parseThresholdStatement`, with the kubelet's words for a quantity that is not positive).
 pub(super) fn parse_thresholds(field: &str, text: &str) -> Result<Option<Quantity>, Refusal> {
     let mut out = None;
-    for (name, value) in entries(text, field, &['<', '='])? {
+    for (name, value) in entries(text, field, true)? {
         signal(field, name)?;
-        if value.ends_with('%') {
-            return Err(format!(
-                "kubelet {field}: a percentage threshold ({name}<{value}) is not modelled; give a quantity such as 500Mi"
-            ));
-        }
         let Some(q) = Quantity::parse(value) else {
-            return Err(format!(
-                "kubelet {field}: expected a quantity such as 500Mi, 1Gi or 524288000 for {name}, not \"{value}\""
+            return Err(cat!(
+                "kubelet ",
+                field,
+                ": expected a whole quantity such as 500Mi, 1Gi or 524288000 for ",
+                name,
+                " (percentages are not modelled), not \"",
+                value,
+                "\""
             ));
         };
         if q.bytes == 0 {
-            return Err(format!("eviction threshold {name} must be positive: {q}"));
+            return Err(cat!("eviction threshold ", name, " must be positive: ", &q.text()));
         }
         out = Some(q);
     }
@@ -155,17 +166,25 @@ pub(super) fn parse_thresholds(field: &str, text: &str) -> Result<Option<Quantit
 /// (`parseGracePeriods`, with the kubelet's words for a negative one).
 pub(super) fn parse_grace_periods(field: &str, text: &str) -> Result<Option<Duration>, Refusal> {
     let mut out = None;
-    for (name, value) in entries(text, field, &['='])? {
+    for (name, value) in entries(text, field, false)? {
         signal(field, name)?;
-        if value.starts_with('-') && parse_go_duration(&value[1..]).is_ok() {
-            return Err(format!("invalid eviction grace period specified: {value}, must be a positive value"));
+        if value.strip_prefix('-').is_some_and(|v| parse_go_duration(v).is_ok()) {
+            return Err(cat!("invalid eviction grace period specified: ", value, ", must be a positive value"));
         }
-        let d = parse_go_duration(value).map_err(|e| {
-            format!("kubelet {field}: expected a duration such as 1m30s for {name}, not \"{value}\" ({})", e.0)
-        })?;
-        if d.subsec_nanos() % 1_000 != 0 {
-            return Err(format!("kubelet {field}: {name}: durations are whole microseconds here, not \"{value}\""));
-        }
+        let d = match parse_go_duration(value) {
+            Ok(d) if d.subsec_nanos() % 1_000 == 0 => d,
+            _ => {
+                return Err(cat!(
+                    "kubelet ",
+                    field,
+                    ": expected a duration such as 1m30s (whole microseconds) for ",
+                    name,
+                    ", not \"",
+                    value,
+                    "\""
+                ));
+            }
+        };
         out = Some(d);
     }
     Ok(out)
@@ -174,7 +193,7 @@ pub(super) fn parse_grace_periods(field: &str, text: &str) -> Result<Option<Dura
 /// A threshold map's text, as `--eviction-hard` writes it.
 pub(super) fn threshold_text(q: Option<Quantity>) -> String {
     match q {
-        Some(q) => format!("{MEMORY_AVAILABLE}<{q}"),
+        Some(q) => cat!(MEMORY_AVAILABLE, "<", &q.text()),
         None => "{}".into(),
     }
 }
@@ -182,7 +201,7 @@ pub(super) fn threshold_text(q: Option<Quantity>) -> String {
 /// A grace period map's text, as `--eviction-soft-grace-period` writes it.
 pub(super) fn grace_period_text(d: Option<Duration>) -> String {
     match d {
-        Some(d) => format!("{MEMORY_AVAILABLE}={}", format_go_duration(d)),
+        Some(d) => cat!(MEMORY_AVAILABLE, "=", &format_go_duration(d)),
         None => "{}".into(),
     }
 }
@@ -218,9 +237,9 @@ mod tests {
         assert_eq!(e, "kubelet evictionHard: unsupported eviction signal memory.free");
         let e = parse_thresholds("evictionHard", "memory.available<0").unwrap_err();
         assert_eq!(e, "eviction threshold memory.available must be positive: 0");
-        assert!(parse_thresholds("evictionHard", "memory.available<1.5Gi").unwrap_err().contains("a quantity"));
-        assert!(parse_thresholds("evictionHard", "memory.available<10%").unwrap_err().contains("percentage"));
-        assert!(parse_thresholds("evictionHard", "memory.available").unwrap_err().contains("SIGNAL<VALUE"));
+        assert!(parse_thresholds("evictionHard", "memory.available<1.5Gi").unwrap_err().contains("a whole quantity"));
+        assert!(parse_thresholds("evictionHard", "memory.available<10%").unwrap_err().contains("percentages"));
+        assert!(parse_thresholds("evictionHard", "memory.available").unwrap_err().contains("SIGNAL<QUANTITY"));
         assert_eq!(
             parse_grace_periods("evictionSoftGracePeriod", "memory.available=1m30s"),
             Ok(Some(Duration::from_secs(90)))
@@ -240,7 +259,7 @@ mod tests {
             ("524288000", "524288k"),
             ("1500", "1500"),
         ] {
-            assert_eq!(Quantity::parse(text).map(|q| q.to_string()).as_deref(), Some(printed), "{text}");
+            assert_eq!(Quantity::parse(text).map(|q| q.text()).as_deref(), Some(printed), "{text}");
         }
         assert_eq!(threshold_text(Some(DEFAULT_EVICTION_HARD)), "memory.available<100Mi");
         assert_eq!(grace_period_text(Some(Duration::from_secs(90))), "memory.available=1m30s");

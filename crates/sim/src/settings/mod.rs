@@ -458,7 +458,7 @@ impl Settings {
                 component: Component::Kubelet,
                 name: "evictionSoft",
                 given: Value::Threshold(self.eviction_soft).to_string(),
-                why: format!("grace period must be specified for the soft eviction threshold {MEMORY_AVAILABLE}"),
+                why: "grace period must be specified for the soft eviction threshold memory.available".into(),
             });
         }
         self.shutdown.validate().map_err(|why| {
