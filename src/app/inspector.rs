@@ -253,13 +253,17 @@ pub fn Inspector() -> impl IntoView {
                         w.requests = inputs;
                     }
                 }
-                NODE => w.patch(
-                    &body,
-                    match name.and_then(|n| vm::inspect_node(&s.timeline, n, t)) {
+                NODE => {
+                    let mut html = match name.and_then(|n| vm::inspect_node(&s.timeline, n, t)) {
                         Some(v) => vm::node_markup(&v, lang),
                         None => vm::empty_markup(name, text(Key::NoNodeYet)),
-                    },
-                ),
+                    };
+                    // Its machine's memory, where the story models memory usage.
+                    if let Some(m) = name.and_then(|n| vm::memory_view(&s.timeline, n, t)) {
+                        html.push_str(&vm::memory_markup(&m, lang));
+                    }
+                    w.patch(&body, html)
+                }
                 LEASE => {
                     let grace = s.timeline.config().settings().node_monitor_grace_period;
                     w.patch(

@@ -181,6 +181,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextPressureLeak => {
             "A leak is using up {0}'s memory: `memory.available` falls under `{1}` at about {2}, and the kubelet's eviction manager then evicts one Pod a round."
         }
+        Key::AccountNextPressureSoft => {
+            "{0}'s `memory.available` is under `{1}` (`evictionSoft`): the kubelet reports `MemoryPressure` from the round that first found it, and once the threshold has been met for `evictionSoftGracePeriod` ({2}) its eviction manager evicts one Pod a round."
+        }
         Key::AccountNextPressureClears => {
             "The threshold was last met on {0} at {1}: the kubelet reports `MemoryPressure` until `evictionPressureTransitionPeriod` ({3}) has passed, from about {2} (at its next round, then its next status update), and the node lifecycle controller then takes the `node.kubernetes.io/memory-pressure:NoSchedule` taint off."
         }
@@ -244,6 +247,18 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ColAttached => "Attached",
         Key::VolumeAttachments => "VolumeAttachments",
         Key::NoPods => "No Pods",
+        Key::Memory => "Memory",
+        Key::MemoryCapacity => "Capacity",
+        Key::MemoryAllocatable => "Allocatable",
+        Key::MemoryHard => "Hard eviction threshold",
+        Key::MemorySoft => "Soft eviction threshold",
+        Key::MemorySoftValue => "{0}, once met for {1}",
+        Key::ColContainer => "Container",
+        Key::ColUsage => "Usage (working set)",
+        Key::ColRequest => "Request",
+        Key::ColLimit => "Limit",
+        Key::MemoryAboveRequest => "above its request: {0}",
+        Key::MemoryWithinRequest => "within its request: {0}",
         Key::ColLastSeen => "Last seen",
         Key::ColObject => "Object",
         Key::NoEvents => "No events",

@@ -189,6 +189,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountNextPressureLeak => {
             "リークが {0} のメモリを使い尽くしつつあります。`memory.available` は {2} ごろ `{1}` を下回り、kubelet のエビクションマネージャーはその後 1 ラウンドに 1 つずつ Pod を退去させます。"
         }
+        Key::AccountNextPressureSoft => {
+            "{0} の `memory.available` は `{1}` (`evictionSoft`) を下回っています。kubelet はそれを最初に見たラウンドから `MemoryPressure` を報告し、しきい値に達した状態が `evictionSoftGracePeriod` ({2}) 続くと、エビクションマネージャーが 1 ラウンドに 1 つずつ Pod を退去させます。"
+        }
         Key::AccountNextPressureClears => {
             "{0} で最後にしきい値に達したのは {1} です。kubelet は `evictionPressureTransitionPeriod` ({3}) が過ぎるまで `MemoryPressure` を報告し、{2} ごろから (次のラウンド、続いて次のステータス更新で) 外します。その後ノードライフサイクルコントローラーが `node.kubernetes.io/memory-pressure:NoSchedule` の taint を外します。"
         }
@@ -254,6 +257,18 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ColAttached => "アタッチ済み",
         Key::VolumeAttachments => "VolumeAttachment の一覧",
         Key::NoPods => "Pod はありません",
+        Key::Memory => "メモリ",
+        Key::MemoryCapacity => "容量",
+        Key::MemoryAllocatable => "割り当て可能",
+        Key::MemoryHard => "ハード退去しきい値",
+        Key::MemorySoft => "ソフト退去しきい値",
+        Key::MemorySoftValue => "{0} (達してから {1} 続くと退去)",
+        Key::ColContainer => "コンテナ",
+        Key::ColUsage => "使用量 (ワーキングセット)",
+        Key::ColRequest => "要求",
+        Key::ColLimit => "上限",
+        Key::MemoryAboveRequest => "要求超過: {0}",
+        Key::MemoryWithinRequest => "要求以内: {0}",
         Key::ColLastSeen => "最終観測",
         Key::ColObject => "対象",
         Key::NoEvents => "イベントはありません",

@@ -109,13 +109,22 @@ pub(super) fn build(file: StoryFile, id: Option<&str>) -> Result<Story, Vec<Prob
                 continue;
             }
             for (name, value) in &entries.value {
-                if let Err(e) = settings.set(component, name, &value.value) {
+                if let Err(e) = settings.set(component, name, &value.value.0) {
                     problems.add(value.referenced, format!("settings: {e}"));
                 }
             }
         }
         if let Err(e) = settings.check() {
-            problems.add(written.referenced, format!("settings: {e}"));
+            // At the value the kubelet refuses, when the story wrote it.
+            let at = match &e {
+                SettingError::Refused { component, name, .. } => written
+                    .value
+                    .get(component.name())
+                    .and_then(|entries| entries.value.get(*name))
+                    .map(|v| v.referenced),
+                _ => None,
+            };
+            problems.add(at.unwrap_or(written.referenced), format!("settings: {e}"));
         }
     }
     let duration = problems.duration(&file.duration, "duration").unwrap_or(Duration::ZERO);
@@ -392,7 +401,7 @@ fn machine_kubelet(problems: &mut Problems, spec: &mut MachineSpec, written: &Sp
                     MACHINE_KUBELET.join(", ")
                 ),
             );
-        } else if let Err(e) = own.set("kubelet", name, &value.value) {
+        } else if let Err(e) = own.set("kubelet", name, &value.value.0) {
             problems.add(value.referenced, format!("kubelet: {e}"));
         }
     }

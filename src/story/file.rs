@@ -120,9 +120,10 @@ pub struct TimeQuestion {
 pub struct NodeQuestion {}
 
 /// One component's settings: each value with its place.
-pub type Values = BTreeMap<String, Spanned<String>>;
+pub type Values = BTreeMap<String, Spanned<SettingText>>;
 
-/// A setting's value: a duration (`20s`), a number (`0.1`, `30`) or a boolean.
+/// A setting's value: a duration (`20s`), a number (`0.1`, `30`), a boolean, or a map from an
+/// eviction signal to a value (`{memory.available: 500Mi}`).
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
@@ -130,6 +131,47 @@ pub enum SettingValue {
     Text(String),
     Number(f64),
     Boolean(bool),
+    Map(BTreeMap<String, String>),
+}
+
+/// A setting's value as text, the form `--set` takes: a scalar as written, a map as the
+/// kubelet's flags write one (`memory.available=500Mi`, entries joined by commas; `{}` empty).
+#[derive(Debug)]
+pub struct SettingText(pub String);
+
+impl<'de> Deserialize<'de> for SettingText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SettingText, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SettingText;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a duration, a number, a boolean or a map of eviction signals")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<SettingText, E> {
+                Ok(SettingText(v.to_string()))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<SettingText, E> {
+                Ok(SettingText(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<SettingText, E> {
+                Ok(SettingText(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<SettingText, E> {
+                Ok(SettingText(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<SettingText, E> {
+                Ok(SettingText(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<SettingText, A::Error> {
+                let mut entries = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, SettingText>()? {
+                    entries.push(format!("{k}={}", v.0));
+                }
+                Ok(SettingText(if entries.is_empty() { "{}".into() } else { entries.join(",") }))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// A text in each language the story speaks: English always, Japanese where given (a story

@@ -163,11 +163,17 @@ fn settings_schema() -> serde_json::Value {
                 Type::Float => (json!(["number", "string"]), None),
                 Type::Integer => (json!(["integer", "string"]), None),
                 Type::Boolean => (json!(["boolean", "string"]), None),
+                Type::Thresholds | Type::GracePeriods => (json!(["object", "string"]), None),
             };
             let mut schema = json!({
                 "description": format!("{} ({}; default {default})", row.meaning(), row.type_.name()),
                 "type": kind,
             });
+            if matches!(row.type_, Type::Thresholds | Type::GracePeriods) {
+                let signal = crate::sim::settings::MEMORY_AVAILABLE;
+                schema["properties"] = json!({ signal: { "type": "string" } });
+                schema["additionalProperties"] = json!(false);
+            }
             if let Some(pattern) = pattern {
                 schema["pattern"] = json!(pattern);
             }

@@ -17,10 +17,7 @@ use std::time::Duration;
 
 use crate::i18n::{Key, Lang};
 use crate::sim::objects::{ChangeType, Node, Object, Pod};
-use crate::sim::{
-    Action, ActionKind, Actor, EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, KubeletState,
-    SimTime, Snapshot, Timeline, format_go_duration, memory,
-};
+use crate::sim::{Action, ActionKind, Actor, KubeletState, SimTime, Snapshot, Timeline, format_go_duration, memory};
 use crate::view::fleet::ControllerLines;
 use crate::view::html::cat;
 use crate::view::notice::refusal_text;
@@ -670,24 +667,40 @@ fn predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang) 
 
 /// What each running kubelet's eviction manager does next, from the machine's memory at `t` and
 /// the rules of `pkg/kubelet/eviction`: under the hard threshold it evicts one Pod a round; a
-/// growing leak takes the machine there at a moment the memory model gives; once the threshold
+/// growing leak takes the machine there at a moment the memory model gives; under a soft
+/// threshold it reports the condition and evicts once the threshold has held for its grace
+/// period; once the threshold
 /// is clear, `MemoryPressure` stays until `evictionPressureTransitionPeriod` has passed since the
 /// last round that found it met (its `EvictionThresholdMet` Event), and the controller's taint
 /// with it.
 fn memory_predictions(timeline: &Timeline, now: &Snapshot<'_>, t: SimTime, lang: Lang, next: &mut Vec<String>) {
     let events = &timeline.log().events;
-    let transition = timeline.config().settings().eviction_pressure_transition_period;
+    let settings = timeline.config().settings();
+    let transition = settings.eviction_pressure_transition_period;
     let nodes = now.nodes();
     for m in now.machines().iter().filter(|m| m.kubelet == KubeletState::Running && !m.powered_off) {
         let name = &*m.hostname;
-        let threshold = EVICTION_HARD_MEMORY_AVAILABLE;
-        if memory::available(&m.containers, &m.leaks, t) < EVICTION_HARD_MEMORY_AVAILABLE_BYTES {
-            next.push(lang.fill(Key::AccountNextPressureEvict, &[name, threshold]));
+        let available = memory::available(&m.containers, &m.leaks, t);
+        if let Some(hard) = settings.eviction_hard {
+            let threshold = &hard.text();
+            if available < hard.bytes {
+                next.push(lang.fill(Key::AccountNextPressureEvict, &[name, threshold]));
+                continue;
+            }
+        }
+        if let (Some(soft), Some(grace)) = (settings.eviction_soft, settings.eviction_soft_grace_period)
+            && available < soft.bytes
+        {
+            let (threshold, grace) = (soft.text(), format_go_duration(grace));
+            next.push(lang.fill(Key::AccountNextPressureSoft, &[name, &threshold, &grace]));
             continue;
         }
-        if let Some(at) = memory::crosses_at(&m.containers, &m.leaks, t, EVICTION_HARD_MEMORY_AVAILABLE_BYTES) {
-            next.push(lang.fill(Key::AccountNextPressureLeak, &[name, threshold, &clock(at)]));
-            continue;
+        if let Some(hard) = settings.eviction_hard {
+            let threshold = &hard.text();
+            if let Some(at) = memory::crosses_at(&m.containers, &m.leaks, t, hard.bytes) {
+                next.push(lang.fill(Key::AccountNextPressureLeak, &[name, threshold, &clock(at)]));
+                continue;
+            }
         }
         let met = events
             .iter()

@@ -534,3 +534,36 @@ fn the_quiz_cites_the_settings_it_ran_with() {
     assert!((20.0..=30.0).contains(&seconds), "{seconds}");
     assert!(unknown["why"].as_str().unwrap().contains("(20 s in Kubernetes 1.34)"), "{}", unknown["why"]);
 }
+
+/// The kubelet's eviction maps on the command line, in its flags' notation: a soft threshold
+/// with its grace period runs; one without is refused in the kubelet's words; a signal the
+/// simulation does not model is refused by name, status 2.
+#[test]
+fn eviction_thresholds_are_set_as_the_kubelets_flags_write_them() {
+    let run = |set: &[&str]| {
+        let mut args = vec!["nodeline", "timeline", "--chapter", "registration"];
+        for s in set {
+            args.extend(["--set", s]);
+        }
+        cli::run(args)
+    };
+    let ok = run(&[
+        "kubelet:evictionSoft=memory.available<500Mi",
+        "kubelet:evictionSoftGracePeriod=memory.available=1m30s",
+        "kubelet:evictionMaxPodGracePeriod=10",
+    ]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    let alone = run(&["kubelet:evictionSoft=memory.available<500Mi"]);
+    assert_eq!(alone.code, 2);
+    assert!(alone.stderr.contains("grace period must be specified for the soft eviction threshold memory.available"));
+    let disk = run(&["kubelet:evictionHard=memory.available<100Mi,nodefs.available<10%"]);
+    assert_eq!(disk.code, 2);
+    assert!(
+        disk.stderr
+            .contains("the simulation models the eviction signal memory.available only, not \"nodefs.available\""),
+        "{}",
+        disk.stderr
+    );
+    let zero = run(&["kubelet:evictionHard=memory.available<0"]);
+    assert!(zero.stderr.contains("eviction threshold memory.available must be positive: 0"), "{}", zero.stderr);
+}

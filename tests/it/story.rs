@@ -106,6 +106,9 @@ fn a_setting_at_its_default_changes_nothing() {
                     kube-apiserver: {default-unreachable-toleration-seconds: 300}\n  \
                     kubelet: {nodeStatusUpdateFrequency: 10s, nodeStatusReportFrequency: 5m}\n";
     assert!(run(defaults) == without, "a story with the defaults set differs");
+    let eviction = "settings:\n  kubelet:\n    evictionHard: {memory.available: 100Mi}\n    evictionSoft: {}\n    \
+                    evictionSoftGracePeriod: {}\n    evictionMaxPodGracePeriod: 0\n";
+    assert!(run(eviction) == without, "a story with the eviction settings at their defaults differs");
     let faster = run("settings:\n  kube-controller-manager: {node-monitor-grace-period: 20s}\n");
     assert_eq!(faster.code, 0, "{}", faster.stderr);
     assert!(faster.stdout != without.stdout);
@@ -118,7 +121,24 @@ fn problems_are_located() {
     let dir = std::env::temp_dir().join(format!("nodeline-story-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
-    let cases: [(&str, String, &str); 13] = [
+    let cases: [(&str, String, &str); 15] = [
+        (
+            "a soft threshold without its grace period",
+            good.replace(
+                "duration: 9m",
+                "duration: 9m\nsettings:\n  kubelet:\n    evictionSoft: {memory.available: 500Mi}",
+            ),
+            ":21:19: settings: grace period must be specified for the soft eviction threshold memory.available",
+        ),
+        (
+            "an eviction signal not modelled",
+            good.replace(
+                "duration: 9m",
+                "duration: 9m\nsettings:\n  kubelet:\n    evictionHard: {nodefs.available: 10%}",
+            ),
+            ":21:19: settings: kubelet evictionHard: the simulation models the eviction signal memory.available only, \
+             not \"nodefs.available\"",
+        ),
         ("unknown key", good.replace("duration: 9m", "duration: 9m\ncolour: blue"), ":19:1: unknown field `colour`"),
         ("bad duration", good.replace("duration: 9m", "duration: 9 minutes"), ":18:11: duration: invalid duration"),
         (
@@ -334,6 +354,11 @@ fn the_page_s_form_reads_back_as_the_story() {
         texts.push((chapter.id().to_string(), story::export(chapter, DEFAULT_FLEET, Profile::default())));
     }
     texts.push(("1.31".into(), story::export(Chapter::NodeGoesAway, DEFAULT_FLEET, Profile::V1_31)));
+    let soft = "settings:\n  kubelet:\n    evictionHard: {memory.available: 1Gi}\n    evictionSoft: \
+                {memory.available: 2000M}\n    evictionSoftGracePeriod: {memory.available: 90s}\n    \
+                evictionMaxPodGracePeriod: -1\nduration: 9m";
+    let exported = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
+    texts.push(("eviction settings".into(), exported.replace("duration: 9m", soft)));
     for (name, text) in texts {
         let loaded = story::load(&text, None).unwrap_or_else(|p| panic!("{name}: {p:?}"));
         let form = story::compact::write(&loaded);

@@ -67,7 +67,7 @@ pub use controllers::podgc::{GC_CHECK_PERIOD, QUARANTINE_TIME};
 pub use ctx::API_SERVER;
 pub use kubelet::{
     CNI_NOT_READY, EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, EVICTION_MONITORING_PERIOD,
-    EVICTION_PRESSURE_TRANSITION_PERIOD,
+    EVICTION_PRESSURE_TRANSITION_PERIOD, Thresholds,
 };
 pub use machine::{
     KubeletState, Leak, MachineSpec, MachineView, REGION_LABEL, RunningContainer, ShutdownPeriods, ZONE_LABEL,

@@ -106,6 +106,11 @@ impl Probe {
         &self.log
     }
 
+    /// The settings the components read, to set one.
+    pub(crate) fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
     /// The store, to check what a component left in it.
     pub(crate) fn store(&self) -> &ApiServer {
         &self.api

@@ -178,8 +178,11 @@ fn every_setting_at_the_ends_of_its_range_runs() {
             (Type::Float, Range::Rate) => &["0", "0.001", "1e9"],
             (Type::Float, _) => &["0.001", "1e9"],
             (Type::Integer, Range::Positive) => &["1", "2147483647"],
+            (Type::Integer, Range::Int32) => &["-2147483648", "2147483647"],
             (Type::Integer, _) => &["0", "2147483647"],
             (Type::Boolean, _) => &["false", "true"],
+            (Type::Thresholds, _) => &["{}", "memory.available<1", "memory.available<8Ei"],
+            (Type::GracePeriods, _) => &["{}", "memory.available=0s", "memory.available=168h"],
         };
         for value in ends {
             let mut settings = Settings::default();

@@ -347,3 +347,81 @@ fn the_transition_period_is_the_kubelets_setting() {
     // Below the simulation's shortest period, refused by the table.
     assert!(Config::default().settings.set("kubelet", "evictionPressureTransitionPeriod", "0s").is_err());
 }
+
+/// `evictionSoft: memory.available<8Gi` with a minute's grace period, and a leak stopped below
+/// it (far above the hard 100Mi): `MemoryPressure` is reported from the first round that finds
+/// it met, the Pod is evicted only once it has been met for a minute, with the soft threshold's
+/// quantity in its message. Each setting at its default gives the same timeline as none.
+#[test]
+fn a_soft_threshold_evicts_after_its_grace_period() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let run_with = |set: &[(&str, &str)], extra: &[Action]| {
+        let mut scenario: Scenario = Chapter::Maintenance.scenario();
+        scenario.script = parse_actions("create-daemonset@2s").expect("a script");
+        let mut config = Config::default();
+        for (name, value) in set {
+            config.settings.set("kubelet", name, value).expect("a setting");
+        }
+        config.settings.check().expect("settings the kubelet takes");
+        let mut tl = Timeline::from_scenario(scenario, config, extra);
+        tl.run_until(s(600));
+        tl
+    };
+    let stop = Action::on(ActionKind::StopLeak, &format!("default/{}", leaker.metadata.name), s(200));
+    let soft = [
+        ("evictionSoft", "memory.available<8Gi"),
+        ("evictionSoftGracePeriod", "memory.available=1m"),
+        ("evictionMaxPodGracePeriod", "10"),
+    ];
+    let tl = run_with(&soft, &[leak(&leaker, 60), stop.clone()]);
+    let log = tl.log();
+    let insufficient =
+        log.events.iter().find(|e| e.reason() == "NodeHasInsufficientMemory").map(|e| e.t).expect("pressure");
+    let evicted = log.events.iter().find(|e| e.reason() == "Evicted").expect("an eviction");
+    let met = log.events.iter().find(|e| e.reason() == "EvictionThresholdMet").map(|e| e.t).expect("met");
+    assert_eq!(met, evicted.t, "the Event comes with the eviction, not with the condition");
+    // The condition is reported (at the next status sync) long before the eviction.
+    let wait = met.saturating_since(insufficient);
+    assert!(wait >= std::time::Duration::from_secs(45), "{wait:?}");
+    assert_eq!(memory_pressure(&tl, met.saturating_sub(std::time::Duration::from_secs(5))).0, "True");
+    let message = evicted.message();
+    assert!(message.starts_with("The node was low on resource: memory. Threshold quantity: 8Gi, available: "));
+    assert_eq!(log.events.iter().filter(|e| e.reason() == "Evicted").count(), 1);
+    // The default hard threshold alone never acts on that leak.
+    let plain = run_with(&[], &[leak(&leaker, 60), stop.clone()]);
+    assert!(!plain.log().events.iter().any(|e| e.reason() == "Evicted"));
+    // The eviction settings at their defaults print the same log as none.
+    let defaults = [
+        ("evictionHard", "memory.available<100Mi"),
+        ("evictionSoft", "{}"),
+        ("evictionSoftGracePeriod", "{}"),
+        ("evictionMaxPodGracePeriod", "0"),
+    ];
+    let with = run_with(&defaults, &[leak(&leaker, 60)]);
+    let without = run_with(&[], &[leak(&leaker, 60)]);
+    let events = |tl: &Timeline| -> Vec<(SimTime, String)> {
+        tl.log().events.iter().map(|e| (e.t, e.message().to_string())).collect()
+    };
+    assert_eq!(events(&with), events(&without));
+    assert_eq!(with.log().lines.len(), without.log().lines.len());
+    assert_eq!(with.log().requests.len(), without.log().requests.len());
+}
+
+/// A hard threshold set higher still acts in the round that finds it met.
+#[test]
+fn a_hard_threshold_set_higher_acts_at_once() {
+    let leaker = web_pod_on_node_1(Profile::V1_34);
+    let mut scenario: Scenario = Chapter::Maintenance.scenario();
+    scenario.script = parse_actions("create-daemonset@2s").expect("a script");
+    let mut config = Config::default();
+    config.settings.set("kubelet", "evictionHard", "memory.available<8Gi").expect("a setting");
+    let mut tl = Timeline::from_scenario(scenario, config, &[leak(&leaker, 60)]);
+    tl.run_until(s(400));
+    let log = tl.log();
+    let evicted = log.events.iter().find(|e| e.reason() == "Evicted").expect("an eviction");
+    assert!(
+        evicted.message().starts_with("The node was low on resource: memory. Threshold quantity: 8Gi, available: ")
+    );
+    // 64Mi a second from ~14.3Gi down to 8Gi: about 100 s after the leak, within a round.
+    assert!(evicted.t > s(150) && evicted.t < s(180), "{}", evicted.t);
+}

@@ -359,3 +359,22 @@ fn the_predicted_transition_is_the_kubelets_setting() {
     );
     assert!(next.contains(&want), "{next}");
 }
+
+/// Under a soft threshold (a leak stopped below it, far above the hard one), what comes next is
+/// the condition now and an eviction once the threshold has held for its grace period.
+#[test]
+fn a_soft_threshold_is_predicted_with_its_grace_period() {
+    let actions =
+        parse_actions("leak-memory:web-74fb665767-fk28h@1m40s,stop-leak:web-74fb665767-fk28h@4m").expect("actions");
+    let mut config = Config::default();
+    config.settings.set("kubelet", "evictionSoft", "memory.available<8Gi").expect("a setting");
+    config.settings.set("kubelet", "evictionSoftGracePeriod", "memory.available=10m").expect("a setting");
+    let mut tl = Timeline::with_actions(Chapter::NodeFailure, config, &actions);
+    tl.run_until(SimTime::from_secs(900));
+    let a = account(&tl, SimTime::from_secs(300), Lang::En, &ControllerLines::default()).expect("an account");
+    let next = a.next.join("\n");
+    let want = "`memory.available` is under `8Gi` (`evictionSoft`): the kubelet reports `MemoryPressure`";
+    assert!(next.contains(want) && next.contains("`evictionSoftGracePeriod` (10m0s)"), "{next}");
+    let ja = account(&tl, SimTime::from_secs(300), Lang::Ja, &ControllerLines::default()).expect("an account");
+    assert!(ja.next.join("\n").contains("`evictionSoftGracePeriod` (10m0s)"));
+}

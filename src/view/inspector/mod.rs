@@ -4,7 +4,7 @@
 //! Everything here is a plain function over the timeline at the playhead, tested natively. Times
 //! are shown relative to the playhead's wall-clock instant (the timeline's epoch plus the
 //! playhead), never the reader's clock. One file per tab: `node` (the `kubectl get node` line,
-//! Conditions, taints), `lease` (the Lease and the grace period), `pods`, `yaml` (objects
+//! Conditions, taints; with `memory`, the machine's memory where usage is modelled), `lease` (the Lease and the grace period), `pods`, `yaml` (objects
 //! as `kubectl -o yaml` prints them, and their changes), `kubectl` (a prompt),
 //! `requests` and `events`; `frame` is the tab list and panels they go into, `markup`
 //! the pieces the tabs share.
@@ -14,6 +14,7 @@ mod frame;
 pub mod kubectl_panel;
 mod lease;
 mod markup;
+mod memory;
 mod node;
 mod pods;
 pub mod requests;
@@ -32,6 +33,7 @@ pub use lease::{
     monitor_phase, next_pass,
 };
 pub use markup::empty_markup;
+pub use memory::{ContainerMemory, MemoryView, memory_markup, memory_view, models_memory};
 pub use node::{
     Cell, ConditionHealth, ConditionRow, NodeLine, NodeView, TaintRow, condition_health, inspect_node, machine_node,
     node_line, node_markup, node_view, story_node,

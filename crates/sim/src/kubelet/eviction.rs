@@ -1,17 +1,21 @@
 //! The kubelet's eviction manager (`pkg/kubelet/eviction`, `eviction_manager.go` and
 //! `helpers.go`), for the one signal the simulation's memory model feeds: `memory.available`
-//! against the default hard threshold `evictionHard: memory.available<100Mi`.
+//! against `evictionHard` (by default `memory.available<100Mi`) and `evictionSoft`, when set.
 //!
 //! Its loop (`Start`) runs `synchronize` every `evictionMonitoringPeriod` (10 s). A round that
-//! finds the threshold met reports the `MemoryPressure` node condition at once (the status
-//! setter reads it at the next node status sync), records `EvictionThresholdMet` ("Attempting to
-//! reclaim memory"), ranks the active Pods as `rankMemoryPressure` does (usage above request
-//! first, then lower priority, then larger usage above request) and evicts the first that is not
-//! critical: its `Evicted` Event, a kill with the 1 s grace period of hard thresholds, and the
-//! status the kubelet writes (`Failed`, `Evicted`, the message, `DisruptionTarget` with
-//! `TerminationByKubelet`). One Pod a round: the loop then polls every second (up to 30 s) until
-//! the Pod's resources are reclaimed, and runs again at once. The condition stays True until the
-//! threshold has been clear for `evictionPressureTransitionPeriod` (5 min).
+//! finds a threshold met, hard or soft, reports the `MemoryPressure` node condition at once (the
+//! status setter reads it at the next node status sync). A hard threshold acts in that round; a
+//! soft one only once it has been met for its `evictionSoftGracePeriod`, counted from the first
+//! round that found it met (`thresholdsFirstObservedAt`; a round that finds it clear starts the
+//! count again). Acting, the round records `EvictionThresholdMet` ("Attempting to reclaim
+//! memory"), ranks the active Pods as `rankMemoryPressure` does (usage above request first, then
+//! lower priority, then larger usage above request) and evicts the first that is not critical:
+//! its `Evicted` Event (with the threshold's quantity), a kill with the threshold's grace period
+//! (1 s for a hard one, `evictionMaxPodGracePeriod` bounded as the kubelet bounds it for a soft
+//! one), and the status the kubelet writes (`Failed`, `Evicted`, the message, `DisruptionTarget`
+//! with `TerminationByKubelet`). One Pod a round: the loop then polls every second (up to 30 s)
+//! until the Pod's resources are reclaimed, and runs again at once. The condition stays True
+//! until every threshold has been clear for `evictionPressureTransitionPeriod` (5 min).
 //!
 //! A round that would find nothing (no leak, no pressure, no Pod being evicted) is not run: the
 //! loop sleeps until the memory model says the threshold will be crossed, and wakes on its
@@ -23,6 +27,8 @@ use crate::ctx::Ctx;
 use crate::events::{kubelet_node_ref, pod_ref};
 use crate::memory::{self, MI};
 use crate::objects::Pod;
+use crate::profile::Profile;
+use crate::settings::{DEFAULT_EVICTION_HARD, Quantity, Settings, soft_eviction_grace_period};
 use crate::shared::Shared;
 use crate::strings::cat;
 use crate::time::{SimTime, millis, secs};
@@ -34,7 +40,8 @@ use super::{Host, Kubelet, KubeletTimer, MachineTimer};
 /// the eviction message prints the threshold quantity).
 pub const EVICTION_HARD_MEMORY_AVAILABLE: &str = "100Mi";
 /// [`EVICTION_HARD_MEMORY_AVAILABLE`] in bytes.
-pub const EVICTION_HARD_MEMORY_AVAILABLE_BYTES: u64 = 100 * MI;
+pub const EVICTION_HARD_MEMORY_AVAILABLE_BYTES: u64 = DEFAULT_EVICTION_HARD.bytes;
+const _: () = assert!(EVICTION_HARD_MEMORY_AVAILABLE_BYTES == 100 * MI);
 /// `evictionPressureTransitionPeriod` by default; the kubelet reads the setting's value.
 pub const EVICTION_PRESSURE_TRANSITION_PERIOD: Duration = crate::settings::EVICTION_PRESSURE_TRANSITION_PERIOD;
 /// `evictionMonitoringPeriod` (`pkg/kubelet/kubelet.go`), the loop's `monitoringInterval`.
@@ -75,8 +82,13 @@ pub(crate) struct EvictionManager {
     phase: SimTime,
     /// The next round queued, if any.
     next: Option<SimTime>,
-    /// `nodeConditionsLastObservedAt[MemoryPressure]`: the last round that found the threshold met.
+    /// `nodeConditionsLastObservedAt[MemoryPressure]`: the last round that found a threshold met.
     last_met: Option<SimTime>,
+    /// `thresholdsFirstObservedAt` of the soft threshold: the first round of the run of rounds
+    /// that have found it met.
+    soft_since: Option<SimTime>,
+    /// The grace period, in seconds, the last evicted Pod was killed with.
+    pub(crate) grace_period: i64,
     /// `nodeConditions` holds `MemoryPressure` (what the status setter reports).
     pub(crate) memory_pressure: bool,
     /// The Pod evicted last (uid, `namespace/name`) and when the wait for its cleanup began.
@@ -105,12 +117,37 @@ pub(crate) fn rank_memory_pressure(pods: &mut [Candidate]) {
     });
 }
 
-/// `evictionMessage` for memory: `nodeLowMessageFmt`, `thresholdMetMessageFmt`, and
-/// `containerMessageFmt` for each container using more than its request.
-pub(crate) fn eviction_message(available: u64, containers: &[(&str, u64, u64)]) -> String {
+/// The thresholds a kubelet's eviction manager watches, from its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thresholds {
+    /// `evictionHard`'s `memory.available`.
+    pub hard: Option<Quantity>,
+    /// `evictionSoft`'s `memory.available`, with its `evictionSoftGracePeriod`.
+    pub soft: Option<(Quantity, Duration)>,
+}
+
+impl Thresholds {
+    /// The thresholds `settings` configure (a soft threshold without a grace period is refused
+    /// before a run starts; here it would be none).
+    pub fn of(settings: &Settings) -> Thresholds {
+        let soft = settings.eviction_soft.zip(settings.eviction_soft_grace_period);
+        Thresholds { hard: settings.eviction_hard, soft }
+    }
+
+    /// The highest threshold, in bytes: the memory available under which a round finds one met.
+    pub fn highest(&self) -> Option<u64> {
+        let soft = self.soft.map(|(q, _)| q.bytes);
+        self.hard.map(|q| q.bytes).max(soft)
+    }
+}
+
+/// `evictionMessage` for memory: `nodeLowMessageFmt`, `thresholdMetMessageFmt` (with the
+/// threshold's quantity as configured), and `containerMessageFmt` for each container using more
+/// than its request.
+pub(crate) fn eviction_message(threshold: Quantity, available: u64, containers: &[(&str, u64, u64)]) -> String {
     let mut message = cat!(
         "The node was low on resource: memory. Threshold quantity: ",
-        EVICTION_HARD_MEMORY_AVAILABLE,
+        &threshold.text(),
         ", available: ",
         memory::format_bytes(available),
         ". "
@@ -198,7 +235,8 @@ impl Kubelet {
             return;
         }
         let from = ctx.now.max(self.cold.eviction.phase);
-        let at = memory::crosses_at(&h.containers, &h.leaks, from, EVICTION_HARD_MEMORY_AVAILABLE_BYTES);
+        let Some(highest) = Thresholds::of(ctx.settings).highest() else { return };
+        let at = memory::crosses_at(&h.containers, &h.leaks, from, highest);
         if let Some(at) = at {
             let round = self.eviction_round_from(at);
             self.eviction_at(ctx, round);
@@ -225,11 +263,19 @@ impl Kubelet {
         }
     }
 
-    /// `synchronize`: observe, update the condition, and evict one Pod if the threshold is met.
+    /// `synchronize`: observe, update the condition (from every threshold met, whatever its
+    /// grace period), and evict one Pod if a threshold has been met for its grace period: the
+    /// hard one at once, the soft one once met for `evictionSoftGracePeriod`. (When both are,
+    /// the kubelet reclaims for whichever its map of first observations gives first, in Go's
+    /// random map order; nodeline takes the hard one.)
     fn synchronize(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>) {
         let now = ctx.now;
         let available = memory::available(&h.containers, &h.leaks, now);
-        let met = available < EVICTION_HARD_MEMORY_AVAILABLE_BYTES;
+        let thresholds = Thresholds::of(ctx.settings);
+        let hard_met = thresholds.hard.filter(|q| available < q.bytes);
+        let soft_met = thresholds.soft.filter(|(q, _)| available < q.bytes);
+        self.cold.eviction.soft_since = soft_met.map(|_| self.cold.eviction.soft_since.unwrap_or(now));
+        let met = hard_met.is_some() || soft_met.is_some();
         if met {
             self.cold.eviction.last_met = Some(now);
         }
@@ -238,7 +284,11 @@ impl Kubelet {
         if pressure != self.cold.eviction.memory_pressure {
             self.cold.eviction.memory_pressure = pressure;
         }
-        if met && self.evict_one(h, ctx, available) {
+        let soft_due = soft_met.filter(|(_, grace)| self.cold.eviction.soft_since.is_some_and(|t| now - t >= *grace));
+        let reclaim = hard_met.map(|q| (q, false)).or(soft_due.map(|(q, _)| (q, true)));
+        if let Some((threshold, soft)) = reclaim
+            && self.evict_one(h, ctx, available, threshold, soft)
+        {
             return;
         }
         // The next round: every 10 s while there is pressure to clear or a leak grows; else
@@ -254,7 +304,14 @@ impl Kubelet {
 
     /// The part of `synchronize` past the thresholds: the Event, the ranking, one eviction.
     /// Returns whether a Pod was evicted.
-    fn evict_one(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, available: u64) -> bool {
+    fn evict_one(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        available: u64,
+        threshold: Quantity,
+        soft: bool,
+    ) -> bool {
         h.log(ctx, "\"Eviction manager: attempting to reclaim\" resourceName=\"memory\"".into());
         let node = h.hostname.clone();
         self.event(
@@ -301,21 +358,39 @@ impl Kubelet {
                 h.log(ctx, cat!("\"Eviction manager: cannot evict a critical pod\" pod=\"", &c.key, "\""));
                 continue;
             }
-            let message = eviction_message(available, &[(container, c.usage, c.request)]);
-            self.evict_pod(h, ctx, pod, message);
+            let message = eviction_message(threshold, available, &[(container, c.usage, c.request)]);
+            let grace = if soft {
+                // From 1.32 the override is at most the Pod's own (`AllowOverwriteTerminationGracePeriodSeconds`
+                // off by default); the 1.30–1.31 profile's kubelet passes evictionMaxPodGracePeriod as it is.
+                let capped = ctx.profile != Profile::V1_31;
+                let max = ctx.settings.eviction_max_pod_grace_period;
+                soft_eviction_grace_period(max, pod.spec.termination_grace_period_seconds, capped)
+            } else {
+                IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS
+            };
+            self.evict_pod(h, ctx, pod, message, grace);
             return true;
         }
         h.log(ctx, "\"Eviction manager: unable to evict any pods from the node\"".into());
         false
     }
 
-    /// `evictPod`: the `Evicted` Event, then the kill with the hard threshold's grace period.
-    fn evict_pod(&mut self, h: &mut Shared<Host>, ctx: &mut Ctx<'_, MachineTimer>, pod: &Pod, message: String) {
+    /// `evictPod`: the `Evicted` Event, then the kill with `grace` seconds (which nginx, leaving
+    /// on its stop signal in [`CONTAINER_STOP`], never needs in full).
+    fn evict_pod(
+        &mut self,
+        h: &mut Shared<Host>,
+        ctx: &mut Ctx<'_, MachineTimer>,
+        pod: &Pod,
+        message: String,
+        grace: i64,
+    ) {
         self.event(h, ctx, pod_ref(pod, None), "Warning", REASON, message.clone());
         self.kill_abnormally(h, ctx, pod, &message);
         let key = cat!(&pod.metadata.namespace, "/", &pod.metadata.name);
         self.cold.eviction.evicted = Some((pod.metadata.uid.to_string(), key, None));
-        let grace = secs(IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS as u64);
+        self.cold.eviction.grace_period = grace;
+        let grace = secs(grace.max(1) as u64);
         self.after(ctx, CONTAINER_STOP.min(grace), KubeletTimer::Eviction(EvictionStep::Killed));
     }
 
@@ -463,6 +538,105 @@ mod tests {
         assert_eq!(&*agent.status.phase, "Running", "a critical Pod is never evicted");
     }
 
+    /// node-1 with two Pods of priority 0, `web-a` leaking to the floor (48Mi available), and a
+    /// kubelet whose loop runs its rounds when told.
+    fn leaking_node(probe: &mut Probe) -> (Shared<Host>, Kubelet) {
+        probe.given(ApiOp::CreateNode(Node::new("node-1")));
+        let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
+        for (name, id) in [("web-a", "800"), ("web-b", "fff")] {
+            let meta = ObjectMeta { name: name.into(), namespace: "default".into(), ..ObjectMeta::default() };
+            let mut pod = new_pod(meta, Vec::new(), Profile::V1_34);
+            pod.spec.node_name = "node-1".into();
+            pod.status.phase = "Running".into();
+            let Object::Pod(pod) = probe.given(ApiOp::CreatePod(pod)) else { panic!("a Pod") };
+            host.containers.push(RunningContainer {
+                pod_uid: pod.metadata.uid.clone(),
+                namespace: "default".into(),
+                pod: name.into(),
+                name: "nginx".into(),
+                id: id.into(),
+                started_at: SimTime::ZERO,
+            });
+            if name == "web-a" {
+                host.leaks.push(Leak { pod_uid: pod.metadata.uid.clone(), since: SimTime::ZERO, until: None });
+            }
+        }
+        let mut kubelet = Kubelet::new(SimTime::ZERO, 1, crate::flowcontrol::KUBELET);
+        kubelet.cold.eviction.phase = SimTime::from_secs(1000);
+        (host, kubelet)
+    }
+
+    /// One round at `at_s` seconds: what it gave, and whether MemoryPressure is reported.
+    fn round(probe: &mut Probe, host: &mut Shared<Host>, kubelet: &mut Kubelet, at_s: u64) -> (Vec<String>, bool) {
+        probe.now = SimTime::from_secs(at_s);
+        kubelet.cold.eviction.next = Some(probe.now);
+        let lines = probe.line_count();
+        let mut got = probe.input(|ctx| kubelet.on_eviction_step(host, ctx, EvictionStep::Synchronize));
+        got.extend(probe.lines_from(lines));
+        (got, kubelet.cold.eviction.memory_pressure)
+    }
+
+    /// A soft threshold alone (`evictionHard: {}`): the condition as soon as a round finds it
+    /// met (`nodeConditions` is computed before the grace periods), no eviction until it has
+    /// been met for its grace period, then one with its quantity in the message and the Pod's
+    /// grace period bounded by `evictionMaxPodGracePeriod`.
+    #[test]
+    fn a_soft_threshold_acts_once_met_for_its_grace_period() {
+        for (max, grace) in [("10", 10), ("0", 30), ("120", 30), ("-5", 1)] {
+            let mut probe = Probe::new();
+            let settings = probe.settings_mut();
+            settings.set("kubelet", "evictionHard", "{}").unwrap();
+            settings.set("kubelet", "evictionSoft", "memory.available<1Gi").unwrap();
+            settings.set("kubelet", "evictionSoftGracePeriod", "memory.available=1m").unwrap();
+            settings.set("kubelet", "evictionMaxPodGracePeriod", max).unwrap();
+            let (mut host, mut kubelet) = leaking_node(&mut probe);
+            let next = "timer +10s Kubelet { generation: 1, timer: Eviction(Synchronize) }";
+            for at in [1000, 1010, 1030, 1050] {
+                let (got, pressure) = round(&mut probe, &mut host, &mut kubelet, at);
+                assert!(pressure, "at {at}: the condition is reported from the first round that finds it met");
+                assert_eq!(got, [next], "at {at}: no eviction before the grace period");
+            }
+            let (got, _) = round(&mut probe, &mut host, &mut kubelet, 1060);
+            let evicted = "event Evicted: The node was low on resource: memory. Threshold quantity: 1Gi, available: \
+                           48Mi. Container nginx was using ";
+            assert!(got.iter().any(|l| l.starts_with(evicted)), "{got:#?}");
+            assert!(got.iter().any(|l| l == "event EvictionThresholdMet: Attempting to reclaim memory"), "{got:#?}");
+            assert_eq!(kubelet.cold.eviction.grace_period, grace, "evictionMaxPodGracePeriod {max}");
+        }
+    }
+
+    /// A round that finds the soft threshold clear starts its grace period again; a hard
+    /// threshold beside it acts at once, with its own quantity and 1 s.
+    #[test]
+    fn the_grace_period_counts_from_the_last_clear_round_and_a_hard_threshold_does_not_wait() {
+        let mut probe = Probe::new();
+        let settings = probe.settings_mut();
+        settings.set("kubelet", "evictionSoft", "memory.available<1Gi").unwrap();
+        settings.set("kubelet", "evictionSoftGracePeriod", "memory.available=1m").unwrap();
+        let (mut host, mut kubelet) = leaking_node(&mut probe);
+        // The hard threshold (100Mi, the default) is met too at the floor: it acts at once.
+        let (got, _) = round(&mut probe, &mut host, &mut kubelet, 1000);
+        let hard = "event Evicted: The node was low on resource: memory. Threshold quantity: 100Mi, available: 48Mi. ";
+        assert!(got.iter().any(|l| l.starts_with(hard)), "{got:#?}");
+        assert_eq!(kubelet.cold.eviction.grace_period, IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS);
+        // Without the hard one, and the leak's memory back for one round: the count starts again.
+        let mut probe = Probe::new();
+        let settings = probe.settings_mut();
+        settings.set("kubelet", "evictionHard", "{}").unwrap();
+        settings.set("kubelet", "evictionSoft", "memory.available<1Gi").unwrap();
+        settings.set("kubelet", "evictionSoftGracePeriod", "memory.available=1m").unwrap();
+        let (mut host, mut kubelet) = leaking_node(&mut probe);
+        round(&mut probe, &mut host, &mut kubelet, 1000);
+        round(&mut probe, &mut host, &mut kubelet, 1040);
+        let leaks = std::mem::take(&mut host.leaks);
+        round(&mut probe, &mut host, &mut kubelet, 1050);
+        host.leaks = leaks;
+        let (got, _) = round(&mut probe, &mut host, &mut kubelet, 1060);
+        assert!(!got.iter().any(|l| l.starts_with("event Evicted")), "{got:#?}");
+        let (got, _) = round(&mut probe, &mut host, &mut kubelet, 1120);
+        assert!(got.iter().any(|l| l.starts_with("event Evicted")), "{got:#?}");
+    }
+
     fn c(key: &str, priority: i32, usage_mi: u64, request_mi: u64) -> Candidate {
         Candidate { key: key.into(), priority, usage: usage_mi * MI, request: request_mi * MI }
     }
@@ -486,17 +660,17 @@ mod tests {
 
     #[test]
     fn the_message_is_helpers_go_format() {
-        let m = eviction_message(91_240 * memory::KI, &[("app", 1200 * MI, 128 * MI)]);
+        let m = eviction_message(DEFAULT_EVICTION_HARD, 91_240 * memory::KI, &[("app", 1200 * MI, 128 * MI)]);
         assert_eq!(
             m,
             "The node was low on resource: memory. Threshold quantity: 100Mi, available: 91240Ki. \
              Container app was using 1200Mi, request is 128Mi, has larger consumption of memory. "
         );
         // A container under its request is not named.
-        let m = eviction_message(51_196 * memory::KI, &[("nginx", 9 * MI, 64 * MI)]);
+        let m = eviction_message(DEFAULT_EVICTION_HARD, 51_196 * memory::KI, &[("nginx", 9 * MI, 64 * MI)]);
         assert_eq!(m, "The node was low on resource: memory. Threshold quantity: 100Mi, available: 51196Ki. ");
         // A BestEffort container's request is 0: any usage is above it.
-        let m = eviction_message(48 * MI, &[("nginx", 9 * MI, 0)]);
+        let m = eviction_message(DEFAULT_EVICTION_HARD, 48 * MI, &[("nginx", 9 * MI, 0)]);
         assert!(m.ends_with("Container nginx was using 9Mi, request is 0, has larger consumption of memory. "), "{m}");
         assert_eq!(kobj_slice(&["default/a", "kube-system/b"]), "[\"default/a\",\"kube-system/b\"]");
     }

@@ -26,7 +26,7 @@ mod status;
 
 pub use eviction::{
     EVICTION_HARD_MEMORY_AVAILABLE, EVICTION_HARD_MEMORY_AVAILABLE_BYTES, EVICTION_MONITORING_PERIOD,
-    EVICTION_PRESSURE_TRANSITION_PERIOD,
+    EVICTION_PRESSURE_TRANSITION_PERIOD, Thresholds,
 };
 
 use std::time::Duration;
@@ -581,9 +581,7 @@ impl Kubelet {
         k.after(ctx, millis(450), KubeletTimer::SyncNodeStatus);
         k.after(ctx, millis(520), KubeletTimer::AllocatableEnforced);
         k.after(ctx, millis(1400), KubeletTimer::PlegRelist);
-        if !h.leaks.is_empty() {
-            k.wake_eviction(h, ctx);
-        }
+        k.wake_eviction(h, ctx);
         if h.server_tls_bootstrap {
             k.start_manager(h, ctx, cert_manager::Managed::Serving);
         }

@@ -307,9 +307,8 @@ impl Kubelet {
                 self.event(h, ctx, cref(), "Normal", "Started", format!("Started container {container}"));
                 self.set_worker(uid, Worker::Running);
                 self.report_running(h, ctx, &pod);
-                if !h.leaks.is_empty() {
-                    self.wake_eviction(h, ctx);
-                }
+                // Beside a leak, or under a threshold set above what the machine has to spare.
+                self.wake_eviction(h, ctx);
             }
             PodStep::Killed => {
                 h.touch();

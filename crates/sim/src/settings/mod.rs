@@ -17,7 +17,9 @@ use super::machine::{MachineSpec, ShutdownPeriods};
 use super::profile::Profile;
 use super::time::{format_go_duration, parse_go_duration, parse_validity};
 
+mod eviction;
 mod rows;
+pub use eviction::{DEFAULT_EVICTION_HARD, MEMORY_AVAILABLE, Quantity, soft_eviction_grace_period};
 use rows::Field;
 pub use rows::{ROWS, Row, row_of};
 
@@ -76,6 +78,10 @@ pub enum Type {
     Integer,
     /// `bool`.
     Boolean,
+    /// `map[string]string` from an eviction signal to a threshold (`evictionHard`, `evictionSoft`).
+    Thresholds,
+    /// `map[string]string` from an eviction signal to a grace period (`evictionSoftGracePeriod`).
+    GracePeriods,
 }
 
 impl Type {
@@ -86,6 +92,8 @@ impl Type {
             Type::Float => "float",
             Type::Integer => "integer",
             Type::Boolean => "boolean",
+            Type::Thresholds => "threshold map",
+            Type::GracePeriods => "duration map",
         }
     }
 
@@ -96,6 +104,8 @@ impl Type {
             Type::Float => "a number such as 0.1",
             Type::Integer => "a whole number such as 30",
             Type::Boolean => "true or false",
+            Type::Thresholds => "SIGNAL<QUANTITY entries such as memory.available<500Mi",
+            Type::GracePeriods => "SIGNAL=DURATION entries such as memory.available=1m30s",
         }
     }
 }
@@ -107,6 +117,10 @@ pub enum Value {
     Float(f64),
     Integer(i64),
     Boolean(bool),
+    /// A threshold map: the `memory.available` threshold, or none.
+    Threshold(Option<Quantity>),
+    /// A grace period map: the `memory.available` grace period, or none.
+    GracePeriod(Option<Duration>),
 }
 
 impl fmt::Display for Value {
@@ -117,6 +131,8 @@ impl fmt::Display for Value {
             Value::Float(x) => write!(f, "{x}"),
             Value::Integer(n) => write!(f, "{n}"),
             Value::Boolean(b) => write!(f, "{b}"),
+            Value::Threshold(q) => f.write_str(&eviction::threshold_text(*q)),
+            Value::GracePeriod(d) => f.write_str(&eviction::grace_period_text(*d)),
         }
     }
 }
@@ -141,6 +157,10 @@ pub enum Range {
     Qps,
     /// Either value (a boolean).
     Either,
+    /// Any `int32`.
+    Int32,
+    /// An eviction map: the signal `memory.available` only (checked as it is read).
+    MemoryAvailable,
 }
 
 /// The shortest period the simulation runs a loop at.
@@ -160,6 +180,8 @@ impl Range {
             Range::Rate => "0 or at least 0.001",
             Range::Qps => "at least 0.001",
             Range::Either => "true or false",
+            Range::Int32 => "a whole number from -2147483648 to 2147483647",
+            Range::MemoryAvailable => "the signal memory.available only; {} for none",
         }
     }
 
@@ -174,6 +196,10 @@ impl Range {
             Value::Float(x) => x,
             Value::Integer(n) => n as f64,
             Value::Boolean(_) => return self == Range::Either,
+            Value::Threshold(q) => return self == Range::MemoryAvailable && q.is_none_or(|q| q.bytes > 0),
+            Value::GracePeriod(d) => {
+                return self == Range::MemoryAvailable && d.is_none_or(|d| d.subsec_nanos() % 1_000 == 0);
+            }
         };
         match self {
             Range::Positive | Range::Validity => x > 0.0,
@@ -183,6 +209,8 @@ impl Range {
             Range::Rate => x == 0.0 || x >= MIN_RATE,
             Range::Qps => x >= MIN_RATE,
             Range::Either => false,
+            Range::Int32 => (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&x),
+            Range::MemoryAvailable => false,
         }
     }
 }
@@ -314,6 +342,14 @@ pub struct Settings {
     pub eviction_pressure_transition_period: Duration,
     /// KubeletConfiguration `rotateCertificates`.
     pub rotate_certificates: bool,
+    /// KubeletConfiguration `evictionHard`: its `memory.available` threshold, if any.
+    pub eviction_hard: Option<Quantity>,
+    /// KubeletConfiguration `evictionSoft`: its `memory.available` threshold, if any.
+    pub eviction_soft: Option<Quantity>,
+    /// KubeletConfiguration `evictionSoftGracePeriod`: its `memory.available` grace period.
+    pub eviction_soft_grace_period: Option<Duration>,
+    /// KubeletConfiguration `evictionMaxPodGracePeriod`, in seconds.
+    pub eviction_max_pod_grace_period: i64,
     /// Which rows were set (bit `i` for `ROWS[i]`); the others follow the profile.
     set: u32,
 }
@@ -353,6 +389,10 @@ impl Settings {
             // Not defaulted by `SetDefaults_KubeletConfiguration`: Go's `false` (kubeadm writes
             // `true`).
             rotate_certificates: false,
+            eviction_hard: Some(DEFAULT_EVICTION_HARD),
+            eviction_soft: None,
+            eviction_soft_grace_period: None,
+            eviction_max_pod_grace_period: 0,
             set: 0,
         }
     }
@@ -398,6 +438,8 @@ impl Settings {
                 | (Type::Float, Value::Float(_))
                 | (Type::Integer, Value::Integer(_))
                 | (Type::Boolean, Value::Boolean(_))
+                | (Type::Thresholds, Value::Threshold(_))
+                | (Type::GracePeriods, Value::GracePeriod(_))
         );
         if !typed || !row.range.holds(value) {
             return Err(bad_value(row, &given));
@@ -425,8 +467,17 @@ impl Settings {
     }
 
     /// Checks what one setting alone cannot: the kubelet's shutdown pair, as the kubelet
-    /// validates it (`ValidateKubeletConfiguration`; the message is the kubelet's).
+    /// validates it (`ValidateKubeletConfiguration`), and a soft eviction threshold's grace
+    /// period (`ParseThresholdConfig`); the messages are the kubelet's.
     pub fn check(&self) -> Result<(), SettingError> {
+        if self.eviction_soft.is_some() && self.eviction_soft_grace_period.is_none() {
+            return Err(SettingError::Refused {
+                component: Component::Kubelet,
+                name: "evictionSoft",
+                given: Value::Threshold(self.eviction_soft).to_string(),
+                why: "grace period must be specified for the soft eviction threshold memory.available".into(),
+            });
+        }
         self.shutdown.validate().map_err(|why| {
             let name = if why.contains("shutdownGracePeriodCriticalPods") {
                 "shutdownGracePeriodCriticalPods"
@@ -511,6 +562,10 @@ impl Settings {
             Field::KubeletBurst => Value::Integer(self.kubelet_client.burst.into()),
             Field::EvictionPressureTransitionPeriod => d(self.eviction_pressure_transition_period),
             Field::RotateCertificates => Value::Boolean(self.rotate_certificates),
+            Field::EvictionHard => Value::Threshold(self.eviction_hard),
+            Field::EvictionSoft => Value::Threshold(self.eviction_soft),
+            Field::EvictionSoftGracePeriod => Value::GracePeriod(self.eviction_soft_grace_period),
+            Field::EvictionMaxPodGracePeriod => Value::Integer(self.eviction_max_pod_grace_period),
         }
     }
 
@@ -523,6 +578,12 @@ impl Settings {
             Value::Float(x) => (Duration::ZERO, x, 0),
             Value::Integer(n) => (Duration::ZERO, 0.0, n),
             Value::Boolean(b) => (Duration::ZERO, 0.0, i64::from(b)),
+            Value::Threshold(_) | Value::GracePeriod(_) => (Duration::ZERO, 0.0, 0),
+        };
+        let (threshold, grace) = match value {
+            Value::Threshold(q) => (q, None),
+            Value::GracePeriod(g) => (None, g),
+            _ => (None, None),
         };
         let burst = u32::try_from(n).unwrap_or(u32::MAX);
         match row.field {
@@ -549,6 +610,10 @@ impl Settings {
             Field::KubeletBurst => self.kubelet_client.burst = burst,
             Field::EvictionPressureTransitionPeriod => self.eviction_pressure_transition_period = d,
             Field::RotateCertificates => self.rotate_certificates = n != 0,
+            Field::EvictionHard => self.eviction_hard = threshold,
+            Field::EvictionSoft => self.eviction_soft = threshold,
+            Field::EvictionSoftGracePeriod => self.eviction_soft_grace_period = grace,
+            Field::EvictionMaxPodGracePeriod => self.eviction_max_pod_grace_period = n,
         }
     }
 }
@@ -595,6 +660,11 @@ fn bad_value(row: &Row, given: &str) -> SettingError {
     }
 }
 
+/// A value the kubelet (or the simulation, for a signal it does not model) refuses, with why.
+fn refused(row: &Row, given: &str, why: String) -> SettingError {
+    SettingError::Refused { component: row.component, name: row.name, given: given.to_string(), why }
+}
+
 /// A row's value from its text.
 fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
     let t = text.trim();
@@ -617,7 +687,7 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
         Type::Float => Value::Float(parse_decimal(t).ok_or_else(bad)?),
         Type::Integer => {
             let n: i64 = t.parse().map_err(|_| bad())?;
-            if n > MAX_INTEGER {
+            if !(-MAX_INTEGER - 1..=MAX_INTEGER).contains(&n) {
                 return Err(bad());
             }
             Value::Integer(n)
@@ -628,6 +698,12 @@ fn parse(row: &Row, text: &str) -> Result<Value, SettingError> {
             "false" => Value::Boolean(false),
             _ => return Err(bad()),
         },
+        Type::Thresholds => {
+            Value::Threshold(eviction::parse_thresholds(row.name, t).map_err(|why| refused(row, text, why))?)
+        }
+        Type::GracePeriods => {
+            Value::GracePeriod(eviction::parse_grace_periods(row.name, t).map_err(|why| refused(row, text, why))?)
+        }
     };
     if row.range.holds(value) { Ok(value) } else { Err(bad()) }
 }

@@ -30,6 +30,10 @@ pub(super) enum Field {
     KubeletBurst,
     EvictionPressureTransitionPeriod,
     RotateCertificates,
+    EvictionHard,
+    EvictionSoft,
+    EvictionSoftGracePeriod,
+    EvictionMaxPodGracePeriod,
 }
 
 /// One modelled Kubernetes setting.
@@ -71,10 +75,10 @@ impl Row {
 macro_rules! table {
     ($(($component:expr, $name:expr, $type_:expr, $range:expr, $field:expr, $meaning:expr, $used_by:expr $(,)?)),* $(,)?) => {
         /// Every setting the simulation models, by component (in [`Field`]'s order).
-        pub const ROWS: [Row; 23] =
+        pub const ROWS: [Row; 27] =
             [$(Row { component: $component, name: $name, type_: $type_, range: $range, field: $field }),*];
         /// Each row's meaning and user, by [`Field`].
-        const ABOUT: [(&str, &str); 23] = [$(($meaning, $used_by)),*];
+        const ABOUT: [(&str, &str); 27] = [$(($meaning, $used_by)),*];
     };
 }
 
@@ -289,6 +293,45 @@ table! {
         "the kubelet's client certificate goes through its certificate manager: requested (csr-…) and renewed \
          at 70 to 90 % of its life (not defaulted, so false; kubeadm sets true)",
         "the kubelet of a machine with a bootstrap kubeconfig (instead of its one-off TLS bootstrap)",
+    ),
+    (
+        Kubelet,
+        "evictionHard",
+        Type::Thresholds,
+        Range::MemoryAvailable,
+        Field::EvictionHard,
+        "the thresholds that, once met, make the kubelet evict a Pod at once, with a grace period of 1 s (other \
+         signals are refused: the memory model feeds memory.available only)",
+        "every kubelet's eviction manager",
+    ),
+    (
+        Kubelet,
+        "evictionSoft",
+        Type::Thresholds,
+        Range::MemoryAvailable,
+        Field::EvictionSoft,
+        "the thresholds that make the kubelet evict a Pod once met for their evictionSoftGracePeriod (each needs one); \
+         MemoryPressure is reported as soon as one is met",
+        "every kubelet's eviction manager",
+    ),
+    (
+        Kubelet,
+        "evictionSoftGracePeriod",
+        Type::GracePeriods,
+        Range::MemoryAvailable,
+        Field::EvictionSoftGracePeriod,
+        "how long each soft threshold must be met before the kubelet evicts for it",
+        "every kubelet's eviction manager",
+    ),
+    (
+        Kubelet,
+        "evictionMaxPodGracePeriod",
+        Type::Integer,
+        Range::Int32,
+        Field::EvictionMaxPodGracePeriod,
+        "the grace period (seconds) of a Pod evicted for a soft threshold: at most the Pod's own from 1.32 (0: the \
+         Pod's own; negative: 1 s)",
+        "every kubelet's eviction manager (soft thresholds)",
     ),
 }
 
