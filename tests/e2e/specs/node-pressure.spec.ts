@@ -12,6 +12,12 @@ test.describe('running out of memory', () => {
     const app = new KubectlPage(page);
     await app.goto(`${STORY}&step=6&autoplay=0`);
     await expect(app.stepTitle).toHaveText('MemoryPressure True, then the taint');
+    // The Node tab shows node-1's memory: the threshold, and each container's usage beside its
+    // request (the leaking high-priority Pod above it).
+    await expect(app.inspector.getByRole('heading', { name: 'Memory', exact: true })).toBeVisible();
+    await expect(app.inspector.getByRole('row', { name: /^Hard eviction threshold/ })).toContainText('100Mi');
+    await expect(app.inspector.getByRole('row', { name: /^default\/priority-d7qfs / })).toContainText('above its request');
+    await expect(app.inspector.getByRole('row', { name: /^default\/web-74fb665767-sx2s9 / })).toContainText('within its request');
     await app.newTab('kubectl').click();
     await app.type('kubectl describe node node-1');
     await expect(app.output).toContainText('Taints:             node.kubernetes.io/memory-pressure:NoSchedule');
