@@ -194,18 +194,7 @@ impl Kubelet {
         }
         h.log(ctx, "\"Waiting for client certificate to be issued\"".into());
         // `WaitForCertificate`: `ListWatchUntil` with `fieldSelector=metadata.name=<name>`.
-        let actor = Actor::KubeletBootstrap(h.name.as_str().into());
-        let mut path = String::new();
-        Kind::CertificateSigningRequest.push_path(&mut path, "", "", "");
-        let selector = format!("fieldSelector=metadata.name%3D{name}");
-        ctx.log_read(actor.clone(), path.clone(), format!("{selector}&limit=500&resourceVersion=0"));
-        let rv = ctx.store().resource_version();
-        let timeout = 300 + ctx.rng.below(300);
-        ctx.log_read(
-            actor,
-            path,
-            format!("allowWatchBookmarks=true&{selector}&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true"),
-        );
+        super::cert_manager::list_and_watch(ctx, Actor::KubeletBootstrap(h.name.as_str().into()), &name);
         self.cold.bootstrap = Some(Bootstrap::Watching(name));
         self.bootstrap_watch(h, ctx);
     }

@@ -275,17 +275,7 @@ impl Kubelet {
         };
         // `WaitForCertificate`: a list and a watch by name.
         let actor = if bootstrapping { Actor::KubeletBootstrap(h.name.as_str().into()) } else { h.actor.clone() };
-        let mut path = String::new();
-        Kind::CertificateSigningRequest.push_path(&mut path, "", "", "");
-        let selector = format!("fieldSelector=metadata.name%3D{name}");
-        ctx.log_read(actor.clone(), path.clone(), format!("{selector}&limit=500&resourceVersion=0"));
-        let rv = ctx.store().resource_version();
-        let timeout = 300 + ctx.rng.below(300);
-        ctx.log_read(
-            actor,
-            path,
-            format!("allowWatchBookmarks=true&{selector}&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true"),
-        );
+        list_and_watch(ctx, actor, &name);
         self.set_manager(which, Manager::Watching { name: name.clone(), attempt });
         self.manager_after(ctx, WAIT_TIMEOUT, which, ManagerStep::WaitExpired(name));
     }
@@ -411,6 +401,23 @@ fn current(h: &Host, which: Managed) -> Option<Arc<ClientCertificate>> {
         Managed::Client => h.client_certificate.clone(),
         Managed::Serving => h.serving_certificate.clone(),
     }
+}
+
+/// client-go's `WaitForCertificate`: the reflector's first list of the CSR named `name`
+/// (`fieldSelector=metadata.name=<name>`, `limit=500&resourceVersion=0`), then its watch from the
+/// store's resource version, with a timeout between 5 and 10 minutes.
+pub(super) fn list_and_watch(ctx: &mut Ctx<'_, MachineTimer>, actor: Actor, name: &str) {
+    let mut path = String::new();
+    Kind::CertificateSigningRequest.push_path(&mut path, "", "", "");
+    let selector = format!("fieldSelector=metadata.name%3D{name}");
+    ctx.log_read(actor.clone(), path.clone(), format!("{selector}&limit=500&resourceVersion=0"));
+    let rv = ctx.store().resource_version();
+    let timeout = 300 + ctx.rng.below(300);
+    ctx.log_read(
+        actor,
+        path,
+        format!("allowWatchBookmarks=true&{selector}&resourceVersion={rv}&timeoutSeconds={timeout}&watch=true"),
+    );
 }
 
 #[cfg(test)]

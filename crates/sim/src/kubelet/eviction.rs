@@ -453,31 +453,9 @@ mod tests {
     #[test]
     fn one_pod_a_round_never_a_critical_one() {
         let mut probe = Probe::new();
-        probe.given(ApiOp::CreateNode(Node::new("node-1")));
-        let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
         // (name, priority, container id: its resting set grows with the first three digits)
         let pods = [("agent", SYSTEM_CRITICAL_PRIORITY, "000"), ("web-a", 0, "800"), ("web-b", 0, "fff")];
-        for (name, priority, id) in pods {
-            let meta = ObjectMeta { name: name.into(), namespace: "default".into(), ..ObjectMeta::default() };
-            let mut pod = new_pod(meta, Vec::new(), Profile::V1_34);
-            pod.spec.node_name = "node-1".into();
-            pod.spec.priority = priority;
-            pod.status.phase = "Running".into();
-            let Object::Pod(pod) = probe.given(ApiOp::CreatePod(pod)) else { panic!("a Pod") };
-            host.containers.push(RunningContainer {
-                pod_uid: pod.metadata.uid.clone(),
-                namespace: "default".into(),
-                pod: name.into(),
-                name: "nginx".into(),
-                id: id.into(),
-                started_at: SimTime::ZERO,
-            });
-            if name == "agent" {
-                host.leaks.push(Leak { pod_uid: pod.metadata.uid.clone(), since: SimTime::ZERO, until: None });
-            }
-        }
-        let mut kubelet = Kubelet::new(SimTime::ZERO, 1, crate::flowcontrol::KUBELET);
-        kubelet.cold.eviction.phase = SimTime::from_secs(1000);
+        let (mut host, mut kubelet) = node_with(&mut probe, &pods, "agent");
         let mut step = |probe: &mut Probe, at_ms: u64, step: EvictionStep| {
             probe.now = SimTime::from_millis(at_ms);
             if step == EvictionStep::Synchronize {
@@ -541,12 +519,20 @@ mod tests {
     /// node-1 with two Pods of priority 0, `web-a` leaking to the floor (48Mi available), and a
     /// kubelet whose loop runs its rounds when told.
     fn leaking_node(probe: &mut Probe) -> (Shared<Host>, Kubelet) {
+        node_with(probe, &[("web-a", 0, "800"), ("web-b", 0, "fff")], "web-a")
+    }
+
+    /// node-1 running `pods` (name, priority, container id: its resting set grows with the id's
+    /// first three digits), the Pod `leaking` leaking since the start, and a kubelet whose loop
+    /// runs its rounds when told.
+    fn node_with(probe: &mut Probe, pods: &[(&str, i32, &str)], leaking: &str) -> (Shared<Host>, Kubelet) {
         probe.given(ApiOp::CreateNode(Node::new("node-1")));
         let mut host = Shared::new(Host::new(&MachineSpec::new("node-1"), 0, Profile::V1_34, probe.rng()));
-        for (name, id) in [("web-a", "800"), ("web-b", "fff")] {
+        for &(name, priority, id) in pods {
             let meta = ObjectMeta { name: name.into(), namespace: "default".into(), ..ObjectMeta::default() };
             let mut pod = new_pod(meta, Vec::new(), Profile::V1_34);
             pod.spec.node_name = "node-1".into();
+            pod.spec.priority = priority;
             pod.status.phase = "Running".into();
             let Object::Pod(pod) = probe.given(ApiOp::CreatePod(pod)) else { panic!("a Pod") };
             host.containers.push(RunningContainer {
@@ -557,7 +543,7 @@ mod tests {
                 id: id.into(),
                 started_at: SimTime::ZERO,
             });
-            if name == "web-a" {
+            if name == leaking {
                 host.leaks.push(Leak { pod_uid: pod.metadata.uid.clone(), since: SimTime::ZERO, until: None });
             }
         }
