@@ -1,0 +1,192 @@
+//! The reader's `kubectl logs POD [-c CONTAINER]` and `kubectl exec POD [-c CONTAINER] -- CMD`,
+//! as kubectl 1.32 and the API server answer them in each case the simulation can tell
+//! (`docs/kubernetes-notes/kubelet-and-maintenance.md` §17):
+//!
+//! * kubectl's GET of the Pod (the resource builder's for `logs`, `exec`'s own), answered
+//!   `NotFound` for a Pod that is not there;
+//! * `exec` of a Pod in phase `Succeeded` or `Failed`: kubectl's own error;
+//! * the container: kubectl defaults it to the first (`Defaulted container … out of: …` when
+//!   there are several); the API server's `validateContainer` refuses a name the Pod does not
+//!   have (`400 BadRequest`); a Pod with no Node is an empty answer for `logs` (`LogLocation`'s
+//!   nil location: `204 No Content`) and a `400 BadRequest` for `exec` (`streamLocation`);
+//! * the API server's connection to the kubelet on port 10250 at the Node's address: refused
+//!   while the kubelet is not running, a TLS `internal_error` alert while a kubelet with
+//!   `serverTLSBootstrap` has no serving certificate (both `500`, the error's text as the
+//!   Status's message, no reason: `Error from server: …`);
+//! * the kubelet's answer for `logs` (`validateContainerLogStatus`): a container it has no status
+//!   for, or one waiting to start, is its `400`; otherwise the log, `200`, whose content the
+//!   simulation does not have (the page and `nodeline kubectl` say so apart from kubectl's
+//!   output).
+//!
+//! Cases the simulation cannot tell (a cut network, a powered-off machine, a stopped container
+//! runtime, `exec` into a container that is not running, a Node that is gone) print nodeline's
+//! own error, not an invented one.
+
+use crate::apiserver::ApiOp;
+use crate::ctx::{Ctx, Reply};
+use crate::objects::{Object, Status, StatusMeta};
+use crate::record::Actor;
+
+/// What the API server meets when it connects to a Node's kubelet (port 10250).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum KubeletServer {
+    /// The kubelet serves: the handshake succeeds.
+    Serving,
+    /// `serverTLSBootstrap` and no serving certificate yet: the handshake fails.
+    NoServingCertificate,
+    /// The kubelet is not running on a machine that is up: nothing listens on the port.
+    NotListening,
+    /// A case the simulation does not model, in words.
+    NotModelled(&'static str),
+}
+
+/// The kubelet's port.
+const KUBELET_PORT: u16 = 10250;
+
+/// `ErrorToAPIStatus` of an error that is no API status: `500`, no reason.
+fn internal(message: String) -> Status {
+    Status {
+        kind: "Status",
+        api_version: "v1",
+        metadata: StatusMeta {},
+        status: "Failure",
+        message,
+        reason: "",
+        details: None,
+        code: 500,
+    }
+}
+
+/// `errors.NewBadRequest`.
+fn bad_request(message: String) -> Status {
+    Status { reason: "BadRequest", code: 400, ..internal(message) }
+}
+
+/// What kubectl prints for an API status (`cmdutil.CheckErr` of a `StatusError`).
+fn printed(status: &Status) -> String {
+    if status.reason.is_empty() {
+        format!("Error from server: {}", status.message)
+    } else {
+        format!("Error from server ({}): {}", status.reason, status.message)
+    }
+}
+
+/// `kubectl logs` (`exec` false) or `kubectl exec` of the Pod `namespace/name`, `container` if
+/// named; `server` tells what the API server meets at a Node's kubelet.
+pub(crate) fn logs<T>(
+    namespace: &str,
+    name: &str,
+    container: Option<&str>,
+    exec: bool,
+    server: impl Fn(&str) -> KubeletServer,
+    ctx: &mut Ctx<'_, T>,
+) {
+    let get = ApiOp::GetPod { namespace: namespace.to_string(), name: name.to_string() };
+    let pod = match ctx.call(Actor::Kubectl, None, get) {
+        Reply::Ok(Object::Pod(p)) => p,
+        Reply::Err(status) => {
+            ctx.log_line(Actor::KubectlStderr, printed(&status));
+            return;
+        }
+        Reply::Ok(_) | Reply::Timeout => return,
+    };
+    if exec && matches!(&*pod.status.phase, "Succeeded" | "Failed") {
+        ctx.log_line(
+            Actor::KubectlStderr,
+            format!("error: cannot exec into a container in a completed pod; current phase is {}", pod.status.phase),
+        );
+        return;
+    }
+    let containers: Vec<&str> = pod.spec.containers.iter().map(|c| &*c.name).collect();
+    let container = match container {
+        Some(c) => c.to_string(),
+        None => {
+            let Some(first) = containers.first() else { return };
+            if containers.len() > 1 {
+                ctx.log_line(
+                    Actor::KubectlStderr,
+                    format!("Defaulted container \"{first}\" out of: {}", containers.join(", ")),
+                );
+            }
+            first.to_string()
+        }
+    };
+    let path = format!("/api/v1/namespaces/{namespace}/pods/{name}/{}", if exec { "exec" } else { "log" });
+    // `exec`'s upgrade requests (WebSocket, then SPDY) are not in the log; `logs`' GET is.
+    let answer = |ctx: &mut Ctx<'_, T>, status: Status| {
+        let line = printed(&status);
+        if !exec {
+            ctx.log_failed_read(Actor::Kubectl, &path, format!("container={container}"), status);
+        }
+        ctx.log_line(Actor::KubectlStderr, line);
+    };
+    // `validateContainer`.
+    if !containers.contains(&container.as_str()) {
+        answer(ctx, bad_request(format!("container {container} is not valid for pod {name}")));
+        return;
+    }
+    let node = pod.spec.node_name.clone();
+    if node.is_empty() {
+        if exec {
+            answer(ctx, bad_request(format!("pod {name} does not have a host assigned")));
+        } else {
+            ctx.log_answer(Actor::Kubectl, &path, format!("container={container}"), 204);
+        }
+        return;
+    }
+    let not_modelled = |ctx: &mut Ctx<'_, T>, why: &str| {
+        let command = if exec { "exec" } else { "logs" };
+        ctx.log_line(Actor::KubectlStderr, format!("nodeline: kubectl {command} on {why} is not simulated"));
+    };
+    // kube-apiserver's `--kubelet-preferred-address-types` (kubeadm: InternalIP first).
+    let address = ctx.store().nodes.get(node.as_str()).and_then(|n| {
+        let addresses = &n.status.addresses;
+        ["InternalIP", "ExternalIP", "Hostname"]
+            .iter()
+            .find_map(|t| addresses.iter().find(|a| a.type_ == *t).map(|a| a.address.clone()))
+    });
+    let Some(ip) = address else {
+        not_modelled(ctx, "a Pod whose Node is gone or has no address");
+        return;
+    };
+    let url = format!("https://{ip}:{KUBELET_PORT}/containerLogs/{namespace}/{name}/{container}");
+    let dial_error = match server(&node) {
+        KubeletServer::Serving => None,
+        KubeletServer::NoServingCertificate => Some("remote error: tls: internal error".to_string()),
+        KubeletServer::NotListening => Some(format!("dial tcp {ip}:{KUBELET_PORT}: connect: connection refused")),
+        KubeletServer::NotModelled(why) => {
+            not_modelled(ctx, why);
+            return;
+        }
+    };
+    if let Some(e) = dial_error {
+        // `LocationStreamer.InputStream`'s `client.Do` error (a `url.Error`); the upgrade-aware
+        // proxy's `error dialing backend`.
+        let message = if exec { format!("error dialing backend: {e}") } else { format!("Get \"{url}\": {e}") };
+        answer(ctx, internal(message));
+        return;
+    }
+    if exec {
+        // The command would run; nodeline runs nothing in a container.
+        return;
+    }
+    // The kubelet's `validateContainerLogStatus` (its `400` passed on as `BadRequest`).
+    let status = pod.status.container_statuses.iter().find(|s| *s.name == *container).cloned();
+    let refusal = match &status {
+        None => Some(format!("container \"{container}\" in pod \"{name}\" is not available")),
+        Some(s)
+            if s.state.running.is_none()
+                && s.state.terminated.is_none()
+                && s.last_state.terminated.is_none()
+                && s.state.waiting.is_some() =>
+        {
+            let reason = s.state.waiting.as_ref().map(|w| w.reason.to_string()).unwrap_or_default();
+            Some(format!("container \"{container}\" in pod \"{name}\" is waiting to start: {reason}"))
+        }
+        Some(_) => None,
+    };
+    match refusal {
+        Some(message) => answer(ctx, bad_request(message)),
+        None => ctx.log_answer(Actor::Kubectl, &path, format!("container={container}"), 200),
+    }
+}
