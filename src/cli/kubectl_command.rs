@@ -17,8 +17,13 @@ pub(super) fn run(args: &KubectlArgs) -> Output {
     };
     let t = end_of_millisecond(args.at.0);
     let at = SimTime::from_micros(args.at.0.as_micros() as u64);
-    let out = entry::run_to_end(&mut timeline, &args.args, at, t);
+    let (out, note) = entry::run_to_end_noted(&mut timeline, &args.args, at, t);
     let mut stderr: String = warnings.into_iter().map(|w| format!("nodeline: warning: {w}\n")).collect();
     stderr.push_str(&out.stderr);
+    // nodeline's own note, after what kubectl printed (its exit status stays kubectl's).
+    if let Some(note) = note {
+        stderr.push_str(crate::i18n::Lang::En.text(crate::view::inspector::kubectl_panel::note_key(note)));
+        stderr.push('\n');
+    }
     Output { stdout: out.stdout, stderr, code: u8::try_from(out.code).unwrap_or(1) }
 }

@@ -253,6 +253,13 @@ fn kubectl_line(action: &Action, node: &str) -> Option<String> {
         }
         ActionKind::ApproveCsr => format!("kubectl certificate approve {target}"),
         ActionKind::DenyCsr => format!("kubectl certificate deny {target}"),
+        ActionKind::Logs | ActionKind::Exec => {
+            let (ns, name, container) = crate::sim::split_pod_container(target).unwrap_or(("default", target, None));
+            let verb = if action.kind == ActionKind::Logs { "logs" } else { "exec" };
+            let container = container.map(|c| format!(" -c {c}")).unwrap_or_default();
+            let command = if action.kind == ActionKind::Exec { " -- …" } else { "" };
+            format!("kubectl {verb} {name} -n {ns}{container}{command}")
+        }
         ActionKind::DeleteBootstrapToken => {
             format!("kubectl -n kube-system delete secret bootstrap-token-{}", crate::sim::machine::BOOTSTRAP_TOKEN_ID)
         }

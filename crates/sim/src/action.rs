@@ -98,6 +98,14 @@ pub enum ActionKind {
     Exec,
 }
 
+impl ActionKind {
+    /// Whether the action only reads (`kubectl logs`, `kubectl exec`, whose command nodeline does
+    /// not run): the chapter's script goes on past it, and later actions stay.
+    pub fn reads(self) -> bool {
+        matches!(self, ActionKind::Logs | ActionKind::Exec)
+    }
+}
+
 /// The flags of `kubectl delete pod` the simulation models, as `DeleteOptions.Complete` leaves
 /// them (`--now` is `--grace-period=1`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
