@@ -636,6 +636,16 @@ impl Io<'_> {
     /// Logs a `GET` of a subresource that is no stored object (`pods/log`), answered with the
     /// failure `status`.
     pub(crate) fn log_failed_read(&mut self, actor: Actor, path: &str, query: String, status: Status) {
+        self.log_failed(actor, Method::Get, path, query, status);
+    }
+
+    /// Logs a `POST` to a subresource that is no stored object (`pods/exec`, SPDY's upgrade),
+    /// answered with the failure `status`.
+    pub(crate) fn log_failed_call(&mut self, actor: Actor, path: &str, query: String, status: Status) {
+        self.log_failed(actor, Method::Post, path, query, status);
+    }
+
+    fn log_failed(&mut self, actor: Actor, method: Method, path: &str, query: String, status: Status) {
         let response = Some(super::record::Response::Status(self.log.share_status(&status)));
         let seq = self.log.seq();
         let path = self.log.intern(path);
@@ -645,7 +655,7 @@ impl Io<'_> {
             end: self.now,
             actor,
             node: Text::default(),
-            method: Method::Get,
+            method,
             path,
             query: query.into(),
             content_type: None,

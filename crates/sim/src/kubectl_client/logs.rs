@@ -3,16 +3,17 @@
 //! (`docs/kubernetes-notes/kubelet-and-maintenance.md` §17):
 //!
 //! * kubectl's GET of the Pod (the resource builder's for `logs`, `exec`'s own), answered
-//!   `NotFound` for a Pod that is not there;
+//!   `NotFound` for a Pod that is not there (which `logs` prints in its own words);
 //! * `exec` of a Pod in phase `Succeeded` or `Failed`: kubectl's own error;
 //! * the container: kubectl defaults it to the first (`Defaulted container … out of: …` when
-//!   there are several); the API server's `validateContainer` refuses a name the Pod does not
-//!   have (`400 BadRequest`); a Pod with no Node is an empty answer for `logs` (`LogLocation`'s
+//!   there are several); a name the Pod does not have is `logs`' own error, and the API
+//!   server's `validateContainer`'s (`400 BadRequest`) for `exec`; a Pod with no Node is an empty answer for `logs` (`LogLocation`'s
 //!   nil location: `204 No Content`) and a `400 BadRequest` for `exec` (`streamLocation`);
 //! * the API server's connection to the kubelet on port 10250 at the Node's address: refused
 //!   while the kubelet is not running, a TLS `internal_error` alert while a kubelet with
-//!   `serverTLSBootstrap` has no serving certificate (both `500`, the error's text as the
-//!   Status's message, no reason: `Error from server: …`);
+//!   `serverTLSBootstrap` has no serving certificate (both `500` for `logs`, the error's text as
+//!   the Status's message, no reason: `Error from server: …`; `exec` goes through the stream
+//!   translator, which reports the failure inside the upgraded stream: not simulated);
 //! * the kubelet's answer for `logs` (`validateContainerLogStatus`): a container it has no status
 //!   for, or one waiting to start, is its `400`; otherwise the log, `200`, whose content the
 //!   simulation does not have (the page and `nodeline kubectl` say so apart from kubectl's
@@ -84,6 +85,13 @@ pub(crate) fn logs<T>(
     let get = ApiOp::GetPod { namespace: namespace.to_string(), name: name.to_string() };
     let pod = match ctx.call(Actor::Kubectl, None, get) {
         Reply::Ok(Object::Pod(p)) => p,
+        // `logs` wraps the builder's NotFound (`logs.go`: `error from server (NotFound): %w in
+        // namespace %q`).
+        Reply::Err(status) if !exec && status.reason == "NotFound" => {
+            let line = format!("error: error from server (NotFound): {} in namespace \"{namespace}\"", status.message);
+            ctx.log_line(Actor::KubectlStderr, line);
+            return;
+        }
         Reply::Err(status) => {
             ctx.log_line(Actor::KubectlStderr, printed(&status));
             return;
@@ -112,17 +120,30 @@ pub(crate) fn logs<T>(
         }
     };
     let path = format!("/api/v1/namespaces/{namespace}/pods/{name}/{}", if exec { "exec" } else { "log" });
-    // `exec`'s upgrade requests (WebSocket, then SPDY) are not in the log; `logs`' GET is.
+    // `logs`: one GET. `exec`: the WebSocket upgrade (a GET); refused before any upgrade, kubectl
+    // falls back to SPDY (a POST) and prints that answer. (The command's `command=` parameters
+    // are not kept: nodeline does not keep the command.)
+    let query =
+        if exec { format!("container={container}&stderr=true&stdout=true") } else { format!("container={container}") };
     let answer = |ctx: &mut Ctx<'_, T>, status: Status| {
         let line = printed(&status);
-        if !exec {
-            ctx.log_failed_read(Actor::Kubectl, &path, format!("container={container}"), status);
+        if exec {
+            ctx.log_failed_read(Actor::Kubectl, &path, query.clone(), status.clone());
+            ctx.log_failed_call(Actor::Kubectl, &path, query.clone(), status);
+        } else {
+            ctx.log_failed_read(Actor::Kubectl, &path, query.clone(), status);
         }
         ctx.log_line(Actor::KubectlStderr, line);
     };
-    // `validateContainer`.
+    // `logs` checks the name itself (`logsForObjectWithClient`); for `exec` the API server's
+    // `validateContainer` does.
     if !containers.contains(&container.as_str()) {
-        answer(ctx, bad_request(format!("container {container} is not valid for pod {name}")));
+        let message = format!("container {container} is not valid for pod {name}");
+        if exec {
+            answer(ctx, bad_request(message));
+        } else {
+            ctx.log_line(Actor::KubectlStderr, format!("error: {message}"));
+        }
         return;
     }
     let node = pod.spec.node_name.clone();
@@ -130,7 +151,7 @@ pub(crate) fn logs<T>(
         if exec {
             answer(ctx, bad_request(format!("pod {name} does not have a host assigned")));
         } else {
-            ctx.log_answer(Actor::Kubectl, &path, format!("container={container}"), 204);
+            ctx.log_answer(Actor::Kubectl, &path, query.clone(), 204);
         }
         return;
     }
@@ -151,6 +172,13 @@ pub(crate) fn logs<T>(
     };
     let url = format!("https://{ip}:{KUBELET_PORT}/containerLogs/{namespace}/{name}/{container}");
     let dial_error = match server(&node) {
+        // `exec` through kube-apiserver's stream translator (WebSocket to SPDY, on by default
+        // since 1.30) reports a failed dial inside the upgraded stream, in words not pinned down
+        // here.
+        KubeletServer::NoServingCertificate | KubeletServer::NotListening if exec => {
+            not_modelled(ctx, "a kubelet the API server cannot reach");
+            return;
+        }
         KubeletServer::Serving => None,
         KubeletServer::NoServingCertificate => Some("remote error: tls: internal error".to_string()),
         KubeletServer::NotListening => Some(format!("dial tcp {ip}:{KUBELET_PORT}: connect: connection refused")),
@@ -167,7 +195,9 @@ pub(crate) fn logs<T>(
         return;
     }
     if exec {
-        // The command would run; nodeline runs nothing in a container.
+        // Upgraded (`101`, the stream translator's WebSocket): the command would run; nodeline
+        // runs nothing in a container.
+        ctx.log_answer(Actor::Kubectl, &path, query, 101);
         return;
     }
     // The kubelet's `validateContainerLogStatus` (its `400` passed on as `BadRequest`).
@@ -187,6 +217,6 @@ pub(crate) fn logs<T>(
     };
     match refusal {
         Some(message) => answer(ctx, bad_request(message)),
-        None => ctx.log_answer(Actor::Kubectl, &path, format!("container={container}"), 200),
+        None => ctx.log_answer(Actor::Kubectl, &path, query, 200),
     }
 }
