@@ -22,7 +22,13 @@ pub(super) fn run(args: &KubectlArgs) -> Output {
     stderr.push_str(&out.stderr);
     // nodeline's own note, after what kubectl printed (its exit status stays kubectl's).
     if let Some(note) = note {
-        stderr.push_str(crate::i18n::Lang::En.text(crate::view::inspector::kubectl_panel::note_key(note)));
+        use crate::i18n::Key;
+        use crate::render::kubectl_printer::logs::Note;
+        let key = match note {
+            Note::NoContainerOutput => Key::KubectlNoContainerOutput,
+            Note::NoCommandRun => Key::KubectlNoCommandRun,
+        };
+        stderr.push_str(crate::i18n::Lang::En.text(key));
         stderr.push('\n');
     }
     Output { stdout: out.stdout, stderr, code: u8::try_from(out.code).unwrap_or(1) }

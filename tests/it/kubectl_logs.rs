@@ -232,4 +232,25 @@ fn a_chapter_s_pod_a_missing_one_an_unbound_one_and_a_stopped_kubelet() {
     // The WebSocket upgrade refused, then kubectl's SPDY fallback.
     let exec = format!("/api/v1/namespaces/default/pods/{pod}/exec?container=nginx&stderr=true&stdout=true 400");
     assert_eq!(lines(&requests)[1..], [format!("GET {exec}"), format!("POST {exec}")]);
+    // At 40s the tolerant Pod is bound and its container waiting: the kubelet's answer.
+    let at = SimTime::from_secs(40);
+    tl.run_until(at);
+    let snap = tl.at(at);
+    let tolerant =
+        snap.pods().iter().find(|p| p.metadata.name.starts_with("tolerant-")).unwrap().metadata.name.to_string();
+    let (out, note, requests_waiting) = run(&mut tl, &format!("logs {tolerant}"), at);
+    assert_eq!(
+        (out.stderr, out.code, note),
+        (
+            format!(
+                "Error from server (BadRequest): container \"nginx\" in pod \"{tolerant}\" is waiting to start: \
+                 ContainerCreating\n"
+            ),
+            1,
+            None
+        )
+    );
+    assert_eq!(code(&requests_waiting[1]), 400);
+    let (out, _, _) = run(&mut tl, &format!("exec {tolerant} -- ls"), at);
+    assert_eq!(out.stderr, "nodeline: kubectl exec on a container that is not running is not simulated\n");
 }

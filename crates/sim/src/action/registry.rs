@@ -55,9 +55,7 @@ impl Target {
             Target::Pod => "a Pod, in default when no namespace is given",
             Target::NodeTaint => "a Node and a taint: KEY[=VALUE]:EFFECT adds, KEY[:EFFECT]- removes",
             Target::Csr => "a CertificateSigningRequest's name",
-            Target::PodContainer => {
-                "a Pod, in default when no namespace is given; NAMESPACE/NAME/CONTAINER names a container"
-            }
+            Target::PodContainer => "a Pod; NAMESPACE/NAME/CONTAINER names its container",
         }
     }
 }

@@ -194,14 +194,18 @@ pub(crate) fn logs<T>(
         answer(ctx, internal(message));
         return;
     }
+    let status = pod.status.container_statuses.iter().find(|s| *s.name == *container).cloned();
     if exec {
+        if status.as_ref().is_none_or(|s| s.state.running.is_none()) {
+            not_modelled(ctx, "a container that is not running");
+            return;
+        }
         // Upgraded (`101`, the stream translator's WebSocket): the command would run; nodeline
         // runs nothing in a container.
         ctx.log_answer(Actor::Kubectl, &path, query, 101);
         return;
     }
     // The kubelet's `validateContainerLogStatus` (its `400` passed on as `BadRequest`).
-    let status = pod.status.container_statuses.iter().find(|s| *s.name == *container).cloned();
     let refusal = match &status {
         None => Some(format!("container \"{container}\" in pod \"{name}\" is not available")),
         Some(s)
