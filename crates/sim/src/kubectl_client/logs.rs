@@ -5,8 +5,7 @@
 //! * kubectl's GET of the Pod (the resource builder's for `logs`, `exec`'s own), answered
 //!   `NotFound` for a Pod that is not there (which `logs` prints in its own words);
 //! * `exec` of a Pod in phase `Succeeded` or `Failed`: kubectl's own error;
-//! * the container: kubectl defaults it to the first (`Defaulted container … out of: …` when
-//!   there are several); a name the Pod does not have is `logs`' own error, and the API
+//! * the container: kubectl defaults it to the first (the simulation's Pods have one); a name the Pod does not have is `logs`' own error, and the API
 //!   server's `validateContainer`'s (`400 BadRequest`) for `exec`; a Pod with no Node is an empty answer for `logs` (`LogLocation`'s
 //!   nil location: `204 No Content`) and a `400 BadRequest` for `exec` (`streamLocation`);
 //! * the API server's connection to the kubelet on port 10250 at the Node's address: refused
@@ -106,16 +105,12 @@ pub(crate) fn logs<T>(
         return;
     }
     let containers: Vec<&str> = pod.spec.containers.iter().map(|c| &*c.name).collect();
+    // Without a name, the first (every Pod of the simulation has one container, so kubectl's
+    // `Defaulted container … out of: …` for several is not modelled).
     let container = match container {
         Some(c) => c.to_string(),
         None => {
             let Some(first) = containers.first() else { return };
-            if containers.len() > 1 {
-                ctx.log_line(
-                    Actor::KubectlStderr,
-                    format!("Defaulted container \"{first}\" out of: {}", containers.join(", ")),
-                );
-            }
             first.to_string()
         }
     };
