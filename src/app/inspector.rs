@@ -240,7 +240,13 @@ pub fn Inspector() -> impl IntoView {
                         None => vm::empty_markup(None, text(Key::KubectlEmpty)),
                         Some((line, ran)) => {
                             let out = ran.output(log, &snap);
-                            format!(r#"<pre class="kubectl-out" tabindex="0">{}</pre>"#, kvm::output_markup(line, &out))
+                            // nodeline's note once the command has run by the playhead.
+                            let note = ran.note(log).filter(|_| matches!(ran, Ran::Acted { at, .. } if *at <= t));
+                            format!(
+                                r#"<pre class="kubectl-out" tabindex="0">{}</pre>{}"#,
+                                kvm::output_markup(line, &out),
+                                kvm::note_markup(note, lang)
+                            )
                         }
                     };
                     w.patch(&body, html);

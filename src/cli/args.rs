@@ -143,7 +143,9 @@ Answered: get nodes|pods|leases|events|csinodes|pdb|ds|sts|pvc|pv|volumeattachme
 describe node|pod|csinode|pdb|sts|pvc|pv|volumeattachment|csr [NAME] [--show-events=false], and
 the commands that change the cluster (cordon, uncordon, drain, taint, delete node, delete pod,
 certificate approve|deny, delete secret bootstrap-token-07401b -n kube-system, delete
-clusterrolebinding kubeadm:node-autoapprove-bootstrap).
+clusterrolebinding kubeadm:node-autoapprove-bootstrap), and logs POD [-c CONTAINER] and exec POD
+[-c CONTAINER] -- CMD (the API server's and kubelet's answers; where a real kubelet would answer
+with output, nodeline says on stderr that it simulates none, with status 0).
 Example: nodeline kubectl --chapter node-failure --at 3m -- describe node node-1";
 
 /// The subcommands.

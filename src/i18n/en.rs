@@ -100,6 +100,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::DenyCsrAction => "Deny the certificate signing request",
         Key::DeleteBootstrapTokenAction => "Delete the bootstrap token",
         Key::DeleteAutoApproveBindingAction => "Remove the CSR auto-approval binding",
+        Key::LogsAction => "Read a container's logs",
+        Key::ExecAction => "Run a command in a container",
         Key::TaintOutOfService => "Taint out-of-service",
         Key::UntaintOutOfService => "Remove out-of-service taint",
         Key::TaintNode => "Change a taint",
@@ -493,6 +495,12 @@ pub(super) fn text(key: Key) -> &'static str {
             "Type a command or pick one; ↑ and ↓ recall earlier ones. The output is what kubectl prints for the cluster at the playhead, and follows it."
         }
         Key::KubectlEmpty => "Run a command to see kubectl's output here.",
+        Key::KubectlNoContainerOutput => {
+            "nodeline simulates no container output: the kubelet would answer with the container's log, which a real kubectl prints on stdout. kubectl printed nothing else."
+        }
+        Key::KubectlNoCommandRun => {
+            "nodeline runs no commands in containers: the kubelet would run the command and kubectl would show its output and exit status. kubectl printed nothing else."
+        }
         Key::RequestsHelp => {
             "The latest requests up to the playhead, newest first. Open one to see it as client-go logs it with -v=8; click a request on the stage to open it here."
         }

@@ -106,6 +106,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::DenyCsrAction => "証明書署名要求を拒否する",
         Key::DeleteBootstrapTokenAction => "ブートストラップトークンを削除する",
         Key::DeleteAutoApproveBindingAction => "CSR の自動承認のバインディングを削除する",
+        Key::LogsAction => "コンテナーのログを読む",
+        Key::ExecAction => "コンテナーでコマンドを実行する",
         Key::TaintOutOfService => "out-of-service taint を付ける",
         Key::UntaintOutOfService => "out-of-service taint を外す",
         Key::TaintNode => "taint を変更",
@@ -508,6 +510,12 @@ pub(super) fn text(key: Key) -> &'static str {
             "コマンドを入力するか、例から選んでください。↑ と ↓ で前のコマンドを呼び出せます。出力は再生位置のクラスタに対して kubectl が表示する内容で、再生位置に合わせて更新されます。"
         }
         Key::KubectlEmpty => "コマンドを実行すると、ここに kubectl の出力が表示されます。",
+        Key::KubectlNoContainerOutput => {
+            "nodeline はコンテナーの出力をシミュレートしません。実際には kubelet がコンテナーのログを返し、kubectl がそれを標準出力に表示します。kubectl がほかに表示したものはありません。"
+        }
+        Key::KubectlNoCommandRun => {
+            "nodeline はコンテナー内でコマンドを実行しません。実際には kubelet がコマンドを実行し、kubectl がその出力と終了ステータスを表示します。kubectl がほかに表示したものはありません。"
+        }
         Key::RequestsHelp => {
             "再生位置までの最新のリクエストを新しい順に並べています。開くと、client-go が -v=8 で記録する形で表示されます。ステージ上のリクエストをクリックしても、ここで開きます。"
         }

@@ -352,6 +352,8 @@ keys! {
     DenyCsrAction,
     DeleteBootstrapTokenAction,
     DeleteAutoApproveBindingAction,
+    LogsAction,
+    ExecAction,
     TaintOutOfService,
     UntaintOutOfService,
     TaintNode,
@@ -673,6 +675,10 @@ keys! {
     KubectlSuggestions,
     KubectlHelp,
     KubectlEmpty,
+    /// After a `kubectl logs` the kubelet would have answered: nodeline has no container output.
+    KubectlNoContainerOutput,
+    /// After a `kubectl exec` the kubelet would have run: nodeline runs no commands.
+    KubectlNoCommandRun,
     RequestsHelp,
     RequestEffect,
     // question mode

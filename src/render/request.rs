@@ -52,6 +52,7 @@ pub fn response_body(r: &Request) -> Option<String> {
 /// `http.StatusText`.
 pub fn status_text(code: u16) -> &'static str {
     match code {
+        101 => "Switching Protocols",
         200 => "OK",
         201 => "Created",
         202 => "Accepted",

@@ -110,9 +110,10 @@ pub fn clock(t: SimTime) -> String {
     if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
 }
 
-/// The moment of the reader's first applied action, if it is at or before `t`.
+/// The moment of the reader's first applied action, if it is at or before `t` (a read, `kubectl
+/// logs` or `exec`, changes nothing: the story goes on).
 pub fn departure(timeline: &Timeline, t: SimTime) -> Option<SimTime> {
-    timeline.log().inputs.iter().find(|i| !i.scripted && i.t <= t).map(|i| i.t)
+    timeline.log().inputs.iter().find(|i| !i.scripted && !i.action.kind.reads() && i.t <= t).map(|i| i.t)
 }
 
 /// The reader's story at `t`, or `None` while the playhead is before their first action.
@@ -129,7 +130,7 @@ pub fn account(timeline: &Timeline, t: SimTime, lang: Lang, index: &ControllerLi
     // The inputs.
     let mut headline = None;
     facts.run();
-    for i in log.inputs.iter().filter(|i| i.t >= departed && i.t <= t) {
+    for i in log.inputs.iter().filter(|i| i.t >= departed && i.t <= t && !i.action.kind.reads()) {
         let what = action_words(lang, &i.action, &first_machine);
         let text = match &i.rejected {
             Some(why) => lang.fill(Key::AccountRefused, &[&what, &refusal_text(lang, why)]),
@@ -250,6 +251,13 @@ fn kubectl_line(action: &Action, node: &str) -> Option<String> {
         }
         ActionKind::ApproveCsr => format!("kubectl certificate approve {target}"),
         ActionKind::DenyCsr => format!("kubectl certificate deny {target}"),
+        ActionKind::Logs | ActionKind::Exec => {
+            let (ns, name, container) = crate::sim::split_pod_container(target).unwrap_or(("default", target, None));
+            let verb = if action.kind == ActionKind::Logs { "logs" } else { "exec" };
+            let container = container.map(|c| format!(" -c {c}")).unwrap_or_default();
+            let command = if action.kind == ActionKind::Exec { " -- …" } else { "" };
+            format!("kubectl {verb} {name} -n {ns}{container}{command}")
+        }
         ActionKind::DeleteBootstrapToken => {
             format!("kubectl -n kube-system delete secret bootstrap-token-{}", crate::sim::machine::BOOTSTRAP_TOKEN_ID)
         }

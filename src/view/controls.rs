@@ -134,6 +134,8 @@ pub fn label(kind: ActionKind) -> Key {
         ActionKind::DenyCsr => Key::DenyCsrAction,
         ActionKind::DeleteBootstrapToken => Key::DeleteBootstrapTokenAction,
         ActionKind::DeleteAutoApproveBinding => Key::DeleteAutoApproveBindingAction,
+        ActionKind::Logs => Key::LogsAction,
+        ActionKind::Exec => Key::ExecAction,
     }
 }
 
@@ -277,7 +279,7 @@ mod tests {
         assert_eq!(names(fleet_group()), "cut-nodes cut-zone restore-zone cut-control-plane restore-control-plane");
         assert_eq!(
             names(typed()),
-            "taint delete-pod approve-csr deny-csr delete-bootstrap-token delete-autoapprove-binding"
+            "taint delete-pod approve-csr deny-csr delete-bootstrap-token delete-autoapprove-binding logs exec"
         );
         assert_eq!(label(ActionKind::RestoreNetwork), Key::RestoreNetwork);
     }

@@ -129,11 +129,14 @@ impl Kubectl {
     fn run(&self, id: usize, args: &[String]) -> Ran {
         let started = real_now();
         // The global flags go last: kubectl refuses flags before an unknown command's name.
+        // (Before a `--`, whose words are `exec`'s command.)
+        let dash = args.iter().position(|a| a == "--").unwrap_or(args.len());
         let child = Command::new(&self.path)
-            .args(args)
+            .args(&args[..dash])
             .arg(format!("--kubeconfig={}", self.kubeconfig(id).display()))
             .arg(format!("--cache-dir={}", self.dir.join("cache").display()))
             .arg("--request-timeout=10s")
+            .args(&args[dash..])
             .env("TZ", "UTC")
             .env("HOME", &self.dir)
             .env_remove("KUBECONFIG")
@@ -722,8 +725,12 @@ fn check_change_at(k: &Kubectl, server: &Server, id: usize, m: Moment, line: &st
         assert!(change::transcript(tl.log(), at, kind).1, "{line}: the simulated command ends");
     }
     let ours = ran.output(tl.log(), &tl.at(end));
+    // A read (`logs`, `exec`) keeps the chapter's script, whose own kubectl requests come later.
+    let reads = matches!(ran, Ran::Acted { kind, .. } if kind.reads());
     let recorded: Vec<_> = if simulated {
-        tl.log().requests.iter().filter(|r| r.t >= m.t && r.actor == nodeline::sim::Actor::Kubectl).collect()
+        (tl.log().requests.iter())
+            .filter(|r| r.t >= m.t && (!reads || r.t == m.t) && r.actor == nodeline::sim::Actor::Kubectl)
+            .collect()
     } else {
         Vec::new()
     };
@@ -761,7 +768,13 @@ fn check_change_at(k: &Kubectl, server: &Server, id: usize, m: Moment, line: &st
     let ends = |s: &str| (s.lines().next().map(str::to_owned), s.lines().last().map(str::to_owned));
     let same_out = sorted(&ours.stdout) == sorted(&ran.stdout) && ends(&ours.stdout) == ends(&ran.stdout);
     let same_err = sorted(&ours.stderr) == sorted(&ran.stderr) && ends(&ours.stderr) == ends(&ran.stderr);
-    let untimed = |q: &str| q.split('&').filter(|kv| !kv.starts_with("timeoutSeconds=")).collect::<Vec<_>>().join("&");
+    // (nodeline does not keep an `exec`'s command: its `command=` parameters are not compared.)
+    let untimed = |q: &str| {
+        q.split('&')
+            .filter(|kv| !kv.starts_with("timeoutSeconds=") && !kv.starts_with("command="))
+            .collect::<Vec<_>>()
+            .join("&")
+    };
     let mut ours_asked: Vec<String> = recorded
         .iter()
         .map(|r| {
@@ -947,6 +960,73 @@ fn real_kubectl_certificate_and_delete_secret_print_what_nodeline_prints() {
     ] {
         failures.extend(check_change_at(&k, &server, id, bootstrap_moment(&line, "", t), &line));
     }
+    cleanup(&dir);
+    let unknown = server.state.unknown.lock().unwrap();
+    assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));
+    assert!(failures.is_empty(), "{} differences:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// The real `kubectl logs` and `kubectl exec` against the test server answering as the
+/// simulation answered nodeline's kubectl ([`check_change_at`]): kubectl's usage and flag errors
+/// (printed before any request), a missing Pod (the GET's `404`), a container the Pod does not
+/// have (the log's `400`), a kubelet with `serverTLSBootstrap` and its serving CSR pending (the
+/// log's `500`, the TLS alert), and a stopped kubelet (the log's `500`, the refused dial).
+/// (The upgrade requests of an `exec` that reaches the API server's proxy are not served here.)
+#[test]
+fn real_kubectl_logs_and_exec_print_what_nodeline_prints() {
+    let Some(path) = require_kubectl() else { return };
+    let dir = temp_dir();
+    let server = Server::start();
+    let k = Kubectl { path, dir: dir.clone(), port: server.port };
+    let s = SimTime::from_secs;
+    let unbound_pod = |m: &Moment| {
+        let mut tl = timeline_of(m, Config::default());
+        tl.run_until(m.t);
+        let snap = tl.at(m.t);
+        let pod = snap.pods().iter().find(|p| p.spec.node_name.is_empty()).expect("an unbound Pod").clone();
+        pod.metadata.name.to_string()
+    };
+    let pod_at = |m: &Moment| {
+        let mut tl = timeline_of(m, Config::default());
+        tl.run_until(m.t);
+        let snap = tl.at(m.t);
+        let pod = snap.pods().iter().find(|p| !p.spec.node_name.is_empty()).expect("a bound Pod").clone();
+        pod.metadata.name.to_string()
+    };
+    let mut failures = Vec::new();
+    let chapter = |line: &str| moment(line, Chapter::NodeFailure, "", s(100));
+    for (id, line) in [
+        (990, "logs"),
+        (991, "logs a b c"),
+        (992, "logs a --bogus"),
+        (993, "logs a -x"),
+        (995, "exec"),
+        (996, "exec a"),
+        (997, "exec a ls"),
+        (998, "exec -- ls"),
+        (999, "exec a --bogus -- ls"),
+        (1001, "logs nope"),
+        (1002, "logs pod/nope"),
+        (1003, "exec nope -- ls"),
+    ] {
+        failures.extend(check_change_at(&k, &server, id, chapter(line), line));
+    }
+    let web = pod_at(&chapter(""));
+    let line = format!("logs {web} -c sidecar");
+    failures.extend(check_change_at(&k, &server, 1004, chapter(&line), &line));
+    let line = format!("exec {web} -c sidecar -- ls -l");
+    failures.extend(check_change_at(&k, &server, 1007, chapter(&line), &line));
+    // chapter 1 at 25s: the Pod is not bound yet.
+    let unbound = moment("", Chapter::Registration, "", s(25));
+    let line = format!("exec {} -- ls", unbound_pod(&unbound));
+    failures.extend(check_change_at(&k, &server, 1008, Moment { label: line.clone(), ..unbound }, &line));
+    // After the kubelet is killed at 2m: the API server's dial is refused.
+    let line = format!("logs {web}");
+    failures.extend(check_change_at(&k, &server, 1005, moment(&line, Chapter::NodeFailure, "", s(300)), &line));
+    // node-1 with serverTLSBootstrap, its serving CSR pending: the TLS handshake fails.
+    let pending = Moment { serving: true, ..bootstrap_moment("serving csr pending", "", s(60)) };
+    let line = format!("logs {}", pod_at(&pending));
+    failures.extend(check_change_at(&k, &server, 1006, Moment { label: line.clone(), ..pending }, &line));
     cleanup(&dir);
     let unknown = server.state.unknown.lock().unwrap();
     assert!(unknown.is_empty(), "kubectl asked for paths the test server does not serve:\n{}", unknown.join("\n"));

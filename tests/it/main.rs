@@ -19,6 +19,8 @@ mod kubectl_cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod kubectl_drain;
 #[cfg(not(target_arch = "wasm32"))]
+mod kubectl_logs;
+#[cfg(not(target_arch = "wasm32"))]
 mod kubectl_parity;
 #[cfg(not(target_arch = "wasm32"))]
 mod layers;

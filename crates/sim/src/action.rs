@@ -90,6 +90,20 @@ pub enum ActionKind {
     /// `kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap`: csrapproving's
     /// SubjectAccessReview for `nodeclient` is refused from then on.
     DeleteAutoApproveBinding,
+    /// `kubectl logs POD [-c CONTAINER] [-n NS]` (`logs:NS/NAME[/CONTAINER]`): it reads, and
+    /// changes nothing.
+    Logs,
+    /// `kubectl exec POD [-c CONTAINER] [-n NS] -- CMD...` (`exec:NS/NAME[/CONTAINER]`; the
+    /// command is not kept: nodeline runs nothing in a container).
+    Exec,
+}
+
+impl ActionKind {
+    /// Whether the action only reads (`kubectl logs`, `kubectl exec`, whose command nodeline does
+    /// not run): the chapter's script goes on past it, and later actions stay.
+    pub fn reads(self) -> bool {
+        matches!(self, ActionKind::Logs | ActionKind::Exec)
+    }
 }
 
 /// The flags of `kubectl delete pod` the simulation models, as `DeleteOptions.Complete` leaves
@@ -494,6 +508,15 @@ pub fn parse_action(text: &str) -> Result<Action, ActionParseError> {
                 "\"{t}\" is not a Pod ([NAMESPACE/]NAME, lowercase letters, digits, '-' and '.')"
             )));
         }
+        (Target::PodContainer, None) => {
+            return Err(err(format!("{name} needs a Pod, e.g. {name}:default/web-1@2m")));
+        }
+        (Target::PodContainer, Some(t)) if split_pod_container(t).is_some() => Some(t.to_string()),
+        (Target::PodContainer, Some(t)) => {
+            return Err(err(format!(
+                "\"{t}\" is not a Pod and container ([NAMESPACE/]NAME or NAMESPACE/NAME/CONTAINER)"
+            )));
+        }
         (Target::Csr, None) => {
             return Err(err(format!("{name} needs a CertificateSigningRequest's name, e.g. {name}:csr-8vx2k@2m")));
         }
@@ -544,6 +567,19 @@ pub fn split_pod(target: &str) -> Option<(&str, &str)> {
     let (ns, name) = target.split_once('/').unwrap_or(("default", target));
     let subdomain = !name.is_empty() && name.len() <= 253 && name.split('.').all(is_dns_label);
     (is_dns_label(ns) && subdomain).then_some((ns, name))
+}
+
+/// Splits a `logs` or `exec` target `[NAMESPACE/]NAME` or `NAMESPACE/NAME/CONTAINER` into the
+/// namespace, the Pod's name and the container, if one is named.
+pub fn split_pod_container(target: &str) -> Option<(&str, &str, Option<&str>)> {
+    match target.match_indices('/').nth(1) {
+        Some((at, _)) => {
+            let (ns, name) = split_pod(&target[..at])?;
+            let container = &target[at + 1..];
+            is_dns_label(container).then_some((ns, name, Some(container)))
+        }
+        None => split_pod(target).map(|(ns, name)| (ns, name, None)),
+    }
 }
 
 /// A CSR's name as the notation takes it (the API accepts any name; the kubelet's are
@@ -623,6 +659,11 @@ mod tests {
         let ActionKind::DeletePod(f) = delete.kind else { panic!("a delete") };
         assert_eq!((f.effective_grace(), f.no_wait), (Some(0), true));
         assert_eq!(parse_action(&delete.to_string()).unwrap(), delete);
+        assert_eq!(split_pod_container("web-1"), Some(("default", "web-1", None)));
+        assert_eq!(split_pod_container("prod/web-1"), Some(("prod", "web-1", None)));
+        assert_eq!(split_pod_container("prod/web-1/nginx"), Some(("prod", "web-1", Some("nginx"))));
+        assert_eq!(split_pod_container("prod/web-1/Nginx"), None);
+        assert_eq!(split_pod_container("a/b/c/d"), None);
         assert_eq!(split_pod("web-1"), Some(("default", "web-1")));
         assert!(parse_action("delete-pod@1m").is_err(), "a Pod is needed");
         assert!(parse_action("delete-pod:Web_1@1m").is_err());

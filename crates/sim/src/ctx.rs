@@ -633,6 +633,40 @@ impl Io<'_> {
         self.log_unstored(actor, Method::Get, path, query.into(), None, code);
     }
 
+    /// Logs a `GET` of a subresource that is no stored object (`pods/log`), answered with the
+    /// failure `status`.
+    pub(crate) fn log_failed_read(&mut self, actor: Actor, path: &str, query: String, status: Status) {
+        self.log_failed(actor, Method::Get, path, query, status);
+    }
+
+    /// Logs a `POST` to a subresource that is no stored object (`pods/exec`, SPDY's upgrade),
+    /// answered with the failure `status`.
+    pub(crate) fn log_failed_call(&mut self, actor: Actor, path: &str, query: String, status: Status) {
+        self.log_failed(actor, Method::Post, path, query, status);
+    }
+
+    fn log_failed(&mut self, actor: Actor, method: Method, path: &str, query: String, status: Status) {
+        let response = Some(super::record::Response::Status(self.log.share_status(&status)));
+        let seq = self.log.seq();
+        let path = self.log.intern(path);
+        self.log.requests.push(Request {
+            seq,
+            t: self.now,
+            end: self.now,
+            actor,
+            node: Text::default(),
+            method,
+            path,
+            query: query.into(),
+            content_type: None,
+            outcome: Outcome::Code(status.code),
+            no_answer: None,
+            body: None,
+            response,
+            changes: ChangeRange::default(),
+        });
+    }
+
     /// Logs a create the API server answers with an object that is not stored, which the log
     /// does not keep (a SubjectAccessReview: `POST` with its body, a 201 whose answer is the
     /// review with `status.allowed`).

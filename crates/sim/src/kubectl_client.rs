@@ -1,14 +1,16 @@
 //! The reader at a terminal: the Pods "Create Pod" makes with `kubectl create`, the budget
 //! `kubectl create pdb` makes, `kubectl delete node`, `kubectl taint nodes …
 //! KEY[=VALUE]:EFFECT` (in `taint.rs`), (in `drain.rs`) `kubectl cordon`, `uncordon` and
-//! `drain`, and (in `delete.rs`) `kubectl delete pod`.
+//! `drain`, (in `delete.rs`) `kubectl delete pod`, and (in `logs.rs`) `kubectl logs` and `exec`.
 
 mod delete;
 mod drain;
+mod logs;
 mod taint;
 
 pub(crate) use delete::delete_pod;
 pub(crate) use drain::{Kubectl, KubectlTimer, cordon};
+pub(crate) use logs::{KubeletServer, logs};
 pub(crate) use taint::taint;
 
 use crate::action::TaintEdit;

@@ -55,7 +55,7 @@ mod world;
 
 pub use action::{
     ACTIONS, Action, ActionKind, ActionParseError, Budget, DeleteFlags, DrainFlags, Flags, Group, Refusal, Spec,
-    TaintEdit, Target, format_actions, parse_action, parse_actions, split_pod, split_taint_target,
+    TaintEdit, Target, format_actions, parse_action, parse_actions, split_pod, split_pod_container, split_taint_target,
 };
 pub use apiserver::{
     EVICTION_429, NODE_AUTOAPPROVE_BINDING, NODE_LEASE_NAMESPACE, TAINT_NOT_READY, TAINT_OUT_OF_SERVICE,

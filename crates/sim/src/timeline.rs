@@ -99,7 +99,8 @@ impl Timeline {
     pub fn from_scenario(scenario: Scenario, config: Config, actions: &[Action]) -> Timeline {
         let mut actions = actions.to_vec();
         super::action::sort_by_time(&mut actions);
-        let first = actions.first().map(|a| a.at).unwrap_or(SimTime::MAX);
+        // A read (`kubectl logs`, `exec`) changes nothing: the script goes on past it.
+        let first = actions.iter().find(|a| !a.kind.reads()).map(|a| a.at).unwrap_or(SimTime::MAX);
         let mut inputs: Vec<Input> = scenario
             .script
             .iter()
@@ -107,6 +108,14 @@ impl Timeline {
             .map(|a| Input { action: a.clone(), scripted: true })
             .collect();
         inputs.extend(actions.into_iter().map(|action| Input { action, scripted: false }));
+        // In time order, the script's first at one instant (a stable insertion sort).
+        for i in 1..inputs.len() {
+            let mut j = i;
+            while j > 0 && inputs[j - 1].action.at > inputs[j].action.at {
+                inputs.swap(j - 1, j);
+                j -= 1;
+            }
+        }
         let mut world = World::new(config.clone(), &scenario.machines);
         for rs in &scenario.replicasets {
             world.add_replicaset(rs);
@@ -253,10 +262,16 @@ impl Timeline {
         self.world = cp.world;
         self.log.truncate(cp.mark);
         self.next_input = cp.next_input;
-        // The reader's inputs up to now stay; the script's stop before the first action of the
-        // reader, exactly as `with_actions` builds it.
-        self.inputs.retain(|i| if i.scripted { i.action.at < t } else { i.action.at <= t });
-        self.inputs.push(Input { action, scripted: false });
+        if action.kind.reads() {
+            // A read changes nothing: every input stays, the read after those of its instant.
+            let at = self.inputs.partition_point(|i| i.action.at <= t);
+            self.inputs.insert(at, Input { action, scripted: false });
+        } else {
+            // The reader's inputs up to now stay; the script's stop before the first action of
+            // the reader, exactly as `with_actions` builds it.
+            self.inputs.retain(|i| if i.scripted { i.action.at < t } else { i.action.at <= t });
+            self.inputs.push(Input { action, scripted: false });
+        }
         self.run_until(horizon);
         Ok(())
     }

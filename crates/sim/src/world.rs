@@ -513,6 +513,29 @@ impl World {
         }
     }
 
+    /// What the API server meets at each machine's kubelet (by hostname), for `kubectl logs` and
+    /// `exec`.
+    fn kubelet_servers(&self) -> Vec<(String, kubectl_client::KubeletServer)> {
+        use kubectl_client::KubeletServer as S;
+        let server = |m: &Machine| {
+            let h = &m.host;
+            if h.powered_off {
+                S::NotModelled("a powered-off machine")
+            } else if h.network_cut {
+                S::NotModelled("a machine whose network is cut")
+            } else if m.kubelet().is_none() {
+                S::NotListening
+            } else if !h.runtime_up {
+                S::NotModelled("a machine whose container runtime is stopped")
+            } else if h.server_tls_bootstrap && h.serving_certificate.is_none() {
+                S::NoServingCertificate
+            } else {
+                S::Serving
+            }
+        };
+        self.machines.iter().map(|m| (m.host.hostname.to_string(), server(m))).collect()
+    }
+
     /// The index of the machine named `name`.
     fn machine_index(&self, name: &str) -> Option<usize> {
         self.machines.iter().position(|m| m.host.name == name)
@@ -698,6 +721,21 @@ impl World {
             ActionKind::DeleteAutoApproveBinding => {
                 self.core.with(log, no_timer, kubectl_client::delete_autoapprove_binding);
             }
+            ActionKind::Logs | ActionKind::Exec => {
+                let target = action.machine.clone().unwrap_or_default();
+                let (namespace, name, container) =
+                    crate::action::split_pod_container(&target).unwrap_or(("default", &target, None));
+                let servers = self.kubelet_servers();
+                let server = |node: &str| {
+                    servers.iter().find(|(h, _)| h == node).map_or(
+                        kubectl_client::KubeletServer::NotModelled("a Pod whose Node has no machine"),
+                        |(_, s)| s.clone(),
+                    )
+                };
+                let exec = action.kind == ActionKind::Exec;
+                self.core
+                    .with(log, no_timer, |ctx| kubectl_client::logs(namespace, name, container, exec, server, ctx));
+            }
             ActionKind::AddMachine => {
                 let n = (1..).find(|i| self.machine_index(&format!("node-{i}")).is_none()).expect("a free name");
                 self.add_machine(MachineSpec::new(&format!("node-{n}")), log);
@@ -854,7 +892,9 @@ pub(crate) fn check_action(
         | ActionKind::ApproveCsr
         | ActionKind::DenyCsr
         | ActionKind::DeleteBootstrapToken
-        | ActionKind::DeleteAutoApproveBinding => {}
+        | ActionKind::DeleteAutoApproveBinding
+        | ActionKind::Logs
+        | ActionKind::Exec => {}
         ActionKind::TaintOutOfService | ActionKind::UntaintOutOfService => {
             let v = view.expect("targets a machine");
             let Some(n) = node(&v.hostname) else { return Err(Refusal::NodeNotRegistered(v.hostname.to_string())) };

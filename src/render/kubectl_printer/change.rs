@@ -51,6 +51,8 @@ impl Change {
                 | ActionKind::DenyCsr
                 | ActionKind::DeleteBootstrapToken
                 | ActionKind::DeleteAutoApproveBinding
+                | ActionKind::Logs
+                | ActionKind::Exec
         )
     }
 
@@ -93,7 +95,7 @@ fn command_of(args: &[String]) -> Option<&str> {
 }
 
 /// The first argument that is neither a flag nor the namespace flag's value.
-fn command_word(args: &[String]) -> Option<&str> {
+pub(super) fn command_word(args: &[String]) -> Option<&str> {
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -126,6 +128,9 @@ pub fn parse(args: &[String]) -> Option<Result<Change, Output>> {
     }
     if command_word(args) == Some("certificate") {
         return super::certificate::parse(args);
+    }
+    if let Some(read) = super::logs::parse(args) {
+        return Some(read);
     }
     let name = command_of(args)?;
     let at = args.iter().position(|a| a == name).expect("found above");
@@ -328,6 +333,19 @@ pub fn transcript(log: &Log, from: SimTime, kind: ActionKind) -> (Vec<Line>, boo
         .map(|i| i.seq)
         .next_back();
     let mut lines: Vec<Line> = Vec::new();
+    // `logs` and `exec` are answered at once: what kubectl printed is the lines of that instant.
+    if matches!(kind, ActionKind::Logs | ActionKind::Exec) {
+        let Some(after) = after else { return (lines, false) };
+        for l in log.lines.iter().filter(|l| l.t == from && l.seq > after) {
+            let stderr = match l.actor {
+                Actor::Kubectl => false,
+                Actor::KubectlStderr => true,
+                _ => continue,
+            };
+            lines.push(Line { t: l.t, stderr, text: l.message.to_string() });
+        }
+        return (lines, true);
+    }
     for l in log.lines.iter().filter(|l| l.t >= from && after.is_none_or(|s| l.seq > s)) {
         let stderr = match l.actor {
             Actor::Kubectl => false,

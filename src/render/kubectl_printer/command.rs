@@ -334,6 +334,9 @@ nodeline answers kubectl's read commands for the simulated cluster at the playhe
   kubectl certificate approve|deny CSR, kubectl -n kube-system delete secret bootstrap-token-07401b,
   kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap
   (in the page and in `nodeline kubectl`: the command becomes an action at the playhead)
+  kubectl logs POD [-c CONTAINER] [-n NAMESPACE], kubectl exec POD [-c CONTAINER] -- CMD...
+  (what the API server and the kubelet answer; nodeline has no container output and runs no
+  commands)
 
 Output is what kubectl 1.32 prints for the same objects; the cluster changes through the
 sandbox's actions and those commands.

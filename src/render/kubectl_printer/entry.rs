@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::change::{self, Change};
 use super::command;
+use super::logs::Note;
 use super::{Cluster, Output};
 use crate::sim::{ActionKind, Log, SimTime, Snapshot, Timeline};
 
@@ -94,6 +95,15 @@ impl Ran {
         }
     }
 
+    /// nodeline's note after a `logs` or `exec` a real kubelet would have answered with output
+    /// (`log` is the timeline's, run past the command's instant): not kubectl's, shown apart.
+    pub fn note(&self, log: &Log) -> Option<Note> {
+        match self {
+            Ran::Acted { at, kind } => super::logs::note(log, *at, *kind),
+            _ => None,
+        }
+    }
+
     /// Everything the command prints: a read answered for the cluster at `t`; a change followed
     /// as `timeline` runs on from its instant until kubectl exits (at most [`FOLLOW`] later).
     pub fn output_to_end(&self, timeline: &mut Timeline, t: SimTime) -> Output {
@@ -116,9 +126,15 @@ impl Ran {
 /// change at `at` on `timeline` (a refusal printed as nodeline's error), and returns everything
 /// the command prints, a change followed to its end.
 pub fn run_to_end(timeline: &mut Timeline, args: &[String], at: SimTime, t: SimTime) -> Output {
+    run_to_end_noted(timeline, args, at, t).0
+}
+
+/// [`run_to_end`], with nodeline's note after a `logs` or `exec` ([`Ran::note`]).
+pub fn run_to_end_noted(timeline: &mut Timeline, args: &[String], at: SimTime, t: SimTime) -> (Output, Option<Note>) {
     let ran = CommandLine::parse(args, &timeline.at(t))
         .run(at, |c| timeline.fork(c.action(at)).map_err(|why| command::fail(format!("nodeline: {why}"))));
-    ran.output_to_end(timeline, t)
+    let out = ran.output_to_end(timeline, t);
+    (out, ran.note(timeline.log()))
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub mod entry;
 pub mod get;
 pub mod get_storage;
 pub mod gosort;
+pub mod logs;
 pub mod quantity;
 pub mod tabwriter;
 

@@ -29,6 +29,9 @@ fn the_story_is_told_until_the_reader_acts() {
     // The chapter's own inputs are not the reader's.
     let story = timeline(Chapter::NodeFailure, "", Profile::V1_34);
     assert_eq!(account(&story, SimTime::from_secs(400), Lang::En, &ControllerLines::default()), None);
+    // Nor are reads: `kubectl logs` and `exec` change nothing.
+    let read = timeline(Chapter::NodeFailure, "logs:default/web-1@1m,exec:default/web-1/nginx@1m10s", Profile::V1_34);
+    assert_eq!(account(&read, SimTime::from_secs(400), Lang::En, &ControllerLines::default()), None);
     assert_eq!(clock(SimTime::from_secs(90)), "1:30");
     assert_eq!(clock(SimTime::from_secs(3723)), "1:02:03");
 }

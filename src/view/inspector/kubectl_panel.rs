@@ -4,7 +4,9 @@
 //! `drain`, `taint`, `delete node` and `delete pod` become the reader's action at the playhead;
 //! their output is what kubectl has printed by the playhead.
 
+use crate::i18n::{Key, Lang};
 use crate::render::kubectl_printer::Output;
+use crate::render::kubectl_printer::logs::Note;
 use crate::view::html::{cat, escape};
 
 /// Most commands kept in the history.
@@ -121,6 +123,22 @@ pub fn output_markup(line: &str, out: &Output) -> String {
         cat(&mut o, &[r#"<span class="stderr">"#, &escape(&out.stderr), "</span>"]);
     }
     o
+}
+
+/// The catalogue's note for a `logs` or `exec` a real kubelet would have answered with output.
+pub fn note_key(note: Note) -> Key {
+    match note {
+        Note::NoContainerOutput => Key::KubectlNoContainerOutput,
+        Note::NoCommandRun => Key::KubectlNoCommandRun,
+    }
+}
+
+/// nodeline's note, below kubectl's transcript and apart from it (not in the `<pre>`).
+pub fn note_markup(note: Option<Note>, lang: Lang) -> String {
+    match note {
+        Some(n) => format!(r#"<p class="kubectl-note" role="note">{}</p>"#, escape(lang.text(note_key(n)))),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

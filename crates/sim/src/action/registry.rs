@@ -25,6 +25,9 @@ pub enum Target {
     NodeTaint,
     /// A CertificateSigningRequest (`:NAME`, required).
     Csr,
+    /// A Pod and, optionally, one of its containers (`:[NAMESPACE/]NAME` or
+    /// `:NAMESPACE/NAME/CONTAINER`, required).
+    PodContainer,
 }
 
 impl Target {
@@ -38,6 +41,7 @@ impl Target {
             Target::Pod => "[NAMESPACE/]NAME",
             Target::NodeTaint => "NODE/TAINT",
             Target::Csr => "CSR",
+            Target::PodContainer => "[NAMESPACE/]NAME[/CONTAINER]",
         }
     }
 
@@ -51,6 +55,7 @@ impl Target {
             Target::Pod => "a Pod, in default when no namespace is given",
             Target::NodeTaint => "a Node and a taint: KEY[=VALUE]:EFFECT adds, KEY[:EFFECT]- removes",
             Target::Csr => "a CertificateSigningRequest's name",
+            Target::PodContainer => "a Pod; NAMESPACE/NAME/CONTAINER names its container",
         }
     }
 }
@@ -176,7 +181,7 @@ const fn typed(s: Spec) -> Spec {
 }
 
 /// Every action, in the order the notation's errors list them.
-pub const ACTIONS: [Spec; 38] = {
+pub const ACTIONS: [Spec; 40] = {
     use ActionKind as A;
     use Group as G;
     use Target as T;
@@ -364,6 +369,20 @@ pub const ACTIONS: [Spec; 38] = {
             G::Role,
             "kubectl delete clusterrolebinding kubeadm:node-autoapprove-bootstrap: no CSR of a bootstrap token is auto-approved",
         )),
+        typed(spec(
+            A::Logs,
+            "logs",
+            T::PodContainer,
+            G::Pods,
+            "kubectl logs POD [-c CONTAINER]: the API server's answer (nodeline has no container output)",
+        )),
+        typed(spec(
+            A::Exec,
+            "exec",
+            T::PodContainer,
+            G::Pods,
+            "kubectl exec POD [-c CONTAINER] -- CMD: the API server's answer (nodeline runs no commands)",
+        )),
     ]
 };
 
@@ -436,6 +455,7 @@ mod tests {
             Target::Pod => ":default/web-1".into(),
             Target::NodeTaint => ":node-1/dedicated=db:NoSchedule".into(),
             Target::Csr => ":node-csr-Ab_9-x".into(),
+            Target::PodContainer => ":default/web-1/nginx".into(),
         };
         for s in &ACTIONS {
             let flags = if s.flags == Flags::Budget { "+min-available=1" } else { "" };

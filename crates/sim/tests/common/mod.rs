@@ -74,6 +74,9 @@ pub(crate) fn sandbox_actions() -> Vec<Action> {
         Action::on(ActionKind::ApproveCsr, "node-csr-missing", s(675)),
         Action::on(ActionKind::DenyCsr, "node-csr-missing", s(680)),
         Action::new(ActionKind::DeleteAutoApproveBinding, s(685)),
+        // `kubectl logs` and `exec` read: a Pod that is not there, one whose container name is wrong.
+        Action::on(ActionKind::Logs, "default/db-missing", s(690)),
+        Action::on(ActionKind::Exec, "default/db-0/nosuch", s(695)),
     ]
 }
 
