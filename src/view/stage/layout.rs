@@ -543,14 +543,14 @@ mod tests {
         assert_eq!(s.machines[0].network.health, Health::Ok);
     }
 
-    #[test]
-    fn a_restarting_kubelet_has_its_own_shape_and_text() {
-        let m = MachineView {
+    /// node-1 running, with nothing on it.
+    fn node_1() -> MachineView {
+        MachineView {
             name: "node-1".into(),
             hostname: "node-1".into(),
             ip: "10.0.0.11".into(),
-            kubelet: KubeletState::Restarting { why: "x".into() },
-            runtime_up: false,
+            kubelet: KubeletState::Running,
+            runtime_up: true,
             cni_ready: true,
             network_cut: false,
             containers: Vec::new().into(),
@@ -560,7 +560,12 @@ mod tests {
             bootstrap: false,
             client_certificate: None,
             serving_certificate: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_restarting_kubelet_has_its_own_shape_and_text() {
+        let m = MachineView { kubelet: KubeletState::Restarting { why: "x".into() }, runtime_up: false, ..node_1() };
         let b = machine_box(&m, &[], Rect::new(0.0, 0.0, 360.0, 200.0), Layout::Wide, Lang::En);
         assert_eq!(b.kubelet.health, Health::Warn);
         assert_eq!(b.kubelet.text, "kubelet exited, systemd restarts it in 10 s");
@@ -584,22 +589,7 @@ mod tests {
                 not_after: WallTime(1),
             }))
         };
-        let mut m = MachineView {
-            name: "node-1".into(),
-            hostname: "node-1".into(),
-            ip: "10.0.0.11".into(),
-            kubelet: KubeletState::Running,
-            runtime_up: true,
-            cni_ready: true,
-            network_cut: false,
-            containers: Vec::new().into(),
-            powered_off: false,
-            leaks: Vec::new().into(),
-            zone: String::new(),
-            bootstrap: false,
-            client_certificate: None,
-            serving_certificate: None,
-        };
+        let mut m = node_1();
         let rect = Rect::new(0.0, 0.0, 360.0, 240.0);
         let height = |m: &MachineView| MachineMetrics::of(m, 0, 360.0, 7.8).height();
         let plain = height(&m);
