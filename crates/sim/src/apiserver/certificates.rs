@@ -5,7 +5,7 @@
 //! bootstrap token authenticator's answer once the token's Secret is gone.
 
 use super::{ApiServer, Caller, Exec};
-use crate::objects::{CertificateSigningRequest, CsrStatus, Object, Status, StatusMeta, Time};
+use crate::objects::{CertificateSigningRequest, CsrStatus, Object, Status, Time};
 use crate::record::ChangeType;
 
 /// kubeadm's ClusterRoleBinding that lets its bootstrap tokens' CSRs be auto-approved
@@ -38,16 +38,7 @@ fn user_info(caller: Caller<'_>) -> (String, Vec<String>) {
 
 /// The 401 every request gets whose credentials no authenticator accepts.
 pub(crate) fn unauthorized() -> Box<Status> {
-    Box::new(Status {
-        kind: "Status",
-        api_version: "v1",
-        metadata: StatusMeta {},
-        status: "Failure",
-        message: "Unauthorized".into(),
-        reason: "Unauthorized",
-        details: None,
-        code: 401,
-    })
+    Box::new(Status::plain_failure(401, "Unauthorized", "Unauthorized".into()))
 }
 
 impl ApiServer {

@@ -24,7 +24,7 @@
 
 use crate::apiserver::ApiOp;
 use crate::ctx::{Ctx, Reply};
-use crate::objects::{Object, Status, StatusMeta};
+use crate::objects::{Object, Status};
 use crate::record::Actor;
 
 /// What the API server meets when it connects to a Node's kubelet (port 10250).
@@ -45,21 +45,12 @@ const KUBELET_PORT: u16 = 10250;
 
 /// `ErrorToAPIStatus` of an error that is no API status: `500`, no reason.
 fn internal(message: String) -> Status {
-    Status {
-        kind: "Status",
-        api_version: "v1",
-        metadata: StatusMeta {},
-        status: "Failure",
-        message,
-        reason: "",
-        details: None,
-        code: 500,
-    }
+    Status::plain_failure(500, "", message)
 }
 
 /// `errors.NewBadRequest`.
 fn bad_request(message: String) -> Status {
-    Status { reason: "BadRequest", code: 400, ..internal(message) }
+    Status::plain_failure(400, "BadRequest", message)
 }
 
 /// What kubectl prints for an API status (`cmdutil.CheckErr` of a `StatusError`).

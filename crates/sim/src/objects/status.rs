@@ -58,6 +58,11 @@ impl Status {
         }
     }
 
+    /// A failure with `code`, `reason` (empty for none) and `message`, about no object.
+    pub fn plain_failure(code: u16, reason: &'static str, message: String) -> Status {
+        Status { status: "Failure", message, reason, code, ..Status::success(code) }
+    }
+
     /// A failure with `code`, `reason` and `message`, about the `resource` named `name`.
     pub fn failure(
         code: u16,
