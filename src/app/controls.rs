@@ -270,7 +270,7 @@ pub fn Controls() -> impl IntoView {
             <div class="fork">
                 <p>{before} <code class="notation">{summary}</code> {after}</p>
                 <button type="button" class="secondary" on:click=move |_| ctx.restart(&[])>
-                    {move || t(Key::ResetSandbox)}
+                    {move || t(ctx.told().says(Key::ResetSandbox))}
                 </button>
             </div>
         })

@@ -31,8 +31,8 @@ use crate::link::{self, Link, Notice};
 use crate::sim::SimTime;
 use crate::view::notice::{StoryFailure, story_failure_texts};
 use crate::view::session::Session;
+use crate::view::stories::Loaded;
 use state::AppCtx;
-use stories::Loaded;
 
 /// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
 /// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
@@ -59,7 +59,7 @@ async fn boot() {
     let (link, notices, story, failure, session) = loop {
         let (mut link, mut notices) = link::parse(&read.0, &read.1);
         let (story, failure) = open_story(&mut link, &mut notices).await;
-        let mut session = state::new_session(&link, story);
+        let mut session = Session::for_link(&link, story);
         compute_to(&mut session, SimTime::ZERO).await;
         if link.t.is_none() {
             compute_step(&mut session, link.step.unwrap_or(1)).await;

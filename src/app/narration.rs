@@ -262,12 +262,12 @@ pub fn Narration() -> impl IntoView {
                         </a>
                     </p>
                 </Show>
-                <nav class="step-list" class:story=move || departed.get() aria-label=move || ctx.lang.get().text(Key::StepsNav)>
+                <nav class="step-list" class:story=move || departed.get() aria-label=move || ctx.lang.get().text(ctx.told().says(Key::StepsNav))>
                     <h3 class="story-head" hidden=move || !departed.get()>
-                        {move || ctx.lang.get().text(Key::AccountStory)}
+                        {move || ctx.lang.get().text(ctx.told().says(Key::AccountStory))}
                     </h3>
                     <p class="story-help" hidden=move || !departed.get()>
-                        {move || ctx.lang.get().text(Key::AccountStoryHelp)}
+                        {move || ctx.lang.get().text(ctx.told().says(Key::AccountStoryHelp))}
                     </p>
                     <ol>{list}</ol>
                 </nav>

@@ -601,7 +601,7 @@ pub fn QuizPanel() -> impl IntoView {
         let all_right = s.total > 0 && s.right == s.total;
         Some(view! {
             <div class="quiz-summary">
-                <h2>{t(Key::QuizSummaryTitle)}</h2>
+                <h2>{t(ctx.told().says(Key::QuizSummaryTitle))}</h2>
                 <Show when=move || all_right fallback=move || view! { <p>{t(Key::QuizMissed)}</p> }>
                     <p>{t(Key::QuizAllRight)}</p>
                 </Show>

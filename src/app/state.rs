@@ -8,14 +8,13 @@ use leptos::prelude::*;
 use crate::i18n::{ChapterText, Lang};
 use crate::link::{self, Link, Notice, Theme};
 use crate::playback::Playback;
-use crate::sim::{Action, ActionKind, Chapter, Config, ForkError, Refusal, ShutdownPeriods, SimTime, Timeline};
+use crate::sim::{Action, ActionKind, Chapter, ForkError, Refusal, ShutdownPeriods, SimTime};
 use crate::story::Questions;
 use crate::view::notice::notice_text;
 use crate::view::quiz::QuizState;
 use crate::view::session::Session;
+use crate::view::stories::{Loaded, Told};
 use crate::view::track;
-
-use super::stories::Loaded;
 
 /// A notice shown at the top of the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,33 +61,6 @@ pub struct AppCtx {
     next_notice: StoredValue<u64>,
 }
 
-/// The link's chapter (or the story read for it) with its actions, nothing computed yet.
-pub fn new_session(link: &Link, story: Option<&'static Loaded>) -> Session {
-    let timeline = match story {
-        // A story says its own Kubernetes version and settings; the link's shutdown periods
-        // (the page's own setting) go over them.
-        Some(l) => Timeline::from_scenario(
-            l.story.scenario.clone(),
-            l.story.config.clone().with_shutdown(link.shutdown),
-            &link.actions,
-        ),
-        None => {
-            let config =
-                Config { profile: link.profile, nodes: link.nodes, ..Config::default() }.with_shutdown(link.shutdown);
-            Timeline::with_actions(link.chapter, config, &link.actions)
-        }
-    };
-    let mut session = Session::with_questions(timeline, Some(questions_of(link.chapter, story)));
-    // A fleet takes long to compute: the page shows first and computes the rest after.
-    session.progressive = session.timeline.scenario().fleet;
-    session
-}
-
-/// The questions of the chapter, or of the story when there is one.
-fn questions_of(chapter: Chapter, story: Option<&'static Loaded>) -> Questions<'static> {
-    story.map_or(Questions::Chapter(chapter), Loaded::questions)
-}
-
 /// Whether the link plays at once: its `autoplay`, else when it names a step and no time.
 pub fn plays(link: &Link) -> bool {
     link.autoplay.unwrap_or(link.step.is_some() && link.t.is_none())
@@ -115,7 +87,7 @@ impl AppCtx {
     /// Builds the state from a parsed link, computing the chapter at once (see
     /// [`super::boot`] for the page's start, which computes it in slices first).
     pub fn new(link: &Link, lang: Lang, reduced_motion: bool) -> AppCtx {
-        let mut session = new_session(link, None);
+        let mut session = Session::for_link(link, None);
         session.ensure(SimTime::ZERO);
         let start = start_time(link, &mut session);
         session.ensure(start);
@@ -157,43 +129,39 @@ impl AppCtx {
             profile: link.profile,
             nodes: link.nodes,
             shutdown: RwSignal::new(link.shutdown),
-            quiz: RwSignal::new(QuizState::from_link(link, questions_of(link.chapter, story))),
+            quiz: RwSignal::new(QuizState::from_link(link, Told::of(link.chapter, story).questions())),
             next_notice: StoredValue::new(0),
         }
     }
 
+    /// What the page tells, the chapter or the story (tracked).
+    pub fn told(&self) -> Told {
+        Told::of(self.chapter.get(), self.story.get())
+    }
+
     /// The words of what the page tells, the chapter's or the story's, in `lang` (tracked).
     pub fn texts(&self, lang: Lang) -> &'static ChapterText {
-        match self.story.get() {
-            Some(l) => l.text(lang),
-            None => lang.chapter(self.chapter.get()),
-        }
+        self.told().text(lang)
     }
 
     /// The questions of what the page tells, the chapter's or the story's (tracked).
     pub fn questions(&self) -> Questions<'static> {
-        questions_of(self.chapter.get(), self.story.get())
+        self.told().questions()
     }
 
     /// The same, untracked.
     pub fn questions_untracked(&self) -> Questions<'static> {
-        questions_of(self.chapter.get_untracked(), self.story.get_untracked())
+        Told::of(self.chapter.get_untracked(), self.story.get_untracked()).questions()
     }
 
     /// Whether the page tells a fleet: the fleet chapter, or a story of a fleet (tracked).
     pub fn is_fleet(&self) -> bool {
-        match self.story.get() {
-            Some(l) => l.story.scenario.fleet,
-            None => self.chapter.get().is_fleet(),
-        }
+        self.told().is_fleet()
     }
 
     /// The id of what the page tells: the chapter's or the story's (untracked).
     pub fn told_id(&self) -> &'static str {
-        match self.story.get_untracked() {
-            Some(l) => &l.story.id,
-            None => self.chapter.get_untracked().id(),
-        }
+        Told::of(self.chapter.get_untracked(), self.story.get_untracked()).id()
     }
 
     /// The playhead (tracked).
@@ -344,7 +312,7 @@ impl AppCtx {
             shutdown: self.shutdown.get_untracked(),
             ..Link::default()
         };
-        let mut session = new_session(&link, story);
+        let mut session = Session::for_link(&link, story);
         session.ensure(SimTime::ZERO);
         let end = session.end();
         self.session.set_value(session);

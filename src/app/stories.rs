@@ -1,7 +1,6 @@
 //! Stories of the site's (`?story=ID`): read from `stories/ID.story`, the form `nodeline story
 //! build` and `cargo xtask build` write ([`crate::story::compact`]), on the page's own origin and
-//! nowhere else. A story read is kept for the page's lifetime, with its words in the shape the
-//! chapters' have, so every part of the page reads a story's words as it reads a chapter's.
+//! nowhere else. A story read is kept for the page's lifetime ([`Loaded`]).
 
 use std::cell::RefCell;
 
@@ -9,40 +8,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::i18n::{ChapterText, Lang, StepText};
 use crate::link::is_dns_label;
 use crate::sim::Chapter;
-use crate::story::{Questions, Story, Words, compact};
+use crate::story::{Story, Words, compact};
 use crate::view::notice::StoryFailure;
-use crate::view::stories::Listed;
-
-/// A story read, with its words in each language.
-#[derive(Debug)]
-pub struct Loaded {
-    pub story: &'static Story,
-    en: ChapterText,
-    ja: ChapterText,
-}
-
-impl Loaded {
-    /// Its words in `lang` (English where the story has no Japanese).
-    pub fn text(&self, lang: Lang) -> &ChapterText {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Ja => &self.ja,
-        }
-    }
-
-    /// Its questions.
-    pub fn questions(&self) -> Questions<'static> {
-        Questions::Story(&self.story.id, &self.story.questions)
-    }
-
-    /// Whether the story has no Japanese (the Japanese page shows its English, and says so).
-    pub fn english_only(&self) -> bool {
-        self.story.title.ja.is_none()
-    }
-}
+use crate::view::stories::{Listed, Loaded};
 
 thread_local! {
     /// Every story read so far, by id: each is read once, and its words live as long as the page.
@@ -51,33 +21,7 @@ thread_local! {
 
 /// Keeps a story for the page's lifetime, with its words as chapters' are.
 fn keep(story: Story) -> &'static Loaded {
-    let story: &'static Story = Box::leak(Box::new(story));
-    let words = |lang: Lang| {
-        let get = |w: &'static Words| -> &'static str {
-            match lang {
-                Lang::Ja => w.ja.as_deref().unwrap_or(&w.en),
-                Lang::En => &w.en,
-            }
-        };
-        let steps: Vec<StepText> = story
-            .steps
-            .iter()
-            .map(|s| {
-                let paragraphs = match (lang, &s.ja) {
-                    (Lang::Ja, Some(ja)) => ja,
-                    _ => &s.en,
-                };
-                let body: Vec<&'static str> = paragraphs.iter().map(String::as_str).collect();
-                StepText { title: get(&s.title), body: Box::leak(body.into_boxed_slice()) }
-            })
-            .collect();
-        ChapterText {
-            title: get(&story.title),
-            summary: get(&story.summary),
-            steps: Box::leak(steps.into_boxed_slice()),
-        }
-    };
-    let loaded: &'static Loaded = Box::leak(Box::new(Loaded { story, en: words(Lang::En), ja: words(Lang::Ja) }));
+    let loaded = Loaded::keep(story);
     READ.with(|r| r.borrow_mut().push(loaded));
     loaded
 }

@@ -217,7 +217,7 @@ pub fn TimelineBar() -> impl IntoView {
             (true, Some(cruise), _) => {
                 Some((true, lang.fill(Key::FastForwarding, &[&track::rate_label(cruise.max(base))])))
             }
-            (_, _, PlayState::Ended) => Some((false, lang.text(Key::ChapterEnd).to_string())),
+            (_, _, PlayState::Ended) => Some((false, lang.text(ctx.told().says(Key::ChapterEnd)).to_string())),
             _ => None,
         }
     });
@@ -303,7 +303,7 @@ pub fn TimelineBar() -> impl IntoView {
             Some(at) => lang.fill(Key::StepMarkerTitle, &[&n.to_string(), title_text, &at.clock_label()]),
             None if pending => lang.fill(Key::StepPendingTitle, &[&n.to_string(), title_text]),
             // Once the reader departed, the chapter's own story, as the narration lists it.
-            None if departed.get() => lang.fill(Key::StepOfStory, &[&n.to_string(), title_text]),
+            None if departed.get() => lang.fill(ctx.told().says(Key::StepOfStory), &[&n.to_string(), title_text]),
             None => lang.text(Key::StepNotReached).to_string(),
         };
         (title, pending)

@@ -114,6 +114,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ActionUnavailable => "Not now: {0}",
         Key::ForkNotice => "Your actions: {0}",
         Key::ResetSandbox => "Back to the chapter's story",
+        Key::ResetSandboxStory => "Back to the story as written",
         Key::AccountTitle => "Your story",
         Key::AccountDeparted => "You changed the story at {0}: {1}.",
         Key::AccountHappened => "What happened",
@@ -121,6 +122,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountEarlier => "{0} earlier",
         Key::AccountStory => "The chapter's story",
         Key::AccountStoryHelp => "What the chapter tells without your actions.",
+        Key::AccountWritten => "The story as written",
+        Key::AccountWrittenHelp => "What the story tells without your actions.",
         Key::AccountRepeated => "{0} ({1} times, the last at {2})",
         Key::AccountByYou => "You: {0}",
         Key::AccountByStory => "The story: {0}",
@@ -328,8 +331,10 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::Reload => "Reload",
         Key::ChapterEnd => "End of the chapter's story. Replay it from step 1, or change the story with the sandbox.",
+        Key::StoryEnd => "End of the story. Replay it from step 1, or change it with the sandbox.",
         Key::PlayFromStep => "Play from step {0}:",
         Key::StepsNav => "Steps of this chapter",
+        Key::StepsNavStory => "Steps of this story",
         Key::InspectNode => "Node to inspect",
         Key::ChangedLegend => "Marked cells changed in the last 2 s of simulated time.",
         Key::EventsCapped => "Showing the {0} most recent events.",
@@ -347,6 +352,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::StepMarkerTitle => "Step {0}: {1} ({2})",
         Key::StepGroup => "Steps {0} to {1}",
         Key::StepOfStory => "Step {0} of the chapter's story: {1} (your actions changed this timeline)",
+        Key::StepOfWritten => "Step {0} of the story as written: {1} (your actions changed this timeline)",
         Key::StepStoryOnly => {
             "This step belongs to the chapter's story as told; your actions changed what happens in this timeline."
         }
@@ -525,6 +531,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::QuizPickOnStage => "Choose a node below, or click its machine on the stage.",
         Key::QuizProgress => "Questions: {0} of {1} answered, {2} right",
         Key::QuizSummaryTitle => "Your answers in this chapter",
+        Key::QuizSummaryTitleStory => "Your answers in this story",
         Key::QuizAllRight => "Every question right.",
         Key::QuizMissed => "Worth another look:",
         Key::NoticeBadProgress => {

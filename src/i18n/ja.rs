@@ -120,6 +120,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ActionUnavailable => "今はできません: {0}",
         Key::ForkNotice => "あなたの操作: {0}",
         Key::ResetSandbox => "章の筋書きに戻す",
+        Key::ResetSandboxStory => "ストーリーの筋書きに戻す",
         Key::AccountTitle => "あなたの筋書き",
         Key::AccountDeparted => "{0} にあなたが筋書きを変えました: {1}。",
         Key::AccountHappened => "起きたこと",
@@ -127,6 +128,8 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::AccountEarlier => "それ以前 {0} 件",
         Key::AccountStory => "章の筋書き",
         Key::AccountStoryHelp => "あなたの操作がなければ章が語る流れです。",
+        Key::AccountWritten => "ストーリーの筋書き",
+        Key::AccountWrittenHelp => "あなたの操作がなければストーリーが語る流れです。",
         Key::AccountRepeated => "{0}（{1} 回、最後は {2}）",
         Key::AccountByYou => "あなた: {0}",
         Key::AccountByStory => "筋書き: {0}",
@@ -340,8 +343,12 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ChapterEnd => {
             "章の筋書きはここまでです。ステップ 1 から見直すか、サンドボックスで筋書きを変えてみてください。"
         }
+        Key::StoryEnd => {
+            "ストーリーはここまでです。ステップ 1 から見直すか、サンドボックスで筋書きを変えてみてください。"
+        }
         Key::PlayFromStep => "ステップ {0} から再生:",
         Key::StepsNav => "この章のステップ",
+        Key::StepsNavStory => "このストーリーのステップ",
         Key::InspectNode => "調べる Node",
         Key::ChangedLegend => "印の付いたセルは、シミュレーション時間で直近 2 秒以内に変わりました。",
         Key::EventsCapped => "新しいイベント {0} 件を表示しています。",
@@ -359,6 +366,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::StepMarkerTitle => "ステップ {0}: {1} ({2})",
         Key::StepGroup => "ステップ {0}〜{1}",
         Key::StepOfStory => "章のストーリーのステップ {0}: {1}（あなたの操作でこのタイムラインは変わりました）",
+        Key::StepOfWritten => "ストーリーの筋書きのステップ {0}: {1}（あなたの操作でこのタイムラインは変わりました）",
         Key::StepStoryOnly => {
             "このステップは章の本来のストーリーのものです。あなたの操作で、このタイムラインで起きることは変わりました。"
         }
@@ -540,6 +548,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::QuizPickOnStage => "下から選ぶか、ステージ上のマシンをクリックしてください。",
         Key::QuizProgress => "問題: {1} 問中 {0} 問回答、{2} 問正解",
         Key::QuizSummaryTitle => "この章の回答",
+        Key::QuizSummaryTitleStory => "このストーリーの回答",
         Key::QuizAllRight => "全問正解です。",
         Key::QuizMissed => "もう一度見てみましょう:",
         Key::NoticeBadProgress => {

@@ -17,6 +17,7 @@ use crate::i18n::{Key, Lang, Segment, segments};
 use crate::link::{self, Link};
 use crate::sim::Chapter;
 use crate::view::html::{cat, escape};
+use crate::view::stories::{self, Listed, Told};
 
 /// The mark in `index.html` that the build replaces with [`noscript`].
 pub const MARK: &str = "<!-- nodeline:nojs -->";
@@ -24,20 +25,20 @@ pub const MARK: &str = "<!-- nodeline:nojs -->";
 pub const DIR: &str = "steps";
 
 /// The relative "Play from step `n`" link (the one the app's narration gives).
-pub fn step_href(lang: Lang, chapter: Chapter, n: usize) -> String {
-    let link = Link { chapter, step: Some(n), lang: Some(lang), ..Link::default() };
+pub fn step_href(lang: Lang, told: Told, n: usize) -> String {
+    let link = Link { step: Some(n), lang: Some(lang), ..told.link() };
     format!("?{}", link::to_query(&link))
 }
 
 /// The same link from a static page (one folder down).
-pub fn app_href(lang: Lang, chapter: Chapter, n: usize) -> String {
-    format!("../{}", step_href(lang, chapter, n))
+pub fn app_href(lang: Lang, told: Told, n: usize) -> String {
+    format!("../{}", step_href(lang, told, n))
 }
 
-/// The static page of step `n` of `chapter` in `lang`: its file name in [`DIR`], and its link
-/// from another static page.
-pub fn page_href(chapter: Chapter, lang: Lang, n: usize) -> String {
-    format!("{}.{}.{n}.html", chapter.id(), lang.code())
+/// The static page of step `n` of what is told (its [`Told::key`]) in `lang`: its file name in
+/// [`DIR`], and its link from another static page.
+pub fn page_href(key: &str, lang: Lang, n: usize) -> String {
+    format!("{key}.{}.{n}.html", lang.code())
 }
 
 /// How [`paragraphs`] writes a step's text.
@@ -83,8 +84,9 @@ pub fn paragraphs(out: &mut String, body: &[&str], words: Words) {
 }
 
 /// The `<noscript>` block of `index.html`: in each language, a line saying what the page needs
-/// and every chapter's link to its first static page.
-pub fn noscript() -> String {
+/// and every chapter's link to its first static page, and each of the site's `stories`', listed
+/// as the chapter list lists them.
+pub fn noscript(stories: &[Listed]) -> String {
     let mut out = String::from("<noscript><div class=\"nojs\">");
     for lang in Lang::ALL {
         cat(
@@ -97,21 +99,34 @@ pub fn noscript() -> String {
                 "</p><ol>",
             ],
         );
-        for chapter in Chapter::ALL {
+        let item = |out: &mut String, key: &str, label: &str, title: &str| {
             cat(
-                &mut out,
+                out,
                 &[
                     "<li><a href=\"",
                     DIR,
                     "/",
-                    &escape(&page_href(chapter, lang, 1)),
+                    &escape(&page_href(key, lang, 1)),
                     "\"><span class=\"chapter-number\">",
-                    &escape(&lang.fill(Key::ChapterLabel, &[&chapter.number().to_string()])),
+                    &escape(label),
                     "</span> <span class=\"chapter-title\">",
-                    &escape(lang.chapter(chapter).title),
+                    &escape(title),
                     "</span></a></li>",
                 ],
-            );
+            )
+        };
+        let story = |out: &mut String, s: &Listed| {
+            item(out, &stories::key(&s.id), lang.text(Key::StoryLabel), s.title.get(lang))
+        };
+        for chapter in Chapter::ALL {
+            for s in stories::before(stories, chapter) {
+                story(&mut out, s);
+            }
+            let label = lang.fill(Key::ChapterLabel, &[&chapter.number().to_string()]);
+            item(&mut out, chapter.id(), &label, lang.chapter(chapter).title);
+        }
+        for s in stories::after_chapters(stories) {
+            story(&mut out, s);
         }
         out.push_str("</ol></div>");
     }
@@ -120,8 +135,8 @@ pub fn noscript() -> String {
 }
 
 /// A static page's links to the previous and the next step (where the app has its timeline bar).
-pub fn pager(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
-    let count = chapter.scenario().steps.len();
+pub fn pager(o: &mut String, told: Told, n: usize, lang: Lang) {
+    let count = told.steps();
     o.push_str("<p class=\"step-pager\">");
     for (rel, key, to) in [("prev", Key::PreviousStep, n - 1), ("next", Key::NextStep, n + 1)] {
         if (1..=count).contains(&to) {
@@ -131,7 +146,7 @@ pub fn pager(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
                     "<a rel=\"",
                     rel,
                     "\" href=\"",
-                    &escape(&page_href(chapter, lang, to)),
+                    &escape(&page_href(&told.key(), lang, to)),
                     "\">",
                     &escape(lang.text(key)),
                     "</a>",
@@ -142,11 +157,11 @@ pub fn pager(o: &mut String, chapter: Chapter, n: usize, lang: Lang) {
     o.push_str("</p>");
 }
 
-/// A static page: step `n` of `chapter` in `lang`, its `header` and `view` written by
+/// A static page: step `n` of what is told in `lang`, its `header` and `view` written by
 /// [`crate::view::still`] with static links. `head` is what the build links in its `<head>` (the
 /// style sheet, the icon), relative to the page.
-pub fn page(chapter: Chapter, lang: Lang, n: usize, head: &str, header: &str, view: &str) -> String {
-    let text = lang.chapter(chapter);
+pub fn page(told: Told, lang: Lang, n: usize, head: &str, header: &str, view: &str) -> String {
+    let text = told.text(lang);
     let title = [text.steps[n - 1].title, text.title, lang.text(Key::AppTitle)].join(" — ");
     let mut o = String::with_capacity(view.len() + header.len() + 2048);
     cat(
@@ -169,7 +184,7 @@ pub fn page(chapter: Chapter, lang: Lang, n: usize, head: &str, header: &str, vi
                 "<link rel=\"alternate\" hreflang=\"",
                 other.code(),
                 "\" href=\"",
-                &escape(&page_href(chapter, other, n)),
+                &escape(&page_href(&told.key(), other, n)),
                 "\" />\n",
             ],
         );
@@ -232,12 +247,19 @@ mod tests {
         );
     }
 
+    /// A story of the site's, kept as the build keeps one.
+    fn story() -> Told {
+        let text = include_str!("../../stories/two-nodes-fail.yaml");
+        Told::Story(stories::Loaded::keep(crate::story::load(text, Some("two-nodes-fail")).unwrap()))
+    }
+
     #[test]
     fn links_open_the_step_they_name() {
         for lang in Lang::ALL {
             for chapter in Chapter::ALL {
                 for n in 1..=chapter.scenario().steps.len() {
-                    for href in [step_href(lang, chapter, n), app_href(lang, chapter, n)] {
+                    for href in [step_href(lang, Told::Chapter(chapter), n), app_href(lang, Told::Chapter(chapter), n)]
+                    {
                         let query = href.trim_start_matches("../");
                         let (link, notices) = link::parse(query, "");
                         assert!(notices.is_empty(), "{href}: {notices:?}");
@@ -246,54 +268,74 @@ mod tests {
                 }
             }
         }
-        assert_eq!(step_href(Lang::En, Chapter::NodeFailure, 3), "?chapter=node-failure&step=3&lang=en");
+        let node_failure = Told::Chapter(Chapter::NodeFailure);
+        assert_eq!(step_href(Lang::En, node_failure, 3), "?chapter=node-failure&step=3&lang=en");
         // From a static page, one folder down, to the app beside index.html.
-        assert_eq!(app_href(Lang::Ja, Chapter::NodeFailure, 3), "../?chapter=node-failure&step=3&lang=ja");
-        assert_eq!(page_href(Chapter::NodeFailure, Lang::Ja, 3), "node-failure.ja.3.html");
+        assert_eq!(app_href(Lang::Ja, node_failure, 3), "../?chapter=node-failure&step=3&lang=ja");
+        assert_eq!(page_href(&node_failure.key(), Lang::Ja, 3), "node-failure.ja.3.html");
+        // A story's links name the story; its pages are apart from any chapter's.
+        assert_eq!(step_href(Lang::Ja, story(), 2), "?story=two-nodes-fail&step=2&lang=ja");
+        assert_eq!(page_href(&story().key(), Lang::En, 2), "story.two-nodes-fail.en.2.html");
     }
 
     #[test]
-    fn the_noscript_block_links_every_chapter_in_every_language() {
-        let html = noscript();
+    fn the_noscript_block_links_every_chapter_and_story_in_every_language() {
+        let two = crate::story::Words { en: "Two nodes fail".into(), ja: Some("二台".into()) };
+        let tls = crate::story::Words { en: "Before the Node".into(), ja: None };
+        let stories = [
+            Listed { id: "two-nodes-fail".into(), title: two, before: None },
+            Listed { id: "tls-bootstrap".into(), title: tls, before: Some(Chapter::Registration) },
+        ];
+        let html = noscript(&stories);
         assert!(html.starts_with("<noscript>") && html.ends_with("</noscript>"));
         let links = hrefs(&html);
         let mut want = Vec::new();
         for lang in Lang::ALL {
             assert!(html.contains(&format!("<div class=\"nojs-lang\" lang=\"{}\"><p>", lang.code())));
             assert!(html.contains(&*escape(lang.text(Key::NoScriptIntro))));
+            want.push(format!("{DIR}/story.tls-bootstrap.{}.1.html", lang.code()));
             for chapter in Chapter::ALL {
-                want.push(format!("{DIR}/{}", page_href(chapter, lang, 1)));
+                want.push(format!("{DIR}/{}", page_href(chapter.id(), lang, 1)));
                 assert!(html.contains(&format!(
                     "<span class=\"chapter-title\">{}</span>",
                     escape(lang.chapter(chapter).title)
                 )));
             }
+            want.push(format!("{DIR}/story.two-nodes-fail.{}.1.html", lang.code()));
         }
         assert_eq!(links, want);
-        assert_eq!(links[1], "steps/node-failure.en.1.html");
+        assert_eq!(links[2], "steps/node-failure.en.1.html");
+        assert!(
+            html.contains("<span class=\"chapter-number\">ストーリー</span> <span class=\"chapter-title\">二台</span>")
+        );
+        // Without stories, the chapters alone.
+        assert_eq!(hrefs(&noscript(&[])).len(), Lang::ALL.len() * Chapter::ALL.len());
     }
 
     #[test]
     fn the_pager_goes_to_the_steps_either_side() {
         let count = Chapter::NodeFailure.scenario().steps.len();
-        let pager = |n| {
+        let pager = |told, n| {
             let mut o = String::new();
-            pager(&mut o, Chapter::NodeFailure, n, Lang::En);
+            pager(&mut o, told, n, Lang::En);
             o
         };
+        let node_failure = Told::Chapter(Chapter::NodeFailure);
         assert_eq!(
-            pager(1),
+            pager(node_failure, 1),
             "<p class=\"step-pager\"><a rel=\"next\" href=\"node-failure.en.2.html\">Next step</a></p>"
         );
-        assert_eq!(hrefs(&pager(3)), ["node-failure.en.2.html", "node-failure.en.4.html"]);
-        assert!(pager(3).contains(">Previous step</a>"));
-        assert_eq!(hrefs(&pager(count)), [page_href(Chapter::NodeFailure, Lang::En, count - 1)]);
+        assert_eq!(hrefs(&pager(node_failure, 3)), ["node-failure.en.2.html", "node-failure.en.4.html"]);
+        assert!(pager(node_failure, 3).contains(">Previous step</a>"));
+        assert_eq!(hrefs(&pager(node_failure, count)), [page_href("node-failure", Lang::En, count - 1)]);
+        let last = story().steps();
+        assert_eq!(hrefs(&pager(story(), last)), [format!("story.two-nodes-fail.en.{}.html", last - 1)]);
     }
 
     #[test]
     fn a_page_is_a_whole_document_in_its_language() {
         let head = "<link rel=\"stylesheet\" href=\"../style.css\" />\n";
-        let page = page(Chapter::NodeFailure, Lang::Ja, 4, head, "<header>h</header>", "<main>m</main>");
+        let page = page(Told::Chapter(Chapter::NodeFailure), Lang::Ja, 4, head, "<header>h</header>", "<main>m</main>");
         let text = Lang::Ja.chapter(Chapter::NodeFailure);
         assert!(page.starts_with("<!doctype html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\" />"));
         assert!(page.contains(&format!(

@@ -4,10 +4,11 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::Derived;
-use crate::sim::{Action, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
+use crate::sim::{Action, Config, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
 use crate::story::Questions;
 use crate::view::fleet::ControllerLines;
 use crate::view::fleet_index::FleetIndex;
+use crate::view::stories::{Loaded, Told};
 use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
 
@@ -76,6 +77,29 @@ impl Session {
     pub fn new(timeline: Timeline) -> Session {
         let questions = timeline.chapter().map(Questions::Chapter);
         Session::with_questions(timeline, questions)
+    }
+
+    /// What the link tells (its chapter, or `story`, the story read for it), with its actions,
+    /// nothing computed yet: the page's session, and the still view's.
+    pub fn for_link(link: &link::Link, story: Option<&'static Loaded>) -> Session {
+        let timeline = match story {
+            // A story says its own Kubernetes version and settings; the link's shutdown periods
+            // (the page's own setting) go over them.
+            Some(l) => Timeline::from_scenario(
+                l.story.scenario.clone(),
+                l.story.config.clone().with_shutdown(link.shutdown),
+                &link.actions,
+            ),
+            None => {
+                let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() }
+                    .with_shutdown(link.shutdown);
+                Timeline::with_actions(link.chapter, config, &link.actions)
+            }
+        };
+        let mut session = Session::with_questions(timeline, Some(Told::of(link.chapter, story).questions()));
+        // A fleet takes long to compute: the page shows first and computes the rest after.
+        session.progressive = session.timeline.scenario().fleet;
+        session
     }
 
     /// Wraps a timeline whose questions are `questions`.

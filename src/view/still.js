@@ -15,17 +15,20 @@ hash.forEach(function (v, k) { if (!seen[k]) { params[k] = v; seen[k] = 1; } });
 // A link that asks for more than a step of the story as told (actions, a time, another size or
 // release, question mode...) is the app's alone. Meanwhile the chapter's step (the one it names,
 // else the first) stands dimmed and inert, with a line that says the app is on its way.
-var PLAIN = ["chapter", "scheme", "step", "lang", "theme", "embed", "autoplay", "speed", "origin"];
+var PLAIN = ["chapter", "story", "scheme", "step", "lang", "theme", "embed", "autoplay", "speed", "origin"];
 var plain = Object.keys(params).every(function (k) { return PLAIN.indexOf(k) >= 0; });
 var first = Object.keys(STEPS)[0];
-var idOf = function (c) { return STEPS.hasOwnProperty(c) ? c : ALIASES[c]; };
+var idOf = function (c) { return STEPS.hasOwnProperty(c) && String(c).indexOf("story.") !== 0 ? c : ALIASES[c]; };
 var primary = function (code) {
   var p = String(code).split(/[-_]/)[0].toLowerCase();
   return LANGS.indexOf(p) >= 0 ? p : null;
 };
 var prefs = [params.lang].concat(navigator.languages || [], [navigator.language]);
+// A story of the site's goes by "story.ID" among the pre-rendered steps.
+var storyKey = params.story !== undefined ? "story." + params.story : null;
+var built = storyKey !== null && STEPS.hasOwnProperty(storyKey);
 var state = {
-  chapter: idOf(params.chapter || params.scheme) || first,
+  chapter: built ? storyKey : idOf(params.chapter || params.scheme) || first,
   lang: prefs.map(function (c) { return c ? primary(c) : null; }).filter(Boolean)[0] || LANGS[0],
   step: /^[0-9]+$/.test(params.step || "") ? Number(params.step) : 1
 };
@@ -39,7 +42,7 @@ var millis = function (text) {
   text.replace(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g, function (_, n, u) { total += Number(n) * units[u]; return ""; });
   return total;
 };
-var asTold = ["actions", "k8s", "nodes", "shutdownGracePeriod", "shutdownGracePeriodCriticalPods", "story"];
+var asTold = ["actions", "k8s", "nodes", "shutdownGracePeriod", "shutdownGracePeriodCriticalPods"];
 if (params.t !== undefined && params.step === undefined && asTold.every(function (k) { return params[k] === undefined; })) {
   var at = millis(params.t);
   (STARTS[state.chapter] || []).forEach(function (start, i) { if (start >= 0 && at >= start) state.step = i + 1; });
@@ -53,9 +56,10 @@ var other = state.chapter !== first || state.lang !== LANGS[0] || state.step !==
 // Without WebAssembly the app never comes: the still view is the page, and moves as told.
 var loading = !plain && typeof WebAssembly === "object";
 var status = null;
-// A story of the site's (`?story=ID`) has no pre-rendered steps: the line alone until the app
-// has read it (without WebAssembly, the first chapter as told).
-var story = params.story !== undefined && typeof WebAssembly === "object";
+// A story of the site's that the build did not pre-render (a file put in the site's stories/
+// since): the line alone until the app has read it (without WebAssembly, the first chapter as
+// told).
+var story = storyKey !== null && !built && typeof WebAssembly === "object";
 if ((other && !files) || story) {
   // The single file carries only the first step: the line alone until the app starts.
   loading = true;
@@ -217,7 +221,8 @@ addEventListener("resize", function () { if (!taken) lay(); });
 // The address of what is shown (the app reads it when it arrives).
 var address = function (play) {
   var q = new URLSearchParams();
-  q.set("chapter", state.chapter);
+  if (state.chapter.indexOf("story.") === 0) q.set("story", state.chapter.slice(6));
+  else q.set("chapter", state.chapter);
   if (state.step > 1 || play) q.set("step", String(state.step));
   q.set("lang", state.lang);
   if (state.step > 1 && !play) q.set("autoplay", "0");

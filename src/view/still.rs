@@ -25,7 +25,7 @@ use crate::view::html::{cat, escape};
 use crate::view::pages::{self, Words, paragraphs, step_href};
 use crate::view::session::Session;
 use crate::view::stage::{Layout, Scene, Timing, caption, leases_markup, scene_markup};
-use crate::view::stories::{self, Listed};
+use crate::view::stories::{self, Listed, Told};
 use crate::view::track::{self, EventClass, RequestClass, Track, VIEW_WIDTH};
 use crate::view::{fleet, zonechart};
 
@@ -73,28 +73,38 @@ pub enum Links {
 }
 
 impl Links {
-    /// The link to step `n` of `chapter` in `lang` (the app's plays it; a static page shows it).
-    fn step(self, lang: Lang, chapter: Chapter, n: usize) -> String {
+    /// The link to step `n` of what is told in `lang` (the app's plays it; a static page shows
+    /// it).
+    fn step(self, lang: Lang, told: Told, n: usize) -> String {
         match self {
-            Links::App => step_href(lang, chapter, n),
-            Links::Static => pages::page_href(chapter, lang, n),
+            Links::App => step_href(lang, told, n),
+            Links::Static => pages::page_href(&told.key(), lang, n),
         }
     }
 }
 
-/// The header, as `chrome::Header` writes it for `chapter` in `lang` (at step `n`: a static
+/// The header, as `chrome::Header` writes it for what is told in `lang` (at step `n`: a static
 /// page's language switch keeps it), with the site's `stories` before the chapters they name
-/// and the rest after them (the app's links only: a story needs the app).
-pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[Listed]) -> String {
+/// and the rest after them. Each item carries the name its pre-rendered steps go by
+/// (`data-chapter`, [`Told::key`]), for the still script.
+pub fn header(lang: Lang, told: Told, n: usize, links: Links, stories: &[Listed]) -> String {
     let t = |k| escape(lang.text(k));
+    let current = |is: bool| if is { " aria-current=\"page\" class=\"current\"" } else { "" };
     let story_item = |o: &mut String, s: &Listed| {
+        let key = stories::key(&s.id);
+        let href = match links {
+            Links::App => format!("?story={}&lang={}", s.id, lang.code()),
+            Links::Static => pages::page_href(&key, lang, 1),
+        };
         cat(
             o,
             &[
-                "<li><a href=\"?story=",
-                &escape(&s.id),
-                "&amp;lang=",
-                lang.code(),
+                "<li><a href=\"",
+                &escape(&href),
+                "\"",
+                current(told.key() == key),
+                " data-chapter=\"",
+                &escape(&key),
                 "\"><span class=\"chapter-number\">",
                 &t(Key::StoryLabel),
                 "</span><span class=\"chapter-title\">",
@@ -117,23 +127,20 @@ pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[L
         ],
     );
     for c in Chapter::ALL {
-        if links == Links::App {
-            for s in stories::before(stories, c) {
-                story_item(&mut o, s);
-            }
+        for s in stories::before(stories, c) {
+            story_item(&mut o, s);
         }
         let href = match links {
             Links::App => format!("?chapter={}&lang={}", c.id(), lang.code()),
-            Links::Static => pages::page_href(c, lang, 1),
+            Links::Static => pages::page_href(c.id(), lang, 1),
         };
-        let current = if c == chapter { " aria-current=\"page\" class=\"current\"" } else { "" };
         cat(
             &mut o,
             &[
                 "<li><a href=\"",
                 &escape(&href),
                 "\"",
-                current,
+                current(matches!(told, Told::Chapter(t) if t == c)),
                 " data-chapter=\"",
                 c.id(),
                 "\"><span class=\"chapter-number\">",
@@ -145,7 +152,7 @@ pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[L
         );
     }
     let more: Vec<&Listed> = stories::after_chapters(stories).collect();
-    if links == Links::App && !more.is_empty() {
+    if !more.is_empty() {
         cat(&mut o, &["<li class=\"more-stories\">", &t(Key::MoreStories), "</li>"]);
         for s in more {
             story_item(&mut o, s);
@@ -165,8 +172,8 @@ pub fn header(lang: Lang, chapter: Chapter, n: usize, links: Links, stories: &[L
     cat(&mut o, &["<nav class=\"lang-switch\" aria-label=\"", &t(Key::Language), "\"><ul>"]);
     for l in Lang::ALL {
         let href = match links {
-            Links::App => format!("?{}", link::to_query(&Link { chapter, lang: Some(l), ..Link::default() })),
-            Links::Static => pages::page_href(chapter, l, n),
+            Links::App => format!("?{}", link::to_query(&Link { lang: Some(l), ..told.link() })),
+            Links::Static => pages::page_href(&told.key(), l, n),
         };
         let current = if l == lang { " aria-current=\"true\" class=\"current\"" } else { "" };
         cat(
@@ -319,7 +326,7 @@ fn icon(o: &mut String, path: &str) {
 }
 
 /// The timeline bar, paused at step `n`'s moment `at`.
-fn timeline(o: &mut String, tr: &Track, chapter: Chapter, n: usize, at: SimTime, lang: Lang) {
+fn timeline(o: &mut String, tr: &Track, told: Told, n: usize, at: SimTime, lang: Lang) {
     let t = |k| escape(lang.text(k));
     let count = tr.markers.len();
     let disabled = |off: bool| if off { " aria-disabled=\"true\"" } else { "" };
@@ -395,7 +402,7 @@ fn timeline(o: &mut String, tr: &Track, chapter: Chapter, n: usize, at: SimTime,
             "</span></label></div></div><p class=\"tl-status\"></p><div class=\"tl-track\"><div class=\"tl-markers\">",
         ],
     );
-    let steps = lang.chapter(chapter).steps;
+    let steps = told.text(lang).steps;
     for m in &tr.markers {
         let title = steps.get(m.n - 1).map(|s| s.title).unwrap_or_default();
         let title = match m.t {
@@ -542,8 +549,8 @@ fn timeline(o: &mut String, tr: &Track, chapter: Chapter, n: usize, at: SimTime,
 
 /// The narration panel at step `n`, as `app::narration` writes it (the story as told). A static
 /// page's is open, without the toggle and the unseen copies that size the app's.
-fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang, links: Links) {
-    let text = lang.chapter(chapter);
+fn narration(o: &mut String, told: Told, n: usize, lang: Lang, links: Links) {
+    let text = told.text(lang);
     let step = &text.steps[n - 1];
     let app = links == Links::App;
     cat(
@@ -587,8 +594,8 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang, links: Link
         o.push_str("</div>");
     }
     let play = match links {
-        Links::App => step_href(lang, chapter, n),
-        Links::Static => pages::app_href(lang, chapter, n),
+        Links::App => step_href(lang, told, n),
+        Links::Static => pages::app_href(lang, told, n),
     };
     cat(
         o,
@@ -600,11 +607,11 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang, links: Link
             "\"><span aria-hidden=\"true\" class=\"play-glyph\">▶</span>",
             &escape(lang.text(Key::PlayFromThisStep)),
             "</a></p><nav class=\"step-list\" aria-label=\"",
-            &escape(lang.text(Key::StepsNav)),
+            &escape(lang.text(told.says(Key::StepsNav))),
             "\"><h3 class=\"story-head\" hidden=\"\">",
-            &escape(lang.text(Key::AccountStory)),
+            &escape(lang.text(told.says(Key::AccountStory))),
             "</h3><p class=\"story-help\" hidden=\"\">",
-            &escape(lang.text(Key::AccountStoryHelp)),
+            &escape(lang.text(told.says(Key::AccountStoryHelp))),
             "</p><ol>",
         ],
     );
@@ -627,7 +634,7 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang, links: Link
                 "<li",
                 class,
                 "><a href=\"",
-                &escape(&links.step(lang, chapter, m)),
+                &escape(&links.step(lang, told, m)),
                 &label,
                 current,
                 " data-step=\"",
@@ -641,20 +648,18 @@ fn narration(o: &mut String, chapter: Chapter, n: usize, lang: Lang, links: Link
     o.push_str("</ol></nav></div></section>");
 }
 
-/// The still view of step `n` (1-based) of the session's chapter in `lang`: `<main>` with the
-/// stage at the step's moment, the timeline bar and the narration. The session is computed
+/// The still view of step `n` (1-based) of what is told (the session's) in `lang`: `<main>` with
+/// the stage at the step's moment, the timeline bar and the narration. The session is computed
 /// through (its track is read whole). A static page's has, in place of the timeline bar, links
 /// to the previous and the next step ([`pages::pager`]).
-pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang, links: Links) -> String {
-    // The page runs the chapters only.
-    let chapter = session.timeline.chapter().unwrap_or_default();
+pub fn step_view(told: Told, session: &mut Session, track: &Track, n: usize, lang: Lang, links: Links) -> String {
     let at = session.step_time(n).map_or(SimTime::ZERO, |s| s.moment);
     let mut o = String::with_capacity(64 * 1024);
     cat(
         &mut o,
         &[
             "<main class=\"layout\" data-still=\"\" data-chapter=\"",
-            chapter.id(),
+            &escape(&told.key()),
             "\" data-lang=\"",
             lang.code(),
             "\" data-step=\"",
@@ -665,36 +670,36 @@ pub fn step_view(session: &mut Session, track: &Track, n: usize, lang: Lang, lin
             },
         ],
     );
-    if chapter.is_fleet() {
+    if told.is_fleet() {
         fleet_stage(&mut o, session, at, lang);
     } else {
         stage(&mut o, session, at, lang);
     }
     match links {
-        Links::App => timeline(&mut o, track, chapter, n, at, lang),
-        Links::Static => pages::pager(&mut o, chapter, n, lang),
+        Links::App => timeline(&mut o, track, told, n, at, lang),
+        Links::Static => pages::pager(&mut o, told, n, lang),
     }
     o.push_str("</div><div class=\"col-side\">");
-    narration(&mut o, chapter, n, lang, links);
+    narration(&mut o, told, n, lang, links);
     o.push_str("</div></main>");
     o
 }
 
-/// A chapter computed through, as the app computes it for a link without actions.
-pub fn session(chapter: Chapter) -> Session {
-    let link = Link { chapter, ..Link::default() };
-    let config = crate::sim::Config { profile: link.profile, nodes: link.nodes, ..crate::sim::Config::default() };
-    let mut session = Session::new(crate::sim::Timeline::with_actions(chapter, config, &link.actions));
+/// A chapter or a story computed through, as the app computes it for its plain link.
+pub fn session(told: Told) -> Session {
+    let mut session = Session::for_link(&told.link(), told.story());
+    // The build computes it whole, a fleet too.
+    session.progressive = false;
     session.ensure(SimTime::ZERO);
     session
 }
 
-/// A step of a chapter as the build writes it: its still view, and its static page's header and
-/// view.
+/// A step of a chapter or a story as the build writes it: its still view, and its static page's
+/// header and view.
 pub struct StepViews {
     pub lang: Lang,
     pub n: usize,
-    /// The still view's header (the same for every step of the chapter) and `<main>`.
+    /// The still view's header (the same for every step) and `<main>`.
     pub header: String,
     pub view: String,
     /// The static page's.
@@ -702,22 +707,23 @@ pub struct StepViews {
     pub page_view: String,
 }
 
-/// Every step of `chapter` in each language, in [`Lang::ALL`] order, then step by step.
-pub fn chapter_views(chapter: Chapter, stories: &[Listed]) -> Vec<StepViews> {
-    let mut session = session(chapter);
+/// Every step of what is told in each language, in [`Lang::ALL`] order, then step by step; the
+/// header lists the site's `stories`.
+pub fn views(told: Told, stories: &[Listed]) -> Vec<StepViews> {
+    let mut session = session(told);
     let track = Track::of(&session);
-    let count = chapter.scenario().steps.len();
+    let count = told.steps();
     let mut out = Vec::with_capacity(count * Lang::ALL.len());
     for lang in Lang::ALL {
-        let header = header(lang, chapter, 1, Links::App, stories);
+        let header = header(lang, told, 1, Links::App, stories);
         for n in 1..=count {
             out.push(StepViews {
                 lang,
                 n,
                 header: header.clone(),
-                view: step_view(&mut session, &track, n, lang, Links::App),
-                page_header: self::header(lang, chapter, n, Links::Static, stories),
-                page_view: step_view(&mut session, &track, n, lang, Links::Static),
+                view: step_view(told, &mut session, &track, n, lang, Links::App),
+                page_header: self::header(lang, told, n, Links::Static, stories),
+                page_view: step_view(told, &mut session, &track, n, lang, Links::Static),
             });
         }
     }
@@ -730,40 +736,40 @@ fn js_string(s: &str) -> String {
 }
 
 /// The name of a step's still file (in [`DIR`]).
-pub fn file_name(chapter: Chapter, lang: Lang, n: usize) -> String {
-    format!("{}.{}.{n}.js", chapter.id(), lang.code())
+pub fn file_name(told: Told, lang: Lang, n: usize) -> String {
+    format!("{}.{}.{n}.js", told.key(), lang.code())
 }
 
 /// A step's still file: a script that hands the still script the step's header and view
 /// (`nodelineStill`, a queue the still script reads). One file a step: a step's markup is about
 /// 10 KB gzip, a chapter's a hundred.
-pub fn step_file(chapter: Chapter, lang: Lang, n: usize, header: &str, view: &str) -> String {
+pub fn step_file(told: Told, lang: Lang, n: usize, header: &str, view: &str) -> String {
     format!(
         "(self.nodelineStill=self.nodelineStill||[]).push({{c:{},l:{},n:{n},h:{},s:{}}});\n\
          document.dispatchEvent(new Event(\"nodeline-still\"));\n",
-        js_string(chapter.id()),
+        js_string(&told.key()),
         js_string(lang.code()),
         js_string(header),
         js_string(view)
     )
 }
 
-/// The still script: what it knows of the chapters and languages (and, in each language, what it
-/// says while the app loads a link it cannot show as told, and when the app cannot start), then
-/// `still.js`.
-pub fn script() -> String {
-    let chapters: Vec<String> =
-        Chapter::ALL.iter().map(|c| format!("{}:{}", js_string(c.id()), c.scenario().steps.len())).collect();
+/// The still script: what it knows of the chapters, the site's `stories` and the languages (and,
+/// in each language, what it says while the app loads a link it cannot show as told, and when
+/// the app cannot start), then `still.js`. The chapters come first: the first is the page's.
+pub fn script(stories: &[Told]) -> String {
+    let told: Vec<Told> = Chapter::ALL.into_iter().map(Told::Chapter).chain(stories.iter().copied()).collect();
+    let chapters: Vec<String> = told.iter().map(|t| format!("{}:{}", js_string(&t.key()), t.steps())).collect();
     // Where each step starts (ms), as the app finds it in the chapter as told: a link that names
     // a time stands at the step that time falls in.
-    let starts: Vec<String> = Chapter::ALL
+    let starts: Vec<String> = told
         .iter()
-        .map(|c| {
-            let mut s = session(*c);
-            let count = c.scenario().steps.len();
-            let starts: Vec<String> =
-                (1..=count).map(|n| s.step_time(n).map_or(-1, |t| t.start.as_millis() as i64).to_string()).collect();
-            format!("{}:[{}]", js_string(c.id()), starts.join(","))
+        .map(|t| {
+            let mut s = session(*t);
+            let starts: Vec<String> = (1..=t.steps())
+                .map(|n| s.step_time(n).map_or(-1, |t| t.start.as_millis() as i64).to_string())
+                .collect();
+            format!("{}:[{}]", js_string(&t.key()), starts.join(","))
         })
         .collect();
     let aliases = ["cluster-node-registration", "cluster-node-failure", "cluster-node-restart"];
@@ -808,7 +814,7 @@ mod tests {
 
     #[test]
     fn a_step_is_its_moment_with_its_narration_and_timeline() {
-        let views = chapter_views(Chapter::NodeFailure, &[]);
+        let views = views(Told::Chapter(Chapter::NodeFailure), &[]);
         let count = Chapter::NodeFailure.scenario().steps.len();
         assert_eq!(views.len(), Lang::ALL.len() * count);
         let lang = &views[0].lang;
@@ -832,14 +838,46 @@ mod tests {
                 assert!(name != "style" && !name.starts_with("on"), "a {name} attribute");
             }
         }
-        let file = step_file(Chapter::NodeFailure, *lang, 3, header, three);
+        let file = step_file(Told::Chapter(Chapter::NodeFailure), *lang, 3, header, three);
         assert!(file.starts_with("(self.nodelineStill="), "{}", &file[..200]);
         assert!(file.contains("c:\"node-failure\",l:\"en\",n:3,"));
     }
 
+    /// A story of the site's, kept as the build keeps one.
+    fn two_nodes_fail() -> Told {
+        let text = include_str!("../../stories/two-nodes-fail.yaml");
+        Told::Story(stories::Loaded::keep(crate::story::load(text, Some("two-nodes-fail")).unwrap()))
+    }
+
+    #[test]
+    fn a_story_s_steps_are_its_own_moments_and_words() {
+        let told = two_nodes_fail();
+        let Told::Story(loaded) = told else { unreachable!() };
+        let stories = [Listed::of(loaded.story)];
+        let views = views(told, &stories);
+        assert_eq!(views.len(), Lang::ALL.len() * told.steps());
+        let v = views.iter().find(|v| v.lang == Lang::Ja && v.n == 3).unwrap();
+        let text = told.text(Lang::Ja);
+        assert!(v.view.contains("<main class=\"layout\" data-still=\"\" data-chapter=\"story.two-nodes-fail\" data-lang=\"ja\" data-step=\"3\""));
+        assert!(v.view.contains(&format!("<h2 id=\"narration-title\">{}</h2>", escape(text.steps[2].title))));
+        // Its third step is both nodes Unknown: the stage says so.
+        assert!(v.view.contains("Unknown"), "step 3's stage shows the nodes Unknown");
+        assert!(v.view.contains("href=\"?story=two-nodes-fail&amp;step=3&amp;lang=ja\" data-play=\"3\""));
+        // The header marks the story, not a chapter; its language switch keeps the story.
+        assert!(v.header.contains("aria-current=\"page\" class=\"current\" data-chapter=\"story.two-nodes-fail\""));
+        assert!(!v.header.contains("aria-current=\"page\" class=\"current\" data-chapter=\"registration\""));
+        assert!(v.header.contains("href=\"?story=two-nodes-fail&amp;lang=en\" lang=\"en\""), "{}", v.header);
+        // Its static page links its own pages and the app at the story.
+        assert!(v.page_view.contains("<a rel=\"next\" href=\"story.two-nodes-fail.ja.4.html\">"));
+        assert!(v.page_view.contains("href=\"../?story=two-nodes-fail&amp;step=3&amp;lang=ja\""));
+        assert!(v.page_header.contains("href=\"story.two-nodes-fail.en.3.html\""), "the other language, same step");
+        assert_eq!(file_name(told, Lang::Ja, 3), "story.two-nodes-fail.ja.3.js");
+        assert!(step_file(told, Lang::Ja, 3, &v.header, &v.view).contains("c:\"story.two-nodes-fail\",l:\"ja\",n:3,"));
+    }
+
     #[test]
     fn a_static_page_links_pages_and_needs_no_script() {
-        let views = chapter_views(Chapter::KubeletRestart, &[]);
+        let views = views(Told::Chapter(Chapter::KubeletRestart), &[]);
         let count = Chapter::KubeletRestart.scenario().steps.len();
         let v = views.iter().find(|v| v.lang == Lang::Ja && v.n == 2).unwrap();
         let text = Lang::Ja.chapter(Chapter::KubeletRestart);
@@ -852,7 +890,7 @@ mod tests {
             assert!(v.page_view.contains(&para), "{p}");
         }
         for m in 1..=count {
-            let href = pages::page_href(Chapter::KubeletRestart, Lang::Ja, m);
+            let href = pages::page_href("kubelet-restart", Lang::Ja, m);
             let current = if m == 2 { " aria-current=\"step\"" } else { "" };
             assert!(v.page_view.contains(&format!("<a href=\"{href}\"{current} data-step=\"{m}\">")), "step {m}");
         }
@@ -876,28 +914,31 @@ mod tests {
     fn the_header_lists_the_site_s_stories_after_the_chapters() {
         let two = crate::story::Words { en: "Two nodes fail".into(), ja: Some("二台".into()) };
         let stories = [Listed { id: "two-nodes-fail".into(), title: two, before: None }];
-        let app = header(Lang::Ja, Chapter::NodeFailure, 1, Links::App, &stories);
+        let node_failure = Told::Chapter(Chapter::NodeFailure);
+        let app = header(Lang::Ja, node_failure, 1, Links::App, &stories);
         let chapters = app.find("data-chapter=\"node-goes-away\"").unwrap();
         let more = app.find("<li class=\"more-stories\">ほかのストーリー</li>").expect("the label");
         assert!(chapters < more, "{app}");
         assert!(
             app.contains(
-                "<li><a href=\"?story=two-nodes-fail&amp;lang=ja\"><span class=\"chapter-number\">ストーリー</span>\
-                 <span class=\"chapter-title\">二台</span></a></li></ol>"
+                "<li><a href=\"?story=two-nodes-fail&amp;lang=ja\" data-chapter=\"story.two-nodes-fail\">\
+                 <span class=\"chapter-number\">ストーリー</span><span class=\"chapter-title\">二台</span></a></li></ol>"
             ),
             "{app}"
         );
-        // A static page is for readers without JavaScript: a story needs the app.
-        assert!(!header(Lang::En, Chapter::NodeFailure, 1, Links::Static, &stories).contains("story"));
+        // A static page links the story's own static pages.
+        let page = header(Lang::En, node_failure, 1, Links::Static, &stories);
+        assert!(page.contains("<li><a href=\"story.two-nodes-fail.en.1.html\" data-chapter=\"story.two-nodes-fail\">"));
         // No stories, no label.
-        assert!(!header(Lang::En, Chapter::NodeFailure, 1, Links::App, &[]).contains("more-stories"));
+        assert!(!header(Lang::En, node_failure, 1, Links::App, &[]).contains("more-stories"));
         // A story listed before a chapter comes just before it, and no label then.
         let tls = crate::story::Words { en: "Before the Node".into(), ja: None };
         let first = [Listed { id: "tls-bootstrap".into(), title: tls, before: Some(Chapter::Registration) }];
-        let app = header(Lang::En, Chapter::NodeFailure, 1, Links::App, &first);
+        let app = header(Lang::En, node_failure, 1, Links::App, &first);
         assert!(
             app.contains(
-                "<ol><li><a href=\"?story=tls-bootstrap&amp;lang=en\"><span class=\"chapter-number\">Story</span>\
+                "<ol><li><a href=\"?story=tls-bootstrap&amp;lang=en\" data-chapter=\"story.tls-bootstrap\">\
+                 <span class=\"chapter-number\">Story</span>\
                  <span class=\"chapter-title\">Before the Node</span></a></li><li><a href=\"?chapter=registration"
             ),
             "{app}"
@@ -907,9 +948,10 @@ mod tests {
 
     #[test]
     fn a_fleet_step_draws_the_fleet_and_its_chart() {
-        let mut session = session(Chapter::ZoneOutage);
+        let zone_outage = Told::Chapter(Chapter::ZoneOutage);
+        let mut session = session(zone_outage);
         let track = Track::of(&session);
-        let view = step_view(&mut session, &track, 3, Lang::En, Links::App);
+        let view = step_view(zone_outage, &mut session, &track, 3, Lang::En, Links::App);
         assert!(view.contains("<section class=\"stage fleet-stage\""), "{}", &view[..400]);
         assert!(view.contains("<svg class=\"fleet-svg\"") && view.contains("<svg class=\"chart-svg\""));
         assert!(view.contains("PartialDisruption"), "step 3's zone is in partial disruption");
@@ -917,16 +959,20 @@ mod tests {
 
     #[test]
     fn the_script_knows_every_chapter_and_language() {
-        let js = script();
+        let js = script(&[two_nodes_fail()]);
         for c in Chapter::ALL {
             assert!(js.contains(&format!("\"{}\":{}", c.id(), c.scenario().steps.len())));
         }
         assert!(js.contains("\"cluster-node-failure\":\"node-failure\""));
+        // The site's stories after the chapters, by the name their files go by.
+        let count = two_nodes_fail().steps();
+        assert!(js.contains(&format!("\"node-goes-away\":10,\"story.two-nodes-fail\":{count}}}")), "{js}");
+        assert!(js.contains("\"story.two-nodes-fail\":["));
         assert!(js.contains("\"en\"") && js.contains("\"ja\""));
         assert!(js.contains(&format!("\"ja\":{}", js_string(Lang::Ja.text(Key::StillLoading)))));
         assert!(js.contains(&format!("var FAILED = {{\"en\":{}", js_string(Lang::En.text(Key::StillFailed)))));
         // Each chapter's steps' starts, in order, as the app finds them.
-        let mut s = session(Chapter::NodeFailure);
+        let mut s = session(Told::Chapter(Chapter::NodeFailure));
         let starts: Vec<String> = (1..=6).map(|n| s.step_time(n).unwrap().start.as_millis().to_string()).collect();
         assert!(js.contains(&format!("\"node-failure\":[{}]", starts.join(","))), "{js}");
         assert!(starts.windows(2).all(|w| w[0].parse::<u64>().unwrap() < w[1].parse::<u64>().unwrap()));

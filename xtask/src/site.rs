@@ -1,7 +1,8 @@
 //! What `cargo xtask build` does to trunk's output, so the site ships anywhere:
 //!
-//! 1. the `<noscript>` block (`nodeline::view::pages::noscript`: a line and every chapter's link to
-//!    its static pages, in each language) replaces the `<!-- nodeline:nojs -->` mark in `index.html`;
+//! 1. the `<noscript>` block (`nodeline::view::pages::noscript`: a line and every chapter's and
+//!    story's link to its static pages, in each language) replaces the `<!-- nodeline:nojs -->`
+//!    mark in `index.html`;
 //! 2. trunk's inline loader script moves into its own file (`nodeline-start-HASH.js`), so the
 //!    page runs under `script-src 'self' 'wasm-unsafe-eval'` with no hash or `'unsafe-inline'`;
 //! 3. trunk's style sheets (one per file in `style/`) become one file (`nodeline-HASH.css`), without
@@ -16,23 +17,25 @@
 //!    the style sheet and the step, and hold the first view back);
 //! 6. the still view (`nodeline::view::still`: the first view of a step, its stage, timeline and
 //!    narration, in the app's own markup) of the first chapter's first step replaces the
-//!    `<!-- nodeline:still -->` mark, and every chapter's steps in every language go into files of
-//!    their own (`still/CHAPTER.LANG.STEP.js`), which the still script loads when the link names
-//!    another step; every step is also a static page for readers without JavaScript
-//!    (`steps/CHAPTER.LANG.STEP.html`, `nodeline::view::pages::page`); the simulation runs here,
+//!    `<!-- nodeline:still -->` mark, and every chapter's and every story's steps in every language
+//!    go into files of their own (`still/CHAPTER.LANG.STEP.js`, `still/story.ID.LANG.STEP.js`),
+//!    which the still script loads when the link names another step; every step is also a static
+//!    page for readers without JavaScript (`steps/CHAPTER.LANG.STEP.html`,
+//!    `steps/story.ID.LANG.STEP.html`, `nodeline::view::pages::page`); the simulation runs here,
 //!    natively;
 //! 7. the pages are checked: no inline script or style left, no root-absolute or remote URL (the
 //!    build must work under any sub-path and request nothing from another origin).
 //! 8. every story file of `stories/` is checked and written in the form the page reads
 //!    (`stories/ID.story`, `nodeline::story::compact`), first: the still view's chapter list shows
-//!    them after the chapters, as the app's does, and their list goes into `index.html`
-//!    (`nodeline::view::stories`: hidden links the app's chapter list reads).
+//!    them where the app's does, their steps are pre-rendered as the chapters' are, and their list
+//!    goes into `index.html` (`nodeline::view::stories`: hidden links the app's chapter list
+//!    reads).
 
 use std::path::Path;
 
 use base64::Engine;
 use nodeline::sim::Chapter;
-use nodeline::view::stories::{self, Listed};
+use nodeline::view::stories::{self, Listed, Loaded, Told};
 use nodeline::view::{pages, still};
 use sha2::Digest;
 
@@ -58,20 +61,21 @@ pub(crate) fn short_hash(bytes: &[u8]) -> String {
 
 /// Rewrites `dist/index.html` as described above; writes the loader file next to it.
 pub(crate) fn finish(dist: &Path, stories_dir: &Path) -> Result<()> {
-    let told = stories(stories_dir, dist)?;
-    let listed: Vec<Listed> = told.iter().map(Listed::of).collect();
+    let read_stories = stories(stories_dir, dist)?;
+    let listed: Vec<Listed> = read_stories.iter().map(Listed::of).collect();
+    let told: Vec<Told> = read_stories.iter().map(|s| Told::Story(Loaded::keep(s.clone()))).collect();
     let index = dist.join("index.html");
     let page = read(&index)?;
-    let (page, loader) = finish_page(&page)?;
+    let (page, loader) = finish_page(&page, &listed)?;
     if let Some((name, body)) = loader {
         std::fs::write(dist.join(&name), body)?;
     }
     let page = one_style_sheet(dist, &page)?;
-    let page = still_views(dist, &page, &listed)?;
+    let page = still_views(dist, &page, &listed, &told)?;
     // The list of stories goes into the page, before its end: the chapter list reads it there.
     let Some(end) = page.rfind("</body>") else { bail!("index.html has no </body>") };
-    let page = format!("{}{}\n{}", &page[..end], stories::list_markup(&told), &page[end..]);
-    let (page, (name, body)) = still_script(&page)?;
+    let page = format!("{}{}\n{}", &page[..end], stories::list_markup(&read_stories), &page[end..]);
+    let (page, (name, body)) = still_script(&page, &told)?;
     std::fs::write(dist.join(name), body)?;
     check_page(&page)?;
     std::fs::write(&index, page)?;
@@ -104,12 +108,12 @@ fn stories(source: &Path, dist: &Path) -> Result<Vec<nodeline::story::Story>> {
 }
 
 /// The finished page, and the loader file to write (its name and text).
-fn finish_page(page: &str) -> Result<(String, Option<(String, String)>)> {
+fn finish_page(page: &str, stories: &[Listed]) -> Result<(String, Option<(String, String)>)> {
     let marks = page.matches(pages::MARK).count();
     if marks != 1 {
         bail!("index.html must hold the mark {} exactly once (found {marks})", pages::MARK);
     }
-    let page = page.replacen(pages::MARK, &pages::noscript(), 1);
+    let page = page.replacen(pages::MARK, &pages::noscript(stories), 1);
 
     let inline: Vec<_> = tags(&page, "script").into_iter().filter(|t| t.attr("src").is_none()).collect();
     match inline.as_slice() {
@@ -183,7 +187,7 @@ fn without_wasm_preload(page: &str) -> String {
 /// The page with the first chapter's first step in its first language at the still view's mark;
 /// every step's still file written into `dist/still/`, and its static page into `dist/steps/`
 /// (checked as the page is).
-fn still_views(dist: &Path, page: &str, stories: &[Listed]) -> Result<String> {
+fn still_views(dist: &Path, page: &str, stories: &[Listed], told: &[Told]) -> Result<String> {
     let marks = page.matches(still::MARK).count();
     if marks != 1 {
         bail!("index.html must hold the mark {} exactly once (found {marks})", still::MARK);
@@ -194,15 +198,15 @@ fn still_views(dist: &Path, page: &str, stories: &[Listed]) -> Result<String> {
     std::fs::create_dir_all(&dir)?;
     std::fs::create_dir_all(&pages)?;
     let mut first = None;
-    for chapter in Chapter::ALL {
-        for v in still::chapter_views(chapter, stories) {
+    for t in Chapter::ALL.into_iter().map(Told::Chapter).chain(told.iter().copied()) {
+        for v in still::views(t, stories) {
             if first.is_none() {
                 first = Some(format!("{}\n{}", v.header, v.view));
             }
-            let file = still::step_file(chapter, v.lang, v.n, &v.header, &v.view);
-            std::fs::write(dir.join(still::file_name(chapter, v.lang, v.n)), file)?;
-            let page = pages::page(chapter, v.lang, v.n, &head, &v.page_header, &v.page_view);
-            let name = pages::page_href(chapter, v.lang, v.n);
+            let file = still::step_file(t, v.lang, v.n, &v.header, &v.view);
+            std::fs::write(dir.join(still::file_name(t, v.lang, v.n)), file)?;
+            let page = pages::page(t, v.lang, v.n, &head, &v.page_header, &v.page_view);
+            let name = pages::page_href(&t.key(), v.lang, v.n);
             check_page(&page).map_err(|e| crate::util::Error(format!("{}/{name}: {e}", pages::DIR)))?;
             std::fs::write(pages.join(name), page)?;
         }
@@ -224,8 +228,8 @@ fn static_head(page: &str) -> String {
 
 /// The page with the still script linked at the top of `<head>` (after `<meta charset>`, before
 /// the style sheets, so it runs before the first paint and waits for nothing), and that file.
-fn still_script(page: &str) -> Result<(String, (String, String))> {
-    let body = still::script();
+fn still_script(page: &str, stories: &[Told]) -> Result<(String, (String, String))> {
+    let body = still::script(stories);
     let name = format!("{STILL_PREFIX}{}.js", short_hash(body.as_bytes()));
     let Some(charset) = tags(page, "meta").into_iter().find(|t| t.attr("charset").is_some()) else {
         bail!("index.html has no <meta charset>");
@@ -350,7 +354,7 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
 
     #[test]
     fn puts_the_noscript_links_in_and_the_loader_out() {
-        let (page, loader) = finish_page(TRUNK).unwrap();
+        let (page, loader) = finish_page(TRUNK, &[]).unwrap();
         let (name, body) = loader.unwrap();
         assert!(name.starts_with(LOADER_PREFIX) && name.ends_with(".js") && name.len() == LOADER_PREFIX.len() + 19);
         assert!(body.starts_with("import init, * as bindings from './nodeline-1.js';"), "{body}");
@@ -373,20 +377,20 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         assert!(!page.contains(pages::MARK));
         check_page(&page).unwrap();
         // The same input, the same file name: caches can keep it forever.
-        assert_eq!(finish_page(TRUNK).unwrap().1.unwrap().0, name);
+        assert_eq!(finish_page(TRUNK, &[]).unwrap().1.unwrap().0, name);
     }
 
     #[test]
     fn refuses_a_page_it_cannot_finish() {
-        assert!(finish_page("<body></body>").is_err(), "no mark");
+        assert!(finish_page("<body></body>", &[]).is_err(), "no mark");
         let twice = TRUNK.replace("<!-- a note -->", pages::MARK);
-        assert!(finish_page(&twice).is_err(), "two marks");
+        assert!(finish_page(&twice, &[]).is_err(), "two marks");
         let two_scripts = TRUNK.replace("</head>", "<script>alert(1)</script></head>");
-        assert!(finish_page(&two_scripts).is_err());
+        assert!(finish_page(&two_scripts, &[]).is_err());
         let classic = TRUNK.replace(r#"<script type="module">"#, "<script>");
-        assert!(finish_page(&classic).is_err());
+        assert!(finish_page(&classic, &[]).is_err());
         let other_loader = TRUNK.replace("const wasm = await init(", "await init(");
-        assert!(finish_page(&other_loader).is_err(), "a loader that does not call init as expected");
+        assert!(finish_page(&other_loader, &[]).is_err(), "a loader that does not call init as expected");
     }
 
     #[test]
@@ -409,14 +413,14 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
 
     #[test]
     fn links_the_still_script_before_anything_else_loads() {
-        let (finished, _) = finish_page(&TRUNK.replace("<head>", "<head><meta charset=\"utf-8\">")).unwrap();
-        let (page, (name, body)) = still_script(&finished).unwrap();
+        let (finished, _) = finish_page(&TRUNK.replace("<head>", "<head><meta charset=\"utf-8\">"), &[]).unwrap();
+        let (page, (name, body)) = still_script(&finished, &[]).unwrap();
         assert!(name.starts_with(STILL_PREFIX) && name.ends_with(".js"));
-        assert_eq!(body, still::script());
+        assert_eq!(body, still::script(&[]));
         let at = page.find(&format!(r#"<script src="./{name}" integrity="sha384-"#)).unwrap();
         assert!(at < page.find("stylesheet").unwrap() && at > page.find("<meta charset").unwrap());
         check_page(&page).unwrap();
-        assert!(still_script("<head></head>").is_err(), "no <meta charset>");
+        assert!(still_script("<head></head>", &[]).is_err(), "no <meta charset>");
     }
 
     #[test]
@@ -430,7 +434,7 @@ const wasm = await init({ module_or_path: './nodeline-1_bg.wasm' });
         );
         // A whole static page passes the same checks as index.html.
         let page = pages::page(
-            Chapter::Registration,
+            Told::Chapter(Chapter::Registration),
             nodeline::i18n::Lang::En,
             2,
             &static_head(page),

@@ -26,7 +26,8 @@ export class PanelsPage extends AppPage {
   }
 
   get stepList(): Locator {
-    return this.page.getByRole('navigation', { name: 'Steps of this chapter' });
+    // A chapter's, or a story's of the site's.
+    return this.page.getByRole('navigation', { name: /^Steps of this (chapter|story)$/ });
   }
 
   /** The "Play from step N" link of the compact step list. */

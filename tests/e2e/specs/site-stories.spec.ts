@@ -22,6 +22,8 @@ test.describe("a site's stories", () => {
     await app.goto('?story=two-nodes-fail&step=3&autoplay=0');
     await expect(narration(page, 'Both Unknown in the same pass')).toContainText('Step 3 of 7');
     await expect(narration(page, 'Both Unknown in the same pass')).toContainText('PartialDisruption');
+    // Its words say "story" where a chapter's say "chapter".
+    await expect(narration(page, 'Both Unknown in the same pass').getByRole('navigation', { name: 'Steps of this story' })).toBeVisible();
     await expect(storyLink(page, 'Two nodes fail at once')).toHaveAttribute('aria-current', 'page');
     await expect(app.chapterLink(1)).not.toHaveAttribute('aria-current', 'page');
     await expect(page).toHaveTitle(/^Two nodes fail at once — /);

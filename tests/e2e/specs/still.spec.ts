@@ -123,6 +123,51 @@ test('still view: links land on their step, chapter, language, theme and embed; 
   expect(errors).toEqual([]);
 });
 
+test('still view: a story of the site’s is pre-rendered as a chapter is, and navigable', async ({ page }) => {
+  const errors = errorsOf(page);
+  await withoutWasm(page);
+  await page.goto('./?story=two-nodes-fail&step=3');
+  const steps = narration(page).getByRole('navigation', { name: 'Steps of this story' }).getByRole('link');
+  const count = await steps.count();
+  expect(count).toBeGreaterThan(3);
+  await expect(narration(page).getByText(`Step 3 of ${count}`, { exact: true })).toBeVisible();
+  await expect(narration(page).getByRole('heading', { level: 2 })).toHaveText('Both Unknown in the same pass');
+  // The stage at the step's moment: both kubelets stopped, both Nodes NotReady and unreachable.
+  const drawn = page.getByRole('region', { name: 'Stage' }).locator('svg.stage-svg:visible');
+  await expect(drawn).toHaveCount(1);
+  await expect(drawn).toContainText('Node node-1NotReadyunreachable:NoSchedule');
+  await expect(drawn).toContainText('Node node-2NotReadyunreachable:NoSchedule');
+  await expect(drawn).toContainText('Node node-3ReadyTaints: none');
+  const chapters = page.getByRole('navigation', { name: 'Chapters' });
+  await expect(chapters.getByRole('link', { name: /Two nodes fail at once/ })).toHaveAttribute('aria-current', 'page');
+  await expect(chapters.getByRole('link', { name: /Node failure and Pod recovery/ })).not.toHaveAttribute('aria-current', 'page');
+  // The next step, then the same step in Japanese: the address keeps the story.
+  await playback(page).getByRole('button', { name: 'Next step', exact: true }).click();
+  await expect(narration(page).getByText(`Step 4 of ${count}`, { exact: true })).toBeVisible();
+  await page.getByRole('link', { name: '日本語' }).click();
+  await expect(narration(page).getByText(`ステップ 4 / ${count}`, { exact: true })).toBeVisible();
+  const address = new URL(page.url()).searchParams;
+  expect([address.get('story'), address.get('chapter'), address.get('step'), address.get('lang')]).toEqual([
+    'two-nodes-fail',
+    null,
+    '4',
+    'ja',
+  ]);
+  // Another story from the header: its first step, listed before the chapter it names.
+  await page.getByRole('navigation', { name: '章' }).getByRole('link', { name: /TLS ブートストラップ/ }).click();
+  await expect(narration(page).getByText(/^ステップ 1 \//)).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('story')).toBe('tls-bootstrap');
+  // A chapter from the header leaves the story.
+  await page.goto('./?story=two-nodes-fail&lang=en');
+  await chapters.getByRole('link', { name: /Kubelet restart/ }).click();
+  await expect(chapters.getByRole('link', { name: /Kubelet restart/ })).toHaveAttribute('aria-current', 'page');
+  expect([new URL(page.url()).searchParams.get('chapter'), new URL(page.url()).searchParams.get('story')]).toEqual([
+    'kubelet-restart',
+    null,
+  ]);
+  expect(errors).toEqual([]);
+});
+
 /** The share of pixels that differ between two PNG screenshots (compared in a blank page: the site's
  * Content-Security-Policy refuses `data:` images). */
 async function differing(page: Page, a: Buffer, b: Buffer): Promise<number> {
@@ -160,12 +205,13 @@ async function shots(page: Page): Promise<Buffer[]> {
   return out;
 }
 
-for (const [id, step, width, height] of [
-  ['node-failure', 3, 1440, 900],
-  ['maintenance', 4, 390, 844],
+for (const [told, step, width, height] of [
+  ['chapter=node-failure', 3, 1440, 900],
+  ['chapter=maintenance', 4, 390, 844],
+  ['story=two-nodes-fail', 4, 1440, 900],
 ] as const) {
-  test(`still view vs the app paused at ${id} step ${step}, ${width} px: the same picture`, async ({ browser, baseURL }) => {
-    const url = `./?chapter=${id}&step=${step}&autoplay=0`;
+  test(`still view vs the app paused at ${told} step ${step}, ${width} px: the same picture`, async ({ browser, baseURL }) => {
+    const url = `./?${told}&step=${step}&autoplay=0`;
     const viewport = { width, height };
     const still = await browser.newPage({ baseURL, viewport });
     // The still view as a reader sees it while the app is on its way (its WebAssembly held back,
@@ -189,27 +235,32 @@ for (const [id, step, width, height] of [
   });
 }
 
-test('still view: the app takes over in place, at the reader’s step, focus kept, no layout shift', async ({ page }) => {
-  const release = await holdWasm(page);
-  await page.goto('./?chapter=node-failure&step=2&autoplay=0', { waitUntil: 'commit' });
-  const next = playback(page).getByRole('button', { name: 'Next step', exact: true });
-  await next.click();
-  await expect(narration(page).getByText('Step 3 of 6', { exact: true })).toBeVisible();
-  await expect(next).toBeFocused();
-  await page.evaluate(() => {
-    (window as unknown as { shifts: number }).shifts = 0;
-    new PerformanceObserver((list) => {
-      // Every shift from here on, input or not: the reader's click is already answered.
-      for (const e of list.getEntries() as unknown as { value: number }[]) {
-        (window as unknown as { shifts: number }).shifts += e.value;
-      }
-    }).observe({ type: 'layout-shift' });
+for (const [told, count] of [
+  ['chapter=node-failure', 6],
+  ['story=two-nodes-fail', 7],
+] as const) {
+  test(`still view: the app takes over ${told} in place, at the reader’s step, focus kept, no layout shift`, async ({ page }) => {
+    const release = await holdWasm(page);
+    await page.goto(`./?${told}&step=2&autoplay=0`, { waitUntil: 'commit' });
+    const next = playback(page).getByRole('button', { name: 'Next step', exact: true });
+    await next.click();
+    await expect(narration(page).getByText(`Step 3 of ${count}`, { exact: true })).toBeVisible();
+    await expect(next).toBeFocused();
+    await page.evaluate(() => {
+      (window as unknown as { shifts: number }).shifts = 0;
+      new PerformanceObserver((list) => {
+        // Every shift from here on, input or not: the reader's click is already answered.
+        for (const e of list.getEntries() as unknown as { value: number }[]) {
+          (window as unknown as { shifts: number }).shifts += e.value;
+        }
+      }).observe({ type: 'layout-shift' });
+    });
+    release();
+    await expect(page.locator('main[data-still]')).toHaveCount(0);
+    await expect(page.getByRole('main')).not.toHaveAttribute('aria-busy', 'true');
+    await expect(narration(page).getByText(`Step 3 of ${count}`, { exact: true })).toBeVisible();
+    await expect(next).toBeFocused();
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+    expect(shifts, 'layout shift while the app took over').toBeLessThanOrEqual(0.02);
   });
-  release();
-  await expect(page.locator('main[data-still]')).toHaveCount(0);
-  await expect(page.getByRole('main')).not.toHaveAttribute('aria-busy', 'true');
-  await expect(narration(page).getByText('Step 3 of 6', { exact: true })).toBeVisible();
-  await expect(next).toBeFocused();
-  const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
-  expect(shifts, 'layout shift while the app took over').toBeLessThanOrEqual(0.02);
-});
+}
