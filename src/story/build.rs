@@ -223,6 +223,23 @@ fn held_to_its_timeline(
             );
         }
     }
+    // Two steps at one moment show one picture: the reader's "next step" would change nothing
+    // on the stage, and the timeline marks them as one place.
+    for (i, pair) in times.windows(2).enumerate() {
+        if let [Some(before), Some(this)] = pair
+            && this.moment == before.moment
+        {
+            problems.add(
+                steps[i + 1].when.referenced,
+                format!(
+                    "step {}: its moment is step {}'s ({}): the two would show the same picture; mark it by what happens next, or move it with `after`",
+                    i + 2,
+                    i + 1,
+                    this.moment.clock_label()
+                ),
+            );
+        }
+    }
     for (q, written) in story.questions.iter().zip(&file.questions) {
         if q.derive(&timeline).is_none() {
             problems.add(written.id.referenced, format!("question {}: its answer cannot be derived from the story's timeline (a moment it names never happens after step {}'s start, or the answer shows before it)", q.id, q.stop));

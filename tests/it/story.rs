@@ -121,7 +121,7 @@ fn problems_are_located() {
     let dir = std::env::temp_dir().join(format!("nodeline-story-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = story::export(Chapter::NodeFailure, DEFAULT_FLEET, Profile::default());
-    let cases: [(&str, String, &str); 15] = [
+    let cases: [(&str, String, &str); 16] = [
         (
             "a soft threshold without its grace period",
             good.replace(
@@ -150,6 +150,14 @@ fn problems_are_located() {
             "an anchor that never happens",
             good.replace("reason: NodeNotReady", "reason: NodeExploded"),
             ": step 3: its mark never happens",
+        ),
+        (
+            "two steps at one moment",
+            good.replace(
+                "when: {taint: {node: node-1, key: node.kubernetes.io/unreachable, effect: NoExecute}}",
+                "when: {event: {reason: NodeNotReady}}",
+            ),
+            ":56:11: step 4: its moment is step 3's (T+02:51): the two would show the same picture",
         ),
         (
             "a missing language",
