@@ -199,8 +199,8 @@ pub fn button_states(snapshot: &Snapshot<'_>, machine: Option<&str>, pod: Option
 }
 
 /// The Pods the memory actions can aim at: each Pod with a container running on a machine, as
-/// `(target, label)`: the target in the notation (`NAME` in `default`, else `NAMESPACE/NAME`), the
-/// label with its machine (`web-74fb665767-7slr6 (node-1)`), in the machines' order.
+/// `(target, machine)`: the target in the notation (`NAME` in `default`, else `NAMESPACE/NAME`),
+/// in the machines' order.
 pub fn pod_targets(snapshot: &Snapshot<'_>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for m in snapshot.machines() {
@@ -208,19 +208,32 @@ pub fn pod_targets(snapshot: &Snapshot<'_>) -> Vec<(String, String)> {
             let target =
                 if &*c.namespace == "default" { c.pod.to_string() } else { format!("{}/{}", c.namespace, c.pod) };
             if !out.iter().any(|(t, _)| *t == target) {
-                out.push((target.clone(), format!("{target} ({})", m.name)));
+                out.push((target, m.name.to_string()));
             }
         }
     }
     out
 }
 
-/// The Pod picker's options, valued by target ([`pod_targets`]), escaped.
+/// The Pod picker's options, valued and labelled by target ([`pod_targets`]), in a group per
+/// machine (the group's label its name: a Pod's name alone fits the picker's width), escaped.
 pub fn pod_options(pods: &[(String, String)]) -> String {
+    use crate::view::html::{cat, escape};
     let mut o = String::with_capacity(pods.len() * 64);
-    for (target, label) in pods {
-        let (target, label) = (crate::view::html::escape(target), crate::view::html::escape(label));
-        crate::view::html::cat(&mut o, &["<option value=\"", &target, "\">", &label, "</option>"]);
+    let mut machine: Option<&str> = None;
+    for (target, on) in pods {
+        if machine != Some(on.as_str()) {
+            if machine.is_some() {
+                o.push_str("</optgroup>");
+            }
+            cat(&mut o, &["<optgroup label=\"", &escape(on), "\">"]);
+            machine = Some(on);
+        }
+        let target = escape(target);
+        cat(&mut o, &["<option value=\"", &target, "\">", &target, "</option>"]);
+    }
+    if machine.is_some() {
+        o.push_str("</optgroup>");
     }
     o
 }
@@ -355,12 +368,20 @@ mod tests {
         let pods = pod_targets(&at);
         assert_eq!(
             pods,
-            [
-                ("demo-dq4ck".to_string(), "demo-dq4ck (node-1)".to_string()),
-                ("tolerant-bwbt7".to_string(), "tolerant-bwbt7 (node-1)".to_string())
-            ]
+            [("demo-dq4ck".to_string(), "node-1".to_string()), ("tolerant-bwbt7".to_string(), "node-1".to_string())]
         );
-        assert_eq!(pod_options(&pods[..1]), "<option value=\"demo-dq4ck\">demo-dq4ck (node-1)</option>");
+        assert_eq!(
+            pod_options(&pods),
+            "<optgroup label=\"node-1\"><option value=\"demo-dq4ck\">demo-dq4ck</option>\
+             <option value=\"tolerant-bwbt7\">tolerant-bwbt7</option></optgroup>"
+        );
+        let two = [("a".to_string(), "node-1".to_string()), ("kube-system/b<".to_string(), "node-2".to_string())];
+        assert_eq!(
+            pod_options(&two),
+            "<optgroup label=\"node-1\"><option value=\"a\">a</option></optgroup><optgroup label=\"node-2\">\
+             <option value=\"kube-system/b&lt;\">kube-system/b&lt;</option></optgroup>"
+        );
+        assert_eq!(pod_options(&[]), "");
         let states = button_states(&at, None, Some("demo-dq4ck"));
         assert_eq!(unavailable(&states, ActionKind::LeakMemory), None);
         assert_eq!(

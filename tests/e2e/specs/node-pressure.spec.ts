@@ -39,7 +39,7 @@ test.describe('running out of memory', () => {
     await app.goto(`${STORY}&step=1&autoplay=0`);
     const picker = page.getByRole('combobox', { name: 'Pod', exact: true });
     await expect(picker.getByRole('option')).toHaveCount(8);
-    await picker.selectOption({ label: 'web-74fb665767-2r2n4 (node-2)' });
+    await picker.selectOption({ label: 'web-74fb665767-2r2n4' });
     await expect(app.action('Stop the memory leak')).toHaveAccessibleDescription(
       'Not now: the Pod default/web-74fb665767-2r2n4 does not leak memory',
     );
