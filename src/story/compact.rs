@@ -1,12 +1,13 @@
 //! A checked story in the form the page reads (`stories/ID.story`): one `key=value` line each,
-//! values percent-encoded as the link's parameters are, so the page reads it with the link's own
-//! decoder and no YAML reader. `nodeline story build` and `cargo xtask build` write it from a
-//! story file that passed its checks; [`read`] gives the same [`Story`] back.
+//! read with the link's own decoder and no YAML reader; a value is written as it is, but for `%`,
+//! `+` and control characters, which are percent-encoded. `nodeline story build` and `cargo xtask
+//! build` write it from a story file that passed its checks; [`read`] gives the same [`Story`]
+//! back.
 //!
 //! ```text
 //! nodeline-story=1                    the format's version, the first line
 //! id=two-nodes-fail
-//! title=Two%20nodes%20fail%20at%20once
+//! title=Two nodes fail at once
 //! title.ja=...                        a text's Japanese, when the story has it
 //! summary=... summary.ja=...
 //! list-before=registration          the chapter the chapter list shows the story before
@@ -187,7 +188,20 @@ impl Writer {
     fn line(&mut self, key: &str, value: &str) {
         self.0.push_str(key);
         self.0.push('=');
-        self.0.push_str(&crate::link::encode(value));
+        // Only what the link's decoder would read otherwise (`%`, `+`) and what would end or
+        // blur the line (control characters) are escaped: the text stays readable and small.
+        for c in value.chars() {
+            match c {
+                '%' | '+' => self.0.push_str(if c == '%' { "%25" } else { "%2B" }),
+                c if c.is_control() => {
+                    let mut utf8 = [0; 4];
+                    for b in c.encode_utf8(&mut utf8).bytes() {
+                        self.0.push_str(&format!("%{b:02X}"));
+                    }
+                }
+                c => self.0.push(c),
+            }
+        }
         self.0.push('\n');
     }
 
@@ -635,6 +649,16 @@ mod tests {
         }
         assert!(parse_moment("soon").is_err());
         assert!(parse_moment("input:explode").unwrap_err().contains("not an action"));
+    }
+
+    #[test]
+    fn values_are_written_as_they_are_but_what_the_decoder_or_a_line_would_take() {
+        let mut w = Writer(String::new());
+        let value = "50% + 1 = 51, \"two\"\tnext\r\nline 日本語 \u{7f}";
+        w.line("title", value);
+        assert_eq!(w.0, "title=50%25 %2B 1 = 51, \"two\"%09next%0D%0Aline 日本語 %7F\n");
+        let (key, written) = w.0.trim_end_matches('\n').split_once('=').unwrap();
+        assert_eq!((key, decode(written).as_str()), ("title", value));
     }
 
     #[test]
