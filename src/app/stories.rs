@@ -33,11 +33,12 @@ pub async fn open(id: &str) -> Result<&'static Loaded, StoryFailure> {
     if let Some(loaded) = READ.with(|r| r.borrow().iter().copied().find(|l| l.story.id == id)) {
         return Ok(loaded);
     }
-    if !may_fetch() {
-        return Err(StoryFailure::SingleFile);
-    }
-    let path = crate::view::stories::path(id);
-    let text = fetch_text(&path).await?;
+    let text = if may_fetch() {
+        fetch_text(&crate::view::stories::path(id)).await?
+    } else {
+        // The single file fetches nothing: it carries the site's stories in itself.
+        embedded(id).ok_or(StoryFailure::SingleFile)?
+    };
     let story = compact::read_as(&text, Some(id)).map_err(StoryFailure::Broken)?;
     Ok(keep(story))
 }
@@ -46,6 +47,11 @@ pub async fn open(id: &str) -> Result<&'static Loaded, StoryFailure> {
 /// policy (the one page with a `<meta>` Content-Security-Policy) lets it fetch nothing at all.
 fn may_fetch() -> bool {
     document().query_selector("meta[http-equiv=\"Content-Security-Policy\"]").ok().flatten().is_none()
+}
+
+/// The story `id` as the single file carries it ([`crate::view::stories::embedded_id`]).
+fn embedded(id: &str) -> Option<String> {
+    document().get_element_by_id(&crate::view::stories::embedded_id(id)).and_then(|e| e.text_content())
 }
 
 /// The text at `path` on the page's own site.
@@ -69,15 +75,14 @@ async fn fetch_text(path: &str) -> Result<String, StoryFailure> {
 pub fn listed() -> Vec<Listed> {
     let selector = format!("#{}", crate::view::stories::LIST_ID);
     let Some(list) = document().query_selector(&selector).ok().flatten() else { return Vec::new() };
-    if !may_fetch() {
-        return Vec::new();
-    }
+    // The single file lists the stories it carries.
+    let carried = |id: &str| may_fetch() || embedded(id).is_some();
     let mut out = Vec::new();
     let mut item = list.first_element_child();
     while let Some(li) = item {
         if let Some(a) = li.first_element_child() {
             let href = a.get_attribute("href").unwrap_or_default();
-            if let Some(id) = crate::view::stories::id_of(&href) {
+            if let Some(id) = crate::view::stories::id_of(&href).filter(|id| carried(id)) {
                 let en = a.text_content().unwrap_or_default();
                 let before = a.get_attribute("data-before").and_then(|c| Chapter::from_id(&c));
                 out.push(Listed { id: id.to_string(), title: Words { en, ja: a.get_attribute("data-ja") }, before });

@@ -280,7 +280,7 @@ pub(super) fn text(key: Key) -> &'static str {
         }
         Key::NoticeStoryProblem => "{0}:{1}: {2}",
         Key::NoticeStorySingleFile => {
-            "The story \"{0}\" cannot be opened in nodeline.html, which reads nothing from outside itself: open it on the site. Showing the first chapter."
+            "nodeline.html carries no story \"{0}\" (it carries the stories its site had when it was built, and reads nothing from outside itself): open it on the site. Showing the first chapter."
         }
         Key::StoryLabel => "Story",
         Key::MoreStories => "More stories",

@@ -288,7 +288,7 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NoticeStoryBroken => "ストーリー「{0}」を読めませんでした。最初の章を表示します。問題は次のとおりです。",
         Key::NoticeStoryProblem => "{0}:{1}: {2}",
         Key::NoticeStorySingleFile => {
-            "ストーリー「{0}」は、外から何も読まない nodeline.html では開けません。サイトで開いてください。最初の章を表示します。"
+            "nodeline.html にはストーリー「{0}」が入っていません (作られたときにサイトにあったストーリーだけが入っており、外からは何も読みません)。サイトで開いてください。最初の章を表示します。"
         }
         Key::StoryLabel => "ストーリー",
         Key::MoreStories => "ほかのストーリー",

@@ -204,6 +204,12 @@ pub fn key(id: &str) -> String {
 /// The folder of the site's stories, beside `index.html`.
 pub const DIR: &str = "stories";
 
+/// The id of the element that carries the story `id` in the single-file `nodeline.html` (a
+/// `<script type="text/plain">` data block, in the page's form, which fetches nothing).
+pub fn embedded_id(id: &str) -> String {
+    format!("nodeline-story-{id}")
+}
+
 /// The id of the hidden list in `index.html`.
 pub const LIST_ID: &str = "nodeline-stories";
 

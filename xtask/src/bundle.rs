@@ -5,6 +5,8 @@
 //!   server and fetches nothing; its own `Content-Security-Policy` (by hash) says so to the
 //!   browser. It shows the first step's still view until the app starts; the static pages for
 //!   readers without JavaScript stay in the folder (the page's `<noscript>` links to them go).
+//!   It carries the site's stories (`stories/ID.story`) as data blocks the app reads in place of
+//!   fetching them ([`nodeline::view::stories::embedded_id`]).
 //! * `nodeline-offline.zip`: one folder, `nodeline/`, with the built site as it is, that single
 //!   file, and a short README for the docs author.
 
@@ -192,6 +194,8 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
         at = *end;
     }
     out.push_str(&page[at..]);
+    let Some(end) = out.rfind("</body>") else { bail!("index.html has no </body>") };
+    out.insert_str(end, &carried_stories(dist)?);
 
     // Only what is in the file may run or style the page, and it may fetch nothing at all.
     let scripts = [Some(&script), still_script.as_ref()].into_iter().flatten().map(|s| csp_hash(s));
@@ -204,6 +208,33 @@ pub(crate) fn single_file(dist: &Path) -> Result<String> {
         bail!("index.html has no <meta charset>");
     };
     out.insert_str(charset.end, &format!("\n    <meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\" />"));
+    Ok(out)
+}
+
+/// The site's stories (`stories/ID.story`, in the order of their names), each as a data block the
+/// single file's app reads instead of fetching it: a `<script type="text/plain">`, which never
+/// runs (so the policy has nothing to allow), its text the page's form with `<` encoded as the
+/// form encodes (so nothing in it can end the block).
+fn carried_stories(dist: &Path) -> Result<String> {
+    use nodeline::story::compact::EXTENSION;
+    use nodeline::view::stories::{DIR, embedded_id};
+    let dir = dist.join(DIR);
+    if !dir.is_dir() {
+        return Ok(String::new());
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
+        .collect();
+    files.sort();
+    let mut out = String::new();
+    for path in files {
+        let Some(id) = path.file_stem().and_then(|s| s.to_str()).filter(|id| nodeline::link::is_dns_label(id)) else {
+            bail!("{}: a story's file is named by its id", path.display());
+        };
+        let text = read(&path)?.replace('<', "%3C");
+        out.push_str(&format!("<script type=\"text/plain\" id=\"{}\">{text}</script>\n", embedded_id(id)));
+    }
     Ok(out)
 }
 
@@ -313,6 +344,9 @@ mod tests {
         .unwrap();
         std::fs::write(dir.join("app-1_bg.wasm"), b"\0asm\x01\0\0\0\xff").unwrap();
         std::fs::write(dir.join("public").join("embed-example.html"), "<p>example</p>").unwrap();
+        std::fs::create_dir_all(dir.join("stories")).unwrap();
+        std::fs::write(dir.join("stories").join("two.story"), "nodeline-story=1\nid=two\ntitle=a </script> b\n")
+            .unwrap();
     }
 
     fn temp(name: &str) -> PathBuf {
@@ -336,8 +370,16 @@ mod tests {
         assert!(page.contains(r#"<a href="?chapter=registration&amp;step=1&amp;lang=en">"#));
         // The links to the static pages go with their block: the single file does not carry them.
         assert!(!page.contains("noscript") && !page.contains("steps/") && page.contains("<main data-still"), "{page}");
+        // The site's stories, as data blocks nothing can end early.
+        assert!(
+            page.contains(
+                "<script type=\"text/plain\" id=\"nodeline-story-two\">nodeline-story=1\nid=two\ntitle=a %3C/script> b\n</script>\n</body>"
+            ),
+            "{page}"
+        );
         // The policy allows exactly the inline scripts and style it carries: the still script first.
-        let scripts = html::tags(&page, "script");
+        let scripts: Vec<_> =
+            html::tags(&page, "script").into_iter().filter(|t| t.attr("type") != Some("text/plain")).collect();
         assert_eq!(scripts.len(), 2);
         let (still_close, _) = closing(&page, scripts[0].end, "script").unwrap();
         assert_eq!(&page[scripts[0].end..still_close], "document.documentElement.dataset.x = 1;\n");
@@ -408,6 +450,8 @@ mod tests {
                 "nodeline/nodeline-still-0123456789abcdef.js",
                 "nodeline/public/",
                 "nodeline/public/embed-example.html",
+                "nodeline/stories/",
+                "nodeline/stories/two.story",
                 "nodeline/nodeline.html",
                 "nodeline/README.txt",
             ]

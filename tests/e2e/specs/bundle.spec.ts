@@ -30,6 +30,33 @@ test.describe('offline bundle', () => {
     app.expectNoErrors();
   });
 
+  test("nodeline.html tells the site's stories it carries, and says which it does not", async ({ page }) => {
+    const file = path.join(bundleDir(), 'nodeline.html');
+    const url = `${pathToFileURL(file).href}?story=two-nodes-fail&step=3&autoplay=0`;
+    const refused = await recordCspViolations(page);
+    const requests = recordRequests(page);
+    const app = new AppPage(page);
+    await app.goto(url);
+    await expect(app.status).toContainText('Step 3 of 7');
+    const chapters = page.getByRole('navigation', { name: 'Chapters' });
+    await expect(chapters.getByRole('link', { name: 'Story Two nodes fail at once' })).toHaveAttribute('aria-current', 'page');
+    // Every story of the site is listed, and opens in place.
+    await chapters.getByRole('link', { name: "Story Before the Node: the kubelet's TLS bootstrap" }).click();
+    await expect(chapters.getByRole('link', { name: "Story Before the Node: the kubelet's TLS bootstrap" })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(app.notices).toBeHidden();
+    expect(requests).toEqual([url]);
+    expect(await cspViolationsIn(page)).toEqual([]);
+    expect(refused).toEqual([]);
+    app.expectNoErrors();
+    // A story it does not carry: the first chapter, and why.
+    await app.goto(`${pathToFileURL(file).href}?story=nowhere`);
+    await expect(app.notices).toContainText('nodeline.html carries no story "nowhere"');
+    await expect(app.chapterLink(1)).toHaveAttribute('aria-current', 'page');
+  });
+
   test('nodeline-offline.zip is one folder that works copied into any docs tree', async ({ page }) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodeline-offline-'));
     try {
