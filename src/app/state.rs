@@ -13,7 +13,8 @@ use crate::story::Questions;
 use crate::view::notice::notice_text;
 use crate::view::quiz::QuizState;
 use crate::view::session::Session;
-use crate::view::stories::{Loaded, Told};
+use crate::view::stories::Loaded;
+use crate::view::told::Told;
 use crate::view::track;
 
 /// A notice shown at the top of the page.

@@ -15,5 +15,6 @@ pub mod session;
 pub mod stage;
 pub mod still;
 pub mod stories;
+pub mod told;
 pub mod track;
 pub mod zonechart;

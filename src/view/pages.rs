@@ -17,7 +17,8 @@ use crate::i18n::{Key, Lang, Segment, segments};
 use crate::link::{self, Link};
 use crate::sim::Chapter;
 use crate::view::html::{cat, escape};
-use crate::view::stories::{self, Listed, Told};
+use crate::view::stories::{self, Listed};
+use crate::view::told::Told;
 
 /// The mark in `index.html` that the build replaces with [`noscript`].
 pub const MARK: &str = "<!-- nodeline:nojs -->";

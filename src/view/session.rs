@@ -8,7 +8,8 @@ use crate::sim::{Action, Config, ForkError, Head, Request, SimTime, Snapshot, St
 use crate::story::Questions;
 use crate::view::fleet::ControllerLines;
 use crate::view::fleet_index::FleetIndex;
-use crate::view::stories::{Loaded, Told};
+use crate::view::stories::Loaded;
+use crate::view::told::Told;
 use crate::view::track::{Track, TrackBuilder};
 use crate::view::zonechart::{ChartBuilder, ZoneChart};
 

@@ -25,7 +25,8 @@ use crate::view::html::{cat, escape};
 use crate::view::pages::{self, Words, paragraphs, step_href};
 use crate::view::session::Session;
 use crate::view::stage::{Layout, Scene, Timing, caption, leases_markup, scene_markup};
-use crate::view::stories::{self, Listed, Told};
+use crate::view::stories::{self, Listed};
+use crate::view::told::Told;
 use crate::view::track::{self, EventClass, RequestClass, Track, VIEW_WIDTH};
 use crate::view::{fleet, zonechart};
 

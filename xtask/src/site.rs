@@ -35,7 +35,8 @@ use std::path::Path;
 
 use base64::Engine;
 use nodeline::sim::Chapter;
-use nodeline::view::stories::{self, Listed, Loaded, Told};
+use nodeline::view::stories::{self, Listed, Loaded};
+use nodeline::view::told::Told;
 use nodeline::view::{pages, still};
 use sha2::Digest;
 
