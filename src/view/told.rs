@@ -104,3 +104,41 @@ impl Told {
         }
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_story_says_story_where_a_chapter_says_chapter() {
+        let text = include_str!("../../stories/two-nodes-fail.yaml");
+        let story = Told::Story(Loaded::keep(crate::story::load(text, Some("two-nodes-fail")).unwrap()));
+        let chapter = Told::Chapter(Chapter::NodeFailure);
+        let keys = [
+            Key::ResetSandbox,
+            Key::AccountStory,
+            Key::AccountStoryHelp,
+            Key::ChapterEnd,
+            Key::StepsNav,
+            Key::StepOfStory,
+            Key::QuizSummaryTitle,
+        ];
+        for key in keys {
+            assert_eq!(chapter.says(key), key);
+            let said = story.says(key);
+            assert_ne!(said, key, "{key:?}");
+            let (en, ja) = (Lang::En.text(said).to_lowercase(), Lang::Ja.text(said));
+            assert!(en.contains("story") && !en.contains("chapter"), "{key:?}: {en}");
+            assert!(ja.contains("ストーリー") && !ja.contains('章'), "{key:?}: {ja}");
+            assert!(Lang::En.text(key).contains("chapter"), "{key:?} is a chapter's words");
+        }
+        // Words that name no chapter are the same for both.
+        assert_eq!(story.says(Key::Play), Key::Play);
+        assert_eq!(
+            (story.id(), story.key(), chapter.key()),
+            ("two-nodes-fail", "story.two-nodes-fail".into(), "node-failure".into())
+        );
+        assert_eq!(crate::link::to_query(&story.link()), "story=two-nodes-fail");
+        assert!(story.story().is_some() && chapter.story().is_none() && !story.is_fleet());
+    }
+}
