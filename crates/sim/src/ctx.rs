@@ -646,25 +646,8 @@ impl Io<'_> {
     }
 
     fn log_failed(&mut self, actor: Actor, method: Method, path: &str, query: String, status: Status) {
-        let response = Some(super::record::Response::Status(self.log.share_status(&status)));
-        let seq = self.log.seq();
-        let path = self.log.intern(path);
-        self.log.requests.push(Request {
-            seq,
-            t: self.now,
-            end: self.now,
-            actor,
-            node: Text::default(),
-            method,
-            path,
-            query: query.into(),
-            content_type: None,
-            outcome: Outcome::Code(status.code),
-            no_answer: None,
-            body: None,
-            response,
-            changes: ChangeRange::default(),
-        });
+        let response = super::record::Response::Status(self.log.share_status(&status));
+        self.log_unstored_with(actor, method, path, query.into(), None, status.code, Some(response));
     }
 
     /// Logs a create the API server answers with an object that is not stored, which the log
@@ -685,6 +668,21 @@ impl Io<'_> {
         body: Option<serde_json::Value>,
         code: u16,
     ) {
+        self.log_unstored_with(actor, method, path, query, body, code, None);
+    }
+
+    /// [`Ctx::log_unstored`], with the answer's body when the log keeps one (a failure's status).
+    #[allow(clippy::too_many_arguments)]
+    fn log_unstored_with(
+        &mut self,
+        actor: Actor,
+        method: Method,
+        path: &str,
+        query: std::borrow::Cow<'static, str>,
+        body: Option<serde_json::Value>,
+        code: u16,
+        response: Option<super::record::Response>,
+    ) {
         let seq = self.log.seq();
         let path = self.log.intern(path);
         self.log.requests.push(Request {
@@ -700,7 +698,7 @@ impl Io<'_> {
             outcome: Outcome::Code(code),
             no_answer: None,
             body: body.map(|b| super::record::Body::Json(b.into())),
-            response: None,
+            response,
             changes: ChangeRange::default(),
         });
     }
