@@ -253,9 +253,11 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 Some(c) => link.chapter = c,
                 None => notice(k, v, Problem::UnknownChapter),
             },
-            "story" => match is_dns_label(v) {
-                true => link.story = Some(v.clone()),
-                false => notice(k, v, Problem::BadStory),
+            // A chapter is its story file, built in: `?story=ID` of a chapter opens the chapter.
+            "story" => match (Chapter::ALL.into_iter().find(|c| c.id() == v), is_dns_label(v)) {
+                (Some(c), _) => link.chapter = c,
+                (None, true) => link.story = Some(v.clone()),
+                (None, false) => notice(k, v, Problem::BadStory),
             },
             "step" => step_text = Some(v.clone()),
             "progress" => progress_text = Some(v.clone()),
@@ -473,6 +475,12 @@ const MAX_STORY_PROGRESS: usize = 64;
 mod tests {
     use super::*;
     use crate::sim::ActionKind;
+
+    #[test]
+    fn a_story_link_to_a_chapters_file_opens_the_chapter() {
+        let (l, n) = parse("?story=maintenance&step=2", "");
+        assert_eq!((l.story, l.chapter, l.step, n.len()), (None, Chapter::Maintenance, Some(2), 0));
+    }
 
     #[test]
     fn reads_a_story_link() {

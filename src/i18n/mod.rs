@@ -2,13 +2,13 @@
 //!
 //! UI text is looked up by [`Key`]; each language is an exhaustive `match`, so a language that
 //! misses a key does not compile. Chapter narration is a list of [`StepText`] per chapter and
-//! language; its markup `[[target|words]]` links words to an element of the stage (hovering or
+//! language, compiled from the chapters' story files (`stories/ID.yaml`) into `chapters.rs`; its markup `[[target|words]]` links words to an element of the stage (hovering or
 //! focusing them highlights it). Kubernetes identifiers (field names, reasons, messages, kubectl
 //! output) are never translated: they are quoted in `` `backticks` `` and shown as code.
 
+#[rustfmt::skip]
+mod chapters;
 mod en;
-mod goes_away_en;
-mod goes_away_ja;
 mod ja;
 mod quiz_en;
 mod quiz_ja;
@@ -71,10 +71,7 @@ impl Lang {
 
     /// A chapter's title, summary and steps.
     pub fn chapter(self, chapter: Chapter) -> &'static ChapterText {
-        match self {
-            Lang::En => en::chapter(chapter),
-            Lang::Ja => ja::chapter(chapter),
-        }
+        chapters::chapter(self, chapter)
     }
 
     /// The words of the question with this id (see [`crate::quiz`]).

@@ -15,6 +15,8 @@ pub mod compact;
 mod export;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod file;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod generate;
 mod question;
 
 use std::fmt;

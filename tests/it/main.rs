@@ -11,6 +11,8 @@
 mod common;
 
 #[cfg(not(target_arch = "wasm32"))]
+mod chapters;
+#[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod i18n_catalogue;

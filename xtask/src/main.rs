@@ -15,6 +15,7 @@ mod archive;
 mod bench;
 mod bench_sim;
 mod bundle;
+mod chapters;
 mod compress;
 mod html;
 mod install;
@@ -206,11 +207,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// Builds the release site into `dist/` with trunk (offline: tools and crates are local), then
+/// Compiles the chapters' story files into the sources (`chapters::compile`), builds the release
+/// site into `dist/` with trunk (offline: tools and crates are local), then
 /// finishes it (`site::finish`: the still views and static pages in, the loader out, the pages
 /// checked) and writes the
 /// precompressed copies (`compress::precompress`: `NAME.gz` and `NAME.br` beside each file).
 pub(crate) fn build_site(paths: &Paths) -> Result<()> {
+    chapters::compile(&paths.root)?;
     let mut c = cmd(paths, "trunk");
     c.args(["build", "--release", "--offline=true", "--dist"]).arg(&paths.dist).env("TRUNK_OFFLINE", "true");
     run(&mut c)?;

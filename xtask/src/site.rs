@@ -91,6 +91,8 @@ fn stories(source: &Path, dist: &Path) -> Result<Vec<nodeline::story::Story>> {
     let mut files: Vec<_> = std::fs::read_dir(source)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        // The chapters' files are compiled into the page (`chapters::compile`), not the site's.
+        .filter(|p| !nodeline::sim::Chapter::ALL.iter().any(|c| p.file_stem().is_some_and(|s| s == c.id())))
         .collect();
     files.sort();
     let out = dist.join(nodeline::view::stories::DIR);

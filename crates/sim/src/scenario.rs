@@ -1,6 +1,7 @@
-//! The chapters: a starting cluster, the scripted inputs, and the steps, which are named moments
-//! of the resulting timeline found by what happens (an event, a request, a taint), not by fixed
-//! frames.
+//! Scenarios: a starting cluster, the scripted inputs, and the steps, which are named moments of
+//! the resulting timeline found by what happens (an event, a request, a taint), not by fixed
+//! frames. The chapters' own are their story files (`stories/ID.yaml`), compiled into
+//! `chapters.rs`; a fleet's is told at other sizes by the rules of `resize.rs`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -8,7 +9,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-mod maintenance;
+#[rustfmt::skip]
+mod chapters;
+mod resize;
 
 use super::action::{Action, ActionKind};
 use super::machine::{MachineSpec, REGION_LABEL, ZONE_LABEL};
@@ -27,7 +30,8 @@ pub struct ReplicaSetSpec {
     pub created_after: Duration,
 }
 
-/// The three chapters.
+/// The built-in chapters, in story order. Each is told by its story file, `stories/ID.yaml`,
+/// compiled in (`chapters.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Chapter {
@@ -96,20 +100,14 @@ impl Chapter {
     /// The scenario behind the chapter, a fleet chapter with `nodes` nodes (clamped to
     /// [`MIN_FLEET`]..=[`MAX_FLEET`]); the other chapters ignore `nodes`.
     pub fn scenario_for(self, nodes: usize) -> Scenario {
-        match self {
-            Chapter::Registration => registration(),
-            Chapter::NodeFailure => node_failure(),
-            Chapter::KubeletRestart => kubelet_restart(),
-            Chapter::ZoneOutage => zone_outage(nodes.clamp(MIN_FLEET, MAX_FLEET)),
-            Chapter::Maintenance => maintenance::maintenance(),
-            Chapter::NodeGoesAway => node_goes_away(),
-        }
+        let written = chapters::written(self);
+        if written.fleet { written.resized(nodes.clamp(MIN_FLEET, MAX_FLEET)) } else { written }
     }
 
     /// Whether the chapter is a fleet (its size set by `--nodes` / `&nodes=`; its scenario's
     /// [`Scenario::fleet`]).
     pub fn is_fleet(self) -> bool {
-        self == Chapter::ZoneOutage
+        chapters::is_fleet(self)
     }
 }
 
@@ -212,147 +210,15 @@ pub struct Scenario {
     pub duration: Duration,
 }
 
-/// A step whose moment is its anchor.
-pub(crate) fn step(anchor: Anchor, lead: Duration) -> StepSpec {
-    StepSpec { anchor, lead, shows: None, after: Duration::ZERO }
+/// An action of a chapter's script, in the link notation (`chapters.rs`: compiled from a story
+/// file whose every action was read back from this notation when it was compiled).
+fn scripted(text: &str) -> Action {
+    crate::action::parse_action(text).unwrap_or_else(|e| panic!("a chapter's action {text:?}: {e}"))
 }
 
-/// How long after a request its packet has landed on the stage and shows its answer (at normal
-/// speed): a step whose anchor is a request, or a change a request made, shows its moment then.
-pub(crate) const LANDED: Duration = millis(500);
-
-/// A step whose moment is `after` past its anchor.
-pub(crate) fn step_after(anchor: Anchor, lead: Duration, after: Duration) -> StepSpec {
-    StepSpec { anchor, lead, shows: None, after }
-}
-
-fn registration() -> Scenario {
-    let mut node = MachineSpec::new("node-1");
-    // containerd runs, but the CNI plugin's configuration only appears after 40 s, so the runtime
-    // reports NetworkReady=false until then (the usual state of a machine that just joined).
-    node.cni_ready_after = Some(secs(40));
-    Scenario {
-        chapter: Some(Chapter::Registration),
-        fleet: false,
-        machines: vec![node],
-        replicasets: Vec::new(),
-        script: vec![
-            Action::new(ActionKind::LabelNodeRole, SimTime::from_secs(14)),
-            Action::new(ActionKind::CreatePod, SimTime::from_secs(22)),
-            Action::new(ActionKind::CreateToleratingPod, SimTime::from_secs(28)),
-        ],
-        steps: vec![
-            step(Anchor::At(Duration::ZERO), Duration::ZERO),
-            // The POST's answer has landed on the stage.
-            step_after(Anchor::request(Method::Post, "/api/v1/nodes"), millis(300), millis(400)),
-            step(Anchor::At(secs(8)), Duration::ZERO),
-            // The scheduler has answered: the Pod is Pending.
-            step_after(Anchor::Input(ActionKind::CreatePod), secs(1), secs(1)),
-            // The taint is off and the Pod bound.
-            step_after(Anchor::event("NodeReady", ""), secs(2), secs(1)),
-            step(Anchor::At(secs(90)), Duration::ZERO),
-        ],
-        duration: secs(390),
-    }
-}
-
-fn two_nodes() -> (Vec<MachineSpec>, Vec<ReplicaSetSpec>) {
-    let node1 = MachineSpec::new("node-1");
-    let mut node2 = MachineSpec::new("node-2");
-    // node-2 joins after the Deployment's Pod has landed on node-1.
-    node2.kubelet_start = Some(secs(20));
-    (vec![node1, node2], vec![ReplicaSetSpec { deployment: "web".into(), replicas: 1, created_after: secs(5) }])
-}
-
-fn node_failure() -> Scenario {
-    let (machines, replicasets) = two_nodes();
-    Scenario {
-        chapter: Some(Chapter::NodeFailure),
-        fleet: false,
-        machines,
-        replicasets,
-        script: vec![Action::new(ActionKind::KillKubelet, SimTime::from_secs(120))],
-        steps: vec![
-            step(Anchor::At(secs(90)), Duration::ZERO),
-            step(Anchor::Input(ActionKind::KillKubelet), millis(500)),
-            step_after(Anchor::event("NodeNotReady", ""), secs(2), LANDED),
-            step_after(Anchor::taint("node-1", "node.kubernetes.io/unreachable", "NoExecute"), secs(1), LANDED),
-            step_after(Anchor::event("TaintManagerEviction", "Marking for deletion"), secs(2), LANDED),
-            step_after(Anchor::event("Started", ""), secs(1), LANDED),
-        ],
-        duration: secs(540),
-    }
-}
-
-fn kubelet_restart() -> Scenario {
-    let (machines, replicasets) = two_nodes();
-    Scenario {
-        chapter: Some(Chapter::KubeletRestart),
-        fleet: false,
-        machines,
-        replicasets,
-        script: vec![
-            Action::new(ActionKind::KillKubelet, SimTime::from_secs(120)),
-            Action::new(ActionKind::StartKubelet, SimTime::from_secs(270)),
-        ],
-        steps: vec![
-            step(Anchor::At(secs(240)), Duration::ZERO),
-            // Its POST has been answered 409 and the Node adopted.
-            step_after(Anchor::Input(ActionKind::StartKubelet), millis(500), millis(800)),
-            step_after(Anchor::event("NodeReady", ""), millis(500), LANDED),
-            step_after(Anchor::event("TaintManagerEviction", "Cancelling"), secs(1), LANDED),
-        ],
-        duration: secs(360),
-    }
-}
-
-fn node_goes_away() -> Scenario {
-    // node-1's kubelet has graceful node shutdown configured; node-2 and node-3 join later, so
-    // the Deployment's Pods start on node-1 and the StatefulSet's on node-2.
-    let mut node1 = MachineSpec::new("node-1");
-    node1.shutdown_grace_period = secs(30);
-    node1.shutdown_grace_period_critical_pods = secs(10);
-    let mut node2 = MachineSpec::new("node-2");
-    node2.kubelet_start = Some(secs(20));
-    let mut node3 = MachineSpec::new("node-3");
-    node3.kubelet_start = Some(secs(40));
-    let at = SimTime::from_secs;
-    Scenario {
-        chapter: Some(Chapter::NodeGoesAway),
-        fleet: false,
-        machines: vec![node1, node2, node3],
-        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: 2, created_after: secs(5) }],
-        script: vec![
-            Action::new(ActionKind::CreateStatefulSet, at(30)),
-            Action::on(ActionKind::Shutdown, "node-1", at(90)),
-            Action::on(ActionKind::DeleteNode, "node-3", at(150)),
-            Action::on(ActionKind::KillKubelet, "node-3", at(270)),
-            Action::on(ActionKind::StartKubelet, "node-3", at(275)),
-            Action::on(ActionKind::PowerOff, "node-2", at(330)),
-            Action::on(ActionKind::TaintOutOfService, "node-2", at(710)),
-        ],
-        steps: vec![
-            step(Anchor::At(secs(75)), Duration::ZERO),
-            step_after(Anchor::Input(ActionKind::Shutdown), millis(500), LANDED),
-            step(Anchor::log_line("Shutdown manager completed processing shutdown event"), Duration::ZERO),
-            step_after(Anchor::Input(ActionKind::DeleteNode), millis(500), LANDED),
-            step_after(Anchor::log_line("Forced deletion of orphaned Pod succeeded"), secs(2), LANDED),
-            // The new Node is registered.
-            step_after(Anchor::Input(ActionKind::StartKubelet), millis(500), secs(1)),
-            step(Anchor::Input(ActionKind::PowerOff), millis(500)),
-            step_after(Anchor::event("TaintManagerEviction", "Marking for deletion Pod default/db-0"), secs(2), LANDED),
-            step_after(Anchor::Input(ActionKind::TaintOutOfService), millis(500), LANDED),
-            // The new db-0 is bound, its volume attached once the old attachment is gone, and it
-            // runs: the moment is its container started (the Running status lands with it).
-            StepSpec {
-                anchor: Anchor::event("SuccessfulCreate", "create Pod db-0"),
-                lead: Duration::ZERO,
-                shows: Some(Anchor::event("Started", "Started container")),
-                after: LANDED,
-            },
-        ],
-        duration: secs(810),
-    }
+/// A step anchored at the first of an action (`chapters.rs`: by the name the registry gives it).
+fn input(name: &str) -> Anchor {
+    Anchor::Input(ActionKind::from_name(name).unwrap_or_else(|| panic!("a chapter's anchor: no action {name:?}")))
 }
 
 /// The smallest fleet (one node per zone).
@@ -407,56 +273,6 @@ pub fn benchmark(n: usize) -> Scenario {
         created_after: secs(30),
     }];
     scenario
-}
-
-/// Chapter 4: a few nodes of one zone fail, then more than 55 % of it, then all of it; then the
-/// control plane loses every node; then everything comes back.
-fn zone_outage(n: usize) -> Scenario {
-    // The node lifecycle controller takes each new Node's `not-ready:NoSchedule` taint off with
-    // two requests (GET, PATCH) at its client's rate: the Deployment comes once a fleet's Nodes
-    // can take Pods, 30 s in up to the default size, and the story moves on by as much.
-    let rate = crate::flowcontrol::KUBE_CONTROLLER_MANAGER.qps;
-    let deployed = secs(30).max(Duration::from_secs_f64(2.0 * n as f64 / rate) + secs(10));
-    let shift = deployed - secs(30);
-    let at = |s: u64| SimTime::from_secs(s) + shift;
-    let size = zone_sizes(n)[1];
-    let few = (size / 16).clamp(1, 3);
-    // Past the 55 % unhealthy threshold (and more than two nodes), short of the whole zone.
-    let partial = (size * 3).div_ceil(5).max(3);
-    let mut script = vec![Action::on(ActionKind::CutNodes, &format!("{DARK_ZONE}/{few}"), at(120))];
-    if partial > few && partial < size {
-        script.push(Action::on(ActionKind::CutNodes, &format!("{DARK_ZONE}/{}", partial - few), at(270)));
-    }
-    script.push(Action::on(ActionKind::CutZone, DARK_ZONE, at(420)));
-    script.push(Action::new(ActionKind::CutControlPlane, at(840)));
-    // Marking every Node `Unknown` goes at the controller's client rate (20 requests a second,
-    // each Node's status and its Pods'): a larger fleet enters master disruption mode later, so
-    // the control plane comes back later, about two minutes after it, whatever the size.
-    let later = secs(n.saturating_sub(DEFAULT_FLEET) as u64 * 3 / 20);
-    script.push(Action::new(ActionKind::RestoreControlPlane, at(1050) + later));
-    Scenario {
-        chapter: Some(Chapter::ZoneOutage),
-        fleet: true,
-        machines: fleet(n),
-        replicasets: vec![ReplicaSetSpec { deployment: "web".into(), replicas: n as i32, created_after: deployed }],
-        script,
-        steps: vec![
-            step(Anchor::At(secs(90) + shift), Duration::ZERO),
-            // The nodes fail when the grace period runs out: the first NoExecute taint follows at
-            // the next monitor pass.
-            StepSpec {
-                anchor: Anchor::Input(ActionKind::CutNodes),
-                lead: millis(500),
-                shows: Some(Anchor::log_line("Node is unresponsive. Adding it to the Taint queue")),
-                after: secs(5) + LANDED,
-            },
-            step_after(Anchor::log_line("newState=\"PartialDisruption\""), secs(2), LANDED),
-            step_after(Anchor::log_line("newState=\"FullDisruption\""), secs(2), LANDED),
-            step_after(Anchor::log_line("Entering master disruption mode"), secs(2), LANDED),
-            step_after(Anchor::log_line("Exiting master disruption mode"), secs(2), LANDED),
-        ],
-        duration: secs(1200) + shift + later,
-    }
 }
 
 /// Finds each step's times in `log`. A step is searched from the previous step's anchor on; a
