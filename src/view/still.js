@@ -24,11 +24,13 @@ var primary = function (code) {
   return LANGS.indexOf(p) >= 0 ? p : null;
 };
 var prefs = [params.lang].concat(navigator.languages || [], [navigator.language]);
-// A story of the site's goes by "story.ID" among the pre-rendered steps.
-var storyKey = params.story !== undefined ? "story." + params.story : null;
+// A story of the site's goes by "story.ID" among the pre-rendered steps; a chapter's own story
+// file is the chapter ("?story=node-failure").
+var storyChapter = params.story !== undefined && String(params.story).indexOf("story.") !== 0 && STEPS.hasOwnProperty(params.story);
+var storyKey = params.story !== undefined && !storyChapter ? "story." + params.story : null;
 var built = storyKey !== null && STEPS.hasOwnProperty(storyKey);
 var state = {
-  chapter: built ? storyKey : idOf(params.chapter || params.scheme) || first,
+  chapter: built ? storyKey : storyChapter ? params.story : idOf(params.chapter || params.scheme) || first,
   lang: prefs.map(function (c) { return c ? primary(c) : null; }).filter(Boolean)[0] || LANGS[0],
   step: /^[0-9]+$/.test(params.step || "") ? Number(params.step) : 1
 };

@@ -99,6 +99,13 @@ test('still view: links land on their step, chapter, language, theme and embed; 
   await expect(narration(page).getByText(/^ステップ 3 \//)).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  // A chapter's own story file is the chapter.
+  await page.goto('./?story=maintenance&step=2');
+  await expect(narration(page).getByText('Step 2 of 7', { exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Chapters' }).getByRole('link', { name: /Maintenance/ })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   // The kube.how card's form.
   await page.goto('./#scheme=cluster-node-failure&step=4');
   await expect(narration(page).getByText('Step 4 of 6', { exact: true })).toBeVisible();
