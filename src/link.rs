@@ -62,8 +62,9 @@ pub struct Link {
     /// The embedding page's origin, if it named one.
     pub origin: Option<String>,
     pub profile: Profile,
-    /// How many nodes the fleet chapter runs ([`MIN_FLEET`]..=[`MAX_FLEET`]).
-    pub nodes: usize,
+    /// How many nodes a fleet runs ([`MIN_FLEET`]..=[`MAX_FLEET`]), when the link says: the fleet
+    /// chapter's default is [`DEFAULT_FLEET`], a story's fleet the size its file writes.
+    pub nodes: Option<usize>,
     /// Question mode.
     pub quiz: bool,
     /// The answers to the chapter's questions so far (one mark per question).
@@ -87,7 +88,7 @@ impl Default for Link {
             lang: None,
             origin: None,
             profile: Profile::default(),
-            nodes: DEFAULT_FLEET,
+            nodes: None,
             quiz: false,
             progress: None,
             shutdown: None,
@@ -322,10 +323,10 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 None => notice(k, v, Problem::BadProfile),
             },
             "nodes" => match v.trim().parse::<i64>() {
-                Ok(n) if (MIN_FLEET as i64..=MAX_FLEET as i64).contains(&n) => link.nodes = n as usize,
+                Ok(n) if (MIN_FLEET as i64..=MAX_FLEET as i64).contains(&n) => link.nodes = Some(n as usize),
                 Ok(n) => {
                     let used = n.clamp(MIN_FLEET as i64, MAX_FLEET as i64) as usize;
-                    link.nodes = used;
+                    link.nodes = Some(used);
                     notice(k, v, Problem::NodesOutOfRange { used });
                 }
                 Err(_) => notice(k, v, Problem::BadNodes),
@@ -437,8 +438,10 @@ pub fn to_query(link: &Link) -> String {
     if link.profile != Profile::default() {
         parts.push(format!("k8s={}", link.profile.as_str()));
     }
-    if link.nodes != DEFAULT_FLEET {
-        parts.push(format!("nodes={}", link.nodes));
+    // The fleet chapter's default size goes without saying; a story's fleet has a size of its own.
+    match link.nodes {
+        Some(n) if n != DEFAULT_FLEET || link.story.is_some() => parts.push(format!("nodes={n}")),
+        _ => {}
     }
     if let Some(p) = &link.shutdown {
         parts.push(format!("shutdownGracePeriod={}", encode(&format_go_duration(p.grace))));
@@ -583,15 +586,20 @@ mod tests {
     fn reads_the_fleet_size() {
         let (l, n) = parse("?chapter=zone-outage&nodes=1000&actions=cut-nodes:eu-west-1b/5@2m", "");
         assert!(n.is_empty(), "{n:?}");
-        assert_eq!((l.chapter, l.nodes), (Chapter::ZoneOutage, 1000));
+        assert_eq!((l.chapter, l.nodes), (Chapter::ZoneOutage, Some(1000)));
         assert_eq!(to_query(&l), "chapter=zone-outage&actions=cut-nodes:eu-west-1b%2F5@2m0s&nodes=1000");
         let (l, n) = parse("?chapter=zone-outage&nodes=5000", "");
-        assert_eq!((l.nodes, &n[0].problem), (1000, &Problem::NodesOutOfRange { used: 1000 }));
+        assert_eq!((l.nodes, &n[0].problem), (Some(1000), &Problem::NodesOutOfRange { used: 1000 }));
         let (l, n) = parse("?chapter=zone-outage&nodes=2", "");
-        assert_eq!((l.nodes, &n[0].problem), (3, &Problem::NodesOutOfRange { used: 3 }));
+        assert_eq!((l.nodes, &n[0].problem), (Some(3), &Problem::NodesOutOfRange { used: 3 }));
         let (l, n) = parse("?chapter=zone-outage&nodes=lots", "");
-        assert_eq!((l.nodes, &n[0].problem), (DEFAULT_FLEET, &Problem::BadNodes));
+        assert_eq!((l.nodes, &n[0].problem), (None, &Problem::BadNodes));
         assert!(!to_query(&Link::default()).contains("nodes="));
+        let (l, _) = parse("?chapter=zone-outage&nodes=150", "");
+        assert!(!to_query(&l).contains("nodes="), "the chapter's default");
+        // A story's fleet: any size given is kept, its default being the story's own.
+        let (l, _) = parse("?story=my-fleet&nodes=150", "");
+        assert_eq!((l.nodes, to_query(&l).contains("&nodes=150")), (Some(150), true));
     }
 
     #[test]

@@ -53,8 +53,8 @@ pub struct AppCtx {
     /// URL keeps it, so a reload keeps the rule.
     pub origin: Option<&'static str>,
     pub profile: crate::sim::Profile,
-    /// The fleet chapter's size (`&nodes=`).
-    pub nodes: usize,
+    /// A fleet's size, when the link gives one (`&nodes=`).
+    pub nodes: Option<usize>,
     /// Every kubelet's shutdown periods, when the reader set them (`&shutdownGracePeriod=`).
     pub shutdown: RwSignal<Option<ShutdownPeriods>>,
     /// Question mode: on or off, the reader's answers, the question on screen.

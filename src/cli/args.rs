@@ -255,9 +255,10 @@ pub struct SimArgs {
     /// Seed for jitter, uids and generated names
     #[arg(long, value_name = "N", value_parser = parse_seed, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
     pub seed: u64,
-    /// How many nodes the fleet chapter (zone-outage) runs, spread evenly over three zones: 3 to 1000
-    #[arg(long, value_name = "N", value_parser = parse_nodes, default_value_t = DEFAULT_FLEET, allow_hyphen_values = true)]
-    pub nodes: usize,
+    /// How many nodes a fleet runs, spread evenly over three zones: 3 to 1000 [default: 150 in the
+    /// fleet chapter (zone-outage), a story's fleet as its file writes]
+    #[arg(long, value_name = "N", value_parser = parse_nodes, allow_hyphen_values = true)]
+    pub nodes: Option<usize>,
     /// A Kubernetes setting as Kubernetes names it; repeatable (see SETTING)
     #[arg(long = "set", value_name = "COMPONENT:NAME=VALUE", value_parser = parse_setting, action = clap::ArgAction::Append)]
     pub set: Vec<SettingArg>,

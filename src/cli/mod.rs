@@ -116,7 +116,7 @@ where
 }
 
 impl SimArgs {
-    /// What to run: the chapter's scenario (a fleet chapter at `--nodes`), or the story file's,
+    /// What to run: the chapter's scenario, or the story file's (a fleet at `--nodes`),
     /// with the configuration: `--k8s` over the story's version, `--set` over the story's
     /// settings, the seed, the default epoch. A story file that cannot be read or has problems
     /// gives its report, status 2; settings that do not go together, one line, status 2.
@@ -124,10 +124,11 @@ impl SimArgs {
         let (scenario, profile, mut settings) = match (&self.story, self.chapter) {
             (Some(path), _) => {
                 let story = story::read(path)?;
-                (story.scenario, self.k8s.unwrap_or(story.config.profile), story.config.settings)
+                let scenario = self.nodes.map_or_else(|| story.scenario.clone(), |n| story.scenario.resized(n));
+                (scenario, self.k8s.unwrap_or(story.config.profile), story.config.settings)
             }
             (None, Some(chapter)) => {
-                (chapter.scenario_for(self.nodes), self.k8s.unwrap_or_default(), Settings::default())
+                (chapter.scenario_for(self.fleet_size()), self.k8s.unwrap_or_default(), Settings::default())
             }
             (None, None) => return Err(Output::usage("error: give --chapter or --story")),
         };
@@ -135,7 +136,13 @@ impl SimArgs {
         if let Err(e) = set.and_then(|()| settings.check()) {
             return Err(Output::usage(&format!("error: invalid value for '--set': {e}")));
         }
-        Ok((scenario, Config { profile, seed: self.seed, nodes: self.nodes, settings, ..Config::default() }))
+        let nodes = self.fleet_size();
+        Ok((scenario, Config { profile, seed: self.seed, nodes, settings, ..Config::default() }))
+    }
+
+    /// The fleet chapter's size: `--nodes`, else its default.
+    fn fleet_size(&self) -> usize {
+        self.nodes.unwrap_or(crate::sim::DEFAULT_FLEET)
     }
 
     /// The reader's actions, in time order.

@@ -84,6 +84,7 @@ pub(super) fn run(args: &QuizArgs) -> Output {
             profile: if story.is_some() { Profile::default() } else { profile },
             quiz: true,
             actions: args.sim.actions().to_vec(),
+            nodes: args.sim.nodes,
             ..Link::default()
         };
         format!("?{}", link::to_query(&l))

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use crate::link;
 use crate::quiz::Derived;
-use crate::sim::{Action, Config, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline};
+use crate::sim::{
+    Action, Config, DEFAULT_FLEET, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline,
+};
 use crate::story::Questions;
 use crate::view::fleet::ControllerLines;
 use crate::view::fleet_index::FleetIndex;
@@ -86,14 +88,15 @@ impl Session {
         let timeline = match story {
             // A story says its own Kubernetes version and settings; the link's shutdown periods
             // (the page's own setting) go over them.
+            // A story's fleet at the size the link asks, else as written.
             Some(l) => Timeline::from_scenario(
-                l.story.scenario.clone(),
+                link.nodes.map_or_else(|| l.story.scenario.clone(), |n| l.story.scenario.resized(n)),
                 l.story.config.clone().with_shutdown(link.shutdown),
                 &link.actions,
             ),
             None => {
-                let config = Config { profile: link.profile, nodes: link.nodes, ..Config::default() }
-                    .with_shutdown(link.shutdown);
+                let nodes = link.nodes.unwrap_or(DEFAULT_FLEET);
+                let config = Config { profile: link.profile, nodes, ..Config::default() }.with_shutdown(link.shutdown);
                 Timeline::with_actions(link.chapter, config, &link.actions)
             }
         };
@@ -386,6 +389,19 @@ pub fn is_routine_head(r: Head<'_>) -> bool {
 mod tests {
     use super::*;
     use crate::sim::{ActionKind, Chapter, Config};
+
+    /// A story's fleet is told at the size the link asks (`&nodes=`), else at its own.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn a_story_s_fleet_is_told_at_the_link_s_size() {
+        let text = include_str!("../../stories/zone-outage.yaml");
+        let loaded = Loaded::keep(crate::story::load(text, None).expect("the chapter's file"));
+        let mut link = link::Link { story: Some("zone-outage".into()), nodes: Some(30), ..link::Link::default() };
+        let machines = |link: &link::Link| Session::for_link(link, Some(loaded)).timeline.scenario().machines.len();
+        assert_eq!(machines(&link), 30);
+        link.nodes = None;
+        assert_eq!(machines(&link), 150);
+    }
 
     /// The significant moments of a session's log and steps, read from the whole log at once.
     fn significant_of(s: &Session) -> Vec<SimTime> {

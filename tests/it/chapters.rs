@@ -52,6 +52,30 @@ fn every_chapter_file_prints_its_golden() {
     }
 }
 
+/// A story's fleet is told at another size by the fleet chapter's rules: the chapter's file at
+/// `--nodes 30` is the chapter at 30 nodes; without `--nodes`, the size the file writes.
+#[test]
+fn a_fleet_story_at_another_size_is_the_chapter_at_that_size() {
+    let file = root().join("stories/zone-outage.yaml");
+    let until = ["--until", "6m"];
+    let story = |nodes: &[&str]| {
+        let mut args = vec!["timeline", "--story", file.to_str().unwrap()];
+        args.extend(nodes);
+        args.extend(until);
+        nodeline(&args)
+    };
+    let chapter = |nodes: &str| nodeline(&["timeline", "--chapter", "zone-outage", "--nodes", nodes, "--until", "6m"]);
+    let small = story(&["--nodes", "30"]);
+    assert_eq!(small.code, 0, "{}", small.stderr);
+    assert!(small.stdout == chapter("30").stdout, "--story --nodes 30 and --chapter --nodes 30 differ");
+    assert!(small.stdout != story(&[]).stdout, "--nodes changes the story");
+    assert!(story(&[]).stdout == chapter("150").stdout, "as written: 150 nodes");
+    // `quiz` links each question to its stop at that size.
+    let quiz = nodeline(&["quiz", "--chapter", "zone-outage", "--nodes", "30"]);
+    assert_eq!(quiz.code, 0, "{}", quiz.stderr);
+    assert!(quiz.stdout.contains("?chapter=zone-outage&step=2&nodes=30&lang=en&quiz=1"), "{}", quiz.stdout);
+}
+
 /// A chapter's file that breaks the rules of a chapter is refused by name, with its place.
 #[test]
 fn a_chapter_file_that_cannot_be_a_chapter_is_refused() {
