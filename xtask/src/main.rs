@@ -167,6 +167,27 @@ fn main() -> ExitCode {
         eprint!("{USAGE}");
         return ExitCode::from(2);
     };
+    // The chapters are compiled from their story files first; if that changed the sources, this
+    // build of xtask tells the old chapters, and a new one runs the command.
+    if !matches!(command.as_str(), "help" | "--help" | "-h") {
+        match chapters::compile(&Paths::new().root) {
+            Ok(false) => {}
+            Ok(true) => {
+                return match chapters::run_again(&args) {
+                    Ok(status) if status.success() => ExitCode::SUCCESS,
+                    Ok(_) => ExitCode::FAILURE,
+                    Err(e) => {
+                        eprintln!("xtask: error: {e}");
+                        ExitCode::FAILURE
+                    }
+                };
+            }
+            Err(e) => {
+                eprintln!("xtask: error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let result = match command.as_str() {
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
@@ -207,13 +228,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// Compiles the chapters' story files into the sources (`chapters::compile`), builds the release
-/// site into `dist/` with trunk (offline: tools and crates are local), then
+/// Builds the release site into `dist/` with trunk (offline: tools and crates are local), then
 /// finishes it (`site::finish`: the still views and static pages in, the loader out, the pages
 /// checked) and writes the
 /// precompressed copies (`compress::precompress`: `NAME.gz` and `NAME.br` beside each file).
 pub(crate) fn build_site(paths: &Paths) -> Result<()> {
-    chapters::compile(&paths.root)?;
     let mut c = cmd(paths, "trunk");
     c.args(["build", "--release", "--offline=true", "--dist"]).arg(&paths.dist).env("TRUNK_OFFLINE", "true");
     run(&mut c)?;
