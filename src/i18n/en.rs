@@ -297,7 +297,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NoticeBadProfile => {
             "\"{1}\" is not a Kubernetes version this page models ({0}: 1.34 or 1.31); using 1.34."
         }
-        Key::NoticeBadNodes => "\"{1}\" is not a number of nodes ({0}: 3 to 1000); the fleet keeps its own size (150 in the fleet chapter).",
+        Key::NoticeBadNodes => {
+            "\"{1}\" is not a number of nodes ({0}: 3 to 1000); the fleet keeps its own size (150 in the fleet chapter)."
+        }
         Key::NoticeNodesOutOfRange => "A fleet of {1} nodes is not possible ({0}: 3 to 1000); using {2}.",
         Key::ShutdownSettings => "Graceful node shutdown, every kubelet",
         Key::ShutdownApply => "Apply and replay",

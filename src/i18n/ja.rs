@@ -307,7 +307,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::NoticeBadProfile => {
             "「{1}」はこのページが扱う Kubernetes のバージョンではありません ({0}: 1.34 か 1.31)。1.34 を使います。"
         }
-        Key::NoticeBadNodes => "「{1}」はノード数ではありません ({0}: 3 から 1000)。フリートは元の台数のままです (フリートの章では 150 台)。",
+        Key::NoticeBadNodes => {
+            "「{1}」はノード数ではありません ({0}: 3 から 1000)。フリートは元の台数のままです (フリートの章では 150 台)。"
+        }
         Key::NoticeNodesOutOfRange => "{1} 台のフリートは作れません ({0}: 3 から 1000)。{2} 台を使います。",
         Key::ShutdownSettings => "グレースフルノードシャットダウン（すべての kubelet）",
         Key::ShutdownApply => "適用してやり直す",
