@@ -1,7 +1,7 @@
 //! The chapters' words in English and Japanese, compiled from their story files (`stories/ID.yaml`) by
-//! `nodeline::story::generate`: `cargo xtask build` writes this file when a chapter's file
-//! changes (or `NODELINE_BLESS=1 cargo test --test it chapters::`). Edit the story file, not
-//! this one.
+//! `nodeline::story::generate`: every `cargo xtask` command writes this file when a chapter's
+//! file changes (so does `NODELINE_BLESS=1 cargo test --test it chapters::`). Edit the story
+//! file, not this one.
 
 use super::{ChapterText, Lang, StepText};
 use crate::sim::Chapter;

@@ -1,8 +1,8 @@
 //! The built-in chapters, compiled from their story files. Each chapter is `stories/ID.yaml`, a
 //! story file like any other; this writes what the page and the CLI compile in: the chapters'
 //! scenarios (`crates/sim/src/scenario/chapters.rs`) and their words in both languages
-//! (`src/i18n/chapters.rs`). `cargo xtask build` writes them when a chapter's file changed, and
-//! the tests hold them to the files.
+//! (`src/i18n/chapters.rs`). Every `cargo xtask` command writes them when a chapter's file changes,
+//! and the tests hold them to the files.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -92,9 +92,9 @@ pub fn held_to_a_chapter(story: &Story) -> Result<(), String> {
 fn header(what: &str) -> String {
     format!(
         "//! {what}, compiled from their story files (`stories/ID.yaml`) by\n\
-         //! `nodeline::story::generate`: `cargo xtask build` writes this file when a chapter's file\n\
-         //! changes (or `NODELINE_BLESS=1 cargo test --test it chapters::`). Edit the story file, not\n\
-         //! this one.\n\n"
+         //! `nodeline::story::generate`: every `cargo xtask` command writes this file when a chapter's\n\
+         //! file changes (so does `NODELINE_BLESS=1 cargo test --test it chapters::`). Edit the story\n\
+         //! file, not this one.\n\n"
     )
 }
 
