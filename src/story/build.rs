@@ -271,6 +271,14 @@ fn questions(
         }
         let prompt = languages.words(problems, &q.prompt, &format!("{what}: prompt"));
         let why = languages.words(problems, &q.why, &format!("{what}: why"));
+        // What the words quote of the configuration must be there to quote.
+        let texts = [Some(why.en.as_str()), why.ja.as_deref()];
+        let names: BTreeSet<&str> = texts.into_iter().flatten().flat_map(super::question::quoted_names).collect();
+        for name in names {
+            if let Some(Err(e)) = name.split_once(':').map(|(c, n)| Settings::default().get(c, n)) {
+                problems.add(q.why.referenced, format!("{what}: why: {{{name}}}: {e}"));
+            }
+        }
         let mut labelled = |options: &[file::Choice], kind: &str, min: usize, max: usize| -> Vec<Labelled> {
             if !(min..=max).contains(&options.len()) {
                 problems.add(q.id.referenced, format!("{what}: {kind}: {min} to {max} options"));

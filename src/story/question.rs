@@ -106,7 +106,25 @@ impl StoryQuestion {
                 Derived { stop, reveal, answer: Answer::Node { nodes, right }, facts: vec![node] }
             }
         };
+        let mut derived = derived;
+        // The configuration the words quote, after the answer's own facts.
+        let config = timeline.config();
+        derived.facts.extend(self.named().into_iter().map(|name| configured(name, &config.settings(), config.profile)));
         derived.holds(self.options().len()).then_some(derived)
+    }
+
+    /// The names of the configuration the question's words quote (`{k8s}`,
+    /// `{COMPONENT:SETTING}`), in the order they first appear in its English, then its Japanese.
+    fn named(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for text in [Some(self.why.en.as_str()), self.why.ja.as_deref()].into_iter().flatten() {
+            for name in quoted_names(text) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
     }
 
     /// The prompt in `lang` (English where the story has no Japanese).
@@ -114,15 +132,47 @@ impl StoryQuestion {
         self.prompt.get(lang)
     }
 
-    /// Why, in `lang`, with the answer filled in.
+    /// Why, in `lang`, with the answer and the configuration it quotes filled in.
     pub fn why(&self, lang: Lang, derived: &Derived) -> String {
         let facts: Vec<&str> = derived.facts.iter().map(String::as_str).collect();
-        crate::i18n::fill(self.why.get(lang), &facts)
+        let names = self.named();
+        // The quoted names' values are the last facts, in the order of `named`.
+        let first = facts.len().saturating_sub(names.len());
+        let mut text = self.why.get(lang).to_string();
+        for (i, name) in names.iter().enumerate() {
+            text = text.replace(&format!("{{{name}}}"), &format!("{{{}}}", first + i));
+        }
+        crate::i18n::fill(&text, &facts)
     }
 
     /// The options' labels in `lang`, in the order written.
     pub fn labels(&self, lang: Lang) -> Vec<&str> {
         self.options().iter().map(|o| o.label.get(lang)).collect()
+    }
+}
+
+/// The configuration names `text` quotes in braces, in order: `k8s` (the Kubernetes version) and
+/// `COMPONENT:SETTING` (a setting's value as Kubernetes prints it). A story file's check holds
+/// each to a setting the simulation models.
+pub(crate) fn quoted_names(text: &str) -> impl Iterator<Item = &str> {
+    text.split('{').skip(1).filter_map(|rest| {
+        let name = &rest[..rest.find('}')?];
+        let setting = name.split_once(':').is_some_and(|(c, n)| {
+            !c.is_empty()
+                && !n.is_empty()
+                && c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-')
+                && n.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '.')
+        });
+        (name == "k8s" || setting).then_some(name)
+    })
+}
+
+/// The value a quoted name stands for in a configuration (empty for one that names nothing: the
+/// story's check refuses those).
+fn configured(name: &str, settings: &crate::sim::settings::Settings, profile: crate::sim::Profile) -> String {
+    match name.split_once(':') {
+        None => profile.as_str().to_string(),
+        Some((component, setting)) => settings.get(component, setting).map(|v| v.to_string()).unwrap_or_default(),
     }
 }
 

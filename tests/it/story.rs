@@ -574,3 +574,50 @@ fn a_story_is_listed_before_the_chapter_it_names() {
         "{problems:?}"
     );
 }
+
+/// A question's words quote the configuration the story runs with (`{k8s}`,
+/// `{COMPONENT:SETTING}`): the story's own settings, and `--set`'s over them; a name that is not
+/// a modelled setting is a located problem.
+#[test]
+fn why_quotes_the_configuration_the_story_runs_with() {
+    let path = stories().join("two-nodes-fail.yaml");
+    let file = path.to_str().unwrap();
+    let written = nodeline(&["quiz", "--story", file]);
+    assert!(
+        written.stdout.contains(
+            "10 s: each NoExecute taint takes a token from the zone's bucket, which refills at 0.1 per second"
+        ),
+        "{}",
+        written.stdout
+    );
+    assert!(written.stdout.contains("--unhealthy-zone-threshold (0.55)"), "{}", written.stdout);
+    let set = nodeline(&["quiz", "--story", file, "--set", "kube-controller-manager:node-eviction-rate=0.2"]);
+    assert!(
+        set.stdout.contains(
+            "5 s: each NoExecute taint takes a token from the zone's bucket, which refills at 0.2 per second"
+        ),
+        "{}",
+        set.stdout
+    );
+    let ja = nodeline(&["quiz", "--story", file, "--lang", "ja"]);
+    assert!(ja.stdout.contains("毎秒 0.1 (--node-eviction-rate)"), "{}", ja.stdout);
+    // A name that quotes nothing.
+    let dir = std::env::temp_dir().join(format!("nodeline-story-quote-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("two-nodes-fail.yaml");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "{kube-controller-manager:unhealthy-zone-threshold}",
+        "{kube-controller-manager:unhealthy-zone-treshold}",
+    );
+    std::fs::write(&bad, text).unwrap();
+    let out = nodeline(&["story", "check", bad.to_str().unwrap()]);
+    assert_eq!(out.code, EXIT_USAGE, "{out:?}");
+    let line = out.stderr.lines().next().unwrap_or_default();
+    assert!(line.starts_with(&format!("{}:", bad.display())), "{line}");
+    assert!(
+        line.ends_with(": question zone-state: why: {kube-controller-manager:unhealthy-zone-treshold}: kube-controller-manager has no flag \"unhealthy-zone-treshold\" that the simulation models (did you mean \"unhealthy-zone-threshold\"?)"),
+        "{line}"
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "once, though both languages quote it: {}", out.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
