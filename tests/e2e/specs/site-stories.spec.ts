@@ -65,6 +65,22 @@ test.describe("a site's stories", () => {
     app.expectNoErrors();
   });
 
+  test("a story's fleet is told at its own size, and at the link's", async ({ page }) => {
+    const app = new AppPage(page);
+    await app.goto('?story=zone-failover&step=4&autoplay=0');
+    const step = narration(page, 'The whole zone: FullDisruption, tainted at 0.5 a second');
+    await expect(step).toContainText('Step 4 of 5');
+    await expect(page.locator('#fleet-desc')).toContainText(/Zone eu-west-1c: Normal; 50 Ready/);
+    // `&nodes=30`: ten nodes a zone, the story's settings and steps as written.
+    await app.goto('?story=zone-failover&nodes=30&step=4&autoplay=0');
+    await expect(step).toContainText('Step 4 of 5');
+    await expect(page.locator('#fleet-desc')).toContainText(/Zone eu-west-1c: Normal; 10 Ready/);
+    await expect(page.locator('#fleet-desc')).toContainText(/Zone eu-west-1b: FullDisruption/);
+    await expect(page).toHaveURL(/\?story=zone-failover&.*nodes=30/);
+    await expect(app.notices).toBeHidden();
+    app.expectNoErrors();
+  });
+
   test('a story that is not on the site leaves the first chapter and says so', async ({ page }) => {
     const app = new AppPage(page);
     await app.goto('?story=nowhere');
