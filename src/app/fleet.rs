@@ -53,7 +53,11 @@ impl FleetNow {
             }
             let at = ctx.t();
             let w = width.get();
-            lines.with(|l| ctx.with_session(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at, w)))
+            lines.with(|l| {
+                ctx.with_session(|s| {
+                    Fleet::build(&s.fleet, s.timeline.log(), l, at, w, &s.timeline.config().settings())
+                })
+            })
         });
         provide_context(FleetNow { fleet, lines, width });
     }

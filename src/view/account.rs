@@ -524,7 +524,8 @@ fn fleet_predictions(
             }
         }
     }
-    let states = ZoneLog::at(timeline.log(), lines, t);
+    let settings = timeline.config().settings();
+    let states = ZoneLog::at(timeline.log(), lines, t, &settings);
     let writing = Lag::writing(timeline.log(), t);
     let mut next = Vec::new();
     if states.master {
@@ -538,7 +539,7 @@ fn fleet_predictions(
             ));
         }
         let state = states.state(zone, z.ready, z.not_ready);
-        match Lag::of(state, z.ready, z.not_ready, writing) {
+        match Lag::of(&settings, state, z.ready, z.not_ready, writing) {
             Lag::NextPass(to) => next.push(lang.fill(Key::AccountNextZoneState, &[zone, to.as_str()])),
             Lag::Writing => next.push(lang.fill(Key::AccountNextZoneWriting, &[zone])),
             Lag::None => {}

@@ -12,10 +12,6 @@ use crate::i18n::{Key, Lang};
 use crate::render::klog::klog_line;
 use crate::sim::{Actor, Log, LogLine, Settings, SimTime, WallTime, ZoneState, compute_zone_state, zone_qps};
 
-/// The controller's settings the fleet's predictions use: the defaults (the page sets none of
-/// kube-controller-manager's, and the zone rules do not differ between releases).
-static PAGE_SETTINGS: std::sync::LazyLock<Settings> = std::sync::LazyLock::new(Settings::default);
-
 pub use super::fleet_index::{FleetIndex, Readiness, TaintMark};
 use super::html::{cat, escape};
 
@@ -115,9 +111,10 @@ impl Lag {
         log.backlog_at(&Actor::NodeLifecycleController, t) > 0
     }
 
-    /// A zone's lag, from the controller's state, the zone's counts, and whether its writes wait.
-    pub fn of(state: ZoneState, ready: usize, not_ready: usize, writing: bool) -> Lag {
-        match next_state(state, ready, not_ready) {
+    /// A zone's lag, from the controller's state, the zone's counts, and whether its writes wait
+    /// (`settings`: the timeline's, whose zone rules the controller follows).
+    pub fn of(settings: &Settings, state: ZoneState, ready: usize, not_ready: usize, writing: bool) -> Lag {
+        match next_state(settings, state, ready, not_ready) {
             // Worse than the controller says while its writes wait: it is marking the Nodes.
             Some(next) if writing && severity(next) > severity(state) => Lag::Writing,
             Some(next) => Lag::NextPass(next),
@@ -175,6 +172,9 @@ pub struct ZoneLog {
     states: Vec<(String, Option<ZoneState>)>,
     /// Whether the controller is in master disruption mode.
     pub master: bool,
+    /// The settings the timeline runs with: the zone rules (thresholds, tainting rates) the
+    /// controller follows, a story's own or the defaults.
+    settings: Settings,
 }
 
 /// Where the kube-controller-manager lines the fleet view reads are in the log (indices into
@@ -251,9 +251,15 @@ fn in_pane(l: &LogLine) -> bool {
 }
 
 impl ZoneLog {
-    /// What the log says by `t` (`lines`: an index of the log, possibly empty).
-    pub fn at(log: &Log, lines: &ControllerLines, t: crate::sim::SimTime) -> ZoneLog {
-        let mut z = ZoneLog::default();
+    /// Nothing read yet, for a timeline that runs with `settings`.
+    pub fn new(settings: &Settings) -> ZoneLog {
+        ZoneLog { settings: settings.clone(), ..ZoneLog::default() }
+    }
+
+    /// What the log says by `t` (`lines`: an index of the log, possibly empty), for a timeline
+    /// that runs with `settings`.
+    pub fn at(log: &Log, lines: &ControllerLines, t: crate::sim::SimTime, settings: &Settings) -> ZoneLog {
+        let mut z = ZoneLog::new(settings);
         let end = log.lines.partition_point(|l| l.t <= t);
         for l in lines.before(&lines.zone, log, end, zone_line) {
             z.read(l);
@@ -297,23 +303,31 @@ impl ZoneLog {
         }
         match self.states.iter().find(|(name, _)| name == zone) {
             Some((_, Some(s))) => *s,
-            Some((_, None)) => compute_zone_state(&PAGE_SETTINGS, ready, not_ready),
+            Some((_, None)) => compute_zone_state(&self.settings, ready, not_ready),
             None => ZoneState::Initial,
         }
     }
 
     /// The zone's NoExecute tainting rate (`setLimiterInZone`; 0 in master disruption mode).
     pub fn rate(&self, state: ZoneState, size: usize) -> f64 {
-        if self.master { 0.0 } else { zone_qps(&PAGE_SETTINGS, state, size) }
+        if self.master { 0.0 } else { zone_qps(&self.settings, state, size) }
     }
 }
 
 impl Fleet {
-    /// The fleet at `t`, read from `index` (the timeline's [`FleetIndex`]), its controller
-    /// lines found with `lines`, laid out for a stage `width` CSS pixels wide.
-    pub fn build(index: &FleetIndex, log: &Log, lines: &ControllerLines, t: SimTime, width: f64) -> Fleet {
+    /// The fleet at `t` of a timeline that runs with `settings`, read from `index` (its
+    /// [`FleetIndex`]), its controller lines found with `lines`, laid out for a stage `width` CSS
+    /// pixels wide.
+    pub fn build(
+        index: &FleetIndex,
+        log: &Log,
+        lines: &ControllerLines,
+        t: SimTime,
+        width: f64,
+        settings: &Settings,
+    ) -> Fleet {
         let layout = Layout::for_width(width);
-        let zone_log = ZoneLog::at(log, lines, t);
+        let zone_log = ZoneLog::at(log, lines, t, settings);
         let writing = Lag::writing(log, t);
         let mut zones: Vec<ZoneView> = index
             .zones
@@ -361,7 +375,7 @@ impl Fleet {
         let mut grid_h: f64 = 0.0;
         for z in &mut zones {
             z.state = zone_log.state(&z.name, z.ready, z.not_ready);
-            z.lag = Lag::of(z.state, z.ready, z.not_ready, writing);
+            z.lag = Lag::of(settings, z.state, z.ready, z.not_ready, writing);
             z.rate = zone_log.rate(z.state, z.cells.len());
             let n = z.cells.len().max(1);
             // Side by side: a grid a little wider than high; stacked: a band about 200 units
@@ -443,8 +457,8 @@ pub fn rate_text(lang: Lang, rate: f64) -> String {
 /// if that differs. In master disruption mode (every zone `FullDisruption`) that is the state
 /// its counts call for once they no longer say the zone is fully disrupted: the pass that sees
 /// it leaves the mode.
-pub fn next_state(state: ZoneState, ready: usize, not_ready: usize) -> Option<ZoneState> {
-    let counted = compute_zone_state(&PAGE_SETTINGS, ready, not_ready);
+pub fn next_state(settings: &Settings, state: ZoneState, ready: usize, not_ready: usize) -> Option<ZoneState> {
+    let counted = compute_zone_state(settings, ready, not_ready);
     (state != ZoneState::Initial && counted != state).then_some(counted)
 }
 
@@ -780,7 +794,7 @@ mod tests {
     use crate::sim::{Chapter, Config, SimTime, Timeline};
 
     fn build(tl: &Timeline, t: SimTime) -> Fleet {
-        Fleet::build(&FleetIndex::of(tl.log()), tl.log(), &ControllerLines::default(), t, VIEW_W)
+        Fleet::build(&FleetIndex::of(tl.log()), tl.log(), &ControllerLines::default(), t, VIEW_W, &Settings::default())
     }
 
     fn at(nodes: usize, t: u64) -> (Timeline, SimTime) {
@@ -810,13 +824,16 @@ mod tests {
         let f = build(&tl, master);
         // The same with the controller's lines indexed, wholly or up to an earlier moment.
         let index = FleetIndex::of(tl.log());
-        assert_eq!(Fleet::build(&index, tl.log(), &ControllerLines::of(tl.log()), master, VIEW_W), f);
+        assert_eq!(
+            Fleet::build(&index, tl.log(), &ControllerLines::of(tl.log()), master, VIEW_W, &Settings::default()),
+            f
+        );
         let (mut early, _) = at(30, 500);
         let index = ControllerLines::of(early.log());
         let mut grown = FleetIndex::of(early.log());
         early.run_until(SimTime::from_secs(1001));
         grown.extend(early.log());
-        assert_eq!(Fleet::build(&grown, early.log(), &index, master, VIEW_W), f);
+        assert_eq!(Fleet::build(&grown, early.log(), &index, master, VIEW_W, &Settings::default()), f);
         assert!(f.master_disruption && f.zones.iter().all(|z| z.no_execute == 0 && z.rate == 0.0));
         assert!(fleet_description(&f, Lang::En).starts_with("Master disruption mode"));
     }
@@ -837,9 +854,9 @@ mod tests {
         moments.sort_unstable();
         moments.dedup();
         for s in moments {
-            let f = Fleet::build(&index, tl.log(), &lines, SimTime::from_millis(s), VIEW_W);
+            let f = Fleet::build(&index, tl.log(), &lines, SimTime::from_millis(s), VIEW_W, &Settings::default());
             for (zi, z) in f.zones.iter().enumerate() {
-                let counted = compute_zone_state(&PAGE_SETTINGS, z.ready, z.not_ready);
+                let counted = compute_zone_state(&Settings::default(), z.ready, z.not_ready);
                 if z.state != ZoneState::Initial {
                     assert_eq!(z.lag == Lag::None, counted == z.state, "{s} ms: {z:?}");
                 }
@@ -894,7 +911,7 @@ mod tests {
         let index = FleetIndex::of(tl.log());
         let lines = ControllerLines::default();
         // A phone: the zones one above the other, the whole width each, their text at scale 1.
-        let f = Fleet::build(&index, tl.log(), &lines, t, 390.0);
+        let f = Fleet::build(&index, tl.log(), &lines, t, 390.0, &Settings::default());
         assert!(f.layout.stacked && !f.layout.split && f.layout.width == 390.0);
         assert!(f.zones.iter().all(|z| z.x0 == EDGE && z.cell >= MIN_CELL && z.cols as f64 * z.cell <= 387.0));
         assert!(f.zones[1].y0 >= f.panel_h && f.zones[2].y0 >= f.zones[1].y0 + f.panel_h);
@@ -909,7 +926,7 @@ mod tests {
         let moved = transfer_markup(&f, &[4, -9, 5], Lang::En);
         assert!(!moved.contains("pod-transfer") && moved.contains("Pods, last minute: +5"));
         // A laptop's stage: side by side, each heading line broken at its parts.
-        let f = Fleet::build(&index, tl.log(), &lines, t, 740.0);
+        let f = Fleet::build(&index, tl.log(), &lines, t, 740.0, &Settings::default());
         assert!(!f.layout.stacked && f.layout.split);
         let svg = fleet_markup(&f, Lang::En, 0);
         assert!(svg.contains(">334 Ready</text>") && svg.contains(">0 not Ready</text>"), "{svg}");
@@ -926,7 +943,7 @@ mod tests {
             "{svg}"
         );
         assert!(!svg.contains("textLength=\"0") && svg.contains("\">0 waiting</text>"), "{svg}");
-        let wide = fleet_markup(&Fleet::build(&index, tl.log(), &lines, t, 1600.0), Lang::En, 0);
+        let wide = fleet_markup(&Fleet::build(&index, tl.log(), &lines, t, 1600.0, &Settings::default()), Lang::En, 0);
         assert!(!wide.contains("textLength"), "{wide}");
         // Out of range or unknown widths are clamped.
         assert_eq!(Layout::for_width(f64::NAN), Layout::default());

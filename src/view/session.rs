@@ -348,7 +348,7 @@ impl Session {
     fn extend_chart(&mut self, zones: &[&str]) -> &ZoneChart {
         let end = self.end();
         if !self.chart.is_for(zones, end) {
-            self.chart = ChartBuilder::new(zones, end);
+            self.chart = ChartBuilder::new(zones, end, &self.timeline.config().settings());
         }
         self.chart.extend(self.timeline.log(), self.timeline.horizon())
     }
@@ -452,7 +452,10 @@ mod tests {
         assert_eq!(s.fleet, FleetIndex::of(s.timeline.log()));
         assert_eq!(s.lines, ControllerLines::of(s.timeline.log()));
         let zones = crate::sim::ZONES;
-        assert_eq!(s.zone_chart(&zones), ZoneChart::build(s.timeline.log(), &zones, s.end(), s.timeline.horizon()));
+        assert_eq!(
+            s.zone_chart(&zones),
+            ZoneChart::build(s.timeline.log(), &zones, s.end(), s.timeline.horizon(), &s.timeline.config().settings())
+        );
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));
     }

@@ -10,6 +10,7 @@ use std::fmt::Write;
 use crate::i18n::{Key, Lang};
 use crate::sim::machine::ZONE_LABEL;
 use crate::sim::objects::Object;
+use crate::sim::settings::Settings;
 use crate::sim::{Log, SimTime, ZoneState};
 
 use super::fleet::{Fleet, ZoneLog, rate_text};
@@ -110,8 +111,8 @@ fn sample_at(end: SimTime, i: usize) -> SimTime {
 impl ZoneChart {
     /// The series of `zones` (in order) from `log`, sampled over the story up to `end`, as far
     /// as the log is computed (`horizon`: a timeline still being computed has fewer samples).
-    pub fn build(log: &Log, zones: &[&str], end: SimTime, horizon: SimTime) -> ZoneChart {
-        let mut b = ChartBuilder::new(zones, end);
+    pub fn build(log: &Log, zones: &[&str], end: SimTime, horizon: SimTime, settings: &Settings) -> ZoneChart {
+        let mut b = ChartBuilder::new(zones, end, settings);
         b.extend(log, horizon);
         b.chart
     }
@@ -144,14 +145,16 @@ pub struct ChartBuilder {
 }
 
 impl ChartBuilder {
-    /// A chart of `zones` (in order) over a story ending at `end`, nothing read yet.
-    pub fn new(zones: &[&str], end: SimTime) -> ChartBuilder {
+    /// A chart of `zones` (in order) over a story ending at `end`, run with `settings`, nothing
+    /// read yet.
+    pub fn new(zones: &[&str], end: SimTime, settings: &Settings) -> ChartBuilder {
         ChartBuilder {
             chart: ZoneChart {
                 end,
                 zones: zones.iter().map(|z| ZoneSeries { zone: z.to_string(), ..ZoneSeries::default() }).collect(),
             },
             counts: vec![[0u32; 5]; zones.len()],
+            zone_log: ZoneLog::new(settings),
             ..ChartBuilder::default()
         }
     }
@@ -444,7 +447,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
         let end = SimTime::from_secs(1200);
         tl.run_until(end);
-        let chart = ZoneChart::build(tl.log(), &ZONES, end, end);
+        let chart = ZoneChart::build(tl.log(), &ZONES, end, end, &Settings::default());
         assert!(chart.zones.iter().all(|z| z.not_ready.len() == SAMPLES && z.running.len() == SAMPLES));
         let at = |t: u64| chart.index_at(SimTime::from_secs(t));
         let b = &chart.zones[1];
@@ -467,7 +470,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
         tl.run_until(SimTime::from_secs(300));
         let (end, horizon) = (SimTime::from_secs(1200), SimTime::from_secs(300));
-        let chart = ZoneChart::build(tl.log(), &ZONES, end, horizon);
+        let chart = ZoneChart::build(tl.log(), &ZONES, end, horizon, &Settings::default());
         assert_eq!((chart.end, chart.zones[0].running.len()), (end, 61));
         // Past the computed samples, the last one is said.
         let late = Point { zone: 0, sample: chart.index_at(SimTime::from_secs(900)) };
@@ -479,11 +482,14 @@ mod tests {
     fn a_chart_read_stretch_by_stretch_is_the_chart_of_the_whole_log() {
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
         let end = SimTime::from_secs(1200);
-        let mut b = ChartBuilder::new(&ZONES, end);
+        let mut b = ChartBuilder::new(&ZONES, end, &Settings::default());
         for s in (37..=1237).step_by(97) {
             tl.run_until(SimTime::from_secs(s));
             let horizon = tl.horizon();
-            assert_eq!(b.extend(tl.log(), horizon), &ZoneChart::build(tl.log(), &ZONES, end, horizon));
+            assert_eq!(
+                b.extend(tl.log(), horizon),
+                &ZoneChart::build(tl.log(), &ZONES, end, horizon, &Settings::default())
+            );
         }
         assert_eq!(b.chart().zones[0].running.len(), SAMPLES);
         assert!(b.is_for(&ZONES, end) && !b.is_for(&ZONES, SimTime::from_secs(1300)));
@@ -494,7 +500,7 @@ mod tests {
         let mut tl = Timeline::new(Chapter::ZoneOutage, Config { nodes: 30, ..Config::default() });
         let end = SimTime::from_secs(1200);
         tl.run_until(end);
-        let chart = ZoneChart::build(tl.log(), &ZONES, end, end);
+        let chart = ZoneChart::build(tl.log(), &ZONES, end, end, &Settings::default());
         // The pointer over the middle of the second zone's panel.
         let l = ChartLayout::default();
         let pw = l.panel_w;

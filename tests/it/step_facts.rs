@@ -134,7 +134,8 @@ fn check(s: &Session, stage: &StageModel, t: SimTime, fact: &Value) -> Result<()
 /// Checks a fleet step's zone facts on the fleet's view at `t`.
 fn check_fleet(s: &Session, t: SimTime, step: &Value) -> Result<(), String> {
     let log = s.timeline.log();
-    let fleet = Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), t, 1200.0);
+    let settings = s.timeline.config().settings();
+    let fleet = Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), t, 1200.0, &settings);
     let master = step.get("master").and_then(Value::as_bool).expect("a fleet step says master or not");
     if fleet.master_disruption != master {
         return Err(format!("master disruption mode: {}", fleet.master_disruption));

@@ -621,3 +621,27 @@ fn why_quotes_the_configuration_the_story_runs_with() {
     assert_eq!(out.stderr.lines().count(), 1, "once, though both languages quote it: {}", out.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A fleet story's settings are the ones its fleet view says: the zone's tainting rate, and the
+/// zone states it predicts, are the story's, not the defaults.
+#[test]
+fn a_fleet_story_s_view_follows_its_settings() {
+    use nodeline::i18n::Lang;
+    use nodeline::link::Link;
+    use nodeline::view::fleet::{ControllerLines, Fleet, FleetIndex, zone_summary};
+    use nodeline::view::session::Session;
+    use nodeline::view::stories::Loaded;
+    let text = std::fs::read_to_string(stories().join("zone-failover.yaml")).unwrap();
+    let loaded = Loaded::keep(story::load(&text, None).unwrap());
+    let link = Link { story: Some("zone-failover".into()), ..Link::default() };
+    let mut session = Session::for_link(&link, Some(loaded));
+    session.timeline.run_until(nodeline::sim::SimTime::ZERO + loaded.story.scenario.duration);
+    // The step where the zone is FullDisruption, tainted at `--node-eviction-rate` 0.5.
+    let at = session.timeline.steps()[3].expect("step 4").moment;
+    let log = session.timeline.log();
+    let settings = session.timeline.config().settings();
+    let fleet = Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), at, 1200.0, &settings);
+    let dark = fleet.zones.iter().find(|z| z.name == "eu-west-1b").unwrap();
+    assert_eq!(dark.rate, 0.5, "{dark:?}");
+    assert!(zone_summary(Lang::En, dark).contains("one node every 2 s"), "{}", zone_summary(Lang::En, dark));
+}
