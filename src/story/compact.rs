@@ -177,6 +177,9 @@ pub fn write(story: &Story) -> String {
             o.line("question.to", &moment(to));
             o.line("question.tolerance", &duration(*tolerance));
         }
+        // The configuration `why` quotes, written in: the page tells the story as its file sets it.
+        #[cfg(not(target_arch = "wasm32"))]
+        let q = &q.quoting(&story.config);
         o.words("question.why", &q.why);
     }
     o.0

@@ -106,15 +106,36 @@ impl StoryQuestion {
                 Derived { stop, reveal, answer: Answer::Node { nodes, right }, facts: vec![node] }
             }
         };
-        let mut derived = derived;
-        // The configuration the words quote, after the answer's own facts.
-        let config = timeline.config();
-        derived.facts.extend(self.named().into_iter().map(|name| configured(name, &config.settings(), config.profile)));
+        // The configuration the words quote, after the answer's own facts (the page's form has
+        // them written in already: see `quoting`).
+        #[cfg(not(target_arch = "wasm32"))]
+        let derived = {
+            let mut derived = derived;
+            let config = timeline.config();
+            derived.facts.extend(self.named().into_iter().map(|name| configured(name, config)));
+            derived
+        };
         derived.holds(self.options().len()).then_some(derived)
+    }
+
+    /// This question with the configuration its `why` quotes written in, as `config` gives it
+    /// (the page's form: the page runs a story with the configuration its file gives).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn quoting(&self, config: &crate::sim::Config) -> StoryQuestion {
+        let fill = |text: &str| {
+            let mut text = text.to_string();
+            for name in self.named() {
+                text = text.replace(&format!("{{{name}}}"), &configured(name, config));
+            }
+            text
+        };
+        let why = Words { en: fill(&self.why.en), ja: self.why.ja.as_deref().map(fill) };
+        StoryQuestion { why, ..self.clone() }
     }
 
     /// The names of the configuration the question's words quote (`{k8s}`,
     /// `{COMPONENT:SETTING}`), in the order they first appear in its English, then its Japanese.
+    #[cfg(not(target_arch = "wasm32"))]
     fn named(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         for text in [Some(self.why.en.as_str()), self.why.ja.as_deref()].into_iter().flatten() {
@@ -132,17 +153,23 @@ impl StoryQuestion {
         self.prompt.get(lang)
     }
 
-    /// Why, in `lang`, with the answer and the configuration it quotes filled in.
+    /// Why, in `lang`, with the answer and the configuration it quotes filled in (in the page's
+    /// form the configuration is written in already).
     pub fn why(&self, lang: Lang, derived: &Derived) -> String {
         let facts: Vec<&str> = derived.facts.iter().map(String::as_str).collect();
-        let names = self.named();
-        // The quoted names' values are the last facts, in the order of `named`.
-        let first = facts.len().saturating_sub(names.len());
-        let mut text = self.why.get(lang).to_string();
-        for (i, name) in names.iter().enumerate() {
-            text = text.replace(&format!("{{{name}}}"), &format!("{{{}}}", first + i));
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let names = self.named();
+            // The quoted names' values are the last facts, in the order of `named`.
+            let first = facts.len().saturating_sub(names.len());
+            let mut text = self.why.get(lang).to_string();
+            for (i, name) in names.iter().enumerate() {
+                text = text.replace(&format!("{{{name}}}"), &format!("{{{}}}", first + i));
+            }
+            crate::i18n::fill(&text, &facts)
         }
-        crate::i18n::fill(&text, &facts)
+        #[cfg(target_arch = "wasm32")]
+        crate::i18n::fill(self.why.get(lang), &facts)
     }
 
     /// The options' labels in `lang`, in the order written.
@@ -154,6 +181,7 @@ impl StoryQuestion {
 /// The configuration names `text` quotes in braces, in order: `k8s` (the Kubernetes version) and
 /// `COMPONENT:SETTING` (a setting's value as Kubernetes prints it). A story file's check holds
 /// each to a setting the simulation models.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn quoted_names(text: &str) -> impl Iterator<Item = &str> {
     text.split('{').skip(1).filter_map(|rest| {
         let name = &rest[..rest.find('}')?];
@@ -169,10 +197,13 @@ pub(crate) fn quoted_names(text: &str) -> impl Iterator<Item = &str> {
 
 /// The value a quoted name stands for in a configuration (empty for one that names nothing: the
 /// story's check refuses those).
-fn configured(name: &str, settings: &crate::sim::settings::Settings, profile: crate::sim::Profile) -> String {
+#[cfg(not(target_arch = "wasm32"))]
+fn configured(name: &str, config: &crate::sim::Config) -> String {
     match name.split_once(':') {
-        None => profile.as_str().to_string(),
-        Some((component, setting)) => settings.get(component, setting).map(|v| v.to_string()).unwrap_or_default(),
+        None => config.profile.as_str().to_string(),
+        Some((component, setting)) => {
+            config.settings().get(component, setting).map(|v| v.to_string()).unwrap_or_default()
+        }
     }
 }
 
