@@ -240,7 +240,10 @@ test.describe('the header on a phone is short', () => {
       // story of the site after them, is in the row.
       await expect(current).toBeInViewport({ ratio: 1 });
       await expect(nav.getByRole('link', { name: lang === 'en' ? /^Chapter \d/ : /^第 \d 章/ })).toHaveCount(6);
-      await expect(nav.getByRole('link', { name: lang === 'en' ? /^Story / : /^ストーリー / })).toHaveCount(4);
+      // As many as the site has: the list the build wrote into the page.
+      const siteStories = await page.locator('#nodeline-stories a').count();
+      expect(siteStories).toBeGreaterThanOrEqual(4);
+      await expect(nav.getByRole('link', { name: lang === 'en' ? /^Story / : /^ストーリー / })).toHaveCount(siteStories);
       const tops = await nav.getByRole('link').evaluateAll((links) => links.map((l) => Math.round(l.getBoundingClientRect().top)));
       expect(new Set(tops).size, 'one row').toBe(1);
       app.expectNoErrors();
