@@ -54,9 +54,7 @@ impl FleetNow {
             let at = ctx.t();
             let w = width.get();
             lines.with(|l| {
-                ctx.with_session(|s| {
-                    Fleet::build(&s.fleet, s.timeline.log(), l, at, w, &s.timeline.config().settings())
-                })
+                ctx.with_session(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at, w, s.timeline.settings()))
             })
         });
         provide_context(FleetNow { fleet, lines, width });

@@ -484,7 +484,7 @@ fn fleet_predictions(
 ) -> Vec<String> {
     use crate::view::fleet::{Lag, ZoneLog, rate_text};
     let now_us = now.wall().0;
-    let settings = timeline.config().settings();
+    let settings = timeline.settings();
     let (grace, period) = (settings.node_monitor_grace_period, settings.node_monitor_period);
     let machines = now.machines();
     // A thousand Nodes, each looked up by its hostname.
@@ -524,8 +524,7 @@ fn fleet_predictions(
             }
         }
     }
-    let settings = timeline.config().settings();
-    let states = ZoneLog::at(timeline.log(), lines, t, &settings);
+    let states = ZoneLog::at(timeline.log(), lines, t);
     let writing = Lag::writing(timeline.log(), t);
     let mut next = Vec::new();
     if states.master {
@@ -538,8 +537,8 @@ fn fleet_predictions(
                 &[&z.silent.to_string(), zone, &format_go_duration(grace), &clock(when)],
             ));
         }
-        let state = states.state(zone, z.ready, z.not_ready);
-        match Lag::of(&settings, state, z.ready, z.not_ready, writing) {
+        let state = states.state(settings, zone, z.ready, z.not_ready);
+        match Lag::of(settings, state, z.ready, z.not_ready, writing) {
             Lag::NextPass(to) => next.push(lang.fill(Key::AccountNextZoneState, &[zone, to.as_str()])),
             Lag::Writing => next.push(lang.fill(Key::AccountNextZoneWriting, &[zone])),
             Lag::None => {}
@@ -548,7 +547,7 @@ fn fleet_predictions(
             next.push(lang.fill(Key::AccountNextZoneReviving, &[&z.reviving.to_string(), zone]));
         }
         if z.queued > 0 {
-            let rate = states.rate(state, z.ready + z.not_ready);
+            let rate = states.rate(settings, state, z.ready + z.not_ready);
             let line = if rate > 0.0 {
                 let last = t + Duration::from_secs_f64(z.queued as f64 / rate);
                 lang.fill(

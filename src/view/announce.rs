@@ -153,7 +153,7 @@ mod tests {
             &lines,
             SimTime::from_secs(90),
             crate::view::fleet::VIEW_W,
-            &tl.config().settings(),
+            tl.settings(),
         );
         let w = Watched::fleet(&f, 1);
         assert!(w.nodes.is_empty() && w.zones.len() == 3);

@@ -172,9 +172,6 @@ pub struct ZoneLog {
     states: Vec<(String, Option<ZoneState>)>,
     /// Whether the controller is in master disruption mode.
     pub master: bool,
-    /// The settings the timeline runs with: the zone rules (thresholds, tainting rates) the
-    /// controller follows, a story's own or the defaults.
-    settings: Settings,
 }
 
 /// Where the kube-controller-manager lines the fleet view reads are in the log (indices into
@@ -251,15 +248,9 @@ fn in_pane(l: &LogLine) -> bool {
 }
 
 impl ZoneLog {
-    /// Nothing read yet, for a timeline that runs with `settings`.
-    pub fn new(settings: &Settings) -> ZoneLog {
-        ZoneLog { settings: settings.clone(), ..ZoneLog::default() }
-    }
-
-    /// What the log says by `t` (`lines`: an index of the log, possibly empty), for a timeline
-    /// that runs with `settings`.
-    pub fn at(log: &Log, lines: &ControllerLines, t: crate::sim::SimTime, settings: &Settings) -> ZoneLog {
-        let mut z = ZoneLog::new(settings);
+    /// What the log says by `t` (`lines`: an index of the log, possibly empty).
+    pub fn at(log: &Log, lines: &ControllerLines, t: crate::sim::SimTime) -> ZoneLog {
+        let mut z = ZoneLog::default();
         let end = log.lines.partition_point(|l| l.t <= t);
         for l in lines.before(&lines.zone, log, end, zone_line) {
             z.read(l);
@@ -296,21 +287,23 @@ impl ZoneLog {
         }
     }
 
-    /// Zone `zone`'s state, given its node counts (for the states an exit leaves unlogged).
-    pub fn state(&self, zone: &str, ready: usize, not_ready: usize) -> ZoneState {
+    /// Zone `zone`'s state, given its node counts (for the states an exit leaves unlogged) and
+    /// the zone rules of `settings` (the timeline's: a story's own, or the defaults).
+    pub fn state(&self, settings: &Settings, zone: &str, ready: usize, not_ready: usize) -> ZoneState {
         if self.master {
             return ZoneState::FullDisruption;
         }
         match self.states.iter().find(|(name, _)| name == zone) {
             Some((_, Some(s))) => *s,
-            Some((_, None)) => compute_zone_state(&self.settings, ready, not_ready),
+            Some((_, None)) => compute_zone_state(settings, ready, not_ready),
             None => ZoneState::Initial,
         }
     }
 
-    /// The zone's NoExecute tainting rate (`setLimiterInZone`; 0 in master disruption mode).
-    pub fn rate(&self, state: ZoneState, size: usize) -> f64 {
-        if self.master { 0.0 } else { zone_qps(&self.settings, state, size) }
+    /// The zone's NoExecute tainting rate under `settings` (`setLimiterInZone`; 0 in master
+    /// disruption mode).
+    pub fn rate(&self, settings: &Settings, state: ZoneState, size: usize) -> f64 {
+        if self.master { 0.0 } else { zone_qps(settings, state, size) }
     }
 }
 
@@ -327,7 +320,7 @@ impl Fleet {
         settings: &Settings,
     ) -> Fleet {
         let layout = Layout::for_width(width);
-        let zone_log = ZoneLog::at(log, lines, t, settings);
+        let zone_log = ZoneLog::at(log, lines, t);
         let writing = Lag::writing(log, t);
         let mut zones: Vec<ZoneView> = index
             .zones
@@ -374,9 +367,9 @@ impl Fleet {
         let pw = layout.panel_w;
         let mut grid_h: f64 = 0.0;
         for z in &mut zones {
-            z.state = zone_log.state(&z.name, z.ready, z.not_ready);
+            z.state = zone_log.state(settings, &z.name, z.ready, z.not_ready);
             z.lag = Lag::of(settings, z.state, z.ready, z.not_ready, writing);
-            z.rate = zone_log.rate(z.state, z.cells.len());
+            z.rate = zone_log.rate(settings, z.state, z.cells.len());
             let n = z.cells.len().max(1);
             // Side by side: a grid a little wider than high; stacked: a band about 200 units
             // high, so that three zones fit a phone's screen or two.

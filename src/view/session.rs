@@ -348,7 +348,7 @@ impl Session {
     fn extend_chart(&mut self, zones: &[&str]) -> &ZoneChart {
         let end = self.end();
         if !self.chart.is_for(zones, end) {
-            self.chart = ChartBuilder::new(zones, end, &self.timeline.config().settings());
+            self.chart = ChartBuilder::new(zones, end, self.timeline.settings());
         }
         self.chart.extend(self.timeline.log(), self.timeline.horizon())
     }
@@ -454,7 +454,7 @@ mod tests {
         let zones = crate::sim::ZONES;
         assert_eq!(
             s.zone_chart(&zones),
-            ZoneChart::build(s.timeline.log(), &zones, s.end(), s.timeline.horizon(), &s.timeline.config().settings())
+            ZoneChart::build(s.timeline.log(), &zones, s.end(), s.timeline.horizon(), s.timeline.settings())
         );
         // Complete: nothing more to compute.
         assert_eq!(s.advance(Duration::from_secs(60)), (true, false));

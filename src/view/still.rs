@@ -253,8 +253,7 @@ fn fleet_stage(o: &mut String, session: &mut Session, at: SimTime, lang: Lang) {
     let t = |k| escape(lang.text(k));
     let log = session.timeline.log();
     let lines = fleet::ControllerLines::of(log);
-    let settings = session.timeline.config().settings();
-    let view = fleet::Fleet::build(&session.fleet, log, &lines, at, fleet::VIEW_W, &settings);
+    let view = fleet::Fleet::build(&session.fleet, log, &lines, at, fleet::VIEW_W, session.timeline.settings());
     let client = fleet::client_text(log, at, lang);
     let log_lines = fleet::controller_log(log, &lines, at, session.timeline.config().epoch, fleet::LOG_LINES);
     let chart = session.zone_chart(&crate::sim::ZONES);

@@ -142,6 +142,8 @@ pub struct ChartBuilder {
     line: usize,
     change: usize,
     zone_log: ZoneLog,
+    /// The timeline's settings, whose zone rules the states and rates follow.
+    settings: Settings,
 }
 
 impl ChartBuilder {
@@ -154,7 +156,7 @@ impl ChartBuilder {
                 zones: zones.iter().map(|z| ZoneSeries { zone: z.to_string(), ..ZoneSeries::default() }).collect(),
             },
             counts: vec![[0u32; 5]; zones.len()],
-            zone_log: ZoneLog::new(settings),
+            settings: settings.clone(),
             ..ChartBuilder::default()
         }
     }
@@ -184,9 +186,9 @@ impl ChartBuilder {
                 s.terminating.push(c[2]);
                 s.running.push(c[3]);
                 s.ready.push(c[4]);
-                let state = self.zone_log.state(&s.zone, c[4] as usize, c[0] as usize);
+                let state = self.zone_log.state(&self.settings, &s.zone, c[4] as usize, c[0] as usize);
                 s.state.push(state);
-                s.rate.push(self.zone_log.rate(state, (c[0] + c[4]) as usize));
+                s.rate.push(self.zone_log.rate(&self.settings, state, (c[0] + c[4]) as usize));
             }
             self.next += 1;
         }

@@ -134,8 +134,7 @@ fn check(s: &Session, stage: &StageModel, t: SimTime, fact: &Value) -> Result<()
 /// Checks a fleet step's zone facts on the fleet's view at `t`.
 fn check_fleet(s: &Session, t: SimTime, step: &Value) -> Result<(), String> {
     let log = s.timeline.log();
-    let settings = s.timeline.config().settings();
-    let fleet = Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), t, 1200.0, &settings);
+    let fleet = Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), t, 1200.0, s.timeline.settings());
     let master = step.get("master").and_then(Value::as_bool).expect("a fleet step says master or not");
     if fleet.master_disruption != master {
         return Err(format!("master disruption mode: {}", fleet.master_disruption));

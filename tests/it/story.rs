@@ -648,8 +648,8 @@ fn a_fleet_story_s_view_follows_its_settings() {
     // The step where the zone is FullDisruption, tainted at `--node-eviction-rate` 0.5.
     let at = session.timeline.steps()[3].expect("step 4").moment;
     let log = session.timeline.log();
-    let settings = session.timeline.config().settings();
-    let fleet = Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), at, 1200.0, &settings);
+    let fleet =
+        Fleet::build(&FleetIndex::of(log), log, &ControllerLines::of(log), at, 1200.0, session.timeline.settings());
     let dark = fleet.zones.iter().find(|z| z.name == "eu-west-1b").unwrap();
     assert_eq!(dark.rate, 0.5, "{dark:?}");
     assert!(zone_summary(Lang::En, dark).contains("one node every 2 s"), "{}", zone_summary(Lang::En, dark));

@@ -16,6 +16,7 @@ use super::objects::{
 };
 use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, StepTime, resolve_steps};
+use super::settings::Settings;
 use super::time::{SimTime, WallTime, secs};
 use super::world::{Config, World, check_action};
 
@@ -139,6 +140,12 @@ impl Timeline {
     /// The configuration (profile, seed, epoch).
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The settings the cluster runs with, resolved for its profile (the configuration's, read
+    /// once, as the components read them).
+    pub fn settings(&self) -> &Settings {
+        self.world.settings()
     }
 
     /// Every input, in time order.

@@ -231,6 +231,11 @@ pub(crate) struct World {
 }
 
 impl World {
+    /// The settings resolved for the profile, as the components read them.
+    pub(crate) fn settings(&self) -> &Settings {
+        &self.core.settings
+    }
+
     /// A world with the given machines, nothing running yet.
     pub(crate) fn new(config: Config, machines: &[MachineSpec]) -> World {
         let settings = config.settings();
