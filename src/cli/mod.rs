@@ -124,7 +124,10 @@ impl SimArgs {
         let (scenario, profile, mut settings) = match (&self.story, self.chapter) {
             (Some(path), _) => {
                 let story = story::read(path)?;
-                let scenario = self.nodes.map_or_else(|| story.scenario.clone(), |n| story.scenario.resized(n));
+                let scenario = match self.nodes {
+                    Some(n) => story.scenario.resized(n),
+                    None => story.scenario,
+                };
                 (scenario, self.k8s.unwrap_or(story.config.profile), story.config.settings)
             }
             (None, Some(chapter)) => {

@@ -612,7 +612,7 @@ impl Io<'_> {
         let exists = name == super::apiserver::NODE_AUTOAPPROVE_BINDING && !self.api.nodeclient_unbound;
         let body = serde_json::json!({ "propagationPolicy": "Background" });
         let code = if exists { 200 } else { 404 };
-        self.log_unstored(actor.clone(), Method::Delete, &path, "".into(), Some(body), code);
+        self.log_unstored(actor.clone(), Method::Delete, &path, "".into(), Some(body), code, None);
         let not_found = format!("clusterrolebindings.rbac.authorization.k8s.io \"{name}\" not found");
         if !exists {
             return Err(not_found);
@@ -630,7 +630,7 @@ impl Io<'_> {
         query: impl Into<std::borrow::Cow<'static, str>>,
         code: u16,
     ) {
-        self.log_unstored(actor, Method::Get, path, query.into(), None, code);
+        self.log_unstored(actor, Method::Get, path, query.into(), None, code, None);
     }
 
     /// Logs a `GET` of a subresource that is no stored object (`pods/log`), answered with the
@@ -647,33 +647,20 @@ impl Io<'_> {
 
     fn log_failed(&mut self, actor: Actor, method: Method, path: &str, query: String, status: Status) {
         let response = super::record::Response::Status(self.log.share_status(&status));
-        self.log_unstored_with(actor, method, path, query.into(), None, status.code, Some(response));
+        self.log_unstored(actor, method, path, query.into(), None, status.code, Some(response));
     }
 
     /// Logs a create the API server answers with an object that is not stored, which the log
     /// does not keep (a SubjectAccessReview: `POST` with its body, a 201 whose answer is the
     /// review with `status.allowed`).
     pub(crate) fn log_create(&mut self, actor: Actor, path: &str, body: serde_json::Value) {
-        self.log_unstored(actor, Method::Post, path, "".into(), Some(body), 201);
+        self.log_unstored(actor, Method::Post, path, "".into(), Some(body), 201, None);
     }
 
-    /// Logs a request that changes no stored object, with its JSON body if it has one and its
-    /// answer's code.
-    fn log_unstored(
-        &mut self,
-        actor: Actor,
-        method: Method,
-        path: &str,
-        query: std::borrow::Cow<'static, str>,
-        body: Option<serde_json::Value>,
-        code: u16,
-    ) {
-        self.log_unstored_with(actor, method, path, query, body, code, None);
-    }
-
-    /// [`Ctx::log_unstored`], with the answer's body when the log keeps one (a failure's status).
+    /// Logs a request that changes no stored object, with its JSON body if it has one, its
+    /// answer's code, and the answer's body when the log keeps one (a failure's status).
     #[allow(clippy::too_many_arguments)]
-    fn log_unstored_with(
+    fn log_unstored(
         &mut self,
         actor: Actor,
         method: Method,
