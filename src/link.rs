@@ -255,7 +255,7 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
                 None => notice(k, v, Problem::UnknownChapter),
             },
             // A chapter is its story file, built in: `?story=ID` of a chapter opens the chapter.
-            "story" => match (Chapter::ALL.into_iter().find(|c| c.id() == v), is_dns_label(v)) {
+            "story" => match (Chapter::with_id(v), is_dns_label(v)) {
                 (Some(c), _) => link.chapter = c,
                 (None, true) => link.story = Some(v.clone()),
                 (None, false) => notice(k, v, Problem::BadStory),

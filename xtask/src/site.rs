@@ -92,7 +92,7 @@ fn stories(source: &Path, dist: &Path) -> Result<Vec<nodeline::story::Story>> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         // The chapters' files are compiled into the page (`chapters::compile`), not the site's.
-        .filter(|p| !nodeline::sim::Chapter::ALL.iter().any(|c| p.file_stem().is_some_and(|s| s == c.id())))
+        .filter(|p| p.file_stem().and_then(|s| s.to_str()).and_then(nodeline::sim::Chapter::with_id).is_none())
         .collect();
     files.sort();
     let out = dist.join(nodeline::view::stories::DIR);

@@ -87,6 +87,12 @@ impl Chapter {
         }
     }
 
+    /// The chapter whose id is exactly `id` (not a scheme name): the name of its story file,
+    /// `stories/ID.yaml`.
+    pub fn with_id(id: &str) -> Option<Chapter> {
+        Chapter::ALL.into_iter().find(|c| c.id() == id)
+    }
+
     /// The chapter's 1-based number.
     pub fn number(self) -> usize {
         Chapter::ALL.iter().position(|c| *c == self).expect("listed") + 1
