@@ -42,10 +42,15 @@ impl FleetNow {
     /// Makes the memos and puts them in context.
     pub fn provide(ctx: AppCtx) {
         let lines = Memo::new(move |_| ctx.with_session(|s| s.lines.clone()));
-        // The width the still view's fleet takes in the page (the same box as the app's): drawn
-        // for it from the start, the fleet is not drawn again a frame later, moving what is below.
-        let still = document().query_selector("[data-still] .fleet-svg").ok().flatten();
-        let first = still.map(|svg| svg.get_bounding_client_rect().width().round()).filter(|w| *w > 0.0);
+        // The width the still view's fleet takes in the page (the same box as the app's; the
+        // still view holds a drawing for each width, one of them shown): drawn for it from the
+        // start, the fleet is not drawn again a frame later, moving what is below.
+        let first = document().query_selector_all("[data-still] .fleet-svg").ok().and_then(|drawings| {
+            (0..drawings.length())
+                .filter_map(|i| drawings.item(i)?.dyn_into::<web_sys::Element>().ok())
+                .map(|svg| svg.get_bounding_client_rect().width().round())
+                .find(|w| *w > 0.0)
+        });
         let width = RwSignal::new(first.unwrap_or(vm::VIEW_W));
         let fleet = Memo::new(move |_| {
             if !ctx.is_fleet() {

@@ -18,15 +18,20 @@ use super::html::{cat, escape};
 /// The drawing's width (SVG user units) when the stage's width is not known yet.
 pub const VIEW_W: f64 = 1200.0;
 
+/// The widths the fleet is drawn at, in user units. The page draws it at the widest of these
+/// that is not wider than its stage (the narrowest on a narrower one) and lets the drawing scale
+/// to the stage, so that its text is drawn between its size and 16 % larger. There are few of
+/// them so that the still view can carry every one, each laid out as the app lays it out: the
+/// still script keeps the one the app will draw, and without it the stage's container queries do
+/// (`style/still.css`, its block written by [`rung_css`]).
+pub const WIDTHS: [f64; 13] =
+    [300.0, 345.0, 400.0, 460.0, 530.0, 610.0, 700.0, 800.0, 920.0, 1050.0, 1200.0, 1390.0, 1600.0];
+
 /// How many log lines the controller's pane shows.
 pub const LOG_LINES: usize = 8;
 
 /// How far back the stage counts the Pods a zone gained or lost.
 pub const MOVED_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
-/// The narrowest and widest drawing: the drawing is as many user units wide as the stage is CSS
-/// pixels (within these), so that its text keeps its size on every screen.
-const MIN_W: f64 = 300.0;
-const MAX_W: f64 = 1600.0;
 /// Below this width the zones are stacked one above the other (phones).
 pub const STACK_BELOW: f64 = 700.0;
 /// Below this panel width a zone's heading lines are broken at their ` · `.
@@ -59,9 +64,9 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout for a stage `width` CSS pixels wide.
+    /// The layout for a stage `width` CSS pixels wide: drawn at [`rung`] of it.
     pub fn for_width(width: f64) -> Layout {
-        let width = if width.is_finite() { width.clamp(MIN_W, MAX_W) } else { VIEW_W };
+        let width = rung(width);
         let stacked = width < STACK_BELOW;
         let inner = width - 2.0 * EDGE;
         let panel_w = if stacked { inner } else { (inner - 2.0 * GAP) / 3.0 };
@@ -73,6 +78,42 @@ impl Layout {
         Layout { width, stacked, split, panel_w, moved_y, grid_top: moved_y + 24.0 }
     }
 }
+
+/// Which of [`WIDTHS`] the fleet is drawn at on a stage `width` CSS pixels wide: the widest not
+/// wider than it, the narrowest on a narrower stage, [`VIEW_W`] when the width is not known.
+pub fn rung(width: f64) -> f64 {
+    if !width.is_finite() {
+        return VIEW_W;
+    }
+    WIDTHS.iter().rev().copied().find(|w| *w <= width).unwrap_or(WIDTHS[0])
+}
+
+/// The still view's style block that shows, without its script, the drawing of each width in
+/// [`WIDTHS`] on the stages it fits (a container query per width; the stage is the container).
+/// `style/still.css` holds it between [`RUNG_CSS_MARKS`]; a test keeps the two the same.
+pub fn rung_css() -> String {
+    let mut out = String::from(
+        "[data-still] .fleet-stage {\n  container-type: inline-size;\n}\n\n[data-still] .fleet-stage [data-rung] {\n  display: none;\n}\n",
+    );
+    for (i, w) in WIDTHS.iter().enumerate() {
+        let query = match (i, WIDTHS.get(i + 1)) {
+            (0, Some(next)) => format!("(width < {next}px)"),
+            (_, Some(next)) => format!("({w}px <= width < {next}px)"),
+            (_, None) => format!("(width >= {w}px)"),
+        };
+        let _ = write!(
+            out,
+            "\n@container {query} {{\n  [data-still] .fleet-stage [data-rung=\"{w}\"] {{\n    display: block;\n  }}\n}}\n"
+        );
+    }
+    out
+}
+
+/// The comments `style/still.css` holds [`rung_css`] between.
+pub const RUNG_CSS_MARKS: [&str; 2] = [
+    "/* The fleet's drawings by width: written by src/view/fleet.rs (rung_css). */",
+    "/* End of the fleet's drawings by width. */",
+];
 
 impl Default for Layout {
     fn default() -> Layout {
@@ -492,21 +533,38 @@ pub fn zone_summary(lang: Lang, z: &ZoneView) -> String {
     )
 }
 
-fn cell_path(out: &mut String, shape: Readiness, x: f64, y: f64, s: f64) {
-    let p = (s * 0.12).max(1.0);
-    let (x, y, w) = (x + p, y + p, s - 2.0 * p);
-    match shape {
-        Readiness::Ready => {
-            let _ = write!(out, "M{x:.1} {y:.1}h{w:.1}v{w:.1}h{:.1}z", -w);
-        }
-        Readiness::NotReady => {
-            let h = w / 2.0;
-            let _ = write!(out, "M{:.1} {y:.1}l{h:.1} {h:.1}l{:.1} {h:.1}l{:.1} {:.1}z", x + h, -h, -h, -h);
-        }
-        Readiness::Unknown => {
-            let r = w / 2.0;
-            let _ = write!(out, "M{x:.1} {:.1}a{r:.1} {r:.1} 0 1 0 {w:.1} 0a{r:.1} {r:.1} 0 1 0 {:.1} 0z", y + r, -w);
-        }
+/// One kind of cell's path: each cell a subpath drawn from its start point, moved to from the
+/// last cell's (`m`, to the tenth of a unit as the cells are placed), so that a grid's cells
+/// read alike and compress to little (the still view carries the drawing once for each width).
+#[derive(Default)]
+struct CellPath {
+    d: String,
+    /// The last cell's start point, in tenths of a unit.
+    last: Option<(i64, i64)>,
+}
+
+impl CellPath {
+    fn push(&mut self, shape: Readiness, x: f64, y: f64, s: f64) {
+        let p = (s * 0.12).max(1.0);
+        let (x, y, w) = (x + p, y + p, s - 2.0 * p);
+        let h = w / 2.0;
+        let start = match shape {
+            Readiness::Ready => (x, y),
+            Readiness::NotReady => (x + h, y),
+            Readiness::Unknown => (x, y + h),
+        };
+        let here = ((start.0 * 10.0).round() as i64, (start.1 * 10.0).round() as i64);
+        let tenths = |v: i64| v as f64 / 10.0;
+        let _ = match self.last {
+            None => write!(self.d, "M{} {}", tenths(here.0), tenths(here.1)),
+            Some(last) => write!(self.d, "m{} {}", tenths(here.0 - last.0), tenths(here.1 - last.1)),
+        };
+        self.last = Some(here);
+        let _ = match shape {
+            Readiness::Ready => write!(self.d, "h{w:.1}v{w:.1}h{:.1}z", -w),
+            Readiness::NotReady => write!(self.d, "l{h:.1} {h:.1}l{:.1} {h:.1}l{:.1} {:.1}z", -h, -h, -h),
+            Readiness::Unknown => write!(self.d, "a{h:.1} {h:.1} 0 1 0 {w:.1} 0a{h:.1} {h:.1} 0 1 0 {:.1} 0z", -w),
+        };
     }
 }
 
@@ -514,7 +572,7 @@ fn cell_path(out: &mut String, shape: Readiness, x: f64, y: f64, s: f64) {
 /// outline.
 pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
     let mut out = String::new();
-    let mut paths = [String::new(), String::new(), String::new()];
+    let mut paths: [CellPath; 3] = Default::default();
     let (mut no_schedule, mut no_execute) = (String::new(), String::new());
     let l = fleet.layout;
     for z in &fleet.zones {
@@ -567,7 +625,7 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
                 Readiness::NotReady => 1,
                 Readiness::Unknown => 2,
             };
-            cell_path(&mut paths[k], c.ready, x, y, z.cell);
+            paths[k].push(c.ready, x, y, z.cell);
             let s = z.cell;
             match c.taint {
                 TaintMark::None => {}
@@ -592,9 +650,9 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
         }
     }
     for (d, class) in [
-        (&paths[0], "cells ready"),
-        (&paths[1], "cells not-ready"),
-        (&paths[2], "cells unknown"),
+        (&paths[0].d, "cells ready"),
+        (&paths[1].d, "cells not-ready"),
+        (&paths[2].d, "cells unknown"),
         (&no_schedule, "marks no-schedule"),
         (&no_execute, "marks no-execute"),
     ] {

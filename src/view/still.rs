@@ -247,19 +247,22 @@ fn stage(o: &mut String, session: &Session, at: SimTime, lang: Lang) {
     );
 }
 
-/// The fleet's stage at `at`, as `app::fleet` writes it, drawn for its default width (the app
-/// draws it again for the width it measures).
+/// The fleet's stage at `at`, as `app::fleet` writes it, its drawing and chart once for each of
+/// the widths the app draws them at ([`fleet::WIDTHS`], each marked `data-rung`): the still
+/// script shows the one the app will draw at the stage's width, the style sheet's container
+/// queries do without it.
 fn fleet_stage(o: &mut String, session: &mut Session, at: SimTime, lang: Lang) {
     let t = |k| escape(lang.text(k));
     let log = session.timeline.log();
     let lines = fleet::ControllerLines::of(log);
-    let view = fleet::Fleet::build(&session.fleet, log, &lines, at, fleet::VIEW_W, session.timeline.settings());
+    let settings = session.timeline.settings();
+    let views = fleet::WIDTHS.map(|w| fleet::Fleet::build(&session.fleet, log, &lines, at, w, settings));
+    let view = &views[0];
     let client = fleet::client_text(log, at, lang);
     let log_lines = fleet::controller_log(log, &lines, at, session.timeline.config().epoch, fleet::LOG_LINES);
     let chart = session.zone_chart(&crate::sim::ZONES);
-    let layout = zonechart::ChartLayout::of(&view.layout);
     let moved = chart.moved(at, fleet::MOVED_WINDOW);
-    let values = zonechart::values_text(&view, lang);
+    let values = zonechart::values_text(view, lang);
     cat(
         o,
         &[
@@ -267,43 +270,76 @@ fn fleet_stage(o: &mut String, session: &mut Session, at: SimTime, lang: Lang) {
             &t(Key::FleetStage),
             "</h2><p class=\"fleet-help\">",
             &t(Key::FleetStageHelp),
-            "</p><svg class=\"fleet-svg\" role=\"img\" tabindex=\"0\" viewBox=\"",
-            &format!("0 0 {:.0} {:.0}", view.layout.width, view.height),
-            "\" aria-label=\"",
-            &t(Key::FleetStage),
-            "\" aria-describedby=\"fleet-desc\"><g>",
-            &fleet::fleet_markup(&view, lang, 0),
-            "</g><g class=\"transfers\">",
-            &fleet::transfer_markup(&view, &moved, lang),
-            "</g></svg><p class=\"fleet-client",
+            "</p>",
+        ],
+    );
+    for view in &views {
+        cat(
+            o,
+            &[
+                "<svg class=\"fleet-svg\" data-rung=\"",
+                &view.layout.width.to_string(),
+                "\" role=\"img\" tabindex=\"0\" viewBox=\"",
+                &format!("0 0 {:.0} {:.0}", view.layout.width, view.height),
+                "\" aria-label=\"",
+                &t(Key::FleetStage),
+                "\" aria-describedby=\"fleet-desc\"><g>",
+                &fleet::fleet_markup(view, lang, 0),
+                "</g><g class=\"transfers\">",
+                &fleet::transfer_markup(view, &moved, lang),
+                "</g></svg>",
+            ],
+        );
+    }
+    cat(
+        o,
+        &[
+            "<p class=\"fleet-client",
             if client.0 { " waiting" } else { "" },
             "\">",
             &escape(&client.1),
             "</p><p id=\"fleet-desc\" class=\"sr-only\">",
-            &escape(&fleet::fleet_description(&view, lang)),
+            &escape(&fleet::fleet_description(view, lang)),
             " ",
-            &escape(&fleet::transfer_text(&view, &moved, lang)),
+            &escape(&fleet::transfer_text(view, &moved, lang)),
             "</p><section class=\"zone-chart\" aria-labelledby=\"zone-chart-title\"><h3 id=\"zone-chart-title\">",
             &t(Key::ChartTitle),
             "</h3><p class=\"chart-legend\">",
             &t(Key::ChartLegend),
             "</p><p class=\"chart-legend\">",
             &t(Key::ChartHelp),
-            "</p><svg class=\"chart-svg\" role=\"slider\" tabindex=\"0\" viewBox=\"",
-            &format!("0 0 {:.0} {:.0}", layout.width, layout.height(chart.zones.len())),
-            "\" aria-label=\"",
-            &t(Key::ChartPointName),
-            "\" aria-describedby=\"zone-chart-values\" aria-valuemin=\"0\" aria-valuemax=\"",
-            &(zonechart::SAMPLES - 1).to_string(),
-            "\" aria-valuenow=\"",
-            &chart.index_at(at).to_string(),
-            "\" aria-valuetext=\"",
-            &escape(&values),
-            "\"><g>",
-            &zonechart::chart_markup(&chart, lang, layout),
-            "</g><g class=\"chart-overlay\">",
-            &zonechart::overlay_markup(&chart, at, None, layout),
-            "</g></svg><p class=\"chart-point\" aria-hidden=\"true\"></p><p id=\"zone-chart-values\" class=\"chart-values\" aria-live=\"off\">",
+            "</p>",
+        ],
+    );
+    for view in &views {
+        let layout = zonechart::ChartLayout::of(&view.layout);
+        cat(
+            o,
+            &[
+                "<svg class=\"chart-svg\" data-rung=\"",
+                &view.layout.width.to_string(),
+                "\" role=\"slider\" tabindex=\"0\" viewBox=\"",
+                &format!("0 0 {:.0} {:.0}", layout.width, layout.height(chart.zones.len())),
+                "\" aria-label=\"",
+                &t(Key::ChartPointName),
+                "\" aria-describedby=\"zone-chart-values\" aria-valuemin=\"0\" aria-valuemax=\"",
+                &(zonechart::SAMPLES - 1).to_string(),
+                "\" aria-valuenow=\"",
+                &chart.index_at(at).to_string(),
+                "\" aria-valuetext=\"",
+                &escape(&values),
+                "\"><g>",
+                &zonechart::chart_markup(&chart, lang, layout),
+                "</g><g class=\"chart-overlay\">",
+                &zonechart::overlay_markup(&chart, at, None, layout),
+                "</g></svg>",
+            ],
+        );
+    }
+    cat(
+        o,
+        &[
+            "<p class=\"chart-point\" aria-hidden=\"true\"></p><p id=\"zone-chart-values\" class=\"chart-values\" aria-live=\"off\">",
             &escape(&values),
             "</p></section><section class=\"controller-log\" aria-labelledby=\"controller-log-title\"><h3 id=\"controller-log-title\">",
             &t(Key::ControllerLog),

@@ -1,7 +1,7 @@
 //! The fleet chapter's chart under the stage: per zone over the timeline, how many nodes are
 //! not Ready, how many carry a NoExecute taint, and how many Pods are terminating and running.
 //! A rate change shows as a change of slope. Read in one pass over the log's object changes
-//! (never by rebuilding the cluster at every sample), drawn as one polyline per series, with
+//! (never by rebuilding the cluster at every sample), drawn as one path per series, with
 //! the playhead and, in text, the values at the playhead.
 
 use std::collections::HashMap;
@@ -299,17 +299,48 @@ pub fn chart_markup(chart: &ZoneChart, lang: Lang, l: ChartLayout) -> String {
             y0 + 14.0,
             lang.fill(Key::ChartMax, &[&(max as u32).to_string()])
         );
+        // The series across in samples, scaled to the panel: the same path at every width.
+        let _ = write!(out, "<g transform=\"translate({x0:.1} {y0:.1}) scale({:.5} 1)\">", pw / (SAMPLES - 1) as f64);
         for (values, class) in [&s.not_ready, &s.no_execute, &s.terminating, &s.running].into_iter().zip(CLASSES) {
-            let mut points = String::new();
-            for (i, v) in values.iter().enumerate() {
-                let y = y0 + TOP + PANEL_H - PANEL_H * f64::from(*v) / max;
-                let _ = write!(points, "{:.1},{y:.1} ", l.sample_x(zi, i));
-            }
-            let _ = write!(out, "<polyline class=\"series {class}\" points=\"{}\"/>", points.trim_end());
+            let d = series_path(
+                values.iter().enumerate().map(|(i, v)| (i as f64, TOP + PANEL_H - PANEL_H * f64::from(*v) / max)),
+            );
+            let _ = write!(out, "<path class=\"series {class}\" d=\"{d}\"/>");
         }
-        out.push_str("</g>");
+        out.push_str("</g></g>");
     }
     out
+}
+
+/// A series through `points` (across: whole samples), its level stretches drawn as one segment
+/// each (`H`): most of a series is level, and the still view carries the chart once for each
+/// width it is drawn at.
+fn series_path(points: impl Iterator<Item = (f64, f64)>) -> String {
+    let mut d = String::new();
+    // The last point drawn, and the last point of the level stretch after it, not yet drawn.
+    let mut last: Option<(f64, f64)> = None;
+    let mut level: Option<f64> = None;
+    for (x, y) in points {
+        match last {
+            None => {
+                let _ = write!(d, "M{x} {y:.1}");
+                last = Some((x, y));
+            }
+            // Level as drawn: to the tenth of a unit.
+            Some((_, ly)) if (ly * 10.0).round() == (y * 10.0).round() => level = Some(x),
+            Some(_) => {
+                if let Some(lx) = level.take() {
+                    let _ = write!(d, "H{lx}");
+                }
+                let _ = write!(d, "L{x} {y:.1}");
+                last = Some((x, y));
+            }
+        }
+    }
+    if let Some(lx) = level {
+        let _ = write!(d, "H{lx}");
+    }
+    d
 }
 
 /// A point of the chart: a zone's panel and a sample.
@@ -441,6 +472,14 @@ pub fn values_text(fleet: &Fleet, lang: Lang) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_series_draws_its_level_stretches_as_one_segment() {
+        let points = [(0.0, 5.0), (1.0, 5.0), (2.0, 5.04), (3.0, 2.0), (4.0, 1.0), (5.0, 1.0)];
+        assert_eq!(super::series_path(points.into_iter()), "M0 5.0H2L3 2.0L4 1.0H5");
+        assert_eq!(super::series_path([(1.0, 1.0)].into_iter()), "M1 1.0");
+        assert_eq!(super::series_path(std::iter::empty()), "");
+    }
+
     use super::*;
     use crate::sim::{Chapter, Config, Timeline, ZONES};
 
@@ -459,7 +498,7 @@ mod tests {
         assert!(b.no_execute[at(700)] > b.no_execute[at(520)]);
         assert!(chart.zones[0].running[at(830)] > 10, "{:?}", chart.zones[0].running);
         let svg = chart_markup(&chart, Lang::En, ChartLayout::default());
-        assert_eq!(svg.matches("<polyline").count(), 12);
+        assert_eq!(svg.matches("<path class=\"series").count(), 12);
         assert!(point_text(&chart, Lang::En, Point { zone: 1, sample: at(600) }).contains("10 not Ready"));
         // Pods move: the dark zone loses running Pods while the healthy zones gain them.
         let moved = chart.moved(SimTime::from_secs(850), std::time::Duration::from_secs(60));
@@ -509,13 +548,14 @@ mod tests {
         let p = chart.point_at(l, EDGE + pw + GAP + pw / 2.0, TOP + 10.0).expect("on a panel");
         assert_eq!(p, Point { zone: 1, sample: (SAMPLES - 1) / 2 });
         assert_eq!(chart.point_at(l, EDGE + pw + GAP / 2.0, TOP), None, "between panels");
-        // On a phone the panels are stacked, each as wide as the chart, their text at scale 1.
+        // On a phone the panels are stacked, each as wide as the chart (drawn at 345 units for a
+        // 390 px stage, as the fleet is).
         let phone = ChartLayout::of(&super::super::fleet::Layout::for_width(390.0));
-        assert!(phone.stacked && phone.height(3) > 3.0 * PANEL_H);
+        assert!(phone.stacked && phone.height(3) > 3.0 * PANEL_H && phone.width == 345.0);
         let (_, y2) = phone.origin(2);
-        assert_eq!(chart.point_at(phone, 390.0 - EDGE, y2 + TOP + 1.0), Some(Point { zone: 2, sample: SAMPLES - 1 }));
+        assert_eq!(chart.point_at(phone, 345.0 - EDGE, y2 + TOP + 1.0), Some(Point { zone: 2, sample: SAMPLES - 1 }));
         let svg = chart_markup(&chart, Lang::En, phone);
-        assert!(svg.contains(&format!("width=\"{:.1}\" height=\"{PANEL_H:.1}\"", 390.0 - 2.0 * EDGE)), "{svg}");
+        assert!(svg.contains(&format!("width=\"{:.1}\" height=\"{PANEL_H:.1}\"", 345.0 - 2.0 * EDGE)), "{svg}");
         // At 10 min the dark zone is wholly down and tainted one node every 10 s.
         let text = point_text(&chart, Lang::En, p);
         assert!(

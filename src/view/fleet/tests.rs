@@ -117,10 +117,11 @@ fn the_drawing_is_as_wide_as_the_stage_and_stacks_its_zones_on_phones() {
     let (tl, t) = at(1000, 200);
     let index = FleetIndex::of(tl.log());
     let lines = ControllerLines::default();
-    // A phone: the zones one above the other, the whole width each, their text at scale 1.
+    // A phone: the zones one above the other, the whole width each, drawn at the width below
+    // the stage's (its text scaled up by 390 / 345).
     let f = Fleet::build(&index, tl.log(), &lines, t, 390.0, &Settings::default());
-    assert!(f.layout.stacked && !f.layout.split && f.layout.width == 390.0);
-    assert!(f.zones.iter().all(|z| z.x0 == EDGE && z.cell >= MIN_CELL && z.cols as f64 * z.cell <= 387.0));
+    assert!(f.layout.stacked && !f.layout.split && f.layout.width == 345.0);
+    assert!(f.zones.iter().all(|z| z.x0 == EDGE && z.cell >= MIN_CELL && z.cols as f64 * z.cell <= 342.0));
     assert!(f.zones[1].y0 >= f.panel_h && f.zones[2].y0 >= f.zones[1].y0 + f.panel_h);
     assert!(f.height >= f.zones[2].y0 + f.panel_h && f.height < 3.0 * 500.0, "{}", f.height);
     // The first cell of the third zone, far below the first.
@@ -154,7 +155,46 @@ fn the_drawing_is_as_wide_as_the_stage_and_stacks_its_zones_on_phones() {
     assert!(!wide.contains("textLength"), "{wide}");
     // Out of range or unknown widths are clamped.
     assert_eq!(Layout::for_width(f64::NAN), Layout::default());
-    assert_eq!(Layout::for_width(50.0).width, MIN_W);
+    assert_eq!(Layout::for_width(50.0).width, WIDTHS[0]);
+}
+
+#[test]
+fn the_drawing_takes_the_widest_of_its_widths_that_fits_the_stage() {
+    // Each width from its own up to the next one's draws it: scaled up by less than 16 %.
+    for pair in WIDTHS.windows(2) {
+        let [w, next] = [pair[0], pair[1]];
+        assert!(next / w <= 1.16 && next > w, "{w} then {next}");
+        for stage in [w, w + 0.5, (w + next) / 2.0, next - 1.0] {
+            assert_eq!(rung(stage), w, "a stage {stage} px wide");
+        }
+    }
+    assert_eq!([rung(1_599.0), rung(1_600.0), rung(2_560.0), rung(299.0)], [1_390.0, 1_600.0, 1_600.0, 300.0]);
+    // Stacked below the narrowest side-by-side width: never a drawing that stacks at one width of
+    // a rung and not at another.
+    assert!(WIDTHS.contains(&STACK_BELOW) && WIDTHS.contains(&VIEW_W));
+    assert!(WIDTHS.iter().all(|w| Layout::for_width(*w).stacked == (*w < STACK_BELOW)));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn the_still_style_sheet_shows_each_drawing_where_the_app_draws_it() {
+    let css = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/style/still.css")).unwrap();
+    let [start, end] = RUNG_CSS_MARKS;
+    let (Some(a), Some(b)) = (css.find(start), css.find(end)) else {
+        panic!("style/still.css holds no block between {start:?} and {end:?}");
+    };
+    let block = css[a + start.len()..b].trim_start_matches('\n');
+    if std::env::var_os("NODELINE_BLESS").is_some() && block != rung_css() {
+        let css = format!("{}{start}\n{}{}", &css[..a], rung_css(), &css[b..]);
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/style/still.css"), css).unwrap();
+        return;
+    }
+    assert_eq!(block, rung_css(), "style/still.css is behind fleet::WIDTHS: NODELINE_BLESS=1 writes it");
+    // One query a width, the widths' ranges touching: every stage width shows one drawing.
+    assert_eq!(block.matches("@container").count(), WIDTHS.len());
+    for w in WIDTHS {
+        assert!(block.contains(&format!("[data-rung=\"{w}\"]")), "{w}");
+    }
 }
 
 #[test]

@@ -76,7 +76,7 @@ for (const [id, title, stage] of CHAPTERS) {
       await expect(steps.nth(n - 1)).toHaveAttribute('aria-current', 'step');
       await expect(playback(page).getByRole('button', { name: `Step ${n}`, exact: true })).toHaveAttribute('aria-current', 'step');
       // The stage at the step: one drawing of it shown (the fleet, or the cluster's for the width).
-      await expect(page.getByRole('region', { name: stage }).locator('svg.stage-svg:visible, svg.fleet-svg')).toHaveCount(1);
+      await expect(page.getByRole('region', { name: stage }).locator('svg.stage-svg:visible, svg.fleet-svg:visible')).toHaveCount(1);
       expect(new URL(page.url()).searchParams.get('step') ?? '1').toBe(String(n));
     }
     // A step of the list, then the previous step.
@@ -220,6 +220,8 @@ for (const [told, step, width, height] of [
   ['chapter=node-failure', 3, 1440, 900],
   ['chapter=maintenance', 4, 390, 844],
   ['story=two-nodes-fail', 4, 1440, 900],
+  ['chapter=zone-outage', 4, 1440, 900],
+  ['chapter=zone-outage', 4, 390, 844],
 ] as const) {
   test(`still view vs the app paused at ${told} step ${step}, ${width} px: the same picture`, async ({ browser, baseURL }) => {
     const url = `./?${told}&step=${step}&autoplay=0`;
