@@ -33,8 +33,8 @@ fn playhead_point(c: &ZoneChart, ctx: AppCtx) -> zonechart::Point {
 pub struct FleetNow {
     pub fleet: Memo<Fleet>,
     pub lines: Memo<vm::ControllerLines>,
-    /// The stage's width in CSS pixels, which the drawing takes as its own (so its text keeps
-    /// its size), measured as the stage resizes.
+    /// The stage's width in CSS pixels, measured as the stage resizes: the drawing is drawn at
+    /// the widest of [`vm::WIDTHS`] that fits it ([`vm::rung`]).
     pub width: RwSignal<f64>,
 }
 
@@ -42,15 +42,11 @@ impl FleetNow {
     /// Makes the memos and puts them in context.
     pub fn provide(ctx: AppCtx) {
         let lines = Memo::new(move |_| ctx.with_session(|s| s.lines.clone()));
-        // The width the still view's fleet takes in the page (the same box as the app's; the
-        // still view holds a drawing for each width, one of them shown): drawn for it from the
-        // start, the fleet is not drawn again a frame later, moving what is below.
-        let first = document().query_selector_all("[data-still] .fleet-svg").ok().and_then(|drawings| {
-            (0..drawings.length())
-                .filter_map(|i| drawings.item(i)?.dyn_into::<web_sys::Element>().ok())
-                .map(|svg| svg.get_bounding_client_rect().width().round())
-                .find(|w| *w > 0.0)
-        });
+        // The width the still view's fleet takes in the page (the same box as the app's, and
+        // the stage's help line spans it as the drawing does): drawn for it from the start, the
+        // fleet is drawn at the width the still view shows, and not again a frame later.
+        let still = document().query_selector("[data-still] .fleet-help").ok().flatten();
+        let first = still.map(|p| p.get_bounding_client_rect().width()).filter(|w| *w > 0.0);
         let width = RwSignal::new(first.unwrap_or(vm::VIEW_W));
         let fleet = Memo::new(move |_| {
             if !ctx.is_fleet() {
@@ -145,15 +141,16 @@ pub fn FleetStage() -> impl IntoView {
             super::dom::morph(&layer, &html);
         }
     });
-    // The drawing takes the stage's width, whole pixels, as its own.
+    // The drawing is drawn again when the stage's width calls for another of its widths.
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     Effect::new(move |_| {
         let Some(svg) = svg_ref.get() else { return };
         let el: web_sys::Element = svg.into();
         let measured = el.clone();
         super::dom::on_resize(&el, move || {
-            let w = measured.get_bounding_client_rect().width().round();
-            if w > 0.0 && (w - now.width.get_untracked()).abs() >= 1.0 {
+            // Unrounded: the still view's container queries choose by the same width.
+            let w = measured.get_bounding_client_rect().width();
+            if w > 0.0 && vm::rung(w) != vm::rung(now.width.get_untracked()) {
                 // Next frame: a new width changes the drawing's height, and changing an observed
                 // size inside the observer's own callback is a "ResizeObserver loop" (an error
                 // in Firefox and WebKit).

@@ -21,9 +21,9 @@ pub const VIEW_W: f64 = 1200.0;
 /// The widths the fleet is drawn at, in user units. The page draws it at the widest of these
 /// that is not wider than its stage (the narrowest on a narrower one) and lets the drawing scale
 /// to the stage, so that its text is drawn between its size and 16 % larger. There are few of
-/// them so that the still view can carry every one, each laid out as the app lays it out: the
-/// still script keeps the one the app will draw, and without it the stage's container queries do
-/// (`style/still.css`, its block written by [`rung_css`]).
+/// them so that the still view can carry every one, each laid out as the app lays it out, and
+/// the stage's container queries show the one the app will draw (`style/still.css`, its block
+/// written by [`rung_css`]).
 pub const WIDTHS: [f64; 13] =
     [300.0, 345.0, 400.0, 460.0, 530.0, 610.0, 700.0, 800.0, 920.0, 1050.0, 1200.0, 1390.0, 1600.0];
 
@@ -88,12 +88,14 @@ pub fn rung(width: f64) -> f64 {
     WIDTHS.iter().rev().copied().find(|w| *w <= width).unwrap_or(WIDTHS[0])
 }
 
-/// The still view's style block that shows, without its script, the drawing of each width in
-/// [`WIDTHS`] on the stages it fits (a container query per width; the stage is the container).
+/// The still view's style block that shows the drawing of each width in [`WIDTHS`] on the stages
+/// it fits (a container query per width, the stage the container, as the app chooses by the
+/// stage's unrounded width), and [`VIEW_W`]'s where container queries are not known.
 /// `style/still.css` holds it between [`RUNG_CSS_MARKS`]; a test keeps the two the same.
 pub fn rung_css() -> String {
+    let show = |w: f64| format!("  [data-still] [data-rung=\"{w}\"] {{\n    display: block;\n  }}\n");
     let mut out = String::from(
-        "[data-still] .fleet-stage {\n  container-type: inline-size;\n}\n\n[data-still] .fleet-stage [data-rung] {\n  display: none;\n}\n",
+        "[data-still] .fleet-stage {\n  container-type: inline-size;\n}\n\n[data-still] [data-rung] {\n  display: none;\n}\n",
     );
     for (i, w) in WIDTHS.iter().enumerate() {
         let query = match (i, WIDTHS.get(i + 1)) {
@@ -101,11 +103,9 @@ pub fn rung_css() -> String {
             (_, Some(next)) => format!("({w}px <= width < {next}px)"),
             (_, None) => format!("(width >= {w}px)"),
         };
-        let _ = write!(
-            out,
-            "\n@container {query} {{\n  [data-still] .fleet-stage [data-rung=\"{w}\"] {{\n    display: block;\n  }}\n}}\n"
-        );
+        let _ = write!(out, "\n@container {query} {{\n{}}}\n", show(*w));
     }
+    let _ = write!(out, "\n@supports not (container-type: inline-size) {{\n{}}}\n", show(VIEW_W));
     out
 }
 

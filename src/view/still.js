@@ -185,22 +185,6 @@ var lay = function () {
     var narrow = w > 0 && (w < 600 || innerWidth < 768);
     stage.setAttribute("data-layout", narrow ? "narrow" : "wide");
   }
-  // The fleet's drawings, one for each width it is drawn at: the app draws the widest that is
-  // not wider than its stage, the narrowest on a narrower one (src/view/fleet.rs, `rung`).
-  var drawings = Array.prototype.slice.call(main.querySelectorAll(".fleet-stage [data-rung]"));
-  if (drawings.length) {
-    var box = main.querySelector(".fleet-stage");
-    var cs = getComputedStyle(box);
-    var inner = box.getBoundingClientRect().width;
-    ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].forEach(function (p) {
-      inner -= parseFloat(cs[p]) || 0;
-    });
-    inner = Math.round(inner);
-    var widths = drawings.map(function (d) { return Number(d.getAttribute("data-rung")); });
-    var rung = Math.min.apply(null, widths);
-    widths.forEach(function (w) { if (w <= inner && w > rung) rung = w; });
-    drawings.forEach(function (d, i) { d.style.display = widths[i] === rung ? "block" : "none"; });
-  }
   var track = main.querySelector(".tl-track");
   var width = track ? track.clientWidth : 0;
   var marks = Array.prototype.slice.call(main.querySelectorAll(".tl-markers [data-x]"));

@@ -11,7 +11,8 @@
 //! Content-Security-Policy (no `style` attribute): the positions along the timeline, written as
 //! `data-x` (a fraction of the track) for the still script to set; and which drawing of the stage
 //! fits its width, decided by the script as the app decides it ([`Layout::for_width`]), by media
-//! queries without JavaScript (`style/still.css`).
+//! queries without JavaScript (`style/still.css`); the fleet's drawing for its width, by
+//! container queries ([`fleet::rung_css`]).
 //!
 //! The same writers make the static pages readers without JavaScript get
 //! ([`crate::view::pages`]): each step's header, stage and narration with links between the pages
@@ -248,9 +249,8 @@ fn stage(o: &mut String, session: &Session, at: SimTime, lang: Lang) {
 }
 
 /// The fleet's stage at `at`, as `app::fleet` writes it, its drawing and chart once for each of
-/// the widths the app draws them at ([`fleet::WIDTHS`], each marked `data-rung`): the still
-/// script shows the one the app will draw at the stage's width, the style sheet's container
-/// queries do without it.
+/// the widths the app draws them at ([`fleet::WIDTHS`], each marked `data-rung`): the style
+/// sheet's container queries show the one the app will draw at the stage's width.
 fn fleet_stage(o: &mut String, session: &mut Session, at: SimTime, lang: Lang) {
     let t = |k| escape(lang.text(k));
     let log = session.timeline.log();

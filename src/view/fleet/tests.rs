@@ -192,6 +192,11 @@ fn the_still_style_sheet_shows_each_drawing_where_the_app_draws_it() {
     assert_eq!(block, rung_css(), "style/still.css is behind fleet::WIDTHS: NODELINE_BLESS=1 writes it");
     // One query a width, the widths' ranges touching: every stage width shows one drawing.
     assert_eq!(block.matches("@container").count(), WIDTHS.len());
+    assert!(
+        block.contains(&format!(
+            "@supports not (container-type: inline-size) {{\n  [data-still] [data-rung=\"{VIEW_W}\"]"
+        ))
+    );
     for w in WIDTHS {
         assert!(block.contains(&format!("[data-rung=\"{w}\"]")), "{w}");
     }
