@@ -19,9 +19,10 @@ const SLICE_MS: f64 = 5.0;
 /// How far a piece looks ahead in simulated time (the session searches the steps after each).
 const STEP: Duration = Duration::from_secs(1);
 /// The most log records a piece computes before the task looks at the clock again (it stops at
-/// the next instant past them, [`crate::sim::Timeline::run_until_within`]): five hundred records
-/// are about a millisecond in the page; a simulated second of a thousand nodes is a few thousand
-/// records, and a busy one (a zone cut, the control plane back) over ten thousand.
+/// the next instant past them, or within an instant at twice as many,
+/// [`crate::sim::Timeline::run_until_within`]): five hundred records are about a millisecond in
+/// the page; a simulated second of a thousand nodes is a few thousand records, and a busy one
+/// (the kubelets' first status, a zone cut, the control plane back) over ten thousand.
 pub(super) const PIECE: usize = 500;
 
 /// Computes the session's timeline to its end in the background whenever it is not complete

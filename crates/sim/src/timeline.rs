@@ -18,7 +18,7 @@ use super::record::{Change, Log, LogMark};
 use super::scenario::{Chapter, Scenario, StepTime, resolve_steps};
 use super::settings::Settings;
 use super::time::{SimTime, WallTime, secs};
-use super::world::{Config, World, check_action};
+use super::world::{Config, Reached, World, check_action};
 
 /// How long at most between two checkpoints, in simulated time.
 const CHECKPOINT_EVERY: Duration = secs(600);
@@ -180,12 +180,14 @@ impl Timeline {
 
     /// Computes the timeline toward `t`, but no further than the first instant at which the log
     /// has gained at least `records` records (everything before that instant has run, nothing
-    /// at it), so a caller can compute a little at a time: how much is its choice, by the size
-    /// of the log, never a clock. Returns whether it reached `t`. Computed in such pieces, the
-    /// timeline is the one [`Timeline::run_until`] computes at once, checkpoints included:
-    /// stopping at an instant is what making a checkpoint does.
+    /// at it), or, within an instant that gains more, than twice as many (between two of its
+    /// timers): a caller can compute a little at a time, how much by the size of the log, never
+    /// a clock. Returns whether it reached `t`. Computed in such pieces, the timeline is the
+    /// one [`Timeline::run_until`] computes at once, checkpoints included: checkpoints are made
+    /// between instants only, and an instant split goes on where it stopped.
     pub fn run_until_within(&mut self, t: SimTime, records: usize) -> bool {
         let stop = self.log.len().saturating_add(records);
+        let split = stop.saturating_add(records);
         while self.world.now() < t {
             if self.log.len() >= stop {
                 return false;
@@ -196,10 +198,13 @@ impl Timeline {
             let target = t.min(boundary);
             // Paused every THIN_EVERY records to thin: a checkpoint a fork can do without goes as
             // soon as the horizon has moved far enough, not at the next one made.
-            let reached = self.advance(target, records.min(self.log.len() + THIN_EVERY).min(stop));
-            if reached == boundary || (reached < target && self.log.len() >= records) {
+            let reached = self.advance(target, records.min(self.log.len() + THIN_EVERY).min(stop), split);
+            if !reached.whole {
+                return false;
+            }
+            if reached.t == boundary || (reached.t < target && self.log.len() >= records) {
                 self.checkpoints.push(Checkpoint {
-                    t: reached,
+                    t: reached.t,
                     world: self.world.clone(),
                     mark: self.log.mark(),
                     records: self.log.len(),
@@ -236,23 +241,23 @@ impl Timeline {
     }
 
     /// Runs everything due before `target`, or stops early at an instant where the log holds
-    /// `records` records (everything before it has run, nothing at it). Returns the instant
-    /// reached.
-    fn advance(&mut self, target: SimTime, records: usize) -> SimTime {
+    /// `records` records (everything before it has run, nothing at it), or within one once it
+    /// holds `split` ([`World::run_within`]). Returns where it stopped.
+    fn advance(&mut self, target: SimTime, records: usize, split: usize) -> Reached {
         while let Some(input) = self.inputs.get(self.next_input) {
             if input.action.at >= target {
                 break;
             }
             let Input { action, scripted } = input.clone();
-            let reached = self.world.run_within(action.at, &mut self.log, records);
-            if reached < action.at {
+            let reached = self.world.run_within(action.at, &mut self.log, records, split);
+            if reached.t < action.at {
                 return reached;
             }
             self.world.apply(&action, scripted, &mut self.log);
             self.world.record_machines(&mut self.log);
             self.next_input += 1;
         }
-        self.world.run_within(target, &mut self.log, records)
+        self.world.run_within(target, &mut self.log, records, split)
     }
 
     /// Adds the reader's action at `action.at`: the past is kept, the future is recomputed with

@@ -156,6 +156,15 @@ enum Timer {
     BootstrapToken,
 }
 
+/// Where [`World::run_within`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reached {
+    /// The instant the clock is at.
+    pub(crate) t: SimTime,
+    /// Nothing at `t` has run yet (else some of its timers have: it was split).
+    pub(crate) whole: bool,
+}
+
 /// What every component shares: the clock, the configuration, the generator, the store, the
 /// timer queue and what the last requests changed.
 #[derive(Clone, Debug)]
@@ -312,23 +321,32 @@ impl World {
 
     /// Runs every timer due before `t` and moves the clock to `t`, unless the log holds `records`
     /// records first: then it stops at the next instant a timer is due (everything before it has
-    /// run, nothing at it) and moves the clock there. Returns the instant the clock is at.
-    pub(crate) fn run_within(&mut self, t: SimTime, log: &mut Log, records: usize) -> SimTime {
+    /// run, nothing at it) and moves the clock there. Should the log hold `split` records (at
+    /// least `records`) first, it stops between two timers of the instant under way, having run
+    /// one at least: going on, it runs the rest of that instant first, in the order it would
+    /// have. A thousand kubelets act at the same instants; split, such an instant is computed in
+    /// pieces as short as any other. Returns where it stopped.
+    pub(crate) fn run_within(&mut self, t: SimTime, log: &mut Log, records: usize, split: usize) -> Reached {
+        let mut fired = false;
         while let Some(next) = self.core.queue.next_at() {
             if next >= t {
                 break;
             }
             if next > self.core.now && log.len() >= records {
                 self.core.now = next;
-                return next;
+                return Reached { t: next, whole: true };
+            }
+            if next == self.core.now && fired && log.len() >= split {
+                return Reached { t: next, whole: false };
             }
             let (at, timer) = self.core.queue.pop().expect("peeked");
             self.core.now = at;
             self.fire(timer, log);
             self.record_machines(log);
+            fired = true;
         }
         self.core.now = self.core.now.max(t);
-        self.core.now
+        Reached { t: self.core.now, whole: true }
     }
 
     fn fire(&mut self, timer: Timer, log: &mut Log) {

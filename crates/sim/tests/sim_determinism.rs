@@ -212,32 +212,75 @@ fn steps_searched_a_stretch_at_a_time_are_the_steps_of_the_whole_log() {
 }
 
 /// The page computes a fleet a little at a time, stopping once the log has gained a number of
-/// records (`Timeline::run_until_within`): in such pieces the timeline is the one computed at
-/// once, to the byte, with the same checkpoints, so a fork from either gives the same story.
+/// records (`Timeline::run_until_within`), within an instant when it gains many more: in such
+/// pieces the timeline is the one computed at once, to the byte, with the same checkpoints, so a
+/// fork from either gives the same story.
 #[test]
 fn a_timeline_computed_a_few_records_at_a_time_is_the_timeline_computed_at_once() {
     let config = Config { nodes: 120, ..Config::default() };
     let end = SimTime::ZERO + Chapter::ZoneOutage.scenario_for(config.nodes).duration;
     let mut whole = Timeline::new(Chapter::ZoneOutage, config.clone());
     whole.run_until(end);
-    let mut sliced = Timeline::new(Chapter::ZoneOutage, config);
-    let mut pieces = 0;
-    while !sliced.run_until_within(end, 499) {
-        pieces += 1;
-        assert!(sliced.horizon() < end);
-    }
-    assert!(pieces > 50, "{pieces} pieces");
-    assert_eq!(sliced.horizon(), whole.horizon());
-    assert_eq!(sliced.checkpoints(), whole.checkpoints());
-    assert!(whole.checkpoints() > 1, "a checkpoint past the first");
-    if let Some(d) = rendering_difference(&canonical(whole.log()), &canonical(sliced.log())) {
-        panic!("computed at once (left) and a few records at a time (right) differ: {d}");
+    // Pieces of 499 records (an instant split now and then), and of 7 (nearly every busy
+    // instant split, most pieces a timer or two).
+    for piece in [499, 7] {
+        let mut sliced = Timeline::new(Chapter::ZoneOutage, config.clone());
+        // Pieces, and pieces that ended in the instant the one before ended in: split ones.
+        let (mut pieces, mut split) = (0, 0);
+        let mut at = sliced.horizon();
+        while !sliced.run_until_within(end, piece) {
+            pieces += 1;
+            split += usize::from(sliced.horizon() == at);
+            at = sliced.horizon();
+            assert!(at < end);
+        }
+        assert!(pieces > 50, "{pieces} pieces of {piece}");
+        assert!(piece > 100 || split > 50, "{split} instants split in pieces of {piece}");
+        assert_eq!(sliced.horizon(), whole.horizon());
+        assert_eq!(sliced.checkpoints(), whole.checkpoints(), "pieces of {piece}");
+        assert!(whole.checkpoints() > 1, "a checkpoint past the first");
+        if let Some(d) = rendering_difference(&canonical(whole.log()), &canonical(sliced.log())) {
+            panic!("computed at once (left) and {piece} records at a time (right) differ: {d}");
+        }
+        if piece == 499 {
+            // Forked from either, the same story.
+            let cut = Action::on(ActionKind::CutZone, "eu-west-1a", SimTime::from_secs(200));
+            fork_and_compare(&mut sliced, cut.clone(), std::slice::from_ref(&cut));
+        }
     }
     // A piece stops at an instant once the log has gained as many records, not before.
     let mut t = Timeline::new(Chapter::ZoneOutage, Config { nodes: 120, ..Config::default() });
     assert!(!t.run_until_within(end, 500));
     assert!(t.log().len() >= 500 && t.horizon() > SimTime::ZERO);
-    // Forked from either, the same story.
-    let cut = Action::on(ActionKind::CutZone, "eu-west-1a", SimTime::from_secs(200));
-    fork_and_compare(&mut sliced, cut.clone(), std::slice::from_ref(&cut));
+}
+
+/// A thousand kubelets start at the same instants: computed in pieces, such an instant is split
+/// between two of its timers, so no piece gains much more than twice what it asks for.
+#[test]
+fn a_busy_instant_is_split_between_its_timers() {
+    let config = Config { nodes: 1000, ..Config::default() };
+    let mut t = Timeline::new(Chapter::ZoneOutage, config);
+    let to = SimTime::from_secs(2);
+    let mut longest = 0;
+    let mut split = 0;
+    loop {
+        let (before, at) = (t.log().len(), t.horizon());
+        let done = t.run_until_within(to, 500);
+        longest = longest.max(t.log().len() - before);
+        split += usize::from(!done && t.horizon() == at);
+        if done {
+            break;
+        }
+    }
+    // Records come a request (or a timer's work) at a time: a piece ends within one of them
+    // past its thousand.
+    assert!(longest < 1_500, "a piece gained {longest} records");
+    assert!(split > 5, "{split} pieces within an instant");
+    // Computed at once, the same log.
+    let mut whole = Timeline::new(Chapter::ZoneOutage, Config { nodes: 1000, ..Config::default() });
+    whole.run_until(to);
+    assert_eq!(whole.log().len(), t.log().len());
+    if let Some(d) = rendering_difference(&canonical(whole.log()), &canonical(t.log())) {
+        panic!("computed at once (left) and in pieces (right) differ: {d}");
+    }
 }
