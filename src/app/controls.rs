@@ -214,9 +214,10 @@ pub fn Controls() -> impl IntoView {
     Effect::new(move |_| {
         let markup = pods.with(|p| vm::pod_options(p));
         if let Some(select) = pod_picker.get() {
-            select.set_inner_html(&markup);
-            let at = pods.with(|p| pod.with(|c| p.iter().position(|(t, _)| Some(t) == c.as_ref())));
-            select.set_selected_index(at.map_or(-1, |i| i as i32));
+            pod.with(|c| {
+                let chosen = c.as_deref().map(|c| (c, c));
+                super::dom::fill_picker(&select, &markup, pods.with(Vec::len), chosen);
+            });
         }
     });
     let pod_pick = move || {
@@ -248,17 +249,24 @@ pub fn Controls() -> impl IntoView {
     // change; the choice is set on the element (at a thousand machines, one view and one effect
     // an option would cost tens of milliseconds).
     let picker = NodeRef::<leptos::html::Select>::new();
+    // The chosen machine's value and label.
+    let chosen = move |m: &[(String, String)], i: usize| {
+        m.get(i).map(|(name, host)| (i.to_string(), vm::machine_label(name, host, ctx.lang.get_untracked())))
+    };
     Effect::new(move |_| {
-        let markup = machines.with(|m| vm::machine_options(m, ctx.lang.get()));
+        let lang = ctx.lang.get();
+        let markup = machines.with(|m| vm::machine_options(m, lang));
         if let Some(select) = picker.get() {
-            select.set_inner_html(&markup);
-            select.set_selected_index(index.get_untracked() as i32);
+            let one = machines.with(|m| chosen(m, index.get_untracked()));
+            let one = one.as_ref().map(|(v, l)| (v.as_str(), l.as_str()));
+            super::dom::fill_picker(&select, &markup, machines.with(Vec::len), one);
         }
     });
     Effect::new(move |_| {
         let i = index.get();
         if let Some(select) = picker.get() {
-            select.set_selected_index(i as i32);
+            let one = machines.with_untracked(|m| chosen(m, i));
+            super::dom::pick(&select, one.as_ref().map(|(v, l)| (v.as_str(), l.as_str())));
         }
     });
 

@@ -95,3 +95,75 @@ pub(super) fn on_resize(target: &web_sys::Element, f: impl Fn() + Clone + 'stati
         }
     }
 }
+
+/// How many options a picker lists before the reader reaches it. A fleet's thousand Nodes, in
+/// the sandbox's and the inspector's pickers, and its Pods are thousands of elements to build
+/// and style as the page starts, for lists a reader may never open: a longer list holds only
+/// its chosen option until the picker takes the focus or a pointer presses it, and then lists
+/// them all (before the browser opens it).
+const LISTED_BEFORE_REACHED: usize = 64;
+
+/// The property of a picker that holds its whole list while it shows only its chosen option.
+const WAITING: &str = "nodelineOptions";
+/// The property of a picker that holds its chosen option's value meanwhile.
+const WAITING_CHOICE: &str = "nodelineChoice";
+
+/// Writes a picker's options: `all` (markup, `count` options), `chosen` the chosen one's value
+/// and label (`None`: none chosen). A list longer than [`LISTED_BEFORE_REACHED`] is written
+/// whole once the reader reaches the picker.
+pub(super) fn fill_picker(select: &web_sys::HtmlSelectElement, all: &str, count: usize, chosen: Option<(&str, &str)>) {
+    let reached = js_sys::Reflect::get(select, &WAITING.into()).is_ok_and(|v| v.is_null());
+    let value = chosen.map(|c| c.0);
+    if count <= LISTED_BEFORE_REACHED || reached {
+        select.set_inner_html(all);
+        choose(select, value);
+        return;
+    }
+    let first = js_sys::Reflect::get(select, &WAITING.into()).is_ok_and(|v| v.is_undefined());
+    let _ = js_sys::Reflect::set(select, &WAITING.into(), &all.into());
+    pick(select, chosen);
+    if first {
+        let picker = select.clone();
+        let reach = Closure::<dyn FnMut()>::new(move || {
+            let Some(all) = js_sys::Reflect::get(&picker, &WAITING.into()).ok().and_then(|v| v.as_string()) else {
+                return;
+            };
+            let value = js_sys::Reflect::get(&picker, &WAITING_CHOICE.into()).ok().and_then(|v| v.as_string());
+            // Reached: from now on the whole list is written at once.
+            let _ = js_sys::Reflect::set(&picker, &WAITING.into(), &wasm_bindgen::JsValue::NULL);
+            picker.set_inner_html(&all);
+            choose(&picker, value.as_deref());
+        });
+        for event in ["focus", "pointerdown"] {
+            let _ = select.add_event_listener_with_callback(event, reach.as_ref().unchecked_ref());
+        }
+        // The picker lives as long as the page.
+        reach.forget();
+    }
+}
+
+/// Chooses `chosen` (value and label; `None`: no option) in a picker [`fill_picker`] wrote: the
+/// one option it shows, while it waits to be reached.
+pub(super) fn pick(select: &web_sys::HtmlSelectElement, chosen: Option<(&str, &str)>) {
+    let waiting = js_sys::Reflect::get(select, &WAITING.into()).is_ok_and(|v| v.is_string());
+    if !waiting {
+        choose(select, chosen.map(|c| c.0));
+        return;
+    }
+    let mut one = String::new();
+    if let Some((value, label)) = chosen {
+        crate::view::controls::option(&mut one, value, label, true);
+    }
+    select.set_inner_html(&one);
+    choose(select, chosen.map(|c| c.0));
+    let value = chosen.map_or(wasm_bindgen::JsValue::NULL, |c| c.0.into());
+    let _ = js_sys::Reflect::set(select, &WAITING_CHOICE.into(), &value);
+}
+
+/// Chooses the option of value `value` (none: no option).
+fn choose(select: &web_sys::HtmlSelectElement, value: Option<&str>) {
+    match value {
+        Some(v) => select.set_value(v),
+        None => select.set_selected_index(-1),
+    }
+}

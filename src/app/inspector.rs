@@ -195,8 +195,15 @@ pub fn Inspector() -> impl IntoView {
             let picking = names.len() > 1 && matches!(open, NODE | LEASE);
             show("inspector-pick", picking);
             let picker = Some((names_key, selected.clone()));
-            if picking && w.picker != picker {
-                w.put("inspector-node", vm::picker_markup(&names, name));
+            let select = element("inspector-node").and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok());
+            if let (true, Some(select)) = (picking && w.picker != picker, select) {
+                let one = name.map(|n| (n, n));
+                // The same Nodes: only the choice moves.
+                if w.picker.as_ref().is_some_and(|(key, _)| *key == names_key) {
+                    super::dom::pick(&select, one);
+                } else {
+                    super::dom::fill_picker(&select, &vm::picker_markup(&names, name), names.len(), one);
+                }
                 w.picker = picker;
             }
             let body = format!("inspector-body-{}", TABS[open].0);

@@ -150,13 +150,31 @@ pub fn clamp_machine(index: usize, machines: usize) -> usize {
 pub fn machine_options(machines: &[(String, String)], lang: crate::i18n::Lang) -> String {
     let mut o = String::with_capacity(machines.len() * 48);
     for (i, (name, host)) in machines.iter().enumerate() {
-        let label = if name == host { name.clone() } else { lang.fill(Key::MachineHostname, &[name, host]) };
-        crate::view::html::cat(
-            &mut o,
-            &["<option value=\"", &i.to_string(), "\">", &crate::view::html::escape(&label), "</option>"],
-        );
+        option(&mut o, &i.to_string(), &machine_label(name, host, lang), false);
     }
     o
+}
+
+/// A machine's label in the picker: its name, and its hostname where that differs.
+pub fn machine_label(name: &str, host: &str, lang: crate::i18n::Lang) -> String {
+    if name == host { name.to_string() } else { lang.fill(Key::MachineHostname, &[name, host]) }
+}
+
+/// One option of a picker, its value and label escaped here.
+pub fn option(o: &mut String, value: &str, label: &str, selected: bool) {
+    use crate::view::html::{cat, escape};
+    cat(
+        o,
+        &[
+            "<option value=\"",
+            &escape(value),
+            "\"",
+            if selected { " selected" } else { "" },
+            ">",
+            &escape(label),
+            "</option>",
+        ],
+    );
 }
 
 /// The machine argument of an action: `None` for actions that take no machine and for the first
@@ -229,8 +247,7 @@ pub fn pod_options(pods: &[(String, String)]) -> String {
             cat(&mut o, &["<optgroup label=\"", &escape(on), "\">"]);
             machine = Some(on);
         }
-        let target = escape(target);
-        cat(&mut o, &["<option value=\"", &target, "\">", &target, "</option>"]);
+        option(&mut o, target, target, false);
     }
     if machine.is_some() {
         o.push_str("</optgroup>");

@@ -120,9 +120,7 @@ pub fn frame_markup(lang: Lang) -> String {
 pub fn picker_markup(names: &[String], selected: Option<&str>) -> String {
     let mut o = String::new();
     for n in names {
-        let name = escape(n);
-        let mark = if selected == Some(n.as_str()) { " selected" } else { "" };
-        cat(&mut o, &[r#"<option value=""#, &name, "\"", mark, ">", &name, "</option>"]);
+        crate::view::controls::option(&mut o, n, n, selected == Some(n.as_str()));
     }
     o
 }
