@@ -20,12 +20,10 @@ const SLICE_MS: f64 = 5.0;
 const STEP: Duration = Duration::from_secs(1);
 /// The most log records a piece computes before the task looks at the clock again (it stops at
 /// the next instant past them, or within an instant at twice as many,
-/// [`crate::sim::Timeline::run_until_within`]): two hundred and fifty records are about half a
-/// millisecond in the page, but some stretches of a thousand nodes cost ten times that a record
-/// (the kubelets' failed status updates while the control plane is cut, each quoting its
-/// patch); a simulated second of a thousand nodes is a few thousand records, and a busy one (the
-/// kubelets' first status, a zone cut, the control plane back) over ten thousand.
-pub(super) const PIECE: usize = 250;
+/// [`crate::sim::Timeline::run_until_within`]): five hundred records are about a millisecond in
+/// the page; a simulated second of a thousand nodes is a few thousand records, and a busy one
+/// (the kubelets' first status, a zone cut, the control plane back) over ten thousand.
+pub(super) const PIECE: usize = 500;
 
 /// Computes the session's timeline to its end in the background whenever it is not complete
 /// (at load once the page is no longer `mounting`, and again after a fork).
