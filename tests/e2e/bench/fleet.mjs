@@ -17,13 +17,14 @@ async function load(browser, url, instrument, round) {
     window.__recording = true;
   });
   await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('#fleet-desc')?.textContent.includes('Zone eu-west-1c'), null, {
+  // The app's, not the still view's (`data-still`: a fleet's step as pre-rendered, shown first).
+  await page.waitForFunction(() => document.querySelector('main:not([data-still]) #fleet-desc')?.textContent.includes('Zone eu-west-1c'), null, {
     timeout: 120_000,
     polling: 'raf',
   });
   const shownMs = await page.evaluate(() => performance.now());
   // Looked for at every frame (as the fleet's showing is): a 100 ms poll added up to 100 ms.
-  await page.waitForFunction((steps) => document.querySelectorAll('.tl-marker:not(.unreached):not(.pending)').length >= steps, STEPS, {
+  await page.waitForFunction((steps) => document.querySelectorAll('main:not([data-still]) .tl-marker:not(.unreached):not(.pending)').length >= steps, STEPS, {
     timeout: 180_000,
     polling: 'raf',
   });
