@@ -533,33 +533,50 @@ pub fn zone_summary(lang: Lang, z: &ZoneView) -> String {
     )
 }
 
-/// One kind of cell's path: each cell a subpath drawn from its start point, moved to from the
-/// last cell's (`m`, to the tenth of a unit as the cells are placed), so that a grid's cells
-/// read alike and compress to little (the still view carries the drawing once for each width).
+/// A path of many small shapes (one kind of cell, or one kind of taint mark): each moved to
+/// from where the pen is (`m`, in tenths of a unit, so every shape starts where it would drawn
+/// from absolute coordinates rounded to the tenth), so that a grid's shapes read alike and
+/// compress to little (the still view carries the drawing once for each width).
 #[derive(Default)]
-struct CellPath {
+struct MarkPath {
     d: String,
-    /// The last cell's start point, in tenths of a unit.
-    last: Option<(i64, i64)>,
+    /// Where the pen is, in tenths of a unit.
+    pen: Option<(i64, i64)>,
 }
 
-impl CellPath {
-    fn push(&mut self, shape: Readiness, x: f64, y: f64, s: f64) {
+impl MarkPath {
+    /// Moves the pen to (`x`, `y`).
+    fn move_to(&mut self, x: f64, y: f64) {
+        let to = ((x * 10.0).round() as i64, (y * 10.0).round() as i64);
+        let tenths = |v: i64| v as f64 / 10.0;
+        let _ = match self.pen {
+            None => write!(self.d, "M{} {}", tenths(to.0), tenths(to.1)),
+            Some(pen) => write!(self.d, "m{} {}", tenths(to.0 - pen.0), tenths(to.1 - pen.1)),
+        };
+        self.pen = Some(to);
+    }
+
+    /// Draws a line by (`dx`, `dy`), to the tenth.
+    fn line_by(&mut self, dx: f64, dy: f64) {
+        let by = ((dx * 10.0).round() as i64, (dy * 10.0).round() as i64);
+        let _ = match by.1 {
+            0 => write!(self.d, "h{}", by.0 as f64 / 10.0),
+            _ => write!(self.d, "l{} {}", by.0 as f64 / 10.0, by.1 as f64 / 10.0),
+        };
+        self.pen = self.pen.map(|(x, y)| (x + by.0, y + by.1));
+    }
+
+    /// A cell of `shape` in the square at (`x`, `y`) of side `s`: a closed subpath, the pen back
+    /// at its start.
+    fn cell(&mut self, shape: Readiness, x: f64, y: f64, s: f64) {
         let p = (s * 0.12).max(1.0);
         let (x, y, w) = (x + p, y + p, s - 2.0 * p);
         let h = w / 2.0;
-        let start = match shape {
-            Readiness::Ready => (x, y),
-            Readiness::NotReady => (x + h, y),
-            Readiness::Unknown => (x, y + h),
-        };
-        let here = ((start.0 * 10.0).round() as i64, (start.1 * 10.0).round() as i64);
-        let tenths = |v: i64| v as f64 / 10.0;
-        let _ = match self.last {
-            None => write!(self.d, "M{} {}", tenths(here.0), tenths(here.1)),
-            Some(last) => write!(self.d, "m{} {}", tenths(here.0 - last.0), tenths(here.1 - last.1)),
-        };
-        self.last = Some(here);
+        match shape {
+            Readiness::Ready => self.move_to(x, y),
+            Readiness::NotReady => self.move_to(x + h, y),
+            Readiness::Unknown => self.move_to(x, y + h),
+        }
         let _ = match shape {
             Readiness::Ready => write!(self.d, "h{w:.1}v{w:.1}h{:.1}z", -w),
             Readiness::NotReady => write!(self.d, "l{h:.1} {h:.1}l{:.1} {h:.1}l{:.1} {:.1}z", -h, -h, -h),
@@ -572,8 +589,8 @@ impl CellPath {
 /// outline.
 pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
     let mut out = String::new();
-    let mut paths: [CellPath; 3] = Default::default();
-    let (mut no_schedule, mut no_execute) = (String::new(), String::new());
+    let mut paths: [MarkPath; 3] = Default::default();
+    let (mut no_schedule, mut no_execute) = (MarkPath::default(), MarkPath::default());
     let l = fleet.layout;
     for z in &fleet.zones {
         let (x0, y0) = (z.x0, z.y0);
@@ -625,26 +642,19 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
                 Readiness::NotReady => 1,
                 Readiness::Unknown => 2,
             };
-            paths[k].push(c.ready, x, y, z.cell);
+            paths[k].cell(c.ready, x, y, z.cell);
             let s = z.cell;
             match c.taint {
                 TaintMark::None => {}
                 TaintMark::NoSchedule => {
-                    let _ = write!(no_schedule, "M{:.1} {:.1}h{:.1}", x + s * 0.2, y + s * 0.5, s * 0.6);
+                    no_schedule.move_to(x + s * 0.2, y + s * 0.5);
+                    no_schedule.line_by(s * 0.6, 0.0);
                 }
                 TaintMark::NoExecute => {
-                    let _ = write!(
-                        no_execute,
-                        "M{:.1} {:.1}l{:.1} {:.1}M{:.1} {:.1}l{:.1} {:.1}",
-                        x + s * 0.25,
-                        y + s * 0.25,
-                        s * 0.5,
-                        s * 0.5,
-                        x + s * 0.75,
-                        y + s * 0.25,
-                        -s * 0.5,
-                        s * 0.5
-                    );
+                    no_execute.move_to(x + s * 0.25, y + s * 0.25);
+                    no_execute.line_by(s * 0.5, s * 0.5);
+                    no_execute.move_to(x + s * 0.75, y + s * 0.25);
+                    no_execute.line_by(-s * 0.5, s * 0.5);
                 }
             }
         }
@@ -653,8 +663,8 @@ pub fn fleet_markup(fleet: &Fleet, lang: Lang, selected: usize) -> String {
         (&paths[0].d, "cells ready"),
         (&paths[1].d, "cells not-ready"),
         (&paths[2].d, "cells unknown"),
-        (&no_schedule, "marks no-schedule"),
-        (&no_execute, "marks no-execute"),
+        (&no_schedule.d, "marks no-schedule"),
+        (&no_execute.d, "marks no-execute"),
     ] {
         if !d.is_empty() {
             let _ = write!(out, "<path class=\"{class}\" d=\"{d}\"/>");

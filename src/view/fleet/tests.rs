@@ -260,3 +260,21 @@ fn the_log_pane_prints_klog_lines() {
     assert!(lines.iter().all(|l| l.contains("node_lifecycle_controller.go] ") || l.contains("taint_eviction.go] ")));
     assert!(log_markup(&lines).starts_with("<li>I0302 "));
 }
+
+#[test]
+fn a_path_of_marks_moves_from_mark_to_mark_where_absolute_moves_would_land() {
+    let mut p = MarkPath::default();
+    p.move_to(10.04, 20.06);
+    p.line_by(6.0, 0.0);
+    p.move_to(50.0, 20.1);
+    p.line_by(-5.0, 5.0);
+    p.move_to(10.0, 40.0);
+    // Each move lands on the absolute point rounded to the tenth (10.0 20.1, 50.0 20.1, 10.0 40.0),
+    // from where the line before it left the pen.
+    assert_eq!(p.d, "M10 20.1h6m34 0l-5 5m-35 14.9");
+    // A cell comes back to its start: the next one moves from there.
+    let mut c = MarkPath::default();
+    c.cell(Readiness::Ready, 0.0, 0.0, 10.0);
+    c.cell(Readiness::Ready, 10.0, 0.0, 10.0);
+    assert_eq!(c.d, "M1.2 1.2h7.6v7.6h-7.6zm10 0h7.6v7.6h-7.6z");
+}
