@@ -8,7 +8,7 @@
 // NODELINE_BENCH_PAGES (queries, one a line) with mobile: Lighthouse on those pages alone, each
 // run's long tasks printed; NODELINE_BENCH_RUNS: Lighthouse runs per page (default 5).
 import { chromium } from '@playwright/test';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { benchFleet, fleetLines } from './fleet.mjs';
@@ -238,6 +238,20 @@ function fileSizes(dist, path) {
  * The files a page fetched before its interactive mark, and all it fetched once loaded and idle
  * (a phone-sized window, so a page that loads parts on demand is measured as a phone loads it).
  */
+/** The link of the step whose still file (`still/ID.LANG.N.js`, a story's `story.ID.LANG.N.js`)
+ * is the largest gzip-compressed. */
+function heaviestStep(dist) {
+  const dir = join(dist, 'still');
+  let best = null;
+  for (const name of readdirSync(dir)) {
+    const m = /^(story\.)?(.+)\.([a-z]+)\.(\d+)\.js\.gz$/.exec(name);
+    if (!m) continue;
+    const size = statSync(join(dir, name)).size;
+    if (!best || size > best.size) best = { size, query: `?${m[1] ? 'story' : 'chapter'}=${m[2]}&step=${m[4]}&lang=${m[3]}` };
+  }
+  return best.query;
+}
+
 async function bytesBeforeInteractive(url, dist, markName = 'nodeline-interactive') {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
@@ -399,9 +413,9 @@ console.log(`lighthouse baseline: ${JSON.stringify(results.mobile.baseline)}`);
 results.mobile.bytes = await bytesBeforeInteractive(`${appUrl}?chapter=registration&step=1`, appDist);
 results.mobile.baselineBytes = await bytesBeforeInteractive(baselineUrl, baselineDist);
 // Before the first view is complete (the still view's mark, src/view/still.js): the page's
-// first step, and the heaviest step file (the last chapter's late steps, in Japanese).
+// first step, the heaviest step (its still file the largest once compressed) and the embed.
 results.mobile.firstView = {};
-for (const query of ['?chapter=registration&step=1', '?chapter=node-goes-away&step=9&lang=ja', PAGES.embed]) {
+for (const query of ['?chapter=registration&step=1', heaviestStep(appDist), PAGES.embed]) {
   results.mobile.firstView[query] = await bytesBeforeInteractive(`${appUrl}${query}`, appDist, 'nodeline-still-shown');
 }
 
