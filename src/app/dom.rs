@@ -112,14 +112,19 @@ const WAITING_CHOICE: &str = "nodelineChoice";
 /// and label (`None`: none chosen). A list longer than [`LISTED_BEFORE_REACHED`] is written
 /// whole once the reader reaches the picker.
 pub(super) fn fill_picker(select: &web_sys::HtmlSelectElement, all: &str, count: usize, chosen: Option<(&str, &str)>) {
-    let reached = js_sys::Reflect::get(select, &WAITING.into()).is_ok_and(|v| v.is_null());
+    // Undefined: never waited; a string: waiting; null: reached.
+    let state = js_sys::Reflect::get(select, &WAITING.into()).unwrap_or_default();
     let value = chosen.map(|c| c.0);
-    if count <= LISTED_BEFORE_REACHED || reached {
+    if count <= LISTED_BEFORE_REACHED || state.is_null() {
+        if state.is_string() {
+            // A long list waited, a short one is written: nothing waits any more.
+            let _ = js_sys::Reflect::set(select, &WAITING.into(), &wasm_bindgen::JsValue::NULL);
+        }
         select.set_inner_html(all);
         choose(select, value);
         return;
     }
-    let first = js_sys::Reflect::get(select, &WAITING.into()).is_ok_and(|v| v.is_undefined());
+    let first = state.is_undefined();
     let _ = js_sys::Reflect::set(select, &WAITING.into(), &all.into());
     pick(select, chosen);
     if first {

@@ -195,8 +195,11 @@ pub fn Inspector() -> impl IntoView {
             let picking = names.len() > 1 && matches!(open, NODE | LEASE);
             show("inspector-pick", picking);
             let picker = Some((names_key, selected.clone()));
-            let select = element("inspector-node").and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok());
-            if let (true, Some(select)) = (picking && w.picker != picker, select) {
+            if picking
+                && w.picker != picker
+                && let Some(select) =
+                    element("inspector-node").and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            {
                 let one = name.map(|n| (n, n));
                 // The same Nodes: only the choice moves.
                 if w.picker.as_ref().is_some_and(|(key, _)| *key == names_key) {
