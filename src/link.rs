@@ -129,6 +129,8 @@ pub enum Problem {
     BadNodes,
     /// A fleet size out of range; the nearest size (given) is used.
     NodesOutOfRange { used: usize },
+    /// A fleet size for a chapter or story that is not a fleet; ignored.
+    NodesNotAFleet,
     /// Not a progress for the chapter's questions; what could be read is kept.
     BadProgress,
     /// Shutdown periods the kubelet would refuse (its message); the chapter's are kept.
@@ -346,6 +348,13 @@ pub fn parse(search: &str, hash: &str) -> (Link, Vec<Notice>) {
             }
             Err(_) => notice("step", &v, Problem::BadStep),
         }
+    }
+    // A story's fleet is known once it is read (the page checks it then).
+    if link.story.is_none()
+        && !link.chapter.is_fleet()
+        && let Some(n) = link.nodes.take()
+    {
+        notices.push(Notice { param: "nodes".into(), value: n.to_string(), problem: Problem::NodesNotAFleet });
     }
     if grace_text.is_some() || critical_text.is_some() {
         match shutdown_periods(grace_text.as_deref(), critical_text.as_deref()) {
@@ -594,6 +603,10 @@ mod tests {
         assert_eq!((l.nodes, &n[0].problem), (Some(3), &Problem::NodesOutOfRange { used: 3 }));
         let (l, n) = parse("?chapter=zone-outage&nodes=lots", "");
         assert_eq!((l.nodes, &n[0].problem), (None, &Problem::BadNodes));
+        // A chapter that is not a fleet: said, and dropped from the address.
+        let (l, n) = parse("?nodes=30&chapter=registration", "");
+        assert_eq!((l.nodes, n.len(), &n[0].problem, n[0].value.as_str()), (None, 1, &Problem::NodesNotAFleet, "30"));
+        assert!(!to_query(&l).contains("nodes="));
         assert!(!to_query(&Link::default()).contains("nodes="));
         let (l, _) = parse("?chapter=zone-outage&nodes=150", "");
         assert!(!to_query(&l).contains("nodes="), "the chapter's default");

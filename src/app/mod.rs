@@ -125,6 +125,15 @@ async fn open_story(
     match stories::open(&id).await {
         Ok(loaded) => {
             link.profile = loaded.story.config.profile;
+            if !loaded.story.scenario.fleet
+                && let Some(n) = link.nodes.take()
+            {
+                notices.push(Notice {
+                    param: "nodes".into(),
+                    value: n.to_string(),
+                    problem: link::Problem::NodesNotAFleet,
+                });
+            }
             let count = loaded.story.steps.len();
             if let Some(n) = link.step.filter(|n| *n > count) {
                 link.step = Some(count);

@@ -159,16 +159,29 @@ impl SimArgs {
     /// running kubelet). `t` is the story's length when `None`.
     pub fn timeline_through(&self, t: Option<Duration>) -> Result<(Timeline, Vec<String>, Duration), Output> {
         let (scenario, config) = self.scenario()?;
+        // Only a fleet's size can be set.
+        let ignored_nodes = self.nodes.filter(|_| !scenario.fleet).map(|n| {
+            let what = match (&self.story, self.chapter) {
+                (Some(path), _) => format!("story {}", path.display()),
+                (None, Some(chapter)) => format!("chapter {}", chapter.id()),
+                (None, None) => String::new(),
+            };
+            format!("--nodes {n} was ignored: {what} is not a fleet (its machines are as written)")
+        });
         let t = t.unwrap_or(scenario.duration);
         let mut timeline = Timeline::from_scenario(scenario, config, self.actions());
         let end = end_of_millisecond(t);
         timeline.run_until(end + Duration::from_micros(1));
-        let warnings = timeline
-            .log()
-            .inputs
-            .iter()
-            .filter(|i| !i.scripted && i.t <= end)
-            .filter_map(|i| i.rejected.as_ref().map(|why| format!("{} was ignored: {why}", i.action)))
+        let warnings = ignored_nodes
+            .into_iter()
+            .chain(
+                timeline
+                    .log()
+                    .inputs
+                    .iter()
+                    .filter(|i| !i.scripted && i.t <= end)
+                    .filter_map(|i| i.rejected.as_ref().map(|why| format!("{} was ignored: {why}", i.action))),
+            )
             .collect();
         Ok((timeline, warnings, t))
     }

@@ -301,6 +301,9 @@ pub(super) fn text(key: Key) -> &'static str {
             "\"{1}\" is not a number of nodes ({0}: 3 to 1000); the fleet keeps its own size (150 in the fleet chapter)."
         }
         Key::NoticeNodesOutOfRange => "A fleet of {1} nodes is not possible ({0}: 3 to 1000); using {2}.",
+        Key::NoticeNodesNotAFleet => {
+            "Only a fleet's size can be set, and this is not a fleet: its machines are as written ({0}={1} ignored)."
+        }
         Key::ShutdownSettings => "Graceful node shutdown, every kubelet",
         Key::ShutdownApply => "Apply and replay",
         Key::ShutdownHelp => {

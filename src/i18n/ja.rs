@@ -311,6 +311,9 @@ pub(super) fn text(key: Key) -> &'static str {
             "「{1}」はノード数ではありません ({0}: 3 から 1000)。フリートは元の台数のままです (フリートの章では 150 台)。"
         }
         Key::NoticeNodesOutOfRange => "{1} 台のフリートは作れません ({0}: 3 から 1000)。{2} 台を使います。",
+        Key::NoticeNodesNotAFleet => {
+            "台数を変えられるのはフリートだけで、これはフリートではありません。マシンは書かれたとおりです ({0}={1} は使いません)。"
+        }
         Key::ShutdownSettings => "グレースフルノードシャットダウン（すべての kubelet）",
         Key::ShutdownApply => "適用してやり直す",
         Key::ShutdownHelp => {

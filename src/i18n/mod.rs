@@ -508,6 +508,7 @@ keys! {
     NoticeBadProfile,
     NoticeBadNodes,
     NoticeNodesOutOfRange,
+    NoticeNodesNotAFleet,
     NoticeBadShutdown,
     ShutdownSettings,
     ShutdownApply,

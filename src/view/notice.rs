@@ -52,6 +52,7 @@ pub fn notice_text(lang: Lang, n: &Notice) -> String {
         Problem::BadProfile => (Key::NoticeBadProfile, String::new()),
         Problem::BadNodes => (Key::NoticeBadNodes, String::new()),
         Problem::NodesOutOfRange { used } => (Key::NoticeNodesOutOfRange, used.to_string()),
+        Problem::NodesNotAFleet => (Key::NoticeNodesNotAFleet, String::new()),
         Problem::BadProgress => (Key::NoticeBadProgress, String::new()),
         Problem::BadShutdown(why) => (Key::NoticeBadShutdown, why.clone()),
         Problem::UnknownParam => (Key::NoticeUnknownParam, String::new()),

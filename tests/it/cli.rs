@@ -146,7 +146,9 @@ fn items<'a>(list: &'a Value, kind: &str) -> Vec<&'a Value> {
 #[test]
 fn timeline_prints_json_lines_with_the_documented_keys() {
     for chapter in Chapter::ALL {
-        let out = ok(&["timeline", "--chapter", chapter.id(), "--nodes", "9"]);
+        // The fleet at 9 nodes (only a fleet's size can be set).
+        let nodes: &[&str] = if chapter.is_fleet() { &["--nodes", "9"] } else { &[] };
+        let out = ok(&[&["timeline", "--chapter", chapter.id()][..], nodes].concat());
         assert!(out.ends_with('\n'));
         let (mut last_seq, mut last_t) = (0, 0);
         let (mut requests, mut events) = (0, 0);
@@ -357,6 +359,29 @@ fn ignored_actions_are_warned_about() {
             && lines[0].contains("already running")
     );
     assert!(lines[1].contains("kill-kubelet:node-7@1m0s was ignored") && lines[1].contains("node-7"));
+}
+
+#[test]
+fn a_fleet_size_for_what_is_not_a_fleet_is_warned_about() {
+    for (args, what) in [
+        (&["timeline", "--chapter", "registration", "--nodes", "30", "--until", "1m"][..], "chapter registration"),
+        (
+            &["objects", "--story", "stories/two-nodes-fail.yaml", "--nodes", "30", "--at", "1m"],
+            "story stories/two-nodes-fail.yaml",
+        ),
+    ] {
+        let r = nodeline(args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(!r.stdout.is_empty());
+        assert_eq!(
+            r.stderr.trim_end(),
+            format!("nodeline: warning: --nodes 30 was ignored: {what} is not a fleet (its machines are as written)"),
+            "{args:?}"
+        );
+    }
+    // A fleet takes it without a word.
+    let r = nodeline(&["timeline", "--chapter", "zone-outage", "--nodes", "30", "--until", "1m"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
 }
 
 #[test]

@@ -78,6 +78,12 @@ test.describe("a site's stories", () => {
     await expect(page.locator('#fleet-desc')).toContainText(/Zone eu-west-1b: FullDisruption/);
     await expect(page).toHaveURL(/\?story=zone-failover&.*nodes=30/);
     await expect(app.notices).toBeHidden();
+    // A story that is not a fleet keeps its machines: the size is said to be ignored, and dropped.
+    await app.goto('?story=two-nodes-fail&nodes=30&autoplay=0');
+    await expect(app.notices).toContainText(
+      "Only a fleet's size can be set, and this is not a fleet: its machines are as written (nodes=30 ignored).",
+    );
+    await expect(page).not.toHaveURL(/nodes=/);
     app.expectNoErrors();
   });
 
