@@ -177,6 +177,9 @@ test.describe('embed', () => {
     await expect(good.embed(1).pause).toBeVisible();
     await expect(good.hostStatus(1)).toContainText('playing');
     expect((await good.received(1)).every((m) => m.type.startsWith('nodeline:'))).toBe(true);
+    // The second embed is there too before the page is left: leaving while it still fetches its
+    // WebAssembly would cut that request short.
+    await expect(good.hostStatus(2)).toHaveText('Step 1 of 6 (node-failure), paused');
     good.expectNoErrors();
 
     // Another origin, with the same page: the embed runs, but says nothing and obeys nothing.
