@@ -11,13 +11,92 @@
 
 use serde_json::{Map, Value};
 
+use crate::objects::{Node, NodeStatus};
+
 /// The bytes `nodeutil.PatchNodeStatus` sends from `base` to `wanted`: [`node_status`] as Go's
 /// `json.Marshal` writes it (compact, keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
 /// The kubelet's `"failed to patch status %q …"` error quotes them.
-pub fn node_status_bytes(base: &crate::objects::Node, wanted: &crate::objects::Node) -> String {
-    let json = |n: &crate::objects::Node| serde_json::to_value(n).unwrap_or(Value::Null);
-    let patch = node_status(&json(base), &json(wanted));
+pub fn node_status_bytes(base: &Node, wanted: &Node) -> String {
+    let (base, wanted) = without_common(base, wanted);
+    let json = |n: &Node| serde_json::to_value(n).unwrap_or(Value::Null);
+    let patch = node_status(&json(&base), &json(&wanted));
     html_escaped(&patch.to_string())
+}
+
+/// `base` and `wanted` with every part they have equal emptied in both, and the spec (which
+/// [`node_status`] takes from `base`) in neither: the patch is made key by key, and a key equal
+/// on both sides (or absent from both) adds nothing to it, so the patch is the same while only
+/// what differs is serialised (usually the conditions: a kubelet whose status updates fail
+/// during a zone cut quotes one every ten seconds).
+fn without_common(base: &Node, wanted: &Node) -> (Node, Node) {
+    fn pick<T: PartialEq + Default + Clone>(b: &T, w: &T) -> (T, T) {
+        if b == w { (T::default(), T::default()) } else { (b.clone(), w.clone()) }
+    }
+    let w = &wanted.status;
+    // Every field named, so that a new one cannot be left out.
+    let NodeStatus {
+        capacity,
+        allocatable,
+        conditions,
+        addresses,
+        daemon_endpoints,
+        node_info,
+        images,
+        volumes_attached,
+        runtime_handlers,
+        features,
+    } = &base.status;
+    let capacity = pick(capacity, &w.capacity);
+    let allocatable = pick(allocatable, &w.allocatable);
+    let conditions = pick(conditions, &w.conditions);
+    let addresses = pick(addresses, &w.addresses);
+    let daemon_endpoints = pick(daemon_endpoints, &w.daemon_endpoints);
+    let node_info = pick(node_info, &w.node_info);
+    let images = pick(images, &w.images);
+    let volumes_attached = pick(volumes_attached, &w.volumes_attached);
+    let runtime_handlers = pick(runtime_handlers, &w.runtime_handlers);
+    let features = pick(features, &w.features);
+    let metadata = pick(&base.metadata, &wanted.metadata);
+    let node = |of: &Node, metadata, status| Node {
+        kind: of.kind,
+        api_version: of.api_version,
+        metadata,
+        spec: Default::default(),
+        status,
+    };
+    let base = node(
+        base,
+        metadata.0,
+        NodeStatus {
+            capacity: capacity.0,
+            allocatable: allocatable.0,
+            conditions: conditions.0,
+            addresses: addresses.0,
+            daemon_endpoints: daemon_endpoints.0,
+            node_info: node_info.0,
+            images: images.0,
+            volumes_attached: volumes_attached.0,
+            runtime_handlers: runtime_handlers.0,
+            features: features.0,
+        },
+    );
+    let wanted = node(
+        wanted,
+        metadata.1,
+        NodeStatus {
+            capacity: capacity.1,
+            allocatable: allocatable.1,
+            conditions: conditions.1,
+            addresses: addresses.1,
+            daemon_endpoints: daemon_endpoints.1,
+            node_info: node_info.1,
+            images: images.1,
+            volumes_attached: volumes_attached.1,
+            runtime_handlers: runtime_handlers.1,
+            features: features.1,
+        },
+    );
+    (base, wanted)
 }
 
 /// `serde_json`'s compact text of a document (without floats) as Go's `encoding/json` writes
@@ -210,6 +289,64 @@ mod tests {
                 },
             })
         );
+    }
+
+    /// The patch as made from the whole Nodes, every part serialised.
+    fn from_whole(base: &Node, wanted: &Node) -> String {
+        let json = |n: &Node| serde_json::to_value(n).unwrap();
+        html_escaped(&node_status(&json(base), &json(wanted)).to_string())
+    }
+
+    #[test]
+    fn the_bytes_leave_out_only_what_both_nodes_have_alike() {
+        use crate::objects::{ContainerImage, NodeAddress, NodeCondition, Time};
+        use crate::time::WallTime;
+        use std::sync::Arc;
+        let at = |s: i64| Time::at(WallTime(s * 1000));
+        let mut base = Node::new("node-1");
+        base.metadata.labels.insert("kubernetes.io/hostname".into(), "node-1".into());
+        base.spec = crate::shared::Shared::new(Default::default());
+        base.status.capacity = Arc::new([("cpu".to_string(), "2".to_string())].into());
+        base.status.allocatable = base.status.capacity.clone();
+        base.status.addresses.push(NodeAddress { type_: "InternalIP".into(), address: "10.0.0.1".into() });
+        base.status.images = Arc::new(vec![ContainerImage { names: vec!["pause<3.10>".into()], size_bytes: 1 }]);
+        for ty in ["MemoryPressure", "Ready"] {
+            base.status.conditions.push(NodeCondition::new(ty, "False", at(1), at(1), "R", "m"));
+        }
+        let heartbeat = |n: &Node| {
+            let mut n = n.clone();
+            for c in &mut n.status.conditions {
+                c.last_heartbeat_time = at(11);
+            }
+            n
+        };
+        let mut changes: Vec<(&str, Node)> = vec![("nothing", base.clone()), ("heartbeats", heartbeat(&base))];
+        let mut n = heartbeat(&base);
+        n.status.conditions[1].set("True", "KubeletReady", "kubelet is posting ready status", at(11));
+        changes.push(("a condition", n));
+        let mut n = base.clone();
+        n.status.addresses[0].address = "10.0.0.2".into();
+        changes.push(("addresses", n));
+        let mut n = base.clone();
+        n.status.images = Arc::new(vec![]);
+        changes.push(("images gone", n));
+        let mut n = base.clone();
+        n.metadata.labels.insert("a".into(), "b".into());
+        changes.push(("a label", n));
+        let mut n = base.clone();
+        n.spec = crate::shared::Shared::new(crate::objects::NodeSpec { unschedulable: true, ..Default::default() });
+        changes.push(("the spec", n));
+        let mut n = heartbeat(&base);
+        n.status.node_info = Arc::new(crate::objects::NodeSystemInfo { boot_id: "b".into(), ..Default::default() });
+        n.status.conditions.pop();
+        changes.push(("boot and a condition gone", n));
+        for (what, wanted) in &changes {
+            for (b, w) in [(&base, wanted), (wanted, &base)] {
+                assert_eq!(node_status_bytes(b, w), from_whole(b, w), "{what}");
+            }
+        }
+        assert_eq!(node_status_bytes(&base, &base), "{}");
+        assert!(node_status_bytes(&base, &changes[3].1).contains("10.0.0.2"));
     }
 
     #[test]
