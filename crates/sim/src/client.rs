@@ -11,6 +11,9 @@
 //! a burst of creates goes first, its Events after), each keeping the time it was recorded.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
 
 use super::ctx::Ctx;
 use super::events::{Recorder, Source};
@@ -212,30 +215,42 @@ impl Default for Throttled {
 pub(crate) struct ClientWake;
 
 /// Names of objects waiting for a component's client, each once, oldest first (the workqueue of
-/// a controller keyed by name).
+/// a controller keyed by name). Which names wait is kept apart from their order: a thousand new
+/// Nodes are a thousand keys, and finding a key in the order was a thousand comparisons.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Keys(VecDeque<String>);
+pub(crate) struct Keys {
+    order: VecDeque<Arc<str>>,
+    waiting: FxHashSet<Arc<str>>,
+}
 
 impl Keys {
     /// Adds `key` unless it waits already.
     pub(crate) fn add(&mut self, key: &str) {
-        if !self.0.iter().any(|k| k == key) {
-            self.0.push_back(key.to_string());
+        if !self.waiting.contains(key) {
+            let key: Arc<str> = key.into();
+            self.waiting.insert(key.clone());
+            self.order.push_back(key);
         }
     }
 
     /// The oldest key.
     pub(crate) fn front(&self) -> Option<&str> {
-        self.0.front().map(String::as_str)
+        self.order.front().map(|k| &**k)
     }
 
     /// Takes the oldest key out.
     pub(crate) fn pop(&mut self) -> Option<String> {
-        self.0.pop_front()
+        let key = self.order.pop_front()?;
+        self.waiting.remove(&key);
+        Some(key.to_string())
     }
 
     pub(crate) fn len(&self) -> u32 {
-        self.0.len() as u32
+        self.order.len() as u32
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.order.is_empty()
     }
 }
 

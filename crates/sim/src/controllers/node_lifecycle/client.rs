@@ -12,7 +12,7 @@
 //! made up for them (client-go sends each when its own token comes, 50 ms apart at 20/s).
 
 use super::*;
-use crate::client::PendingEvent;
+use crate::client::{Keys, PendingEvent};
 use crate::flowcontrol::TokenBucket;
 use crate::objects::{ObjectReference, Text};
 use std::collections::VecDeque;
@@ -27,7 +27,7 @@ pub(super) struct Client {
     /// Events recorded (they passed the spam filter then) and not written yet, oldest first.
     events: VecDeque<PendingEvent>,
     /// Nodes whose NoSchedule taints are to change, in the order their changes came (each once).
-    no_schedule: VecDeque<Arc<str>>,
+    no_schedule: Keys,
     /// Nodes whose NoExecute taints master disruption mode is removing, in order.
     reachable: VecDeque<Text>,
     /// When a `Client` timer is asked for.
@@ -98,8 +98,8 @@ impl NodeLifecycle {
             return;
         }
         let changes = ctx.store().node(name).is_some_and(|n| Self::no_schedule_diff(n).is_some());
-        if changes && !self.client.no_schedule.iter().any(|n| **n == *name) {
-            self.client.no_schedule.push_back(name.into());
+        if changes {
+            self.client.no_schedule.add(name);
             self.wait_for_client(ctx);
         }
     }
@@ -155,7 +155,7 @@ impl NodeLifecycle {
                 true
             }
             Job::NoSchedule => {
-                let Some(name) = self.client.no_schedule.pop_front() else { return false };
+                let Some(name) = self.client.no_schedule.pop() else { return false };
                 self.no_schedule_tainting_pass(&name, ctx);
                 true
             }
@@ -173,8 +173,8 @@ impl NodeLifecycle {
     /// taints wait to change (GET and PATCH), and those the monitor pass has still to send.
     pub(super) fn backlog(&self) -> u32 {
         let pass = self.pass.as_ref().map_or(0, |p| p.expected.saturating_sub(p.sent));
-        let nodes = self.client.no_schedule.len() + self.client.reachable.len();
-        self.client.events.len() as u32 + 2 * nodes as u32 + pass
+        let nodes = self.client.no_schedule.len() + self.client.reachable.len() as u32;
+        self.client.events.len() as u32 + 2 * nodes + pass
     }
 
     /// `markNodeAsReachable` as master disruption mode calls it for every Node: at once for a
