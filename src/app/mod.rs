@@ -175,18 +175,15 @@ fn mount_part<N: IntoView + 'static>(ctx: AppCtx, parent: &str, part: impl FnOnc
     .forget();
 }
 
-/// Real time the start computes before it lets the browser in (ms; at a 4x slowdown, 20 ms).
-const SLICE_BUDGET_MS: f64 = 5.0;
-
-/// Calls `more` until it says there is no more, letting the browser in whenever
-/// [`SLICE_BUDGET_MS`] have passed: each call computes a piece of at most
-/// [`compute::PIECE`] records, so no task is much longer than the budget.
-async fn in_slices(session: &mut Session, mut more: impl FnMut(&mut Session) -> bool) {
-    let mut since = now_ms();
-    while more(session) {
-        if now_ms() - since > SLICE_BUDGET_MS {
+/// Calls `more` until it says there is no more, letting the browser in whenever a
+/// [`compute::Slice`] is over: each call computes a piece of at most [`compute::PIECE`] records,
+/// ended sooner by the slice, so no task is much longer than the slice.
+async fn in_slices(session: &mut Session, mut more: impl FnMut(&mut Session, &mut dyn FnMut() -> bool) -> bool) {
+    let mut slice = compute::Slice::new();
+    while more(session, &mut || slice.more()) {
+        if slice.over() {
             yield_to_browser().await;
-            since = now_ms();
+            slice = compute::Slice::new();
         }
     }
 }
@@ -195,7 +192,7 @@ async fn in_slices(session: &mut Session, mut more: impl FnMut(&mut Session) -> 
 /// timeline: computing it in pieces is how playback and the background compute it too).
 async fn compute_to(session: &mut Session, t: SimTime) {
     let Some(to) = session.target(t) else { return };
-    in_slices(session, |s| !s.compute_within(to, compute::PIECE)).await;
+    in_slices(session, |s, more| !s.compute_within(to, compute::PIECE, more)).await;
     yield_to_browser().await;
     session.refresh();
 }
@@ -205,7 +202,7 @@ async fn compute_to(session: &mut Session, t: SimTime) {
 /// stretch to it in one task: the 1,000-node fleet's first step is 170 simulated seconds in).
 async fn compute_step(session: &mut Session, n: usize) {
     const BY: std::time::Duration = std::time::Duration::from_secs(60);
-    in_slices(session, |s| !s.step_settled(n) && !s.advance_within(BY, compute::PIECE).0).await;
+    in_slices(session, |s, more| !s.step_settled(n) && !s.advance_within(BY, compute::PIECE, more).0).await;
 }
 
 /// The page's clock (`performance.now()`, ms). The `Performance` object is fetched once: the

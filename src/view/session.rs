@@ -152,18 +152,19 @@ impl Session {
     /// whole log is derived again once per [`STEPS_EVERY`] of simulated time, when a step is
     /// found, and at the end.
     pub fn advance(&mut self, by: Duration) -> (bool, bool) {
-        self.advance_within(by, usize::MAX)
+        self.advance_within(by, usize::MAX, &mut || true)
     }
 
-    /// [`Session::advance`], stopping sooner once the log has gained `records` records
-    /// ([`Timeline::run_until_within`]): the page's background computation asks for a little at
-    /// a time, so that no task of it is long even where a simulated second of a fleet is busy.
-    pub fn advance_within(&mut self, by: Duration, records: usize) -> (bool, bool) {
+    /// [`Session::advance`], stopping sooner once the log has gained `records` records or
+    /// `more` says no ([`Timeline::run_until_within`]): the page's background computation asks
+    /// for a little at a time, so that no task of it is long even where a simulated second of a
+    /// fleet is busy.
+    pub fn advance_within(&mut self, by: Duration, records: usize, more: &mut dyn FnMut() -> bool) -> (bool, bool) {
         let full = self.full();
         if self.timeline.horizon() >= full {
             return (true, false);
         }
-        self.compute_within((self.timeline.horizon() + by).min(full), records);
+        self.compute_within((self.timeline.horizon() + by).min(full), records, more);
         // The steps are searched at every call (each search reads only the records added since
         // the last), so a step is known as soon as it is computed; the rest, which reads the
         // whole log, is derived once per stretch of simulated time, when a step is found, and at
@@ -178,13 +179,13 @@ impl Session {
         (complete, before != self.steps)
     }
 
-    /// Computes the timeline toward `to`, stopping at an instant once the log has gained
-    /// `records` records ([`Timeline::run_until_within`]; returns whether it reached `to`), and
+    /// Computes the timeline toward `to`, stopping once the log has gained `records` records or
+    /// `more` says no ([`Timeline::run_until_within`]; returns whether it reached `to`), and
     /// reads what it gained into what the fleet's stage reads of the log: its index and, in the
     /// fleet chapter, its chart. Read a piece at a time, the whole log never has to be read in
     /// one task (the chart of a thousand nodes' first three minutes is tens of milliseconds).
-    pub fn compute_within(&mut self, to: SimTime, records: usize) -> bool {
-        let reached = self.timeline.run_until_within(to, records);
+    pub fn compute_within(&mut self, to: SimTime, records: usize, more: &mut dyn FnMut() -> bool) -> bool {
+        let reached = self.timeline.run_until_within(to, records, more);
         self.extend_indexes();
         if self.timeline.scenario().fleet {
             self.extend_chart(&crate::sim::ZONES);
@@ -228,7 +229,7 @@ impl Session {
     pub fn ensure(&mut self, t: SimTime) -> bool {
         match self.target(t) {
             Some(to) => {
-                self.compute_within(to, usize::MAX);
+                self.compute_within(to, usize::MAX, &mut || true);
                 self.refresh();
                 true
             }
@@ -511,7 +512,7 @@ mod tests {
             let mut sliced = Session::new(Timeline::with_actions(chapter, config, &[]));
             let to = sliced.target(SimTime::ZERO).expect("nothing is computed yet");
             let mut pieces = 0;
-            while !sliced.compute_within(to, 17) {
+            while !sliced.compute_within(to, 17, &mut || true) {
                 pieces += 1;
             }
             assert!(pieces > 3, "{chapter:?}: {pieces} pieces");

@@ -175,17 +175,18 @@ impl Timeline {
 
     /// Computes the timeline up to `t`.
     pub fn run_until(&mut self, t: SimTime) {
-        self.run_until_within(t, usize::MAX);
+        self.run_until_within(t, usize::MAX, &mut || true);
     }
 
     /// Computes the timeline toward `t`, but no further than the first instant at which the log
     /// has gained at least `records` records (everything before that instant has run, nothing
     /// at it), or, within an instant that gains more, than twice as many (between two of its
-    /// timers): a caller can compute a little at a time, how much by the size of the log, never
-    /// a clock. Returns whether it reached `t`. Computed in such pieces, the timeline is the
-    /// one [`Timeline::run_until`] computes at once, checkpoints included: checkpoints are made
+    /// timers), or than the first timer after which `more` says no (the caller's own measure,
+    /// such as a page's clock: the simulation reads none). A caller can compute a little at a
+    /// time. Returns whether it reached `t`. Computed in such pieces, the timeline is the one
+    /// [`Timeline::run_until`] computes at once, checkpoints included: checkpoints are made
     /// between instants only, and an instant split goes on where it stopped.
-    pub fn run_until_within(&mut self, t: SimTime, records: usize) -> bool {
+    pub fn run_until_within(&mut self, t: SimTime, records: usize, more: &mut dyn FnMut() -> bool) -> bool {
         let stop = self.log.len().saturating_add(records);
         let split = stop.saturating_add(records);
         while self.world.now() < t {
@@ -198,7 +199,13 @@ impl Timeline {
             let target = t.min(boundary);
             // Paused every THIN_EVERY records to thin: a checkpoint a fork can do without goes as
             // soon as the horizon has moved far enough, not at the next one made.
-            let reached = self.advance(target, records.min(self.log.len() + THIN_EVERY).min(stop), split);
+            let mut refused = false;
+            let mut ask = || {
+                let go = more();
+                refused |= !go;
+                go
+            };
+            let reached = self.advance(target, (records.min(self.log.len() + THIN_EVERY).min(stop), split), &mut ask);
             if !reached.whole {
                 return false;
             }
@@ -212,6 +219,9 @@ impl Timeline {
                 });
             }
             self.thin_checkpoints();
+            if refused {
+                return false;
+            }
         }
         true
     }
@@ -243,13 +253,13 @@ impl Timeline {
     /// Runs everything due before `target`, or stops early at an instant where the log holds
     /// `records` records (everything before it has run, nothing at it), or within one once it
     /// holds `split` ([`World::run_within`]). Returns where it stopped.
-    fn advance(&mut self, target: SimTime, records: usize, split: usize) -> Reached {
+    fn advance(&mut self, target: SimTime, records: (usize, usize), more: &mut dyn FnMut() -> bool) -> Reached {
         while let Some(input) = self.inputs.get(self.next_input) {
             if input.action.at >= target {
                 break;
             }
             let Input { action, scripted } = input.clone();
-            let reached = self.world.run_within(action.at, &mut self.log, records, split);
+            let reached = self.world.run_within(action.at, &mut self.log, records, more);
             if reached.t < action.at {
                 return reached;
             }
@@ -257,7 +267,7 @@ impl Timeline {
             self.world.record_machines(&mut self.log);
             self.next_input += 1;
         }
-        self.world.run_within(target, &mut self.log, records, split)
+        self.world.run_within(target, &mut self.log, records, more)
     }
 
     /// Adds the reader's action at `action.at`: the past is kept, the future is recomputed with

@@ -325,18 +325,27 @@ impl World {
     /// least `records`) first, it stops between two timers of the instant under way, having run
     /// one at least: going on, it runs the rest of that instant first, in the order it would
     /// have. A thousand kubelets act at the same instants; split, such an instant is computed in
-    /// pieces as short as any other. Returns where it stopped.
-    pub(crate) fn run_within(&mut self, t: SimTime, log: &mut Log, records: usize, split: usize) -> Reached {
+    /// pieces as short as any other. It stops the same way (at the next instant, or between two
+    /// timers of this one) once `more` says no, asked after each timer: the caller's own measure
+    /// of a piece, such as a page's clock. Returns where it stopped.
+    pub(crate) fn run_within(
+        &mut self,
+        t: SimTime,
+        log: &mut Log,
+        (records, split): (usize, usize),
+        more: &mut dyn FnMut() -> bool,
+    ) -> Reached {
         let mut fired = false;
         while let Some(next) = self.core.queue.next_at() {
             if next >= t {
                 break;
             }
-            if next > self.core.now && log.len() >= records {
+            let enough = fired && !more();
+            if next > self.core.now && (log.len() >= records || enough) {
                 self.core.now = next;
                 return Reached { t: next, whole: true };
             }
-            if next == self.core.now && fired && log.len() >= split {
+            if next == self.core.now && fired && (log.len() >= split || enough) {
                 return Reached { t: next, whole: false };
             }
             let (at, timer) = self.core.queue.pop().expect("peeked");

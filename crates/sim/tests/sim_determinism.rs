@@ -212,30 +212,37 @@ fn steps_searched_a_stretch_at_a_time_are_the_steps_of_the_whole_log() {
 }
 
 /// The page computes a fleet a little at a time, stopping once the log has gained a number of
-/// records (`Timeline::run_until_within`), within an instant when it gains many more: in such
-/// pieces the timeline is the one computed at once, to the byte, with the same checkpoints, so a
-/// fork from either gives the same story.
+/// records (`Timeline::run_until_within`), within an instant when it gains many more, or when
+/// its clock says the piece has taken long enough: in such pieces the timeline is the one
+/// computed at once, to the byte, with the same checkpoints, so a fork from either gives the
+/// same story.
 #[test]
 fn a_timeline_computed_a_few_records_at_a_time_is_the_timeline_computed_at_once() {
     let config = Config { nodes: 120, ..Config::default() };
     let end = SimTime::ZERO + Chapter::ZoneOutage.scenario_for(config.nodes).duration;
     let mut whole = Timeline::new(Chapter::ZoneOutage, config.clone());
     whole.run_until(end);
-    // Pieces of 499 records (an instant split now and then), and of 7 (nearly every busy
-    // instant split, most pieces a timer or two).
-    for piece in [499, 7] {
+    // Pieces of 499 records (an instant split now and then), of 7 (nearly every busy instant
+    // split, most pieces a timer or two), and of any number of records ended by the caller
+    // after every 13th timer (as a clock would end them: wherever the piece is).
+    for piece in [499, 7, usize::MAX] {
         let mut sliced = Timeline::new(Chapter::ZoneOutage, config.clone());
         // Pieces, and pieces that ended in the instant the one before ended in: split ones.
         let (mut pieces, mut split) = (0, 0);
         let mut at = sliced.horizon();
-        while !sliced.run_until_within(end, piece) {
+        let mut timers = 0u32;
+        let mut more = || {
+            timers += 1;
+            piece != usize::MAX || !timers.is_multiple_of(13)
+        };
+        while !sliced.run_until_within(end, piece, &mut more) {
             pieces += 1;
             split += usize::from(sliced.horizon() == at);
             at = sliced.horizon();
             assert!(at < end);
         }
         assert!(pieces > 50, "{pieces} pieces of {piece}");
-        assert!(piece > 100 || split > 50, "{split} instants split in pieces of {piece}");
+        assert!((100..usize::MAX).contains(&piece) || split > 50, "{split} instants split in pieces of {piece}");
         assert_eq!(sliced.horizon(), whole.horizon());
         assert_eq!(sliced.checkpoints(), whole.checkpoints(), "pieces of {piece}");
         assert!(whole.checkpoints() > 1, "a checkpoint past the first");
@@ -250,7 +257,7 @@ fn a_timeline_computed_a_few_records_at_a_time_is_the_timeline_computed_at_once(
     }
     // A piece stops at an instant once the log has gained as many records, not before.
     let mut t = Timeline::new(Chapter::ZoneOutage, Config { nodes: 120, ..Config::default() });
-    assert!(!t.run_until_within(end, 500));
+    assert!(!t.run_until_within(end, 500, &mut || true));
     assert!(t.log().len() >= 500 && t.horizon() > SimTime::ZERO);
 }
 
@@ -265,7 +272,7 @@ fn a_busy_instant_is_split_between_its_timers() {
     let mut split = 0;
     loop {
         let (before, at) = (t.log().len(), t.horizon());
-        let done = t.run_until_within(to, 500);
+        let done = t.run_until_within(to, 500, &mut || true);
         longest = longest.max(t.log().len() - before);
         split += usize::from(!done && t.horizon() == at);
         if done {
