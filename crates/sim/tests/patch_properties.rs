@@ -8,20 +8,17 @@
 //! `PROPTEST_RNG_SEED` is set; `PROPTEST_CASES` raises the number of cases (default 256).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod props;
+
 use std::sync::Arc;
 
 use nodeline_sim::WallTime;
 use nodeline_sim::objects::{ContainerImage, Node, NodeCondition, Time};
 use nodeline_sim::patch::{html_escaped, node_status, node_status_bytes};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
 fn config() -> ProptestConfig {
-    let base = ProptestConfig::default();
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
-    let rng_seed =
-        if std::env::var_os("PROPTEST_RNG_SEED").is_some() { base.rng_seed } else { RngSeed::Fixed(0x7061_7463) };
-    ProptestConfig { cases, failure_persistence: None, rng_seed, ..base }
+    props::config(256, 0x7061_7463)
 }
 
 /// The patch made over the whole Nodes' JSON.

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+mod props;
 
 use std::time::Duration;
 
@@ -10,7 +11,6 @@ use nodeline_sim::record::EventRecord;
 use nodeline_sim::settings::{Component, ROWS};
 use nodeline_sim::{Actor, Chapter, Config, Log, Method, Profile, SettingValue, Settings, SimTime, Timeline};
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
 use common::{canonical, end_of};
 
@@ -200,10 +200,7 @@ fn every_setting_at_the_ends_of_its_range_runs() {
 }
 
 fn proptest_config() -> ProptestConfig {
-    let base = ProptestConfig::default();
-    let rng_seed =
-        if std::env::var_os("PROPTEST_RNG_SEED").is_some() { base.rng_seed } else { RngSeed::Fixed(0x7365_7474) };
-    ProptestConfig { cases: 2_000, failure_persistence: None, rng_seed, ..base }
+    props::config(2_000, 0x7365_7474)
 }
 
 /// A name from the table, or one like it, or anything.

@@ -6,6 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+mod props;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -17,7 +18,6 @@ use nodeline_sim::{
     Action, ActionKind, Actor, Body, ChangeType, Chapter, Config, KubeletState, Log, Method, Request, SimTime, Timeline,
 };
 use proptest::prelude::*;
-use proptest::test_runner::RngSeed;
 
 /// How far each random timeline is computed.
 const HORIZON: SimTime = SimTime::from_secs(12 * 60);
@@ -29,11 +29,7 @@ const ACTIONS_WITHIN_MS: u64 = 10 * 60 * 1000;
 const MAX_WAIT_FOR_CONTAINER_RUNTIME: Duration = Duration::from_secs(30);
 
 fn config() -> ProptestConfig {
-    let base = ProptestConfig::default();
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(32);
-    let rng_seed =
-        if std::env::var_os("PROPTEST_RNG_SEED").is_some() { base.rng_seed } else { RngSeed::Fixed(0x6e6f_6465) };
-    ProptestConfig { cases, failure_persistence: None, rng_seed, ..base }
+    props::config(32, 0x6e6f_6465)
 }
 
 /// One random input: a chapter, a seed and its actions (sorted by time).
