@@ -133,7 +133,7 @@ pub(super) fn sync_document(ctx: AppCtx) {
 pub(super) fn sync_url(ctx: AppCtx) {
     let written = StoredValue::new(window().location().search().unwrap_or_default());
     Effect::new(move |answers_before: Option<Option<String>>| {
-        ctx.rev.track();
+        ctx.track_timeline();
         ctx.chapter.track();
         ctx.story.track();
         ctx.lang.track();
@@ -279,7 +279,7 @@ fn LanguageSwitch() -> impl IntoView {
                     .map(|lang| {
                         let current = move || ctx.lang.get() == lang;
                         let href = move || {
-                            ctx.rev.track();
+                            ctx.track_timeline();
                             ctx.chapter.track();
                             ctx.lang.track();
                             let link = link::Link { lang: Some(lang), ..ctx.link() };

@@ -2,8 +2,8 @@
 //! its tasks would come between the parts and hold back the controls): a task at a time between
 //! frames, each computing pieces of at most [`PIECE`] records for a [`Slice`] of the main
 //! thread, so the page stays responsive on a phone and playback smooth while the rest of the
-//! story is computed. The page re-derives what depends on the whole log (`ctx.rev`) only when a
-//! step is found and at the end.
+//! story is computed. The page re-derives what depends on the whole log only when a
+//! step is found and at the end (`ctx.grown`).
 
 use std::time::Duration;
 
@@ -99,7 +99,7 @@ async fn compute(ctx: AppCtx, busy: StoredValue<bool>) {
         if complete {
             busy.set_value(false);
         }
-        ctx.rev.update(|r| *r += 1);
+        ctx.grown.update(|r| *r += 1);
         if complete {
             return;
         }

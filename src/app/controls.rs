@@ -29,13 +29,13 @@ pub fn Controls() -> impl IntoView {
     // changes only with a new one.
     let records = Memo::new(move |_| {
         let at = ctx.t();
-        ctx.with_session(|s| s.timeline.log().machines.partition_point(|r| r.t <= at))
+        ctx.with_session_at(|s| s.timeline.log().machines.partition_point(|r| r.t <= at))
     });
     // (name, hostname) of each machine at the playhead.
     let machines = Memo::new(move |_| {
         records.track();
         let at = ctx.playback.with_untracked(|p| p.t);
-        ctx.with_session(|s| {
+        ctx.with_session_at(|s| {
             s.at(at).machines().iter().map(|m| (m.name.to_string(), m.hostname.to_string())).collect::<Vec<_>>()
         })
     });
@@ -46,7 +46,7 @@ pub fn Controls() -> impl IntoView {
     let pods = Memo::new(move |_| {
         records.track();
         let at = ctx.playback.with_untracked(|p| p.t);
-        ctx.with_session(|s| vm::pod_targets(&s.at(at)))
+        ctx.with_session_at(|s| vm::pod_targets(&s.at(at)))
     });
     let pod_choice = RwSignal::new(None::<String>);
     let pod = Memo::new(move |_| {
@@ -60,9 +60,9 @@ pub fn Controls() -> impl IntoView {
         let at = ctx.playback.with_untracked(|p| p.t);
         let machine = names.with(|n| vm::machine_arg(ActionKind::KillKubelet, n, index.get()));
         let pod = pod.get();
-        ctx.with_session(|s| vm::button_states(&s.at(at), machine.as_deref(), pod.as_deref()))
+        ctx.with_session_at(|s| vm::button_states(&s.at(at), machine.as_deref(), pod.as_deref()))
     });
-    let actions = Memo::new(move |_| ctx.with_session(|s| s.timeline.actions()));
+    let actions = Memo::new(move |_| ctx.with_session_at(|s| s.timeline.actions()));
 
     // The budget `Create PodDisruptionBudget` makes: which field, and its value as typed; what
     // kubectl would answer when it refuses it.
@@ -146,7 +146,7 @@ pub fn Controls() -> impl IntoView {
         tick.track();
         let at = ctx.playback.with_untracked(|p| p.t);
         let (z, k) = (zone.get(), count.get());
-        ctx.with_session(|s| vm::fleet_button_states(&s.at(at), &z, k))
+        ctx.with_session_at(|s| vm::fleet_button_states(&s.at(at), &z, k))
     });
     let fleet_press = move |kind: ActionKind| {
         let lang = ctx.lang.get_untracked();

@@ -54,8 +54,10 @@ impl FleetNow {
             }
             let at = ctx.t();
             let w = width.get();
-            lines.with(|l| {
-                ctx.with_session(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at, w, s.timeline.settings()))
+            // The controller's lines up to the playhead: those after it, computed further, are
+            // not read.
+            lines.with_untracked(|l| {
+                ctx.with_session_at(|s| Fleet::build(&s.fleet, s.timeline.log(), l, at, w, s.timeline.settings()))
             })
         });
         provide_context(FleetNow { fleet, lines, width });
@@ -79,19 +81,20 @@ pub fn FleetStage() -> impl IntoView {
     // The node lifecycle controller's client: what waits for its tokens, and since when.
     let client = Memo::new(move |_| {
         let (at, lang) = (ctx.t(), ctx.lang.get());
-        ctx.with_session(|s| vm::client_text(s.timeline.log(), at, lang))
+        ctx.with_session_at(|s| vm::client_text(s.timeline.log(), at, lang))
     });
     let log = Memo::new(move |_| {
         let at = ctx.t();
-        ctx.with_session(|s| {
+        ctx.with_session_at(|s| {
             let log = s.timeline.log();
-            now.lines
-                .with(|l| vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, vm::LOG_LINES)))
+            now.lines.with_untracked(|l| {
+                vm::log_markup(&vm::controller_log(log, l, at, s.timeline.config().epoch, vm::LOG_LINES))
+            })
         })
     });
     // The chart is read once per timeline (and again as the timeline is computed further).
     let chart = Memo::new(move |_| {
-        ctx.rev.track();
+        ctx.track_timeline();
         ctx.session.try_update_value(|s| s.zone_chart(&crate::sim::ZONES)).unwrap_or_default()
     });
     // The chart is as wide as the fleet drawing, stacked with it on phones.

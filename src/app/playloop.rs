@@ -40,7 +40,7 @@ fn frame(ctx: AppCtx, running: StoredValue<bool>, last: f64) {
         // computed are known before the playhead passes them).
         let grew = ctx.session.try_update_value(|s| s.ensure(result.t)).unwrap_or(false);
         if grew {
-            ctx.rev.update(|r| *r += 1);
+            ctx.grown.update(|r| *r += 1);
         }
         // Question mode stops before a moment that matters.
         super::quiz::intercept(ctx, from, &mut playback);

@@ -249,10 +249,10 @@ pub fn QuizPanel() -> impl IntoView {
     // Question mode asks the session for its questions (a fleet, computed a stretch at a time,
     // derives them only then). Derived now: what reads them reads again.
     Effect::new(move |_| {
-        ctx.rev.track();
+        ctx.track_timeline();
         let on = ctx.quiz.with(|q| q.enabled);
         if ctx.session.try_update_value(|s| s.ask(on)).unwrap_or(false) {
-            ctx.rev.update(|r| *r += 1);
+            ctx.grown.update(|r| *r += 1);
         }
     });
     let t = move |k: Key| ctx.lang.get().text(k);

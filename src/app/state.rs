@@ -28,8 +28,12 @@ pub struct UiNotice {
 #[derive(Clone, Copy)]
 pub struct AppCtx {
     pub session: StoredValue<Session>,
-    /// Bumped whenever the timeline changes (a fork, a reset, another chapter, more computed).
+    /// Bumped whenever the timeline is another (a fork, a reset, another chapter or story).
     pub rev: RwSignal<u64>,
+    /// Bumped whenever the timeline is computed further, or what is derived from its whole log
+    /// (the steps found, the questions) is derived again. What the cluster is at a moment the
+    /// timeline is computed past does not change then: see [`AppCtx::with_session_at`].
+    pub grown: RwSignal<u64>,
     pub playback: RwSignal<Playback>,
     /// The effective playback rate of the last frame (for animation lengths) and whether it was
     /// fast-forwarding.
@@ -113,6 +117,7 @@ impl AppCtx {
         AppCtx {
             session: StoredValue::new(session),
             rev: RwSignal::new(0),
+            grown: RwSignal::new(0),
             playback: RwSignal::new(playback),
             rate: RwSignal::new((1.0, false)),
             chapter: RwSignal::new(link.chapter),
@@ -170,10 +175,27 @@ impl AppCtx {
         self.playback.with(|p| p.t)
     }
 
-    /// Runs `f` on the session, tracking the timeline's revision.
+    /// Runs `f` on the session, tracking the timeline: another one, or the same computed
+    /// further.
     pub fn with_session<U>(&self, f: impl FnOnce(&Session) -> U) -> U {
+        self.track_timeline();
+        self.session.with_value(f)
+    }
+
+    /// Runs `f` on the session, tracking only another timeline, for what reads the cluster at
+    /// the playhead (or before it), and the reader's actions: the playhead moves only to where
+    /// the timeline is computed past ([`AppCtx::seek`], the play loop), and what is computed
+    /// further, in the background, comes after it. A fleet's thousand Nodes are not read again
+    /// each time the story is computed further.
+    pub fn with_session_at<U>(&self, f: impl FnOnce(&Session) -> U) -> U {
         self.rev.track();
         self.session.with_value(f)
+    }
+
+    /// Tracks the timeline: another one, or the same computed further.
+    pub fn track_timeline(&self) {
+        self.rev.track();
+        self.grown.track();
     }
 
     /// Shows a notice.
@@ -201,7 +223,7 @@ impl AppCtx {
     pub fn seek(&self, t: SimTime) {
         let grew = self.session.try_update_value(|s| s.ensure(t)).unwrap_or(false);
         if grew {
-            self.rev.update(|r| *r += 1);
+            self.grown.update(|r| *r += 1);
         }
         let end = self.session.with_value(Session::end);
         self.playback.update(|p| {
@@ -228,7 +250,7 @@ impl AppCtx {
         let before = horizon();
         let at = self.session.try_update_value(|s| s.step_time(n)).flatten();
         if horizon() != before {
-            self.rev.update(|r| *r += 1);
+            self.grown.update(|r| *r += 1);
         }
         match at {
             Some(at) => {

@@ -177,7 +177,7 @@ pub fn TimelineBar() -> impl IntoView {
     // Derived when the timeline changes, not per frame.
     // Read a stretch of the log at a time, as the timeline is computed further.
     let track = Memo::new(move |_| {
-        ctx.rev.track();
+        ctx.track_timeline();
         ctx.session.try_update_value(|s| s.track()).unwrap_or_default()
     });
     let steps = Memo::new(move |_| ctx.with_session(|s| s.steps.clone()));
