@@ -36,7 +36,8 @@ use state::AppCtx;
 
 /// Starts the app. The start is cut into tasks short enough for a phone's main thread (a task
 /// over 50 ms at a 4x CPU slowdown holds up input), so that what the reader sees first comes
-/// first: the chapter is computed in slices ([`compute_to`]; a fleet only to where the link
+/// first: the scenario and its world are made in a task each ([`Session::plan`]), the chapter
+/// is computed in slices ([`compute_to`]; a fleet only to where the link
 /// points, the rest by [`compute`] once every part is mounted); the header, narration and stage
 /// are mounted in the same task as the still view ([`crate::view::still`]) gives its place over,
 /// so nothing is shown or announced twice; then each further part
@@ -59,7 +60,12 @@ async fn boot() {
     let (link, notices, story, failure, session) = loop {
         let (mut link, mut notices) = link::parse(&read.0, &read.1);
         let (story, failure) = open_story(&mut link, &mut notices).await;
-        let mut session = Session::for_link(&link, story);
+        // The scenario, then its world, each in a task of its own (a thousand machines each).
+        yield_to_browser().await;
+        let plan = Session::plan(&link, story);
+        yield_to_browser().await;
+        let mut session = plan.session();
+        yield_to_browser().await;
         compute_to(&mut session, SimTime::ZERO).await;
         if link.t.is_none() {
             compute_step(&mut session, link.step.unwrap_or(1)).await;

@@ -5,7 +5,8 @@ use std::time::Duration;
 use crate::link;
 use crate::quiz::Derived;
 use crate::sim::{
-    Action, Config, DEFAULT_FLEET, ForkError, Head, Request, SimTime, Snapshot, StepSearch, StepTime, Timeline,
+    Action, Config, DEFAULT_FLEET, ForkError, Head, Request, Scenario, SimTime, Snapshot, StepSearch, StepTime,
+    Timeline,
 };
 use crate::story::Questions;
 use crate::view::fleet::ControllerLines;
@@ -85,25 +86,28 @@ impl Session {
     /// What the link tells (its chapter, or `story`, the story read for it), with its actions,
     /// nothing computed yet: the page's session, and the still view's.
     pub fn for_link(link: &link::Link, story: Option<&'static Loaded>) -> Session {
-        let timeline = match story {
+        Session::plan(link, story).session()
+    }
+
+    /// What [`Session::for_link`] makes its session of: the scenario at the link's size and its
+    /// configuration, the world not built yet. The page makes the two in tasks of their own (a
+    /// thousand machines' scenario, then their world).
+    pub fn plan(link: &link::Link, story: Option<&'static Loaded>) -> Plan {
+        let (scenario, config) = match story {
             // A story says its own Kubernetes version and settings; the link's shutdown periods
             // (the page's own setting) go over them.
             // A story's fleet at the size the link asks, else as written.
-            Some(l) => Timeline::from_scenario(
+            Some(l) => (
                 link.nodes.map_or_else(|| l.story.scenario.clone(), |n| l.story.scenario.resized(n)),
                 l.story.config.clone().with_shutdown(link.shutdown),
-                &link.actions,
             ),
             None => {
                 let nodes = link.nodes.unwrap_or(DEFAULT_FLEET);
                 let config = Config { profile: link.profile, nodes, ..Config::default() }.with_shutdown(link.shutdown);
-                Timeline::with_actions(link.chapter, config, &link.actions)
+                (link.chapter.scenario_for(nodes), config)
             }
         };
-        let mut session = Session::with_questions(timeline, Some(Told::of(link.chapter, story).questions()));
-        // A fleet takes long to compute: the page shows first and computes the rest after.
-        session.progressive = session.timeline.scenario().fleet;
-        session
+        Plan { scenario, config, actions: link.actions.clone(), questions: Told::of(link.chapter, story).questions() }
     }
 
     /// Wraps a timeline whose questions are `questions`.
@@ -369,6 +373,25 @@ impl Session {
     /// The cluster at `t`.
     pub fn at(&self, t: SimTime) -> Snapshot<'_> {
         self.timeline.at(t)
+    }
+}
+
+/// A session's scenario and configuration, before its world is built ([`Session::plan`]).
+pub struct Plan {
+    scenario: Scenario,
+    config: Config,
+    actions: Vec<Action>,
+    questions: Questions<'static>,
+}
+
+impl Plan {
+    /// The session: its world built, nothing computed yet.
+    pub fn session(self) -> Session {
+        let timeline = Timeline::from_scenario(self.scenario, self.config, &self.actions);
+        let mut session = Session::with_questions(timeline, Some(self.questions));
+        // A fleet takes long to compute: the page shows first and computes the rest after.
+        session.progressive = session.timeline.scenario().fleet;
+        session
     }
 }
 
