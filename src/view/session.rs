@@ -186,11 +186,13 @@ impl Session {
     /// Computes the timeline toward `to`, stopping once the log has gained `records` records or
     /// `more` says no ([`Timeline::run_until_within`]; returns whether it reached `to`), and
     /// reads what it gained into what the fleet's stage reads of the log: its index and, in the
-    /// fleet chapter, its chart. Read a piece at a time, the whole log never has to be read in
-    /// one task (the chart of a thousand nodes' first three minutes is tens of milliseconds).
+    /// fleet chapter, its chart; and into the track's ticks. Read a piece at a time, the whole
+    /// log never has to be read in one task (the chart of a thousand nodes' first three minutes
+    /// is tens of milliseconds).
     pub fn compute_within(&mut self, to: SimTime, records: usize, more: &mut dyn FnMut() -> bool) -> bool {
         let reached = self.timeline.run_until_within(to, records, more);
         self.extend_indexes();
+        self.extend_track();
         if self.timeline.scenario().fleet {
             self.extend_chart(&crate::sim::ZONES);
         }
@@ -361,13 +363,18 @@ impl Session {
     /// The timeline's track as far as it is computed, reading only what the log gained since the
     /// last call.
     pub fn track(&mut self) -> Track {
+        self.extend_track();
+        self.track.as_ref().map(|b| b.track(&self.steps)).unwrap_or_default()
+    }
+
+    /// Reads what the log gained into the track's ticks (read anew if the story's end moved).
+    fn extend_track(&mut self) {
         let end = self.end();
         let builder = match &mut self.track {
             Some(b) if b.is_for(end) => b,
             _ => self.track.insert(TrackBuilder::new(end)),
         };
         builder.extend(self.timeline.log());
-        builder.track(&self.steps)
     }
 
     /// The cluster at `t`.
