@@ -57,7 +57,7 @@ async fn boot() {
     // the app was on its way: the app starts where the reader is when it is ready, not where
     // the page was opened.
     let mut read = address();
-    let (link, notices, story, failure, session) = loop {
+    let (link, notices, story, failure, session, missed) = loop {
         let (mut link, mut notices) = link::parse(&read.0, &read.1);
         let (story, failure) = open_story(&mut link, &mut notices).await;
         // The scenario, then its world, each in a task of its own (a thousand machines each).
@@ -72,11 +72,14 @@ async fn boot() {
         }
         let start = state::start_time(&link, &mut session);
         compute_to(&mut session, start).await;
+        // A linked step that does not happen in this timeline: the story starts from the
+        // beginning, and the reader is told why.
+        let missed = link.step.filter(|&n| link.t.is_none() && matches!(session.steps.get(n - 1), Some(None)));
         mark("nodeline-timeline-built");
         yield_to_browser().await;
         let now = address();
         if now == read {
-            break (link, notices, story, failure, session);
+            break (link, notices, story, failure, session, missed);
         }
         read = now;
     };
@@ -87,6 +90,9 @@ async fn boot() {
         failure.map(|(id, f)| story_failure_texts(lang, &id, &crate::view::stories::path(&id), &f)).unwrap_or_default()
     {
         ctx.notify(text);
+    }
+    if let Some(n) = missed {
+        ctx.notify(lang.fill(Key::NoticeStepMissing, &[&n.to_string(), &ctx.not_reached(lang)]));
     }
     let (playing, busy) = (RwSignal::new(false), RwSignal::new(true));
     leptos::mount::mount_to_body(move || page(ctx, notices, playing.into(), busy.into(), false));

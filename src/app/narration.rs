@@ -180,7 +180,7 @@ pub fn Narration() -> impl IntoView {
                         <span class="not-reached">
                             {s.title}
                             <span class="why">
-                                {move || (!departed.get()).then(|| lang.text(Key::StepNotReached))}
+                                {move || (!departed.get()).then(|| ctx.not_reached(lang))}
                             </span>
                         </span>
                     }
@@ -243,7 +243,7 @@ pub fn Narration() -> impl IntoView {
                 </div>
                 <Show
                     when=move || step_reached(step.get()) || departed.get()
-                    fallback=move || view! { <p class="not-reached">{move || ctx.lang.get().text(Key::StepNotReached)}</p> }
+                    fallback=move || view! { <p class="not-reached">{move || ctx.not_reached(ctx.lang.get())}</p> }
                 >
                     <p class="play-from" hidden=move || departed.get()>
                         <a

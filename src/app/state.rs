@@ -276,6 +276,18 @@ impl AppCtx {
         self.with_session(|s| crate::view::account::departure(&s.timeline, t).is_some())
     }
 
+    /// Why a step of the story does not happen in this timeline: the fleet's size, when the link
+    /// tells the story at another size and the reader took no action; else the reader's actions.
+    pub fn not_reached(&self, lang: Lang) -> String {
+        let resized = self.with_session_at(|s| s.resized.filter(|_| s.timeline.actions().is_empty()));
+        match resized {
+            Some((nodes, written)) => {
+                lang.fill(crate::i18n::Key::StepNotAtThisSize, &[&nodes.to_string(), &written.to_string()])
+            }
+            None => lang.text(crate::i18n::Key::StepNotReached).to_string(),
+        }
+    }
+
     pub fn current_step(&self) -> usize {
         let t = self.t();
         self.with_session(|s| track::current_step(&s.steps, t))

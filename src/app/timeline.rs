@@ -304,7 +304,7 @@ pub fn TimelineBar() -> impl IntoView {
             None if pending => lang.fill(Key::StepPendingTitle, &[&n.to_string(), title_text]),
             // Once the reader departed, the chapter's own story, as the narration lists it.
             None if departed.get() => lang.fill(ctx.told().says(Key::StepOfStory), &[&n.to_string(), title_text]),
-            None => lang.text(Key::StepNotReached).to_string(),
+            None => ctx.not_reached(lang),
         };
         (title, pending)
     };
@@ -594,7 +594,10 @@ pub fn TimelineBar() -> impl IntoView {
             </div>
             <p id=HELP_ID class="sr-only">{move || t(Key::TimelineHelp)}</p>
             <p id=NOT_REACHED_ID class="sr-only">
-                {move || t(if departed.get() { Key::StepStoryOnly } else { Key::StepNotReached })}
+                {move || {
+                    let lang = ctx.lang.get();
+                    if departed.get() { lang.text(Key::StepStoryOnly).to_string() } else { ctx.not_reached(lang) }
+                }}
             </p>
         </section>
     }

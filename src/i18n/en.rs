@@ -15,6 +15,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ReadStep => "Read this step",
         Key::LinkCopied => "Link copied: {0}",
         Key::StepNotReached => "This step does not happen in this timeline: your actions changed the story.",
+        Key::StepNotAtThisSize => {
+            "This step does not happen with {0} nodes: the story was written for {1}, and a fleet of this size does not reach it."
+        }
         Key::PreviousStep => "Previous step",
         Key::NextStep => "Next step",
         Key::Play => "Play",
@@ -301,6 +304,9 @@ pub(super) fn text(key: Key) -> &'static str {
             "\"{1}\" is not a number of nodes ({0}: 3 to 1000); the fleet keeps its own size (150 in the fleet chapter)."
         }
         Key::NoticeNodesOutOfRange => "A fleet of {1} nodes is not possible ({0}: 3 to 1000); using {2}.",
+        Key::NoticeStepMissing => {
+            "The link's step {0} does not happen here, so the story starts from the beginning. {1}"
+        }
         Key::NoticeNodesNotAFleet => {
             "Only a fleet's size can be set, and this is not a fleet: its machines are as written ({0}={1} ignored)."
         }

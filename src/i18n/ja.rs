@@ -19,6 +19,9 @@ pub(super) fn text(key: Key) -> &'static str {
         Key::ReadStep => "このステップの説明を読む",
         Key::LinkCopied => "リンクをコピーしました: {0}",
         Key::StepNotReached => "このタイムラインではこのステップは起きません。あなたの操作で筋書きが変わりました。",
+        Key::StepNotAtThisSize => {
+            "{0} 台ではこのステップは起きません。筋書きは {1} 台向けに書かれていて、この台数のフリートではここまで至りません。"
+        }
         Key::PreviousStep => "前のステップ",
         Key::NextStep => "次のステップ",
         Key::Play => "再生",
@@ -311,6 +314,7 @@ pub(super) fn text(key: Key) -> &'static str {
             "「{1}」はノード数ではありません ({0}: 3 から 1000)。フリートは元の台数のままです (フリートの章では 150 台)。"
         }
         Key::NoticeNodesOutOfRange => "{1} 台のフリートは作れません ({0}: 3 から 1000)。{2} 台を使います。",
+        Key::NoticeStepMissing => "リンクのステップ {0} はここでは起きないため、筋書きの最初から始めます。{1}",
         Key::NoticeNodesNotAFleet => {
             "台数を変えられるのはフリートだけで、これはフリートではありません。マシンは書かれたとおりです ({0}={1} は使いません)。"
         }

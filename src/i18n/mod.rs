@@ -267,6 +267,12 @@ keys! {
     ReadStep,
     LinkCopied,
     StepNotReached,
+    /// A step a fleet of another size than the story's does not reach: {0} nodes, {1} as
+    /// written.
+    StepNotAtThisSize,
+    /// A link's step that does not happen: {0} the step, {1} why ([`Key::StepNotReached`] or
+    /// [`Key::StepNotAtThisSize`]).
+    NoticeStepMissing,
     PreviousStep,
     NextStep,
     Play,

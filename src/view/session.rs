@@ -57,6 +57,8 @@ pub struct Session {
     /// what the playhead needs, and the page computes the rest with [`Session::advance`] after
     /// it shows. Otherwise the whole story is computed at once.
     pub progressive: bool,
+    /// The fleet's size and the story's own, when the link tells it at another size.
+    pub resized: Option<(usize, usize)>,
     /// What the fleet view and the Node pickers read every frame, kept up to the timeline's
     /// horizon.
     pub fleet: FleetIndex,
@@ -93,6 +95,10 @@ impl Session {
     /// configuration, the world not built yet. The page makes the two in tasks of their own (a
     /// thousand machines' scenario, then their world).
     pub fn plan(link: &link::Link, story: Option<&'static Loaded>) -> Plan {
+        let written = match story {
+            Some(l) => l.story.scenario.machines.len(),
+            None => DEFAULT_FLEET,
+        };
         let (scenario, config) = match story {
             // A story says its own Kubernetes version and settings; the link's shutdown periods
             // (the page's own setting) go over them.
@@ -107,7 +113,14 @@ impl Session {
                 (link.chapter.scenario_for(nodes), config)
             }
         };
-        Plan { scenario, config, actions: link.actions.clone(), questions: Told::of(link.chapter, story).questions() }
+        let resized = link.nodes.filter(|n| scenario.fleet && *n != written).map(|n| (n, written));
+        Plan {
+            scenario,
+            config,
+            actions: link.actions.clone(),
+            questions: Told::of(link.chapter, story).questions(),
+            resized,
+        }
     }
 
     /// Wraps a timeline whose questions are `questions`.
@@ -124,6 +137,7 @@ impl Session {
             asking: false,
             quiz_at: None,
             progressive: false,
+            resized: None,
             fleet: FleetIndex::default(),
             lines: ControllerLines::default(),
             chart: ChartBuilder::default(),
@@ -389,6 +403,7 @@ pub struct Plan {
     config: Config,
     actions: Vec<Action>,
     questions: Questions<'static>,
+    resized: Option<(usize, usize)>,
 }
 
 impl Plan {
@@ -398,6 +413,7 @@ impl Plan {
         let mut session = Session::with_questions(timeline, Some(self.questions));
         // A fleet takes long to compute: the page shows first and computes the rest after.
         session.progressive = session.timeline.scenario().fleet;
+        session.resized = self.resized;
         session
     }
 }

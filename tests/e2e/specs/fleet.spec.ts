@@ -171,6 +171,19 @@ test('a fleet size out of range is said and clamped; Japanese', async ({ page })
   await expect(page.getByRole('region', { name: 'kube-controller-manager のログ' })).toBeVisible();
 });
 
+test('a step a small fleet does not reach is said to be the size, not the reader\'s actions', async ({ page }) => {
+  const app = new PanelsPage(page);
+  // Three nodes or fewer in a zone go from Normal straight to FullDisruption: at 5 nodes the
+  // partial disruption (step 3) never comes, and the link to it opens at the start, saying why.
+  await app.goto('./?chapter=zone-outage&nodes=5&step=3&autoplay=0');
+  const why = 'This step does not happen with 5 nodes: the story was written for 150, and a fleet of this size does not reach it.';
+  await expect(app.notices).toContainText(`The link's step 3 does not happen here, so the story starts from the beginning. ${why}`);
+  await expect(app.stepTitle).toHaveText('Three healthy zones');
+  await expect(app.stepList.locator('li').nth(2)).toContainText(why);
+  await expect(app.stepList.locator('li').nth(3).getByRole('link')).toBeVisible();
+  app.expectNoErrors();
+});
+
 for (const [width, height] of [
   [1920, 1080],
   [1280, 800],
