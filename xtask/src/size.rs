@@ -16,7 +16,7 @@ pub(crate) const BUDGET_GZIP: u64 = 250 * 1000;
 
 /// The regression ceiling while the page is over [`BUDGET_GZIP`]: the last measured first load
 /// plus the margin builds differ by; it moves up only for a measured trade, said in its commit.
-pub(crate) const CEILING_GZIP: u64 = 854_300;
+pub(crate) const CEILING_GZIP: u64 = 855_100;
 
 /// One file the page loads.
 #[derive(Debug, Clone, PartialEq, Eq)]
