@@ -450,6 +450,25 @@ mod tests {
         assert_eq!(machines(&link), 150);
     }
 
+    /// A fleet too small for a zone to be partly disrupted (three Nodes or fewer in the dark
+    /// zone: it goes from Normal straight to FullDisruption) does not reach step 3, and says its
+    /// size is why; the next steps are the dark zone's own, not another zone's passing state.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn a_small_fleet_misses_the_partial_disruption_and_knows_why() {
+        let found = |nodes: usize| {
+            let (link, _) = link::parse(&format!("?chapter=zone-outage&nodes={nodes}"), "");
+            let mut s = Session::for_link(&link, None);
+            while !s.advance(std::time::Duration::from_secs(120)).0 {}
+            (s.steps.iter().map(Option::is_some).collect::<Vec<_>>(), s.resized)
+        };
+        for nodes in [5, 10] {
+            assert_eq!(found(nodes), (vec![true, true, false, true, true, true], Some((nodes, 150))), "{nodes}");
+        }
+        assert_eq!(found(11), (vec![true; 6], Some((11, 150))));
+        assert_eq!(found(150).1, None);
+    }
+
     /// The significant moments of a session's log and steps, read from the whole log at once.
     fn significant_of(s: &Session) -> Vec<SimTime> {
         let log = s.timeline.log();

@@ -226,13 +226,13 @@ fn zone_outage() -> Scenario {
                 after: millis(5500),
             },
             StepSpec {
-                anchor: Anchor::log_line("newState=\"PartialDisruption\""),
+                anchor: Anchor::log_line("eu-west-1b\" newState=\"PartialDisruption\""),
                 lead: millis(2000),
                 shows: None,
                 after: millis(500),
             },
             StepSpec {
-                anchor: Anchor::log_line("newState=\"FullDisruption\""),
+                anchor: Anchor::log_line("eu-west-1b\" newState=\"FullDisruption\""),
                 lead: millis(2000),
                 shows: None,
                 after: millis(500),
